@@ -1,0 +1,16 @@
+"""What happened: the typed events of a match, their codec and the append-only stores.
+
+The ledger never imports the rules engine (``replay``) or the web layer (``web``).
+"""
+
+from ledger.codec import Stored, decode_line, encode_line
+from ledger.errors import (ConflictError, IntegrityError, LedgerError, MalformedEventError,
+                           MatchNotFoundError)
+from ledger.filestore import FileStore, TornTailWarning
+from ledger.store import MatchInfo, Store
+
+__all__ = [
+    "ConflictError", "FileStore", "IntegrityError", "LedgerError", "MalformedEventError",
+    "MatchInfo", "MatchNotFoundError", "Store", "Stored", "TornTailWarning", "decode_line",
+    "encode_line",
+]

@@ -1,0 +1,405 @@
+"""The typed events of a match: what a stream of the ledger is made of.
+
+Every event is a frozen, tagged ``msgspec.Struct`` with a past-tense name; ``Event`` is
+one closed union of them all.  Events are of four kinds (DESIGN.md section 2):
+
+* **decisions** -- what a seat chose at a prompt (``PlayDeclared``, ``Answered`` ...);
+* **chance** -- what randomness produced (``CoinFlipped``, ``DeckShuffled``);
+* **outcomes** -- what the rules derived (``CardMoved``, ``BattleResolved``, ``MatchEnded`` ...);
+* **administration** -- corrections and notes (``TakenBack``, ``ManualEffect``, ``JudgeNote``,
+  ``Conceded``).
+
+``SCHEMA`` maps each event type to its current schema version; a breaking change bumps the
+version and registers an upcaster in :mod:`ledger.upcast`.  Tags are never reused.
+
+Card instances are named by stable ids (``A1`` … ``A50`` for seat A's deck in deck-list order,
+``A-t1`` … for tokens); events carry the card *name* beside the id so a log reads on its own.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Union
+
+import msgspec
+
+Seat = Literal["A", "B"]
+Zone = Literal["deck", "hand", "world", "abyss", "banishment", "gone", "archive", "played"]
+Pick = Union[int, str, list[Union[int, str]], None]
+
+
+class _Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=False):
+    """Base of every event: frozen, tagged by class name in the ``type`` field."""
+
+
+# --------------------------------------------------------------------------------------
+# Match metadata
+# --------------------------------------------------------------------------------------
+
+
+class DeckEntry(msgspec.Struct, frozen=True):
+    card: str
+    count: int = 1
+
+
+class SeatInfo(msgspec.Struct, frozen=True):
+    seat: Seat
+    player: str
+    deck_name: str = ""
+    deck: list[DeckEntry] = []
+    archive: list[DeckEntry] = []
+
+
+class MatchOpened(_Event, frozen=True):
+    """Seq 0 of every stream: who plays what, under which rules (rules 303, 401)."""
+
+    match_id: str
+    ruleset: Literal["1.3.2", "1.2"]
+    seats: list[SeatInfo]
+    game: str = "wotf"
+    format: str = "constructed"
+    tournament: str | None = None
+    round: int | None = None
+    table: int | None = None
+    game_number: int = 1
+    previous_loser: Seat | None = None
+    engine_version: str = ""
+    schema_version: int = 2
+
+
+# --------------------------------------------------------------------------------------
+# Decisions
+# --------------------------------------------------------------------------------------
+
+
+class PlayDeclared(_Event, frozen=True):
+    """A seat plays a card from hand (rule 404.2)."""
+
+    seat: Seat
+    card: str
+    realm: int | None = None
+    targets: list[str] = []
+
+
+class AttackDeclared(_Event, frozen=True):
+    """A seat attacks with all its Wonders in a realm (rule 404.3)."""
+
+    seat: Seat
+    realm: int
+
+
+class DrawDeclared(_Event, frozen=True):
+    """A seat spends an action to draw (rule 404.1)."""
+
+    seat: Seat
+
+
+class ActivationDeclared(_Event, frozen=True):
+    """A seat activates a card's ability (rule 404.4)."""
+
+    seat: Seat
+    card: str
+    ability: int = 0
+    targets: list[str] = []
+
+
+class HarvestDeclared(_Event, frozen=True):
+    """A seat harvests any number of cards at once (Harvest, rule 404.4)."""
+
+    seat: Seat
+    cards: list[str]
+
+
+class Passed(_Event, frozen=True):
+    """A seat passes its turn (rule 404.5); ``auto`` when the engine passed for it."""
+
+    seat: Seat
+    auto: bool = False
+
+
+class Answered(_Event, frozen=True):
+    """A seat's answer to a non-turn prompt (mulligan, order, target, may, stone, realm …)."""
+
+    seat: Seat
+    kind: str
+    pick: Pick = None
+
+
+# --------------------------------------------------------------------------------------
+# Chance
+# --------------------------------------------------------------------------------------
+
+
+class CoinFlipped(_Event, frozen=True):
+    """The coin flip of rule 401: ``winner`` chooses the first player."""
+
+    winner: Seat
+
+
+class DeckShuffled(_Event, frozen=True):
+    """A deck was shuffled; ``order`` is the full permutation, top card first."""
+
+    seat: Seat
+    order: list[str]
+
+
+# --------------------------------------------------------------------------------------
+# Outcomes
+# --------------------------------------------------------------------------------------
+
+
+class FirstPlayerChosen(_Event, frozen=True):
+    seat: Seat
+    chosen_by: Seat
+
+
+class RealmSideChosen(_Event, frozen=True):
+    """Rule 401: the second player chooses whether realm 1 is on their left or right."""
+
+    seat: Seat
+    side: Literal["left", "right"]
+
+
+class Mulliganed(_Event, frozen=True):
+    """Rule 402.1: ``cards`` went to the bottom of the deck in this order."""
+
+    seat: Seat
+    cards: list[str]
+
+
+class RoundStarted(_Event, frozen=True):
+    round: int
+    first: Seat
+
+
+class RealmOpened(_Event, frozen=True):
+    realm: int
+
+
+class ResourcesChanged(_Event, frozen=True):
+    """A seat's resources changed; the new totals (``None`` = unchanged) and why."""
+
+    seat: Seat
+    reason: str
+    energy: float | None = None
+    actions: int | None = None
+    free_attacks: int | None = None
+    faith: float | None = None
+
+
+class CardMoved(_Event, frozen=True):
+    """A card changed area or realm (rules 301.06, Move); ``reason`` says why."""
+
+    card: str
+    name: str
+    owner: Seat
+    from_zone: Zone
+    to_zone: Zone
+    reason: str
+    from_realm: int | None = None
+    to_realm: int | None = None
+    controller: Seat | None = None
+
+
+class CardPlayed(_Event, frozen=True):
+    """Rule 404.2: a card was played, its cost paid."""
+
+    seat: Seat
+    card: str
+    name: str
+    realm: int | None = None
+    energy_paid: float = 0
+    action_spent: bool = True
+
+
+class TokenCreated(_Event, frozen=True):
+    seat: Seat
+    card: str
+    name: str
+    realm: int
+
+
+class TriggerResolved(_Event, frozen=True):
+    """A triggered ability resolved (rule 501); ``ability`` names the keyword or ability."""
+
+    card: str
+    name: str
+    ability: str
+    controller: Seat
+    detail: str = ""
+
+
+class CounterChanged(_Event, frozen=True):
+    card: str
+    counter: str
+    delta: int
+    total: int
+
+
+class CardTapped(_Event, frozen=True):
+    card: str
+    tapped: bool
+
+
+class ControlChanged(_Event, frozen=True):
+    card: str
+    controller: Seat
+
+
+class EffectApplied(_Event, frozen=True):
+    """A continuous or "this round" effect began on a card (e.g. guardian's +2, stun)."""
+
+    card: str
+    effect: str
+    amount: float = 0
+    duration: str = "round"
+
+
+class BattleStarted(_Event, frozen=True):
+    realm: int
+    attacker: Seat
+    defender: Seat
+    free_attack: bool = False
+
+
+class BattleResolved(_Event, frozen=True):
+    """Rule 404.3.2 step 4: both power totals and the result."""
+
+    realm: int
+    attacker: Seat
+    attacker_power: float
+    defender_power: float
+    result: Literal["attacker", "defender", "tie"]
+
+
+class StoneSeized(_Event, frozen=True):
+    """Rule 404.3.2 step 5: a stone of ``realm`` moved from ``from_side`` to ``seat``."""
+
+    realm: int
+    seat: Seat
+    from_side: Literal["center", "A", "B"]
+
+
+class SeizePrevented(_Event, frozen=True):
+    """Protector: a protector counter stopped the seizure (rule: Protector)."""
+
+    realm: int
+    card: str
+
+
+class RoundEnded(_Event, frozen=True):
+    round: int
+
+
+class MatchEnded(_Event, frozen=True):
+    """Rule 405: who won and why; ``stones`` is the final stone count per seat."""
+
+    winner: Seat | None
+    reason: Literal["stones", "tiebreak", "draw", "deck_out", "concession", "game_loss"]
+    stones: dict[str, int]
+
+
+# --------------------------------------------------------------------------------------
+# Administration
+# --------------------------------------------------------------------------------------
+
+
+class TakenBack(_Event, frozen=True):
+    """A correction: from here on, the state is the state after event ``to_seq``."""
+
+    to_seq: int
+    by: str = "judge"
+    reason: str = ""
+
+
+class ManualOp(msgspec.Struct, frozen=True):
+    """One primitive operation of a manual effect: move a card, add counters, set a resource."""
+
+    op: Literal["move", "counter", "resource", "tap", "control", "stone"]
+    card: str | None = None
+    seat: Seat | None = None
+    to_zone: Zone | None = None
+    realm: int | None = None
+    counter: str | None = None
+    resource: str | None = None
+    value: float | str | None = None
+
+
+class ManualEffect(_Event, frozen=True):
+    """A ruling the engine cannot express, applied as given (DESIGN.md section 2)."""
+
+    by: str
+    ops: list[ManualOp]
+    note: str = ""
+    card: str | None = None
+
+
+class JudgeNote(_Event, frozen=True):
+    judge: str
+    text: str
+
+
+class Conceded(_Event, frozen=True):
+    seat: Seat
+    reason: str = ""
+
+
+Event = Union[
+    MatchOpened,
+    PlayDeclared,
+    AttackDeclared,
+    DrawDeclared,
+    ActivationDeclared,
+    HarvestDeclared,
+    Passed,
+    Answered,
+    CoinFlipped,
+    DeckShuffled,
+    FirstPlayerChosen,
+    RealmSideChosen,
+    Mulliganed,
+    RoundStarted,
+    RealmOpened,
+    ResourcesChanged,
+    CardMoved,
+    CardPlayed,
+    TokenCreated,
+    TriggerResolved,
+    CounterChanged,
+    CardTapped,
+    ControlChanged,
+    EffectApplied,
+    BattleStarted,
+    BattleResolved,
+    StoneSeized,
+    SeizePrevented,
+    RoundEnded,
+    MatchEnded,
+    TakenBack,
+    ManualEffect,
+    JudgeNote,
+    Conceded,
+]
+
+EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in Event.__args__}  # type: ignore[attr-defined]
+
+DECISIONS = frozenset(
+    {"PlayDeclared", "AttackDeclared", "DrawDeclared", "ActivationDeclared", "HarvestDeclared",
+     "Passed", "Answered"}
+)
+CHANCE = frozenset({"CoinFlipped", "DeckShuffled"})
+ADMIN = frozenset({"TakenBack", "ManualEffect", "JudgeNote", "Conceded"})
+
+#: Current schema version of each event type (1 unless a breaking change bumped it).
+SCHEMA: dict[str, int] = {name: 1 for name in EVENT_TYPES}
+SCHEMA["MatchOpened"] = 2  # v2 added ``game`` (a second game may share the recorder)
+
+
+def kind_of(event_type: str) -> str:
+    """The kind of an event type: decision, chance, admin or outcome."""
+    if event_type in DECISIONS:
+        return "decision"
+    if event_type in CHANCE:
+        return "chance"
+    if event_type in ADMIN:
+        return "admin"
+    return "outcome"

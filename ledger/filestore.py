@@ -1,0 +1,295 @@
+"""The embedded default store: a directory with one append-only JSON-lines file per match.
+
+Durability contract (DESIGN.md section 5):
+
+* a batch is written with one ``write`` and ``fsync``-ed before ``append`` returns; a new
+  match file is written beside, fsynced, hard-linked into place (so an id is never taken
+  twice) and the directory is fsynced;
+* writers to one match are serialised by an exclusive ``flock`` on the match file, and the
+  ``expected_seq`` check happens under that lock;
+* a torn tail (a partial line, or the complete lines of a batch whose last line never made
+  it to disk) is detected when a process first opens the match, under the lock, and
+  truncated away with a :class:`TornTailWarning`; nothing acknowledged is ever in a torn tail;
+* any other damage is an error naming file, line and seq.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import time
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+from ledger.codec import GENESIS, Envelope, Stored, decode_line, encode_line, now_iso
+from ledger.codec import _envelope_decoder  # one reused decoder for envelopes
+from ledger.errors import ConflictError, MalformedEventError, MatchNotFoundError
+from ledger.events import Event, MatchEnded, MatchOpened, TakenBack
+from ledger.store import MatchInfo, Store
+
+SUFFIX = ".jsonl"
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+
+
+class TornTailWarning(UserWarning):
+    """A crash left a partial batch at the end of a match file; it was truncated away."""
+
+
+class FileStore(Store):
+    """A directory of ``<match_id>.jsonl`` files."""
+
+    def __init__(self, root: str | os.PathLike, clock: Callable[[], str] = now_iso):
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.clock = clock
+        self._opened: set[str] = set()
+
+    # -- paths ---------------------------------------------------------------------------
+
+    def path(self, match_id: str) -> Path:
+        if not _ID.match(match_id):
+            raise MalformedEventError(
+                f"match id {match_id!r} is not valid (letters, digits, '.', '_', '-'; ≤128)")
+        return self.root / f"{match_id}{SUFFIX}"
+
+    def _existing(self, match_id: str) -> Path:
+        path = self.path(match_id)
+        if not path.exists():
+            raise MatchNotFoundError(f"{path}: no match {match_id!r} in store {self.root}")
+        return path
+
+    # -- writing -------------------------------------------------------------------------
+
+    def create(self, opened: MatchOpened, at: str | None = None) -> Stored:
+        path = self.path(opened.match_id)
+        line, digest = encode_line(opened, 0, at or self.clock(), 0, GENESIS)
+        tmp = self.root / f".{opened.match_id}.{os.getpid()}.{time.monotonic_ns()}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            _write_all(fd, line + b"\n")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            raise ConflictError(f"{path}: match {opened.match_id!r} already exists") from None
+        finally:
+            tmp.unlink()
+        _fsync_dir(self.root)
+        self._opened.add(opened.match_id)
+        return decode_line(line, f"{path}:1")
+
+    def append(self, match_id: str, events: Sequence[Event], expected_seq: int,
+               at: str | None = None) -> list[Stored]:
+        if not events:
+            return []
+        path = self._existing(match_id)
+        fd = os.open(path, os.O_RDWR | os.O_APPEND)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            length, last_hash = self._tail_locked(fd, path, match_id)
+            if expected_seq != length:
+                raise ConflictError(
+                    f"{path}: expected seq {expected_seq} but the match has {length} events "
+                    f"(another writer appended first); nothing was written")
+            stamp = at or self.clock()
+            batch_end = length + len(events) - 1
+            lines, prev = [], last_hash
+            for offset, event in enumerate(events):
+                line, prev = encode_line(event, length + offset, stamp, batch_end, prev)
+                lines.append(line)
+            _write_all(fd, b"\n".join(lines) + b"\n")
+            os.fsync(fd)
+        finally:
+            os.close(fd)  # closing releases the lock
+        return [decode_line(line, f"{path}:{length + i + 1}") for i, line in enumerate(lines)]
+
+    def _tail_locked(self, fd: int, path: Path, match_id: str) -> tuple[int, str]:
+        """Length and last hash of the stream; recovers a torn tail (caller holds the lock)."""
+        if match_id not in self._opened:
+            self._recover_locked(fd, path)
+            self._opened.add(match_id)
+        size = os.fstat(fd).st_size
+        chunk = min(size, 1 << 16)
+        while True:
+            data = os.pread(fd, chunk, size - chunk)
+            start = data.rfind(b"\n", 0, len(data) - 1)
+            if start >= 0 or chunk == size:
+                break
+            chunk = min(size, chunk * 4)
+        last = data[start + 1:].rstrip(b"\n")
+        env = _parse_envelope(last, path, "last line")
+        if not data.endswith(b"\n") or env.seq != env.batch:
+            # Another process crashed mid-append since we first opened the match.
+            self._recover_locked(fd, path)
+            return self._tail_locked(fd, path, match_id)
+        return env.seq + 1, env.hash
+
+    def _recover_locked(self, fd: int, path: Path) -> None:
+        """Truncate a torn tail away (caller holds the lock)."""
+        with open(path, "rb") as handle:
+            data = handle.read()
+        good_end, suspect = 0, None
+        for lineno, line, end in _lines(data):
+            if end is None:
+                break  # a partial final line: the write never finished
+            try:
+                env = _envelope_decoder.decode(line)
+            except Exception:  # noqa: BLE001 - a complete line that is not a ledger line
+                suspect = suspect or lineno
+                continue
+            if env.seq == env.batch:
+                good_end, suspect = end, None
+        if suspect is not None:
+            # A torn write never leaves a complete garbage line: this is damage, not a crash.
+            raise MalformedEventError(f"{path}:{suspect}: not a ledger line (corrupt data "
+                                      f"inside the last batch; refusing to truncate)")
+        if good_end < len(data):
+            tail = data[good_end:]
+            os.ftruncate(fd, good_end)
+            os.fsync(fd)
+            warnings.warn(TornTailWarning(
+                f"{path}: dropped a torn tail of {len(tail)} bytes after byte {good_end} "
+                f"(a batch interrupted by a crash; it was never acknowledged)"), stacklevel=4)
+
+    # -- reading -------------------------------------------------------------------------
+
+    def _open_checked(self, match_id: str) -> Path:
+        """First touch of a match in this process: recover a torn tail under the lock."""
+        path = self._existing(match_id)
+        if match_id not in self._opened:
+            fd = os.open(path, os.O_RDWR)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                self._recover_locked(fd, path)
+            finally:
+                os.close(fd)
+            self._opened.add(match_id)
+        return path
+
+    def read(self, match_id: str, from_seq: int = 0) -> Iterator[Stored]:
+        path = self._open_checked(match_id)
+        data = path.read_bytes()
+        yield from _decode_stream(data, path, from_seq)
+
+    def read_file(self, path: str | os.PathLike, from_seq: int = 0) -> Iterator[Stored]:
+        """Read any match file (also one outside this store), without repairing it."""
+        path = Path(path)
+        yield from _decode_stream(path.read_bytes(), path, from_seq)
+
+    def follow(self, match_id: str, from_seq: int = 0, poll: float = 0.05,
+               timeout: float | None = None) -> Iterator[Stored]:
+        path = self._open_checked(match_id)
+        offset, lineno, prev, pending = 0, 0, GENESIS, []
+        idle_since = time.monotonic()
+        with open(path, "rb") as handle:
+            while True:
+                handle.seek(offset)
+                data = handle.read()
+                consumed = data.rfind(b"\n") + 1
+                got = False
+                for lineno_rel, line, _end in _lines(data[:consumed]):
+                    stored = decode_line(line, f"{path}:{lineno + lineno_rel}", prev)
+                    prev = stored.hash
+                    pending.append(stored)
+                    if stored.seq == stored.batch:
+                        for item in pending:
+                            if item.seq >= from_seq:
+                                got = True
+                                yield item
+                                if isinstance(item.event, MatchEnded):
+                                    return
+                        pending = []
+                lineno += data[:consumed].count(b"\n")
+                offset += consumed
+                if got:
+                    idle_since = time.monotonic()
+                elif timeout is not None and time.monotonic() - idle_since >= timeout:
+                    return
+                time.sleep(poll)
+
+    def list(self) -> list[MatchInfo]:
+        infos = []
+        for path in sorted(self.root.glob(f"*{SUFFIX}")):
+            infos.append(self._info(path))
+        return infos
+
+    def _info(self, path: Path) -> MatchInfo:
+        data = path.read_bytes()
+        first = data.split(b"\n", 1)[0]
+        opened = decode_line(first, f"{path}:1").event
+        if not isinstance(opened, MatchOpened):
+            raise MalformedEventError(f"{path}:1: seq 0: expected MatchOpened, got {type(opened).__name__}")
+        complete = [line for _n, line, end in _lines(data) if end is not None]
+        length = len(complete)
+        ended: MatchEnded | None = None
+        for line in reversed(complete):
+            if b'"type":"MatchEnded"' in line[:64] or b'"type":"TakenBack"' in line[:64]:
+                event = decode_line(line, f"{path}").event
+                if isinstance(event, MatchEnded):
+                    ended = event
+                elif isinstance(event, TakenBack):
+                    continue
+                break
+        return MatchInfo(opened.match_id, opened, length, ended is not None,
+                         ended.winner if ended else None, ended.reason if ended else None)
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _lines(data: bytes) -> Iterator[tuple[int, bytes, int | None]]:
+    """``(line number, line, end offset)``; the end is ``None`` for a final partial line."""
+    start, lineno = 0, 0
+    while start < len(data):
+        lineno += 1
+        nl = data.find(b"\n", start)
+        if nl < 0:
+            yield lineno, data[start:], None
+            return
+        yield lineno, data[start:nl], nl + 1
+        start = nl + 1
+
+
+def _decode_stream(data: bytes, path: Path, from_seq: int) -> Iterator[Stored]:
+    """Decode whole batches of a file, checking seq order and the hash chain."""
+    prev, pending = GENESIS, []
+    for lineno, line, end in _lines(data):
+        if end is None:
+            break  # a partial line being written right now (or torn): not yet part of the log
+        where = f"{path}:{lineno}"
+        stored = decode_line(line, where, prev)
+        if stored.seq != lineno - 1:
+            raise MalformedEventError(f"{where}: seq {stored.seq}: expected seq {lineno - 1}")
+        prev = stored.hash
+        pending.append(stored)
+        if stored.seq == stored.batch:
+            for item in pending:
+                if item.seq >= from_seq:
+                    yield item
+            pending = []
+
+
+def _parse_envelope(line: bytes, path: Path, what: str) -> Envelope:
+    try:
+        return _envelope_decoder.decode(line)
+    except Exception as exc:  # noqa: BLE001
+        raise MalformedEventError(f"{path}: {what}: not a ledger line ({exc})") from None
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

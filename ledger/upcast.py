@@ -1,0 +1,54 @@
+"""Schema evolution: upcasters rewrite an old raw event (a dict) into its next version.
+
+New fields get defaults and need no upcaster; a breaking change bumps the event type's
+version in ``ledger.events.SCHEMA`` and registers one function here per step
+(``v`` → ``v + 1``).  Decoding an old line applies the chain of steps, then validates.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+RawEvent = dict
+Upcaster = Callable[[RawEvent], RawEvent]
+
+_REGISTRY: dict[tuple[str, int], Upcaster] = {}
+
+
+def upcaster(event_type: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
+    """Register ``fn`` as the step from ``from_version`` to ``from_version + 1``."""
+
+    def register(fn: Upcaster) -> Upcaster:
+        key = (event_type, from_version)
+        if key in _REGISTRY:
+            raise ValueError(f"an upcaster for {event_type} v{from_version} is already registered")
+        _REGISTRY[key] = fn
+        return fn
+
+    return register
+
+
+def upcast(event_type: str, version: int, target: int, raw: RawEvent) -> RawEvent:
+    """Apply the registered steps from ``version`` up to ``target``."""
+    if version > target:
+        raise LookupError(f"schema v{version} is newer than this program's v{target}")
+    while version < target:
+        step = _REGISTRY.get((event_type, version))
+        if step is None:
+            raise LookupError(f"no upcaster from {event_type} v{version}")
+        raw = step(dict(raw))
+        version += 1
+    return raw
+
+
+@upcaster("MatchOpened", 1)
+def _match_opened_v1(raw: RawEvent) -> RawEvent:
+    """v1 named the ruleset ``rules`` and keyed the seats by letter: ``players: {"A": {...}}``.
+
+    v2 has ``ruleset``, a ``seats`` list with the seat letter inside, and ``game``.
+    """
+    raw["ruleset"] = raw.pop("rules")
+    players = raw.pop("players")
+    raw["seats"] = [dict(info, seat=seat) for seat, info in sorted(players.items())]
+    raw.setdefault("game", "wotf")
+    return raw

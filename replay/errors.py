@@ -1,0 +1,21 @@
+"""The rules engine's exceptions: one root, one subclass per cause."""
+
+
+class ReplayError(Exception):
+    """Root of every error the ``replay`` package raises."""
+
+
+class CardDataError(ReplayError):
+    """A card or deck file is invalid; the message names the file and the field."""
+
+
+class IllegalDecisionError(ReplayError):
+    """A decision the rules forbid; the message says which rule and why."""
+
+
+class DivergenceError(ReplayError):
+    """Re-running the engine derived something other than what was recorded."""
+
+
+class ConformanceCaseError(ReplayError):
+    """A conformance case cannot be loaded (bad TOML, unknown key, unknown card)."""

@@ -1,0 +1,1 @@
+"""Who looks at it: the ``wonders`` command line (and, later, the Flask app)."""
