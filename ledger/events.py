@@ -122,6 +122,7 @@ class Answered(_Event, frozen=True):
     seat: Seat
     kind: str
     pick: Pick = None
+    auto: bool = False  # taken by the engine: the prompt had exactly one legal option
 
 
 # --------------------------------------------------------------------------------------

@@ -1,0 +1,129 @@
+"""Battles (rule 404.3): the six steps of 404.3.2, seizing stones, deathstrike and flying.
+
+Read :meth:`Battles.battle` top to bottom; the two rulesets differ in where deathstrike
+resolves and when flying moves (see ``../shared/rules/README.md``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ledger.events import BattleResolved, BattleStarted, SeizePrevented, StoneSeized
+from replay.effects import Trigger
+from replay.prompts import Prompt
+from replay.state import other
+
+if TYPE_CHECKING:
+    from replay.engine import Engine, Flow
+
+
+class Battles:
+    """Mixin of :class:`~replay.engine.Engine`: one battle, start to finish."""
+
+    def battle(self: "Engine", attacker: str, realm: int, free: bool = False,
+               rage_card: str | None = None) -> "Flow":
+        s, v = self.state, self.view
+        defender = other(attacker)
+        self.emit(BattleStarted(realm, attacker, defender, free_attack=free))
+        # Step 1, On Attack: all the attacker's Wonders here attack together (404.3.1).
+        # Flying is an on-attack ability whose effect waits for the end of battle.
+        fliers = [c.id for c in v.in_realm(realm, attacker)
+                  if v.is_wonder(c.id) and v.has(c.id, "flying")]
+        # Steps 2 and 3, On Defense and On Battle: card abilities (none are keywords).
+        # Step 4, check for victory: sum each side's power.
+        attack_power, attackers = v.side_power(realm, attacker)
+        defense_power, defenders = v.side_power(realm, defender)
+        result = _victor(s.ruleset, attack_power, attackers, defense_power, defenders)
+        self.emit(BattleResolved(realm, attacker, attack_power, defense_power, result))
+        strikers = self._deathstrikers(realm, attacker, result)
+        if s.ruleset == "1.3.2":
+            # v1.3.2 Deathstrike: resolves right after the check, before protectors and flying.
+            yield from self.resolve(strikers)
+        # Step 5, move a stone: the winner seizes one (the defender too, if it won).
+        if result != "tie":
+            winner = attacker if result == "attacker" else defender
+            yield from self._seize(realm, winner, attacker)
+        # Step 6, end of battle.
+        if s.ruleset == "1.2":
+            # v1.2 Deathstrike: its effect resolves in the end-of-battle step.
+            yield from self.resolve(strikers)
+            self.end_of_turn.extend(fliers)  # v1.2 Flying: moves at the end of the turn
+        else:
+            yield from self._fly(fliers, attacker)  # v1.3.2 Flying: battle step 6
+        if rage_card is not None and s.cards[rage_card].zone == "world":
+            yield from self.die(rage_card, "sacrifice", "rage")  # Rage: sacrificed after its battle
+        yield from self.settle()
+
+    def _deathstrikers(self: "Engine", realm: int, attacker: str, result: str) -> list[Trigger]:
+        """Deathstrike triggers of each Wonder here whose side won or tied."""
+        sides = {"attacker": [attacker], "defender": [other(attacker)],
+                 "tie": [attacker, other(attacker)]}[result]
+        triggers: list[Trigger] = []
+        for c in self.view.in_realm(realm):
+            if c.controller in sides and self.view.is_wonder(c.id):
+                triggers += self.triggers_of(c.id, "deathstrike", realm=realm)
+        return triggers
+
+    def _seize(self: "Engine", realm: int, winner: str, attacker: str) -> "Flow":
+        """404.3.2 step 5 / Seize Stone: one stone from the center or the opponent."""
+        s, v = self.state, self.view
+        stones = s.realms[realm - 1].stones
+        sources = sorted({st for st in stones if st != winner}, key=["center", "A", "B"].index)
+        if not sources:
+            return  # you can't seize a stone you already control
+        if winner == attacker:
+            # Protector: a protector counter in this battle stops the seizure instead.
+            protectors = [c.id for c in v.in_realm(realm, other(attacker))
+                          if c.counters.get("protector", 0) > 0]
+            if protectors:
+                pick = yield from self.ask(Prompt(other(attacker), "target", options=protectors,
+                                                  text="remove a protector counter from"))
+                self.add_counters(pick, "protector", -1)
+                self.emit(SeizePrevented(realm, pick))
+                return
+        source = yield from self.ask(Prompt(winner, "stone", options=sources,
+                                            text=f"seize a stone in realm {realm}"))
+        stones[stones.index(source)] = winner
+        s.last_seizer = winner
+        s.players[winner].seized_this_round = True
+        s.counts[f"{winner}:seize"] = s.counts.get(f"{winner}:seize", 0) + 1
+        self.emit(StoneSeized(realm, winner, source))
+
+    def _fly(self: "Engine", fliers: list[str], seat: str) -> "Flow":
+        """Flying: each attacking flier may move to an adjacent active realm."""
+        for fid in fliers:
+            c = self.state.cards[fid]
+            if c.zone != "world" or c.controller != seat or not self.view.has(fid, "flying"):
+                continue
+            here = c.realm
+            near = [r for r in (here - 1, here + 1) if self.view.is_active_realm(r)]
+            if not near:
+                continue
+            pick = yield from self.ask(Prompt(seat, "realm", options=[*near, "no"], card=fid,
+                                              text=f"fly {c.name} to an adjacent realm?"))
+            if pick != "no":
+                yield from self.move_realm(fid, pick, "flying")
+
+    def fly_at_end_of_turn(self: "Engine") -> "Flow":
+        fliers, self.end_of_turn = self.end_of_turn, []
+        if fliers:
+            seat = self.state.cards[fliers[0]].controller
+            yield from self._fly(fliers, seat)
+
+
+def _victor(ruleset: str, attack: float, attackers: int, defense: float, defenders: int) -> str:
+    """404.3.2 step 4, with v1.3.2's "any Wonders beat no Wonders" (v1.2: any attack vs. no
+    enemies wins)."""
+    if ruleset == "1.3.2":
+        if attackers and not defenders:
+            return "attacker"
+        if defenders and not attackers:
+            return "defender"
+    elif not defenders:
+        return "attacker"
+    if attack > defense:
+        return "attacker"
+    if defense > attack:
+        return "defender"
+    return "tie"
+

@@ -1,0 +1,374 @@
+"""Triggers, keywords and counters: the machinery every card ability is built on.
+
+* **Triggers** (501/502): an event collects :class:`Trigger` objects; :meth:`Effects.resolve`
+  has the active player order simultaneous ones (an ``order`` prompt) and fires them one at
+  a time.  Heart of a Legend makes a card's printed keyword triggers trigger twice.
+* **Replacements** ("instead", 504): a shield counter instead of destruction or targeting,
+  a protector counter instead of a seizure, banishment instead of entering an inactive realm,
+  a token ceasing to exist instead of staying outside The World.
+* **Durations**: ``Effect(until="round")`` ends at round end (403.5).
+* **State-based checks**: +1/−1 counters cancel at once; a Wonder with negative power dies.
+
+Keywords with fixed meaning (rules section 7) are implemented here once; the engine never
+names a card.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from ledger.events import CardMoved, CounterChanged, EffectApplied, TriggerResolved
+from replay.prompts import Choose, Prompt
+from replay.state import Effect, other
+
+if TYPE_CHECKING:
+    from replay.engine import Engine, Flow
+
+ON_ARRIVAL = ("rage", "call", "symbiosis")
+
+
+class Trigger(msgspec.Struct, frozen=True):
+    """A triggered ability waiting to resolve: whose, which, and where it happened."""
+
+    source: str
+    controller: str
+    ability: str
+    realm: int | None = None
+
+
+class Effects:
+    """Mixin of :class:`~replay.engine.Engine`: triggers, keywords, counters, deaths."""
+
+    # -- triggers ------------------------------------------------------------------------
+
+    def triggers_of(self: "Engine", cid: str, ability: str, realm: int | None = None) -> list[Trigger]:
+        """The triggers of one ability of a card (twice under Heart of a Legend)."""
+        c = self.state.cards[cid]
+        if not self.view.has(cid, ability):
+            return []
+        trigger = Trigger(cid, c.controller or c.owner, ability, realm)
+        if self._has_heart(cid, ability):
+            return [trigger, trigger]
+        return [trigger]
+
+    def _has_heart(self: "Engine", cid: str, ability: str) -> bool:
+        """Heart of a Legend: printed abilities trigger twice while its controller controls
+        another legendary Wonder."""
+        v = self.view
+        if not v.has(cid, "heart of a legend") or ability not in v.definition(cid).keywords:
+            return False
+        seat = self.state.cards[cid].controller
+        return any(c.id != cid and c.controller == seat and v.is_legendary_wonder(c.id)
+                   for c in v.world())
+
+    def resolve(self: "Engine", triggers: list[Trigger]) -> "Flow":
+        """502: the active player orders simultaneous triggers; each resolves in turn."""
+        if not triggers:
+            return
+        if len({(t.source, t.ability) for t in triggers}) > 1:
+            order = yield from self.ask(Prompt(self.state.turn, "order", choose=Choose(
+                [t.source for t in triggers], len(triggers), len(triggers), ordered=True,
+                multiset=True), text="order the triggered abilities (rule 502)"))
+            triggers = _reorder(triggers, order)
+        for trigger in triggers:
+            yield from _HANDLERS[trigger.ability](self, trigger)
+            yield from self.settle()
+
+    def _resolved(self: "Engine", t: Trigger, detail: str = "") -> None:
+        self.emit(TriggerResolved(t.source, self.state.cards[t.source].name, t.ability,
+                                  t.controller, detail))
+
+    def round_start_triggers(self: "Engine") -> list[Trigger]:
+        """403.1: On Round Start / On Round N; celestial counters give Ascend on round 7."""
+        self.state.turn = self.state.first
+        if self.state.round != 7:
+            return []
+        return [Trigger(c.id, c.controller, "ascend") for c in self.view.world()
+                if c.counters.get("celestial", 0) > 0]
+
+    def round_end_triggers(self: "Engine") -> list[Trigger]:
+        """403.5: On Round End triggers; Unstable sacrifices the card."""
+        triggers: list[Trigger] = []
+        for c in list(self.view.world()):
+            triggers += self.triggers_of(c.id, "unstable")
+        return triggers
+
+    def end_round_effects(self: "Engine") -> None:
+        """403.5: "this round" effects end."""
+        for c in self.state.cards.values():
+            if c.effects:
+                c.effects = [e for e in c.effects if e.until != "round"]
+
+    # -- arriving and moving -------------------------------------------------------------
+
+    def enter_world(self: "Engine", cid: str, controller: str, realm: int, reason: str) -> "Flow":
+        """A card arrives in a realm (Arrives); its arrival triggers then resolve."""
+        if not self.view.is_active_realm(realm):
+            self.move(cid, "banishment", "inactive realm")  # 301.1: banished instead
+            return
+        self.move(cid, "world", reason, realm=realm, controller=controller)
+        yield from self.resolve(self._arrival_triggers(cid))
+        yield from self.settle()
+
+    def _arrival_triggers(self: "Engine", cid: str) -> list[Trigger]:
+        v = self.view
+        c = self.state.cards[cid]
+        triggers: list[Trigger] = []
+        for ability in ON_ARRIVAL:
+            triggers += self.triggers_of(cid, ability, c.realm)
+        if v.is_wonder(cid):
+            triggers += self._guardians(cid, c.realm)
+        triggers += self._equip_triggers(cid)
+        return triggers
+
+    def _guardians(self: "Engine", cid: str, realm: int) -> list[Trigger]:
+        """Guardian: an enemy moving into or arriving in this realm gives this +2 this round."""
+        seat = self.state.cards[cid].controller
+        triggers: list[Trigger] = []
+        for g in self.view.in_realm(realm, other(seat)):
+            if self.view.is_wonder(g.id):
+                triggers += self.triggers_of(g.id, "guardian", realm)
+        return triggers
+
+    def move_realm(self: "Engine", cid: str, to_realm: int, reason: str) -> "Flow":
+        """Move: from one realm of The World to another (equipment moves with it)."""
+        c = self.state.cards[cid]
+        if to_realm == c.realm or not self.view.is_active_realm(to_realm):
+            return  # Move: you can't move a card to where it already is, or out of The World
+        from_realm = c.realm
+        c.realm = to_realm
+        self.emit(CardMoved(cid, c.name, c.owner, "world", "world", reason, from_realm,
+                            to_realm, c.controller))
+        for item in self.view.world():
+            if item.equipped_to == cid:
+                item.realm = to_realm
+                self.emit(CardMoved(item.id, item.name, item.owner, "world", "world",
+                                    "moves with equipped Wonder", from_realm, to_realm,
+                                    item.controller))
+        triggers = self._guardians(cid, to_realm) if self.view.is_wonder(cid) else []
+        yield from self.resolve(triggers)
+
+    # -- equipment -----------------------------------------------------------------------
+
+    def is_equipment(self: "Engine", cid: str) -> bool:
+        d = self.view.definition(cid)
+        return d.type == "item" and "Equipment" in d.classes
+
+    def _equip_triggers(self: "Engine", cid: str) -> list[Trigger]:
+        """Equip: unequipped equipment beside an allied Wonder equips as a trigger."""
+        c = self.state.cards[cid]
+        triggers = []
+        if self.is_equipment(cid) and self._allies_for(cid):
+            triggers.append(Trigger(cid, c.controller, "equip", c.realm))
+        elif self.view.is_wonder(cid):
+            for item in self.view.in_realm(c.realm, c.controller):
+                if self.is_equipment(item.id) and item.equipped_to is None:
+                    triggers.append(Trigger(item.id, item.controller, "equip", c.realm))
+        return triggers
+
+    def _allies_for(self: "Engine", item: str) -> list[str]:
+        c = self.state.cards[item]
+        return [w.id for w in self.view.in_realm(c.realm, c.controller) if self.view.is_wonder(w.id)]
+
+    # -- counters, deaths, shields -------------------------------------------------------
+
+    def add_counters(self: "Engine", cid: str, kind: str, amount: int) -> int:
+        """Put (or remove, if negative) counters; +1 and −1 counters cancel at once (Counters)."""
+        c = self.state.cards[cid]
+        counters = dict(c.counters)
+        counters[kind] = max(0, counters.get(kind, 0) + amount)
+        changes = [(kind, counters[kind] - c.counters.get(kind, 0))]
+        if kind in ("+1", "-1"):
+            cancel = min(counters.get("+1", 0), counters.get("-1", 0))
+            if cancel:
+                counters["+1"] -= cancel
+                counters["-1"] -= cancel
+                changes = [("+1", counters["+1"] - c.counters.get("+1", 0)),
+                           ("-1", counters["-1"] - c.counters.get("-1", 0))]
+        c.counters = {k: n for k, n in counters.items() if n > 0}
+        for name, delta in changes:
+            if delta:
+                self.emit(CounterChanged(cid, name, delta, c.counters.get(name, 0)))
+        return c.counters.get(kind, 0)
+
+    def shield_prevents(self: "Engine", cid: str, what: str) -> "Flow":
+        """Shield: a card about to be destroyed or targeted may lose a shield counter instead."""
+        c = self.state.cards[cid]
+        if c.counters.get("shield", 0) <= 0:
+            return False
+        answer = yield from self.ask(Prompt(c.controller, "may", options=["yes", "no"], card=cid,
+                                            text=f"remove a shield counter from {c.name} "
+                                                 f"instead of it being {what}?"))
+        if answer == "yes":
+            self.add_counters(cid, "shield", -1)
+            return True
+        return False
+
+    def destroy(self: "Engine", cid: str, reason: str, shield_checked: bool = False) -> "Flow":
+        """Destroy: put a card from The World into The Abyss (a shield may stop it)."""
+        if self.state.cards[cid].zone != "world":
+            return
+        if not shield_checked and (yield from self.shield_prevents(cid, "destroyed")):
+            return
+        yield from self.die(cid, "destroyed", reason)
+
+    def die(self: "Engine", cid: str, how: str, reason: str) -> "Flow":
+        """Dies: the card leaves The World for its owner's Abyss; equipment stays behind."""
+        c = self.state.cards[cid]
+        if c.zone != "world":
+            return
+        realm, seat = c.realm, c.controller
+        left_behind = [i.id for i in self.view.world() if i.equipped_to == cid]
+        self.move(cid, "abyss", f"{how}: {reason}")
+        key = f"{seat}:{how}"
+        self.state.counts[key] = self.state.counts.get(key, 0) + 1
+        for item in left_behind:
+            self.state.cards[item].equipped_to = None
+            if self._allies_for(item):
+                yield from self.resolve([Trigger(item, self.state.cards[item].controller,
+                                                 "equip", realm)])
+
+    def settle(self: "Engine") -> "Flow":
+        """State-based check: every Wonder with negative power dies (101.6), until none."""
+        while True:
+            dying = [c.id for c in self.view.world()
+                     if self.view.is_wonder(c.id) and self.view.power(c.id) < 0]
+            if not dying:
+                return
+            for cid in dying:
+                yield from self.die(cid, "died", "negative power")
+
+    def pick_target(self: "Engine", t: Trigger, candidates: list[str], text: str,
+                    optional: bool = False) -> "Flow":
+        """Choose a target as the effect resolves (501.1); a shield may refuse it."""
+        options = [*candidates, "no"] if optional else list(candidates)
+        if not candidates:
+            return None
+        pick = yield from self.ask(Prompt(t.controller, "target", options=options,
+                                          card=t.source, text=text))
+        if pick == "no":
+            return None
+        if (yield from self.shield_prevents(pick, "targeted")):
+            return None
+        return pick
+
+
+# -- keyword handlers ---------------------------------------------------------------------
+
+
+def _guardian(g: "Engine", t: Trigger) -> "Flow":
+    c = g.state.cards[t.source]
+    if c.zone == "world" and c.realm == t.realm:
+        c.effects.append(Effect("power+", 2, "round", "guardian"))
+        g.emit(EffectApplied(t.source, "power+", 2, "round"))
+        g._resolved(t, "+2 this round")
+    return
+    yield
+
+
+def _deathstrike(g: "Engine", t: Trigger) -> "Flow":
+    """Deathstrike: destroy target enemy Wonder in the same realm (not optional)."""
+    enemies = [c.id for c in g.view.in_realm(t.realm, other(t.controller)) if g.view.is_wonder(c.id)]
+    target = yield from g.pick_target(t, enemies, "deathstrike: destroy which enemy?")
+    g._resolved(t, f"destroys {target}" if target else "no enemy to destroy")
+    if target is not None:
+        yield from g.destroy(target, "deathstrike", shield_checked=True)
+
+
+def _rage(g: "Engine", t: Trigger) -> "Flow":
+    """Rage: on arrival you may attack here at once (no action); sacrifice it afterwards."""
+    c = g.state.cards[t.source]
+    if c.zone != "world":
+        return  # v1.3.2 On Arrival: the effect fizzles if its source left The World
+    answer = yield from g.ask(Prompt(t.controller, "may", options=["yes", "no"], card=t.source,
+                                     text=f"rage: attack in realm {c.realm} now?"))
+    g._resolved(t, "attacks" if answer == "yes" else "declined")
+    if answer == "yes":
+        yield from g.battle(t.controller, c.realm, rage_card=t.source)
+
+
+def _call(g: "Engine", t: Trigger) -> "Flow":
+    """Call: you may move target Wonder one realm towards this card's realm if its controller
+    controls a stone here."""
+    c = g.state.cards[t.source]
+    if c.zone != "world":
+        return
+    stones = g.state.realms[c.realm - 1].stones
+    candidates = [w.id for w in g.view.world()
+                  if w.id != t.source and w.realm != c.realm and g.view.is_wonder(w.id)
+                  and w.controller in stones]
+    target = yield from g.pick_target(t, candidates, "call: move which Wonder one realm closer?",
+                                      optional=True)
+    g._resolved(t, f"moves {target}" if target else "no move")
+    if target is not None:
+        where = g.state.cards[target].realm
+        step = 1 if c.realm > where else -1
+        yield from g.move_realm(target, where + step, "call")
+
+
+def _symbiosis(g: "Engine", t: Trigger) -> "Flow":
+    """Symbiosis: copy all abilities of another Wonder with the same power, on arrival."""
+    c = g.state.cards[t.source]
+    if c.zone != "world":
+        return
+    power = g.view.power(t.source)
+    candidates = [w.id for w in g.view.world() if w.id != t.source and g.view.is_wonder(w.id)
+                  and g.view.power(w.id) == power]
+    target = yield from g.pick_target(t, candidates, "symbiosis: copy which Wonder?")
+    if target is None or g.view.power(target) != g.view.power(t.source):
+        g._resolved(t, "nothing copied")
+        return
+    copied = sorted(g.view.keywords(target) - {"symbiosis"} - set(g.view.keywords(t.source)))
+    c.gained = [*c.gained, *copied]
+    g._resolved(t, f"copies {', '.join(copied) or 'no keywords'} from {target}")
+    arrival = [Trigger(t.source, t.controller, k, c.realm) for k in copied if k in ON_ARRIVAL]
+    yield from g.resolve(arrival)
+
+
+def _unstable(g: "Engine", t: Trigger) -> "Flow":
+    if g.state.cards[t.source].zone == "world":
+        g._resolved(t, "sacrificed")
+        yield from g.die(t.source, "sacrifice", "unstable")
+
+
+def _ascend(g: "Engine", t: Trigger) -> "Flow":
+    """Celestial Counter: "Ascend: this gets +4" per counter, for round 7."""
+    c = g.state.cards[t.source]
+    if c.zone == "world":
+        amount = 4 * c.counters.get("celestial", 0)
+        c.effects.append(Effect("power+", amount, "round", "ascend"))
+        g.emit(EffectApplied(t.source, "power+", amount, "round"))
+        g._resolved(t, f"+{amount} this round")
+    return
+    yield
+
+
+def _equip(g: "Engine", t: Trigger) -> "Flow":
+    """Equip: the controller chooses which allied Wonder here the equipment attaches to."""
+    item = g.state.cards[t.source]
+    if item.zone != "world" or item.equipped_to is not None:
+        return
+    allies = g._allies_for(t.source)
+    if not allies:
+        return
+    pick = yield from g.ask(Prompt(t.controller, "equip", options=allies, card=t.source,
+                                   text=f"equip {item.name} to which Wonder?"))
+    item.equipped_to = pick
+    g._resolved(t, f"equipped to {pick}")
+
+
+_HANDLERS = {"guardian": _guardian, "deathstrike": _deathstrike, "rage": _rage, "call": _call,
+             "symbiosis": _symbiosis, "unstable": _unstable, "ascend": _ascend, "equip": _equip}
+
+
+def _reorder(triggers: list[Trigger], order: list[str]) -> list[Trigger]:
+    remaining = list(triggers)
+    ordered = []
+    for source in order:
+        for i, t in enumerate(remaining):
+            if t.source == source:
+                ordered.append(remaining.pop(i))
+                break
+    return ordered + remaining

@@ -1,0 +1,368 @@
+"""The rules engine: runs a match as a procedure that suspends at prompts.
+
+An :class:`Engine` owns a :class:`~replay.state.GameState` and always waits for exactly one
+:class:`~replay.prompts.Prompt`.  :meth:`Engine.check` says whether a decision is legal (and
+which rule forbids it if not) without touching the state; :meth:`Engine.decide` applies a
+legal decision and runs the rules until the next prompt, returning the decision followed by
+every outcome event it produced.  Randomness enters only as answers to ``chance`` prompts.
+
+The procedure is written top to bottom as generators (``yield`` = wait for a decision):
+setup (401–402), then rounds (403): beginning of round, turns, round end, until the match
+ends (405).  Turn actions live in :mod:`replay.actions`, battles in :mod:`replay.battle`,
+keywords, counters and triggers in :mod:`replay.effects`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from ledger.events import (
+    Answered, CardMoved, CoinFlipped, Conceded, DeckShuffled, Event, FirstPlayerChosen,
+    MatchEnded, MatchOpened, Mulliganed, Passed, RealmOpened, RealmSideChosen,
+    ResourcesChanged, RoundEnded, RoundStarted,
+)
+from replay.actions import TurnActions
+from replay.battle import Battles
+from replay.cards import CardDB
+from replay.effects import Effects, Trigger
+from replay.errors import IllegalDecisionError
+from replay.prompts import Choose, Prompt, pick_fits
+from replay.queries import View
+from replay.state import CardState, GameState, PlayerState, SEATS, clone, new_realms, other
+
+ENGINE_VERSION = "0.1.0"
+
+Flow = Generator[Prompt, Any, Any]
+
+
+class MatchOver(Exception):
+    """Raised inside the procedure when the match ends mid-way (deck-out, 405)."""
+
+
+class Engine(TurnActions, Battles, Effects):
+    """One match in progress: its state, the pending prompt, and the procedure."""
+
+    def __init__(self, db: CardDB, state: GameState):
+        self.db = db
+        self.state = state
+        self.view = View(state, db)
+        self.prompt: Prompt | None = None
+        self.out: list[Event] = []
+        self.end_of_turn: list[str] = []  # fliers that move at end of turn (v1.2)
+        self._flow: Flow | None = None
+
+    # -- construction --------------------------------------------------------------------
+
+    @classmethod
+    def for_match(cls, opened: MatchOpened, db: CardDB) -> "Engine":
+        """A new match at setup, decks from ``MatchOpened`` (ids ``A1``…, tokens ``A-T1``…)."""
+        state = GameState(ruleset=opened.ruleset, realms=new_realms(),
+                          previous_loser=opened.previous_loser)
+        for info in opened.seats:
+            player = PlayerState(seat=info.seat)
+            state.players[info.seat] = player
+            index = 0
+            for entry in info.deck:
+                for _ in range(entry.count):
+                    index += 1
+                    cid = f"{info.seat}{index}"
+                    db[entry.card]  # unknown cards fail here, before play
+                    state.cards[cid] = CardState(cid, entry.card, info.seat, "deck")
+                    player.deck.append(cid)
+            index = 0
+            for entry in info.archive:
+                for _ in range(entry.count):
+                    index += 1
+                    cid = f"{info.seat}-T{index}"
+                    state.cards[cid] = CardState(cid, entry.card, info.seat, "archive", token=True)
+                    player.archive.append(cid)
+        return cls(db, state)
+
+    def copy(self) -> "Engine":
+        """An engine over a copy of this state (only at quiet points: a turn prompt)."""
+        twin = Engine(self.db, clone(self.state))
+        twin.start()
+        return twin
+
+    # -- the protocol --------------------------------------------------------------------
+
+    def start(self) -> list[Event]:
+        """Run from the current state to the first prompt; returns the outcomes emitted."""
+        self.out = []
+        self._flow = self._main()
+        self._advance(None)
+        return self.out
+
+    def legal_options(self) -> list:
+        """The pending prompt's legal options (turn prompts list the turn actions)."""
+        if self.prompt is None:
+            return []
+        if self.prompt.kind == "turn":
+            return self.turn_options(self.prompt.seat)
+        return list(self.prompt.options)
+
+    def check(self, decision: Event) -> str | None:
+        """Why ``decision`` is illegal now (``None`` if it is legal).  Never changes state."""
+        prompt = self.prompt
+        if self.state.over or prompt is None:
+            return "the match is over"
+        if isinstance(decision, Conceded):
+            return None if decision.seat in SEATS else f"unknown seat {decision.seat!r}"
+        seat = getattr(decision, "seat", None)
+        if prompt.kind == "chance":
+            return _check_chance(prompt, decision)
+        if seat != prompt.seat:
+            return (f"it is {prompt.seat}'s {prompt.kind} prompt, not {seat}'s "
+                    f"(rule 403.2: players alternate turns)")
+        if prompt.kind == "turn":
+            return self.why_not_turn(seat, decision)
+        if not isinstance(decision, Answered) or decision.kind != prompt.kind:
+            return f"the pending prompt is {prompt.kind!r}; answer it with Answered(kind={prompt.kind!r})"
+        return pick_fits(prompt, decision.pick)
+
+    def decide(self, decision: Event) -> list[Event]:
+        """Apply a legal decision; returns ``[decision, *outcomes]``.
+
+        Raises :class:`IllegalDecisionError` (state unchanged) if the rules forbid it.
+        """
+        reason = self.check(decision)
+        if reason is not None:
+            raise IllegalDecisionError(f"{type(decision).__name__} by "
+                                       f"{getattr(decision, 'seat', 'chance')}: {reason}")
+        self.out = [decision]
+        if isinstance(decision, Conceded):
+            self._end_match(other(decision.seat), "concession")
+            self._flow = None
+            self.prompt = None
+            return self.out
+        self._advance(decision)
+        return self.out
+
+    def _advance(self, decision: Any) -> None:
+        try:
+            self.prompt = self._flow.send(decision)
+        except StopIteration:
+            self.prompt = None
+            self._flow = None
+
+    def emit(self, event: Event) -> None:
+        self.out.append(event)
+
+    def ask(self, prompt: Prompt) -> Flow:
+        """Wait for an answer; a prompt with exactly one legal option answers itself."""
+        if prompt.choose is None and len(prompt.options) == 1:
+            pick = prompt.options[0]
+            self.emit(Answered(prompt.seat, prompt.kind, pick, auto=True))
+            return pick
+        answer = yield prompt
+        return answer.pick
+
+    # -- the match, top to bottom --------------------------------------------------------
+
+    def _main(self) -> Flow:
+        s = self.state
+        try:
+            if s.phase == "setup":
+                yield from self._setup()
+            while not s.over:
+                if s.phase == "round_start":
+                    yield from self._begin_round()
+                if s.phase == "turns":
+                    yield from self.take_turns()
+                if s.phase == "round_end":
+                    yield from self._end_round()
+        except MatchOver:
+            pass
+
+    def _setup(self) -> Flow:
+        s = self.state
+        # 401: the loser of the previous game chooses; otherwise a coin flip's winner does.
+        chooser = s.previous_loser
+        if chooser is None:
+            flip = yield Prompt("chance", "chance", options=list(SEATS), text="coin flip")
+            chooser = flip.winner
+        first = yield from self.ask(Prompt(chooser, "first", options=list(SEATS),
+                                           text="choose who plays first (rule 401)"))
+        s.first = s.round1_first = first
+        self.emit(FirstPlayerChosen(first, chooser))
+        # 401: the player who plays second chooses the side of realm 1.
+        side = yield from self.ask(Prompt(other(first), "side", options=["left", "right"],
+                                          text="realm 1 on your left or right (rule 401)"))
+        self.emit(RealmSideChosen(other(first), side))
+        # 402: each player shuffles (a chance event: the full permutation) and draws 7.
+        for seat in (first, other(first)):
+            deck = s.players[seat].deck
+            shuffle = yield Prompt("chance", "chance", choose=Choose(
+                list(deck), len(deck), len(deck), ordered=True), text=f"shuffle {seat}")
+            s.players[seat].deck = list(shuffle.order)
+        for seat in (first, other(first)):
+            for _ in range(7):
+                self.draw(seat, "opening hand")
+        # 402.1: up to 3 cards to the bottom in chosen order, draw as many; first player first.
+        for seat in (first, other(first)):
+            hand = s.players[seat].hand
+            cards = yield from self.ask(Prompt(seat, "mulligan", choose=Choose(
+                list(hand), 0, min(3, len(hand)), ordered=True),
+                text="put up to 3 cards on the bottom, in order (rule 402.1)"))
+            if cards:
+                for cid in cards:
+                    self.move(cid, "deck", "mulligan")
+                self.emit(Mulliganed(seat, list(cards)))
+                for _ in cards:
+                    self.draw(seat, "mulligan")
+        s.phase = "round_start"
+
+    def _begin_round(self) -> Flow:
+        """403.1: the new realm opens, energy and actions, round-start triggers, draw."""
+        s = self.state
+        s.round += 1
+        self.emit(RoundStarted(s.round, s.first))
+        self.emit(RealmOpened(s.round))
+        if s.ruleset == "1.2":
+            # v1.2 403.1: On Round Start / On Round N triggers come before energy and actions.
+            yield from self.resolve(self.round_start_triggers())
+            self._gain_round_resources()
+        else:
+            # v1.3.2 403.1 (section 4 order; see docs/rulings.md R1).
+            self._gain_round_resources()
+            yield from self.resolve(self.round_start_triggers())
+        for seat in (s.first, other(s.first)):
+            self.draw(seat, "round start")
+        s.phase = "turns"
+        s.turn = s.first
+        s.passes_in_row = 0
+        for p in s.players.values():
+            p.passes_in_row = p.passes_total = 0
+            p.seized_this_round = False
+
+    def _gain_round_resources(self) -> None:
+        """202.1/202.2: energy = round number + stones controlled; 3 actions."""
+        s = self.state
+        for seat in SEATS:
+            p = s.players[seat]
+            p.energy += s.round + self.view.stones_of(seat)
+            p.actions += 3
+            self.emit(ResourcesChanged(seat, "round start", energy=p.energy, actions=p.actions))
+
+    def _end_round(self) -> Flow:
+        """403.5: round-end triggers, lose resources, discard to 7, then the next round."""
+        s = self.state
+        yield from self.resolve(self.round_end_triggers())
+        for seat in SEATS:
+            p = s.players[seat]
+            if p.energy or p.actions or p.free_attacks:
+                p.energy, p.actions, p.free_attacks = 0, 0, 0
+                self.emit(ResourcesChanged(seat, "round end", energy=0, actions=0, free_attacks=0))
+        for seat in (s.turn, other(s.turn)):
+            hand = s.players[seat].hand
+            excess = len(hand) - 7
+            if excess > 0:
+                cards = yield from self.ask(Prompt(seat, "discard", choose=Choose(
+                    list(hand), excess, excess), text=f"discard {excess} (rule 403.5)"))
+                for cid in cards:
+                    self.move(cid, "abyss", "discard")
+        self.emit(RoundEnded(s.round))
+        if s.round == 7:
+            self._declare_winner()
+            return
+        self.end_round_effects()
+        yield from self.settle()
+        s.first = s.last_seizer or s.round1_first  # 403.2
+        s.phase = "round_start"
+
+    def _declare_winner(self) -> None:
+        """405: most stones wins; tie-break: lowest realm with a single controller."""
+        a, b = self.view.stones_of("A"), self.view.stones_of("B")
+        if a != b:
+            self._end_match("A" if a > b else "B", "stones")
+            return
+        for realm in range(1, 8):
+            controller = self.view.realm_controller(realm)
+            if controller is not None:
+                self._end_match(controller, "tiebreak")
+                return
+        self._end_match(None, "draw")
+
+    def _end_match(self, winner: str | None, reason: str) -> None:
+        s = self.state
+        s.over, s.winner, s.reason, s.phase = True, winner, reason, "over"
+        self.emit(MatchEnded(winner, reason, {seat: self.view.stones_of(seat) for seat in SEATS}))
+
+    def check_decks(self) -> None:
+        """405: a player whose deck has no cards loses at once (both at once: a draw)."""
+        empty = [seat for seat in SEATS if not self.state.players[seat].deck]
+        if not empty or self.state.over:
+            return
+        self._end_match(None if len(empty) == 2 else other(empty[0]), "deck_out")
+        raise MatchOver
+
+    # -- primitive moves -----------------------------------------------------------------
+
+    def draw(self, seat: str, reason: str = "draw") -> None:
+        deck = self.state.players[seat].deck
+        if deck:
+            self.move(deck[0], "hand", reason)
+        self.check_decks()
+
+    def move(self, cid: str, to_zone: str, reason: str, realm: int | None = None,
+             controller: str | None = None) -> None:
+        """Move a card between areas (301.06); leaving The World removes counters and effects.
+
+        A token put anywhere but The World ceases to exist (203) after the move is seen.
+        """
+        s = self.state
+        c = s.cards[cid]
+        owner = s.players[c.owner]
+        from_zone, from_realm = c.zone, c.realm
+        _zone_list(owner, from_zone, remove=cid)
+        if from_zone == "world":
+            self.leave_world(c)
+        c.zone = to_zone
+        if to_zone == "world":
+            c.realm, c.controller, c.arrived_round = realm, controller or c.owner, s.round
+        elif to_zone == "deck" and reason in ("mulligan", "bury"):
+            owner.deck.append(cid)
+        elif to_zone != "gone":
+            _zone_list(owner, to_zone, add=cid)
+        self.emit(CardMoved(cid, c.name, c.owner, from_zone, to_zone, reason, from_realm,
+                            c.realm, c.controller))
+        if c.token and to_zone not in ("world", "gone"):
+            _zone_list(owner, to_zone, remove=cid)
+            c.zone = "gone"
+            self.emit(CardMoved(cid, c.name, c.owner, to_zone, "gone", "token ceases to exist"))
+
+    @staticmethod
+    def leave_world(c: CardState) -> None:
+        c.counters, c.effects, c.gained = {}, [], []
+        c.tapped, c.equipped_to, c.realm, c.controller = False, None, None, None
+
+
+def _zone_list(player: PlayerState, zone: str, add: str | None = None,
+               remove: str | None = None) -> None:
+    lists = {"hand": player.hand, "deck": player.deck, "abyss": player.abyss,
+             "banishment": player.banishment, "archive": player.archive}
+    target = lists.get(zone)
+    if target is None:
+        return
+    if remove is not None and remove in target:
+        target.remove(remove)
+    if add is not None:
+        target.append(add)
+
+
+def _check_chance(prompt: Prompt, decision: Event) -> str | None:
+    if prompt.choose is None:
+        if not isinstance(decision, CoinFlipped):
+            return f"the pending prompt is a chance event ({prompt.text}); expected CoinFlipped"
+        return pick_fits(prompt, decision.winner)
+    if not isinstance(decision, DeckShuffled):
+        return f"the pending prompt is a chance event ({prompt.text}); expected DeckShuffled"
+    if f"shuffle {decision.seat}" != prompt.text:
+        return f"expected {prompt.text}, got a shuffle of {decision.seat}"
+    if sorted(decision.order) != sorted(prompt.choose.of):
+        return "a shuffle must be a full permutation of the deck"
+    return None
+
+
+__all__ = ["ENGINE_VERSION", "Engine", "MatchOver", "Trigger"]

@@ -1,0 +1,121 @@
+"""The state of a match as plain data (DESIGN.md section 3).
+
+Everything the rules engine knows about a match in progress lives in a :class:`GameState`:
+msgspec Structs with no behaviour, so a state encodes canonically, hashes
+(:func:`state_hash`), copies cheaply (:func:`clone`) and can be snapshotted.
+Derived facts (current power, links, who controls a realm) are computed by
+:mod:`replay.queries`, never stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Literal
+
+import msgspec
+
+Seat = Literal["A", "B"]
+SEATS: tuple[Seat, Seat] = ("A", "B")
+Phase = Literal["setup", "round_start", "turns", "round_end", "over"]
+
+
+def other(seat: str) -> Seat:
+    return "B" if seat == "A" else "A"
+
+
+class Effect(msgspec.Struct):
+    """An ongoing modification of one card (a "status effect"): ``kind`` says what it does.
+
+    ``power+`` adds ``amount`` to power; ``power*`` multiplies it; ``base`` sets base power
+    (stun: 0); ``until`` is ``round`` ("this round", rule 403.5) or ``ever``.
+    """
+
+    kind: str
+    amount: float = 0
+    until: Literal["round", "ever"] = "round"
+    source: str = ""
+
+
+class CardState(msgspec.Struct):
+    """One card instance; ``zone`` is where it is, ``realm`` set while in The World."""
+
+    id: str
+    name: str
+    owner: Seat
+    zone: str
+    controller: Seat | None = None
+    realm: int | None = None
+    tapped: bool = False
+    token: bool = False
+    counters: dict[str, int] = {}
+    effects: list[Effect] = []
+    equipped_to: str | None = None
+    gained: list[str] = []  # keywords copied by symbiosis (locked in on resolution)
+    arrived_round: int = 0
+
+
+class PlayerState(msgspec.Struct):
+    seat: Seat
+    energy: float = 0
+    actions: int = 0
+    faith: float = 0
+    free_attacks: int = 0
+    hand: list[str] = []
+    deck: list[str] = []  # top card first
+    abyss: list[str] = []
+    banishment: list[str] = []
+    archive: list[str] = []
+    passes_in_row: int = 0  # this player's consecutive passes this round (v1.3.2 limit)
+    passes_total: int = 0  # this player's passes this round (v1.2 limit)
+    seized_this_round: bool = False
+
+
+class RealmState(msgspec.Struct):
+    number: int
+    stones: list[str] = msgspec.field(default_factory=lambda: ["center"])  # "center", "A", "B"
+    banished: bool = False
+
+
+class GameState(msgspec.Struct):
+    ruleset: Literal["1.3.2", "1.2"] = "1.3.2"
+    phase: Phase = "setup"
+    round: int = 0
+    turn: Seat | None = None  # the active player
+    first: Seat | None = None  # took the first turn this round
+    round1_first: Seat | None = None
+    last_seizer: Seat | None = None
+    last_turn_taker: Seat | None = None  # passing does not count (404.5.2)
+    passes_in_row: int = 0  # consecutive passes by either seat
+    previous_loser: Seat | None = None
+    players: dict[str, PlayerState] = {}
+    realms: list[RealmState] = []
+    cards: dict[str, CardState] = {}
+    next_token: int = 1
+    over: bool = False
+    winner: Seat | None = None
+    reason: str | None = None
+    counts: dict[str, int] = {}  # counted game events (rule 511), e.g. "A:seize"
+
+
+_encoder = msgspec.msgpack.Encoder()  # keeps insertion order: iteration order is state
+_decoder = msgspec.msgpack.Decoder(GameState)
+_json = msgspec.json.Encoder(order="deterministic")
+
+
+def canonical(state: GameState) -> bytes:
+    """The canonical JSON encoding of a state (sorted keys, no whitespace)."""
+    return _json.encode(state)
+
+
+def state_hash(state: GameState) -> str:
+    """SHA-256 of the canonical encoding: equal states, equal hashes."""
+    return hashlib.sha256(canonical(state)).hexdigest()
+
+
+def clone(state: GameState) -> GameState:
+    """A deep copy (a snapshot) of a state."""
+    return _decoder.decode(_encoder.encode(state))
+
+
+def new_realms() -> list[RealmState]:
+    return [RealmState(number=n) for n in range(1, 8)]
