@@ -1,0 +1,148 @@
+"""Bots that answer prompts, and the chance seat's answers.
+
+* :func:`answer_chance` -- the chance seat: a coin flip or a full shuffle from an RNG (a
+  seeded ``random.Random`` in simulation, ``random.SystemRandom`` when recording live).
+* :class:`RandomBot` -- picks uniformly among the legal options.
+* :class:`GreedyBot` -- plays visibly better: it spends its energy on the strongest cards,
+  attacks where it wins, and keeps its hand for later rounds when nothing is worth doing.
+
+Bots only read the engine (``legal_options``, the state through ``view``); they never
+change it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ledger.events import (Answered, AttackDeclared, CoinFlipped, DeckShuffled, DrawDeclared,
+                           Event, Passed, PlayDeclared)
+from replay.prompts import Prompt
+from replay.state import other
+
+
+def answer_chance(prompt: Prompt, rng: random.Random) -> Event:
+    """The chance seat answers: a coin flip winner, or a full permutation of a deck."""
+    if prompt.choose is None:
+        return CoinFlipped(rng.choice(prompt.options))
+    order = list(prompt.choose.of)
+    rng.shuffle(order)
+    return DeckShuffled(prompt.text.split()[-1], order)
+
+
+def random_pick(prompt: Prompt, rng: random.Random) -> Any:
+    """A uniformly random legal pick for an answer prompt."""
+    spec = prompt.choose
+    if spec is None:
+        return rng.choice(prompt.options)
+    if spec.multiset:
+        pick = list(spec.of)
+        rng.shuffle(pick)
+        return pick
+    return rng.sample(spec.of, rng.randint(spec.min, spec.max))
+
+
+class RandomBot:
+    """A random-legal player."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def decide(self, engine) -> Event:
+        prompt = engine.prompt
+        if prompt.kind == "turn":
+            return self.rng.choice(engine.legal_options())
+        return Answered(prompt.seat, prompt.kind, random_pick(prompt, self.rng))
+
+
+class GreedyBot:
+    """A simple strong player: best play for its energy, attacks it wins, sensible answers."""
+
+    name = "greedy"
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def decide(self, engine) -> Event:
+        prompt = engine.prompt
+        if prompt.kind == "turn":
+            return self._turn(engine, prompt.seat)
+        return Answered(prompt.seat, prompt.kind, self._answer(engine, prompt))
+
+    # -- turns ---------------------------------------------------------------------------
+
+    def _turn(self, engine, seat: str) -> Event:
+        v = engine.view
+        options = engine.legal_options()
+        attacks = [o for o in options if isinstance(o, AttackDeclared)]
+        plays = [o for o in options if isinstance(o, PlayDeclared)]
+        winning = [a for a in attacks if self._attack_gain(engine, seat, a.realm) > 0]
+        if winning:
+            return max(winning, key=lambda a: (self._attack_gain(engine, seat, a.realm), -a.realm))
+        if plays:
+            return max(plays, key=lambda p: self._play_value(engine, seat, p))
+        if any(isinstance(o, DrawDeclared) for o in options) and len(v.s.players[seat].hand) < 4:
+            return DrawDeclared(seat)
+        return Passed(seat)
+
+    def _attack_gain(self, engine, seat: str, realm: int) -> float:
+        """How much an attack here is worth: a stone taken, nothing if it would not win."""
+        v = engine.view
+        mine, n_mine = v.side_power(realm, seat)
+        theirs, n_theirs = v.side_power(realm, other(seat))
+        wins = (n_mine and not n_theirs) or mine > theirs
+        stones = v.s.realms[realm - 1].stones
+        if not wins or all(st == seat for st in stones):
+            return 0
+        return 2 if other(seat) in stones else 1
+
+    def _play_value(self, engine, seat: str, play: PlayDeclared) -> float:
+        """Prefer lands early, then the most power where it swings a realm."""
+        v = engine.view
+        card = v.definition(play.card)
+        if card.type == "land":
+            return 100 if not v.links(seat) or card.orbital not in v.links(seat) else 5
+        if card.type != "wonder":
+            return 0.5
+        power = card.base_power
+        value = power * 2.0 - engine.play_cost(seat, play.card) * 0.5
+        if play.realm is not None:
+            mine, _ = v.side_power(play.realm, seat)
+            theirs, _ = v.side_power(play.realm, other(seat))
+            stones = v.s.realms[play.realm - 1].stones
+            if any(st != seat for st in stones) and mine <= theirs < mine + power:
+                value += 6  # this play would let us win the realm
+            if play.realm == v.s.round:
+                value += 1  # the newest realm is contested longest
+            value -= max(0, mine - theirs) * 0.5  # don't pile onto a realm already won
+        return value
+
+    # -- answers -------------------------------------------------------------------------
+
+    def _answer(self, engine, prompt: Prompt) -> Any:
+        v = engine.view
+        kind = prompt.kind
+        if kind == "mulligan":
+            # Bottom the most expensive cards beyond the first three if the hand is top-heavy.
+            costly = sorted(prompt.choose.of, key=lambda c: -v.definition(c).cost)
+            return [c for c in costly if v.definition(c).cost >= 6][: prompt.choose.max]
+        if kind == "first":
+            return prompt.seat
+        if kind == "may":
+            return "yes"
+        if kind == "realm":
+            return "no"
+        if kind == "target" and all(o != "no" for o in prompt.options):
+            return max(prompt.options, key=lambda cid: v.power(cid) if isinstance(cid, str)
+                       and cid in v.s.cards and v.s.cards[cid].zone == "world" else 0)
+        if kind == "discard":
+            by_cost = sorted(prompt.choose.of, key=lambda c: v.definition(c).cost)
+            return by_cost[: prompt.choose.min]
+        if kind == "stone":
+            return other(prompt.seat) if other(prompt.seat) in prompt.options else prompt.options[0]
+        return random_pick(prompt, self.rng)
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot}
