@@ -50,6 +50,7 @@ class Engine(TurnActions, Battles, Effects):
         self.prompt: Prompt | None = None
         self.out: list[Event] = []
         self.end_of_turn: list[str] = []  # fliers that move at end of turn (v1.2)
+        self.on_emit = None  # optional hook called after each event, state as of that event
         self._flow: Flow | None = None
 
     # -- construction --------------------------------------------------------------------
@@ -148,6 +149,8 @@ class Engine(TurnActions, Battles, Effects):
 
     def emit(self, event: Event) -> None:
         self.out.append(event)
+        if self.on_emit is not None:
+            self.on_emit(event)
 
     def ask(self, prompt: Prompt) -> Flow:
         """Wait for an answer; a prompt with exactly one legal option answers itself."""

@@ -1,0 +1,97 @@
+"""Events in words: a short form for error messages and a sentence for people.
+
+``describe`` is terse and exact (``BattleResolved A 7 vs B 5``) for divergence reports;
+``narrate`` reads like a commentary line ("Battle in realm 2: A 6 vs B 6 — tie").
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from ledger.events import (AttackDeclared, BattleResolved, CardMoved, CardPlayed, CoinFlipped,
+                           Conceded, CounterChanged, DeckShuffled, DrawDeclared, Event,
+                           FirstPlayerChosen, MatchEnded, Passed, PlayDeclared, RealmOpened,
+                           RoundStarted, StoneSeized, TakenBack, TriggerResolved)
+
+
+def _num(x) -> str:
+    return str(int(x)) if isinstance(x, (int, float)) and float(x).is_integer() else str(x)
+
+
+def describe(event: Event) -> str:
+    """``TypeName`` followed by the event's fields, compactly."""
+    name = type(event).__name__
+    if isinstance(event, BattleResolved):
+        other = "B" if event.attacker == "A" else "A"
+        return (f"{name} realm {event.realm} {event.attacker} {_num(event.attacker_power)} "
+                f"vs {other} {_num(event.defender_power)}")
+    if isinstance(event, DeckShuffled):
+        return f"{name} {event.seat} ({len(event.order)} cards)"
+    fields = msgspec.structs.asdict(event)
+    parts = [f"{k}={_num(v) if isinstance(v, float) else v}" for k, v in fields.items()
+             if v not in (None, [], {}, "", False)]
+    return f"{name} {' '.join(parts)}".strip()
+
+
+def narrate(event: Event, round_: int | None = None) -> str:
+    """A sentence for the event list of the viewer."""
+    if isinstance(event, RoundStarted):
+        return f"Round {event.round} begins — {event.first} takes the first turn"
+    if isinstance(event, RealmOpened):
+        return f"Realm {event.realm} opens"
+    if isinstance(event, CoinFlipped):
+        return f"{event.winner} wins the coin flip"
+    if isinstance(event, FirstPlayerChosen):
+        return f"{event.chosen_by} chooses {event.seat} to play first"
+    if isinstance(event, DeckShuffled):
+        return f"{event.seat} shuffles their deck"
+    if isinstance(event, CardPlayed):
+        where = f" to realm {event.realm}" if event.realm else ""
+        return f"{event.seat} plays {event.name}{where}"
+    if isinstance(event, AttackDeclared):
+        return f"{event.seat} attacks in realm {event.realm}"
+    if isinstance(event, DrawDeclared):
+        return f"{event.seat} draws a card"
+    if isinstance(event, Passed):
+        return f"{event.seat} passes" + (" (no moves left)" if event.auto else "")
+    if isinstance(event, PlayDeclared):
+        return f"{event.seat} declares a play"
+    if isinstance(event, BattleResolved):
+        other = "B" if event.attacker == "A" else "A"
+        verdict = {"attacker": f"{event.attacker} wins", "defender": f"{other} wins",
+                   "tie": "tie"}[event.result]
+        return (f"Battle in realm {event.realm}: {event.attacker} {_num(event.attacker_power)} "
+                f"vs {other} {_num(event.defender_power)} — {verdict}")
+    if isinstance(event, StoneSeized):
+        return f"{event.seat} seizes the stone of realm {event.realm} (from {event.from_side})"
+    if isinstance(event, CardMoved):
+        return _narrate_move(event)
+    if isinstance(event, CounterChanged):
+        verb = "gets" if event.delta > 0 else "loses"
+        return f"{event.card} {verb} {abs(event.delta)} {event.counter} counter(s)"
+    if isinstance(event, TriggerResolved):
+        return f"{event.name}'s {event.ability}: {event.detail}".rstrip(": ")
+    if isinstance(event, MatchEnded):
+        if event.winner is None:
+            return f"The match ends in a draw ({event.reason})"
+        return f"{event.winner} wins the match ({event.reason}, stones A {event.stones.get('A', 0)} – B {event.stones.get('B', 0)})"
+    if isinstance(event, TakenBack):
+        return f"Judge takes back to event {event.to_seq}" + (f": {event.reason}" if event.reason else "")
+    if isinstance(event, Conceded):
+        return f"{event.seat} concedes"
+    return describe(event)
+
+
+def _narrate_move(event: CardMoved) -> str:
+    who = event.owner
+    if event.to_zone == "hand" and event.from_zone == "deck":
+        return f"{who} draws {event.name}"
+    if event.to_zone == "abyss" and event.from_zone == "world":
+        return f"{who}'s {event.name} {event.reason.split(':')[0]} — to The Abyss"
+    if event.to_zone == "world" and event.from_zone == "world":
+        return f"{event.name} moves from realm {event.from_realm} to realm {event.to_realm} ({event.reason})"
+    if event.to_zone == "world":
+        return f"{event.name} arrives in realm {event.to_realm}"
+    if event.to_zone == "gone":
+        return f"Token {event.name} ceases to exist"
+    return f"{who}'s {event.name}: {event.from_zone} → {event.to_zone} ({event.reason})"

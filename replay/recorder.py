@@ -1,0 +1,116 @@
+"""The recorder: where the ledger and the engine meet (DESIGN.md sections 2 and 4).
+
+A :class:`Recorder` opens a match (``MatchOpened``), answers chance prompts from its RNG
+(seeded in simulation, the OS's randomness live), checks each decision through the engine,
+and appends the decision with every outcome it produced -- and the chance events that
+follow -- as one atomic batch.  Nothing illegal is ever written; if the append fails
+(another writer got there first) the recorder reloads from the store and re-raises.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from ledger.codec import Stored, now_iso
+from ledger.events import Conceded, Event, JudgeNote, ManualEffect, MatchOpened, TakenBack
+from ledger.store import Store
+from replay.bots import answer_chance
+from replay.cards import CardDB
+from replay.engine import Engine
+from replay.errors import IllegalDecisionError
+from replay.manual import apply_manual, why_not_manual
+from replay.replayer import Replay
+
+
+class Recorder:
+    """Records one match into a store."""
+
+    def __init__(self, store: Store, db: CardDB, match_id: str, engine: Engine, length: int,
+                 rng: random.Random | None = None, clock: Callable[[], str] = now_iso):
+        self.store, self.db, self.match_id = store, db, match_id
+        self.engine, self.length = engine, length
+        self.rng = rng if rng is not None else random.SystemRandom()
+        self.clock = clock
+
+    @classmethod
+    def open(cls, store: Store, db: CardDB, opened: MatchOpened,
+             rng: random.Random | None = None, clock: Callable[[], str] = now_iso) -> "Recorder":
+        """Create the match in the store and run to the first prompt for a seat."""
+        engine = Engine.for_match(opened, db)  # unknown cards fail before anything is written
+        store.create(opened, at=clock())
+        recorder = cls(store, db, opened.match_id, engine, 1, rng, clock)
+        batch = engine.start() + recorder._answer_chance()
+        recorder._append(batch)
+        return recorder
+
+    @classmethod
+    def resume(cls, store: Store, db: CardDB, match_id: str, rng: random.Random | None = None,
+               clock: Callable[[], str] = now_iso) -> "Recorder":
+        """Pick up a match from its log (verifying it on the way)."""
+        replay = Replay(list(store.read(match_id)), db)
+        return cls(store, db, match_id, replay.engine, len(replay), rng, clock)
+
+    # -- recording -----------------------------------------------------------------------
+
+    def submit(self, decision: Event, expected_seq: int | None = None) -> list[Stored]:
+        """Check and apply a seat's decision; append it with its outcomes as one batch."""
+        self._expect(expected_seq)
+        batch = self.engine.decide(decision)  # IllegalDecisionError leaves everything as it was
+        batch += self._answer_chance()
+        return self._append(batch)
+
+    def concede(self, seat: str, reason: str = "", expected_seq: int | None = None) -> list[Stored]:
+        return self.submit(Conceded(seat, reason), expected_seq)
+
+    def note(self, judge: str, text: str, expected_seq: int | None = None) -> list[Stored]:
+        self._expect(expected_seq)
+        return self._append([JudgeNote(judge, text)])
+
+    def manual(self, effect: ManualEffect, expected_seq: int | None = None) -> list[Stored]:
+        """A judge's ruling as primitive operations, applied as given."""
+        self._expect(expected_seq)
+        reason = why_not_manual(self.engine, effect)
+        if reason:
+            raise IllegalDecisionError(f"manual effect rejected: {reason}")
+        apply_manual(self.engine, effect)
+        return self._append([effect])
+
+    def take_back(self, to_seq: int, by: str = "judge", reason: str = "",
+                  expected_seq: int | None = None) -> list[Stored]:
+        """Restore the state at ``to_seq`` (the end of an earlier batch) and record it."""
+        self._expect(expected_seq)
+        replay = Replay(list(self.store.read(self.match_id)), self.db)
+        if not replay._is_segment_end(to_seq) or to_seq >= len(replay):
+            raise IllegalDecisionError(f"seq {to_seq} is not the end of a recorded batch; "
+                                       f"take back to a point where a prompt was pending")
+        engine = replay.engine_after(to_seq)
+        stored = self._append([TakenBack(to_seq, by, reason)])
+        self.engine = engine
+        return stored
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _answer_chance(self) -> list[Event]:
+        out: list[Event] = []
+        while self.engine.prompt is not None and self.engine.prompt.kind == "chance":
+            out += self.engine.decide(answer_chance(self.engine.prompt, self.rng))
+        return out
+
+    def _expect(self, expected_seq: int | None) -> None:
+        if expected_seq is not None and expected_seq != self.length:
+            from ledger.errors import ConflictError
+            raise ConflictError(f"{self.match_id}: expected seq {expected_seq} but the match has "
+                                f"{self.length} events; reload and decide again")
+
+    def _append(self, batch: list[Event]) -> list[Stored]:
+        if not batch:
+            return []
+        try:
+            stored = self.store.append(self.match_id, batch, self.length, at=self.clock())
+        except Exception:
+            fresh = Recorder.resume(self.store, self.db, self.match_id, self.rng, self.clock)
+            self.engine, self.length = fresh.engine, fresh.length
+            raise
+        self.length += len(stored)
+        return stored

@@ -1,0 +1,153 @@
+"""The simulator: bots play matches (or a Swiss tournament) into a store, reproducibly.
+
+Everything random comes from ``random.Random`` instances derived from the seed -- the chance
+seat, each bot, the deck assignment, the pairings -- and the recorded time comes from a
+:class:`SimClock` derived from the seed too, so the same arguments give byte-identical files.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+
+from ledger.codec import format_time
+from ledger.events import DeckEntry, MatchOpened, SeatInfo
+from ledger.store import Store
+from replay.bots import BOTS
+from replay.cards import CardDB
+from replay.engine import ENGINE_VERSION
+from replay.recorder import Recorder
+
+EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+
+class SimClock:
+    """A deterministic clock: starts at a seed-derived moment, ticks a few seconds per call."""
+
+    def __init__(self, seed: int, start: datetime = EPOCH):
+        self.rng = random.Random(f"clock:{seed}")
+        self.now = start + timedelta(minutes=self.rng.randrange(0, 60 * 24 * 300))
+
+    def __call__(self) -> str:
+        self.now += timedelta(milliseconds=self.rng.randrange(2000, 45000))
+        return format_time(self.now)
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A simulated player: a name, a deck and a bot."""
+
+    name: str
+    deck_name: str
+    deck: list[DeckEntry]
+    archive: list[DeckEntry]
+    bot: str
+
+
+@dataclass
+class Standing:
+    entrant: Entrant
+    points: int = 0
+    wins: int = 0
+    opponents: list[str] = field(default_factory=list)
+
+
+def play_match(store: Store, db: CardDB, opened: MatchOpened, seed: int,
+               bots: tuple[str, str], clock: Callable[[], str] | None = None) -> MatchOpened:
+    """Record one bot-vs-bot match into ``store``; returns its ``MatchOpened``."""
+    recorder = Recorder.open(store, db, opened, rng=random.Random(f"chance:{seed}"),
+                             clock=clock or SimClock(seed))
+    players = {"A": BOTS[bots[0]](random.Random(f"A:{seed}")),
+               "B": BOTS[bots[1]](random.Random(f"B:{seed}"))}
+    engine = recorder.engine
+    while recorder.engine.prompt is not None:
+        engine = recorder.engine
+        recorder.submit(players[engine.prompt.seat].decide(engine))
+    return opened
+
+
+def _opened(match_id: str, a: Entrant, b: Entrant, ruleset: str, **meta) -> MatchOpened:
+    seats = [SeatInfo("A", a.name, a.deck_name, a.deck, a.archive),
+             SeatInfo("B", b.name, b.deck_name, b.deck, b.archive)]
+    return MatchOpened(match_id=match_id, ruleset=ruleset, seats=seats,
+                       engine_version=ENGINE_VERSION, **meta)
+
+
+def entrants(decks: Sequence, bots: Sequence[str], count: int, rng: random.Random) -> list[Entrant]:
+    """``count`` players, each with a seeded choice of deck and the bots in turn."""
+    out = []
+    for i in range(count):
+        deck = decks[rng.randrange(len(decks))]
+        out.append(Entrant(f"Player {i + 1:02d}", deck.name, deck.entries(),
+                           deck.archive_entries(), bots[i % len(bots)]))
+    return out
+
+
+def simulate_matches(store: Store, db: CardDB, decks: Sequence, count: int, seed: int,
+                     ruleset: str = "1.3.2", bots: Sequence[str] = ("greedy", "greedy"),
+                     prefix: str = "m") -> Iterator[MatchOpened]:
+    """``count`` independent matches, ids ``m-0001`` …; yields each as it is written."""
+    rng = random.Random(f"decks:{seed}")
+    for i in range(count):
+        a_deck, b_deck = decks[rng.randrange(len(decks))], decks[rng.randrange(len(decks))]
+        a = Entrant(f"{bots[0]} bot", a_deck.name, a_deck.entries(), a_deck.archive_entries(), bots[0])
+        b = Entrant(f"{bots[-1]} bot", b_deck.name, b_deck.entries(), b_deck.archive_entries(), bots[-1])
+        match_seed = rng.randrange(2**63)
+        opened = _opened(f"{prefix}-{i + 1:04d}", a, b, ruleset)
+        yield play_match(store, db, opened, match_seed, (a.bot, b.bot), SimClock(match_seed))
+
+
+def simulate_tournament(store: Store, db: CardDB, decks: Sequence, name: str, players: int,
+                        rounds: int, seed: int, ruleset: str = "1.3.2",
+                        bots: Sequence[str] = ("greedy",)) -> Iterator[MatchOpened]:
+    """A Swiss tournament: each round pairs players by match points (3 win, 1 draw),
+    avoiding rematches where possible; an odd player out gets a bye (3 points)."""
+    rng = random.Random(f"tournament:{seed}")
+    table = {e.name: Standing(e) for e in entrants(decks, bots, players, rng)}
+    slug = "".join(ch if ch.isalnum() else "-" for ch in name.lower()).strip("-") or "t"
+    clock = SimClock(seed)
+    for round_no in range(1, rounds + 1):
+        order = sorted(table.values(), key=lambda st: (-st.points, rng.random()))
+        pairs, bye = _pair(order)
+        if bye is not None:
+            bye.points += 3
+        for number, (one, two) in enumerate(pairs, start=1):
+            match_seed = rng.randrange(2**63)
+            opened = _opened(f"{slug}-r{round_no}-t{number:02d}", one.entrant, two.entrant,
+                             ruleset, tournament=name, round=round_no, table=number)
+            play_match(store, db, opened, match_seed, (one.entrant.bot, two.entrant.bot), clock)
+            _score(store, opened.match_id, one, two)
+            yield opened
+
+
+def _pair(order: list[Standing]) -> tuple[list[tuple[Standing, Standing]], Standing | None]:
+    pool = list(order)
+    bye = None
+    if len(pool) % 2:
+        # The lowest-ranked player gets the bye.
+        bye = pool.pop()
+    pairs = []
+    while pool:
+        one = pool.pop(0)
+        partner = next((p for p in pool if p.entrant.name not in one.opponents), pool[0])
+        pool.remove(partner)
+        pairs.append((one, partner))
+    return pairs, bye
+
+
+def _score(store: Store, match_id: str, one: Standing, two: Standing) -> None:
+    winner = None
+    for stored in store.read(match_id):
+        if type(stored.event).__name__ == "MatchEnded":
+            winner = stored.event.winner
+    one.opponents.append(two.entrant.name)
+    two.opponents.append(one.entrant.name)
+    if winner is None:
+        one.points += 1
+        two.points += 1
+    else:
+        victor = one if winner == "A" else two
+        victor.points += 3
+        victor.wins += 1
