@@ -175,7 +175,8 @@ class FileStore(Store):
         data = path.read_bytes()
         yield from _decode_stream(data, path, from_seq)
 
-    def read_file(self, path: str | os.PathLike, from_seq: int = 0) -> Iterator[Stored]:
+    @staticmethod
+    def read_file(path: str | os.PathLike, from_seq: int = 0) -> Iterator[Stored]:
         """Read any match file (also one outside this store), without repairing it."""
         path = Path(path)
         yield from _decode_stream(path.read_bytes(), path, from_seq)

@@ -212,8 +212,12 @@ class Replay:
                 break
             if not segment.fed:
                 continue  # already re-derived by engine.start() above
+            if segment.start == seq < segment.end:
+                # A fed event changes nothing by itself: its consequences are the outcomes.
+                captured.append(clone(engine.state))
+                break
             hook: Callable | None = None
-            if segment.start <= seq < segment.end:
+            if segment.start < seq < segment.end:
                 def hook(_event, engine=engine, start=segment.start):
                     if start + len(engine.out) - 1 == seq and not captured:
                         captured.append(clone(engine.state))

@@ -31,7 +31,7 @@ class Effect(msgspec.Struct):
     """
 
     kind: str
-    amount: float = 0
+    amount: int | float = 0
     until: Literal["round", "ever"] = "round"
     source: str = ""
 
@@ -56,9 +56,9 @@ class CardState(msgspec.Struct):
 
 class PlayerState(msgspec.Struct):
     seat: Seat
-    energy: float = 0
+    energy: int | float = 0
     actions: int = 0
-    faith: float = 0
+    faith: int | float = 0
     free_attacks: int = 0
     hand: list[str] = []
     deck: list[str] = []  # top card first

@@ -74,6 +74,183 @@ def cards_validate(paths: tuple[str, ...]) -> None:
         raise ReplayError(f"{problems} deck problem(s)")
 
 
+@cli.command()
+@click.option("--matches", "-n", type=click.IntRange(1), default=10, show_default=True,
+              help="Number of matches (ignored with --tournament).")
+@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed of everything random.")
+@click.option("--out", "-o", "out", type=click.Path(file_okay=False), required=True,
+              help="Store directory to write match files into.")
+@click.option("--rules", type=click.Choice(["1.3.2", "1.2"]), default="1.3.2", show_default=True)
+@click.option("--decks", multiple=True, type=click.Path(exists=True),
+              help="Deck files or directories (default: fixtures/decks).")
+@click.option("--bots", default="greedy,greedy", show_default=True,
+              help="Bots, comma separated: seat A,seat B (tournament: assigned in turn).")
+@click.option("--tournament", help="Simulate a Swiss tournament with this name.")
+@click.option("--players", type=click.IntRange(2), default=8, show_default=True)
+@click.option("--rounds", type=click.IntRange(1), default=3, show_default=True)
+def simulate(matches, seed, out, rules, decks, bots, tournament, players, rounds) -> None:
+    """Bots play matches into a store; the same arguments give byte-identical files."""
+    from rich.progress import Progress
+
+    from ledger.filestore import FileStore
+    from replay.bots import BOTS
+    from replay.cards import default_cards
+    from replay.decks import load_decks
+    from replay.simulate import simulate_matches, simulate_tournament
+
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    unknown = [b for b in names if b not in BOTS]
+    if unknown or not names:
+        raise click.BadParameter(f"unknown bot {unknown[0] if unknown else bots!r} "
+                                 f"(choose from {', '.join(BOTS)})", param_hint="--bots")
+    db = default_cards()
+    deck_list = load_decks(_expand(decks) if decks else None, db)
+    store = FileStore(out)
+    if tournament:
+        total = (players // 2) * rounds
+        jobs = simulate_tournament(store, db, deck_list, tournament, players, rounds, seed,
+                                   rules, names)
+    else:
+        total = matches
+        jobs = simulate_matches(store, db, deck_list, matches, seed, rules,
+                                (names[0], names[-1]))
+    with Progress(transient=True, disable=not sys.stderr.isatty()) as progress:
+        task = progress.add_task("simulating", total=total)
+        written = 0
+        for _opened in jobs:
+            written += 1
+            progress.advance(task)
+    click.echo(f"wrote {written} match files to {out}")
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+def verify(paths: tuple[str, ...]) -> None:
+    """Verify match files or store directories: the hash chain, the legality of every
+    decision, and that the engine re-derives exactly the recorded outcomes."""
+    from ledger.filestore import FileStore, SUFFIX
+    from replay.cards import default_cards
+    from replay.replayer import Replay
+
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            files += sorted(path.glob(f"*{SUFFIX}"))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise click.BadParameter(f"{raw}: no such file or directory", param_hint="PATH")
+    if not files:
+        raise click.BadParameter("no match files found", param_hint="PATH")
+    db = default_cards()
+    bad = 0
+    for path in files:
+        try:
+            events = list(FileStore.read_file(path))  # checks the chain, no repair
+            replay = Replay(events, db)
+        except (LedgerError, ReplayError) as exc:
+            bad += 1
+            text = str(exc)
+            click.echo(f"FAIL {text if text.startswith(path.stem) else path.stem + ': ' + text}")
+            continue
+        s = replay.engine.state
+        result = ("in progress" if not s.over else
+                  f"{s.winner} wins ({s.reason})" if s.winner else f"draw ({s.reason})")
+        click.echo(f"OK   {replay.match_id}: {len(replay)} events, {result}")
+    click.echo(f"{len(files) - bad} passed, {bad} failed")
+    sys.exit(1 if bad else 0)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--at", "at", type=int, default=None, help="Event seq (default: the last).")
+@click.option("--as", "perspective", type=click.Choice(["omniscient", "A", "B", "spectator"]),
+              default="omniscient", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the board as JSON.")
+def replay(file: str, at: int | None, perspective: str, as_json: bool) -> None:
+    """Show the board of a match file at an event, from a perspective."""
+    import json
+
+    from ledger.filestore import FileStore
+    from replay.cards import default_cards
+    from replay.narrate import narrate
+    from replay.perspective import board, redact_event
+    from replay.replayer import Replay
+
+    events = list(FileStore.read_file(file))
+    rep = Replay(events, default_cards())
+    seq = len(rep) - 1 if at is None else at
+    if not 0 <= seq < len(rep):
+        raise click.BadParameter(f"seq {seq} is outside 0..{len(rep) - 1}", param_hint="--at")
+    picture = board(rep.state_at(seq), rep.db, perspective)
+    event = redact_event(rep.events[seq], perspective)
+    if as_json:
+        import msgspec
+        picture["seq"] = seq
+        picture["event"] = msgspec.to_builtins(event)
+        click.echo(json.dumps(picture, indent=2, default=str))
+        return
+    click.echo(_render_board(rep.match_id, seq, narrate(event), picture))
+
+
+def _render_board(match_id: str, seq: int, what: str, b: dict) -> str:
+    def num(x):
+        return str(int(x)) if isinstance(x, float) and x.is_integer() else str(x)
+
+    lines = [f"{match_id} @ seq {seq}: {what}",
+             f"round {b['round']}  turn {b['turn'] or '-'}  first {b['first'] or '-'}  "
+             f"({b['perspective']} view, rules {b['ruleset']})"]
+    if b["over"]:
+        lines.append(f"match over: {b['winner'] or 'draw'} ({b['reason']})")
+    for seat in ("A", "B"):
+        p = b["players"][seat]
+        lines.append(f"{seat}: energy {num(p['energy'])}  actions {p['actions']}  free attacks "
+                     f"{p['free_attacks']}  faith {num(p['faith'])}  stones {p['stones']}  "
+                     f"deck {p['deck_count']}")
+        hand = ", ".join(c["name"] for c in p["hand"]) if p["hand"] is not None else \
+            f"{p['hand_count']} hidden card(s)"
+        lines.append(f"   hand: {hand or '-'}")
+        lines.append(f"   abyss: {', '.join(c['name'] for c in p['abyss']) or '-'}")
+    lines.append("realms:")
+    for r in b["realms"]:
+        state = "active" if r["active"] else "locked"
+        stones = "/".join(r["stones"])
+        lines.append(f"  {r['number']} [{state}] stone {stones}")
+        for seat in ("A", "B"):
+            cards = r["cards"][seat]
+            if cards:
+                shown = ", ".join(
+                    f"{c['name']}" + (f" ({num(c['power'])})" if "power" in c else "")
+                    + (" tapped" if c["tapped"] else "")
+                    + "".join(f" {k}x{n}" for k, n in c["counters"].items()) for c in cards)
+                lines.append(f"     {seat}: {shown}")
+    return "\n".join(lines)
+
+
+@cli.command()
+@click.option("--quick", is_flag=True, help="Smaller runs (for a smoke test).")
+def bench(quick: bool) -> None:
+    """Run every bench/*.py and print one JSON object (one key per script)."""
+    import json
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent / "bench"
+    scripts = sorted(root.glob("*.py"))
+    if not scripts:
+        raise click.ClickException(f"no benchmark scripts in {root}")
+    results = {}
+    for script in scripts:
+        args = [sys.executable, str(script)] + (["--quick"] if quick else [])
+        click.echo(f"running {script.name} …", err=True)
+        done = subprocess.run(args, capture_output=True, text=True, cwd=root.parent)
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+            raise click.ClickException(f"{script.name} failed: {last}")
+        results[script.stem] = json.loads(done.stdout.strip().splitlines()[-1])
+    click.echo(json.dumps(results, indent=2))
+
+
 def _expand(paths):
     out = []
     for p in paths or []:

@@ -1,0 +1,108 @@
+"""Perspectives: what one viewer may see of a state and of the events (DESIGN.md section 4).
+
+* ``omniscient`` -- everything, deck order included (a judge, or anyone after the match);
+* ``A`` / ``B`` -- that seat's own hand; the opponent's hand only as a count; no deck order;
+* ``spectator`` -- public information only: both hands as counts.
+
+A card's identity is hidden from a viewer when it moves between places that viewer cannot
+see (a deck, a hidden hand): the event then shows ``?`` for the card and its name.  Card ids
+are hidden too, because an id names a position in the public deck list.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from ledger.events import Answered, CardMoved, DeckShuffled, Event, Mulliganed
+from replay.cards import CardDB
+from replay.queries import View
+from replay.state import GameState
+
+PERSPECTIVES = ("omniscient", "A", "B", "spectator")
+HIDDEN = "?"
+
+
+def check_perspective(perspective: str) -> str:
+    if perspective not in PERSPECTIVES:
+        raise ValueError(f"unknown perspective {perspective!r} (use one of {', '.join(PERSPECTIVES)})")
+    return perspective
+
+
+def can_see_hand(perspective: str, seat: str) -> bool:
+    return perspective in ("omniscient", seat)
+
+
+def _zone_visible(perspective: str, zone: str, seat: str) -> bool:
+    if zone == "deck":
+        return perspective == "omniscient"
+    if zone == "hand":
+        return can_see_hand(perspective, seat)
+    return True
+
+
+def redact_event(event: Event, perspective: str) -> Event:
+    """The event as ``perspective`` may see it (hidden card identities replaced by ``?``)."""
+    if perspective == "omniscient":
+        return event
+    if isinstance(event, CardMoved):
+        if _zone_visible(perspective, event.from_zone, event.owner) or \
+                _zone_visible(perspective, event.to_zone, event.owner):
+            return event
+        return msgspec.structs.replace(event, card=HIDDEN, name=HIDDEN)
+    if isinstance(event, DeckShuffled):
+        return msgspec.structs.replace(event, order=[HIDDEN] * len(event.order))
+    if isinstance(event, Mulliganed) and not can_see_hand(perspective, event.seat):
+        return msgspec.structs.replace(event, cards=[HIDDEN] * len(event.cards))
+    if isinstance(event, Answered) and event.kind == "mulligan" and \
+            not can_see_hand(perspective, event.seat):
+        return msgspec.structs.replace(event, pick=[HIDDEN] * len(event.pick or []))
+    return event
+
+
+def board(state: GameState, db: CardDB, perspective: str = "omniscient") -> dict[str, Any]:
+    """A JSON-able picture of the state from ``perspective``: realms, resources, zones."""
+    check_perspective(perspective)
+    v = View(state, db)
+    realms = []
+    for realm in state.realms:
+        sides: dict[str, list] = {"A": [], "B": []}
+        for c in v.in_realm(realm.number):
+            sides[c.controller].append(_world_card(v, c.id))
+        realms.append({"number": realm.number, "active": v.is_active_realm(realm.number),
+                       "stones": list(realm.stones), "controller": v.realm_controller(realm.number),
+                       "cards": sides})
+    players = {}
+    for seat, p in state.players.items():
+        show_hand = can_see_hand(perspective, seat)
+        players[seat] = {
+            "energy": p.energy, "actions": p.actions, "free_attacks": p.free_attacks,
+            "faith": p.faith, "stones": v.stones_of(seat),
+            "hand_count": len(p.hand),
+            "hand": [_card(v, cid) for cid in p.hand] if show_hand else None,
+            "deck_count": len(p.deck),
+            "deck": [_card(v, cid) for cid in p.deck] if perspective == "omniscient" else None,
+            "abyss": [_card(v, cid) for cid in p.abyss],
+            "banishment": [_card(v, cid) for cid in p.banishment],
+        }
+    return {"perspective": perspective, "round": state.round, "phase": state.phase,
+            "turn": state.turn, "first": state.first, "over": state.over,
+            "winner": state.winner, "reason": state.reason, "ruleset": state.ruleset,
+            "realms": realms, "players": players}
+
+
+def _card(v: View, cid: str) -> dict[str, Any]:
+    card = v.definition(cid)
+    return {"id": cid, "name": card.name, "type": card.type, "cost": card.cost,
+            "orbital": card.orbital}
+
+
+def _world_card(v: View, cid: str) -> dict[str, Any]:
+    c = v.card(cid)
+    out = _card(v, cid)
+    out.update(tapped=c.tapped, token=c.token, counters=dict(c.counters),
+               equipped_to=c.equipped_to, keywords=sorted(v.keywords(cid)))
+    if v.is_wonder(cid):
+        out["power"] = v.power(cid)
+    return out

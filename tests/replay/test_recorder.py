@@ -1,0 +1,88 @@
+"""Recording: atomic batches checked by the engine; take-backs; illegal decisions write nothing."""
+
+import random
+
+import pytest
+
+from ledger import FileStore
+from ledger.events import Answered, DrawDeclared, JudgeNote, ManualEffect, ManualOp, PlayDeclared, TakenBack
+from replay.bots import RandomBot
+from replay.errors import IllegalDecisionError
+from replay.recorder import Recorder
+from replay.replayer import Replay
+from replay.state import state_hash
+
+from tests.replay.helpers import opened, small_db
+
+DB = small_db()
+
+
+def _to_first_turn(recorder: Recorder) -> None:
+    while recorder.engine.prompt.kind != "turn":
+        prompt = recorder.engine.prompt
+        pick = [] if prompt.kind == "mulligan" else prompt.options[0]
+        recorder.submit(Answered(prompt.seat, prompt.kind, pick))
+
+
+def test_chance_is_answered_and_every_batch_is_verified(tmp_path):
+    store = FileStore(tmp_path)
+    recorder = Recorder.open(store, DB, opened(), rng=random.Random(5))
+    _to_first_turn(recorder)
+    events = list(store.read("m-test"))
+    assert [type(e.event).__name__ for e in events[:2]] == ["MatchOpened", "CoinFlipped"]
+    assert any(type(e.event).__name__ == "DeckShuffled" for e in events)
+    replay = Replay(events, DB)
+    assert state_hash(replay.engine.state) == state_hash(recorder.engine.state)
+
+
+def test_an_illegal_decision_writes_nothing(tmp_path):
+    store = FileStore(tmp_path)
+    recorder = Recorder.open(store, DB, opened(), rng=random.Random(5))
+    _to_first_turn(recorder)
+    before = (tmp_path / "m-test.jsonl").read_bytes()
+    seat = recorder.engine.prompt.seat
+    with pytest.raises(IllegalDecisionError, match="not active"):
+        recorder.submit(PlayDeclared(seat, recorder.engine.state.players[seat].hand[0], 5))
+    assert (tmp_path / "m-test.jsonl").read_bytes() == before
+
+
+def test_take_back_restores_exactly_the_state_at_its_target(tmp_path):
+    store = FileStore(tmp_path)
+    recorder = Recorder.open(store, DB, opened(), rng=random.Random(9))
+    _to_first_turn(recorder)
+    target = recorder.length - 1
+    expected = state_hash(recorder.engine.state)
+    bot = RandomBot(random.Random(2))
+    for _ in range(12):
+        recorder.submit(bot.decide(recorder.engine))
+    assert state_hash(recorder.engine.state) != expected
+    recorder.take_back(target, reason="misplayed")
+    assert state_hash(recorder.engine.state) == expected
+    # Later decisions continue from there, and the whole log still verifies.
+    recorder.submit(DrawDeclared(recorder.engine.prompt.seat))
+    replay = Replay(list(store.read("m-test")), DB)
+    assert any(isinstance(e, TakenBack) for e in replay.events)
+    assert state_hash(replay.engine.state) == state_hash(recorder.engine.state)
+    assert state_hash(replay.state_at(target)) == expected
+
+
+def test_take_back_into_the_middle_of_a_batch_is_refused(tmp_path):
+    store = FileStore(tmp_path)
+    recorder = Recorder.open(store, DB, opened(), rng=random.Random(9))
+    _to_first_turn(recorder)
+    recorder.submit(DrawDeclared(recorder.engine.prompt.seat))
+    with pytest.raises(IllegalDecisionError, match="not the end of a recorded batch"):
+        recorder.take_back(recorder.length - 2)
+
+
+def test_manual_effects_and_notes_are_recorded_and_replayed(tmp_path):
+    store = FileStore(tmp_path)
+    recorder = Recorder.open(store, DB, opened(), rng=random.Random(3))
+    _to_first_turn(recorder)
+    recorder.note("Judge Jo", "checked deck registration")
+    recorder.manual(ManualEffect("Judge Jo", [ManualOp("resource", seat="A", resource="energy", value=9)],
+                                 note="ruling: card X gives 8 energy"))
+    assert recorder.engine.state.players["A"].energy == 9
+    replay = Replay(list(store.read("m-test")), DB)
+    assert replay.engine.state.players["A"].energy == 9
+    assert isinstance(replay.events[-2], JudgeNote)
