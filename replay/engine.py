@@ -318,6 +318,7 @@ class Engine(TurnActions, Battles, Effects):
         c = s.cards[cid]
         owner = s.players[c.owner]
         from_zone, from_realm = c.zone, c.realm
+        self.view.touch()
         _zone_list(owner, from_zone, remove=cid)
         if from_zone == "world":
             self.leave_world(c)

@@ -7,7 +7,6 @@ it cites.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 
 from replay.cards import Card, CardDB
 from replay.state import CardState, GameState
@@ -21,6 +20,11 @@ class View:
     def __init__(self, state: GameState, db: CardDB):
         self.s = state
         self.db = db
+        self._world: list[CardState] | None = None
+
+    def touch(self) -> None:
+        """Forget cached facts: call whenever a card changes area (the engine's ``move``)."""
+        self._world = None
 
     # -- cards ---------------------------------------------------------------------------
 
@@ -30,9 +34,11 @@ class View:
     def definition(self, cid: str) -> Card:
         return self.db[self.s.cards[cid].name]
 
-    def world(self) -> Iterator[CardState]:
-        """Cards in The World, in the order they arrived."""
-        return (c for c in self.s.cards.values() if c.zone == "world")
+    def world(self) -> list[CardState]:
+        """Cards in The World, in the order of the state's card table."""
+        if self._world is None:
+            self._world = [c for c in self.s.cards.values() if c.zone == "world"]
+        return self._world
 
     def in_realm(self, realm: int, controller: str | None = None) -> list[CardState]:
         return [c for c in self.world()

@@ -26,7 +26,7 @@ from replay.engine import Engine
 from replay.errors import DivergenceError
 from replay.manual import apply_manual, why_not_manual
 from replay.narrate import describe
-from replay.state import GameState, clone
+from replay.state import GameState, clone, freeze, thaw
 
 TURN_EVENTS = (PlayDeclared, AttackDeclared, DrawDeclared, ActivationDeclared, HarvestDeclared,
                Passed)
@@ -84,7 +84,7 @@ class Replay:
         self.db = db
         self.snapshot_every = max(1, snapshot_every)
         self.segments: list[Segment] = []
-        self.snapshots: dict[int, GameState] = {}
+        self.snapshots: dict[int, bytes] = {}  # seq -> frozen state at a quiet point
         self._snapshot_keys: list[int] = []
         self.index = Index()
         self.engine = Engine.for_match(self.opened, db)
@@ -171,7 +171,7 @@ class Replay:
                 self.index.battles.append((seq, self._round, event.realm))
 
     def _snapshot(self, seq: int) -> None:
-        self.snapshots[seq] = clone(self.engine.state)
+        self.snapshots[seq] = freeze(self.engine.state)
         self._snapshot_keys.append(seq)
 
     def _is_segment_end(self, seq: int) -> bool:
@@ -196,7 +196,7 @@ class Replay:
 
     def _engine_until(self, seq: int, captured: list[GameState]) -> Engine:
         k = self._snapshot_keys[bisect.bisect_right(self._snapshot_keys, seq) - 1]
-        engine = Engine(self.db, clone(self.snapshots[k]))
+        engine = Engine(self.db, thaw(self.snapshots[k]))
         if k == 0 and 0 < seq:
             def on_start(_event):
                 if len(engine.out) == seq and not captured:

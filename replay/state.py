@@ -117,5 +117,14 @@ def clone(state: GameState) -> GameState:
     return _decoder.decode(_encoder.encode(state))
 
 
+def freeze(state: GameState) -> bytes:
+    """A compact snapshot of a state (msgpack); :func:`thaw` turns it back into a state."""
+    return _encoder.encode(state)
+
+
+def thaw(snapshot: bytes) -> GameState:
+    return _decoder.decode(snapshot)
+
+
 def new_realms() -> list[RealmState]:
     return [RealmState(number=n) for n in range(1, 8)]

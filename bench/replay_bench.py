@@ -1,0 +1,102 @@
+"""Benchmark: simulation, full replay (re-derivation), seeking, and greedy vs random.
+
+Prints one JSON object.  ``decode_events_per_s`` is the raw msgspec decode rate of the same
+match lines in the same run: the physical limit the replay rate is read against.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import msgspec
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ledger.events import Event  # noqa: E402
+from ledger.filestore import FileStore  # noqa: E402
+from replay.cards import default_cards  # noqa: E402
+from replay.decks import load_decks  # noqa: E402
+from replay.replayer import Replay  # noqa: E402
+from replay.simulate import simulate_matches  # noqa: E402
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    n_sim = 10 if quick else 40
+    n_duel = 20 if quick else 200
+    db = default_cards()
+    decks = load_decks(None, db)
+    root = Path(tempfile.mkdtemp(prefix="wonders-bench-"))
+
+    # Simulation, greedy vs greedy.
+    store = FileStore(root / "greedy")
+    start = time.perf_counter()
+    ids = [o.match_id for o in simulate_matches(store, db, decks, n_sim, seed=7,
+                                                bots=("greedy", "greedy"))]
+    sim_seconds = time.perf_counter() - start
+
+    # Full re-derivation of each match, against the raw decode rate of the same lines.
+    logs = {mid: list(store.read(mid)) for mid in ids}
+    lines = [line for mid in ids for line in (root / "greedy" / f"{mid}.jsonl").read_bytes().splitlines()]
+    decoder = msgspec.json.Decoder(Event)
+    start = time.perf_counter()
+    for line in lines:
+        decoder.decode(line)
+    decode_rate = len(lines) / (time.perf_counter() - start)
+    replay_ms, events = [], 0
+    for mid, log in logs.items():
+        start = time.perf_counter()
+        Replay(log, db)
+        replay_ms.append((time.perf_counter() - start) * 1000)
+        events += len(log)
+
+    # Seeking to random points of full matches.
+    rng = random.Random(3)
+    seek_ms = []
+    for mid, log in list(logs.items())[:10]:
+        replay = Replay(log, db)
+        for _ in range(50 if not quick else 10):
+            seq = rng.randrange(len(log))
+            start = time.perf_counter()
+            replay.state_at(seq)
+            seek_ms.append((time.perf_counter() - start) * 1000)
+
+    # Greedy vs random, seats alternating.
+    wins = 0
+    half = n_duel // 2
+    for seats, prefix in ((("greedy", "random"), "gr"), (("random", "greedy"), "rg")):
+        duel = FileStore(root / prefix)
+        for opened in simulate_matches(duel, db, decks, half, seed=11, bots=seats, prefix=prefix):
+            info = next(i for i in duel.list() if i.match_id == opened.match_id)
+            greedy_seat = "A" if seats[0] == "greedy" else "B"
+            wins += info.winner == greedy_seat
+
+    print(json.dumps({
+        "simulate_matches_per_s": round(n_sim / sim_seconds, 2),
+        "replay_events_per_s": round(events / (sum(replay_ms) / 1000)),
+        "decode_events_per_s": round(decode_rate),
+        "replay_vs_decode": round(events / (sum(replay_ms) / 1000) / decode_rate, 4),
+        "replay_match_ms_median": round(statistics.median(replay_ms), 2),
+        "events_per_match_median": statistics.median(len(log) for log in logs.values()),
+        "seek_p50_ms": round(percentile(seek_ms, 0.5), 3),
+        "seek_p99_ms": round(percentile(seek_ms, 0.99), 3),
+        "greedy_vs_random_win_rate": round(wins / (2 * half), 3),
+        "greedy_vs_random_matches": 2 * half,
+        "matches_simulated": n_sim,
+        "seeks": len(seek_ms),
+    }))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""The `wonders` command line, run as a real subprocess: simulate → verify, determinism,
+tampering found with the right seq, and errors as one line without a traceback."""
+
+import filecmp
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from ledger.codec import GENESIS, encode_line
+from ledger.events import BattleResolved
+from ledger.filestore import FileStore
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def wonders(*args, check=False):
+    done = subprocess.run([sys.executable, "-m", "web.cli", *map(str, args)], cwd=REPO,
+                          capture_output=True, text=True, timeout=600)
+    if check and done.returncode != 0:
+        raise AssertionError(done.stderr)
+    return done
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sim")
+    wonders("simulate", "--matches", 3, "--seed", 4, "--out", out, "--bots", "greedy,random",
+            check=True)
+    return out
+
+
+def test_simulate_then_verify_passes(store):
+    files = sorted(store.glob("*.jsonl"))
+    assert [f.name for f in files] == ["m-0001.jsonl", "m-0002.jsonl", "m-0003.jsonl"]
+    done = wonders("verify", store)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("OK   m-000") == 3
+    assert done.stdout.strip().endswith("3 passed, 0 failed")
+
+
+def test_the_same_seed_gives_identical_bytes(store, tmp_path):
+    wonders("simulate", "--matches", 3, "--seed", 4, "--out", tmp_path, "--bots",
+            "greedy,random", check=True)
+    for name in ("m-0001.jsonl", "m-0002.jsonl", "m-0003.jsonl"):
+        assert filecmp.cmp(store / name, tmp_path / name, shallow=False)
+
+
+def test_a_tournament_fills_its_metadata(tmp_path):
+    wonders("simulate", "--tournament", "Spring Cup", "--players", 5, "--rounds", 2,
+            "--seed", 2, "--out", tmp_path, check=True)
+    infos = FileStore(tmp_path).list()
+    assert len(infos) == 4  # 5 players: 2 tables a round (one bye), 2 rounds
+    assert {(i.opened.round, i.opened.table) for i in infos} == {(1, 1), (1, 2), (2, 1), (2, 2)}
+    assert all(i.opened.tournament == "Spring Cup" and i.ended for i in infos)
+
+
+def _copy(store, tmp_path):
+    target = tmp_path / "m-0001.jsonl"
+    target.write_bytes((store / "m-0001.jsonl").read_bytes())
+    return target
+
+
+def test_verify_reports_a_flipped_byte_with_its_seq(store, tmp_path):
+    path = _copy(store, tmp_path)
+    lines = path.read_bytes().split(b"\n")
+    line = bytearray(lines[40])
+    at = line.index(b'"type":"') + 9
+    line[at] ^= 0x01
+    lines[40] = bytes(line)
+    path.write_bytes(b"\n".join(lines))
+    done = wonders("verify", path)
+    assert done.returncode == 1
+    assert "seq 40" in done.stdout and "FAIL m-0001" in done.stdout
+
+
+def test_verify_reports_a_deleted_line(store, tmp_path):
+    path = _copy(store, tmp_path)
+    lines = path.read_bytes().split(b"\n")
+    del lines[25]
+    path.write_bytes(b"\n".join(lines))
+    done = wonders("verify", path)
+    assert done.returncode == 1
+    assert "seq 26" in done.stdout and "chain" in done.stdout
+
+
+def test_verify_reports_an_edited_outcome_with_the_engine_view(store, tmp_path):
+    path = _copy(store, tmp_path)
+    events = list(FileStore.read_file(path))
+    index = next(i for i, s in enumerate(events) if isinstance(s.event, BattleResolved))
+    out, prev = [], GENESIS
+    for i, stored in enumerate(events):
+        event = stored.event
+        if i == index:
+            event = msgspec.structs.replace(event, attacker_power=event.attacker_power + 1)
+        line, prev = encode_line(event, stored.seq, stored.at, stored.batch, prev)
+        out.append(line)
+    path.write_bytes(b"\n".join(out) + b"\n")
+    done = wonders("verify", path)
+    assert done.returncode == 1
+    assert f"m-0001 seq {index}: recorded BattleResolved" in done.stdout
+    assert "engine derives BattleResolved" in done.stdout
+
+
+def test_replay_prints_the_board_and_json(store):
+    done = wonders("replay", store / "m-0002.jsonl", "--at", 60, "--as", "B", check=True)
+    assert "m-0002 @ seq 60" in done.stdout and "realms:" in done.stdout
+    assert "hidden card(s)" in done.stdout  # B's view hides A's hand
+    data = json.loads(wonders("replay", store / "m-0002.jsonl", "--json", check=True).stdout)
+    assert data["over"] is True and data["players"]["A"]["hand"] is not None
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["verify", "no/such/dir"], "no such file"),
+    (["replay", "missing.jsonl"], "does not exist"),
+    (["simulate", "--out", "x", "--bots", "clever"], "unknown bot"),
+    (["simulate", "--frobnicate"], "no such option"),
+    (["conformance", "nowhere"], "no such file"),
+])
+def test_errors_are_one_line_without_traceback(args, fragment):
+    done = wonders(*args)
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and fragment in lines[0].lower()
+
+
+def test_a_bad_file_is_one_line_too(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("this is not a match\n")
+    done = wonders("replay", bad)
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
