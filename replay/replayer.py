@@ -228,3 +228,52 @@ class Replay:
                 break
         return engine
 
+
+
+class Cursor:
+    """A position in a replay, moved by seq, by step, or by the addresses people use."""
+
+    def __init__(self, replay: Replay, seq: int = 0):
+        self.replay = replay
+        self.seq = 0
+        self.seek(seq)
+
+    @property
+    def state(self) -> GameState:
+        return self.replay.state_at(self.seq)
+
+    @property
+    def event(self) -> Event:
+        return self.replay.events[self.seq]
+
+    def seek(self, seq: int) -> "Cursor":
+        if not 0 <= seq < len(self.replay):
+            raise IndexError(f"seq {seq} is outside 0..{len(self.replay) - 1}")
+        self.seq = seq
+        return self
+
+    def step(self) -> "Cursor":
+        return self.seek(min(self.seq + 1, len(self.replay) - 1))
+
+    def back(self) -> "Cursor":
+        return self.seek(max(self.seq - 1, 0))
+
+    def seek_round(self, round_: int, turn: int | None = None) -> "Cursor":
+        """Round ``round_`` (its start), or its ``turn``-th turn ("round 4, turn 7")."""
+        index = self.replay.index
+        if round_ not in index.rounds:
+            raise IndexError(f"round {round_} was not played in this match")
+        if turn is None:
+            return self.seek(index.rounds[round_])
+        for mark in index.turns:
+            if mark.round == round_ and mark.number == turn:
+                return self.seek(mark.seq)
+        raise IndexError(f"round {round_} has no turn {turn}")
+
+    def seek_battle(self, number: int = 1, realm: int | None = None) -> "Cursor":
+        """The ``number``-th battle (in ``realm``, if given): "the battle in realm 3"."""
+        battles = [b for b in self.replay.index.battles if realm is None or b[2] == realm]
+        if not 1 <= number <= len(battles):
+            where = f" in realm {realm}" if realm else ""
+            raise IndexError(f"there is no battle #{number}{where}")
+        return self.seek(battles[number - 1][0])

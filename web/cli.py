@@ -167,8 +167,12 @@ def verify(paths: tuple[str, ...]) -> None:
 @click.option("--at", "at", type=int, default=None, help="Event seq (default: the last).")
 @click.option("--as", "perspective", type=click.Choice(["omniscient", "A", "B", "spectator"]),
               default="omniscient", show_default=True)
+@click.option("--round", "round_", type=int, help="Go to the start of this round …")
+@click.option("--turn", type=int, help="… or to this turn of --round (\"round 4, turn 7\").")
+@click.option("--battle", type=int, help="Go to the N-th battle of the match.")
 @click.option("--json", "as_json", is_flag=True, help="Print the board as JSON.")
-def replay(file: str, at: int | None, perspective: str, as_json: bool) -> None:
+def replay(file: str, at: int | None, perspective: str, round_: int | None, turn: int | None,
+           battle: int | None, as_json: bool) -> None:
     """Show the board of a match file at an event, from a perspective."""
     import json
 
@@ -180,9 +184,19 @@ def replay(file: str, at: int | None, perspective: str, as_json: bool) -> None:
 
     events = list(FileStore.read_file(file))
     rep = Replay(events, default_cards())
-    seq = len(rep) - 1 if at is None else at
-    if not 0 <= seq < len(rep):
-        raise click.BadParameter(f"seq {seq} is outside 0..{len(rep) - 1}", param_hint="--at")
+    from replay.replayer import Cursor
+
+    cursor = Cursor(rep, len(rep) - 1)
+    try:
+        if at is not None:
+            cursor.seek(at)
+        elif round_ is not None:
+            cursor.seek_round(round_, turn)
+        elif battle is not None:
+            cursor.seek_battle(battle)
+    except IndexError as exc:
+        raise click.BadParameter(str(exc), param_hint="--at/--round/--battle") from None
+    seq = cursor.seq
     picture = board(rep.state_at(seq), rep.db, perspective)
     event = redact_event(rep.events[seq], perspective)
     if as_json:

@@ -114,3 +114,17 @@ def test_a_perspective_never_contains_the_opponents_hand(match_events, perspecti
                 assert event.card != "?"
         if isinstance(event, DeckShuffled):
             assert set(event.order) == {"?"}
+
+
+def test_cursor_addresses_rounds_turns_and_battles(match_events):
+    from replay.replayer import Cursor
+    cursor = Cursor(Replay(match_events, DB))
+    assert cursor.seek_round(3).event.round == 3
+    turn = cursor.seek_round(2, 3).event
+    assert type(turn).__name__ in ("Passed", "PlayDeclared", "AttackDeclared", "DrawDeclared")
+    battle = cursor.seek_battle(1).event
+    assert type(battle).__name__ == "BattleStarted"
+    here = cursor.seq
+    assert cursor.step().seq == here + 1 and cursor.back().seq == here
+    with pytest.raises(IndexError):
+        cursor.seek_round(9)
