@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable
 
 from ledger.codec import Stored, now_iso
+from ledger.errors import ConflictError
 from ledger.events import Conceded, Event, JudgeNote, ManualEffect, MatchOpened, TakenBack
 from ledger.store import Store
 from replay.bots import answer_chance
@@ -99,7 +100,6 @@ class Recorder:
 
     def _expect(self, expected_seq: int | None) -> None:
         if expected_seq is not None and expected_seq != self.length:
-            from ledger.errors import ConflictError
             raise ConflictError(f"{self.match_id}: expected seq {expected_seq} but the match has "
                                 f"{self.length} events; reload and decide again")
 

@@ -61,7 +61,6 @@ def play_match(store: Store, db: CardDB, opened: MatchOpened, seed: int,
                              clock=clock or SimClock(seed))
     players = {"A": BOTS[bots[0]](random.Random(f"A:{seed}")),
                "B": BOTS[bots[1]](random.Random(f"B:{seed}"))}
-    engine = recorder.engine
     while recorder.engine.prompt is not None:
         engine = recorder.engine
         recorder.submit(players[engine.prompt.seat].decide(engine))
