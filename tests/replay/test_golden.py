@@ -1,0 +1,63 @@
+"""Golden matches: recorded matches whose final state hash is pinned, so any change of rules
+behaviour shows up as a divergence or a different hash.
+
+To re-record after an intended rules change:
+``python -m tests.replay.test_golden --write`` (then review the diff of fixtures/matches/).
+"""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from ledger.filestore import FileStore
+from replay.cards import default_cards
+from replay.replayer import Replay
+from replay.state import state_hash
+
+MATCHES = Path(__file__).resolve().parents[2] / "fixtures" / "matches"
+HASHES = MATCHES / "hashes.json"
+
+
+def _final_hashes() -> dict[str, str]:
+    out = {}
+    for path in sorted(MATCHES.glob("*.jsonl")):
+        replay = Replay(list(FileStore.read_file(path)), default_cards())
+        out[path.stem] = state_hash(replay.engine.state)
+    return out
+
+
+def test_golden_matches_replay_to_their_recorded_hashes():
+    expected = json.loads(HASHES.read_text())
+    assert len(expected) >= 3 and sorted(expected) == sorted(p.stem for p in MATCHES.glob("*.jsonl"))
+    for path in sorted(MATCHES.glob("*.jsonl")):
+        replay = Replay(list(FileStore.read_file(path)), default_cards())
+        assert replay.engine.state.over, f"{path.name} should be a finished match"
+        assert state_hash(replay.engine.state) == expected[path.stem], path.name
+
+
+def _write() -> None:  # pragma: no cover - a maintenance command
+    import shutil
+    import tempfile
+
+    from replay.decks import load_decks
+    from replay.simulate import simulate_matches
+
+    db = default_cards()
+    decks = load_decks(None, db)
+    work = Path(tempfile.mkdtemp())
+    for ruleset, bots, prefix in (("1.3.2", ("greedy", "greedy"), "golden-132"),
+                                  ("1.2", ("greedy", "random"), "golden-12")):
+        for opened in simulate_matches(FileStore(work), db, decks, 2, seed=2026,
+                                       ruleset=ruleset, bots=bots, prefix=prefix):
+            shutil.copy(work / f"{opened.match_id}.jsonl", MATCHES / f"{opened.match_id}.jsonl")
+    HASHES.write_text(json.dumps(_final_hashes(), indent=2, sort_keys=True) + "\n")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    if "--write" in sys.argv:
+        _write()
+        print(f"wrote {HASHES}")
+    else:
+        pytest.main([__file__])
