@@ -31,6 +31,7 @@ class TurnActions:
         s = self.state
         while True:
             seat = s.turn
+            yield from self.settle()
             if not self.has_turn_action(seat):
                 # 403.4 / 404.5: no actions and no other way to use the turn: pass automatically.
                 decision = Passed(seat, auto=True)

@@ -231,7 +231,11 @@ class Effects:
                                                  "equip", realm)])
 
     def settle(self: "Engine") -> "Flow":
-        """State-based check: every Wonder with negative power dies (101.6), until none."""
+        """State-based checks: +1 and −1 counters on a card cancel (Counters); every Wonder
+        with negative power dies (101.6); repeated until nothing changes."""
+        for c in self.view.world():
+            if c.counters.get("+1", 0) and c.counters.get("-1", 0):
+                self.add_counters(c.id, "-1", 0)
         while True:
             dying = [c.id for c in self.view.world()
                      if self.view.is_wonder(c.id) and self.view.power(c.id) < 0]
