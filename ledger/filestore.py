@@ -23,10 +23,10 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from ledger.codec import GENESIS, Envelope, Stored, decode_line, encode_line, now_iso
-from ledger.codec import _envelope_decoder  # one reused decoder for envelopes
-from ledger.errors import ConflictError, MalformedEventError, MatchNotFoundError
-from ledger.events import Event, MatchEnded, MatchOpened, TakenBack
+from ledger.codec import (GENESIS, Envelope, Stored, _envelope_decoder, _event_decoder,
+                          decode_line, encode_line, line_hash, now_iso)
+from ledger.errors import ConflictError, IntegrityError, MalformedEventError, MatchNotFoundError
+from ledger.events import SCHEMA, Event, MatchEnded, MatchOpened, TakenBack
 from ledger.store import MatchInfo, Store
 
 SUFFIX = ".jsonl"
@@ -45,6 +45,8 @@ class FileStore(Store):
         self.root.mkdir(parents=True, exist_ok=True)
         self.clock = clock
         self._opened: set[str] = set()
+        # Envelopes this process has verified, per file: (device, inode, bytes, envelopes).
+        self._verified: dict[Path, tuple[int, int, int, list[Envelope]]] = {}
 
     # -- paths ---------------------------------------------------------------------------
 
@@ -171,9 +173,22 @@ class FileStore(Store):
         return path
 
     def read(self, match_id: str, from_seq: int = 0) -> Iterator[Stored]:
+        """Read a match; lines this store verified before are not hashed again (the file is
+        append-only, and its identity and length are checked), new lines are verified."""
         path = self._open_checked(match_id)
-        data = path.read_bytes()
-        yield from _decode_stream(data, path, from_seq)
+        with open(path, "rb") as handle:
+            stat = os.fstat(handle.fileno())
+            data = handle.read()
+        known: list[Envelope] = []
+        known_bytes = 0
+        cached = self._verified.get(path)
+        if cached and cached[:2] == (stat.st_dev, stat.st_ino) and cached[2] <= len(data):
+            known, known_bytes = cached[3], cached[2]
+        verified: list[Envelope] = []
+        yield from _decode_stream(data, path, from_seq, known, verified, known_bytes)
+        end = data.rfind(b"\n") + 1
+        if len(verified) >= len(known):
+            self._verified[path] = (stat.st_dev, stat.st_ino, end, verified)
 
     @staticmethod
     def read_file(path: str | os.PathLike, from_seq: int = 0) -> Iterator[Stored]:
@@ -255,8 +270,76 @@ def _lines(data: bytes) -> Iterator[tuple[int, bytes, int | None]]:
         start = nl + 1
 
 
-def _decode_stream(data: bytes, path: Path, from_seq: int) -> Iterator[Stored]:
-    """Decode whole batches of a file, checking seq order and the hash chain."""
+def _decode_stream(data: bytes, path: Path, from_seq: int, known: list[Envelope] = (),
+                   verified: list[Envelope] | None = None, known_bytes: int = 0) -> Iterator[Stored]:
+    """Decode whole batches of a file, checking seq order and the hash chain.
+
+    ``known`` are the envelopes of the file's first lines as verified earlier by this
+    process: those lines are decoded again but not re-hashed.  Decoding runs in bulk passes;
+    any line the fast path can't take (an old schema version, a damaged line) goes through
+    :func:`decode_line`, which reports it with file, line and seq.  The envelopes of every
+    line read are collected into ``verified``.
+    """
+    end = data.rfind(b"\n") + 1
+    body = data[:end]
+    trusted = len(known)
+    try:
+        events = _event_decoder.decode_lines(body)
+        if trusted:
+            tail_start = known_bytes or _offset_of_line(body, trusted)
+            envelopes = list(known) + _envelope_decoder.decode_lines(body[tail_start:])
+        else:
+            envelopes = _envelope_decoder.decode_lines(body)
+    except Exception:  # noqa: BLE001 - the slow path names the bad line
+        yield from _decode_slowly(body, path, from_seq)
+        return
+    lines = body.split(b"\n") if trusted < len(envelopes) else ()
+    prev, pending = GENESIS, []
+    out = verified if verified is not None else []
+    for index, env in enumerate(envelopes):
+        event = events[index]
+        if index < trusted:
+            stored = Stored(env.seq, env.at, env.batch, env.prev, env.hash, event)
+            out.append(env)
+            prev = env.hash
+            pending.append(stored)
+            if env.seq == env.batch:
+                if env.seq >= from_seq:
+                    yield from (item for item in pending if item.seq >= from_seq)
+                pending = []
+            continue
+        line = lines[index]
+        if env.v != SCHEMA.get(env.type) or type(event).__name__ != env.type:
+            stored = decode_line(line, f"{path}:{index + 1}", prev)
+        else:
+            if line_hash(line) != env.hash:
+                raise IntegrityError(f"{path}:{index + 1}: seq {env.seq}: hash mismatch "
+                                     f"(the line was altered)")
+            if env.prev != prev:
+                decode_line(line, f"{path}:{index + 1}", prev)  # raises with the details
+            stored = Stored(env.seq, env.at, env.batch, env.prev, env.hash, event)
+        if stored.seq != index:
+            raise MalformedEventError(f"{path}:{index + 1}: seq {stored.seq}: expected seq {index}")
+        prev = stored.hash
+        pending.append(stored)
+        out.append(env)
+        if stored.seq == stored.batch:
+            for item in pending:
+                if item.seq >= from_seq:
+                    yield item
+            pending = []
+
+
+def _offset_of_line(body: bytes, count: int) -> int:
+    """Byte offset where line number ``count`` (0-based) starts."""
+    offset = 0
+    for _ in range(count):
+        offset = body.index(b"\n", offset) + 1
+    return offset
+
+
+def _decode_slowly(data: bytes, path: Path, from_seq: int) -> Iterator[Stored]:
+    """Line by line: slower, and exact about which line is wrong."""
     prev, pending = GENESIS, []
     for lineno, line, end in _lines(data):
         if end is None:

@@ -1,0 +1,119 @@
+"""Benchmark: durable appends and reads of the file store, next to this machine's limits.
+
+Prints one JSON object.  ``fsync_p50_ms`` (a raw write + fsync of a line-sized record in the
+same directory) is the physical limit for ``append_p50_ms``; ``decode_events_per_s`` (raw
+msgspec decoding of the same lines, already in memory) is the limit for ``read_events_per_s``
+(reads by a store that verified the file before: events decoded again, hashes not recomputed)
+and ``read_cold_events_per_s`` (a fresh store: every line's SHA-256 and chain link checked).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import msgspec
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ledger.events import (BattleResolved, CardMoved, Event, MatchOpened, PlayDeclared,  # noqa: E402
+                           ResourcesChanged, SeatInfo)
+from ledger.filestore import FileStore  # noqa: E402
+
+
+def sample_events(n: int) -> list:
+    kinds = [
+        lambda i: CardMoved(f"A{i % 50}", "Granite Warden", "A", "deck", "hand", "draw"),
+        lambda i: ResourcesChanged("B", "play", energy=i % 7, actions=i % 3),
+        lambda i: BattleResolved(i % 7 + 1, "A", 7, 5, "attacker"),
+        lambda i: PlayDeclared("A", f"A{i % 50}", i % 7 + 1),
+    ]
+    return [kinds[i % len(kinds)](i) for i in range(n)]
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    samples = 50 if quick else 300
+    root = Path(tempfile.mkdtemp(prefix="wonders-ledger-bench-"))
+    store = FileStore(root)
+    opened = MatchOpened(match_id="bench", ruleset="1.3.2", seats=[SeatInfo("A", "a"), SeatInfo("B", "b")])
+    store.create(opened)
+    events = sample_events(samples * 11)
+
+    # Raw fsync: write a line-sized record and fsync, in the same directory.
+    raw = os.open(root / "raw.bin", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    record = b"x" * 200 + b"\n"
+    fsync_ms = []
+    for _ in range(samples):
+        start = time.perf_counter()
+        os.write(raw, record)
+        os.fsync(raw)
+        fsync_ms.append((time.perf_counter() - start) * 1000)
+    os.close(raw)
+
+    length = 1
+    single_ms = []
+    for i in range(samples):
+        start = time.perf_counter()
+        store.append("bench", [events[i]], length)
+        single_ms.append((time.perf_counter() - start) * 1000)
+        length += 1
+    batch_ms = []
+    for i in range(samples):
+        batch = events[samples + 10 * i: samples + 10 * (i + 1)]
+        start = time.perf_counter()
+        store.append("bench", batch, length)
+        batch_ms.append((time.perf_counter() - start) * 1000)
+        length += len(batch)
+
+    # Reading a 10,000-event file, against raw decoding of its lines.
+    big = FileStore(root / "big")
+    big.create(MatchOpened(match_id="big", ruleset="1.3.2", seats=[SeatInfo("A", "a"), SeatInfo("B", "b")]))
+    many = sample_events(9999)
+    for i in range(0, len(many), 500):
+        big.append("big", many[i:i + 500], 1 + i)
+    lines = (root / "big" / "big.jsonl").read_bytes().splitlines()
+    decoder = msgspec.json.Decoder(Event)
+    rounds = 3 if quick else 7
+    decode_s, read_s, cold_s = [], [], []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        sum(1 for _ in FileStore(root / "big").read("big"))  # a fresh store verifies every hash
+        cold_s.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        for line in lines:
+            decoder.decode(line)
+        decode_s.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        count = sum(1 for _ in big.read("big"))
+        read_s.append(time.perf_counter() - start)
+    assert count == len(lines) == 10000
+
+    result = {
+        "append_p50_ms": round(pct(single_ms, 0.5), 3),
+        "append_p99_ms": round(pct(single_ms, 0.99), 3),
+        "batch10_append_p50_ms": round(pct(batch_ms, 0.5), 3),
+        "fsync_p50_ms": round(pct(fsync_ms, 0.5), 3),
+        "read_events_per_s": round(len(lines) / min(read_s)),
+        "read_cold_events_per_s": round(len(lines) / min(cold_s)),
+        "decode_events_per_s": round(len(lines) / min(decode_s)),
+        "samples": samples,
+        "dir": str(root),
+    }
+    result["append_vs_fsync"] = round(result["append_p50_ms"] / result["fsync_p50_ms"], 3)
+    result["read_vs_decode"] = round(result["read_events_per_s"] / result["decode_events_per_s"], 3)
+    result["read_cold_vs_decode"] = round(result["read_cold_events_per_s"] / result["decode_events_per_s"], 3)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
