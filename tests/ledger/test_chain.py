@@ -58,3 +58,18 @@ def test_a_store_refuses_a_tampered_match_too(match):
     match.write_bytes(bytes(raw))
     with pytest.raises(IntegrityError):
         list(FileStore(match.parent).read("m-1"))
+
+
+def test_a_store_verifies_new_lines_and_replaced_files_again(match):
+    store = FileStore(match.parent)
+    assert len(list(store.read("m-1"))) == 13  # verified once, envelopes remembered
+    store.append("m-1", [JudgeNote("j", "later")], 13)
+    assert len(list(store.read("m-1"))) == 14
+    # A file replaced under the store (a new inode) is verified from scratch.
+    lines = match.read_bytes().split(b"\n")
+    lines[2] = lines[2].replace(b"note 0b", b"note 0x")
+    replacement = match.with_suffix(".new")
+    replacement.write_bytes(b"\n".join(lines))
+    replacement.replace(match)
+    with pytest.raises(IntegrityError, match=r":3: seq 2: hash mismatch"):
+        list(store.read("m-1"))
