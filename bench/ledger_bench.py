@@ -10,6 +10,7 @@ and ``read_cold_events_per_s`` (a fresh store: every line's SHA-256 and chain li
 from __future__ import annotations
 
 import json
+import shutil
 import os
 import sys
 import tempfile
@@ -112,6 +113,7 @@ def main() -> None:
     result["append_vs_fsync"] = round(result["append_p50_ms"] / result["fsync_p50_ms"], 3)
     result["read_vs_decode"] = round(result["read_events_per_s"] / result["decode_events_per_s"], 3)
     result["read_cold_vs_decode"] = round(result["read_cold_events_per_s"] / result["decode_events_per_s"], 3)
+    shutil.rmtree(root, ignore_errors=True)
     print(json.dumps(result))
 
 

@@ -7,6 +7,7 @@ match lines in the same run: the physical limit the replay rate is read against.
 from __future__ import annotations
 
 import json
+import shutil
 import random
 import statistics
 import sys
@@ -82,6 +83,7 @@ def main() -> None:
             greedy_seat = "A" if seats[0] == "greedy" else "B"
             wins += info.winner == greedy_seat
 
+    shutil.rmtree(root, ignore_errors=True)
     print(json.dumps({
         "simulate_matches_per_s": round(n_sim / sim_seconds, 2),
         "replay_events_per_s": round(events / (sum(replay_ms) / 1000)),

@@ -129,7 +129,7 @@ class TurnActions:
                     f"realm or a previous round's realm; rule 301.1)")
         if play.targets:
             return f"{card.name} declares no targets"
-        if card.core and card.orbital not in self.view.links(seat):
+        if card.core and self.state.format != "prerelease" and card.orbital not in self.view.links(seat):
             return f"core card needs a {card.orbital} link (rule 404.2, Core)"
         cost = self.play_cost(seat, play.card)
         if cost > s.players[seat].energy:

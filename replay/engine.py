@@ -58,7 +58,7 @@ class Engine(TurnActions, Battles, Effects):
     @classmethod
     def for_match(cls, opened: MatchOpened, db: CardDB) -> "Engine":
         """A new match at setup, decks from ``MatchOpened`` (ids ``A1``…, tokens ``A-T1``…)."""
-        state = GameState(ruleset=opened.ruleset, realms=new_realms(),
+        state = GameState(ruleset=opened.ruleset, format=opened.format, realms=new_realms(),
                           previous_loser=opened.previous_loser)
         for info in opened.seats:
             player = PlayerState(seat=info.seat)

@@ -78,6 +78,7 @@ class RealmState(msgspec.Struct):
 
 class GameState(msgspec.Struct):
     ruleset: Literal["1.3.2", "1.2"] = "1.3.2"
+    format: str = "constructed"  # 304: "prerelease" ignores the core requirement
     phase: Phase = "setup"
     round: int = 0
     turn: Seat | None = None  # the active player

@@ -1,0 +1,75 @@
+"""The card database and decks: fixtures load and validate; errors name file and field."""
+
+import pytest
+
+from replay.cards import SIMPLE_KEYWORDS, default_cards, load_card_file
+from replay.decks import load_deck, load_decks, validate_deck
+from replay.errors import CardDataError
+
+ORBITALS = ["Petraia", "Thalwind", "Solfera", "Umbrathene", "Heliosynth", "Boundless"]
+
+
+def test_the_starter_pool_covers_every_orbital_cost_and_keyword():
+    db = default_cards()
+    for orbital in ORBITALS:
+        cards = [c for c in db if c.orbital == orbital and not c.token]
+        assert {c.cost for c in cards if c.type == "wonder" and not c.keywords} >= set(range(8))
+        assert any(c.type == "land" for c in cards)
+        keywords = {k for c in cards for k in c.keywords}
+        assert SIMPLE_KEYWORDS <= keywords | {"attuned"}, orbital
+        assert f"attuned:{orbital}" in keywords and any(k.startswith("link:") for k in keywords)
+
+
+@pytest.mark.parametrize("body,field", [
+    ('name = "X"\ntype = "wonder"\ncolour = "red"', "colour"),
+    ('name = "X"\ntype = "creature"', "type"),
+    ('name = "X"\ntype = "wonder"\nkeywords = ["flyin"]', "keywords"),
+    ('name = "X"\ntype = "wonder"\norbital = "Mars"', "orbital"),
+    ('name = "X"\ntype = "wonder"\ncost = -1', "cost"),
+])
+def test_a_bad_card_names_the_file_and_the_field(tmp_path, body, field):
+    path = tmp_path / "bad.toml"
+    path.write_text("[[card]]\n" + body + "\n")
+    with pytest.raises(CardDataError) as caught:
+        load_card_file(path)
+    assert str(path) in str(caught.value) and f"'{field}" in str(caught.value)
+
+
+def test_every_fixture_deck_is_legal():
+    db = default_cards()
+    decks = load_decks(None, db)
+    assert len(decks) >= 8
+    for deck in decks:
+        assert validate_deck(deck, db) == [], deck.name
+        assert deck.size() == 50 and deck.main_orbitals(db)
+
+
+def _deck(tmp_path, cards: dict, archive: dict | None = None):
+    lines = ['name = "t"', "[cards]"] + [f'"{k}" = {v}' for k, v in cards.items()]
+    if archive:
+        lines += ["[archive]"] + [f'"{k}" = {v}' for k, v in archive.items()]
+    path = tmp_path / "t.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return load_deck(path)
+
+
+def test_deck_problems_are_named(tmp_path):
+    db = default_cards()
+    secondary = next(c.name for c in db if c.tier == "secondary" and c.type == "wonder" and not c.token)
+    legend = next(c.name for c in db if c.tier == "legendary")
+    token = next(c.name for c in db if c.token)
+    land = next(c.name for c in db if c.type == "land")
+    assert "has 49 cards" in validate_deck(_deck(tmp_path, {land: 49}), db)[0]
+    problems = validate_deck(_deck(tmp_path, {secondary: 4, legend: 2, land: 44}), db)
+    assert any("4 copies of a secondary" in p for p in problems)
+    assert any("2 copies of a legendary" in p for p in problems)
+    assert any("unknown card" in p for p in validate_deck(_deck(tmp_path, {"Nope": 1, land: 49}), db))
+    assert any("token can't start" in p for p in validate_deck(_deck(tmp_path, {token: 1, land: 49}), db))
+    assert any("51 tokens" in p for p in validate_deck(_deck(tmp_path, {land: 50}, {token: 51}), db))
+
+
+def test_an_unreadable_deck_names_the_file(tmp_path):
+    path = tmp_path / "broken.toml"
+    path.write_text('name = "x"\ncards = 5\n')
+    with pytest.raises(CardDataError, match=r"broken.toml: cards"):
+        load_deck(path)
