@@ -184,11 +184,11 @@ class FileStore(Store):
         cached = self._verified.get(path)
         if cached and cached[:2] == (stat.st_dev, stat.st_ino) and cached[2] <= len(data):
             known, known_bytes = cached[3], cached[2]
-        verified: list[Envelope] = []
+        verified: list = []
         yield from _decode_stream(data, path, from_seq, known, verified, known_bytes)
-        end = data.rfind(b"\n") + 1
-        if len(verified) >= len(known):
-            self._verified[path] = (stat.st_dev, stat.st_ino, end, verified)
+        if verified:
+            envelopes, end = verified
+            self._verified[path] = (stat.st_dev, stat.st_ino, end, envelopes)
 
     @staticmethod
     def read_file(path: str | os.PathLike, from_seq: int = 0) -> Iterator[Stored]:
@@ -271,71 +271,48 @@ def _lines(data: bytes) -> Iterator[tuple[int, bytes, int | None]]:
 
 
 def _decode_stream(data: bytes, path: Path, from_seq: int, known: list[Envelope] = (),
-                   verified: list[Envelope] | None = None, known_bytes: int = 0) -> Iterator[Stored]:
-    """Decode whole batches of a file, checking seq order and the hash chain.
+                   verified: list | None = None, known_bytes: int = 0) -> Iterator[Stored]:
+    """Decode the whole batches of a file, checking seq order and the hash chain.
 
     ``known`` are the envelopes of the file's first lines as verified earlier by this
-    process: those lines are decoded again but not re-hashed.  Decoding runs in bulk passes;
-    any line the fast path can't take (an old schema version, a damaged line) goes through
-    :func:`decode_line`, which reports it with file, line and seq.  The envelopes of every
-    line read are collected into ``verified``.
+    process (``known_bytes`` long): those lines are decoded again but not re-hashed.
+    Decoding runs in bulk passes; if anything is off, :func:`_decode_slowly` goes line by
+    line and reports the bad line with file, line and seq.  On success ``verified`` receives
+    ``(envelopes, bytes)`` of the whole batches read.
     """
-    end = data.rfind(b"\n") + 1
-    body = data[:end]
+    body = data[:data.rfind(b"\n") + 1]
     trusted = len(known)
     try:
         events = _event_decoder.decode_lines(body)
-        if trusted:
-            tail_start = known_bytes or _offset_of_line(body, trusted)
-            envelopes = list(known) + _envelope_decoder.decode_lines(body[tail_start:])
-        else:
-            envelopes = _envelope_decoder.decode_lines(body)
+        tail = body[known_bytes:] if trusted else body
+        envelopes = list(known) + _envelope_decoder.decode_lines(tail)
     except Exception:  # noqa: BLE001 - the slow path names the bad line
         yield from _decode_slowly(body, path, from_seq)
         return
-    lines = body.split(b"\n") if trusted < len(envelopes) else ()
-    prev, pending = GENESIS, []
-    out = verified if verified is not None else []
-    for index, env in enumerate(envelopes):
-        event = events[index]
-        if index < trusted:
-            stored = Stored(env.seq, env.at, env.batch, env.prev, env.hash, event)
-            out.append(env)
-            prev = env.hash
-            pending.append(stored)
-            if env.seq == env.batch:
-                if env.seq >= from_seq:
-                    yield from (item for item in pending if item.seq >= from_seq)
-                pending = []
-            continue
-        line = lines[index]
-        if env.v != SCHEMA.get(env.type) or type(event).__name__ != env.type:
-            stored = decode_line(line, f"{path}:{index + 1}", prev)
-        else:
-            if line_hash(line) != env.hash:
-                raise IntegrityError(f"{path}:{index + 1}: seq {env.seq}: hash mismatch "
-                                     f"(the line was altered)")
-            if env.prev != prev:
-                decode_line(line, f"{path}:{index + 1}", prev)  # raises with the details
-            stored = Stored(env.seq, env.at, env.batch, env.prev, env.hash, event)
-        if stored.seq != index:
-            raise MalformedEventError(f"{path}:{index + 1}: seq {stored.seq}: expected seq {index}")
-        prev = stored.hash
-        pending.append(stored)
-        out.append(env)
-        if stored.seq == stored.batch:
-            for item in pending:
-                if item.seq >= from_seq:
-                    yield item
-            pending = []
-
-
-def _offset_of_line(body: bytes, count: int) -> int:
-    """Byte offset where line number ``count`` (0-based) starts."""
-    offset = 0
-    for _ in range(count):
-        offset = body.index(b"\n", offset) + 1
-    return offset
+    # Only whole batches are part of the log: a batch still being written is left out.
+    complete = len(envelopes)
+    while complete and envelopes[complete - 1].seq != envelopes[complete - 1].batch:
+        complete -= 1
+    lines = body.split(b"\n") if trusted < complete else ()
+    prev = GENESIS
+    for index in range(complete):
+        env, event = envelopes[index], events[index]
+        if index >= trusted:
+            line = lines[index]
+            if env.v != SCHEMA.get(env.type) or type(event).__name__ != env.type or \
+                    env.prev != prev or line_hash(line) != env.hash:
+                stored = decode_line(line, f"{path}:{index + 1}", prev)  # upcasts, or raises
+                event = stored.event
+            if env.seq != index:
+                raise MalformedEventError(f"{path}:{index + 1}: seq {env.seq}: expected seq {index}")
+        prev = env.hash
+        if index >= from_seq:
+            yield Stored(env.seq, env.at, env.batch, env.prev, env.hash, event)
+    if verified is not None:
+        end = len(body)
+        for _ in range(len(envelopes) - complete):
+            end = body.rfind(b"\n", 0, end - 1) + 1
+        verified.extend([envelopes[:complete], end])
 
 
 def _decode_slowly(data: bytes, path: Path, from_seq: int) -> Iterator[Stored]:
