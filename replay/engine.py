@@ -29,7 +29,7 @@ from replay.effects import Effects, Trigger
 from replay.errors import IllegalDecisionError
 from replay.prompts import Choose, Prompt, pick_fits
 from replay.queries import View
-from replay.state import CardState, GameState, PlayerState, SEATS, clone, new_realms, other
+from replay.state import CardState, GameState, PlayerState, SEATS, new_realms, other
 
 ENGINE_VERSION = "0.1.0"
 
@@ -79,12 +79,6 @@ class Engine(TurnActions, Battles, Effects):
                     state.cards[cid] = CardState(cid, entry.card, info.seat, "archive", token=True)
                     player.archive.append(cid)
         return cls(db, state)
-
-    def copy(self) -> "Engine":
-        """An engine over a copy of this state (only at quiet points: a turn prompt)."""
-        twin = Engine(self.db, clone(self.state))
-        twin.start()
-        return twin
 
     # -- the protocol --------------------------------------------------------------------
 
