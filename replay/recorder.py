@@ -82,7 +82,7 @@ class Recorder:
         """Restore the state at ``to_seq`` (the end of an earlier batch) and record it."""
         self._expect(expected_seq)
         replay = Replay(list(self.store.read(self.match_id)), self.db)
-        if not replay._is_segment_end(to_seq) or to_seq >= len(replay):
+        if not replay.is_batch_end(to_seq) or to_seq >= len(replay):
             raise IllegalDecisionError(f"seq {to_seq} is not the end of a recorded batch; "
                                        f"take back to a point where a prompt was pending")
         engine = replay.engine_after(to_seq)

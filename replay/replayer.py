@@ -128,7 +128,7 @@ class Replay:
         if isinstance(fed, JudgeNote):
             return engine, [fed]
         if isinstance(fed, TakenBack):
-            if not 0 <= fed.to_seq < seq or not self._is_segment_end(fed.to_seq):
+            if not 0 <= fed.to_seq < seq or not self.is_batch_end(fed.to_seq):
                 raise Divergence(self.match_id, seq,
                                  f"take-back to seq {fed.to_seq} is not the end of an earlier batch")
             return self.engine_after(fed.to_seq), [fed]
@@ -174,7 +174,8 @@ class Replay:
         self.snapshots[seq] = freeze(self.engine.state)
         self._snapshot_keys.append(seq)
 
-    def _is_segment_end(self, seq: int) -> bool:
+    def is_batch_end(self, seq: int) -> bool:
+        """Whether a prompt was pending after event ``seq`` (a point a take-back may return to)."""
         return seq == 0 or any(s.end == seq for s in self.segments)
 
     # -- seeking -------------------------------------------------------------------------
