@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ledger.codec import (GENESIS, Envelope, Stored, _envelope_decoder, _event_decoder,
                           decode_line, encode_line, line_hash, now_iso)
-from ledger.errors import ConflictError, IntegrityError, MalformedEventError, MatchNotFoundError
+from ledger.errors import ConflictError, MalformedEventError, MatchNotFoundError
 from ledger.events import SCHEMA, Event, MatchEnded, MatchOpened, TakenBack
 from ledger.store import MatchInfo, Store
 

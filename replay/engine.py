@@ -19,7 +19,7 @@ from typing import Any
 
 from ledger.events import (
     Answered, CardMoved, CoinFlipped, Conceded, DeckShuffled, Event, FirstPlayerChosen,
-    MatchEnded, MatchOpened, Mulliganed, Passed, RealmOpened, RealmSideChosen,
+    MatchEnded, MatchOpened, Mulliganed, RealmOpened, RealmSideChosen,
     ResourcesChanged, RoundEnded, RoundStarted,
 )
 from replay.actions import TurnActions

@@ -1,7 +1,5 @@
 """Real processes: a writer killed with SIGKILL mid-append, and two writers racing."""
 
-import json
-import os
 import signal
 import subprocess
 import sys

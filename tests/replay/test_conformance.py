@@ -4,7 +4,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from replay.conformance import find_cases, run_file, run_paths
 
