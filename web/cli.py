@@ -273,6 +273,11 @@ def _expand(paths):
     return out
 
 
+from web.cli_serve import serve as _serve  # noqa: E402 - issue 7: the recording service
+
+cli.add_command(_serve)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI, turning every error into one line on stderr."""
     warnings.formatwarning = lambda message, *args, **kwargs: f"warning: {message}\n"

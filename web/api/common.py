@@ -1,0 +1,237 @@
+"""What the API's views share: the services, who is calling, request bodies, and views of a table.
+
+* :func:`services` -- the store, the table cache, the token book and the settings of this app;
+* :func:`role_for` -- the role (``A``, ``B``, ``judge``) the caller's token holds in a match,
+  from ``Authorization: Bearer …`` or from the /play page's session (writes through the
+  session also need the page's CSRF token);
+* :func:`parse_body` -- size-checked JSON decoded into a pydantic model;
+* :func:`state_out` / :func:`events_out` / :func:`prompt_out` -- a table as one perspective may
+  see it, always through :mod:`replay.perspective`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import msgspec
+from flask import current_app, request, session
+from pydantic import BaseModel
+
+from ledger.codec import Stored
+from ledger.filestore import FileStore
+from replay.cards import CardDB
+from replay.engine import Engine
+from replay.narrate import narrate
+from replay.perspective import board, redact_event
+from web.api.tables import Table, Tables
+from web.config import Settings
+from web.errors import (ForbiddenError, MalformedRequestError, TooLargeError,
+                        UnauthenticatedError)
+from web.models import ChooseOut, EventOut, OptionOut, PromptOut, StateOut
+from web.tokens import TokenBook, is_same_secret
+
+M = TypeVar("M", bound=BaseModel)
+SESSION_TOKENS = "tables"  # session key: match id -> {role, token hash}, set by /play
+SESSION_CSRF = "csrf"
+
+
+@dataclass
+class Services:
+    settings: Settings
+    store: FileStore
+    tables: Tables
+    tokens: TokenBook
+    db: CardDB
+
+
+def services() -> Services:
+    return current_app.extensions["wonders"]
+
+
+# -- who is calling --------------------------------------------------------------------------
+
+
+def bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    return None
+
+
+def role_for(match_id: str) -> str:
+    """The caller's role in ``match_id``; 401 without a valid token for this match."""
+    token = bearer()
+    if token is not None:
+        role = services().tokens.role_of(match_id, token)
+    else:
+        role = session_role(match_id)
+        if role is None:
+            raise UnauthenticatedError(f"match {match_id}: no token (send 'Authorization: Bearer "
+                                       f"<token>' with a seat or judge token of this match)")
+    if role is None:
+        raise UnauthenticatedError(f"match {match_id}: the token is not a seat or judge token "
+                                   f"of this match")
+    if token is None and request.method not in ("GET", "HEAD"):
+        sent = request.headers.get("X-CSRF-Token", "")
+        if not sent or not is_same_secret(sent, session.get(SESSION_CSRF, "")):
+            raise ForbiddenError(f"match {match_id}: a write through the /play session needs "
+                                 f"the page's X-CSRF-Token header")
+    return role
+
+
+def session_role(match_id: str) -> str | None:
+    """The role the /play session holds in ``match_id``: the session (signed by the app's
+    secret key) keeps the role and the token's hash, never the token itself."""
+    entry = (session.get(SESSION_TOKENS) or {}).get(match_id)
+    if not isinstance(entry, dict) or entry.get("role") not in ("A", "B", "judge"):
+        return None
+    if not services().tokens.is_role_hash(match_id, entry["role"], str(entry.get("hash", ""))):
+        return None
+    return entry["role"]
+
+
+def require_role(match_id: str, allowed: tuple[str, ...], what: str) -> str:
+    role = role_for(match_id)
+    if role not in allowed:
+        raise ForbiddenError(f"match {match_id}: a {_role_name(role)} token may not {what} "
+                             f"(only {' or '.join(_role_name(r) for r in allowed)})")
+    return role
+
+
+def require_organizer() -> None:
+    token = bearer()
+    if token is None:
+        raise UnauthenticatedError("this needs the organizer token ('Authorization: Bearer <token>')")
+    if not is_same_secret(token, services().settings.organizer_token):
+        raise ForbiddenError("the token is not the organizer token")
+
+
+def _role_name(role: str) -> str:
+    return "judge" if role == "judge" else f"seat {role}"
+
+
+# -- request bodies --------------------------------------------------------------------------
+
+
+def parse_body(model: type[M]) -> M:
+    """The JSON body as ``model``: 413 over the size limit, 400 if malformed."""
+    limit = services().settings.max_body_bytes
+    if request.content_length is not None and request.content_length > limit:
+        raise TooLargeError(f"{request.path}: body of {request.content_length} bytes; "
+                            f"the limit is {limit}")
+    data = request.get_data(cache=False)
+    if len(data) > limit:
+        raise TooLargeError(f"{request.path}: body of {len(data)} bytes; the limit is {limit}")
+    if not data:
+        raise MalformedRequestError(f"{request.path}: the body is empty; expected JSON")
+    try:
+        return model.model_validate_json(data)
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        from web.errors import describe_validation
+        raise MalformedRequestError(f"{request.path}: {describe_validation(exc)}") from None
+
+
+def query_int(name: str, default: int, low: int = 0, high: int = 10**9) -> int:
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise MalformedRequestError(f"query parameter {name}={raw!r} is not an integer") from None
+    if not low <= value <= high:
+        raise MalformedRequestError(f"query parameter {name}={value} is outside {low}..{high}")
+    return value
+
+
+# -- views of a table --------------------------------------------------------------------------
+
+
+def event_out(stored: Stored, perspective: str) -> EventOut:
+    event = redact_event(stored.event, perspective)
+    return EventOut(seq=stored.seq, at=stored.at, batch=stored.batch, text=narrate(event),
+                    event=msgspec.to_builtins(event))
+
+
+def state_out(table: Table, perspective: str, seq: int | None = None) -> StateOut:
+    """The board at ``seq`` (default: now) from ``perspective``, with the pending prompt."""
+    live = not table.state.over
+    last = table.length - 1
+    seq = last if seq is None else max(0, min(seq, last))
+    picture = board(table.state_at(seq), table.db, perspective)
+    prompt = prompt_out(table.recorder.engine, perspective) if seq == last else None
+    return StateOut(match_id=table.match_id, perspective=perspective, seq=seq,
+                    length=table.length, live=live, board=picture, prompt=prompt)
+
+
+def prompt_out(engine: Engine, perspective: str) -> PromptOut | None:
+    """The pending prompt; its options only for the seat it addresses (or the judge)."""
+    prompt = engine.prompt
+    if prompt is None:
+        return None
+    out = PromptOut(seat=prompt.seat, kind=prompt.kind, text=prompt.text, card=prompt.card,
+                    yours=perspective == prompt.seat)
+    if perspective not in (prompt.seat, "omniscient"):
+        return out  # the other seat's options would show that seat's hand
+    names = {cid: c.name for cid, c in engine.state.cards.items()}
+    if prompt.kind == "turn":
+        out.options = [OptionOut(decision=_without_seat(o), label=turn_label(o, names))
+                       for o in engine.legal_options()]
+    elif prompt.choose is None:
+        out.options = [OptionOut(decision={"type": "Answered", "kind": prompt.kind, "pick": o},
+                                 label=_pick_label(o, names)) for o in prompt.options]
+    else:
+        c = prompt.choose
+        out.choose = ChooseOut(of=list(c.of), min=c.min, max=c.max, ordered=c.ordered,
+                               multiset=c.multiset)
+        out.labels = {cid: names.get(cid, cid) for cid in c.of}
+    return out
+
+
+def _without_seat(event: Any) -> dict[str, Any]:
+    data = msgspec.to_builtins(event)
+    data.pop("seat", None)
+    data.pop("auto", None)
+    return data
+
+
+def turn_label(option: Any, names: dict[str, str]) -> str:
+    kind = type(option).__name__
+    if kind == "Passed":
+        return "Pass"
+    if kind == "DrawDeclared":
+        return "Draw a card"
+    if kind == "PlayDeclared":
+        where = f" into realm {option.realm}" if option.realm is not None else ""
+        return f"Play {names.get(option.card, option.card)}{where}"
+    if kind == "AttackDeclared":
+        return f"Attack in realm {option.realm}"
+    return kind
+
+
+def _pick_label(pick: Any, names: dict[str, str]) -> str:
+    if isinstance(pick, str) and pick in names:
+        return f"{names[pick]} ({pick})"
+    return str(pick)
+
+
+def events_out(table: Table, perspective: str, from_seq: int, upto: int) -> list[EventOut]:
+    """Events ``from_seq``..``upto`` (inclusive) as ``perspective`` may see them."""
+    if from_seq > upto:
+        return []
+    out = []
+    for stored in table.store.read(table.match_id, from_seq):
+        if stored.seq > upto:
+            break
+        out.append(event_out(stored, perspective))
+    return out
+
+
+def visible_seq(table: Table) -> int:
+    """The last seq a spectator may see: a live match is shown ``spectator_delay`` events late."""
+    last = table.length - 1
+    if table.state.over:
+        return last
+    return max(0, last - services().settings.spectator_delay)

@@ -1,0 +1,88 @@
+"""Import: upload a match file; it is verified (hash chain, every decision legal, every outcome
+re-derived -- what ``wonders verify`` checks) before it is stored.  A bad file is refused with
+the verify message, and nothing is stored."""
+
+from __future__ import annotations
+
+import os
+import secrets
+
+from flask import Blueprint, request
+
+from ledger.errors import ConflictError, LedgerError
+from ledger.filestore import FileStore
+from replay.errors import ReplayError
+from replay.replayer import Replay
+from web.api.common import require_organizer, services
+from web.api.openapi import route
+from web.errors import IllegalError, MalformedRequestError, TooLargeError
+from web.models import Imported, Tokens
+
+bp = Blueprint("imports", __name__, url_prefix="/api")
+
+
+class ImportedWithTokens(Imported):
+    tokens: Tokens
+
+
+@route(bp, "/import", "POST", "Upload a match file (JSON lines); verified before it is stored",
+       response=ImportedWithTokens, status=201, auth="organizer", errors=(400, 409, 413, 422),
+       content={"request": {"application/x-ndjson": {"schema": {"type": "string"}}}})
+def import_match():
+    require_organizer()
+    svc = services()
+    limit = svc.settings.max_import_bytes
+    if request.content_length is not None and request.content_length > limit:
+        raise TooLargeError(f"match file of {request.content_length} bytes; the limit is {limit}")
+    data = request.get_data(cache=False)
+    if len(data) > limit:
+        raise TooLargeError(f"match file of {len(data)} bytes; the limit is {limit}")
+    if not data.strip():
+        raise MalformedRequestError("the upload is empty; send a match file's JSON lines as the body")
+    tmp = svc.store.root / f".import-{os.getpid()}-{secrets.token_hex(8)}.tmp"
+    try:
+        tmp.write_bytes(data)
+        replay = _verified(tmp)
+        target = svc.store.path(replay.match_id)
+        _fsync(tmp)
+        try:
+            os.link(tmp, target)  # fails if the id is taken: never overwrite a match
+        except FileExistsError:
+            raise ConflictError(f"match {replay.match_id!r} already exists in this store; "
+                                f"nothing was imported") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+    fd = os.open(svc.store.root, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    tokens = svc.tokens.issue(replay.match_id)
+    s = replay.engine.state
+    result = ("in progress" if not s.over else
+              f"{s.winner} wins ({s.reason})" if s.winner else f"draw ({s.reason})")
+    return ImportedWithTokens(match_id=replay.match_id, length=len(replay), result=result,
+                              tokens=Tokens(**tokens)).model_dump(), 201
+
+
+def _verified(path) -> Replay:
+    """The ``wonders verify`` check of one file; failure → 422 with the verify message."""
+    try:
+        events = list(FileStore.read_file(path))
+        if not events:
+            raise MalformedRequestError("the upload holds no complete batch of events")
+        return Replay(events, services().db)
+    except (LedgerError, ReplayError) as exc:
+        raise IllegalError(f"verify failed: {_strip_path(str(exc), path)}") from None
+
+
+def _strip_path(message: str, path) -> str:
+    return message.replace(str(path), "upload")
+
+
+def _fsync(path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,78 @@
+"""Judge endpoints: take back to a seq, a manual effect, a concession or game loss, a note.
+
+The judge token of a match reads the omniscient view through the seat endpoints' ``/state``
+and ``/events`` (its perspective is ``omniscient``).
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint
+
+from ledger.events import JudgeNote, ManualEffect, ManualOp
+from web.api.common import event_out, parse_body, require_role, services
+from web.api.openapi import route
+from web.errors import MalformedRequestError
+from web.models import Ending, Manual, Note, Recorded, TakeBack
+
+bp = Blueprint("judge", __name__, url_prefix="/api/matches")
+JUDGE = ("judge",)
+JUDGE_ERRORS = (400, 404, 409, 422)
+
+
+def _record(match_id: str, write) -> tuple[dict, int]:
+    def run(table):
+        stored = table.append(write)
+        return Recorded(seq=table.length, events=[event_out(s, "omniscient") for s in stored])
+    return services().tables.using(match_id, run).model_dump(), 201
+
+
+@route(bp, "/<match_id>/takeback", "POST", "Take the match back to the end of an earlier batch",
+       body=TakeBack, response=Recorded, status=201, auth="the judge token", errors=JUDGE_ERRORS)
+def take_back(match_id: str):
+    require_role(match_id, JUDGE, "take back")
+    body = parse_body(TakeBack)
+    return _record(match_id, lambda rec: rec.take_back(body.to_seq, "judge", body.reason,
+                                                       body.expected_seq))
+
+
+@route(bp, "/<match_id>/manual", "POST", "Enter a ruling as primitive operations",
+       body=Manual, response=Recorded, status=201, auth="the judge token", errors=JUDGE_ERRORS)
+def manual_effect(match_id: str):
+    require_role(match_id, JUDGE, "enter a manual effect")
+    body = parse_body(Manual)
+    for n, op in enumerate(body.ops, start=1):
+        _check_op(n, op)
+    effect = ManualEffect("judge", [ManualOp(**op.model_dump()) for op in body.ops], body.note,
+                          body.card)
+    return _record(match_id, lambda rec: rec.manual(effect, body.expected_seq))
+
+
+def _check_op(n: int, op) -> None:
+    """Value types per operation (the names are checked by the rules side)."""
+    where = f"ops.{n - 1} ({op.op})"
+    if op.op == "resource" and not isinstance(op.value, (int, float)):
+        raise MalformedRequestError(f"{where}: a resource op needs a numeric value")
+    if op.op == "resource" and op.seat is None:
+        raise MalformedRequestError(f"{where}: a resource op needs a seat")
+    if op.op == "stone" and op.seat is None and op.value not in (None, "center", "A", "B"):
+        raise MalformedRequestError(f"{where}: a stone op's value is center, A or B")
+    if op.op == "control" and op.seat is None:
+        raise MalformedRequestError(f"{where}: a control op needs a seat")
+
+
+@route(bp, "/<match_id>/ending", "POST", "Record a concession or a game loss",
+       body=Ending, response=Recorded, status=201, auth="the judge token", errors=JUDGE_ERRORS)
+def ending(match_id: str):
+    require_role(match_id, JUDGE, "record a concession or game loss")
+    body = parse_body(Ending)
+    reason = f"game loss (judge){': ' + body.reason if body.reason else ''}" \
+        if body.kind == "game_loss" else body.reason
+    return _record(match_id, lambda rec: rec.concede(body.seat, reason, body.expected_seq))
+
+
+@route(bp, "/<match_id>/notes", "POST", "Add a judge's note to the log",
+       body=Note, response=Recorded, status=201, auth="the judge token", errors=JUDGE_ERRORS)
+def note(match_id: str):
+    require_role(match_id, JUDGE, "add a judge note")
+    body = parse_body(Note)
+    return _record(match_id, lambda rec: rec.note("judge", body.text, body.expected_seq))

@@ -1,0 +1,24 @@
+"""Service endpoints: the OpenAPI document and a health check (also the no-op the bench uses
+to measure the server's bare request rate)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify
+
+from replay.engine import ENGINE_VERSION
+from web.api.common import services
+from web.api.openapi import document, route
+from web.models import Health
+
+bp = Blueprint("meta", __name__, url_prefix="/api")
+
+
+@route(bp, "/openapi.json", "GET", "This document", errors=(),
+       content={"response": {"application/json": {"schema": {"type": "object"}}}})
+def openapi():
+    return jsonify(document("Wonders Ledger recording API", ENGINE_VERSION))
+
+
+@route(bp, "/health", "GET", "Liveness check", response=Health, errors=())
+def health():
+    return Health(ok=True, matches_cached=len(services().tables)).model_dump()

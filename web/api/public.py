@@ -1,0 +1,62 @@
+"""Public endpoints: anyone may watch a match as a spectator (a live match ``spectator_delay``
+events late, so a stream cannot leak what is happening at the table now) and, once a match
+has ended, see it from any perspective and download its match file."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, request
+
+from web.api.common import events_out, query_int, services, state_out, visible_seq
+from web.api.openapi import Query, route
+from web.errors import ForbiddenError, MalformedRequestError
+from web.models import EventsOut, StateOut
+
+bp = Blueprint("public", __name__, url_prefix="/api/public/matches")
+PERSPECTIVE = Query("as", {"type": "string", "enum": ["spectator", "A", "B", "omniscient"]},
+                    "any perspective once the match has ended; spectator while it is live")
+
+
+def public_perspective(table) -> str:
+    """The perspective asked for in ``?as=``, allowed only once the match has ended."""
+    wanted = request.args.get("as", "spectator")
+    if wanted not in ("spectator", "A", "B", "omniscient"):
+        raise MalformedRequestError(f"as={wanted!r}: use spectator, A, B or omniscient")
+    if wanted != "spectator" and not table.state.over:
+        raise ForbiddenError(f"match {table.match_id} is live: the public sees it as a spectator "
+                             f"only (hands and deck order are shown once it has ended)")
+    return wanted
+
+
+@route(bp, "/<match_id>/state", "GET", "The board for the public (live: delayed spectator view)",
+       response=StateOut, query=(PERSPECTIVE,), errors=(400, 403, 404))
+def public_state(match_id: str):
+    def view(table):
+        return state_out(table, public_perspective(table), visible_seq(table))
+    return services().tables.using(match_id, view).model_dump()
+
+
+@route(bp, "/<match_id>/events", "GET", "The events for the public (live: up to the delay)",
+       response=EventsOut, errors=(400, 403, 404),
+       query=(PERSPECTIVE, Query("from", {"type": "integer", "minimum": 0})))
+def public_events(match_id: str):
+    start = query_int("from", 0)
+
+    def view(table):
+        perspective = public_perspective(table)
+        upto = visible_seq(table)
+        return EventsOut(match_id=match_id, perspective=perspective,
+                         events=events_out(table, perspective, start, upto), next_seq=upto + 1)
+    return services().tables.using(match_id, view).model_dump()
+
+
+@route(bp, "/<match_id>/file", "GET", "Download the match file (JSON lines) once the match has ended",
+       errors=(400, 403, 404),
+       content={"response": {"application/x-ndjson": {"schema": {"type": "string"}}}})
+def download(match_id: str):
+    svc = services()
+    over = svc.tables.using(match_id, lambda table: table.state.over)
+    if not over:
+        raise ForbiddenError(f"match {match_id} is live; its file can be downloaded once it has ended")
+    data = svc.store.path(match_id).read_bytes()
+    return Response(data, mimetype="application/x-ndjson", headers={
+        "Content-Disposition": f'attachment; filename="{match_id}.jsonl"'})

@@ -1,0 +1,88 @@
+"""Seat endpoints: the pending prompt with its legal options, decisions, and the match as the
+caller's role may see it (a seat sees only its own hand; the judge token sees everything)."""
+
+from __future__ import annotations
+
+from flask import Blueprint
+
+from ledger.events import (ActivationDeclared, Answered, AttackDeclared, Conceded, DrawDeclared,
+                           Event, HarvestDeclared, Passed, PlayDeclared)
+from web.api.common import (event_out, events_out, parse_body, prompt_out, query_int,
+                            require_role, role_for, services, state_out)
+from web.api.openapi import Query, route
+from web.models import (Activate, Answer, Attack, Concede, Draw, EventsOut, Harvest, Pass, Play,
+                        PendingOut, Recorded, StateOut, SubmitDecision)
+
+bp = Blueprint("seat", __name__, url_prefix="/api/matches")
+SEATS = ("A", "B")
+
+
+def perspective_of(role: str) -> str:
+    return "omniscient" if role == "judge" else role
+
+
+@route(bp, "/<match_id>/prompt", "GET", "The pending prompt; its legal options if it is yours",
+       response=PendingOut, auth="a seat or judge token of the match", errors=(400, 404))
+def get_prompt(match_id: str):
+    perspective = perspective_of(role_for(match_id))
+
+    def view(table):
+        return PendingOut(match_id=match_id, length=table.length,
+                          prompt=prompt_out(table.recorder.engine, perspective))
+    return services().tables.using(match_id, view).model_dump()
+
+
+@route(bp, "/<match_id>/decisions", "POST", "Submit your seat's decision at expected_seq",
+       body=SubmitDecision, response=Recorded, status=201, auth="a seat token of the match",
+       errors=(400, 404, 409, 422))
+def submit_decision(match_id: str):
+    seat = require_role(match_id, SEATS, "decide for a seat (judges take back or rule instead)")
+    body = parse_body(SubmitDecision)
+    decision = to_event(seat, body.decision)
+
+    def write(table):
+        stored = table.append(lambda rec: rec.submit(decision, body.expected_seq))
+        return Recorded(seq=table.length, events=[event_out(s, seat) for s in stored])
+    return services().tables.using(match_id, write).model_dump(), 201
+
+
+@route(bp, "/<match_id>/state", "GET", "The board now, from your role's perspective",
+       response=StateOut, auth="a seat or judge token of the match", errors=(400, 404))
+def get_state(match_id: str):
+    perspective = perspective_of(role_for(match_id))
+    return services().tables.using(match_id, lambda t: state_out(t, perspective)).model_dump()
+
+
+@route(bp, "/<match_id>/events", "GET", "Events from a seq, from your role's perspective",
+       response=EventsOut, auth="a seat or judge token of the match", errors=(400, 404),
+       query=(Query("from", {"type": "integer", "minimum": 0}),))
+def get_events(match_id: str):
+    perspective = perspective_of(role_for(match_id))
+    start = query_int("from", 0)
+
+    def view(table):
+        events = events_out(table, perspective, start, table.length - 1)
+        return EventsOut(match_id=match_id, perspective=perspective, events=events,
+                         next_seq=table.length)
+    return services().tables.using(match_id, view).model_dump()
+
+
+def to_event(seat: str, decision) -> Event:
+    """The ledger event for a decision body, for the caller's seat."""
+    if isinstance(decision, Pass):
+        return Passed(seat)
+    if isinstance(decision, Draw):
+        return DrawDeclared(seat)
+    if isinstance(decision, Play):
+        return PlayDeclared(seat, decision.card, decision.realm, list(decision.targets))
+    if isinstance(decision, Attack):
+        return AttackDeclared(seat, decision.realm)
+    if isinstance(decision, Activate):
+        return ActivationDeclared(seat, decision.card, decision.ability, list(decision.targets))
+    if isinstance(decision, Harvest):
+        return HarvestDeclared(seat, list(decision.cards))
+    if isinstance(decision, Answer):
+        return Answered(seat, decision.kind, decision.pick)
+    if isinstance(decision, Concede):
+        return Conceded(seat, decision.reason)
+    raise TypeError(f"unknown decision {type(decision).__name__}")

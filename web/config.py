@@ -1,0 +1,51 @@
+"""Settings of the web service, read from ``WONDERS_*`` environment variables and validated.
+
+:meth:`Settings.from_env` is what ``wonders serve`` uses; tests build a :class:`Settings`
+directly.  A bad value is a :class:`~web.errors.ConfigError` naming the variable and why.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from web.errors import ConfigError
+
+PREFIX = "WONDERS_"
+
+
+class Settings(BaseModel):
+    """Everything the app factory needs; every field has an env variable ``WONDERS_<NAME>``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    store: Path = Field(Path("wonders-data"), description="directory of match files")
+    organizer_token: str = Field(default_factory=lambda: secrets.token_urlsafe(32), min_length=16,
+                                 description="bearer token for creating and importing matches")
+    secret_key: str = Field(default_factory=lambda: secrets.token_hex(32), min_length=16,
+                            description="signs the /play session cookie")
+    spectator_delay: int = Field(10, ge=0, le=10_000,
+                                 description="a live match is shown to spectators N events late")
+    max_body_bytes: int = Field(64 * 1024, ge=1024, description="largest JSON request body")
+    max_import_bytes: int = Field(16 * 1024 * 1024, ge=1024, description="largest match file upload")
+    follow_timeout: float = Field(30.0, gt=0, le=3600,
+                                  description="a live-follow stream closes after this many idle seconds")
+    follow_poll: float = Field(0.2, gt=0, le=10, description="seconds between checks for new events")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides) -> "Settings":
+        """Read ``WONDERS_*`` variables (``overrides`` win); unknown names are ignored."""
+        env = os.environ if env is None else env
+        values = {name: env[PREFIX + name.upper()] for name in cls.model_fields
+                  if PREFIX + name.upper() in env}
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        try:
+            return cls(**values)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            name = str(first["loc"][0]) if first["loc"] else "?"
+            raise ConfigError(f"{PREFIX}{name.upper()}: {first['msg']}") from None

@@ -1,0 +1,113 @@
+"""The web package's exceptions and the one error handler that turns errors into JSON.
+
+Every error leaves the service as ``{"error": <kind>, "message": <what, where, why>}`` with the
+status its cause calls for: 400 malformed input, 401 a missing or unknown token, 403 a token
+that may not do this, 404 no such match, 409 a stale ``expected_seq`` (nothing written),
+413 a body over the limit, 422 a decision the rules forbid (the message cites the rule).
+Domain errors of ``ledger`` and ``replay`` are mapped here, so views never catch them.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, jsonify
+from pydantic import ValidationError
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+from ledger.errors import (ConflictError, IntegrityError, LedgerError, MalformedEventError,
+                           MatchNotFoundError)
+from replay.errors import CardDataError, DivergenceError, IllegalDecisionError, ReplayError
+
+log = logging.getLogger("wonders.web")
+
+
+class WebError(Exception):
+    """Root of every error the ``web`` package raises; ``status`` and ``kind`` go on the wire."""
+
+    status = 500
+    kind = "internal"
+
+
+class ConfigError(WebError):
+    """A ``WONDERS_*`` setting is invalid."""
+
+
+class MalformedRequestError(WebError):
+    status, kind = 400, "malformed"
+
+
+class UnauthenticatedError(WebError):
+    status, kind = 401, "unauthenticated"
+
+
+class ForbiddenError(WebError):
+    status, kind = 403, "forbidden"
+
+
+class NotFoundError(WebError):
+    status, kind = 404, "not_found"
+
+
+class StaleSeqError(WebError):
+    status, kind = 409, "conflict"
+
+
+class TooLargeError(WebError):
+    status, kind = 413, "too_large"
+
+
+class IllegalError(WebError):
+    status, kind = 422, "illegal"
+
+
+#: Domain errors of the lower packages: (class, status, kind), most specific first.
+DOMAIN = (
+    (ConflictError, 409, "conflict"),
+    (MatchNotFoundError, 404, "not_found"),
+    (MalformedEventError, 400, "malformed"),
+    (IntegrityError, 422, "integrity"),
+    (IllegalDecisionError, 422, "illegal"),
+    (DivergenceError, 422, "divergence"),
+    (CardDataError, 422, "invalid_deck"),
+    (LedgerError, 400, "ledger"),
+    (ReplayError, 422, "rules"),
+)
+
+
+def error_body(kind: str, message: str, status: int):
+    response = jsonify(error=kind, message=message)
+    response.status_code = status
+    return response
+
+
+def describe_validation(exc: ValidationError) -> str:
+    """The first problem of a pydantic error as ``field: message`` (one line)."""
+    parts = []
+    for problem in exc.errors()[:3]:
+        where = ".".join(str(p) for p in problem["loc"]) or "body"
+        parts.append(f"{where}: {problem['msg']}")
+    more = f" (and {exc.error_count() - 3} more)" if exc.error_count() > 3 else ""
+    return "; ".join(parts) + more
+
+
+def handle(exc: Exception):
+    """The one handler: any exception → ``{error, message}`` with its status."""
+    if isinstance(exc, WebError):
+        return error_body(exc.kind, str(exc), exc.status)
+    if isinstance(exc, ValidationError):
+        return error_body("malformed", describe_validation(exc), 400)
+    if isinstance(exc, RequestEntityTooLarge):
+        return error_body("too_large", "the request body is larger than this endpoint accepts", 413)
+    if isinstance(exc, HTTPException):
+        return error_body(exc.name.lower().replace(" ", "_"), exc.description or exc.name,
+                          exc.code or 500)
+    for cls, status, kind in DOMAIN:
+        if isinstance(exc, cls):
+            return error_body(kind, str(exc), status)
+    log.exception("unhandled error")
+    return error_body("internal", f"internal error ({type(exc).__name__}); see the server log", 500)
+
+
+def register(app: Flask) -> None:
+    app.register_error_handler(Exception, handle)

@@ -1,0 +1,263 @@
+"""Request and response bodies of the recording API (pydantic models).
+
+These models are the API's contract: views validate every request body with them, and the
+OpenAPI document at ``/api/openapi.json`` is generated from their JSON schemas.  Decisions
+carry no seat: the seat is the one the caller's token holds.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Seat = Literal["A", "B"]
+Perspective = Literal["omniscient", "A", "B", "spectator"]
+MatchId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")]
+CardName = Annotated[str, Field(min_length=1, max_length=120)]
+CardId = Annotated[str, Field(min_length=1, max_length=40)]
+Copies = Annotated[int, Field(ge=1, le=50)]
+Text = Annotated[str, Field(max_length=2000)]
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- organizer ---------------------------------------------------------------------------------
+
+
+class SeatEntry(Body):
+    """A player and their deck: card name → copies (rule 303), or a fixture deck by name."""
+
+    player: Annotated[str, Field(min_length=1, max_length=120)]
+    deck_name: Annotated[str, Field(max_length=120)] = ""
+    deck: dict[CardName, Copies] | None = Field(None, max_length=200)
+    archive: dict[CardName, Copies] = Field({}, max_length=50)
+    preset: Annotated[str, Field(max_length=120)] | None = Field(
+        None, description="name of a deck file in fixtures/decks, instead of `deck`")
+
+
+class CreateMatch(Body):
+    match_id: MatchId | None = Field(None, description="default: a fresh random id")
+    ruleset: Literal["1.3.2", "1.2"] = "1.3.2"
+    format: Literal["constructed", "prerelease"] = "constructed"
+    seats: Annotated[list[SeatEntry], Field(min_length=2, max_length=2,
+                                            description="seat A, then seat B")]
+    tournament: Annotated[str, Field(max_length=200)] | None = None
+    round: Annotated[int, Field(ge=1, le=1000)] | None = None
+    table: Annotated[int, Field(ge=1, le=100_000)] | None = None
+    game_number: Annotated[int, Field(ge=1, le=9)] = 1
+    previous_loser: Seat | None = None
+
+
+class Tokens(BaseModel):
+    A: str
+    B: str
+    judge: str
+
+
+class MatchCreated(BaseModel):
+    match_id: str
+    tokens: Tokens
+    seq: int = Field(description="the number of events so far: the next expected_seq")
+
+
+class MatchSummary(BaseModel):
+    match_id: str
+    players: dict[str, str]
+    ruleset: str
+    tournament: str | None = None
+    round: int | None = None
+    table: int | None = None
+    length: int
+    ended: bool
+    winner: str | None = None
+    reason: str | None = None
+
+
+class MatchList(BaseModel):
+    matches: list[MatchSummary]
+
+
+# -- seat ----------------------------------------------------------------------------------------
+
+
+class ChooseOut(BaseModel):
+    of: list[str]
+    min: int
+    max: int
+    ordered: bool = False
+    multiset: bool = False
+
+
+class OptionOut(BaseModel):
+    decision: dict[str, Any] = Field(description="send this as `decision` to take the option")
+    label: str
+
+
+class PromptOut(BaseModel):
+    """The pending prompt; ``options``/``choose`` only for the seat it is addressed to."""
+
+    seat: str
+    kind: str
+    text: str = ""
+    card: str | None = None
+    yours: bool = False
+    options: list[OptionOut] = []
+    choose: ChooseOut | None = None
+    labels: dict[str, str] = Field({}, description="card id → card name for `choose.of`")
+
+
+class PendingOut(BaseModel):
+    match_id: str
+    length: int = Field(description="events recorded so far: the next expected_seq")
+    prompt: PromptOut | None = Field(description="null once the match is over")
+
+
+class StateOut(BaseModel):
+    match_id: str
+    perspective: Perspective
+    seq: int = Field(description="the last event shown")
+    length: int = Field(description="events recorded so far: the next expected_seq")
+    live: bool
+    board: dict[str, Any]
+    prompt: PromptOut | None = None
+
+
+class EventOut(BaseModel):
+    seq: int
+    at: str
+    batch: int
+    text: str
+    event: dict[str, Any]
+
+
+class EventsOut(BaseModel):
+    match_id: str
+    perspective: Perspective
+    events: list[EventOut]
+    next_seq: int
+
+
+class Pass(Body):
+    type: Literal["Passed"]
+
+
+class Draw(Body):
+    type: Literal["DrawDeclared"]
+
+
+class Play(Body):
+    type: Literal["PlayDeclared"]
+    card: CardId
+    realm: Annotated[int, Field(ge=1, le=7)] | None = None
+    targets: Annotated[list[CardId], Field(max_length=20)] = []
+
+
+class Attack(Body):
+    type: Literal["AttackDeclared"]
+    realm: Annotated[int, Field(ge=1, le=7)]
+
+
+class Activate(Body):
+    type: Literal["ActivationDeclared"]
+    card: CardId
+    ability: Annotated[int, Field(ge=0, le=20)] = 0
+    targets: Annotated[list[CardId], Field(max_length=20)] = []
+
+
+class Harvest(Body):
+    type: Literal["HarvestDeclared"]
+    cards: Annotated[list[CardId], Field(max_length=60)]
+
+
+PickItem = Union[Annotated[int, Field(ge=-1000, le=1000)], Annotated[str, Field(max_length=40)]]
+
+
+class Answer(Body):
+    type: Literal["Answered"]
+    kind: Annotated[str, Field(max_length=20)]
+    pick: PickItem | Annotated[list[PickItem], Field(max_length=100)] | None = None
+
+
+class Concede(Body):
+    type: Literal["Conceded"]
+    reason: Text = ""
+
+
+Decision = Annotated[Union[Pass, Draw, Play, Attack, Activate, Harvest, Answer, Concede],
+                     Field(discriminator="type")]
+
+
+class SubmitDecision(Body):
+    expected_seq: Annotated[int, Field(ge=0)] = Field(
+        description="the match length the decision was made at; stale → 409, nothing written")
+    decision: Decision
+
+
+class Recorded(BaseModel):
+    """What an append wrote: the new events (from the caller's perspective) and the length."""
+
+    seq: int = Field(description="the new length: the next expected_seq")
+    events: list[EventOut]
+
+
+# -- judge ---------------------------------------------------------------------------------------
+
+
+class TakeBack(Body):
+    to_seq: Annotated[int, Field(ge=0)]
+    reason: Text = ""
+    expected_seq: Annotated[int, Field(ge=0)] | None = None
+
+
+class ManualOpIn(Body):
+    op: Literal["move", "counter", "resource", "tap", "control", "stone"]
+    card: CardId | None = None
+    seat: Seat | None = None
+    to_zone: Literal["hand", "deck", "abyss", "banishment", "world"] | None = None
+    realm: Annotated[int, Field(ge=1, le=7)] | None = None
+    counter: Annotated[str, Field(max_length=40)] | None = None
+    resource: Literal["energy", "actions", "faith", "free_attacks"] | None = None
+    value: Annotated[float, Field(ge=-1000, le=1000)] | Annotated[str, Field(max_length=40)] | None = None
+
+
+class Manual(Body):
+    ops: Annotated[list[ManualOpIn], Field(min_length=1, max_length=50)]
+    note: Text = ""
+    card: CardId | None = None
+    expected_seq: Annotated[int, Field(ge=0)] | None = None
+
+
+class Ending(Body):
+    """A concession, or a game loss the judge gives (recorded as the seat conceding)."""
+
+    seat: Seat
+    kind: Literal["concession", "game_loss"] = "concession"
+    reason: Text = ""
+    expected_seq: Annotated[int, Field(ge=0)] | None = None
+
+
+class Note(Body):
+    text: Annotated[str, Field(min_length=1, max_length=2000)]
+    expected_seq: Annotated[int, Field(ge=0)] | None = None
+
+
+# -- import and errors -------------------------------------------------------------------------
+
+
+class Imported(BaseModel):
+    match_id: str
+    length: int
+    result: str
+
+
+class ErrorOut(BaseModel):
+    error: str
+    message: str
+
+
+class Health(BaseModel):
+    ok: bool
+    matches_cached: int

@@ -1,0 +1,63 @@
+"""The table recording page ``/play/<match>``: one seat (or the judge) records by clicking.
+
+Entry: ``/play/<match>?token=…`` (or the form at ``/play/<match>``) checks the token, keeps
+the role and the token's *hash* in the signed session cookie, and redirects to the bare URL,
+so the token does not stay in the address bar or the history.  The page then talks to the
+JSON API with that session (writes carry the page's CSRF token) and shows the board from the
+seat's side and the pending prompt as buttons or checkboxes of the legal options.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from flask import Blueprint, redirect, render_template, request, session, url_for
+
+from web.api.common import SESSION_CSRF, SESSION_TOKENS, services, session_role
+from web.tokens import hash_token
+
+bp = Blueprint("play", __name__, template_folder="templates", static_folder="static",
+               static_url_path="/static/play")
+MAX_TOKEN = 200
+
+
+@bp.route("/play/<match_id>", methods=["GET"])
+def page(match_id: str):
+    services().store.path(match_id)  # 400 on a malformed id
+    token = request.args.get("token")
+    if token is not None:
+        return _enter(match_id, token)
+    role = session_role(match_id)
+    if role is None:
+        return render_template("play_enter.html", match_id=match_id, error=None)
+    if SESSION_CSRF not in session:
+        session[SESSION_CSRF] = secrets.token_urlsafe(24)
+    return render_template("play.html", match_id=match_id, role=role,
+                           csrf=session[SESSION_CSRF])
+
+
+@bp.route("/play/<match_id>", methods=["POST"])
+def enter(match_id: str):
+    services().store.path(match_id)
+    return _enter(match_id, request.form.get("token", ""))
+
+
+@bp.route("/play/<match_id>/leave", methods=["POST"])
+def leave(match_id: str):
+    tables = dict(session.get(SESSION_TOKENS) or {})
+    tables.pop(match_id, None)
+    session[SESSION_TOKENS] = tables
+    return redirect(url_for("play.page", match_id=match_id), code=303)
+
+
+def _enter(match_id: str, token: str):
+    token = token.strip()[:MAX_TOKEN]
+    role = services().tokens.role_of(match_id, token)
+    if role is None:
+        return render_template("play_enter.html", match_id=match_id,
+                               error="That is not a seat or judge token of this match."), 401
+    tables = dict(session.get(SESSION_TOKENS) or {})
+    tables[match_id] = {"role": role, "hash": hash_token(token)}
+    session[SESSION_TOKENS] = tables
+    session[SESSION_CSRF] = secrets.token_urlsafe(24)
+    return redirect(url_for("play.page", match_id=match_id), code=303)
