@@ -1,0 +1,82 @@
+"""What the warehouse knows about a deck list: its hash, DBS total and archetype.
+
+Events carry card *names*, not card stats, and the ledger never imports the card database
+(``replay.cards``).  Facts about cards that the log does not carry (each card's orbital and
+DBS) are passed in by the caller as plain data, a :data:`CardFacts` mapping
+``card name -> CardFact(orbital, dbs)``; a card missing from it counts as DBS 0, no orbital.
+
+The archetype rule is the one ``replay.decks.Deck.main_orbitals`` applies (a test checks they
+agree on every fixture deck): the deck's most-played orbital by card count, plus the second
+one when it has at least a quarter of the main deck.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Iterable, Mapping
+
+import msgspec
+
+from ledger.events import DeckEntry
+
+SECOND_ORBITAL_SHARE = 0.25
+ARCHETYPE_SEPARATOR = "+"
+
+
+class CardFact(msgspec.Struct, frozen=True):
+    """The stats of one card the analytics need: its orbital (or ``None``) and its DBS (303.2)."""
+
+    orbital: str | None = None
+    dbs: int = 0
+
+
+CardFacts = Mapping[str, CardFact]
+
+
+def deck_hash(deck: Iterable[DeckEntry], archive: Iterable[DeckEntry] = ()) -> str:
+    """SHA-256 (hex) of the deck list: ``card\\tcount`` lines sorted by card, main deck then a
+    ``--archive--`` line and the archive; the same list always hashes the same."""
+    lines = [f"{card}\t{count}" for card, count in sorted(_counts(deck).items())]
+    lines.append("--archive--")
+    lines += [f"{card}\t{count}" for card, count in sorted(_counts(archive).items())]
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
+def _counts(entries: Iterable[DeckEntry]) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for entry in entries:
+        counts[entry.card] += entry.count
+    return counts
+
+
+def dbs_total(deck: Iterable[DeckEntry], archive: Iterable[DeckEntry], facts: CardFacts) -> int:
+    """303.2: the DBS of every card in the deck plus every token in its archive."""
+    total = 0
+    for entry in [*deck, *archive]:
+        fact = facts.get(entry.card)
+        total += (fact.dbs if fact else 0) * entry.count
+    return total
+
+
+def main_orbitals(deck: Iterable[DeckEntry], facts: CardFacts) -> tuple[str, ...]:
+    """The deck's archetype: its one or two most-played orbitals (sorted), ``()`` if none."""
+    entries = list(deck)
+    counts: Counter[str] = Counter()
+    for entry in entries:
+        fact = facts.get(entry.card)
+        if fact is not None and fact.orbital:
+            counts[fact.orbital] += entry.count
+    if not counts:
+        return ()
+    ranked = counts.most_common()
+    top = [ranked[0][0]]
+    size = sum(entry.count for entry in entries)
+    if len(ranked) > 1 and ranked[1][1] >= SECOND_ORBITAL_SHARE * size:
+        top.append(ranked[1][0])
+    return tuple(sorted(top))
+
+
+def archetype(deck: Iterable[DeckEntry], facts: CardFacts) -> str:
+    """The archetype as one string, e.g. ``"Petraia+Umbrathene"`` (``""`` if no orbital)."""
+    return ARCHETYPE_SEPARATOR.join(main_orbitals(deck, facts))

@@ -1,0 +1,193 @@
+"""The rows of the analytics warehouse: one ``msgspec.Struct`` per table, the single source of
+each table's columns (the DuckDB schema is derived from these classes, and ingest writes them
+as JSON lines that DuckDB loads in bulk).
+
+Column meanings are documented in ``docs/analytics.md``.  ``Annotated[..., SqlType("…")]``
+overrides the SQL type derived from the Python type.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+
+class SqlType:
+    """Marks a column's SQL type where the Python type alone does not say it."""
+
+    def __init__(self, sql: str):
+        self.sql = sql
+
+
+Timestamp = Annotated[str | None, SqlType("TIMESTAMP")]
+Json = Annotated[msgspec.Raw, SqlType("JSON")]
+
+
+class MatchRow(msgspec.Struct):
+    match_id: str
+    file: str
+    file_bytes: int
+    file_mtime_ns: int
+    events: int
+    last_hash: str
+    tournament: str | None
+    round: int | None
+    table_no: int | None
+    game_number: int
+    ruleset: str
+    format: str
+    engine_version: str
+    started_at: Timestamp
+    ended_at: Timestamp
+    ended: bool
+    rounds_played: int
+    coin_winner: str | None
+    first_seat: str | None
+    winner_seat: str | None
+    winner_player: str | None
+    reason: str | None
+    stones_a: int | None
+    stones_b: int | None
+    takebacks: int
+
+
+class PlayerRow(msgspec.Struct):
+    match_id: str
+    seat: str
+    player: str
+    deck_name: str
+    deck_hash: str
+    dbs_total: int
+    main_orbitals: str
+    went_first: bool | None
+    result: str | None
+
+
+class DeckCardRow(msgspec.Struct):
+    match_id: str
+    seat: str
+    zone: str
+    card: str
+    count: int
+
+
+class EventRow(msgspec.Struct):
+    match_id: str
+    seq: int
+    type: str
+    kind: str
+    round: int
+    turn: int
+    seat: str | None
+    at: Timestamp
+    batch: int
+    hash: str
+    retracted: bool
+    payload: Json
+
+
+class PlayRow(msgspec.Struct):
+    match_id: str
+    seq: int
+    round: int
+    turn: int
+    seat: str
+    card_id: str
+    card: str
+    realm: int | None
+    energy_paid: float
+
+
+class DrawRow(msgspec.Struct):
+    match_id: str
+    seq: int
+    round: int
+    turn: int
+    seat: str
+    card_id: str
+    card: str
+    reason: str
+    opening: bool
+
+
+class BattleRow(msgspec.Struct):
+    match_id: str
+    seq: int
+    round: int
+    turn: int
+    realm: int
+    attacker: str
+    defender: str | None
+    attacker_power: float
+    defender_power: float
+    result: str
+    winner_seat: str | None
+    stone_moved: bool
+    stone_from: str | None
+
+
+class SeizureRow(msgspec.Struct):
+    match_id: str
+    seq: int
+    round: int
+    turn: int
+    realm: int
+    seat: str
+    from_side: str
+    battle_seq: int | None
+
+
+class RealmRow(msgspec.Struct):
+    match_id: str
+    realm: int
+    stones_a: int
+    stones_b: int
+    stones_center: int
+
+
+class CardGameRow(msgspec.Struct):
+    match_id: str
+    seat: str
+    card: str
+    copies: int
+    opening: bool
+    in_hand: bool
+    played: bool
+    first_round_played: int | None
+
+
+#: Table name -> row class, in load order.
+TABLES: dict[str, type[msgspec.Struct]] = {
+    "matches": MatchRow,
+    "players": PlayerRow,
+    "deck_cards": DeckCardRow,
+    "events": EventRow,
+    "plays": PlayRow,
+    "draws": DrawRow,
+    "battles": BattleRow,
+    "seizures": SeizureRow,
+    "realm_stones": RealmRow,
+    "card_games": CardGameRow,
+}
+
+
+def sql_columns(row_class: type[msgspec.Struct]) -> dict[str, str]:
+    """Column name -> DuckDB type, derived from the row class's annotations."""
+    columns = {}
+    for field in msgspec.structs.fields(row_class):
+        columns[field.name] = _sql_type(field.type)
+    return columns
+
+
+_PLAIN = {str: "VARCHAR", int: "BIGINT", float: "DOUBLE", bool: "BOOLEAN"}
+
+
+def _sql_type(annotation) -> str:
+    for meta in getattr(annotation, "__metadata__", ()):
+        if isinstance(meta, SqlType):
+            return meta.sql
+    for option in getattr(annotation, "__args__", (annotation,)):
+        if option in _PLAIN:
+            return _PLAIN[option]
+    raise TypeError(f"no SQL type for {annotation!r}")

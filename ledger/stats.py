@@ -1,0 +1,301 @@
+"""The named meta-game statistics, as SQL over the warehouse plus Wilson intervals.
+
+Each statistic is a function ``(con, Filters) -> Table``.  DuckDB does the counting; the
+intervals are computed in Python by :mod:`ledger.intervals` (written once, tested against
+published values).  Definitions (also in ``docs/analytics.md``):
+
+* a **game** is one seat of one *finished* match (a ``MatchEnded`` in force); a **win** is a
+  game whose seat is the match winner; a draw is a game that is not a win.  A win rate is
+  ``wins / games``, always reported with ``games`` and a Wilson 95% interval;
+* ``--ruleset`` and ``--tournament`` filter the matches; ``--min-games`` drops rows with
+  fewer games (for ``cards``: games with the card in the deck).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import duckdb
+import msgspec
+
+from ledger.errors import LedgerError
+from ledger.intervals import newcombe, rate, wilson
+
+
+class StatisticError(LedgerError):
+    """A statistic cannot be computed: unknown name, bad option or a failing query."""
+
+
+@dataclass(frozen=True)
+class Filters:
+    ruleset: str | None = None
+    tournament: str | None = None
+    min_games: int = 0
+    dbs_bucket: int = 10
+
+
+class Table(msgspec.Struct):
+    """A statistic's result: column names and rows (plain Python values)."""
+
+    name: str
+    columns: list[str]
+    rows: list[tuple]
+
+    def records(self) -> list[dict]:
+        return [dict(zip(self.columns, row)) for row in self.rows]
+
+
+_MATCHES = """
+WITH m AS (SELECT * FROM matches WHERE ended
+           AND ($ruleset IS NULL OR ruleset = $ruleset)
+           AND ($tournament IS NULL OR tournament = $tournament))
+"""
+_OPPONENTS = "players p JOIN players o ON o.match_id = p.match_id AND o.seat <> p.seat"
+
+
+def _query(con: duckdb.DuckDBPyConnection, sql: str, filters: Filters, **extra) -> list[tuple]:
+    params = {"ruleset": filters.ruleset, "tournament": filters.tournament, **extra}
+    used = {k: v for k, v in params.items() if f"${k}" in sql}
+    try:
+        return con.execute(sql, used).fetchall()
+    except duckdb.Error as exc:
+        raise StatisticError(f"query failed: {_first_line(exc)}") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def _with_interval(wins: int, games: int) -> tuple:
+    low, high = wilson(wins, games)
+    return rate(wins, games), low, high
+
+
+def _rate_columns(prefix: str) -> list[str]:
+    return [f"{prefix}_games", f"{prefix}_wr", f"{prefix}_wr_low", f"{prefix}_wr_high"]
+
+
+# -- cards ---------------------------------------------------------------------------------
+
+CARD_GROUPS = ("deck", "played", "oh", "gih", "gns")
+
+
+def cards(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
+    """Per card: win rates in deck, when played, in the opening hand (OH), in hand (GIH:
+    opening hand or drawn), not seen (GNS), improvement when drawn (IWD = GIH - GNS, with
+    Newcombe's interval) and the average round of its first play in a game."""
+    rows = _query(con, _MATCHES + """
+        , g AS (SELECT cg.card, (p.result = 'win')::INTEGER AS won, cg.opening, cg.in_hand,
+                       cg.played, cg.first_round_played
+                FROM card_games cg JOIN players p USING (match_id, seat) JOIN m USING (match_id))
+        SELECT card,
+               count(*), coalesce(sum(won), 0),
+               count(*) FILTER (played), coalesce(sum(won) FILTER (played), 0),
+               count(*) FILTER (opening), coalesce(sum(won) FILTER (opening), 0),
+               count(*) FILTER (in_hand), coalesce(sum(won) FILTER (in_hand), 0),
+               count(*) FILTER (NOT in_hand), coalesce(sum(won) FILTER (NOT in_hand), 0),
+               avg(first_round_played)
+        FROM g GROUP BY card HAVING count(*) >= $min_games
+    """, filters, min_games=filters.min_games)
+    columns = ["card"] + [c for group in CARD_GROUPS for c in _rate_columns(group)]
+    columns += ["iwd", "iwd_low", "iwd_high", "avg_first_round"]
+    out = []
+    for row in rows:
+        counts = [(int(row[i]), int(row[i + 1])) for i in range(1, 11, 2)]
+        values: list = [row[0]]
+        for games, wins in counts:
+            values += [games, *_with_interval(wins, games)]
+        (gih_games, gih_wins), (gns_games, gns_wins) = counts[3], counts[4]
+        gih, gns = rate(gih_wins, gih_games), rate(gns_wins, gns_games)
+        iwd = gih - gns if gih is not None and gns is not None else None
+        values += [iwd, *newcombe(gih_wins, gih_games, gns_wins, gns_games), row[11]]
+        out.append(tuple(values))
+    out.sort(key=lambda r: (-(r[columns.index("gih_wr")] or -1.0), r[0]))
+    return Table("cards", columns, out)
+
+
+# -- first player --------------------------------------------------------------------------
+
+
+def first_player(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
+    """Win rate of the seat that took the first turn of round 1 (401)."""
+    games, wins, draws = _query(con, _MATCHES + """
+        SELECT count(*), count(*) FILTER (winner_seat = first_seat),
+               count(*) FILTER (winner_seat IS NULL)
+        FROM m WHERE first_seat IS NOT NULL""", filters)[0]
+    return Table("first-player", ["games", "first_wins", "draws", "first_wr", "first_wr_low",
+                                  "first_wr_high"],
+                 [(games, wins, draws, *_with_interval(wins, games))])
+
+
+# -- matchups ------------------------------------------------------------------------------
+
+
+def matchups(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
+    """Win rate of each archetype (the deck's main orbitals) against each other archetype;
+    a mirror counts both seats, so its rate is 50% less half its draws."""
+    rows = _query(con, _MATCHES + f"""
+        SELECT p.main_orbitals, o.main_orbitals, count(*), count(*) FILTER (p.result = 'win')
+        FROM {_OPPONENTS} JOIN m ON m.match_id = p.match_id
+        GROUP BY ALL HAVING count(*) >= $min_games ORDER BY 1, 2""",
+                  filters, min_games=filters.min_games)
+    return Table("matchups", ["archetype", "opponent", "games", "wins", "wr", "wr_low", "wr_high"],
+                 [(a, b, games, wins, *_with_interval(wins, games)) for a, b, games, wins in rows])
+
+
+# -- realms --------------------------------------------------------------------------------
+
+
+def realms(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
+    """Per realm: battles fought, stones seized, and how often the match winner held (at
+    least one of) the realm's stones at the end of the match."""
+    battles = dict(_query(con, _MATCHES + """
+        SELECT realm, count(*) FROM battles JOIN m USING (match_id) GROUP BY realm""", filters))
+    seized = dict(_query(con, _MATCHES + """
+        SELECT realm, count(*) FROM seizures JOIN m USING (match_id) GROUP BY realm""", filters))
+    held = {r[0]: r[1:] for r in _query(con, _MATCHES + """
+        SELECT rs.realm, count(*),
+               count(*) FILTER ((m.winner_seat = 'A' AND rs.stones_a > 0)
+                                OR (m.winner_seat = 'B' AND rs.stones_b > 0))
+        FROM realm_stones rs JOIN m USING (match_id) WHERE m.winner_seat IS NOT NULL
+        GROUP BY rs.realm""", filters)}
+    rows = []
+    for realm in sorted(set(battles) | set(seized) | set(held)):
+        decided, winner_held = held.get(realm, (0, 0))
+        rows.append((realm, battles.get(realm, 0), seized.get(realm, 0), decided, winner_held,
+                     *_with_interval(winner_held, decided)))
+    return Table("realms", ["realm", "battles", "seizures", "decided_games", "winner_held",
+                            "winner_held_rate", "winner_held_low", "winner_held_high"], rows)
+
+
+# -- DBS -----------------------------------------------------------------------------------
+
+
+def dbs(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
+    """Win rate by DBS difference (own deck's DBS total minus the opponent's, 303.2), in
+    buckets ``[low, low + width)``."""
+    if filters.dbs_bucket < 1:
+        raise StatisticError(f"the DBS bucket width must be at least 1, got {filters.dbs_bucket}")
+    rows = _query(con, _MATCHES + f"""
+        SELECT CAST(floor((p.dbs_total - o.dbs_total) / $width) AS BIGINT) * $width,
+               count(*), count(*) FILTER (p.result = 'win')
+        FROM {_OPPONENTS} JOIN m ON m.match_id = p.match_id
+        GROUP BY 1 HAVING count(*) >= $min_games ORDER BY 1""",
+                  filters, width=filters.dbs_bucket, min_games=filters.min_games)
+    return Table("dbs", ["dbs_diff_low", "dbs_diff_high", "games", "wins", "wr", "wr_low",
+                         "wr_high"],
+                 [(low, low + filters.dbs_bucket, games, wins, *_with_interval(wins, games))
+                  for low, games, wins in rows])
+
+
+# -- rulesets ------------------------------------------------------------------------------
+
+
+def rulesets(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
+    """The headline numbers side by side, one row per ruleset."""
+    per_match = _query(con, _MATCHES + """
+        SELECT ruleset, count(*), avg(rounds_played), count(*) FILTER (winner_seat IS NULL),
+               count(*) FILTER (reason = 'stones'),
+               count(*) FILTER (first_seat IS NOT NULL),
+               count(*) FILTER (first_seat IS NOT NULL AND winner_seat = first_seat)
+        FROM m GROUP BY ruleset ORDER BY ruleset""", filters)
+    battles = {r[0]: r[1:] for r in _query(con, _MATCHES + """
+        SELECT m.ruleset, count(*), count(*) FILTER (b.result = 'attacker')
+        FROM battles b JOIN m USING (match_id) GROUP BY m.ruleset""", filters)}
+    seized = dict(_query(con, _MATCHES + """
+        SELECT m.ruleset, count(*) FROM seizures s JOIN m USING (match_id)
+        GROUP BY m.ruleset""", filters))
+    rows = []
+    for ruleset, games, avg_rounds, draws, by_stones, fp_games, fp_wins in per_match:
+        fought, attacker_wins = battles.get(ruleset, (0, 0))
+        rows.append((ruleset, games, avg_rounds, draws / games, by_stones / games,
+                     fp_games, *_with_interval(fp_wins, fp_games),
+                     fought / games, seized.get(ruleset, 0) / games,
+                     fought, *_with_interval(attacker_wins, fought)))
+    return Table("rulesets", [
+        "ruleset", "matches", "avg_rounds", "draw_rate", "stones_finish_rate",
+        "first_games", "first_wr", "first_wr_low", "first_wr_high",
+        "battles_per_match", "seizures_per_match",
+        "battles", "attacker_wr", "attacker_wr_low", "attacker_wr_high"], rows)
+
+
+# -- standings -----------------------------------------------------------------------------
+
+MIN_MATCH_WIN = 1 / 3  # the usual floor of a match-win percentage in opponents' averages
+
+
+def standings(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
+    """Per tournament: each player's match points (3 a match win, 1 a draw), game wins and
+    opponents' match-win percentage (the mean of each opponent's match points / (3 x matches),
+    floored at 1/3).  A match is a pairing (tournament, round, table): its games are the
+    match files with that pairing; whoever won more of them won the match.  Byes are not
+    recorded in match files, so they are not counted."""
+    rows = _query(con, _MATCHES + f"""
+        , g AS (SELECT m.tournament, m.round, m.table_no, p.player, o.player AS opponent,
+                       p.result
+                FROM {_OPPONENTS} JOIN m ON m.match_id = p.match_id
+                WHERE m.tournament IS NOT NULL),
+        pairing AS (SELECT tournament, round, table_no, player, min(opponent) AS opponent,
+                           count(*) FILTER (result = 'win') AS gw,
+                           count(*) FILTER (result = 'loss') AS gl, count(*) AS games
+                    FROM g GROUP BY tournament, round, table_no, player),
+        scored AS (SELECT *, CASE WHEN gw > gl THEN 3 WHEN gw = gl THEN 1 ELSE 0 END AS points
+                   FROM pairing),
+        total AS (SELECT tournament, player, count(*) AS matches, sum(points) AS points,
+                         sum(gw) AS game_wins, sum(games) AS games,
+                         greatest(sum(points) / (3.0 * count(*)), $floor) AS mwp
+                  FROM scored GROUP BY tournament, player),
+        omw AS (SELECT s.tournament, s.player, avg(t.mwp) AS omw
+                FROM scored s JOIN total t ON t.tournament = s.tournament AND t.player = s.opponent
+                GROUP BY s.tournament, s.player)
+        SELECT t.tournament,
+               rank() OVER (PARTITION BY t.tournament
+                            ORDER BY t.points DESC, o.omw DESC, t.game_wins DESC) AS rank,
+               t.player, t.matches, t.points, t.game_wins, t.games, o.omw
+        FROM total t JOIN omw o USING (tournament, player)
+        ORDER BY t.tournament, rank, t.player""", filters, floor=MIN_MATCH_WIN)
+    return Table("standings", ["tournament", "rank", "player", "matches", "match_points",
+                               "game_wins", "games", "omw"], [tuple(r) for r in rows])
+
+
+# -- ad-hoc SQL ----------------------------------------------------------------------------
+
+
+def sql(db_path: str, query: str) -> Table:
+    """Run ``query`` on a read-only connection that can touch no file but the warehouse."""
+    try:
+        con = duckdb.connect(str(db_path), read_only=True,
+                             config={"enable_external_access": "false"})
+    except duckdb.Error as exc:
+        raise StatisticError(f"{db_path}: cannot open the warehouse read-only "
+                             f"({_first_line(exc)})") from None
+    try:
+        cursor = con.execute(query)
+        if cursor.description is None:
+            return Table("sql", [], [])
+        columns = [d[0] for d in cursor.description]
+        return Table("sql", columns, [tuple(r) for r in cursor.fetchall()])
+    except duckdb.Error as exc:
+        raise StatisticError(f"sql: {_first_line(exc)}") from None
+    finally:
+        con.close()
+
+
+STATISTICS: dict[str, Callable[[duckdb.DuckDBPyConnection, Filters], Table]] = {
+    "cards": cards,
+    "first-player": first_player,
+    "matchups": matchups,
+    "realms": realms,
+    "dbs": dbs,
+    "rulesets": rulesets,
+    "standings": standings,
+}
+
+
+def compute(con: duckdb.DuckDBPyConnection, name: str, filters: Filters) -> Table:
+    """The statistic ``name`` (one of :data:`STATISTICS`) under ``filters``."""
+    if name not in STATISTICS:
+        raise StatisticError(f"unknown statistic {name!r} (choose from "
+                             f"{', '.join(STATISTICS)}, sql)")
+    return STATISTICS[name](con, filters)

@@ -1,0 +1,278 @@
+"""The analytics warehouse: match files ingested into DuckDB tables, incrementally.
+
+``ingest(store, db, facts)`` reads a store directory's match files (through
+``FileStore.read_file``: every line's hash and chain link checked, old schema versions
+upcast), turns each match into rows (:mod:`ledger.facts`), stages them as JSON lines and loads
+them into DuckDB in bulk, a chunk of matches per transaction.  Tables and columns are those of
+:mod:`ledger.rows`, documented in ``docs/analytics.md``.
+
+Incremental: a file whose size and modification time are those recorded at its last ingest is
+not read again.  Any other known file is read and compared with what was ingested: because
+each line's hash covers the previous line's hash, the hash of the last ingested event
+vouches for every event before it.  If that hash still matches, the file only grew: the match
+is re-read whole and replaces its old rows; if it does not (or the file lost events), the
+match **changed under an existing seq**: it is reported and its rows are left as they were.
+A file that cannot be read (bad line, broken chain, misnamed) is reported by name and skipped;
+the rest is ingested.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+
+import duckdb
+import msgspec
+
+from ledger.deckfacts import CardFacts
+from ledger.errors import LedgerError
+from ledger.facts import FileInfo, match_facts
+from ledger.filestore import SUFFIX, FileStore
+from ledger.rows import TABLES, sql_columns
+
+CHUNK = 250  # matches per worker task and per load transaction
+PARALLEL_FROM = 200  # fewer files than this are read in-process
+
+
+class WarehouseError(LedgerError):
+    """The warehouse cannot be opened, created or loaded."""
+
+
+class Problem(msgspec.Struct, frozen=True):
+    """A match file that was not ingested: ``kind`` is ``corrupt``, ``misnamed`` or ``changed``."""
+
+    file: str
+    kind: str
+    message: str
+
+    def line(self) -> str:
+        return f"{self.file}: {self.kind}: {self.message}"
+
+
+@dataclass
+class IngestReport:
+    """What one ``ingest`` run did."""
+
+    files: int = 0
+    new: int = 0
+    grown: int = 0
+    unchanged: int = 0
+    events: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (f"{self.files} match files: {self.new} new, {self.grown} grown, "
+                f"{self.unchanged} unchanged, {len(self.problems)} not ingested; "
+                f"{self.events} events loaded")
+
+
+class _Known(msgspec.Struct, frozen=True):
+    match_id: str
+    size: int
+    mtime_ns: int
+    events: int
+    last_hash: str
+
+
+class _Staged(msgspec.Struct):
+    """A worker's answer for one chunk of files."""
+
+    files: dict[str, str]  # table -> staged JSON-lines file
+    replace: list[str]  # match ids whose old rows the staged rows replace
+    touched: list[tuple[str, int, int]]  # (match id, size, mtime) of files with nothing new
+    new: int = 0
+    grown: int = 0
+    events: int = 0
+    problems: list[Problem] = []
+
+
+# -- opening -------------------------------------------------------------------------------
+
+
+def connect(db: str | os.PathLike, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    """Open the warehouse (creating its tables unless ``read_only``)."""
+    path = Path(db)
+    if read_only and not path.exists():
+        raise WarehouseError(f"{path}: no warehouse here (run `wonders ingest STORE --db {path}`)")
+    try:
+        con = duckdb.connect(str(path), read_only=read_only)
+    except duckdb.Error as exc:
+        raise WarehouseError(f"{path}: cannot open the warehouse ({_first_line(exc)})") from None
+    if not read_only:
+        create_tables(con)
+    return con
+
+
+def create_tables(con: duckdb.DuckDBPyConnection) -> None:
+    for table, row_class in TABLES.items():
+        columns = ", ".join(f'"{name}" {sql}' for name, sql in sql_columns(row_class).items())
+        con.execute(f"CREATE TABLE IF NOT EXISTS {table} ({columns})")
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+# -- ingesting -----------------------------------------------------------------------------
+
+
+def ingest(store: str | os.PathLike, db: str | os.PathLike, facts: CardFacts, jobs: int = 1,
+           on_progress: Callable[[int, int], None] | None = None) -> IngestReport:
+    """Ingest the match files of ``store`` into the warehouse ``db`` (see the module doc).
+
+    ``facts`` gives each card's orbital and DBS; ``jobs`` worker processes read files in
+    parallel; ``on_progress(done, total)`` is called as files are handled.
+    """
+    root = Path(store)
+    if not root.is_dir():
+        raise WarehouseError(f"{root}: not a store directory")
+    con = connect(db)
+    try:
+        known = _known(con)
+        files = sorted(root.glob(f"*{SUFFIX}"))
+        report = IngestReport(files=len(files))
+        todo = []
+        for path in files:
+            stat = path.stat()
+            seen = known.get(path.name)
+            if seen and (seen.size, seen.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
+                report.unchanged += 1
+            else:
+                todo.append((str(path), seen))
+        total = len(files)
+        done = report.unchanged
+        if on_progress:
+            on_progress(done, total)
+        with tempfile.TemporaryDirectory(prefix="wonders-ingest-") as stage:
+            for staged in _stage_all(todo, dict(facts), stage, jobs):
+                _load(con, staged)
+                report.new += staged.new
+                report.grown += staged.grown
+                report.unchanged += len(staged.touched)
+                report.events += staged.events
+                report.problems += staged.problems
+                done += staged.new + staged.grown + len(staged.touched) + len(staged.problems)
+                if on_progress:
+                    on_progress(done, total)
+        return report
+    finally:
+        con.close()
+
+
+def _known(con: duckdb.DuckDBPyConnection) -> dict[str, _Known]:
+    rows = con.execute(
+        "SELECT file, match_id, file_bytes, file_mtime_ns, events, last_hash FROM matches"
+    ).fetchall()
+    return {r[0]: _Known(r[1], r[2], r[3], r[4], r[5]) for r in rows}
+
+
+def _stage_all(todo: list, facts: dict, stage: str, jobs: int) -> Iterable[_Staged]:
+    chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
+    tasks = [(chunk, facts, stage, n) for n, chunk in enumerate(chunks)]
+    if jobs <= 1 or len(todo) < PARALLEL_FROM:
+        for task in tasks:
+            yield _stage_chunk(task)
+        return
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+        yield from pool.map(_stage_chunk, tasks)
+
+
+def _stage_chunk(task: tuple[list, dict, str, int]) -> _Staged:
+    """Read a chunk of match files and write their rows as JSON lines, one file per table."""
+    chunk, facts, stage, number = task
+    staged = _Staged(files={}, replace=[], touched=[])
+    tables: dict[str, list] = {name: [] for name in TABLES}
+    for raw_path, seen in chunk:
+        facts_of_match = _read_match(Path(raw_path), seen, facts, staged)
+        if facts_of_match is None:
+            continue
+        for name, rows in facts_of_match.tables.items():
+            tables[name] += rows
+    encoder = msgspec.json.Encoder()
+    for name, rows in tables.items():
+        if rows:
+            target = Path(stage) / f"{name}-{number:06d}.jsonl"
+            target.write_bytes(encoder.encode_lines(rows))
+            staged.files[name] = str(target)
+    return staged
+
+
+def _read_match(path: Path, seen: _Known | None, facts: dict, staged: _Staged):
+    """The rows of one file, or ``None`` (nothing new, or a problem recorded in ``staged``)."""
+    stat = path.stat()
+    try:
+        stored = list(FileStore.read_file(path))
+    except LedgerError as exc:
+        staged.problems.append(Problem(path.name, "corrupt", str(exc)))
+        return None
+    if not stored:
+        staged.problems.append(Problem(path.name, "corrupt", "no complete event in the file"))
+        return None
+    match_id = getattr(stored[0].event, "match_id", None)
+    if match_id != path.name[:-len(SUFFIX)]:
+        staged.problems.append(Problem(
+            path.name, "misnamed", f"seq 0 says match {match_id!r}; a match file is named "
+                                   f"<match_id>{SUFFIX}"))
+        return None
+    if seen is not None:
+        if len(stored) < seen.events or stored[seen.events - 1].hash != seen.last_hash:
+            staged.problems.append(Problem(path.name, "changed", _changed(stored, seen)))
+            return None
+        if len(stored) == seen.events:
+            staged.touched.append((match_id, stat.st_size, stat.st_mtime_ns))
+            return None
+    try:
+        rows = match_facts(stored, FileInfo(path.name, stat.st_size, stat.st_mtime_ns), facts)
+    except LedgerError as exc:
+        staged.problems.append(Problem(path.name, "corrupt", str(exc)))
+        return None
+    if seen is not None:
+        staged.replace.append(match_id)
+        staged.grown += 1
+    else:
+        staged.new += 1
+    staged.events += len(stored)
+    return rows
+
+
+def _changed(stored: list, seen: _Known) -> str:
+    if len(stored) < seen.events:
+        return (f"the file now has {len(stored)} events but {seen.events} were ingested; "
+                f"kept the ingested rows")
+    return (f"event seq {seen.events - 1} now hashes {stored[seen.events - 1].hash[:12]}…, "
+            f"ingested as {seen.last_hash[:12]}… (the match was rewritten under an existing "
+            f"seq); kept the ingested rows")
+
+
+def _load(con: duckdb.DuckDBPyConnection, staged: _Staged) -> None:
+    """Load one staged chunk in one transaction."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        if staged.replace:
+            con.execute("CREATE OR REPLACE TEMP TABLE _replace AS SELECT unnest(?) AS match_id",
+                        [staged.replace])
+            for table in TABLES:
+                con.execute(f"DELETE FROM {table} WHERE match_id IN (SELECT match_id FROM _replace)")
+        for table, path in staged.files.items():
+            columns = _columns_literal(TABLES[table])
+            con.execute(f"INSERT INTO {table} SELECT * FROM read_json(?, "
+                        f"format='newline_delimited', columns={columns})", [path])
+        for match_id, size, mtime in staged.touched:
+            con.execute("UPDATE matches SET file_bytes = ?, file_mtime_ns = ? WHERE match_id = ?",
+                        [size, mtime, match_id])
+        con.execute("COMMIT")
+    except duckdb.Error as exc:
+        con.execute("ROLLBACK")
+        raise WarehouseError(f"loading staged rows failed: {_first_line(exc)}") from None
+    for path in staged.files.values():
+        os.unlink(path)
+
+
+def _columns_literal(row_class) -> str:
+    items = ", ".join(f"'{name}': '{sql}'" for name, sql in sql_columns(row_class).items())
+    return "{" + items + "}"
