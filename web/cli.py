@@ -277,6 +277,11 @@ from web.cli_serve import serve as _serve  # noqa: E402 - issue 7: the recording
 
 cli.add_command(_serve)
 
+from web.cli_analytics import COMMANDS as _ANALYTICS  # noqa: E402 - issue 6: ingest, stats, export
+
+for _command in _ANALYTICS:
+    cli.add_command(_command)
+
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI, turning every error into one line on stderr."""

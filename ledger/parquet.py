@@ -1,0 +1,71 @@
+"""Parquet export of the warehouse: every table as a Hive-partitioned dataset.
+
+``export_parquet(db, out)`` writes ``out/<table>/ruleset=<r>/tournament=<t>/data_0.parquet``
+for every table of :mod:`ledger.rows` with DuckDB's own Parquet writer (``COPY …
+PARTITION_BY``); tables without ``ruleset``/``tournament`` columns get them from their match.
+DuckDB, Spark, Trino, Polars … read the dataset directly -- the path for corpora larger
+than one machine.  A match outside any tournament is in ``tournament=__HIVE_DEFAULT_PARTITION__``
+(read back as NULL); partition values are URL-escaped.  Read it with explicit partition
+types (a ruleset such as ``1.2`` would otherwise be guessed to be a number)::
+
+    SELECT ruleset, count(*) FROM read_parquet('OUT/matches/**/*.parquet',
+        hive_partitioning = true,
+        hive_types = {'ruleset': VARCHAR, 'tournament': VARCHAR})
+    GROUP BY ruleset
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import duckdb
+
+from ledger.rows import TABLES, sql_columns
+from ledger.warehouse import WarehouseError, connect
+
+PARTITIONS = ("ruleset", "tournament")
+
+
+def export_parquet(db: str | os.PathLike, out: str | os.PathLike,
+                   overwrite: bool = False) -> dict[str, int]:
+    """Write every table under ``out``; returns rows written per table."""
+    root = Path(out)
+    for table in TABLES:
+        target = root / table
+        if target.exists() and any(target.iterdir()) and not overwrite:
+            raise WarehouseError(f"{target}: already holds a dataset (use --overwrite to replace it)")
+    root.mkdir(parents=True, exist_ok=True)
+    con = connect(db, read_only=True)
+    written = {}
+    try:
+        for table in TABLES:
+            written[table] = _export_table(con, table, root / table, overwrite)
+    finally:
+        con.close()
+    return written
+
+
+def _export_table(con: duckdb.DuckDBPyConnection, table: str, target: Path,
+                  overwrite: bool) -> int:
+    columns = sql_columns(TABLES[table])
+    if all(p in columns for p in PARTITIONS):
+        select = f"SELECT * FROM {table}"
+    else:
+        select = (f"SELECT t.*, m.ruleset, m.tournament FROM {table} t "
+                  f"JOIN matches m USING (match_id)")
+    count = con.execute(f"SELECT count(*) FROM ({select})").fetchone()[0]
+    if count == 0:
+        return 0  # an empty table has no partition to write
+    options = "FORMAT parquet, PARTITION_BY (ruleset, tournament)"
+    options += ", OVERWRITE true" if overwrite else ""
+    try:
+        con.execute(f"COPY ({select}) TO '{_quoted(target)}' ({options})")
+    except duckdb.Error as exc:
+        raise WarehouseError(f"{target}: Parquet export of {table} failed: "
+                             f"{(str(exc).splitlines() or ['?'])[0]}") from None
+    return count
+
+
+def _quoted(path: Path) -> str:
+    return str(path).replace("'", "''")

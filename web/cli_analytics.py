@@ -1,0 +1,197 @@
+"""The analytics commands of the ``wonders`` CLI: ``ingest``, ``stats`` and ``export parquet``.
+
+They sit in the web layer because they join the two lower layers: the card facts the
+warehouse needs (orbital and DBS per card) come from ``replay.cards``; everything else is
+``ledger.warehouse`` / ``ledger.stats`` / ``ledger.parquet``.  Errors reach ``web.cli.main``,
+which prints them as one line on stderr with a non-zero exit.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import sys
+
+import click
+
+STAT_NAMES = ("cards", "first-player", "matchups", "realms", "dbs", "rulesets", "standings", "sql")
+
+
+def card_facts() -> dict:
+    """Card name -> ``CardFact(orbital, dbs)`` for every card of the project's card pool."""
+    from ledger.deckfacts import CardFact
+    from replay.cards import default_cards
+
+    return {card.name: CardFact(card.orbital, card.dbs) for card in default_cards()}
+
+
+@click.command()
+@click.argument("store", type=click.Path(file_okay=False))
+@click.option("--db", "db", required=True, type=click.Path(dir_okay=False),
+              help="The DuckDB warehouse file (created if missing).")
+@click.option("--jobs", "-j", type=click.IntRange(1), default=min(4, os.cpu_count() or 1),
+              show_default=True, help="Worker processes reading match files.")
+def ingest(store: str, db: str, jobs: int) -> None:
+    """Read a store's match files into a DuckDB warehouse, incrementally.
+
+    A second run reads only new or grown matches.  A match file that changed under an
+    already-ingested seq, or that is corrupt, is reported by name and not ingested (exit 1);
+    the other files are ingested.  Tables: see docs/analytics.md.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from ledger.warehouse import ingest as run_ingest
+
+    columns = (*Progress.get_default_columns()[:-1], MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, transient=True, disable=not sys.stderr.isatty()) as progress:
+        task = progress.add_task("ingesting", total=None)
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        report = run_ingest(store, db, card_facts(), jobs=jobs, on_progress=advance)
+    for problem in report.problems:
+        click.echo(f"not ingested: {problem.line()}", err=True)
+    click.echo(report.summary())
+    if report.problems:
+        click.echo(f"error: {len(report.problems)} match file(s) not ingested (listed above)",
+                   err=True)
+        sys.exit(1)
+
+
+@click.command()
+@click.argument("name", type=click.Choice(STAT_NAMES))
+@click.argument("query", required=False)
+@click.option("--db", "db", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="The DuckDB warehouse file made by `wonders ingest`.")
+@click.option("--tournament", help="Only matches of this tournament.")
+@click.option("--ruleset", type=click.Choice(["1.3.2", "1.2"]), help="Only matches under this ruleset.")
+@click.option("--min-games", type=click.IntRange(0), default=0, show_default=True,
+              help="Drop rows with fewer games (cards: games with the card in the deck).")
+@click.option("--dbs-bucket", type=click.IntRange(1), default=10, show_default=True,
+              help="Width of the DBS-difference buckets (dbs).")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
+              show_default=True)
+def stats(name, query, db, tournament, ruleset, min_games, dbs_bucket, fmt) -> None:
+    """Print a named statistic from the warehouse.
+
+    \b
+    cards         per card: win rate in deck, played, opening hand, in hand, not seen,
+                  improvement when drawn, average round first played
+    first-player  win rate of the seat that took the first turn of round 1
+    matchups      win rates between archetypes (a deck's main orbitals)
+    realms        per realm: battles, seizures, how often the winner held it at the end
+    dbs           win rate by DBS-difference bucket
+    rulesets      the headline numbers side by side per ruleset
+    standings     per tournament: match points, game wins, opponents' match-win %
+    sql "SELECT …"  read-only ad-hoc SQL over the warehouse
+
+    Every rate comes with its number of games and a Wilson 95% interval.
+    """
+    from ledger import stats as named
+    from ledger.warehouse import connect
+
+    if name == "sql":
+        if not query:
+            raise click.BadParameter('sql needs a query: wonders stats sql "SELECT …" --db FILE',
+                                     param_hint="QUERY")
+        table = named.sql(db, query)
+    else:
+        if query:
+            raise click.BadParameter(f"{name} takes no query argument", param_hint="QUERY")
+        filters = named.Filters(ruleset, tournament, min_games, dbs_bucket)
+        con = connect(db, read_only=True)
+        try:
+            table = named.compute(con, name, filters)
+        finally:
+            con.close()
+    click.echo(render(table, fmt), nl=fmt != "csv")
+
+
+def render(table, fmt: str) -> str:
+    """A statistic as an aligned table, CSV or JSON."""
+    if fmt == "json":
+        return json.dumps(table.records(), indent=2, default=str)
+    if fmt == "csv":
+        return _csv(table)
+    return _text_table(table)
+
+
+def _csv(table) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(table.columns)
+    for row in table.rows:
+        writer.writerow(["" if v is None else v for v in row])
+    return buffer.getvalue()
+
+
+def _text_table(table) -> str:
+    """Rates with intervals merge into one cell: ``52.5% (47.6–57.3)``."""
+    from rich.console import Console
+    from rich.table import Table as RichTable
+
+    columns = table.columns
+    merged = {c for c in columns if f"{c}_low" in columns and f"{c}_high" in columns}
+    hidden = {f"{c}_{end}" for c in merged for end in ("low", "high")}
+    shown = [c for c in columns if c not in hidden]
+    view = RichTable(title=table.name, show_lines=False)
+    for column in shown:
+        view.add_column(column + (" (95% CI)" if column in merged else ""))
+    index = {c: i for i, c in enumerate(columns)}
+    for row in table.rows:
+        cells = []
+        for column in shown:
+            value = row[index[column]]
+            if column in merged:
+                cells.append(_rate_cell(value, row[index[f"{column}_low"]],
+                                        row[index[f"{column}_high"]]))
+            else:
+                cells.append(_cell(value))
+        view.add_row(*cells)
+    if not table.rows:
+        return f"{table.name}: no rows (no finished match passes the filters?)"
+    console = Console(file=io.StringIO(), width=max(100, 16 * len(shown)), color_system=None)
+    console.print(view)
+    return console.file.getvalue().rstrip()
+
+
+def _rate_cell(value, low, high) -> str:
+    if value is None:
+        return "-"
+    return f"{100 * value:.1f}% ({100 * low:.1f}–{100 * high:.1f})"
+
+
+def _cell(value) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.3f}" if math.isfinite(value) else str(value)
+    return str(value)
+
+
+@click.group()
+def export() -> None:
+    """Export the warehouse for other tools."""
+
+
+@export.command("parquet")
+@click.argument("out", type=click.Path(file_okay=False))
+@click.option("--db", "db", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="The DuckDB warehouse file made by `wonders ingest`.")
+@click.option("--overwrite", is_flag=True, help="Replace datasets already in OUT.")
+def export_parquet(out: str, db: str, overwrite: bool) -> None:
+    """Write every warehouse table as a Parquet dataset partitioned by ruleset and tournament
+    (OUT/<table>/ruleset=…/tournament=…/data_0.parquet); see docs/analytics.md for a query."""
+    from ledger.parquet import export_parquet as run_export
+
+    written = run_export(db, out, overwrite)
+    for table, rows in written.items():
+        click.echo(f"{table}: {rows} rows")
+    click.echo(f"wrote {len(written)} tables to {out}")
+
+
+COMMANDS = (ingest, stats, export)
