@@ -229,9 +229,9 @@ def events_out(table: Table, perspective: str, from_seq: int, upto: int) -> list
     return out
 
 
-def visible_seq(table: Table) -> int:
-    """The last seq a spectator may see: a live match is shown ``spectator_delay`` events late."""
+def visible_seq(table: Table, delay: int) -> int:
+    """The last seq a spectator may see: a live match is shown ``delay`` events late."""
     last = table.length - 1
     if table.state.over:
         return last
-    return max(0, last - services().settings.spectator_delay)
+    return max(0, last - delay)

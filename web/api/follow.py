@@ -40,10 +40,10 @@ def follow(match_id: str):
     else:
         perspective = svc.tables.using(match_id, public_perspective)
         delayed = True
-    tables, poll = svc.tables, settings.follow_poll
+    tables, poll, delay = svc.tables, settings.follow_poll, settings.spectator_delay
 
     def horizon(table):
-        last = visible_seq(table) if delayed else table.length - 1
+        last = visible_seq(table, delay) if delayed else table.length - 1
         return last, table.state.over and last == table.length - 1
 
     def stream():

@@ -69,8 +69,13 @@ def _verified(path) -> Replay:
     """The ``wonders verify`` check of one file; failure → 422 with the verify message."""
     try:
         events = list(FileStore.read_file(path))
+        lines = path.read_bytes().count(b"\n")
         if not events:
             raise MalformedRequestError("the upload holds no complete batch of events")
+        if len(events) != lines or not path.read_bytes().endswith(b"\n"):
+            raise MalformedRequestError(
+                f"the upload ends in an incomplete batch or a partial line after line "
+                f"{len(events)} (a match file holds whole batches only)")
         return Replay(events, services().db)
     except (LedgerError, ReplayError) as exc:
         raise IllegalError(f"verify failed: {_strip_path(str(exc), path)}") from None

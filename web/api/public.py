@@ -31,7 +31,8 @@ def public_perspective(table) -> str:
        response=StateOut, query=(PERSPECTIVE,), errors=(400, 403, 404))
 def public_state(match_id: str):
     def view(table):
-        return state_out(table, public_perspective(table), visible_seq(table))
+        delay = services().settings.spectator_delay
+        return state_out(table, public_perspective(table), visible_seq(table, delay))
     return services().tables.using(match_id, view).model_dump()
 
 
@@ -43,7 +44,7 @@ def public_events(match_id: str):
 
     def view(table):
         perspective = public_perspective(table)
-        upto = visible_seq(table)
+        upto = visible_seq(table, services().settings.spectator_delay)
         return EventsOut(match_id=match_id, perspective=perspective,
                          events=events_out(table, perspective, start, upto), next_seq=upto + 1)
     return services().tables.using(match_id, view).model_dump()
