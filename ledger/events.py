@@ -313,9 +313,11 @@ class TakenBack(_Event, frozen=True):
 
 
 class ManualOp(msgspec.Struct, frozen=True):
-    """One primitive operation of a manual effect: move a card, add counters, set a resource."""
+    """One primitive operation of a manual effect: move a card, create a token, add counters,
+    set a resource, set a power modifier for a duration, tap/untap, change control, seize or
+    move a stone."""
 
-    op: Literal["move", "counter", "resource", "tap", "control", "stone"]
+    op: Literal["move", "counter", "resource", "tap", "control", "stone", "token", "power"]
     card: str | None = None
     seat: Seat | None = None
     to_zone: Zone | None = None
@@ -323,6 +325,8 @@ class ManualOp(msgspec.Struct, frozen=True):
     counter: str | None = None
     resource: str | None = None
     value: float | str | None = None
+    name: str | None = None  # token: the token's name (a printed token or a stand-in)
+    duration: Literal["round", "ever"] | None = None  # power: how long the modifier lasts
 
 
 class ManualEffect(_Event, frozen=True):
@@ -332,6 +336,15 @@ class ManualEffect(_Event, frozen=True):
     ops: list[ManualOp]
     note: str = ""
     card: str | None = None
+
+
+class ManualResolved(_Event, frozen=True):
+    """A seat's answer to a ``manual`` prompt: what an unscripted card's text did, as
+    primitive operations (DESIGN.md section 3, "Unscripted cards still record")."""
+
+    seat: Seat
+    card: str
+    ops: list[ManualOp] = []
 
 
 class JudgeNote(_Event, frozen=True):
@@ -353,6 +366,7 @@ Event = Union[
     HarvestDeclared,
     Passed,
     Answered,
+    ManualResolved,
     CoinFlipped,
     DeckShuffled,
     FirstPlayerChosen,
@@ -385,7 +399,7 @@ EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in Event.__args__}  # 
 
 DECISIONS = frozenset(
     {"PlayDeclared", "AttackDeclared", "DrawDeclared", "ActivationDeclared", "HarvestDeclared",
-     "Passed", "Answered"}
+     "Passed", "Answered", "ManualResolved"}
 )
 CHANCE = frozenset({"CoinFlipped", "DeckShuffled"})
 ADMIN = frozenset({"TakenBack", "ManualEffect", "JudgeNote", "Conceded"})

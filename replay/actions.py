@@ -13,7 +13,8 @@ from ledger.events import (
     ActivationDeclared, AttackDeclared, CardPlayed, DrawDeclared, HarvestDeclared, Passed,
     PlayDeclared, ResourcesChanged,
 )
-from replay.prompts import Prompt
+from replay.effects import Trigger
+from replay.prompts import Choose, Prompt
 from replay.state import other
 
 if TYPE_CHECKING:
@@ -80,6 +81,26 @@ class TurnActions:
             attack = AttackDeclared(seat, realm)
             if self.why_not_turn(seat, attack) is None:
                 yield attack
+        yield from self._candidate_activations(seat)
+
+    def _candidate_activations(self: "Engine", seat: str):
+        """Activated abilities (one per turn) and harvests (any number at once), 404.4."""
+        harvestable = []
+        for c in list(self.view.world()):
+            if c.controller != seat:
+                continue
+            refs = self.view.ability_refs(c.id)
+            count = max(len(refs), 1 if self.view.definition(c.id).has_unscripted_text else 0)
+            for index in range(count):
+                act = ActivationDeclared(seat, c.id, index)
+                if self.why_not_turn(seat, act) is None:
+                    yield act
+            if self._why_not_harvest_one(seat, c.id) is None:
+                harvestable.append(c.id)
+        for cid in harvestable:
+            yield HarvestDeclared(seat, [cid])
+        if len(harvestable) > 1:
+            yield HarvestDeclared(seat, harvestable)
 
     def why_not_turn(self: "Engine", seat: str, decision) -> str | None:
         if not isinstance(decision, TURN_ACTIONS):
@@ -92,7 +113,75 @@ class TurnActions:
             return self._why_not_play(seat, decision)
         if isinstance(decision, AttackDeclared):
             return self._why_not_attack(seat, decision.realm)
-        return "no card here has an ability that can be activated or harvested"
+        if isinstance(decision, ActivationDeclared):
+            return self._why_not_activate(seat, decision)
+        return self._why_not_harvest(seat, decision)
+
+    def _activated(self: "Engine", seat: str, cid: str, index: int):
+        """The (key, ability) of activated ability ``index`` of a card ``seat`` controls."""
+        c = self.state.cards.get(cid)
+        if c is None or c.zone != "world" or c.controller != seat:
+            return None, f"{cid} is not a card {seat} controls in The World (rule 404.4)"
+        refs = self.view.ability_refs(cid)
+        if not 0 <= index < len(refs) or refs[index][1].when != "activated":
+            return None, f"{c.name} has no activated ability #{index} (rule 404.4)"
+        return refs[index], None
+
+    def _why_not_activate(self: "Engine", seat: str, act: ActivationDeclared) -> str | None:
+        if act.targets:
+            return "targets are chosen as the ability resolves (rule 501.1), not declared"
+        card = self.state.cards.get(act.card)
+        if (card is not None and card.zone == "world" and card.controller == seat and act.ability == 0
+                and self.view.definition(act.card).has_unscripted_text):
+            if self.view.is_nullified(act.card):
+                return f"{card.name} is nullified: its rules text is blank (Nullify)"
+            if self.state.players[seat].actions < 1:
+                return "no actions left (an unscripted ability is entered as a tap action, R19)"
+            return None
+        ref, why = self._activated(seat, act.card, act.ability)
+        if why:
+            return why
+        _, ability, _ = ref
+        if ability.cost.harvest:
+            return f"{card.name}'s ability #{act.ability} is a harvest ability: harvest it (Harvest)"
+        return self._why_not_pay(seat, act.card, ability)
+
+    def _why_not_pay(self: "Engine", seat: str, cid: str, ability) -> str | None:
+        """Whether ``seat`` can pay an activated ability's cost now (404.4, Tap, Faith)."""
+        from replay.selectors import Context, holds
+        c, p, cost = self.state.cards[cid], self.state.players[seat], ability.cost
+        if not holds(self.view, ability.condition, Context(cid, seat, c.realm)):
+            return f"{c.name}: the ability's condition is not met ({_condition_text(ability)})"
+        if (cost.tap or cost.harvest) and (c.tapped or self.view.cant(cid, "be_tapped")):
+            return f"{c.name} is tapped: a tap ability needs it untapped (Tap)"
+        actions = cost.actions + (1 if cost.spends_action and not cost.actions else 0)
+        if p.actions < actions:
+            return f"no actions left (rule 404.4: this ability costs {actions} action(s))"
+        if p.energy < cost.energy:
+            return f"costs {cost.energy} energy and {seat} has {_num(p.energy)} (Pay)"
+        if cost.faith and (p.faith < cost.faith or self.state.counts.get(f"{seat}:faith@{self.state.round}")):
+            return "faith can be spent once per round, and only what you have (202.3)"
+        if len(p.hand) < cost.discard:
+            return f"discarding {cost.discard} needs {cost.discard} cards in hand"
+        return None
+
+    def _why_not_harvest_one(self: "Engine", seat: str, cid: str) -> str | None:
+        c = self.state.cards.get(cid)
+        if c is None or c.zone != "world" or c.controller != seat:
+            return f"{cid} is not a card {seat} controls in The World (Harvest)"
+        for _, ability, _ in self.view.ability_refs(cid):
+            if ability.when == "activated" and ability.cost.harvest:
+                return self._why_not_pay(seat, cid, ability)
+        return f"{c.name} has no harvest ability"
+
+    def _why_not_harvest(self: "Engine", seat: str, harvest: HarvestDeclared) -> str | None:
+        if not harvest.cards or len(set(harvest.cards)) != len(harvest.cards):
+            return "harvest names one or more different cards (Harvest)"
+        for cid in harvest.cards:
+            why = self._why_not_harvest_one(seat, cid)
+            if why:
+                return why
+        return None
 
     def _why_not_draw(self: "Engine", seat: str) -> str | None:
         if self.state.players[seat].actions < 1:
@@ -169,6 +258,10 @@ class TurnActions:
             self.draw(seat)
         elif isinstance(decision, PlayDeclared):
             yield from self._do_play(seat, decision)
+        elif isinstance(decision, ActivationDeclared):
+            yield from self._do_activate(seat, decision)
+        elif isinstance(decision, HarvestDeclared):
+            yield from self._do_harvest(seat, decision)
         elif isinstance(decision, AttackDeclared):
             # Free Attack: spent automatically, before actions.
             free = p.free_attacks > 0
@@ -192,11 +285,62 @@ class TurnActions:
             p.actions -= 1
         self.emit(ResourcesChanged(seat, "play", energy=p.energy, actions=p.actions))
         self.emit(CardPlayed(seat, play.card, card.name, play.realm, cost, spends_action))
-        if card.type == "spell":
-            self.move(play.card, "abyss", "spell resolved")  # 101.3.3
+        yield from self.resolve_play(seat, play.card, play.realm)
+
+    def _do_activate(self: "Engine", seat: str, act: ActivationDeclared) -> "Flow":
+        """404.4: pay the cost (tap, action, energy, faith, discard, sacrifice), then resolve."""
+        c, p = self.state.cards[act.card], self.state.players[seat]
+        if self.view.definition(act.card).has_unscripted_text and not self.view.ability_refs(act.card):
+            p.actions -= 1
+            self.emit(ResourcesChanged(seat, "activate", actions=p.actions))
+            yield from self.resolve_manually(seat, act.card, "activated")
             return
-        yield from self.enter_world(play.card, seat, play.realm, "played")
+        key, ability, _ = self.view.ability_refs(act.card)[act.ability]
+        yield from self._pay(seat, act.card, ability)
+        yield from self.resolve([Trigger(act.card, seat, f"ab:{key}", c.realm)])
+
+    def _pay(self: "Engine", seat: str, cid: str, ability) -> "Flow":
+        c, p, cost = self.state.cards[cid], self.state.players[seat], ability.cost
+        if cost.tap or cost.harvest:
+            self.set_tapped(cid, True)
+        actions = cost.actions + (1 if cost.spends_action and not cost.actions else 0)
+        if actions or cost.energy or cost.faith:
+            p.actions -= actions
+            p.energy -= cost.energy
+            p.faith -= cost.faith
+            if cost.faith:
+                self.state.counts[f"{seat}:faith@{self.state.round}"] = 1
+            self.emit(ResourcesChanged(seat, "activate", energy=p.energy, actions=p.actions,
+                                       faith=p.faith))
+        if cost.discard:
+            cards = yield from self.ask(Prompt(seat, "discard", choose=Choose(
+                list(p.hand), cost.discard, cost.discard), card=cid, text="discard to pay"))
+            for hand_card in cards:
+                self.move(hand_card, "abyss", "discard")
+        if cost.sacrifice:
+            yield from self.die(cid, "sacrifice", "cost")
+        _ = c
+
+    def _do_harvest(self: "Engine", seat: str, harvest: HarvestDeclared) -> "Flow":
+        """Harvest: tap any number of cards at once; their effects and On Harvest triggers
+        all trigger together, in the active player's order (Harvest)."""
+        triggers = []
+        for cid in harvest.cards:
+            c = self.state.cards[cid]
+            for key, ability, _ in self.view.ability_refs(cid):
+                if ability.when == "activated" and ability.cost.harvest:
+                    yield from self._pay(seat, cid, ability)
+                    triggers.append(Trigger(cid, seat, f"ab:{key}", c.realm))
+                    break
+            triggers += self.scripted_triggers(cid, "harvest")
+            triggers += self.event_triggers("harvested", cid, seat, c.realm)
+        yield from self.resolve(triggers)
 
 
 def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _condition_text(ability) -> str:
+    cond = ability.condition.model_dump(exclude_defaults=True)
+    return ", ".join(f"{k} {v}" for k, v in cond.items()) or "none"

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from replay.abilities import Ability
 from replay.errors import CardDataError
 
 ORBITALS = ("Petraia", "Thalwind", "Solfera", "Umbrathene", "Heliosynth", "Boundless")
@@ -24,6 +25,10 @@ SIMPLE_KEYWORDS = frozenset(
     {"flying", "deathstrike", "guardian", "rage", "unstable", "attuned", "symbiosis", "call",
      "heart of a legend"})
 _PARAM_KEYWORD = re.compile(r"^(attuned|link):(.+)$")
+
+_KEYWORD_SENTENCES = re.compile(
+    r"(?i)(?:flying|deathstrike|guardian|rage|unstable|symbiosis|call|heart of a legend|"
+    r"equipment|no effect|attuned(?: \w+)?|\w+ link)\.")
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -50,7 +55,8 @@ class Card(BaseModel):
     token: bool = False
     keywords: tuple[str, ...] = ()
     text: str = ""
-    abilities: list[dict[str, Any]] = []
+    abilities: tuple[Ability, ...] = ()
+    official: bool = True  # False: stats chosen here because the rules texts don't give them
 
     @field_validator("keywords")
     @classmethod
@@ -64,6 +70,16 @@ class Card(BaseModel):
             if match.group(1) == "link" and match.group(2) not in ORBITALS:
                 raise ValueError(f"link needs an orbital, got {match.group(2)!r}")
         return value
+
+    @property
+    def has_unscripted_text(self) -> bool:
+        """Rules text beyond its keywords and no ``abilities``: resolved by a manual prompt."""
+        if self.abilities:
+            return False
+        rest = self.text
+        for sentence in _KEYWORD_SENTENCES.findall(rest):
+            rest = rest.replace(sentence, "")
+        return bool(rest.strip(" .\n"))
 
     @property
     def base_power(self) -> int:

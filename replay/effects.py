@@ -36,6 +36,7 @@ class Trigger(msgspec.Struct, frozen=True):
     controller: str
     ability: str
     realm: int | None = None
+    subject: str | None = None  # the card the triggering event is about ("it")
 
 
 class Effects:
@@ -46,22 +47,18 @@ class Effects:
     def triggers_of(self: "Engine", cid: str, ability: str, realm: int | None = None) -> list[Trigger]:
         """The triggers of one ability of a card (twice under Heart of a Legend)."""
         c = self.state.cards[cid]
-        if not self.view.has(cid, ability):
+        count = self.view.keyword_count(cid, ability)
+        if not count:
             return []
         trigger = Trigger(cid, c.controller or c.owner, ability, realm)
         if self._has_heart(cid, ability):
-            return [trigger, trigger]
-        return [trigger]
+            count += 1  # the printed instance triggers twice
+        return [trigger] * count
 
     def _has_heart(self: "Engine", cid: str, ability: str) -> bool:
         """Heart of a Legend: printed abilities trigger twice while its controller controls
         another legendary Wonder."""
-        v = self.view
-        if not v.has(cid, "heart of a legend") or ability not in v.definition(cid).keywords:
-            return False
-        seat = self.state.cards[cid].controller
-        return any(c.id != cid and c.controller == seat and v.is_legendary_wonder(c.id)
-                   for c in v.world())
+        return ability in self.view.definition(cid).keywords and self.heart_doubles(cid)
 
     def resolve(self: "Engine", triggers: list[Trigger]) -> "Flow":
         """502: the active player orders simultaneous triggers; each resolves in turn."""
@@ -73,7 +70,11 @@ class Effects:
                 multiset=True), text="order the triggered abilities (rule 502)"))
             triggers = _reorder(triggers, order)
         for trigger in triggers:
-            yield from _HANDLERS[trigger.ability](self, trigger)
+            handler = _HANDLERS.get(trigger.ability)
+            if handler is None:
+                yield from self.resolve_scripted(trigger)
+            else:
+                yield from handler(self, trigger)
             yield from self.settle()
 
     def _resolved(self: "Engine", t: Trigger, detail: str = "") -> None:
@@ -83,20 +84,22 @@ class Effects:
     def round_start_triggers(self: "Engine") -> list[Trigger]:
         """403.1: On Round Start / On Round N; celestial counters give Ascend on round 7."""
         self.state.turn = self.state.first
+        triggers = self.world_triggers("round_start") + self.world_triggers("round")
         if self.state.round != 7:
-            return []
-        return [Trigger(c.id, c.controller, "ascend") for c in self.view.world()
-                if c.counters.get("celestial", 0) > 0]
+            return triggers
+        return triggers + [Trigger(c.id, c.controller, "ascend") for c in self.view.world()
+                           if c.counters.get("celestial", 0) > 0]
 
     def round_end_triggers(self: "Engine") -> list[Trigger]:
         """403.5: On Round End triggers; Unstable sacrifices the card."""
-        triggers: list[Trigger] = []
+        triggers: list[Trigger] = self.world_triggers("round_end")
         for c in list(self.view.world()):
             triggers += self.triggers_of(c.id, "unstable")
         return triggers
 
     def end_round_effects(self: "Engine") -> None:
-        """403.5: "this round" effects end."""
+        """403.5: "this round" effects end (control taken this round returns first)."""
+        self.return_round_control()
         for c in self.state.cards.values():
             if c.effects:
                 c.effects = [e for e in c.effects if e.until != "round"]
@@ -118,6 +121,8 @@ class Effects:
         triggers: list[Trigger] = []
         for ability in ON_ARRIVAL:
             triggers += self.triggers_of(cid, ability, c.realm)
+        triggers += self.scripted_triggers(cid, "arrival", c.realm)
+        triggers += self.event_triggers("arrives", cid, c.controller, c.realm)
         if v.is_wonder(cid):
             triggers += self._guardians(cid, c.realm)
         triggers += self._equip_triggers(cid)
@@ -212,6 +217,8 @@ class Effects:
             return
         if not shield_checked and (yield from self.shield_prevents(cid, "destroyed")):
             return
+        if (yield from self.replaced(cid, "destroyed")):
+            return
         yield from self.die(cid, "destroyed", reason)
 
     def die(self: "Engine", cid: str, how: str, reason: str) -> "Flow":
@@ -221,14 +228,20 @@ class Effects:
             return
         realm, seat = c.realm, c.controller
         left_behind = [i.id for i in self.view.world() if i.equipped_to == cid]
+        # On Death / "whenever … dies": checked while it is still in The World (rule 1);
+        # v1.2 counts a sacrifice as being destroyed too (rules README).
+        triggers = self.scripted_triggers(cid, "death", realm)
+        triggers += self.event_triggers("dies", cid, seat, realm)
+        if how == "destroyed" or (how == "sacrifice" and self.state.ruleset == "1.2"):
+            triggers += self.event_triggers("destroyed", cid, seat, realm)
         self.move(cid, "abyss", f"{how}: {reason}")
         key = f"{seat}:{how}"
         self.state.counts[key] = self.state.counts.get(key, 0) + 1
         for item in left_behind:
             self.state.cards[item].equipped_to = None
             if self._allies_for(item):
-                yield from self.resolve([Trigger(item, self.state.cards[item].controller,
-                                                 "equip", realm)])
+                triggers.append(Trigger(item, self.state.cards[item].controller, "equip", realm))
+        yield from self.resolve(triggers)
 
     def settle(self: "Engine") -> "Flow":
         """State-based checks: +1 and −1 counters on a card cancel (Counters); every Wonder

@@ -19,16 +19,18 @@ from typing import Any
 
 from ledger.events import (
     Answered, CardMoved, CoinFlipped, Conceded, DeckShuffled, Event, FirstPlayerChosen,
-    MatchEnded, MatchOpened, Mulliganed, RealmOpened, RealmSideChosen,
-    ResourcesChanged, RoundEnded, RoundStarted,
+    ManualResolved, MatchEnded, MatchOpened, Mulliganed, RealmOpened, RealmSideChosen,
+    ResourcesChanged, RoundEnded, RoundStarted, TriggerResolved,
 )
 from replay.actions import TurnActions
 from replay.battle import Battles
 from replay.cards import CardDB
 from replay.effects import Effects, Trigger
 from replay.errors import IllegalDecisionError
+from replay.manual import apply_ops, why_not_ops
 from replay.prompts import Choose, Prompt, pick_fits
 from replay.queries import View
+from replay.scripts import Movement, Scripts
 from replay.state import CardState, GameState, PlayerState, SEATS, new_realms, other
 
 ENGINE_VERSION = "0.1.0"
@@ -40,7 +42,7 @@ class MatchOver(Exception):
     """Raised inside the procedure when the match ends mid-way (deck-out, 405)."""
 
 
-class Engine(TurnActions, Battles, Effects):
+class Engine(TurnActions, Battles, Effects, Scripts, Movement):
     """One match in progress: its state, the pending prompt, and the procedure."""
 
     def __init__(self, db: CardDB, state: GameState):
@@ -51,6 +53,7 @@ class Engine(TurnActions, Battles, Effects):
         self.out: list[Event] = []
         self.end_of_turn: list[str] = []  # fliers that move at end of turn (v1.2)
         self.on_emit = None  # optional hook called after each event, state as of that event
+        self.loop_counts: dict = {}  # (source, ability) resolutions within one decision (503)
         self._flow: Flow | None = None
 
     # -- construction --------------------------------------------------------------------
@@ -112,6 +115,10 @@ class Engine(TurnActions, Battles, Effects):
                     f"(rule 403.2: players alternate turns)")
         if prompt.kind == "turn":
             return self.why_not_turn(seat, decision)
+        if prompt.kind == "manual":
+            if not isinstance(decision, ManualResolved) or decision.card != prompt.card:
+                return f"the pending prompt is manual for {prompt.card}; answer it with ManualResolved"
+            return why_not_ops(self, decision.ops)
         if not isinstance(decision, Answered) or decision.kind != prompt.kind:
             return f"the pending prompt is {prompt.kind!r}; answer it with Answered(kind={prompt.kind!r})"
         return pick_fits(prompt, decision.pick)
@@ -126,6 +133,7 @@ class Engine(TurnActions, Battles, Effects):
             raise IllegalDecisionError(f"{type(decision).__name__} by "
                                        f"{getattr(decision, 'seat', 'chance')}: {reason}")
         self.out = [decision]
+        self.loop_counts = {}
         if isinstance(decision, Conceded):
             self._end_match(other(decision.seat), "concession")
             self._flow = None
@@ -142,6 +150,7 @@ class Engine(TurnActions, Battles, Effects):
             self._flow = None
 
     def emit(self, event: Event) -> None:
+        self.view.changed()
         self.out.append(event)
         if self.on_emit is not None:
             self.on_emit(event)
@@ -154,6 +163,21 @@ class Engine(TurnActions, Battles, Effects):
             return pick
         answer = yield prompt
         return answer.pick
+
+    def resolve_manually(self, seat: str, cid: str, why: str) -> Flow:
+        """An unscripted card's text would apply: its controller enters what it did as
+        primitive operations (a ``manual`` prompt, DESIGN.md section 3)."""
+        card = self.view.definition(cid)
+        answer = yield Prompt(seat, "manual", card=cid, text=f"{why}: {card.text}")
+        apply_ops(self, answer.ops)
+        self.emit(TriggerResolved(cid, card.name, "manual", seat,
+                                  f"{len(answer.ops)} operation(s) entered by hand"))
+
+    def emit_reveal(self, ctx, cards: list[str]) -> None:
+        """Reveal: show cards to every player (they stay where they are)."""
+        names = ", ".join(f"{cid} {self.state.cards[cid].name}" for cid in cards) or "nothing"
+        self.emit(TriggerResolved(ctx.source, self.view.definition(ctx.source).name, "reveal",
+                                  ctx.controller, f"reveals {names}"))
 
     # -- the match, top to bottom --------------------------------------------------------
 

@@ -1,8 +1,11 @@
-"""Manual effects: a judge's ruling applied as explicit primitive operations (DESIGN.md 2).
+"""Manual effects: primitive operations applied as given (DESIGN.md sections 2 and 3).
 
-Each :class:`~ledger.events.ManualOp` is applied as given; nothing is checked against the
-rules, because the point of a manual effect is to record what the rules engine cannot express.
-:func:`why_not_manual` only checks that every operation names things that exist.
+Two things use them: a judge's ruling (``ManualEffect``) and the answer to a ``manual``
+prompt (``ManualResolved``), raised when a card whose rules text is not scripted would
+apply.  Each :class:`~ledger.events.ManualOp` is applied as given; nothing is checked against
+the rules, because the point is to record what the rules engine cannot express.
+:func:`why_not_ops` only checks that every operation names things that exist (the card, the
+zone, an active realm, a resource).
 """
 
 from __future__ import annotations
@@ -19,10 +22,15 @@ RESOURCES = ("energy", "actions", "faith", "free_attacks")
 
 
 def why_not_manual(engine: "Engine", effect: ManualEffect) -> str | None:
+    return why_not_ops(engine, effect.ops)
+
+
+def why_not_ops(engine: "Engine", ops: list[ManualOp]) -> str | None:
+    """Why these operations can't be applied (``None`` if every one names real things)."""
     s = engine.state
-    for n, op in enumerate(effect.ops, start=1):
+    for n, op in enumerate(ops, start=1):
         where = f"manual op {n} ({op.op})"
-        if op.op in ("move", "counter", "tap", "control") and op.card not in s.cards:
+        if op.op in ("move", "counter", "tap", "control", "power") and op.card not in s.cards:
             return f"{where}: no card {op.card!r}"
         if op.op == "move" and (op.to_zone not in ZONES or (op.to_zone == "world" and not op.realm)):
             return f"{where}: move needs to_zone in {ZONES} (and a realm for world)"
@@ -34,12 +42,25 @@ def why_not_manual(engine: "Engine", effect: ManualEffect) -> str | None:
             return f"{where}: stone needs a realm 1..7"
         if op.op == "counter" and not isinstance(op.value, (int, float)):
             return f"{where}: counter needs a numeric value (the change)"
+        if op.op == "move" and op.to_zone == "world" and not engine.view.is_active_realm(op.realm):
+            return f"{where}: realm {op.realm} is not active (rule 301.1)"
+        if op.op == "token" and not (op.seat in ("A", "B") and op.name
+                                     and engine.view.is_active_realm(op.realm or 0)):
+            return f"{where}: token needs a seat, a name and an active realm"
+        if op.op == "power" and (not isinstance(op.value, (int, float)) or
+                                 op.duration not in ("round", "ever")):
+            return f"{where}: power needs a numeric value and a duration (round or ever)"
     return None
 
 
 def apply_manual(engine: "Engine", effect: ManualEffect) -> None:
-    for op in effect.ops:
+    apply_ops(engine, effect.ops)
+
+
+def apply_ops(engine: "Engine", ops: list[ManualOp]) -> None:
+    for op in ops:
         _APPLY[op.op](engine, op)
+    engine.view.touch()
 
 
 def _move(engine: "Engine", op: ManualOp) -> None:
@@ -71,5 +92,13 @@ def _stone(engine: "Engine", op: ManualOp) -> None:
     engine.state.realms[op.realm - 1].stones = [owner]
 
 
+def _token(engine: "Engine", op: ManualOp) -> None:
+    engine.place_token(op.seat, engine.stand_in(op.name, "wonder", None), op.realm)
+
+
+def _power(engine: "Engine", op: ManualOp) -> None:
+    engine.add_effect(op.card, "power+", float(op.value), op.duration or "round", "manual")
+
+
 _APPLY = {"move": _move, "counter": _counter, "resource": _resource, "tap": _tap,
-          "control": _control, "stone": _stone}
+          "control": _control, "stone": _stone, "token": _token, "power": _power}

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import math
 
+from replay import statics as static_rules
+from replay.abilities import Ability
 from replay.cards import Card, CardDB
 from replay.state import CardState, GameState
 
@@ -21,10 +23,29 @@ class View:
         self.s = state
         self.db = db
         self._world: list[CardState] | None = None
+        self._static_sources: list | None = None
+        self._statics: static_rules.Statics | None = None
 
     def touch(self) -> None:
         """Forget cached facts: call whenever a card changes area (the engine's ``move``)."""
         self._world = None
+        self._static_sources = None
+        self._statics = None
+
+    def changed(self) -> None:
+        """Forget the static-ability table: call after any change of the state (every event)."""
+        self._statics = None
+
+    def statics(self) -> static_rules.Statics:
+        """The static abilities in force (empty, and free, when no card has one)."""
+        if self._statics is None:
+            if self._static_sources is None:
+                self._static_sources = static_rules.sources(self)
+            if not self._static_sources:
+                return static_rules.EMPTY
+            self._statics = static_rules.EMPTY  # guards re-entry while computing
+            self._statics = static_rules.compute(self, self._static_sources)
+        return self._statics
 
     # -- cards ---------------------------------------------------------------------------
 
@@ -57,20 +78,63 @@ class View:
 
     # -- abilities -----------------------------------------------------------------------
 
+    def has_null_mark(self, cid: str) -> bool:
+        """A null counter or a nullify effect on the card (before "can't be nullified")."""
+        c = self.s.cards[cid]
+        return c.counters.get("null", 0) > 0 or any(e.kind == "nullify" for e in c.effects)
+
     def is_nullified(self, cid: str) -> bool:
-        """Null Counter: a card with a null counter is nullified (its rules text is blank)."""
-        return self.s.cards[cid].counters.get("null", 0) > 0 or any(
-            e.kind == "nullify" for e in self.s.cards[cid].effects)
+        """Nullify: a card with a null counter, a nullify effect or under a continuous
+        "are nullified" is nullified (its rules text is blank), unless it can't be."""
+        table = self.statics()
+        if "be_nullified" in table.cant.get(cid, ()):
+            return False
+        return self.has_null_mark(cid) or cid in table.nullified
+
+    def abilities(self, cid: str, include_nullified: bool = False) -> list[Ability]:
+        return [a for _, a, _ in self.ability_refs(cid, include_nullified)]
+
+    def ability_refs(self, cid: str, include_nullified: bool = False) -> list[tuple[str, Ability, bool]]:
+        """(key, ability, printed) of the scripted abilities in force on a card: its printed
+        ones and those copied by symbiosis (keys ``Card Name#i``); none while nullified."""
+        c = self.s.cards[cid]
+        if not include_nullified and self.is_nullified(cid):
+            return []
+        refs = [(f"{c.name}#{i}", a, True) for i, a in enumerate(self.db[c.name].abilities)]
+        for entry in c.gained:
+            if entry.startswith("ability:"):
+                name, index = entry[8:].rsplit("#", 1)
+                refs.append((entry[8:], self.db[name].abilities[int(index)], False))
+        return refs
 
     def keywords(self, cid: str) -> set[str]:
-        """Keywords in force: printed plus copied by symbiosis, none while nullified."""
-        if self.is_nullified(cid):
-            return set()
+        """Keywords in force: printed, copied by symbiosis and granted ("get"), none of the
+        card's own while nullified (granted ones stay: Nullify)."""
         c = self.s.cards[cid]
-        return set(self.db[c.name].keywords) | set(c.gained)
+        granted = set(self.statics().grants.get(cid, ()))
+        if self.is_nullified(cid):
+            return granted
+        own = {k for k in c.gained if ":" not in k or k.startswith(("attuned:", "link:"))}
+        return set(self.db[c.name].keywords) | own | granted
+
+    def keyword_count(self, cid: str, keyword: str) -> int:
+        """How many instances of a keyword a card has (granted twice = twice, Symbiosis ex. 1)."""
+        c = self.s.cards[cid]
+        granted = self.statics().grants.get(cid, ()).count(keyword)
+        if self.is_nullified(cid):
+            return granted
+        own = int(keyword in self.db[c.name].keywords) + c.gained.count(keyword)
+        return own + granted
 
     def has(self, cid: str, keyword: str) -> bool:
         return keyword in self.keywords(cid)
+
+    def cant(self, cid: str, restriction: str) -> bool:
+        """A "can't" restriction on a card (it wins over any "can", rule 506)."""
+        return restriction in self.statics().cant.get(cid, ())
+
+    def classes(self, cid: str) -> tuple[str, ...]:
+        return self.db[self.s.cards[cid].name].classes
 
     def is_wonder(self, cid: str) -> bool:
         """A Wonder, or a land with a growth counter (Growth: it is also a legendary Wonder)."""
@@ -121,10 +185,26 @@ class View:
             base = self.lands_controlled(c.controller) if c.zone == "world" else 0
         else:
             base = d.base_power
+        defining = self.stat_defining_base(cid)
+        if defining is not None:
+            base = defining
+        if c.zone == "world" and cid in self.statics().base:
+            base = self.statics().base[cid]
         for e in c.effects:
             if e.kind == "base":
                 base = e.amount  # stun: base power 0 this round; the latest overwrites (508)
         return base
+
+    def stat_defining_base(self, cid: str) -> float | None:
+        """A stat-defining ability ("this gets power equal to …") works in every zone (rule 1)."""
+        from replay.selectors import Context, amount
+        c = self.s.cards[cid]
+        for ability in self.db[c.name].abilities:
+            if ability.when == "static" and ability.all_zones and not self.has_null_mark(cid):
+                for op in ability.effects:
+                    if op.do == "base_power" and op.target is None:
+                        return amount(self, op.amount, Context(cid, c.controller or c.owner, c.realm))
+        return None
 
     def power(self, cid: str) -> float:
         """Current power, in the order of operations of rule 101.6 (v1.3.2).
@@ -138,9 +218,14 @@ class View:
         for e in c.effects:
             if e.kind == "power+":
                 value = _add(value, e.amount)
+        table = self.statics()
+        if cid in table.power_add:
+            value = _add(value, table.power_add[cid])
         for e in c.effects:
             if e.kind == "power*":
                 value = _mul(value, e.amount)
+        if cid in table.power_mul:
+            value = _mul(value, table.power_mul[cid])
         return value
 
     def side_power(self, realm: int, seat: str) -> tuple[float, int]:
@@ -156,7 +241,9 @@ class View:
     # -- stones --------------------------------------------------------------------------
 
     def stones_of(self, seat: str) -> int:
-        return sum(r.stones.count(seat) for r in self.s.realms if not r.banished)
+        """Stones a seat controls, plus cards that count as stones (Stones)."""
+        extra = self.statics().extra_stones.get(seat, 0)
+        return sum(r.stones.count(seat) for r in self.s.realms if not r.banished) + extra
 
     def realm_controller(self, realm: int) -> str | None:
         """505.3: the player controlling the most stones in a realm, if there is one."""

@@ -52,6 +52,7 @@ class CardState(msgspec.Struct):
     equipped_to: str | None = None
     gained: list[str] = []  # keywords copied by symbiosis (locked in on resolution)
     arrived_round: int = 0
+    face_down: bool = False  # put face down: no card type, no effect until turned up
 
 
 class PlayerState(msgspec.Struct):

@@ -1,0 +1,219 @@
+"""The ability language: a card's rules text as data (``abilities`` in a card file).
+
+Each entry of a card's ``abilities`` list is one :class:`Ability`: *when* it applies
+(a timing), what it *costs*, under which *conditions*, and the *effects* it has, in order.
+Effects name what they affect with a :class:`Selector` ("target enemy Wonder here",
+"all lands you control", "up to 3 Wonders"), how much with an :class:`Amount`
+(a number, or "for each stone you control"), and how long with a duration.
+
+Everything here is validated by pydantic; a bad ability names the card, the ability and the
+field.  ``docs/abilities.md`` documents every construct with an example; the interpreter is
+:mod:`replay.scripts`.  The engine never names a card: what a card does is only this data.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Timing = Literal[
+    "play",          # On Play: when played from hand, before it resolves and arrives
+    "arrival",       # On Arrival: enters The World (played, put, created, returned)
+    "attack",        # On Attack (battle step 1): this card's controller attacks here
+    "defense",       # On Defense (battle step 2): this card's controller defends here
+    "battle",        # On Battle (battle step 3): any battle here
+    "battle_end",    # End of battle (battle step 6)
+    "death",         # On Death: this card goes from The World to The Abyss
+    "harvest",       # On Harvest: this card is harvested (a tap free ability)
+    "round_start",   # On Round Start (403.1)
+    "round",         # On Round N (403.1): ``round`` says which
+    "round_end",     # On Round End (403.5)
+    "whenever",      # "whenever …": ``event`` says which game event
+    "activated",     # an activated ability: paid with ``cost`` on its controller's turn
+    "static",        # a static ability: in force while the card is (``zone``)
+    "replacement",   # "if … would …, … instead" (504): ``event`` says what it replaces
+]
+EventKind = Literal["arrives", "dies", "destroyed", "plays", "attacks", "defends", "seizes",
+                    "harvested", "drawn", "banished", "revealed", "targeted", "played_spell"]
+What = Literal["wonder", "land", "item", "spell", "card", "realm", "stone", "equipped"]
+Side = Literal["yours", "enemy", "any"]
+Zone = Literal["world", "hand", "deck", "abyss", "banishment", "archive"]
+Resource = Literal["energy", "actions", "free_attacks", "faith"]
+Duration = Literal["round", "ever", "turn"]
+Per = Literal["round", "stones", "lands", "wonders_here", "enemies_here", "hand", "abyss",
+              "counters", "named_class", "sacrificed_power"]
+
+
+class _Data(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Amount(_Data):
+    """A number derived from the game: ``times`` × (count of ``per``) + ``plus``."""
+
+    per: Per
+    times: float = 1
+    plus: float = 0
+    counter: str | None = None  # for per = "counters": which counter on this card
+
+
+Number = int | float | Literal["inf"] | Amount
+
+
+class Selector(_Data):
+    """What an effect applies to (targets and selectors, rule 501.1 "target").
+
+    ``pick``: ``target`` (choose ``count`` on resolution), ``up_to`` (choose 0..``count``),
+    ``all``, ``this`` (the card with the ability), ``it`` (the card the triggering event is
+    about, or the card chosen by the previous effect), ``equipped`` (the Wonder this equipment
+    is equipped to), ``random`` is never used: randomness is a chance event.
+    """
+
+    pick: Literal["target", "up_to", "all", "this", "it", "equipped"] = "target"
+    count: int = Field(default=1, ge=1)
+    what: What = "wonder"
+    side: Side = "any"
+    owned: bool = False          # "you own" (owner, not controller)
+    zone: Zone = "world"
+    where: Literal["here", "adjacent", "any", "event"] = "any"
+    other: bool = False          # "another": not the card with the ability
+    classes: tuple[str, ...] = ()
+    named_class: bool = False    # of the class named by a ``name_class`` effect
+    orbital: str | None = None
+    name: str | None = None
+    cost_max: int | None = None
+    cost_min: int | None = None
+    power_max: float | None = None
+    power_min: float | None = None
+    token: bool | None = None
+    tapped: bool | None = None
+
+
+class Cost(_Data):
+    """What using an activated ability costs (404.4, Tap / Sacrifice / Faith abilities)."""
+
+    tap: Literal["free", "action"] | None = None
+    sacrifice: Literal["free", "action"] | None = None
+    harvest: bool = False        # a harvest ability (tap free, many at once, 404.4)
+    faith: int = 0
+    energy: int = 0
+    actions: int = 0
+    discard: int = 0
+
+    @property
+    def spends_action(self) -> bool:
+        return (self.tap == "action" or self.sacrifice == "action" or self.actions > 0)
+
+
+class Condition(_Data):
+    """When an ability is in force or an effect happens; every given field must hold."""
+
+    hoard: int | None = None             # you control at least N stones (Hoard)
+    kingdom: int | None = None           # you control N lands (of this orbital under v1.3.2)
+    awakened: bool | None = None         # you seized a stone this round (Awaken)
+    took_last_turn: bool | None = None   # you took the last turn (404.5.2: passing is not one)
+    controls: Selector | None = None     # you control at least ``controls_count`` of these
+    controls_count: int = 1
+    round_min: int | None = None
+    round_max: int | None = None
+    copied_by_symbiosis: bool | None = None
+    if_you_do: bool = False              # the previous effect of this ability happened
+
+
+class Trigger(_Data):
+    """The game event a "whenever" / "next time" / replacement ability waits for."""
+
+    event: EventKind
+    subject: Selector = Selector(pick="all", what="card")  # which card did it
+    nth: int | None = None       # "the first/second/third time …" (per game, counted)
+    nth_scope: Literal["game", "round"] = "game"
+    next_time: bool = False      # "the next time …": triggers once (then the ability is spent)
+    by: Side = "any"             # who did it ("whenever you play", "an opponent's spell")
+
+
+OpName = Literal[
+    "draw", "deny", "discard", "bury", "reveal", "seek", "destroy", "sacrifice", "banish",
+    "portal", "return", "put", "move", "create_token", "counters", "power", "base_power",
+    "multiply", "stun", "tap", "untap", "nullify", "gain", "lose", "control", "copy",
+    "grant", "cant", "name_class", "distribute", "trigger_again",
+    "play_from_deck", "symbiosis_any_power", "counts_as_stones",
+]
+
+
+class Op(_Data):
+    """One effect.  ``do`` says what; the other fields are its parameters (see the docs)."""
+
+    do: OpName
+    target: Selector | None = None
+    amount: Number = 1
+    until: Duration = "ever"
+    optional: bool = False            # "you may"
+    condition: Condition | None = None
+    resource: Resource | None = None  # gain/lose
+    counter: str | None = None        # counters: kind (+1, -1, shield, protector, …, custom)
+    to: Literal["hand", "deck", "abyss", "banishment", "world", "realm", "adjacent",
+                "center"] | None = None
+    realm: Literal["here", "target", "any", "same", "event"] = "here"
+    through: bool = True              # move: enter and leave every realm in between
+    token: "TokenSpec | None" = None
+    keywords: tuple[str, ...] = ()    # grant: keywords given
+    restriction: Literal["attack", "be_nullified", "untap", "be_tapped", "be_controlled",
+                         "get_counters", "be_targeted", "be_destroyed", "play"] | None = None
+    faceup: bool = True               # distribute face down
+    temporary: bool = True            # nullify: temporary (this round) unless "are nullified"
+    unless_pay: int = 0               # "unless they spend N energy"
+    times: int = 1                    # trigger_again
+    free: bool = True                 # play_from_deck / seek: for no cost
+    match: Selector | None = None     # seek: which card may be chosen
+
+
+class TokenSpec(_Data):
+    """A token an effect creates: the minimum requirements (203) or a printed one by name."""
+
+    name: str | None = None           # a printed token from the archive (or the minimum name)
+    type: Literal["wonder", "land", "item", "spell"] = "wonder"
+    power: int = 1
+    classes: tuple[str, ...] = ()
+    copy_classes: bool = False        # "they get the same classes as the sacrificed Wonder"
+    keywords: tuple[str, ...] = ()
+    story: bool = False               # a story token (Stoneseekers)
+    count: int = 1
+    distributed: bool = False         # "distributed in any realms"
+
+
+class Ability(_Data):
+    """One ability of a card: timing × cost × conditions × effects."""
+
+    when: Timing
+    round: int | None = Field(default=None, ge=1, le=7)   # for ``when = "round"``
+    on: Trigger | None = None          # for ``whenever`` and ``replacement``
+    cost: Cost = Cost()
+    condition: Condition = Condition()
+    effects: tuple[Op, ...] = ()
+    zone: Zone = "world"               # where a static ability works ("every zone" = stat-defining)
+    all_zones: bool = False            # stat-defining: works in every zone (rule 1, Power)
+    text: str = ""                     # the quoted rules text this ability implements
+    label: str = ""                    # short name shown in prompts and events
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Ability":
+        if self.when == "round" and self.round is None:
+            raise ValueError("when = 'round' needs round = N")
+        if self.when in ("whenever", "replacement") and self.on is None:
+            raise ValueError(f"when = {self.when!r} needs an 'on' trigger")
+        if self.when != "activated" and self.cost != Cost():
+            raise ValueError("only activated abilities have a cost")
+        if self.when == "activated" and self.cost == Cost():
+            raise ValueError("an activated ability needs a cost (tap, sacrifice, faith, …)")
+        if not self.effects:
+            raise ValueError("an ability needs at least one effect")
+        return self
+
+
+Op.model_rebuild()
+
+
+def parse_abilities(raw: list[dict]) -> tuple[Ability, ...]:
+    """Validate a card's raw ``abilities`` list (pydantic raises with the field path)."""
+    return tuple(Ability.model_validate(entry) for entry in raw)

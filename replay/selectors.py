@@ -1,0 +1,193 @@
+"""Evaluating the ability language against a state: selectors, amounts and conditions.
+
+Pure questions about one state (through a :class:`~replay.queries.View`): which cards a
+:class:`~replay.abilities.Selector` matches for a given source card, what an
+:class:`~replay.abilities.Amount` is worth, whether a :class:`~replay.abilities.Condition`
+holds.  Nothing here changes the state.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from replay.abilities import Amount, Condition, Selector
+from replay.cards import ORBITALS
+from replay.state import other
+
+if TYPE_CHECKING:
+    from replay.queries import View
+
+
+@dataclass
+class Context:
+    """Who is resolving what: the source card, its controller, and what the event was about."""
+
+    source: str
+    controller: str
+    realm: int | None = None        # "here": where the source is (or was, when it triggered)
+    subject: str | None = None      # the card the triggering event is about ("it")
+    chosen: list[str] = field(default_factory=list)  # cards the previous effect chose ("it")
+    did: bool = True                # whether the previous effect happened ("if you do")
+    named_class: str | None = None  # the class named by ``name_class``
+    sacrificed_power: float = 0
+
+
+def matches(v: "View", sel: Selector, cid: str, ctx: Context) -> bool:
+    """Whether card ``cid`` fits ``sel`` for an ability of ``ctx.source``."""
+    c = v.s.cards[cid]
+    if c.zone != sel.zone:
+        return False
+    if sel.other and cid == ctx.source:
+        return False
+    if sel.zone == "world":
+        if sel.side == "yours" and c.controller != ctx.controller:
+            return False
+        if sel.side == "enemy" and c.controller != other(ctx.controller):
+            return False
+        if not _where_fits(sel.where, c.realm, ctx):
+            return False
+    elif sel.side != "any" or sel.owned:
+        owner_wanted = ctx.controller if sel.side != "enemy" else other(ctx.controller)
+        if c.owner != owner_wanted:
+            return False
+    if sel.owned and c.owner != ctx.controller:
+        return False
+    if getattr(c, "face_down", False):
+        return sel.what == "card"
+    d = v.db[c.name]
+    if not _type_fits(v, sel.what, cid, d.type):
+        return False
+    wanted_classes = set(sel.classes)
+    if sel.named_class and ctx.named_class:
+        wanted_classes.add(ctx.named_class)
+    if wanted_classes and not wanted_classes <= set(v.classes(cid)):
+        return False
+    if sel.orbital and d.orbital != sel.orbital:
+        return False
+    if sel.name and sel.name not in d.name:
+        return False
+    if sel.cost_max is not None and d.cost > sel.cost_max:
+        return False
+    if sel.cost_min is not None and d.cost < sel.cost_min:
+        return False
+    if sel.token is not None and c.token != sel.token:
+        return False
+    if sel.tapped is not None and c.tapped != sel.tapped:
+        return False
+    if sel.power_max is not None or sel.power_min is not None:
+        power = v.power(cid) if c.zone == "world" else v.base_power(cid)
+        if sel.power_max is not None and power > sel.power_max:
+            return False
+        if sel.power_min is not None and power < sel.power_min:
+            return False
+    return True
+
+
+def _where_fits(where: str, realm: int | None, ctx: Context) -> bool:
+    if where == "any" or ctx.realm is None:
+        return True
+    if where == "here" or where == "event":
+        return realm == ctx.realm
+    return realm is not None and abs(realm - ctx.realm) == 1  # adjacent
+
+
+def _type_fits(v: "View", what: str, cid: str, card_type: str) -> bool:
+    if what == "card":
+        return True
+    if what == "wonder":
+        return v.is_wonder(cid)
+    return card_type == what
+
+
+def candidates(v: "View", sel: Selector, ctx: Context) -> list[str]:
+    """Every card ``sel`` could pick for ``ctx`` (in zone order, then table order)."""
+    if sel.pick == "this":
+        return [ctx.source] if ctx.source in v.s.cards else []
+    if sel.pick == "it":
+        picked = ctx.chosen or ([ctx.subject] if ctx.subject else [])
+        return [cid for cid in picked if cid in v.s.cards]
+    if sel.pick == "equipped":
+        host = v.s.cards[ctx.source].equipped_to
+        return [host] if host else []
+    if sel.zone == "world":
+        pool = [c.id for c in v.world()]
+    else:
+        pool = []
+        for seat in ("A", "B"):
+            pool += list(getattr(v.s.players[seat], sel.zone))
+    return [cid for cid in pool if matches(v, sel, cid, ctx)]
+
+
+def amount(v: "View", value, ctx: Context) -> float:
+    """The value of a :data:`~replay.abilities.Number` for ``ctx``."""
+    if value == "inf":
+        return math.inf
+    if not isinstance(value, Amount):
+        return value
+    seat = ctx.controller
+    per = value.per
+    if per == "round":
+        n = v.s.round
+    elif per == "stones":
+        n = v.stones_of(seat)
+    elif per == "lands":
+        n = v.lands_controlled(seat)
+    elif per in ("wonders_here", "enemies_here"):
+        side = seat if per == "wonders_here" else other(seat)
+        n = sum(1 for c in v.in_realm(ctx.realm or 0, side) if v.is_wonder(c.id))
+    elif per == "hand":
+        n = len(v.s.players[seat].hand)
+    elif per == "abyss":
+        n = len(v.s.players[seat].abyss)
+    elif per == "counters":
+        n = v.s.cards[ctx.source].counters.get(value.counter or "+1", 0)
+    elif per == "sacrificed_power":
+        n = ctx.sacrificed_power
+    else:  # named_class: Wonders you control of the named class
+        n = sum(1 for c in v.world() if c.controller == seat and ctx.named_class
+                in v.classes(c.id))
+    return value.times * n + value.plus
+
+
+def holds(v: "View", cond: Condition, ctx: Context) -> bool:
+    """Whether every part of ``cond`` holds for ``ctx`` (Hoard, Kingdom, Awaken …)."""
+    seat = ctx.controller
+    s = v.s
+    if cond.if_you_do and not ctx.did:
+        return False
+    if cond.hoard is not None and v.stones_of(seat) < cond.hoard:
+        return False
+    if cond.kingdom is not None and kingdom_count(v, ctx) < cond.kingdom:
+        return False
+    if cond.awakened is not None and s.players[seat].seized_this_round != cond.awakened:
+        return False
+    if cond.took_last_turn is not None and (s.last_turn_taker == seat) != cond.took_last_turn:
+        return False
+    if cond.round_min is not None and s.round < cond.round_min:
+        return False
+    if cond.round_max is not None and s.round > cond.round_max:
+        return False
+    if cond.controls is not None:
+        mine = Context(ctx.source, seat, ctx.realm)
+        if len(candidates(v, cond.controls.model_copy(update={"side": "yours"}),
+                          mine)) < cond.controls_count:
+            return False
+    if cond.copied_by_symbiosis is not None:
+        copied = any(f"from:{ctx.source}" in c.gained for c in v.world())
+        if copied != cond.copied_by_symbiosis:
+            return False
+    return True
+
+
+def kingdom_count(v: "View", ctx: Context) -> int:
+    """Kingdom N: lands you control; under v1.3.2 only lands of the source's orbital."""
+    orbital = v.definition(ctx.source).orbital
+    count = 0
+    for c in v.world():
+        if c.controller != ctx.controller or v.db[c.name].type != "land":
+            continue
+        if v.s.ruleset == "1.2" or orbital not in ORBITALS or v.db[c.name].orbital == orbital:
+            count += 1
+    return count

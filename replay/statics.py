@@ -1,0 +1,106 @@
+"""Static abilities in force: "gets", "are nullified", "can't", granted keywords.
+
+A static ability (``when = "static"``) changes how the game sees other cards while its
+source is in The World (or in every zone, for stat-defining abilities, rule 1 "Power").
+:func:`compute` gathers every static in force into a :class:`Statics` table that
+:class:`~replay.queries.View` consults for power, keywords, nullification and restrictions.
+
+Order (rule 508 and the Nullify game term): continuous nullification is settled first
+("can't be nullified" wins over "nullify", and a nullified card's statics do nothing), then
+power modifiers, grants and restrictions are collected from the cards still in force.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from replay.abilities import Ability
+from replay.selectors import Context, amount, candidates, holds
+
+if TYPE_CHECKING:
+    from replay.queries import View
+
+
+@dataclass
+class Statics:
+    power_add: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    power_mul: dict[str, float] = field(default_factory=dict)
+    base: dict[str, float] = field(default_factory=dict)
+    grants: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    nullified: set[str] = field(default_factory=set)
+    cant: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    any_power: set[str] = field(default_factory=set)
+    deck_play: set[str] = field(default_factory=set)      # seats who may play their deck's top
+    extra_stones: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+
+EMPTY = Statics()
+
+
+def sources(v: "View") -> list[tuple[str, Ability]]:
+    """(card id, ability) of every static ability on a card in The World."""
+    found = []
+    for c in v.world():
+        for ability in v.abilities(c.id, include_nullified=True):
+            if ability.when == "static":
+                found.append((c.id, ability))
+    return found
+
+
+def compute(v: "View", found: list[tuple[str, Ability]]) -> Statics:
+    table = Statics()
+    _settle_nullify(v, found, table)
+    for cid, ability in found:
+        if cid in table.nullified or v.has_null_mark(cid):
+            continue
+        ctx = Context(cid, v.s.cards[cid].controller, v.s.cards[cid].realm)
+        if not holds(v, ability.condition, ctx):
+            continue
+        for op in ability.effects:
+            if op.condition is not None and not holds(v, op.condition, ctx):
+                continue
+            _apply(v, op, ctx, table)
+    return table
+
+
+def _settle_nullify(v: "View", found, table: Statics) -> None:
+    protected: set[str] = set()
+    for cid, ability in found:
+        ctx = Context(cid, v.s.cards[cid].controller, v.s.cards[cid].realm)
+        for op in ability.effects:
+            if op.do == "cant" and op.restriction == "be_nullified" and op.target is not None:
+                protected |= set(candidates(v, op.target, ctx))
+    for cid, ability in found:
+        if v.has_null_mark(cid) and cid not in protected:
+            continue
+        ctx = Context(cid, v.s.cards[cid].controller, v.s.cards[cid].realm)
+        if not holds(v, ability.condition, ctx):
+            continue
+        for op in ability.effects:
+            if op.do == "nullify" and op.target is not None:
+                table.nullified |= set(candidates(v, op.target, ctx)) - protected
+    table.cant.update({cid: {"be_nullified"} for cid in protected})
+
+
+def _apply(v: "View", op, ctx: Context, table: Statics) -> None:
+    targets = candidates(v, op.target, ctx) if op.target is not None else [ctx.source]
+    value = amount(v, op.amount, ctx) if op.do in ("power", "multiply", "base_power") else 0
+    for cid in targets:
+        if op.do == "power":
+            table.power_add[cid] += value
+        elif op.do == "multiply":
+            table.power_mul[cid] = table.power_mul.get(cid, 1) * value
+        elif op.do == "base_power":
+            table.base[cid] = value
+        elif op.do == "grant":
+            table.grants[cid] += list(op.keywords)
+        elif op.do == "cant" and op.restriction:
+            table.cant[cid].add(op.restriction)
+        elif op.do == "symbiosis_any_power":
+            table.any_power.add(cid)
+    if op.do == "play_from_deck":
+        table.deck_play.add(ctx.controller)
+    elif op.do == "counts_as_stones":
+        table.extra_stones[ctx.controller] += int(value or amount(v, op.amount, ctx))
