@@ -9,7 +9,8 @@ event (with ``retracted``); every other table is built from the events in force 
 Rounds and turns: an event's ``round`` is the number of the last ``RoundStarted`` before it (0
 before round 1); its ``turn`` counts the turn actions of that round so far (404: play, attack,
 draw, activate, harvest, pass -- the same numbering as the replayer's "round 4, turn 7"), 0
-before the first one.
+before the first one.  After a take-back the count goes on from the round and turn of
+``to_seq``.
 """
 
 from __future__ import annotations
@@ -101,6 +102,8 @@ def _events_rows(stored: list[Stored], kept_seqs: set[int], match_id: str,
             round_no, turn = event.round, 0
         elif isinstance(event, TURN_ACTIONS):
             turn += 1
+        elif isinstance(event, TakenBack):
+            round_no, turn = clock.get(event.to_seq, (round_no, turn))  # back where it was
         clock[item.seq] = (round_no, turn)
         name = type(event).__name__
         rows.append(EventRow(match_id, item.seq, name, kind_of(name), round_no, turn,

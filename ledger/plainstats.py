@@ -1,0 +1,289 @@
+"""The named statistics computed the plain way: decode every match file and loop in Python.
+
+No DuckDB, no warehouse, no shared code with :mod:`ledger.facts` beyond the file reader, the
+deck facts and the interval formulas.  It is the reference the warehouse's SQL is checked
+against (the tests compare every statistic, counts exactly and rates to 1e-9) and the naive
+baseline of ``bench/analytics_bench.py``.  It returns the same :class:`ledger.stats.Table`
+shapes as :mod:`ledger.stats`, with the same definitions.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ledger.deckfacts import CardFacts, archetype, dbs_total
+from ledger.events import (BattleResolved, BattleStarted, CardMoved, CardPlayed, ManualEffect,
+                           MatchEnded, MatchOpened, RoundStarted, StoneSeized, TakenBack)
+from ledger.filestore import FileStore
+from ledger.intervals import newcombe, rate, wilson
+from ledger.stats import CARD_GROUPS, MIN_MATCH_WIN, Filters, Table
+
+
+@dataclass
+class SeatSummary:
+    player: str
+    deck: dict[str, int]
+    dbs: int
+    archetype: str
+    opening: set[str] = field(default_factory=set)
+    seen: set[str] = field(default_factory=set)  # opening hand or drawn
+    first_played: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class MatchSummary:
+    """What the plain statistics need from one match file."""
+
+    match_id: str
+    ruleset: str
+    tournament: str | None
+    round: int | None
+    table: int | None
+    seats: dict[str, SeatSummary]
+    ended: bool = False
+    winner: str | None = None
+    reason: str | None = None
+    first: str | None = None
+    rounds: int = 0
+    battles: list[tuple[int, str]] = field(default_factory=list)  # (realm, result)
+    seizures: list[int] = field(default_factory=list)  # realms
+    stones: list[list[str]] = field(default_factory=lambda: [["center"] for _ in range(7)])
+
+
+def summarize(path: str | os.PathLike, facts: CardFacts) -> MatchSummary:
+    """Read one match file (hash chain checked) and summarise the events in force."""
+    events = []
+    for stored in FileStore.read_file(path):
+        if isinstance(stored.event, TakenBack):
+            events = [(seq, e) for seq, e in events if seq <= stored.event.to_seq]
+        else:
+            events.append((stored.seq, stored.event))
+    opened: MatchOpened = events[0][1]
+    seats = {}
+    for info in opened.seats:
+        deck: dict[str, int] = defaultdict(int)
+        for entry in info.deck:
+            deck[entry.card] += entry.count
+        seats[info.seat] = SeatSummary(info.player, dict(deck),
+                                       dbs_total(info.deck, info.archive, facts),
+                                       archetype(info.deck, facts))
+    summary = MatchSummary(opened.match_id, opened.ruleset, opened.tournament, opened.round,
+                           opened.table, seats)
+    hands: dict[str, dict[str, str]] = {"A": {}, "B": {}}
+    started = False
+    current_round = 0
+    for _seq, event in events[1:]:
+        if isinstance(event, RoundStarted):
+            if not started:
+                started = True
+                for seat, hand in hands.items():
+                    seats[seat].opening = set(hand.values())
+                    seats[seat].seen |= set(hand.values())
+            current_round = event.round
+            summary.rounds = max(summary.rounds, event.round)
+            if event.round == 1 and summary.first is None:
+                summary.first = event.first
+        elif isinstance(event, CardMoved):
+            if not started:
+                if event.to_zone == "hand":
+                    hands[event.owner][event.card] = event.name
+                elif event.from_zone == "hand":
+                    hands[event.owner].pop(event.card, None)
+            elif event.from_zone == "deck" and event.to_zone == "hand":
+                seats[event.owner].seen.add(event.name)
+        elif isinstance(event, CardPlayed):
+            seats[event.seat].first_played.setdefault(event.name, current_round)
+        elif isinstance(event, BattleResolved):
+            summary.battles.append((event.realm, event.result))
+        elif isinstance(event, StoneSeized):
+            summary.seizures.append(event.realm)
+            stones = summary.stones[event.realm - 1]
+            if event.from_side in stones:
+                stones[stones.index(event.from_side)] = event.seat
+        elif isinstance(event, ManualEffect):
+            for op in event.ops:
+                if op.op == "stone" and op.realm:
+                    summary.stones[op.realm - 1] = [op.seat or str(op.value or "center")]
+        elif isinstance(event, MatchEnded):
+            summary.ended, summary.winner, summary.reason = True, event.winner, event.reason
+        elif isinstance(event, BattleStarted):
+            pass
+    if not started:
+        for seat, hand in hands.items():
+            seats[seat].opening = set(hand.values())
+            seats[seat].seen |= set(hand.values())
+    return summary
+
+
+def summarize_all(paths: Iterable[str | os.PathLike], facts: CardFacts) -> list[MatchSummary]:
+    return [summarize(p, facts) for p in paths]
+
+
+def _finished(matches: list[MatchSummary], filters: Filters) -> list[MatchSummary]:
+    return [m for m in matches if m.ended
+            and (filters.ruleset is None or m.ruleset == filters.ruleset)
+            and (filters.tournament is None or m.tournament == filters.tournament)]
+
+
+def _interval(wins: int, games: int) -> tuple:
+    return (rate(wins, games), *wilson(wins, games))
+
+
+def cards(matches: list[MatchSummary], filters: Filters) -> Table:
+    counts: dict[str, dict[str, list[int]]] = {}
+    rounds: dict[str, list[int]] = defaultdict(list)
+    for m in _finished(matches, filters):
+        for seat, s in m.seats.items():
+            won = 1 if m.winner == seat else 0
+            for card in s.deck:
+                c = counts.setdefault(card, {g: [0, 0] for g in CARD_GROUPS})
+                flags = {"deck": True, "played": card in s.first_played, "oh": card in s.opening,
+                         "gih": card in s.seen, "gns": card not in s.seen}
+                for group, present in flags.items():
+                    if present:
+                        c[group][0] += 1
+                        c[group][1] += won
+                if card in s.first_played:
+                    rounds[card].append(s.first_played[card])
+    rows = []
+    for card, c in counts.items():
+        if c["deck"][0] < filters.min_games:
+            continue
+        row: list = [card]
+        for group in CARD_GROUPS:
+            row += [c[group][0], *_interval(c[group][1], c[group][0])]
+        gih, gns = rate(c["gih"][1], c["gih"][0]), rate(c["gns"][1], c["gns"][0])
+        row += [gih - gns if gih is not None and gns is not None else None,
+                *newcombe(c["gih"][1], c["gih"][0], c["gns"][1], c["gns"][0]),
+                sum(rounds[card]) / len(rounds[card]) if rounds[card] else None]
+        rows.append(tuple(row))
+    columns = ["card"] + [f"{g}_{x}" for g in CARD_GROUPS
+                          for x in ("games", "wr", "wr_low", "wr_high")]
+    return Table("cards", columns + ["iwd", "iwd_low", "iwd_high", "avg_first_round"], rows)
+
+
+def first_player(matches: list[MatchSummary], filters: Filters) -> Table:
+    games = [m for m in _finished(matches, filters) if m.first is not None]
+    wins = sum(1 for m in games if m.winner == m.first)
+    draws = sum(1 for m in games if m.winner is None)
+    return Table("first-player", ["games", "first_wins", "draws", "first_wr", "first_wr_low",
+                                  "first_wr_high"],
+                 [(len(games), wins, draws, *_interval(wins, len(games)))])
+
+
+def _seat_games(matches: list[MatchSummary], filters: Filters):
+    """``(match, seat, opponent seat, won)`` for every seat of every finished match."""
+    for m in _finished(matches, filters):
+        for seat in m.seats:
+            other = "B" if seat == "A" else "A"
+            yield m, seat, other, m.winner == seat
+
+
+def matchups(matches: list[MatchSummary], filters: Filters) -> Table:
+    tally: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for m, seat, other, won in _seat_games(matches, filters):
+        t = tally[(m.seats[seat].archetype, m.seats[other].archetype)]
+        t[0] += 1
+        t[1] += won
+    rows = [(a, b, g, w, *_interval(w, g)) for (a, b), (g, w) in sorted(tally.items())
+            if g >= filters.min_games]
+    return Table("matchups", ["archetype", "opponent", "games", "wins", "wr", "wr_low", "wr_high"],
+                 rows)
+
+
+def realms(matches: list[MatchSummary], filters: Filters) -> Table:
+    battles, seized = defaultdict(int), defaultdict(int)
+    decided, held = defaultdict(int), defaultdict(int)
+    for m in _finished(matches, filters):
+        for realm, _result in m.battles:
+            battles[realm] += 1
+        for realm in m.seizures:
+            seized[realm] += 1
+        if m.winner is not None:
+            for number, stones in enumerate(m.stones, start=1):
+                decided[number] += 1
+                held[number] += m.winner in stones
+    rows = [(r, battles[r], seized[r], decided[r], held[r], *_interval(held[r], decided[r]))
+            for r in sorted(set(battles) | set(seized) | set(decided))]
+    return Table("realms", ["realm", "battles", "seizures", "decided_games", "winner_held",
+                            "winner_held_rate", "winner_held_low", "winner_held_high"], rows)
+
+
+def dbs(matches: list[MatchSummary], filters: Filters) -> Table:
+    width = filters.dbs_bucket
+    tally: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    for m, seat, other, won in _seat_games(matches, filters):
+        low = ((m.seats[seat].dbs - m.seats[other].dbs) // width) * width
+        tally[low][0] += 1
+        tally[low][1] += won
+    rows = [(low, low + width, g, w, *_interval(w, g)) for low, (g, w) in sorted(tally.items())
+            if g >= filters.min_games]
+    return Table("dbs", ["dbs_diff_low", "dbs_diff_high", "games", "wins", "wr", "wr_low",
+                         "wr_high"], rows)
+
+
+def rulesets(matches: list[MatchSummary], filters: Filters) -> Table:
+    groups: dict[str, list[MatchSummary]] = defaultdict(list)
+    for m in _finished(matches, filters):
+        groups[m.ruleset].append(m)
+    rows = []
+    for ruleset, ms in sorted(groups.items()):
+        n = len(ms)
+        firsts = [m for m in ms if m.first is not None]
+        fp_wins = sum(1 for m in firsts if m.winner == m.first)
+        fought = sum(len(m.battles) for m in ms)
+        attacker_wins = sum(1 for m in ms for _realm, result in m.battles if result == "attacker")
+        rows.append((ruleset, n, sum(m.rounds for m in ms) / n,
+                     sum(1 for m in ms if m.winner is None) / n,
+                     sum(1 for m in ms if m.reason == "stones") / n,
+                     len(firsts), *_interval(fp_wins, len(firsts)),
+                     fought / n, sum(len(m.seizures) for m in ms) / n,
+                     fought, *_interval(attacker_wins, fought)))
+    return Table("rulesets", [
+        "ruleset", "matches", "avg_rounds", "draw_rate", "stones_finish_rate",
+        "first_games", "first_wr", "first_wr_low", "first_wr_high",
+        "battles_per_match", "seizures_per_match",
+        "battles", "attacker_wr", "attacker_wr_low", "attacker_wr_high"], rows)
+
+
+def standings(matches: list[MatchSummary], filters: Filters) -> Table:
+    # pairing (tournament, round, table) -> player -> [opponent, game wins, game losses, games]
+    pairings: dict[tuple, dict[str, list]] = defaultdict(dict)
+    for m, seat, other, won in _seat_games(matches, filters):
+        if m.tournament is None:
+            continue
+        me, them = m.seats[seat].player, m.seats[other].player
+        entry = pairings[(m.tournament, m.round, m.table)].setdefault(me, [them, 0, 0, 0])
+        entry[0] = min(entry[0], them)
+        entry[1] += won
+        entry[2] += m.winner == other
+        entry[3] += 1
+    totals: dict[tuple[str, str], dict] = {}
+    for (tournament, _round, _table), players in pairings.items():
+        for player, (opponent, gw, gl, games) in players.items():
+            t = totals.setdefault((tournament, player), {"matches": 0, "points": 0, "gw": 0,
+                                                         "games": 0, "opponents": []})
+            t["matches"] += 1
+            t["points"] += 3 if gw > gl else 1 if gw == gl else 0
+            t["gw"] += gw
+            t["games"] += games
+            t["opponents"].append(opponent)
+    mwp = {key: max(t["points"] / (3 * t["matches"]), MIN_MATCH_WIN) for key, t in totals.items()}
+    rows = []
+    for (tournament, player), t in totals.items():
+        omw = [mwp[(tournament, o)] for o in t["opponents"]]
+        rows.append([tournament, 0, player, t["matches"], t["points"], t["gw"], t["games"],
+                     sum(omw) / len(omw)])
+    for row in rows:  # rank as SQL's rank(): 1 + the players strictly ahead
+        key = (row[4], row[7], row[5])
+        row[1] = 1 + sum(1 for r in rows if r[0] == row[0] and (r[4], r[7], r[5]) > key)
+    rows.sort(key=lambda r: (r[0], r[1], r[2]))
+    return Table("standings", ["tournament", "rank", "player", "matches", "match_points",
+                               "game_wins", "games", "omw"], [tuple(r) for r in rows])
+
+
+STATISTICS = {"cards": cards, "first-player": first_player, "matchups": matchups,
+              "realms": realms, "dbs": dbs, "rulesets": rulesets, "standings": standings}
