@@ -26,7 +26,9 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float | None, float |
     centre = p + z2 / (2 * games)
     spread = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games))
     denominator = 1 + z2 / games
-    return max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator)
+    low = 0.0 if wins == 0 else max(0.0, (centre - spread) / denominator)
+    high = 1.0 if wins == games else min(1.0, (centre + spread) / denominator)  # exact at the ends
+    return low, high
 
 
 def rate(wins: int, games: int) -> float | None:
