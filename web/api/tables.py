@@ -137,7 +137,7 @@ def tail_length(path: os.PathLike) -> int:
     """The number of events in a match file, read from its last complete line's ``seq``."""
     with open(path, "rb") as handle:
         size = os.fstat(handle.fileno()).st_size
-        chunk = min(size, 1 << 16)
+        chunk = min(size, 4096)
         while True:
             handle.seek(size - chunk)
             data = handle.read(chunk)

@@ -1,0 +1,223 @@
+"""Benchmark: the recording API under load, on loopback, against a real ``wonders serve``.
+
+20 tables record at once (one client thread per table: read the state, pick a legal option,
+submit it; a finished match is replaced by a new one), for a bounded time and count.  Prints
+one JSON object with ``decisions_per_s`` (durable: every accepted decision was fsynced before
+its response) and ``state_p50_ms`` / ``state_p99_ms`` (the state endpoint as the tables saw
+it under that load).  The physical limits are measured in the same run: the disk's raw
+``fsync`` rate (one writer, and 20 writers on 20 files) and the server's request rate on a
+no-op endpoint (``/api/health``) with the same 20 client threads.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLES = 20
+ORGANIZER = "bench-organizer-token-0123456789abcdef"
+PRESETS = ["solfera-blaze", "thalwind-sky", "petraia-stone", "umbrathene-shade"]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+# -- physical limits -------------------------------------------------------------------------------
+
+
+def fsync_rate(root: Path, writers: int, seconds: float) -> float:
+    """Appends of one small line + fsync per second, ``writers`` threads on their own files."""
+    counts = [0] * writers
+    stop = time.perf_counter() + seconds
+
+    def work(i: int) -> None:
+        fd = os.open(root / f"fsync-{writers}-{i}.bin", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            while time.perf_counter() < stop:
+                os.write(fd, b"x" * 300 + b"\n")
+                os.fsync(fd)
+                counts[i] += 1
+        finally:
+            os.close(fd)
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(writers)]
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sum(counts) / (time.perf_counter() - start)
+
+
+# -- a tiny HTTP client -------------------------------------------------------------------------------
+
+
+class Client:
+    def __init__(self, host: str, port: int):
+        self.conn = http.client.HTTPConnection(host, port, timeout=30)
+
+    def call(self, method: str, path: str, token: str | None = None, body=None):
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = json.dumps(body).encode() if body is not None else None
+        self.conn.request(method, path, body=data, headers=headers)
+        response = self.conn.getresponse()
+        payload = response.read()
+        return response.status, (json.loads(payload) if payload else None)
+
+
+def start_server(store: Path, threads: int) -> tuple[subprocess.Popen, str, int]:
+    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER)
+    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store", str(store),
+                             "--port", "0", "--threads", str(threads)], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = proc.stdout.readline()
+    if "serving" not in line:
+        proc.kill()
+        raise SystemExit(f"wonders serve did not start: {line!r}")
+    address = line.split("http://")[1].split()[0]
+    host, port = address.rsplit(":", 1)
+    return proc, host, int(port)
+
+
+def noop_rate(host: str, port: int, seconds: float) -> float:
+    counts = [0] * TABLES
+    stop = time.perf_counter() + seconds
+
+    def work(i: int) -> None:
+        client = Client(host, port)
+        while time.perf_counter() < stop:
+            client.call("GET", "/api/health")
+            counts[i] += 1
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(TABLES)]
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sum(counts) / (time.perf_counter() - start)
+
+
+# -- the load -------------------------------------------------------------------------------------------
+
+
+def pick(prompt: dict, rng: random.Random) -> dict:
+    if prompt["choose"]:
+        spec = prompt["choose"]
+        if spec["multiset"]:
+            return {"type": "Answered", "kind": prompt["kind"], "pick": spec["of"]}
+        ids = sorted(set(spec["of"]))
+        return {"type": "Answered", "kind": prompt["kind"],
+                "pick": rng.sample(ids, rng.randint(spec["min"], spec["max"]))}
+    return rng.choice(prompt["options"])["decision"]
+
+
+class Load:
+    def __init__(self, host: str, port: int, seconds: float, max_decisions: int):
+        self.host, self.port = host, port
+        self.stop_at = time.perf_counter() + seconds
+        self.max_decisions = max_decisions
+        self.decisions = 0
+        self.matches = 0
+        self.refused: dict[int, int] = {}
+        self.state_ms: list[float] = []
+        self.lock = threading.Lock()
+
+    def is_done(self) -> bool:
+        return time.perf_counter() >= self.stop_at or self.decisions >= self.max_decisions
+
+    def table(self, number: int) -> None:
+        client, rng = Client(self.host, self.port), random.Random(number)
+        while not self.is_done():
+            status, created = client.call("POST", "/api/matches", ORGANIZER, {
+                "seats": [{"player": f"P{number}a", "preset": rng.choice(PRESETS)},
+                          {"player": f"P{number}b", "preset": rng.choice(PRESETS)}],
+                "tournament": "Bench Open", "table": number + 1})
+            assert status == 201, created
+            self.play(client, rng, created["match_id"], created["tokens"])
+
+    def play(self, client: Client, rng: random.Random, mid: str, tokens: dict) -> None:
+        seat = "A"
+        while not self.is_done():
+            start = time.perf_counter()
+            status, state = client.call("GET", f"/api/matches/{mid}/state", tokens[seat])
+            elapsed = (time.perf_counter() - start) * 1000
+            with self.lock:
+                self.state_ms.append(elapsed)
+            prompt = state["prompt"]
+            if prompt is None:
+                with self.lock:
+                    self.matches += 1
+                return
+            if prompt["seat"] != seat:
+                seat = prompt["seat"]  # the other seat's client reads its own state next
+                continue
+            status, out = client.call("POST", f"/api/matches/{mid}/decisions", tokens[seat],
+                                      {"expected_seq": state["length"], "decision": pick(prompt, rng)})
+            with self.lock:
+                if status == 201:
+                    self.decisions += 1
+                else:
+                    self.refused[status] = self.refused.get(status, 0) + 1
+
+    def run(self) -> float:
+        threads = [threading.Thread(target=self.table, args=(i,)) for i in range(TABLES)]
+        start = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return time.perf_counter() - start
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    seconds = 4.0 if quick else 20.0
+    max_decisions = 2_000 if quick else 20_000
+    server_threads = 24
+    root = Path(tempfile.mkdtemp(prefix="wonders-api-bench-"))
+    try:
+        fsync_1 = fsync_rate(root, 1, 1.0 if quick else 3.0)
+        fsync_20 = fsync_rate(root, TABLES, 1.0 if quick else 3.0)
+        proc, host, port = start_server(root / "store", server_threads)
+        try:
+            noop = noop_rate(host, port, 1.0 if quick else 3.0)
+            load = Load(host, port, seconds, max_decisions)
+            elapsed = load.run()
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    print(json.dumps({
+        "tables": TABLES,
+        "server_threads": server_threads,
+        "seconds": round(elapsed, 2),
+        "decisions": load.decisions,
+        "decisions_per_s": round(load.decisions / elapsed, 1),
+        "matches_finished": load.matches,
+        "refused": {str(k): v for k, v in sorted(load.refused.items())},
+        "state_requests": len(load.state_ms),
+        "state_p50_ms": round(percentile(load.state_ms, 0.50), 2),
+        "state_p99_ms": round(percentile(load.state_ms, 0.99), 2),
+        "noop_requests_per_s": round(noop, 1),
+        "fsync_per_s_1_writer": round(fsync_1, 1),
+        "fsync_per_s_20_writers": round(fsync_20, 1),
+        "targets": {"decisions_per_s": 200, "state_p99_ms": 50},
+    }))
+
+
+if __name__ == "__main__":
+    main()
