@@ -36,13 +36,13 @@ Timing = Literal[
 ]
 EventKind = Literal["arrives", "dies", "destroyed", "plays", "attacks", "defends", "seizes",
                     "harvested", "drawn", "banished", "revealed", "targeted", "played_spell"]
-What = Literal["wonder", "land", "item", "spell", "card", "realm", "stone", "equipped"]
+What = Literal["wonder", "land", "item", "spell", "card", "equipped"]
 Side = Literal["yours", "enemy", "any"]
 Zone = Literal["world", "hand", "deck", "abyss", "banishment", "archive"]
 Resource = Literal["energy", "actions", "free_attacks", "faith"]
 Duration = Literal["round", "ever", "turn"]
 Per = Literal["round", "stones", "lands", "wonders_here", "enemies_here", "hand", "abyss",
-              "counters", "named_class", "sacrificed_power"]
+              "counters", "named_class", "sacrificed_power", "max_power"]
 
 
 class _Data(BaseModel):
@@ -166,6 +166,8 @@ class Op(_Data):
     times: int = 1                    # trigger_again
     free: bool = True                 # play_from_deck / seek: for no cost
     match: Selector | None = None     # seek: which card may be chosen
+    up_to_amount: bool = False        # "up to N": the controller chooses 0..N
+    at_round_end: bool = False        # return: happens at the end of the round (a delayed effect)
 
 
 class TokenSpec(_Data):

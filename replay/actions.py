@@ -71,7 +71,7 @@ class TurnActions:
         if self.why_not_turn(seat, DrawDeclared(seat)) is None:
             yield DrawDeclared(seat)
         realms = self.view.active_realms()
-        for cid in list(self.state.players[seat].hand):
+        for cid in [*self.state.players[seat].hand, *self._deck_top_playable(seat)]:
             spell = self.view.definition(cid).type == "spell"
             for realm in ([None] if spell else realms):
                 play = PlayDeclared(seat, cid, realm)
@@ -205,7 +205,7 @@ class TurnActions:
 
     def _why_not_play(self: "Engine", seat: str, play: PlayDeclared) -> str | None:
         s = self.state
-        if play.card not in s.players[seat].hand:
+        if play.card not in s.players[seat].hand and play.card not in self._deck_top_playable(seat):
             return f"card {play.card} is not in {seat}'s hand (rule 404.2)"
         card = self.view.definition(play.card)
         if card.type == "spell":
@@ -228,11 +228,18 @@ class TurnActions:
             return "no actions left (rule 404.2: playing a card costs an action)"
         return None
 
+    def _deck_top_playable(self: "Engine", seat: str) -> list[str]:
+        """"You may play cards from the top of your deck as if they were in your hand"."""
+        deck = self.state.players[seat].deck
+        return deck[:1] if deck and seat in self.view.statics().deck_play else []
+
     def _why_not_attack(self: "Engine", seat: str, realm: int) -> str | None:
         if not self.view.is_active_realm(realm):
             return f"realm {realm} is not active (rule 404.3: attack in an active realm)"
         if not any(self.view.is_wonder(c.id) for c in self.view.in_realm(realm, seat)):
             return f"{seat} has no Wonder in realm {realm} to attack with (rule 404.3.1)"
+        if any(self.view.cant(c.id, "attack") for c in self.view.in_realm(realm, seat)):
+            return f"a Wonder of {seat}'s in realm {realm} can't attack, so no attack takes place there (404.3)"
         p = self.state.players[seat]
         if p.free_attacks < 1 and p.actions < 1:
             return "no actions or free attacks left (rule 404.3)"

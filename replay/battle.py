@@ -29,7 +29,10 @@ class Battles:
         # Flying is an on-attack ability whose effect waits for the end of battle.
         fliers = [c.id for c in v.in_realm(realm, attacker)
                   if v.is_wonder(c.id) and v.has(c.id, "flying")]
-        # Steps 2 and 3, On Defense and On Battle: card abilities (none are keywords).
+        yield from self.resolve(self._step_triggers(realm, attacker, "attack", "attacks"))
+        # Steps 2 and 3, On Defense and On Battle (card abilities; no keyword uses them).
+        yield from self.resolve(self._step_triggers(realm, defender, "defense", "defends"))
+        yield from self.resolve(self._step_triggers(realm, None, "battle", None))
         # Step 4, check for victory: sum each side's power.
         attack_power, attackers = v.side_power(realm, attacker)
         defense_power, defenders = v.side_power(realm, defender)
@@ -50,9 +53,23 @@ class Battles:
             self.end_of_turn.extend(fliers)  # v1.2 Flying: moves at the end of the turn
         else:
             yield from self._fly(fliers, attacker)  # v1.3.2 Flying: battle step 6
+        yield from self.resolve(self._step_triggers(realm, None, "battle_end", None))
         if rage_card is not None and s.cards[rage_card].zone == "world":
             yield from self.die(rage_card, "sacrifice", "rage")  # Rage: sacrificed after its battle
         yield from self.settle()
+
+    def _step_triggers(self: "Engine", realm: int, seat: str | None, when: str,
+                       event: str | None) -> list[Trigger]:
+        """A battle step's triggers: the abilities of ``seat``'s cards here (everyone's if
+        None) with that timing, and "whenever … attacks / defends" (404.3.2 steps 1–3, 6)."""
+        triggers: list[Trigger] = []
+        for c in list(self.view.in_realm(realm)):
+            if seat is not None and c.controller != seat:
+                continue
+            triggers += self.scripted_triggers(c.id, when, realm)
+            if event is not None and self.view.is_wonder(c.id):
+                triggers += self.event_triggers(event, c.id, c.controller, realm)
+        return triggers
 
     def _deathstrikers(self: "Engine", realm: int, attacker: str, result: str) -> list[Trigger]:
         """Deathstrike triggers of each Wonder here whose side won or tied."""

@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ledger.events import (Answered, AttackDeclared, CoinFlipped, DeckShuffled, DrawDeclared,
-                           Event, Passed, PlayDeclared)
+from ledger.events import (ActivationDeclared, Answered, AttackDeclared, CoinFlipped,
+                           DeckShuffled, DrawDeclared, Event, ManualResolved, Passed, PlayDeclared)
 from replay.prompts import Prompt
 from replay.state import other
 
@@ -28,6 +28,18 @@ def answer_chance(prompt: Prompt, rng: random.Random) -> Event:
     order = list(prompt.choose.of)
     rng.shuffle(order)
     return DeckShuffled(prompt.text.split()[-1], order)
+
+
+def answer_manual(prompt: Prompt) -> Event:
+    """Bots can't read rules text: they record that an unscripted card did nothing."""
+    return ManualResolved(prompt.seat, prompt.card, [])
+
+
+def scripted_options(engine) -> list:
+    """Legal turn actions, without activating cards whose text is not scripted."""
+    return [o for o in engine.legal_options()
+            if not (isinstance(o, ActivationDeclared)
+                    and engine.view.definition(o.card).has_unscripted_text)]
 
 
 def random_pick(prompt: Prompt, rng: random.Random) -> Any:
@@ -53,7 +65,9 @@ class RandomBot:
     def decide(self, engine) -> Event:
         prompt = engine.prompt
         if prompt.kind == "turn":
-            return self.rng.choice(engine.legal_options())
+            return self.rng.choice(scripted_options(engine))
+        if prompt.kind == "manual":
+            return answer_manual(prompt)
         return Answered(prompt.seat, prompt.kind, random_pick(prompt, self.rng))
 
 
@@ -69,13 +83,15 @@ class GreedyBot:
         prompt = engine.prompt
         if prompt.kind == "turn":
             return self._turn(engine, prompt.seat)
+        if prompt.kind == "manual":
+            return answer_manual(prompt)
         return Answered(prompt.seat, prompt.kind, self._answer(engine, prompt))
 
     # -- turns ---------------------------------------------------------------------------
 
     def _turn(self, engine, seat: str) -> Event:
         v = engine.view
-        options = engine.legal_options()
+        options = scripted_options(engine)
         attacks = [o for o in options if isinstance(o, AttackDeclared)]
         plays = [o for o in options if isinstance(o, PlayDeclared)]
         winning = [a for a in attacks if self._attack_gain(engine, seat, a.realm) > 0]
@@ -85,6 +101,9 @@ class GreedyBot:
             return max(plays, key=lambda p: self._play_value(engine, seat, p))
         if any(isinstance(o, DrawDeclared) for o in options) and len(v.s.players[seat].hand) < 4:
             return DrawDeclared(seat)
+        abilities = [o for o in options if not isinstance(o, (Passed, DrawDeclared))]
+        if abilities:
+            return abilities[0]  # activated and harvest abilities: use them rather than pass
         return Passed(seat)
 
     def _attack_gain(self, engine, seat: str, realm: int) -> float:
@@ -133,8 +152,8 @@ class GreedyBot:
         if kind == "may":
             return "yes"
         if kind == "realm":
-            return "no"
-        if kind == "target" and all(o != "no" for o in prompt.options):
+            return "no" if "no" in prompt.options else prompt.options[-1]
+        if kind == "target" and prompt.choose is None and all(o != "no" for o in prompt.options):
             return max(prompt.options, key=lambda cid: v.power(cid) if isinstance(cid, str)
                        and cid in v.s.cards and v.s.cards[cid].zone == "world" else 0)
         if kind == "discard":

@@ -330,18 +330,39 @@ def _symbiosis(g: "Engine", t: Trigger) -> "Flow":
     c = g.state.cards[t.source]
     if c.zone != "world":
         return
-    power = g.view.power(t.source)
     candidates = [w.id for w in g.view.world() if w.id != t.source and g.view.is_wonder(w.id)
-                  and g.view.power(w.id) == power]
+                  and _same_power(g, t.source, w.id)]
     target = yield from g.pick_target(t, candidates, "symbiosis: copy which Wonder?")
-    if target is None or g.view.power(target) != g.view.power(t.source):
+    if target is None or not _same_power(g, t.source, target):
         g._resolved(t, "nothing copied")
         return
-    copied = sorted(g.view.keywords(target) - {"symbiosis"} - set(g.view.keywords(t.source)))
-    c.gained = [*c.gained, *copied]
-    g._resolved(t, f"copies {', '.join(copied) or 'no keywords'} from {target}")
+    # Copy printed and symbiosis-copied abilities, never symbiosis itself nor abilities
+    # granted by other effects (equipment, statics); the copy is locked in on resolution.
+    own = g.view.keywords(t.source)
+    copied = sorted(k for k in _copiable_keywords(g, target) if k != "symbiosis" and k not in own)
+    abilities = [key for key, _, _ in g.view.ability_refs(target)]
+    c.gained = [*c.gained, *copied, *(f"ability:{k}" for k in abilities), f"from:{target}"]
+    g.view.touch()
+    g._resolved(t, f"copies {', '.join(copied + abilities) or 'no keywords'} from {target}")
+    # Symbiosis won't copy on play abilities; copied on arrival abilities trigger now.
     arrival = [Trigger(t.source, t.controller, k, c.realm) for k in copied if k in ON_ARRIVAL]
+    arrival += [Trigger(t.source, t.controller, f"ab:{k}", c.realm)
+                for k, a, _ in g.view.ability_refs(t.source) if k in abilities and a.when == "arrival"]
     yield from g.resolve(arrival)
+
+
+def _same_power(g: "Engine", copier: str, target: str) -> bool:
+    """Symbiosis copies a Wonder of the same power, unless a card says it may copy this one
+    "as if it had any power" (Symbiosis example 2)."""
+    return (target in g.view.statics().any_power
+            or g.view.power(copier) == g.view.power(target))
+
+
+def _copiable_keywords(g: "Engine", cid: str) -> set[str]:
+    c = g.state.cards[cid]
+    if g.view.is_nullified(cid):
+        return set()
+    return set(g.view.definition(cid).keywords) | {k for k in c.gained if ":" not in k}
 
 
 def _unstable(g: "Engine", t: Trigger) -> "Flow":

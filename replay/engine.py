@@ -270,6 +270,7 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
         """403.5: round-end triggers, lose resources, discard to 7, then the next round."""
         s = self.state
         yield from self.resolve(self.round_end_triggers())
+        yield from self.delayed_returns()
         for seat in SEATS:
             p = s.players[seat]
             if p.energy or p.actions or p.free_attacks:

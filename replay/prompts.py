@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 KINDS = ("turn", "mulligan", "first", "side", "order", "target", "may", "stone", "realm",
-         "discard", "equip", "chance")
+         "discard", "equip", "amount", "manual", "chance")
 
 
 class Choose(msgspec.Struct, frozen=True):

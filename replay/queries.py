@@ -98,7 +98,7 @@ class View:
         """(key, ability, printed) of the scripted abilities in force on a card: its printed
         ones and those copied by symbiosis (keys ``Card Name#i``); none while nullified."""
         c = self.s.cards[cid]
-        if not include_nullified and self.is_nullified(cid):
+        if c.face_down or (not include_nullified and self.is_nullified(cid)):
             return []
         refs = [(f"{c.name}#{i}", a, True) for i, a in enumerate(self.db[c.name].abilities)]
         for entry in c.gained:
@@ -111,7 +111,10 @@ class View:
         """Keywords in force: printed, copied by symbiosis and granted ("get"), none of the
         card's own while nullified (granted ones stay: Nullify)."""
         c = self.s.cards[cid]
+        if c.face_down:
+            return set()
         granted = set(self.statics().grants.get(cid, ()))
+        granted |= {e.kind[6:] for e in c.effects if e.kind.startswith("grant:")}
         if self.is_nullified(cid):
             return granted
         own = {k for k in c.gained if ":" not in k or k.startswith(("attuned:", "link:"))}
@@ -131,6 +134,8 @@ class View:
 
     def cant(self, cid: str, restriction: str) -> bool:
         """A "can't" restriction on a card (it wins over any "can", rule 506)."""
+        if any(e.kind == f"cant:{restriction}" for e in self.s.cards[cid].effects):
+            return True
         return restriction in self.statics().cant.get(cid, ())
 
     def classes(self, cid: str) -> tuple[str, ...]:
@@ -139,6 +144,8 @@ class View:
     def is_wonder(self, cid: str) -> bool:
         """A Wonder, or a land with a growth counter (Growth: it is also a legendary Wonder)."""
         c = self.s.cards[cid]
+        if c.face_down:
+            return False  # a face-down card has no card type (Face Down)
         d = self.db[c.name]
         return d.type == "wonder" or (d.type == "land" and c.counters.get("growth", 0) > 0)
 

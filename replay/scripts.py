@@ -252,6 +252,18 @@ class Scripts:
         self.move(cid, "world", "token created", realm=realm, controller=seat)
         return cid
 
+    def delayed_returns(self: "Engine") -> "Flow":
+        """Delayed "return … at end of round" effects happen now (403.5)."""
+        for c in list(self.state.cards.values()):
+            for e in c.effects:
+                if e.kind == "return_at_round_end" and c.zone == "abyss":
+                    ctx = Context(c.id, e.source, None)
+                    realm = yield from self.choose_realm("target", ctx, f"return {c.name} to which realm?")
+                    c.effects = []
+                    if realm is not None:
+                        yield from self.enter_world(c.id, e.source, realm, "returned")
+                    break
+
     def return_round_control(self: "Engine") -> None:
         """403.5: "this round" control ends; the card returns unless its owner "can't" control it."""
         for c in self.view.world():
@@ -408,8 +420,13 @@ def _portal(g: "Engine", op: Op, ctx: Context) -> "Flow":
 
 
 def _put(g: "Engine", op: Op, ctx: Context) -> "Flow":
-    """Return / put a card from another area into a realm (it arrives)."""
+    """Return / put a card from another area into a realm (it arrives); "at end of round"
+    marks the card and :meth:`Scripts.delayed_returns` does it then."""
     cards = yield from g.choose(op.target, ctx, "which card?")
+    if op.at_round_end:
+        for cid in cards:
+            g.add_effect(cid, "return_at_round_end", 0, "ever", ctx.controller)
+        return bool(cards)
     for cid in cards:
         realm = yield from g.choose_realm(op.realm, ctx, f"put {g.state.cards[cid].name} into which realm?")
         if realm is not None:
@@ -484,6 +501,9 @@ def _meets(g: "Engine", cid: str, spec) -> bool:
 def _counters(g: "Engine", op: Op, ctx: Context) -> "Flow":
     cards = yield from g.choose(op.target, ctx, f"put {op.counter} counters on which card?")
     n = int(amount(g.view, op.amount, ctx))
+    if op.up_to_amount and cards:
+        n = yield from g.ask(Prompt(ctx.controller, "amount", options=list(range(n + 1)),
+                                    card=ctx.source, text=f"how many {op.counter} counters?"))
     done = False
     for cid in cards:
         theirs = g.state.cards[cid].controller != ctx.controller

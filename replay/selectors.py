@@ -96,6 +96,8 @@ def _where_fits(where: str, realm: int | None, ctx: Context) -> bool:
 def _type_fits(v: "View", what: str, cid: str, card_type: str) -> bool:
     if what == "card":
         return True
+    if what == "equipped":
+        return False  # only through ``pick = "equipped"`` (see candidates)
     if what == "wonder":
         return v.is_wonder(cid)
     return card_type == what
@@ -108,9 +110,9 @@ def candidates(v: "View", sel: Selector, ctx: Context) -> list[str]:
     if sel.pick == "it":
         picked = ctx.chosen or ([ctx.subject] if ctx.subject else [])
         return [cid for cid in picked if cid in v.s.cards]
-    if sel.pick == "equipped":
+    if sel.pick == "equipped" or sel.what == "equipped":
         host = v.s.cards[ctx.source].equipped_to
-        return [host] if host else []
+        return [host] if host and v.s.cards[host].zone == sel.zone else []
     if sel.zone == "world":
         pool = [c.id for c in v.world()]
     else:
@@ -145,6 +147,9 @@ def amount(v: "View", value, ctx: Context) -> float:
         n = v.s.cards[ctx.source].counters.get(value.counter or "+1", 0)
     elif per == "sacrificed_power":
         n = ctx.sacrificed_power
+    elif per == "max_power":
+        n = max((v.power(c.id) for c in v.world() if c.controller == seat and v.is_wonder(c.id)),
+                default=0)
     else:  # named_class: Wonders you control of the named class
         n = sum(1 for c in v.world() if c.controller == seat and ctx.named_class
                 in v.classes(c.id))
