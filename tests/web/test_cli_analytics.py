@@ -1,0 +1,163 @@
+"""`wonders ingest`, `wonders stats` and `wonders export parquet`, run as real subprocesses on a
+simulated tournament: output formats, incremental runs, problems reported by name with exit 1,
+read-only SQL, and errors as one line without a traceback."""
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from ledger.events import DeckEntry
+from replay.cards import default_cards
+from replay.decks import load_decks
+from web.cli_analytics import card_facts
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def wonders(*args):
+    return subprocess.run([sys.executable, "-m", "web.cli", *map(str, args)], cwd=REPO,
+                          capture_output=True, text=True, timeout=600)
+
+
+def ok(*args):
+    done = wonders(*args)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def one_line_error(done):
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert lines and lines[-1].startswith("error: ")
+    return lines[-1]
+
+
+@pytest.fixture(scope="module")
+def warehouse(tmp_path_factory):
+    root = tmp_path_factory.mktemp("cli")
+    store = root / "store"
+    ok("simulate", "--tournament", "CLI Open", "--players", 6, "--rounds", 2, "--seed", 3,
+       "--out", store)
+    ok("simulate", "--matches", 6, "--seed", 4, "--rules", "1.2", "--out", store)
+    done = ok("ingest", store, "--db", root / "w.duckdb")
+    assert done.stdout.strip() == ("12 match files: 12 new, 0 grown, 0 unchanged, 0 not ingested; "
+                                   f"{_events(store)} events loaded")
+    return store, root / "w.duckdb"
+
+
+def _events(store):
+    return sum(len(p.read_bytes().splitlines()) for p in store.glob("*.jsonl"))
+
+
+def test_a_second_ingest_reads_nothing(warehouse):
+    store, db = warehouse
+    done = ok("ingest", store, "--db", db)
+    assert "0 new, 0 grown, 12 unchanged" in done.stdout
+
+
+@pytest.mark.parametrize("name", ["cards", "first-player", "matchups", "realms", "dbs",
+                                  "rulesets", "standings"])
+def test_every_statistic_prints_as_json_csv_and_table(warehouse, name):
+    _store, db = warehouse
+    records = json.loads(ok("stats", name, "--db", db, "--format", "json").stdout)
+    assert records, name
+    rows = list(csv.DictReader(io.StringIO(ok("stats", name, "--db", db, "--format", "csv").stdout)))
+    assert len(rows) == len(records) and list(rows[0]) == list(records[0])
+    table = ok("stats", name, "--db", db).stdout
+    assert name in table.splitlines()[0]
+    if any(key.endswith("_low") for key in records[0]):
+        assert "% (" in table  # rates are shown with their interval
+
+
+def test_filters_and_min_games(warehouse):
+    _store, db = warehouse
+    everything = json.loads(ok("stats", "first-player", "--db", db, "--format", "json").stdout)
+    old = json.loads(ok("stats", "first-player", "--db", db, "--ruleset", "1.2",
+                        "--format", "json").stdout)
+    cup = json.loads(ok("stats", "first-player", "--db", db, "--tournament", "CLI Open",
+                        "--format", "json").stdout)
+    assert (everything[0]["games"], old[0]["games"], cup[0]["games"]) == (12, 6, 6)
+    cards = json.loads(ok("stats", "cards", "--db", db, "--min-games", 4, "--format", "json").stdout)
+    assert cards and all(c["deck_games"] >= 4 for c in cards)
+    standings = json.loads(ok("stats", "standings", "--db", db, "--format", "json").stdout)
+    assert {s["tournament"] for s in standings} == {"CLI Open"} and len(standings) == 6
+    assert sum(s["matches"] for s in standings) == 12  # 3 tables x 2 rounds, two players each
+
+
+def test_sql_is_read_only(warehouse):
+    _store, db = warehouse
+    out = json.loads(ok("stats", "sql", "SELECT count(*) AS n FROM matches", "--db", db,
+                        "--format", "json").stdout)
+    assert out == [{"n": 12}]
+    line = one_line_error(wonders("stats", "sql", "DELETE FROM matches", "--db", db))
+    assert "read-only" in line
+    line = one_line_error(wonders("stats", "sql", "SELECT * FROM read_csv('/etc/hostname')",
+                                  "--db", db))
+    assert "sql:" in line
+    assert json.loads(ok("stats", "sql", "SELECT count(*) AS n FROM matches", "--db", db,
+                         "--format", "json").stdout) == [{"n": 12}]
+
+
+def test_errors_are_one_line(warehouse, tmp_path):
+    _store, db = warehouse
+    one_line_error(wonders("stats", "cards", "--db", tmp_path / "missing.duckdb"))
+    one_line_error(wonders("stats", "sql", "--db", db))
+    one_line_error(wonders("stats", "cards", "extra", "--db", db))
+    one_line_error(wonders("stats", "sql", "SELEC nonsense", "--db", db))
+    one_line_error(wonders("ingest", tmp_path / "no-store", "--db", tmp_path / "w.duckdb"))
+
+
+def test_problems_are_reported_by_name_and_exit_1(warehouse, tmp_path):
+    store, _db = warehouse
+    copy = tmp_path / "store"
+    copy.mkdir()
+    for path in store.glob("*.jsonl"):
+        (copy / path.name).write_bytes(path.read_bytes())
+    victim = sorted(copy.glob("*.jsonl"))[2]
+    victim.write_bytes(victim.read_bytes().replace(b'"type":"CardPlayed"', b'"type":"CardPlayeD"', 1))
+    done = wonders("ingest", copy, "--db", tmp_path / "w.duckdb")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"not ingested: {victim.name}: corrupt:" in done.stderr
+    assert "11 new" in done.stdout
+    assert done.stderr.strip().splitlines()[-1].startswith("error: 1 match file(s) not ingested")
+
+
+def test_export_parquet(warehouse, tmp_path):
+    _store, db = warehouse
+    out = tmp_path / "pq"
+    done = ok("export", "parquet", out, "--db", db)
+    assert "matches: 12 rows" in done.stdout
+    count = duckdb.connect().execute(
+        f"SELECT count(*) FROM read_parquet('{out}/matches/**/*.parquet', hive_partitioning = true, "
+        "hive_types = {'ruleset': VARCHAR, 'tournament': VARCHAR}) WHERE tournament = 'CLI Open'"
+    ).fetchone()[0]
+    assert count == 6
+    assert "already holds a dataset" in one_line_error(wonders("export", "parquet", out, "--db", db))
+
+
+def test_help_names_every_statistic():
+    text = ok("stats", "--help").stdout
+    for name in ("cards", "first-player", "matchups", "realms", "dbs", "rulesets", "standings", "sql"):
+        assert name in text
+    assert "--db" in ok("ingest", "--help").stdout
+    assert "partitioned" in ok("export", "parquet", "--help").stdout
+
+
+def test_the_warehouse_archetype_rule_is_the_deck_rule():
+    """``ledger.deckfacts`` repeats ``Deck.main_orbitals`` (ledger may not import replay)."""
+    from ledger.deckfacts import archetype, dbs_total
+
+    db = default_cards()
+    facts = card_facts()
+    for deck in load_decks(None, db):
+        entries = [DeckEntry(c, n) for c, n in deck.cards.items()]
+        archive = [DeckEntry(c, n) for c, n in deck.archive.items()]
+        assert archetype(entries, facts) == "+".join(deck.main_orbitals(db))
+        assert dbs_total(entries, archive, facts) == deck.dbs(db)
