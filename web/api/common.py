@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import msgspec
-from flask import current_app, request, session
+from flask import Response, current_app, request, session
 from pydantic import BaseModel
 
 from ledger.codec import Stored
@@ -227,6 +227,14 @@ def events_out(table: Table, perspective: str, from_seq: int, upto: int) -> list
             break
         out.append(event_out(stored, perspective))
     return out
+
+
+def json_response(data: bytes, status: int = 200) -> Response:
+    return Response(data, status=status, mimetype="application/json")
+
+
+def rendered(model: BaseModel) -> bytes:
+    return model.model_dump_json().encode()
 
 
 def visible_seq(table: Table, delay: int) -> int:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, request
 
-from web.api.common import events_out, query_int, services, state_out, visible_seq
+from web.api.common import (events_out, json_response, query_int, rendered, services, state_out,
+                            visible_seq)
 from web.api.openapi import Query, route
 from web.errors import ForbiddenError, MalformedRequestError
 from web.models import EventsOut, StateOut
@@ -30,10 +31,13 @@ def public_perspective(table) -> str:
 @route(bp, "/<match_id>/state", "GET", "The board for the public (live: delayed spectator view)",
        response=StateOut, query=(PERSPECTIVE,), errors=(400, 403, 404))
 def public_state(match_id: str):
+    delay = services().settings.spectator_delay
+
     def view(table):
-        delay = services().settings.spectator_delay
-        return state_out(table, public_perspective(table), visible_seq(table, delay))
-    return services().tables.using(match_id, view).model_dump()
+        perspective = public_perspective(table)
+        return table.view(("public", perspective), lambda: rendered(
+            state_out(table, perspective, visible_seq(table, delay))))
+    return json_response(services().tables.using(match_id, view))
 
 
 @route(bp, "/<match_id>/events", "GET", "The events for the public (live: up to the delay)",

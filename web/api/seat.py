@@ -7,8 +7,8 @@ from flask import Blueprint
 
 from ledger.events import (ActivationDeclared, Answered, AttackDeclared, Conceded, DrawDeclared,
                            Event, HarvestDeclared, Passed, PlayDeclared)
-from web.api.common import (event_out, events_out, parse_body, prompt_out, query_int,
-                            require_role, role_for, services, state_out)
+from web.api.common import (event_out, events_out, json_response, parse_body, prompt_out,
+                            query_int, rendered, require_role, role_for, services, state_out)
 from web.api.openapi import Query, route
 from web.models import (Activate, Answer, Attack, Concede, Draw, EventsOut, Harvest, Pass, Play,
                         PendingOut, Recorded, StateOut, SubmitDecision)
@@ -50,7 +50,11 @@ def submit_decision(match_id: str):
        response=StateOut, auth="a seat or judge token of the match", errors=(400, 404))
 def get_state(match_id: str):
     perspective = perspective_of(role_for(match_id))
-    return services().tables.using(match_id, lambda t: state_out(t, perspective)).model_dump()
+
+    def view(table):
+        return table.view(("state", perspective),
+                          lambda: rendered(state_out(table, perspective)))
+    return json_response(services().tables.using(match_id, view))
 
 
 @route(bp, "/<match_id>/events", "GET", "Events from a seq, from your role's perspective",

@@ -41,6 +41,8 @@ class Table:
         self.recorder = Recorder.resume(store, db, match_id)
         self.size = self._file_size()
         self._replay: Replay | None = None
+        self._views: dict[tuple, bytes] = {}  # rendered views of the current length
+        self._views_length = -1
 
     # -- freshness -------------------------------------------------------------------------
 
@@ -77,6 +79,16 @@ class Table:
         return stored
 
     # -- reading ---------------------------------------------------------------------------
+
+    def view(self, key: tuple, render: Callable[[], bytes]) -> bytes:
+        """A rendered view of the match as it is now, computed once per length and ``key``
+        (many readers poll the same state: a seat, the judge, spectators)."""
+        if self._views_length != self.length:
+            self._views, self._views_length = {}, self.length
+        cached = self._views.get(key)
+        if cached is None:
+            cached = self._views[key] = render()
+        return cached
 
     @property
     def length(self) -> int:
