@@ -1,0 +1,94 @@
+"""``wonders serve``: a real waitress server in a subprocess; two servers on one store; racing
+writers to one match get exactly one success and 409s, and the file still verifies."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from ledger.filestore import FileStore
+from replay.cards import default_cards
+from replay.replayer import Replay
+
+ROOT = Path(__file__).parents[2]
+ORGANIZER = "serve-test-organizer-token-0123456789"
+
+
+def _start(store, **env_extra):
+    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER, **env_extra)
+    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store", str(store),
+                             "--port", "0", "--threads", "8"], env=env, cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    line = proc.stdout.readline()
+    if "serving" not in line:
+        proc.kill()
+        raise AssertionError(line + proc.stderr.read())
+    return proc, line.split(" on ")[1].split()[0]
+
+
+@pytest.fixture
+def two_servers(tmp_path):
+    procs = [_start(tmp_path / "store") for _ in range(2)]
+    yield [base for _, base in procs], tmp_path / "store"
+    for proc, _ in procs:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _call(base, method, path, token=None, body=None):
+    request = urllib.request.Request(base + path, method=method,
+                                     data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json",
+                                              **({"Authorization": f"Bearer {token}"} if token else {})})
+    try:
+        with urllib.request.urlopen(request, timeout=20) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def test_racing_writers_on_two_servers_get_one_success_and_409s(two_servers):
+    (one, two), store = two_servers
+    status, created = _call(one, "POST", "/api/matches", ORGANIZER, {
+        "seats": [{"player": "Ann", "preset": "solfera-blaze"},
+                  {"player": "Bob", "preset": "thalwind-sky"}], "previous_loser": "B"})
+    assert status == 201
+    mid, tokens = created["match_id"], created["tokens"]
+    for round_ in range(4):  # each time, 8 clients on 2 servers send the same seat's decision
+        status, pending = _call(two, "GET", f"/api/matches/{mid}/prompt", tokens["judge"])
+        seat = pending["prompt"]["seat"]
+        status, prompt = _call(one, "GET", f"/api/matches/{mid}/prompt", tokens[seat])
+        option = prompt["prompt"]["options"][0]["decision"] if prompt["prompt"]["options"] else \
+            {"type": "Answered", "kind": prompt["prompt"]["kind"], "pick": []}
+        results = []
+
+        def send(base):
+            results.append(_call(base, "POST", f"/api/matches/{mid}/decisions", tokens[seat],
+                                 {"expected_seq": pending["length"], "decision": option})[0])
+        threads = [threading.Thread(target=send, args=((one, two)[i % 2],)) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(results) == [201] + [409] * 7, (round_, results)
+    views = [_call(base, "GET", f"/api/matches/{mid}/state", tokens["judge"])[1] for base in (one, two)]
+    assert views[0] == views[1]
+    replay = Replay(list(FileStore.read_file(store / f"{mid}.jsonl")), default_cards())
+    assert len(replay) == views[0]["length"]
+
+
+def test_serve_refuses_a_bad_setting_in_one_line(tmp_path):
+    env = dict(os.environ, WONDERS_SPECTATOR_DELAY="-3")
+    done = subprocess.run([sys.executable, "-m", "web.cli", "serve", "--store", str(tmp_path)],
+                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert done.stderr.strip().startswith("error: WONDERS_SPECTATOR_DELAY:")
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
