@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -115,9 +116,9 @@ class Table:
 class Tables:
     """The cache: match id → :class:`Table`, created on first use."""
 
-    def __init__(self, store: FileStore, db: CardDB):
-        self.store, self.db = store, db
-        self._tables: dict[str, Table] = {}
+    def __init__(self, store: FileStore, db: CardDB, capacity: int = 1000):
+        self.store, self.db, self.capacity = store, db, capacity
+        self._tables: OrderedDict[str, Table] = OrderedDict()  # least recently used first
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -133,12 +134,16 @@ class Tables:
     def _get(self, match_id: str) -> Table:
         with self._lock:
             table = self._tables.get(match_id)
-        if table is not None:
-            return table
+            if table is not None:
+                self._tables.move_to_end(match_id)
+                return table
         self.store.path(match_id)  # a malformed id fails here, before any file is touched
         fresh = Table(self.store, self.db, match_id)  # outside the cache lock: folding is slow
         with self._lock:
-            return self._tables.setdefault(match_id, fresh)
+            table = self._tables.setdefault(match_id, fresh)
+            while len(self._tables) > self.capacity:  # an evicted table is refolded on next use
+                self._tables.popitem(last=False)
+            return table
 
     def forget(self, match_id: str) -> None:
         with self._lock:
