@@ -65,10 +65,11 @@ class Effects:
         if not triggers:
             return
         if len({(t.source, t.ability) for t in triggers}) > 1:
+            labels = _labels(triggers)
             order = yield from self.ask(Prompt(self.state.turn, "order", choose=Choose(
-                [t.source for t in triggers], len(triggers), len(triggers), ordered=True,
+                labels, len(triggers), len(triggers), ordered=True,
                 multiset=True), text="order the triggered abilities (rule 502)"))
-            triggers = _reorder(triggers, order)
+            triggers = _reorder(triggers, labels, order)
         for trigger in triggers:
             handler = _HANDLERS.get(trigger.ability)
             if handler is None:
@@ -223,9 +224,21 @@ class Effects:
 
     def die(self: "Engine", cid: str, how: str, reason: str) -> "Flow":
         """Dies: the card leaves The World for its owner's Abyss; equipment stays behind."""
+        yield from self.resolve(self.leave_dying(cid, how, reason))
+
+    def die_together(self: "Engine", cards: list[str], how: str, reason: str) -> "Flow":
+        """Cards that die at the same time: every trigger is collected first, then the active
+        player orders them all (502; triggered effects example 2)."""
+        triggers: list[Trigger] = []
+        for cid in cards:
+            triggers += self.leave_dying(cid, how, reason)
+        yield from self.resolve(triggers)
+
+    def leave_dying(self: "Engine", cid: str, how: str, reason: str) -> list[Trigger]:
+        """Move a dying card to The Abyss; returns the triggers its death sets off."""
         c = self.state.cards[cid]
         if c.zone != "world":
-            return
+            return []
         realm, seat = c.realm, c.controller
         left_behind = [i.id for i in self.view.world() if i.equipped_to == cid]
         # On Death / "whenever … dies": checked while it is still in The World (rule 1);
@@ -241,7 +254,7 @@ class Effects:
             self.state.cards[item].equipped_to = None
             if self._allies_for(item):
                 triggers.append(Trigger(item, self.state.cards[item].controller, "equip", realm))
-        yield from self.resolve(triggers)
+        return triggers
 
     def settle(self: "Engine") -> "Flow":
         """State-based checks: +1 and −1 counters on a card cancel (Counters); every Wonder
@@ -254,8 +267,7 @@ class Effects:
                      if self.view.is_wonder(c.id) and self.view.power(c.id) < 0]
             if not dying:
                 return
-            for cid in dying:
-                yield from self.die(cid, "died", "negative power")
+            yield from self.die_together(dying, "died", "negative power")
 
     def pick_target(self: "Engine", t: Trigger, candidates: list[str], text: str,
                     optional: bool = False) -> "Flow":
@@ -347,7 +359,8 @@ def _symbiosis(g: "Engine", t: Trigger) -> "Flow":
     # Symbiosis won't copy on play abilities; copied on arrival abilities trigger now.
     arrival = [Trigger(t.source, t.controller, k, c.realm) for k in copied if k in ON_ARRIVAL]
     arrival += [Trigger(t.source, t.controller, f"ab:{k}", c.realm)
-                for k, a, _ in g.view.ability_refs(t.source) if k in abilities and a.when == "arrival"]
+                for k, a, printed in g.view.ability_refs(t.source)
+                if not printed and k in abilities and a.when == "arrival"]
     yield from g.resolve(arrival)
 
 
@@ -401,12 +414,22 @@ _HANDLERS = {"guardian": _guardian, "deathstrike": _deathstrike, "rage": _rage, 
              "symbiosis": _symbiosis, "unstable": _unstable, "ascend": _ascend, "equip": _equip}
 
 
-def _reorder(triggers: list[Trigger], order: list[str]) -> list[Trigger]:
-    remaining = list(triggers)
+def _labels(triggers: list[Trigger]) -> list[str]:
+    """How an order prompt names each trigger: its source card, or ``card:ability`` when one
+    card has different abilities waiting (so they can be told apart)."""
+    abilities: dict[str, set[str]] = {}
+    for t in triggers:
+        abilities.setdefault(t.source, set()).add(t.ability)
+    return [t.source if len(abilities[t.source]) == 1 else f"{t.source}:{t.ability}"
+            for t in triggers]
+
+
+def _reorder(triggers: list[Trigger], labels: list[str], order: list[str]) -> list[Trigger]:
+    remaining = list(zip(labels, triggers))
     ordered = []
-    for source in order:
-        for i, t in enumerate(remaining):
-            if t.source == source:
-                ordered.append(remaining.pop(i))
+    for label in order:
+        for i, (have, _) in enumerate(remaining):
+            if have == label:
+                ordered.append(remaining.pop(i)[1])
                 break
-    return ordered + remaining
+    return ordered + [t for _, t in remaining]

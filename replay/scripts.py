@@ -369,9 +369,17 @@ def _seek(g: "Engine", op: Op, ctx: Context) -> "Flow":
 def _destroy(g: "Engine", op: Op, ctx: Context) -> "Flow":
     cards = yield from g.choose(op.target, ctx, "destroy which card?")
     targeted = op.target is not None and op.target.pick in ("target", "up_to")
-    for cid in cards:
-        yield from g.destroy(cid, f"{g.view.definition(ctx.source).name}", shield_checked=targeted)
-    return bool(cards)
+    why = g.view.definition(ctx.source).name
+    dying = []
+    for cid in cards:  # shields and replacements first, then everything dies at once
+        if g.state.cards[cid].zone != "world":
+            continue
+        if not targeted and (yield from g.shield_prevents(cid, "destroyed")):
+            continue
+        if not (yield from g.replaced(cid, "destroyed")):
+            dying.append(cid)
+    yield from g.die_together(dying, "destroyed", why)
+    return bool(dying)
 
 
 def _sacrifice(g: "Engine", op: Op, ctx: Context) -> "Flow":
@@ -633,7 +641,10 @@ def _distribute(g: "Engine", op: Op, ctx: Context) -> "Flow":
     realms = g.view.active_realms()
     if not cards or not realms:
         return False
-    if len(cards) > 1:
+    if len(cards) == 1:  # one card: you choose where it goes (Distribute)
+        realm = yield from g.choose_realm("target", ctx, "distribute it into which realm?")
+        realms = [realm]
+    else:
         shuffle = yield Prompt("chance", "chance", choose=Choose(list(cards), len(cards), len(cards),
                                                                  ordered=True),
                                text=f"shuffle {ctx.controller}")
