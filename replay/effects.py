@@ -214,7 +214,7 @@ class Effects:
 
     def destroy(self: "Engine", cid: str, reason: str, shield_checked: bool = False) -> "Flow":
         """Destroy: put a card from The World into The Abyss (a shield may stop it)."""
-        if self.state.cards[cid].zone != "world":
+        if self.state.cards[cid].zone != "world" or self.view.cant(cid, "be_destroyed"):
             return
         if not shield_checked and (yield from self.shield_prevents(cid, "destroyed")):
             return

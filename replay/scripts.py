@@ -372,7 +372,7 @@ def _destroy(g: "Engine", op: Op, ctx: Context) -> "Flow":
     why = g.view.definition(ctx.source).name
     dying = []
     for cid in cards:  # shields and replacements first, then everything dies at once
-        if g.state.cards[cid].zone != "world":
+        if g.state.cards[cid].zone != "world" or g.view.cant(cid, "be_destroyed"):
             continue
         if not targeted and (yield from g.shield_prevents(cid, "destroyed")):
             continue
