@@ -27,7 +27,7 @@ from replay.perspective import board, redact_event
 from web.api.tables import Table, Tables
 from web.config import Settings
 from web.errors import (ForbiddenError, MalformedRequestError, TooLargeError,
-                        UnauthenticatedError)
+                        UnauthenticatedError, describe_validation)
 from web.models import ChooseOut, EventOut, OptionOut, PromptOut, StateOut
 from web.tokens import TokenBook, is_same_secret
 
@@ -129,7 +129,6 @@ def parse_body(model: type[M]) -> M:
     try:
         return model.model_validate_json(data)
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
-        from web.errors import describe_validation
         raise MalformedRequestError(f"{request.path}: {describe_validation(exc)}") from None
 
 

@@ -14,7 +14,7 @@ import time
 
 from flask import Blueprint, Response, request
 
-from web.api.common import (bearer, event_out, query_int, role_for, services, visible_seq)
+from web.api.common import bearer, event_out, query_int, role_for, services, visible_seq
 from web.api.openapi import Query, route
 from web.api.public import public_perspective
 from web.api.seat import perspective_of
@@ -25,7 +25,8 @@ bp = Blueprint("follow", __name__, url_prefix="/api/matches")
 @route(bp, "/<match_id>/follow", "GET", "Server-sent events of new events for your perspective",
        errors=(400, 403, 404),
        query=(Query("from", {"type": "integer", "minimum": 0}),
-              Query("timeout", {"type": "number", "minimum": 0}),
+              Query("timeout", {"type": "integer", "minimum": 0},
+                    "idle seconds before the stream closes (at most WONDERS_FOLLOW_TIMEOUT)"),
               Query("as", {"type": "string", "enum": ["spectator", "A", "B", "omniscient"]})),
        content={"response": {"text/event-stream": {"schema": {"type": "string"}}}})
 def follow(match_id: str):
