@@ -56,6 +56,8 @@ def matches(v: "View", sel: Selector, cid: str, ctx: Context) -> bool:
         return False
     if getattr(c, "face_down", False):
         return sel.what == "card"
+    if sel.what == "equipped":
+        return v.s.cards[ctx.source].equipped_to == cid
     d = v.db[c.name]
     if not _type_fits(v, sel.what, cid, d.type):
         return False
@@ -96,8 +98,6 @@ def _where_fits(where: str, realm: int | None, ctx: Context) -> bool:
 def _type_fits(v: "View", what: str, cid: str, card_type: str) -> bool:
     if what == "card":
         return True
-    if what == "equipped":
-        return False  # only through ``pick = "equipped"`` (see candidates)
     if what == "wonder":
         return v.is_wonder(cid)
     return card_type == what
