@@ -72,7 +72,115 @@ def corpus(matches: int) -> tuple[Path, bool]:
     return store, False
 
 
+def timed(fn, *args, **kwargs):
+    start = time.perf_counter()
+    result = fn(*args, **kwargs)
+    return time.perf_counter() - start, result
+
+
+def median_time(fn, repeats: int) -> float:
+    times = sorted(timed(fn)[0] for _ in range(repeats))
+    return times[len(times) // 2]
+
+
+def replicate(source: Path, target: Path, copies: int) -> None:
+    """A warehouse repeating every row of ``source`` ``copies`` times under new match ids."""
+    from ledger.rows import TABLES
+    from ledger.warehouse import connect
+
+    con = connect(target)
+    try:
+        con.execute(f"ATTACH '{source}' AS src (READ_ONLY)")
+        for table in TABLES:
+            for k in range(copies):
+                con.execute(f"INSERT INTO {table} SELECT * REPLACE (match_id || '~{k}' AS match_id) "
+                            f"FROM src.{table}")
+        con.execute("DETACH src")
+    finally:
+        con.close()
+
+
+def naive_cards(files: list[Path], facts: dict, copies: int = 1):
+    """The ``cards`` statistic in plain Python: decode every file (``copies`` times, each time
+    under a new id), loop over the events, count."""
+    from ledger import plainstats
+    from ledger.stats import Filters
+
+    matches = []
+    for k in range(copies):
+        for path in files:
+            summary = plainstats.summarize(path, facts)
+            summary.match_id = f"{summary.match_id}~{k}"
+            matches.append(summary)
+    return plainstats.cards(matches, Filters())
+
+
+def _label(count: int) -> str:
+    return f"{count // 1000}k" if count % 1000 == 0 else str(count)
+
+
+def main() -> None:
+    from ledger.filestore import FileStore
+    from ledger.stats import Filters, cards
+    from ledger.warehouse import connect, ingest
+    from web.cli_analytics import card_facts
+
+    quick = "--quick" in sys.argv
+    matches = 400 if quick else 10_000
+    copies = 4 if quick else 10
+    jobs = os.cpu_count() or 1
+    store, reused = corpus(matches)
+    files = sorted(store.glob("*.jsonl"))
+    facts = card_facts()
+    work = Path(tempfile.mkdtemp(prefix="wonders-analytics-bench-"))
+    try:
+        # Floors of the ingest path: reading the bytes, and reading + verifying every line.
+        read_s, size = timed(lambda: sum(len(p.read_bytes()) for p in files))
+        verify_s, events = timed(lambda: sum(1 for p in files for _ in FileStore.read_file(p)))
+        ingest_s, report = timed(ingest, store, work / "w.duckdb", facts, jobs)
+        assert report.new == len(files) and not report.problems, report.summary()
+        con = connect(work / "w.duckdb", read_only=True)
+        cards_s = median_time(lambda: cards(con, Filters()), 5)
+        result = cards(con, Filters())
+        con.close()
+        naive_s, naive = timed(naive_cards, files, facts)
+        assert sorted(r[:2] for r in naive.rows) == sorted(r[:2] for r in result.rows)
+        replicate_s, _ = timed(replicate, work / "w.duckdb", work / "big.duckdb", copies)
+        con = connect(work / "big.duckdb", read_only=True)
+        big = con.execute("SELECT count(*) FROM matches").fetchone()[0]
+        cards_big_s = median_time(lambda: cards(con, Filters()), 5)
+        big_result = cards(con, Filters())
+        con.close()
+        naive_big_s, naive_big = timed(naive_cards, files, facts, copies)
+        assert sorted(r[:2] for r in naive_big.rows) == sorted(r[:2] for r in big_result.rows)
+        label, big_label = _label(matches), _label(matches * copies)
+        print(json.dumps({
+            "corpus": f"{len(files)} simulated matches (rulesets {', '.join(RULESETS)}), "
+                      f"{'reused from' if reused else 'generated into'} {store}",
+            "big_corpus": f"{big} matches: the {len(files)} repeated {copies} times under new "
+                          f"ids (rows replicated in DuckDB in {replicate_s:.1f} s)",
+            "jobs": jobs,
+            "events": events,
+            "bytes": size,
+            "ingest_matches_per_s": round(len(files) / ingest_s, 1),
+            "ingest_events_per_s": round(events / ingest_s),
+            f"ingest_{label}_s": round(ingest_s, 2),
+            "floor_read_bytes_s": round(read_s, 2),
+            "floor_read_and_verify_1_process_s": round(verify_s, 2),
+            f"cards_{label}_s": round(cards_s, 4),
+            f"cards_{big_label}_s": round(cards_big_s, 4),
+            f"naive_cards_{label}_s": round(naive_s, 2),
+            f"naive_cards_{big_label}_s": round(naive_big_s, 2),
+            "cards_naive_ratio": round(naive_s / cards_s, 1),
+            f"cards_naive_ratio_{big_label}": round(naive_big_s / cards_big_s, 1),
+            "targets": "ingest_10k_s <= 60, cards_100k_s <= 1, cards_naive_ratio >= 20",
+        }))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 if __name__ == "__main__" and "--corpus-only" in sys.argv:
     path, reused = corpus(int(sys.argv[sys.argv.index("--corpus-only") + 1]))
     print(json.dumps({"corpus": str(path), "reused": reused}))
-    sys.exit(0)
+elif __name__ == "__main__":
+    main()

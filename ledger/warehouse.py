@@ -22,6 +22,7 @@ import os
 import tempfile
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -133,35 +134,42 @@ def ingest(store: str | os.PathLike, db: str | os.PathLike, facts: CardFacts, jo
         raise WarehouseError(f"{root}: not a store directory")
     con = connect(db)
     try:
-        known = _known(con)
         files = sorted(root.glob(f"*{SUFFIX}"))
         report = IngestReport(files=len(files))
-        todo = []
-        for path in files:
-            stat = path.stat()
-            seen = known.get(path.name)
-            if seen and (seen.size, seen.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
-                report.unchanged += 1
-            else:
-                todo.append((str(path), seen))
-        total = len(files)
-        done = report.unchanged
+        todo = _to_read(files, _known(con), report)
         if on_progress:
-            on_progress(done, total)
+            on_progress(report.unchanged, len(files))
         with tempfile.TemporaryDirectory(prefix="wonders-ingest-") as stage:
             for staged in _stage_all(todo, dict(facts), stage, jobs):
                 _load(con, staged)
-                report.new += staged.new
-                report.grown += staged.grown
-                report.unchanged += len(staged.touched)
-                report.events += staged.events
-                report.problems += staged.problems
-                done += staged.new + staged.grown + len(staged.touched) + len(staged.problems)
+                _count(report, staged)
                 if on_progress:
-                    on_progress(done, total)
+                    on_progress(report.new + report.grown + report.unchanged
+                                + len(report.problems), len(files))
         return report
     finally:
         con.close()
+
+
+def _to_read(files: list[Path], known: dict[str, "_Known"], report: IngestReport) -> list:
+    """``(path, what was ingested of it)`` for each file that is new or not as last seen."""
+    todo = []
+    for path in files:
+        stat = path.stat()
+        seen = known.get(path.name)
+        if seen and (seen.size, seen.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
+            report.unchanged += 1
+        else:
+            todo.append((str(path), seen))
+    return todo
+
+
+def _count(report: IngestReport, staged: "_Staged") -> None:
+    report.new += staged.new
+    report.grown += staged.grown
+    report.unchanged += len(staged.touched)
+    report.events += staged.events
+    report.problems += staged.problems
 
 
 def _known(con: duckdb.DuckDBPyConnection) -> dict[str, _Known]:
@@ -178,8 +186,12 @@ def _stage_all(todo: list, facts: dict, stage: str, jobs: int) -> Iterable[_Stag
         for task in tasks:
             yield _stage_chunk(task)
         return
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-        yield from pool.map(_stage_chunk, tasks)
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+            yield from pool.map(_stage_chunk, tasks)
+    except BrokenProcessPool:
+        raise WarehouseError("a worker process reading match files died (out of memory?); "
+                             "try again with --jobs 1") from None
 
 
 def _stage_chunk(task: tuple[list, dict, str, int]) -> _Staged:
@@ -219,13 +231,8 @@ def _read_match(path: Path, seen: _Known | None, facts: dict, staged: _Staged):
             path.name, "misnamed", f"seq 0 says match {match_id!r}; a match file is named "
                                    f"<match_id>{SUFFIX}"))
         return None
-    if seen is not None:
-        if len(stored) < seen.events or stored[seen.events - 1].hash != seen.last_hash:
-            staged.problems.append(Problem(path.name, "changed", _changed(stored, seen)))
-            return None
-        if len(stored) == seen.events:
-            staged.touched.append((match_id, stat.st_size, stat.st_mtime_ns))
-            return None
+    if seen is not None and not _has_grown(stored, seen, path, stat, staged):
+        return None
     try:
         rows = match_facts(stored, FileInfo(path.name, stat.st_size, stat.st_mtime_ns), facts)
     except LedgerError as exc:
@@ -238,6 +245,19 @@ def _read_match(path: Path, seen: _Known | None, facts: dict, staged: _Staged):
         staged.new += 1
     staged.events += len(stored)
     return rows
+
+
+def _has_grown(stored: list, seen: _Known, path: Path, stat: os.stat_result,
+               staged: _Staged) -> bool:
+    """Whether an ingested match has new events on top of the ingested ones; a match
+    changed under an ingested seq is recorded as a problem, an unchanged one as touched."""
+    if len(stored) < seen.events or stored[seen.events - 1].hash != seen.last_hash:
+        staged.problems.append(Problem(path.name, "changed", _changed(stored, seen)))
+        return False
+    if len(stored) == seen.events:
+        staged.touched.append((seen.match_id, stat.st_size, stat.st_mtime_ns))
+        return False
+    return True
 
 
 def _changed(stored: list, seen: _Known) -> str:
