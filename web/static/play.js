@@ -92,34 +92,36 @@ function renderPrompt(prompt) {
 }
 
 function renderChoice(prompt) {
+  // Each entry of `of` is one box (an order prompt may list the same id twice); ticking order
+  // is the pick's order when the prompt is ordered.
   const spec = prompt.choose;
-  const picked = [];
+  const picked = [];  // indices into spec.of, in ticking order
   const form = el("div", { class: "choice" });
   const hint = spec.min === spec.max ? `exactly ${spec.min}` : `${spec.min} to ${spec.max}`;
-  form.append(el("p", {}, `Choose ${hint}${spec.ordered ? " (in the order you tick them)" : ""}.`));
+  form.append(el("p", {}, `Choose ${hint}${spec.ordered || spec.multiset ? " (in the order you tick them)" : ""}.`));
   const submit = el("button", { type: "button", id: "submit-choice", class: "primary" }, "Submit");
   const redraw = () => {
     form.querySelectorAll("label.pick").forEach((label) => {
-      const index = picked.indexOf(label.dataset.id);
-      label.querySelector(".order").textContent = index >= 0 && spec.ordered ? index + 1 : "";
+      const index = picked.indexOf(Number(label.dataset.index));
+      label.querySelector(".order").textContent =
+        index >= 0 && (spec.ordered || spec.multiset) ? index + 1 : "";
     });
     submit.disabled = picked.length < spec.min || picked.length > spec.max;
   };
   const seen = new Set();
-  spec.of.forEach((id) => {
-    if (seen.has(id)) return;
+  spec.of.forEach((id, index) => {
+    if (!spec.multiset && seen.has(id)) return;
     seen.add(id);
     const box = el("input", { type: "checkbox", value: id });
     box.addEventListener("change", () => {
-      if (box.checked) picked.push(id); else picked.splice(picked.indexOf(id), 1);
+      if (box.checked) picked.push(index); else picked.splice(picked.indexOf(index), 1);
       redraw();
     });
-    form.append(el("label", { class: "pick", "data-id": id }, box, el("span", { class: "order" }),
-      prompt.labels[id] || id));
+    form.append(el("label", { class: "pick", "data-id": id, "data-index": index }, box,
+      el("span", { class: "order" }), prompt.labels[id] || id));
   });
   submit.addEventListener("click", () => {
-    const pick = spec.multiset ? spec.of.slice() : picked.slice();
-    decide({ type: "Answered", kind: prompt.kind, pick });
+    decide({ type: "Answered", kind: prompt.kind, pick: picked.map((i) => spec.of[i]) });
   });
   form.append(submit);
   redraw();
