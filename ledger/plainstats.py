@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ledger.deckfacts import CardFacts, archetype, dbs_total
-from ledger.events import (BattleResolved, BattleStarted, CardMoved, CardPlayed, ManualEffect,
+from ledger.events import (BattleResolved, CardMoved, CardPlayed, ManualEffect,
                            MatchEnded, MatchOpened, RoundStarted, StoneSeized, TakenBack)
 from ledger.filestore import FileStore
 from ledger.intervals import newcombe, rate, wilson
@@ -55,13 +55,30 @@ class MatchSummary:
 
 def summarize(path: str | os.PathLike, facts: CardFacts) -> MatchSummary:
     """Read one match file (hash chain checked) and summarise the events in force."""
-    events = []
+    events = _events_in_force(path)
+    opened: MatchOpened = events[0][1]
+    summary = MatchSummary(opened.match_id, opened.ruleset, opened.tournament, opened.round,
+                           opened.table, _seats(opened, facts))
+    walk = _PlainWalk(summary)
+    for _seq, event in events[1:]:
+        handler = _PLAIN_HANDLERS.get(type(event))
+        if handler is not None:
+            handler(walk, event)
+    walk.close_opening()
+    return summary
+
+
+def _events_in_force(path) -> list[tuple[int, object]]:
+    events: list[tuple[int, object]] = []
     for stored in FileStore.read_file(path):
         if isinstance(stored.event, TakenBack):
             events = [(seq, e) for seq, e in events if seq <= stored.event.to_seq]
         else:
             events.append((stored.seq, stored.event))
-    opened: MatchOpened = events[0][1]
+    return events
+
+
+def _seats(opened: MatchOpened, facts: CardFacts) -> dict[str, SeatSummary]:
     seats = {}
     for info in opened.seats:
         deck: dict[str, int] = defaultdict(int)
@@ -70,52 +87,67 @@ def summarize(path: str | os.PathLike, facts: CardFacts) -> MatchSummary:
         seats[info.seat] = SeatSummary(info.player, dict(deck),
                                        dbs_total(info.deck, info.archive, facts),
                                        archetype(info.deck, facts))
-    summary = MatchSummary(opened.match_id, opened.ruleset, opened.tournament, opened.round,
-                           opened.table, seats)
-    hands: dict[str, dict[str, str]] = {"A": {}, "B": {}}
-    started = False
-    current_round = 0
-    for _seq, event in events[1:]:
-        if isinstance(event, RoundStarted):
-            if not started:
-                started = True
-                for seat, hand in hands.items():
-                    seats[seat].opening = set(hand.values())
-                    seats[seat].seen |= set(hand.values())
-            current_round = event.round
-            summary.rounds = max(summary.rounds, event.round)
-            if event.round == 1 and summary.first is None:
-                summary.first = event.first
-        elif isinstance(event, CardMoved):
-            if not started:
-                if event.to_zone == "hand":
-                    hands[event.owner][event.card] = event.name
-                elif event.from_zone == "hand":
-                    hands[event.owner].pop(event.card, None)
-            elif event.from_zone == "deck" and event.to_zone == "hand":
-                seats[event.owner].seen.add(event.name)
-        elif isinstance(event, CardPlayed):
-            seats[event.seat].first_played.setdefault(event.name, current_round)
-        elif isinstance(event, BattleResolved):
-            summary.battles.append((event.realm, event.result))
-        elif isinstance(event, StoneSeized):
-            summary.seizures.append(event.realm)
-            stones = summary.stones[event.realm - 1]
-            if event.from_side in stones:
-                stones[stones.index(event.from_side)] = event.seat
-        elif isinstance(event, ManualEffect):
-            for op in event.ops:
-                if op.op == "stone" and op.realm:
-                    summary.stones[op.realm - 1] = [op.seat or str(op.value or "center")]
-        elif isinstance(event, MatchEnded):
-            summary.ended, summary.winner, summary.reason = True, event.winner, event.reason
-        elif isinstance(event, BattleStarted):
-            pass
-    if not started:
-        for seat, hand in hands.items():
-            seats[seat].opening = set(hand.values())
-            seats[seat].seen |= set(hand.values())
-    return summary
+    return seats
+
+
+class _PlainWalk:
+    """The state a plain pass over one match's events keeps."""
+
+    def __init__(self, summary: MatchSummary):
+        self.summary = summary
+        self.hands: dict[str, dict[str, str]] = {"A": {}, "B": {}}
+        self.started = False
+        self.round = 0
+
+    def close_opening(self) -> None:
+        if not self.started:
+            self.started = True
+            for seat, hand in self.hands.items():
+                self.summary.seats[seat].opening = set(hand.values())
+                self.summary.seats[seat].seen |= set(hand.values())
+
+    def round_started(self, event: RoundStarted) -> None:
+        self.close_opening()
+        self.round = event.round
+        self.summary.rounds = max(self.summary.rounds, event.round)
+        if event.round == 1 and self.summary.first is None:
+            self.summary.first = event.first
+
+    def card_moved(self, event: CardMoved) -> None:
+        if not self.started:
+            if event.to_zone == "hand":
+                self.hands[event.owner][event.card] = event.name
+            elif event.from_zone == "hand":
+                self.hands[event.owner].pop(event.card, None)
+        elif event.from_zone == "deck" and event.to_zone == "hand":
+            self.summary.seats[event.owner].seen.add(event.name)
+
+    def card_played(self, event: CardPlayed) -> None:
+        self.summary.seats[event.seat].first_played.setdefault(event.name, self.round)
+
+    def battle(self, event: BattleResolved) -> None:
+        self.summary.battles.append((event.realm, event.result))
+
+    def seized(self, event: StoneSeized) -> None:
+        self.summary.seizures.append(event.realm)
+        stones = self.summary.stones[event.realm - 1]
+        if event.from_side in stones:
+            stones[stones.index(event.from_side)] = event.seat
+
+    def manual(self, event: ManualEffect) -> None:
+        for op in event.ops:
+            if op.op == "stone" and op.realm:
+                self.summary.stones[op.realm - 1] = [op.seat or str(op.value or "center")]
+
+    def ended(self, event: MatchEnded) -> None:
+        self.summary.ended, self.summary.winner = True, event.winner
+        self.summary.reason = event.reason
+
+
+_PLAIN_HANDLERS = {RoundStarted: _PlainWalk.round_started, CardMoved: _PlainWalk.card_moved,
+                   CardPlayed: _PlainWalk.card_played, BattleResolved: _PlainWalk.battle,
+                   StoneSeized: _PlainWalk.seized, ManualEffect: _PlainWalk.manual,
+                   MatchEnded: _PlainWalk.ended}
 
 
 def summarize_all(paths: Iterable[str | os.PathLike], facts: CardFacts) -> list[MatchSummary]:
