@@ -121,9 +121,9 @@ def parse_body(model: type[M]) -> M:
     if request.content_length is not None and request.content_length > limit:
         raise TooLargeError(f"{request.path}: body of {request.content_length} bytes; "
                             f"the limit is {limit}")
-    data = request.get_data(cache=False)
+    data = request.stream.read(limit + 1)  # never buffers more than the limit
     if len(data) > limit:
-        raise TooLargeError(f"{request.path}: body of {len(data)} bytes; the limit is {limit}")
+        raise TooLargeError(f"{request.path}: the body is over the limit of {limit} bytes")
     if not data:
         raise MalformedRequestError(f"{request.path}: the body is empty; expected JSON")
     try:
