@@ -41,7 +41,7 @@ def ingest(store: str, db: str, jobs: int) -> None:
     already-ingested seq, or that is corrupt, is reported by name and not ingested (exit 1);
     the other files are ingested.  Tables: see docs/analytics.md.
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from rich.progress import MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from ledger.warehouse import ingest as run_ingest
 
