@@ -359,8 +359,6 @@ def _seek(g: "Engine", op: Op, ctx: Context) -> "Flow":
             g.move(cid, "deck", "bury")
     if chosen is None:
         return False
-    g.state.players[ctx.controller].deck.remove(chosen)
-    g.state.players[ctx.controller].hand.append(chosen)
     realm = yield from g.choose_realm(op.realm, ctx, "seek: play it into which realm?")
     yield from g.play_free(ctx.controller, chosen, realm)
     return True
