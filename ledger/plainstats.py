@@ -241,7 +241,8 @@ def realms(matches: list[MatchSummary], filters: Filters) -> Table:
     rows = [(r, battles[r], seized[r], decided[r], held[r], *_interval(held[r], decided[r]))
             for r in sorted(set(battles) | set(seized) | set(decided))]
     return Table("realms", ["realm", "battles", "seizures", "decided_games", "winner_held",
-                            "winner_held_rate", "winner_held_low", "winner_held_high"], rows)
+                            "winner_held_rate", "winner_held_rate_low",
+                            "winner_held_rate_high"], rows)
 
 
 def dbs(matches: list[MatchSummary], filters: Filters) -> Table:

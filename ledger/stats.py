@@ -166,7 +166,8 @@ def realms(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
         rows.append((realm, battles.get(realm, 0), seized.get(realm, 0), decided, winner_held,
                      *_with_interval(winner_held, decided)))
     return Table("realms", ["realm", "battles", "seizures", "decided_games", "winner_held",
-                            "winner_held_rate", "winner_held_low", "winner_held_high"], rows)
+                            "winner_held_rate", "winner_held_rate_low",
+                            "winner_held_rate_high"], rows)
 
 
 # -- DBS -----------------------------------------------------------------------------------
