@@ -130,8 +130,10 @@ def _csv(table) -> str:
 
 
 def _text_table(table) -> str:
-    """Rates with intervals merge into one cell: ``52.5% (47.6–57.3)``."""
-    from rich.console import Console
+    """Rates with intervals merge into one cell: ``52.5% (47.6–57.3)``; matchups print as a
+    matrix (row: the archetype, column: its opponent)."""
+    if table.name == "matchups" and table.rows:
+        return _matrix(table)
     from rich.table import Table as RichTable
 
     columns = table.columns
@@ -154,7 +156,33 @@ def _text_table(table) -> str:
         view.add_row(*cells)
     if not table.rows:
         return f"{table.name}: no rows (no finished match passes the filters?)"
-    console = Console(file=io.StringIO(), width=max(100, 16 * len(shown)), color_system=None)
+    return _printed(view, 16 * len(shown))
+
+
+def _matrix(table) -> str:
+    from rich.table import Table as RichTable
+
+    cells = {(r[0] or "-", r[1] or "-"): r for r in table.rows}
+    archetypes = sorted({a for a, _ in cells} | {b for _, b in cells})
+    view = RichTable(title="matchups: row archetype's win rate against the column "
+                           "(games, 95% CI)", show_lines=True)
+    view.add_column("archetype")
+    for opponent in archetypes:
+        view.add_column(opponent)
+    for archetype in archetypes:
+        row = [archetype]
+        for opponent in archetypes:
+            found = cells.get((archetype, opponent))
+            row.append("-" if found is None else
+                       f"{_rate_cell(*found[4:7])}\nn={found[2]}")
+        view.add_row(*row)
+    return _printed(view, 24 * (len(archetypes) + 1))
+
+
+def _printed(view, width: int) -> str:
+    from rich.console import Console
+
+    console = Console(file=io.StringIO(), width=max(100, width), color_system=None)
     console.print(view)
     return console.file.getvalue().rstrip()
 
