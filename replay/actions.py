@@ -303,8 +303,9 @@ class TurnActions:
             yield from self.resolve_manually(seat, act.card, "activated")
             return
         key, ability, _ = self.view.ability_refs(act.card)[act.ability]
+        realm = c.realm  # "here" is where it was, even if the cost sacrificed it
         yield from self._pay(seat, act.card, ability)
-        yield from self.resolve([Trigger(act.card, seat, f"ab:{key}", c.realm)])
+        yield from self.resolve([Trigger(act.card, seat, f"ab:{key}", realm)])
 
     def _pay(self: "Engine", seat: str, cid: str, ability) -> "Flow":
         c, p, cost = self.state.cards[cid], self.state.players[seat], ability.cost

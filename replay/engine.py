@@ -53,7 +53,7 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
         self.out: list[Event] = []
         self.end_of_turn: list[str] = []  # fliers that move at end of turn (v1.2)
         self.on_emit = None  # optional hook called after each event, state as of that event
-        self.loop_counts: dict = {}  # (source, ability) resolutions within one decision (503)
+        self.resolving: list = []  # (source, ability) of the abilities now resolving, nested (503)
         self._flow: Flow | None = None
 
     # -- construction --------------------------------------------------------------------
@@ -133,7 +133,6 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
             raise IllegalDecisionError(f"{type(decision).__name__} by "
                                        f"{getattr(decision, 'seat', 'chance')}: {reason}")
         self.out = [decision]
-        self.loop_counts = {}
         if isinstance(decision, Conceded):
             self._end_match(other(decision.seat), "concession")
             self._flow = None

@@ -7,10 +7,11 @@ same ordering machinery as keywords (502); activated and harvest abilities are t
 small procedure that may prompt (targets 501.1, "you may", a class to name) and reports
 whether it happened, for "if you do".
 
-Endless loops (503): a chain of triggers that keeps re-creating the same ability is an
-involuntary loop; past :data:`LOOP_LIMIT` repetitions within one decision the engine prevents
-that ability (docs/rulings.md R18).  Voluntary loops need a decision each time round, so the
-controlling player ends them by choosing otherwise.
+Endless loops (503): an ability that, while resolving, sets itself off again and again is an
+involuntary loop; once it is nested :data:`LOOP_LIMIT` deep the engine prevents it (the one
+effect that keeps the loop going, docs/rulings.md R18).  Abilities that merely trigger many
+times one after another are no loop.  Voluntary loops need a decision each time round, so
+the controlling player ends them by choosing otherwise.
 """
 
 from __future__ import annotations
@@ -132,7 +133,8 @@ class Scripts:
         ability = ability_by_key(self, t.ability[3:])
         c = self.state.cards[t.source]
         name = t.ability[3:]
-        if self._is_looping(t):
+        key = (t.source, t.ability)
+        if self.resolving.count(key) >= LOOP_LIMIT:
             self._resolved(t, "prevented: endless loop (rule 503)")
             return
         if ability.when == "arrival" and self.state.ruleset == "1.3.2" and c.zone != "world":
@@ -143,12 +145,11 @@ class Scripts:
             self._resolved(t, "condition not met")
             return
         self._resolved(t, ability.label or ability.text or name)
-        yield from self.run_effects(ability.effects, ctx)
-
-    def _is_looping(self: "Engine", t: Trigger) -> bool:
-        key = (t.source, t.ability)
-        self.loop_counts[key] = self.loop_counts.get(key, 0) + 1
-        return self.loop_counts[key] > LOOP_LIMIT
+        self.resolving.append(key)
+        try:
+            yield from self.run_effects(ability.effects, ctx)
+        finally:
+            self.resolving.pop()
 
     def run_effects(self: "Engine", effects: tuple[Op, ...], ctx: Context) -> "Flow":
         """Do each effect in order, as much as possible (rule 507)."""
