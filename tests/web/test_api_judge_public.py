@@ -216,3 +216,18 @@ def test_two_app_instances_on_one_store_stay_consistent(tmp_path):
     a, b = first.state(mid, tokens["judge"]), second.state(mid, tokens["judge"])
     assert a == b
     Replay(list(FileStore.read_file(first.app.extensions["wonders"].store.path(mid))), default_cards())
+
+
+def test_an_imported_live_match_goes_on_being_recorded_with_its_new_tokens(tmp_path):
+    source = Api(new_app(tmp_path / "source"))
+    mid, tokens = source.create(match_id="half-1")
+    _step(source, mid, tokens, random.Random(11), 8)
+    data = source.app.extensions["wonders"].store.path(mid).read_bytes()
+    target = Api(new_app(tmp_path / "target"))
+    status, out = target.call("POST", "/api/import", ORGANIZER, raw=data)
+    assert status == 201 and out["result"] == "in progress"
+    assert out["tokens"]["A"] != tokens["A"]
+    _step(target, mid, out["tokens"], random.Random(12), 3)
+    assert target.state(mid, out["tokens"]["judge"])["length"] > out["length"]
+    status, _ = target.call("GET", f"/api/matches/{mid}/state", tokens["A"])
+    assert status == 401  # the source store's tokens mean nothing here
