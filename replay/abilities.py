@@ -34,8 +34,8 @@ Timing = Literal[
     "static",        # a static ability: in force while the card is (``zone``)
     "replacement",   # "if … would …, … instead" (504): ``event`` says what it replaces
 ]
-EventKind = Literal["arrives", "dies", "destroyed", "plays", "attacks", "defends", "seizes",
-                    "harvested", "drawn", "banished", "revealed", "targeted", "played_spell"]
+EventKind = Literal["arrives", "dies", "destroyed", "plays", "attacks", "defends", "harvested",
+                    "banished"]
 What = Literal["wonder", "land", "item", "spell", "card", "equipped"]
 Side = Literal["yours", "enemy", "any"]
 Zone = Literal["world", "hand", "deck", "abyss", "banishment", "archive"]
@@ -219,3 +219,110 @@ Op.model_rebuild()
 def parse_abilities(raw: list[dict]) -> tuple[Ability, ...]:
     """Validate a card's raw ``abilities`` list (pydantic raises with the field path)."""
     return tuple(Ability.model_validate(entry) for entry in raw)
+
+
+# -- the constructs of the language (what docs/abilities.md and the conformance cases cover) --
+
+_SELECTOR_FLAGS = ("owned", "other", "classes", "named_class", "orbital", "name", "cost_max",
+                   "cost_min", "power_max", "power_min", "token", "tapped")
+_COST_FIELDS = ("harvest", "faith", "energy", "actions", "discard")
+_CONDITION_FIELDS = ("hoard", "kingdom", "awakened", "took_last_turn", "controls", "round_min",
+                     "round_max", "copied_by_symbiosis", "if_you_do")
+_TOKEN_FIELDS = ("name", "copy_classes", "keywords", "story", "distributed", "count")
+_TRIGGER_FIELDS = ("nth", "next_time", "by")
+
+
+def all_constructs() -> set[str]:
+    """Every construct of the language, named ``kind:value`` (derived from the models)."""
+    from typing import get_args
+    names = {f"when:{w}" for w in get_args(Timing)}
+    names |= {f"do:{d}" for d in get_args(OpName)}
+    names |= {f"event:{e}" for e in get_args(EventKind)}
+    names |= {f"pick:{p}" for p in get_args(Selector.model_fields["pick"].annotation)}
+    names |= {f"what:{w}" for w in get_args(What)}
+    names |= {f"side:{s}" for s in get_args(Side)}
+    names |= {f"zone:{z}" for z in get_args(Zone) if z != "archive"}
+    names |= {f"where:{w}" for w in get_args(Selector.model_fields["where"].annotation)}
+    names |= {f"select:{f}" for f in _SELECTOR_FLAGS}
+    names |= {f"per:{p}" for p in get_args(Per)} | {"amount:inf"}
+    names |= {f"until:{u}" for u in ("round", "ever")}
+    names |= {"cost:tap=free", "cost:tap=action", "cost:sacrifice=free", "cost:sacrifice=action"}
+    names |= {f"cost:{c}" for c in _COST_FIELDS}
+    names |= {f"if:{c}" for c in _CONDITION_FIELDS}
+    names |= {f"token:{t}" for t in _TOKEN_FIELDS}
+    names |= {f"on:{t}" for t in _TRIGGER_FIELDS}
+    names |= {f"resource:{r}" for r in get_args(Resource)}
+    names |= {"op:optional", "op:up_to_amount", "op:at_round_end", "op:unless_pay",
+              "op:continuous_nullify", "op:face_down", "static:all_zones"}
+    return names
+
+
+def constructs_of(ability: Ability) -> set[str]:
+    """The constructs one ability uses (names as in :func:`all_constructs`)."""
+    found = {f"when:{ability.when}"}
+    if ability.all_zones:
+        found.add("static:all_zones")
+    if ability.on is not None:
+        found.add(f"event:{ability.on.event}")
+        found |= _selector_constructs(ability.on.subject)
+        found |= {f"on:{f}" for f in _TRIGGER_FIELDS
+                  if _is_set(getattr(ability.on, f)) and getattr(ability.on, f) != "any"}
+    cost = ability.cost
+    if cost.tap:
+        found.add(f"cost:tap={cost.tap}")
+    if cost.sacrifice:
+        found.add(f"cost:sacrifice={cost.sacrifice}")
+    found |= {f"cost:{c}" for c in _COST_FIELDS if getattr(cost, c)}
+    found |= _condition_constructs(ability.condition)
+    for op in ability.effects:
+        found |= _op_constructs(op)
+    return found
+
+
+def _op_constructs(op: Op) -> set[str]:
+    found = {f"do:{op.do}"}
+    if op.target is not None:
+        found |= _selector_constructs(op.target)
+    if op.match is not None:
+        found |= _selector_constructs(op.match)
+    found |= _amount_constructs(op.amount)
+    if op.do in ("power", "multiply", "base_power", "grant", "cant", "control", "nullify") and op.until:
+        found.add(f"until:{op.until}")
+    if op.resource:
+        found.add(f"resource:{op.resource}")
+    if op.condition is not None:
+        found |= _condition_constructs(op.condition)
+    if op.token is not None:
+        found |= {f"token:{t}" for t in _TOKEN_FIELDS if _is_set(getattr(op.token, t))
+                  and not (t == "count" and op.token.count == 1)}
+    flags = {"op:optional": op.optional, "op:up_to_amount": op.up_to_amount,
+             "op:at_round_end": op.at_round_end, "op:unless_pay": bool(op.unless_pay),
+             "op:continuous_nullify": op.do == "nullify" and not op.temporary,
+             "op:face_down": op.do == "distribute" and not op.faceup}
+    return found | {name for name, used in flags.items() if used}
+
+
+def _selector_constructs(sel: Selector) -> set[str]:
+    found = {f"pick:{sel.pick}", f"what:{sel.what}", f"side:{sel.side}", f"zone:{sel.zone}",
+             f"where:{sel.where}"}
+    return found | {f"select:{f}" for f in _SELECTOR_FLAGS if _is_set(getattr(sel, f))}
+
+
+def _condition_constructs(cond: Condition) -> set[str]:
+    found = {f"if:{c}" for c in _CONDITION_FIELDS if _is_set(getattr(cond, c))}
+    if cond.controls is not None:
+        found |= _selector_constructs(cond.controls)
+    return found
+
+
+def _is_set(value) -> bool:
+    """A field given a value (``True`` counts, unlike ``value not in (None, False, 1)``)."""
+    return value is not None and value is not False and value != ()
+
+
+def _amount_constructs(value) -> set[str]:
+    if value == "inf":
+        return {"amount:inf"}
+    if isinstance(value, Amount):
+        return {f"per:{value.per}"}
+    return set()

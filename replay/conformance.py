@@ -76,6 +76,8 @@ def run_file(path: Path, db: CardDB | None = None) -> Result:
         return Result(name, False, f"{path}: cannot read case ({exc})")
     except (ReplayError, CaseFailure) as exc:
         return Result(name, False, str(exc))
+    except Exception as exc:  # an engine bug: the case fails, the runner goes on (spec)
+        return Result(name, False, f"the engine raised {type(exc).__name__}: {exc}")
 
 
 def run_case(data: dict[str, Any], db: CardDB | None = None) -> Result:

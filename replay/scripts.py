@@ -554,7 +554,7 @@ def _nullify(g: "Engine", op: Op, ctx: Context) -> "Flow":
         if g.view.cant(cid, "be_nullified") or g.view.is_nullified(cid):
             continue  # a card can't become nullified while it already is
         if op.unless_pay:
-            victim = g.state.cards[cid].controller
+            victim = g.state.cards[cid].controller or g.state.cards[cid].owner
             p = g.state.players[victim]
             if p.energy >= op.unless_pay:
                 pay = yield from g.ask(Prompt(victim, "may", options=["yes", "no"], card=cid,
@@ -706,7 +706,10 @@ class Movement:
         """Banish: the card goes to banishment (no "dies" trigger) unless replaced."""
         if (yield from self.replaced(cid, "banished")):
             return
+        c = self.state.cards[cid]
+        triggers = self.event_triggers("banished", cid, c.controller or c.owner, c.realm)
         self.move(cid, "banishment", reason)
+        yield from self.resolve(triggers)
 
     def play_free(self: "Engine", seat: str, cid: str, realm: int | None) -> "Flow":
         """Play a card for no cost as if from hand (Seek): the core mechanic doesn't apply."""
