@@ -1,7 +1,8 @@
 """The Flask app factory: ``create_app(settings)`` wires the store, the caches and the blueprints.
 
-Blueprints are listed in :data:`BLUEPRINTS` (the recording API, the /play page); a later
-blueprint (viewer, stats) is added by importing it there.  Everything the views share lives in
+Blueprints are listed in :data:`BLUEPRINTS` (the recording API) plus the /play page; a later
+blueprint (viewer, stats) is added to that list.  Pages share ``web/templates/base.html`` and
+the app's static files in ``web/static`` (served at ``/static/…``).  Everything the views share lives in
 ``app.extensions["wonders"]`` (see :class:`web.api.common.Services`).
 """
 
@@ -24,7 +25,8 @@ BLUEPRINTS = [meta.bp, organizer.bp, seat.bp, judge.bp, public.bp, imports.bp, f
 def create_app(settings: Settings | None = None) -> Flask:
     """A ready app over ``settings.store`` (default: settings from the environment)."""
     settings = settings or Settings.from_env()
-    app = Flask(__name__, static_folder=None)  # blueprints serve their own static files
+    # web/templates (base.html, page templates) and web/static (shared by every page blueprint)
+    app = Flask(__name__, static_folder="static", template_folder="templates")
     app.config.update(
         SECRET_KEY=settings.secret_key,
         MAX_CONTENT_LENGTH=max(settings.max_body_bytes, settings.max_import_bytes),

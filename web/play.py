@@ -16,8 +16,7 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 from web.api.common import SESSION_CSRF, SESSION_TOKENS, services, session_role
 from web.tokens import hash_token
 
-bp = Blueprint("play", __name__, template_folder="templates", static_folder="static",
-               static_url_path="/static/play")
+bp = Blueprint("play", __name__)  # templates and static files: the app's (web/templates, web/static)
 MAX_TOKEN = 200
 
 
