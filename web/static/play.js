@@ -166,12 +166,16 @@ function renderBoard(state) {
 
 // -- events and take-back --------------------------------------------------------------------
 
+function short(text) {
+  return text.length > 140 ? `${text.slice(0, 139)}…` : text;
+}
+
 async function renderEvents() {
   const from = Math.max(0, current.length - 40);
   const data = await call("GET", `/events?from=${from}`);
   const list = document.getElementById("events");
   list.replaceChildren(...data.events.slice().reverse().map((e) =>
-    el("li", { value: e.seq }, e.text)));
+    el("li", { value: e.seq, title: e.text }, short(e.text))));
   const history = document.getElementById("history");
   if (!history) return;
   const ends = data.events.filter((e) => e.seq === e.batch && e.seq < current.length - 1);
@@ -179,7 +183,7 @@ async function renderEvents() {
     el("li", { value: e.seq }, el("button", { type: "button", class: "takeback", "data-seq": e.seq,
       onclick: () => write("/takeback", { to_seq: e.seq, reason: "judge take-back from /play",
                                           expected_seq: current.length }) }, "take back to here"),
-      " ", e.text)));
+      " ", short(e.text))));
 }
 
 async function refresh() {
