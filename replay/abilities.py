@@ -40,7 +40,7 @@ What = Literal["wonder", "land", "item", "spell", "card", "equipped"]
 Side = Literal["yours", "enemy", "any"]
 Zone = Literal["world", "hand", "deck", "abyss", "banishment", "archive"]
 Resource = Literal["energy", "actions", "free_attacks", "faith"]
-Duration = Literal["round", "ever", "turn"]
+Duration = Literal["round", "ever"]
 Per = Literal["round", "stones", "lands", "wonders_here", "enemies_here", "hand", "abyss",
               "counters", "named_class", "sacrificed_power", "max_power"]
 
@@ -152,10 +152,8 @@ class Op(_Data):
     condition: Condition | None = None
     resource: Resource | None = None  # gain/lose
     counter: str | None = None        # counters: kind (+1, -1, shield, protector, …, custom)
-    to: Literal["hand", "deck", "abyss", "banishment", "world", "realm", "adjacent",
-                "center"] | None = None
-    realm: Literal["here", "target", "any", "same", "event"] = "here"
-    through: bool = True              # move: enter and leave every realm in between
+    to: Literal["adjacent", "realm"] | None = None  # move: to an adjacent realm, or any realm
+    realm: Literal["here", "target", "any"] = "here"  # where cards go: here, or a chosen realm
     token: "TokenSpec | None" = None
     keywords: tuple[str, ...] = ()    # grant: keywords given
     restriction: Literal["attack", "be_nullified", "untap", "be_tapped", "be_controlled",
@@ -164,7 +162,6 @@ class Op(_Data):
     temporary: bool = True            # nullify: temporary (this round) unless "are nullified"
     unless_pay: int = 0               # "unless they spend N energy"
     times: int = 1                    # trigger_again
-    free: bool = True                 # play_from_deck / seek: for no cost
     match: Selector | None = None     # seek: which card may be chosen
     up_to_amount: bool = False        # "up to N": the controller chooses 0..N
     at_round_end: bool = False        # return: happens at the end of the round (a delayed effect)
@@ -193,7 +190,6 @@ class Ability(_Data):
     cost: Cost = Cost()
     condition: Condition = Condition()
     effects: tuple[Op, ...] = ()
-    zone: Zone = "world"               # where a static ability works ("every zone" = stat-defining)
     all_zones: bool = False            # stat-defining: works in every zone (rule 1, Power)
     text: str = ""                     # the quoted rules text this ability implements
     label: str = ""                    # short name shown in prompts and events

@@ -192,7 +192,7 @@ class Scripts:
 
     def choose_realm(self: "Engine", how: str, ctx: Context, text: str) -> "Flow":
         """Where a card goes: here, or a target active realm (only active realms, 301.1)."""
-        if how in ("here", "same") and ctx.realm is not None and self.view.is_active_realm(ctx.realm):
+        if how == "here" and ctx.realm is not None and self.view.is_active_realm(ctx.realm):
             return ctx.realm
         realms = self.view.active_realms()
         if not realms:
@@ -498,9 +498,9 @@ def _meets(g: "Engine", cid: str, spec) -> bool:
     d = g.view.definition(cid)
     if d.type != spec.type or (spec.type == "wonder" and d.base_power != spec.power):
         return False
+    if spec.story:  # a story token names its Stoneseeker in its faction area
+        return "Story Token" in d.classes and d.faction == spec.name
     if spec.name and spec.name not in d.name:
-        return False
-    if spec.story and "Story Token" not in d.classes:
         return False
     return set(spec.classes) <= set(d.classes)
 

@@ -1,0 +1,271 @@
+"""The ability language: coverage by conformance cases and docs, validation, manual
+resolution recorded and replayed, printed and story tokens, and random play with the whole
+card pool (docs/abilities.md)."""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from ledger.events import (DeckEntry, ManualOp, ManualResolved, MatchOpened, PlayDeclared,
+                           SeatInfo)
+from ledger.filestore import FileStore
+from replay.abilities import all_constructs, constructs_of
+from replay.bots import RandomBot, answer_chance
+from replay.cards import default_cards, load_card_file, load_cards
+from replay.conformance import build_state
+from replay.engine import Engine
+from replay.errors import CardDataError, IllegalDecisionError
+from replay.recorder import Recorder
+from replay.replayer import Replay
+from replay.state import state_hash
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "abilities.md"
+CASES = ROOT / "fixtures" / "conformance"
+
+
+def _case_card_names(data: dict) -> set[str]:
+    state = data.get("state", {})
+    names = {w["card"] for w in state.get("world", [])}
+    for seat in ("A", "B"):
+        for zone in ("hand", "deck", "abyss", "banishment"):
+            for entry in state.get(seat, {}).get(zone, []):
+                names.add(entry if isinstance(entry, str) else entry["card"])
+    return names - set(data.get("cards", {}))
+
+
+def test_every_construct_appears_in_a_conformance_case():
+    db = default_cards()
+    used: set[str] = set()
+    for path in CASES.rglob("*.toml"):
+        for name in _case_card_names(tomllib.loads(path.read_text())):
+            for ability in db[name].abilities:
+                used |= constructs_of(ability)
+    assert sorted(all_constructs() - used) == []
+
+
+def test_every_construct_is_documented():
+    text = DOC.read_text()
+    missing = [name for name in sorted(all_constructs()) if f"`{name}`" not in text]
+    assert missing == []
+
+
+def test_there_are_at_least_150_conformance_cases():
+    shared = ROOT.parent / "shared" / "conformance"
+    total = len(list(CASES.rglob("*.toml"))) + len(list(shared.glob("*.toml")))
+    assert total >= 150
+
+
+QUOTED = {
+    "Chained Crow", "Gem Primordial", "Syl Scaleweaver", "Orionis Skydreamer", "Rootling Terror",
+    'Seraphina "The Serpent" Blackthorn', "Swamp Sovereign", "Vobb Stalker", "Glemmer Bandit",
+    "Stealthy Spriggan", "Cairnvox Soulforger", "Pastel Bloom Drake", "Power of Bloodlines",
+    "Rage of the Ancients", "Path of Light", "Glacium Keep", "Ayu Goss",
+    "Wretched Mirror of Requiem", "Staff of the Eldritch Tribesmen", "Sirius Aetherblade",
+    "The Windreaver", "Whisperleaf Cloak", "Autumn, Essence Animated", "Cursed Passages of Haem",
+    "Feline Entity of Dreams", "Aetherion of Boundless", "Eye of the Maelstrom",
+    "Strange Mutated Mass", "The Mount of Helios", "Corruption Warp",
+    "Skraal, Ruler of the Three Lakes",
+}
+
+
+def test_every_card_the_rules_quote_is_scripted_or_deliberately_manual():
+    db = default_cards()
+    quoted = load_card_file(ROOT / "fixtures" / "cards" / "quoted.toml")
+    assert {c.name for c in quoted} >= QUOTED
+    for card in quoted:
+        assert card.official is False  # stats chosen here are marked as not official
+        assert card.abilities or card.keywords or card.has_unscripted_text, card.name
+        assert db[card.name] == card
+
+
+def test_each_orbital_has_twelve_scripted_cards_of_every_type():
+    db = default_cards()
+    for orbital in ("Petraia", "Thalwind", "Solfera", "Umbrathene", "Heliosynth", "Boundless"):
+        scripted = [c for c in db if c.orbital == orbital and c.abilities and c.set == "Scripted"]
+        assert len(scripted) >= 12, orbital
+        assert {c.type for c in scripted} == {"wonder", "land", "item", "spell"}, orbital
+        assert any("Equipment" in c.classes for c in scripted), orbital
+
+
+# -- a card written only from the docs ----------------------------------------------------------
+
+NEW_CARD = '''
+[[card]]
+name = "Tidecaller Oracle"
+type = "wonder"
+classes = ["Merfolk", "Oracle"]
+cost = 3
+power = 2
+orbital = "Thalwind"
+text = "On Arrival: draw a card for each stone you control. Guardian."
+keywords = ["guardian"]
+
+[[card.abilities]]
+when = "arrival"
+text = "On Arrival: draw a card for each stone you control."
+effects = [{ do = "draw", amount = { per = "stones" } }]
+
+[[card.abilities]]
+when = "static"
+condition = { hoard = 2 }
+text = "Hoard 2: other Wonders you control here get +1."
+effects = [{ do = "power", amount = 1, target = { pick = "all", what = "wonder", side = "yours", where = "here", other = true } }]
+'''
+
+
+def test_a_card_written_from_the_docs_loads_and_plays(tmp_path):
+    path = tmp_path / "new.toml"
+    path.write_text(NEW_CARD)
+    db = default_cards().with_cards(load_card_file(path))
+    state = build_state({
+        "round": 3, "turn": "A", "stones": {"1": "A", "2": "A"},
+        "A": {"energy": 5, "hand": [{"id": "oracle", "card": "Tidecaller Oracle"}],
+              "deck": ["Sky Roc"] * 5},
+        "B": {"deck": ["Sky Roc"] * 5},
+        "world": [{"id": "roc", "card": "Sky Roc", "controller": "A", "realm": 2}],
+    }, "1.3.2", db)
+    engine = Engine(db, state)
+    engine.start()
+    engine.decide(PlayDeclared("A", "oracle", 2))
+    assert len(engine.state.players["A"].hand) == 2  # two stones, two cards
+    assert engine.view.power("roc") == 4  # Sky Roc 3 + 1 from the Oracle (hoard 2)
+
+
+def test_an_invalid_ability_names_the_file_the_card_and_the_field(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('[[card]]\nname = "Broken"\ntype = "wonder"\npower = 1\n'
+                    '[[card.abilities]]\nwhen = "arrival"\neffects = [{ do = "explode" }]\n')
+    with pytest.raises(CardDataError) as err:
+        load_cards([path])
+    message = str(err.value)
+    assert "bad.toml" in message and "Broken" in message and "abilities.0.effects.0.do" in message
+
+
+def test_an_activated_ability_needs_a_cost(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('[[card]]\nname = "Free Lunch"\ntype = "item"\n'
+                    '[[card.abilities]]\nwhen = "activated"\neffects = [{ do = "draw" }]\n')
+    with pytest.raises(CardDataError, match="needs a cost"):
+        load_cards([path])
+
+
+# -- manual resolution ---------------------------------------------------------------------------
+
+
+def _manual_state(db):
+    return build_state({
+        "round": 4, "turn": "A",
+        "A": {"energy": 6, "hand": [{"id": "feline", "card": "Feline Entity of Dreams"}],
+              "deck": ["Sky Roc"] * 5},
+        "B": {"deck": ["Sky Roc"] * 5},
+        "world": [{"id": "roc", "card": "Sky Roc", "controller": "B", "realm": 2}],
+    }, "1.3.2", db)
+
+
+def test_a_manual_answer_is_validated_and_applied_as_given():
+    db = default_cards()
+    engine = Engine(db, _manual_state(db))
+    engine.start()
+    engine.decide(PlayDeclared("A", "feline", 2))
+    assert engine.prompt.kind == "manual" and engine.prompt.card == "feline"
+    before = state_hash(engine.state)
+    bad = ManualResolved("A", "feline", [ManualOp("counter", card="nobody", counter="+1", value=1)])
+    with pytest.raises(IllegalDecisionError, match="no card 'nobody'"):
+        engine.decide(bad)
+    with pytest.raises(IllegalDecisionError, match="not active"):
+        engine.decide(ManualResolved("A", "feline", [ManualOp("move", card="roc", to_zone="world",
+                                                              realm=6)]))
+    assert state_hash(engine.state) == before and engine.prompt.kind == "manual"
+    ops = [ManualOp("counter", card="roc", counter="-1", value=1),
+           ManualOp("power", card="feline", value=2, duration="round"),
+           ManualOp("token", seat="A", name="Dream", realm=2),
+           ManualOp("resource", seat="B", resource="energy", value=0)]
+    engine.decide(ManualResolved("A", "feline", ops))
+    assert engine.view.power("roc") == 2 and engine.view.power("feline") == 5
+    assert any(c.zone == "world" and c.token and c.controller == "A" for c in engine.state.cards.values())
+
+
+def test_a_recorded_manual_resolution_replays_exactly(tmp_path):
+    db = default_cards()
+    deck = [DeckEntry("Feline Entity of Dreams", 2), DeckEntry("Sky Roc", 48)]
+    opened = MatchOpened(match_id="m-manual", ruleset="1.3.2",
+                         seats=[SeatInfo("A", "Ann", deck=deck), SeatInfo("B", "Bob", deck=deck)])
+    store = FileStore(tmp_path)
+    rng = random.Random(5)
+    recorder = Recorder.open(store, db, opened, rng=rng)
+    bot, manual = RandomBot(rng), 0
+    while recorder.engine.prompt is not None:
+        prompt = recorder.engine.prompt
+        if prompt.kind == "manual":
+            manual += 1
+            decision = ManualResolved(prompt.seat, prompt.card, [
+                ManualOp("counter", card=prompt.card, counter="+1", value=1)])
+        else:
+            decision = bot.decide(recorder.engine)
+        recorder.submit(decision)
+    assert manual >= 1
+    replay = Replay(list(store.read("m-manual")), db)
+    assert state_hash(replay.engine.state) == state_hash(recorder.engine.state)
+
+
+# -- printed and story tokens ----------------------------------------------------------------------
+
+
+def test_a_story_token_can_come_from_the_archive_and_never_returns():
+    db = default_cards()
+    state = build_state({
+        "round": 3, "turn": "A",
+        "A": {"energy": 5, "hand": [{"id": "keeper", "card": "Story Keeper"}], "deck": ["Sky Roc"] * 5},
+        "B": {"deck": ["Sky Roc"] * 5},
+    }, "1.3.2", db)
+    from replay.state import CardState
+    state.cards["A-T1"] = CardState("A-T1", "Keeper's Companion", "A", "archive", token=True)
+    state.players["A"].archive.append("A-T1")
+    engine = Engine(db, state)
+    engine.start()
+    engine.decide(PlayDeclared("A", "keeper", 2))
+    assert engine.prompt.kind == "target" and engine.prompt.options == ["A-T1", "stand-in"]
+    from ledger.events import Answered
+    engine.decide(Answered("A", "target", "A-T1"))
+    token = engine.state.cards["A-T1"]
+    assert token.zone == "world" and token.realm == 2 and engine.view.has("A-T1", "flying")
+    assert engine.state.players["A"].archive == []
+
+
+# -- random play with the whole pool -----------------------------------------------------------------
+
+POOL = [c.name for c in default_cards() if not c.token and c.tier != "legendary"
+        and not c.has_unscripted_text]
+LEGENDS = [c.name for c in default_cards() if c.tier == "legendary" and not c.token]
+
+
+def _deck(rng: random.Random) -> list[DeckEntry]:
+    names = rng.sample(POOL, 16) + rng.sample(LEGENDS, 2)
+    entries = [DeckEntry(n, 3) for n in names[:16]] + [DeckEntry(n, 1) for n in names[16:]]
+    return entries
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), ruleset=st.sampled_from(["1.3.2", "1.2"]))
+def test_random_play_with_the_full_pool_ends_and_verifies(tmp_path_factory, seed, ruleset):
+    rng = random.Random(seed)
+    db = default_cards()
+    opened = MatchOpened(match_id="m-pool", ruleset=ruleset,
+                         seats=[SeatInfo("A", "Ann", deck=_deck(rng)), SeatInfo("B", "Bob", deck=_deck(rng))])
+    store = FileStore(tmp_path_factory.mktemp("pool"))
+    recorder = Recorder.open(store, db, opened, rng=rng)
+    bot, steps = RandomBot(rng), 0
+    while recorder.engine.prompt is not None:
+        assert steps < 5000, "the match did not end: a hang"
+        prompt = recorder.engine.prompt
+        recorder.submit(answer_chance(prompt, rng) if prompt.kind == "chance" else bot.decide(recorder.engine))
+        steps += 1
+    assert recorder.engine.state.over
+    replay = Replay(list(store.read("m-pool")), db)  # verifies every decision and outcome
+    assert state_hash(replay.engine.state) == state_hash(recorder.engine.state)
