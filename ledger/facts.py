@@ -56,16 +56,21 @@ class FileInfo:
     mtime_ns: int
 
 
-def in_force(stored: list[Stored]) -> list[Stored]:
-    """The events still in force after every take-back (the take-backs themselves excluded)."""
+def not_retracted(stored: list[Stored]) -> list[Stored]:
+    """The events no take-back retracted (take-backs included, unless a later one retracted
+    them too)."""
     kept: list[Stored] = []
     for item in stored:
         if isinstance(item.event, TakenBack):
             while kept and kept[-1].seq > item.event.to_seq:
                 kept.pop()
-            continue
         kept.append(item)
     return kept
+
+
+def in_force(stored: list[Stored]) -> list[Stored]:
+    """The events still in force after every take-back (the take-backs themselves excluded)."""
+    return [item for item in not_retracted(stored) if not isinstance(item.event, TakenBack)]
 
 
 def match_facts(stored: list[Stored], file: FileInfo, facts: CardFacts) -> MatchFacts:
@@ -74,8 +79,9 @@ def match_facts(stored: list[Stored], file: FileInfo, facts: CardFacts) -> Match
         raise MalformedEventError(f"{file.name}: seq 0 is not a MatchOpened event")
     opened: MatchOpened = stored[0].event
     out = MatchFacts()
-    kept = in_force(stored)
-    clock = _events_rows(stored, {item.seq for item in kept}, opened.match_id,
+    standing = not_retracted(stored)
+    kept = [item for item in standing if not isinstance(item.event, TakenBack)]
+    clock = _events_rows(stored, {item.seq for item in standing}, opened.match_id,
                          out.tables["events"])
     walk = _Walk(opened.match_id, clock)
     for item in kept:

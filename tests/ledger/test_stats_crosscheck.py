@@ -151,6 +151,10 @@ def test_retracted_events_do_not_count(corpus):
                 [match_id]).fetchone()[0]
             plays = con.execute("SELECT count(*) FROM plays WHERE match_id = ?", [match_id]).fetchone()[0]
             assert plays == all_plays - retracted_plays
+            takebacks = con.execute(
+                "SELECT count(*), count(*) FILTER (retracted) FROM events "
+                "WHERE match_id = ? AND type = 'TakenBack'", [match_id]).fetchone()
+            assert takebacks == (1, 0)  # the take-back itself stands
             stones = con.execute("SELECT stones_a, stones_b, stones_center FROM realm_stones "
                                  "WHERE match_id = ? AND realm = 1", [match_id]).fetchone()
             seized_later = con.execute(
