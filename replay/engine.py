@@ -54,6 +54,7 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
         self.end_of_turn: list[str] = []  # fliers that move at end of turn (v1.2)
         self.on_emit = None  # optional hook called after each event, state as of that event
         self.resolving: list = []  # (source, ability) of the abilities now resolving, nested (503)
+        self.loop_plan: dict = {}  # voluntary loops: repetitions their controller stated (503)
         self._flow: Flow | None = None
 
     # -- construction --------------------------------------------------------------------

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import msgspec
 
-from ledger.events import (AttackDeclared, BattleResolved, CardMoved, CardPlayed, CoinFlipped,
-                           Conceded, CounterChanged, DeckShuffled, DrawDeclared, Event,
-                           FirstPlayerChosen, MatchEnded, Passed, PlayDeclared, RealmOpened,
-                           RoundStarted, StoneSeized, TakenBack, TriggerResolved)
+from ledger.events import (Answered, AttackDeclared, BattleResolved, BattleStarted, CardMoved,
+                           CardPlayed, CoinFlipped, Conceded, CounterChanged, DeckShuffled,
+                           DrawDeclared, EffectApplied, Event, FirstPlayerChosen, MatchEnded,
+                           MatchOpened, Mulliganed, Passed, PlayDeclared, RealmOpened,
+                           RealmSideChosen, ResourcesChanged, RoundEnded, RoundStarted,
+                           StoneSeized, TakenBack, TriggerResolved)
 
 
 def _num(x) -> str:
@@ -79,11 +81,58 @@ def narrate(event: Event, round_: int | None = None) -> str:
         return f"Judge takes back to event {event.to_seq}" + (f": {event.reason}" if event.reason else "")
     if isinstance(event, Conceded):
         return f"{event.seat} concedes"
+    return _narrate_more(event)
+
+
+def _narrate_more(event: Event) -> str:
+    """Sentences for the set-up, resources and battle-start events (the viewer's list)."""
+    if isinstance(event, MatchOpened):
+        names = " vs ".join(f"{s.seat} {s.player}" + (f" ({s.deck_name})" if s.deck_name else "")
+                            for s in event.seats)
+        return f"Match opens: {names} — rules {event.ruleset}"
+    if isinstance(event, RealmSideChosen):
+        return f"{event.seat} puts realm 1 on their {event.side}"
+    if isinstance(event, Mulliganed):
+        return f"{event.seat} mulligans {len(event.cards)} card(s) to the bottom of the deck"
+    if isinstance(event, Answered):
+        return _narrate_answer(event)
+    if isinstance(event, ResourcesChanged):
+        parts = [f"{name.replace('_', ' ')} {_num(value)}" for name, value in
+                 (("energy", event.energy), ("actions", event.actions),
+                  ("free_attacks", event.free_attacks), ("faith", event.faith))
+                 if value is not None]
+        return f"{event.seat} now has {', '.join(parts) or 'unchanged resources'} ({event.reason})"
+    if isinstance(event, BattleStarted):
+        free = " (free attack)" if event.free_attack else ""
+        return f"Battle begins in realm {event.realm}: {event.attacker} attacks {event.defender}{free}"
+    if isinstance(event, RoundEnded):
+        return f"Round {event.round} ends"
+    if isinstance(event, EffectApplied):
+        amount = f" ({_num(event.amount)})" if event.amount else ""
+        return f"{event.card} gets {event.effect}{amount} for the {event.duration}"
     return describe(event)
+
+
+def _narrate_answer(event: Answered) -> str:
+    if event.kind == "mulligan":
+        picked = event.pick or []
+        return (f"{event.seat} keeps their opening hand" if not picked else
+                f"{event.seat} mulligans {len(picked)} card(s)")
+    if event.kind == "first":
+        return f"{event.seat} picks {event.pick} to play first"
+    if event.kind == "side":
+        return f"{event.seat} picks the {event.pick} side for realm 1"
+    pick = event.pick if event.pick not in (None, [], "") else "nothing"
+    return f"{event.seat} answers {event.kind}: {pick}" + (" (only option)" if event.auto else "")
 
 
 def _narrate_move(event: CardMoved) -> str:
     who = event.owner
+    how = event.reason.split(":")[0]
+    if event.to_zone == "abyss" and event.from_zone == "world" and how == "destroyed":
+        return f"{who}'s {event.name} is destroyed"
+    if event.to_zone == "abyss" and event.from_zone == "world" and how == "sacrifice":
+        return f"{who} sacrifices {event.name}"
     if event.to_zone == "hand" and event.from_zone == "deck":
         return f"{who} draws {event.name}"
     if event.to_zone == "abyss" and event.from_zone == "world":

@@ -18,6 +18,7 @@ import msgspec
 from ledger.events import Answered, CardMoved, DeckShuffled, Event, Mulliganed
 from replay.cards import CardDB
 from replay.queries import View
+from replay.scripts import FACE_DOWN
 from replay.state import GameState
 
 PERSPECTIVES = ("omniscient", "A", "B", "spectator")
@@ -47,6 +48,8 @@ def redact_event(event: Event, perspective: str) -> Event:
     if perspective == "omniscient":
         return event
     if isinstance(event, CardMoved):
+        if event.reason == FACE_DOWN:
+            return msgspec.structs.replace(event, card=HIDDEN, name=HIDDEN)  # Face Down
         if _zone_visible(perspective, event.from_zone, event.owner) or \
                 _zone_visible(perspective, event.to_zone, event.owner):
             return event
@@ -69,7 +72,8 @@ def board(state: GameState, db: CardDB, perspective: str = "omniscient") -> dict
     for realm in state.realms:
         sides: dict[str, list] = {"A": [], "B": []}
         for c in v.in_realm(realm.number):
-            sides[c.controller].append(_world_card(v, c.id))
+            hidden = c.face_down and perspective != "omniscient"
+            sides[c.controller].append(_FACE_DOWN_CARD if hidden else _world_card(v, c.id))
         realms.append({"number": realm.number, "active": v.is_active_realm(realm.number),
                        "stones": list(realm.stones), "controller": v.realm_controller(realm.number),
                        "cards": sides})
@@ -90,6 +94,10 @@ def board(state: GameState, db: CardDB, perspective: str = "omniscient") -> dict
             "turn": state.turn, "first": state.first, "over": state.over,
             "winner": state.winner, "reason": state.reason, "ruleset": state.ruleset,
             "realms": realms, "players": players}
+
+
+_FACE_DOWN_CARD = {"id": HIDDEN, "name": "face-down card", "type": None, "cost": None,
+                   "orbital": None, "face_down": True}
 
 
 def _card(v: View, cid: str) -> dict[str, Any]:

@@ -7,11 +7,13 @@ same ordering machinery as keywords (502); activated and harvest abilities are t
 small procedure that may prompt (targets 501.1, "you may", a class to name) and reports
 whether it happened, for "if you do".
 
-Endless loops (503): an ability that, while resolving, sets itself off again and again is an
-involuntary loop; once it is nested :data:`LOOP_LIMIT` deep the engine prevents it (the one
-effect that keeps the loop going, docs/rulings.md R18).  Abilities that merely trigger many
-times one after another are no loop.  Voluntary loops need a decision each time round, so
-the controlling player ends them by choosing otherwise.
+Endless loops (503): an ability that, while resolving, sets itself off again is a loop.  If
+it has a choice ("you may"), the loop is voluntary: at the second repetition its controller
+states how many more times it will repeat (an ``amount`` prompt), the loop runs that many
+times and then ends by the other choice.  Otherwise it is involuntary: once nested
+:data:`LOOP_LIMIT` deep the engine prevents it, the one effect that keeps the loop going
+(docs/rulings.md R18).  Abilities that merely trigger many times one after another are no
+loop.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
     from replay.engine import Engine, Flow
 
 LOOP_LIMIT = 24
+FACE_DOWN = "distributed face down"  # the reason of a CardMoved that hides the card (Face Down)
 _BY_WHEN = ("play", "arrival", "attack", "defense", "battle", "battle_end", "death", "harvest",
             "round_start", "round", "round_end")
 
@@ -134,9 +137,21 @@ class Scripts:
         c = self.state.cards[t.source]
         name = t.ability[3:]
         key = (t.source, t.ability)
-        if self.resolving.count(key) >= LOOP_LIMIT:
-            self._resolved(t, "prevented: endless loop (rule 503)")
+        depth = self.resolving.count(key)
+        voluntary = any(op.optional for op in ability.effects)
+        if depth >= LOOP_LIMIT or (voluntary and depth >= 2 and self.loop_plan.get(key) == 0):
+            self._resolved(t, "prevented: endless loop (rule 503)" if not voluntary
+                           else "the loop ends: its controller makes the other choice (rule 503)")
             return
+        if voluntary and depth >= 2:
+            if key not in self.loop_plan:
+                self.loop_plan[key] = yield from self.ask(Prompt(
+                    t.controller, "amount", options=list(range(LOOP_LIMIT + 1)), card=t.source,
+                    text="a loop: how many more times will it repeat? (rule 503)"))
+                if self.loop_plan[key] == 0:
+                    self._resolved(t, "the loop ends: its controller makes the other choice (rule 503)")
+                    return
+            self.loop_plan[key] -= 1
         if ability.when == "arrival" and self.state.ruleset == "1.3.2" and c.zone != "world":
             self._resolved(t, "fizzles: its source left The World (On Arrival)")
             return
@@ -147,17 +162,21 @@ class Scripts:
         self._resolved(t, ability.label or ability.text or name)
         self.resolving.append(key)
         try:
-            yield from self.run_effects(ability.effects, ctx)
+            yield from self.run_effects(ability.effects, ctx, looping=key in self.loop_plan)
         finally:
             self.resolving.pop()
+            if not self.resolving:
+                self.loop_plan.clear()
 
-    def run_effects(self: "Engine", effects: tuple[Op, ...], ctx: Context) -> "Flow":
-        """Do each effect in order, as much as possible (rule 507)."""
+    def run_effects(self: "Engine", effects: tuple[Op, ...], ctx: Context,
+                    looping: bool = False) -> "Flow":
+        """Do each effect in order, as much as possible (rule 507).  Inside a voluntary loop
+        whose count was stated, "you may" is answered by that count (503)."""
         for op in effects:
             if op.condition is not None and not holds(self.view, op.condition, ctx):
                 ctx.did = False
                 continue
-            if op.optional:
+            if op.optional and not looping:
                 answer = yield from self.ask(Prompt(ctx.controller, "may", options=["yes", "no"],
                                                     card=ctx.source, text=f"{op.do}?"))
                 if answer == "no":
@@ -649,8 +668,9 @@ def _distribute(g: "Engine", op: Op, ctx: Context) -> "Flow":
                                text=f"shuffle {ctx.controller}")
         cards = list(shuffle.order)
     for n, cid in enumerate(cards):
-        g.move(cid, "world", "distributed", realm=realms[n % len(realms)], controller=ctx.controller)
-        g.state.cards[cid].face_down = not op.faceup
+        g.state.cards[cid].face_down = not op.faceup  # face down as it arrives: no type, no effect
+        g.move(cid, "world", FACE_DOWN if not op.faceup else "distributed",
+               realm=realms[n % len(realms)], controller=ctx.controller)
     g.view.touch()
     return True
 

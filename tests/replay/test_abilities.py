@@ -155,6 +155,19 @@ def test_an_activated_ability_needs_a_cost(tmp_path):
         load_cards([path])
 
 
+def test_a_voluntary_loop_runs_exactly_the_stated_count():
+    from replay.conformance import _run_step
+    data = tomllib.loads((CASES / "abilities" / "ab-voluntary-loop-stated-count.toml").read_text())
+    from replay.conformance import _case_cards
+    db = _case_cards(data["cards"], default_cards())
+    engine = Engine(db, build_state(data["state"], "1.3.2", db))
+    engine.start()
+    for index, step in enumerate(data["steps"], start=1):
+        _run_step(engine, step, index)
+    tokens = [c for c in engine.state.cards.values() if c.token and c.zone == "world"]
+    assert len(tokens) == 1 + 2 + 3  # the Wolf, two answered "yes", three stated
+
+
 # -- manual resolution ---------------------------------------------------------------------------
 
 
@@ -269,3 +282,25 @@ def test_random_play_with_the_full_pool_ends_and_verifies(tmp_path_factory, seed
     assert recorder.engine.state.over
     replay = Replay(list(store.read("m-pool")), db)  # verifies every decision and outcome
     assert state_hash(replay.engine.state) == state_hash(recorder.engine.state)
+
+
+def test_face_down_cards_are_hidden_from_everyone_but_the_omniscient_view():
+    from ledger.events import ActivationDeclared, Answered, CardMoved
+    from replay.perspective import board, redact_event
+    db = default_cards()
+    engine = Engine(db, build_state({
+        "round": 3, "turn": "A",
+        "A": {"actions": 0, "abyss": [{"id": "dead", "card": "Sky Roc"}], "deck": ["Sky Roc"] * 4},
+        "B": {"deck": ["Sky Roc"] * 4},
+        "world": [{"id": "autumn", "card": "Autumn, Essence Animated", "controller": "A", "realm": 1}],
+    }, "1.3.2", db))
+    engine.start()
+    engine.decide(ActivationDeclared("A", "autumn", 0))
+    events = engine.decide(Answered("A", "realm", 2))
+    moved = [e for e in events if isinstance(e, CardMoved) and e.card == "dead"]
+    for seat in ("A", "B", "spectator"):
+        realm2 = board(engine.state, db, seat)["realms"][1]["cards"]["A"]
+        assert realm2 == [{"id": "?", "name": "face-down card", "type": None, "cost": None,
+                           "orbital": None, "face_down": True}]
+        assert redact_event(moved[0], seat).name == "?"
+    assert board(engine.state, db, "omniscient")["realms"][1]["cards"]["A"][0]["name"] == "Sky Roc"
