@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Seat = Literal["A", "B"]
 Perspective = Literal["omniscient", "A", "B", "spectator"]
@@ -186,8 +186,16 @@ class Concede(Body):
     reason: Text = ""
 
 
-Decision = Annotated[Union[Pass, Draw, Play, Attack, Activate, Harvest, Answer, Concede],
-                     Field(discriminator="type")]
+class ResolveManually(Body):
+    """The answer to a ``manual`` prompt: what an unscripted card's text did, as operations."""
+
+    type: Literal["ManualResolved"]
+    card: CardId
+    ops: Annotated[list["ManualOpIn"], Field(max_length=50)] = []
+
+
+Decision = Annotated[Union[Pass, Draw, Play, Attack, Activate, Harvest, Answer, Concede,
+                           ResolveManually], Field(discriminator="type")]
 
 
 class SubmitDecision(Body):
@@ -213,7 +221,10 @@ class TakeBack(Body):
 
 
 class ManualOpIn(Body):
-    op: Literal["move", "counter", "resource", "tap", "control", "stone"]
+    """One primitive operation (``ledger.events.ManualOp``); value types are checked here,
+    the names it uses (cards, realms) by the rules side."""
+
+    op: Literal["move", "counter", "resource", "tap", "control", "stone", "token", "power"]
     card: CardId | None = None
     seat: Seat | None = None
     to_zone: Literal["hand", "deck", "abyss", "banishment", "world"] | None = None
@@ -221,6 +232,19 @@ class ManualOpIn(Body):
     counter: Annotated[str, Field(max_length=40)] | None = None
     resource: Literal["energy", "actions", "faith", "free_attacks"] | None = None
     value: Annotated[float, Field(ge=-1000, le=1000)] | Annotated[str, Field(max_length=40)] | None = None
+    name: Annotated[str, Field(max_length=120)] | None = None
+    duration: Literal["round", "ever"] | None = None
+
+    @model_validator(mode="after")
+    def _value_fits_op(self) -> "ManualOpIn":
+        numeric = isinstance(self.value, (int, float))
+        if self.op in ("resource", "control") and self.seat is None:
+            raise ValueError(f"a {self.op} op needs a seat")
+        if self.op in ("resource", "counter", "power") and not numeric:
+            raise ValueError(f"a {self.op} op needs a numeric value")
+        if self.op == "stone" and self.seat is None and self.value not in (None, "center", "A", "B"):
+            raise ValueError("a stone op's value is center, A or B")
+        return self
 
 
 class Manual(Body):

@@ -253,7 +253,7 @@ def test_an_illegal_decision_is_a_422_citing_the_rule_and_writes_nothing(api):
     prompt = _to_turn(api, mid, tokens)
     seat = prompt["seat"]
     view = api.state(mid, tokens[seat])
-    card = view["board"]["players"][seat]["hand"][0]["id"]
+    card = next(c["id"] for c in view["board"]["players"][seat]["hand"] if c["type"] != "spell")
     before = _file(api, mid).read_bytes()
     status, data = api.decide(mid, tokens[seat], {"type": "PlayDeclared", "card": card, "realm": 5},
                               view["length"])

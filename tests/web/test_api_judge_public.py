@@ -231,3 +231,63 @@ def test_an_imported_live_match_goes_on_being_recorded_with_its_new_tokens(tmp_p
     assert target.state(mid, out["tokens"]["judge"])["length"] > out["length"]
     status, _ = target.call("GET", f"/api/matches/{mid}/state", tokens["A"])
     assert status == 401  # the source store's tokens mean nothing here
+
+
+def _deck_with(card: str, copies: int) -> dict:
+    """A legal 50-card deck (a fixture deck) with ``copies`` of ``card`` in place of others."""
+    from replay.cards import FIXTURES
+    from replay.decks import load_deck
+    cards = dict(load_deck(FIXTURES / "decks" / "boundless-drift.toml").cards)
+    excess = sum(cards.values()) + copies - 50
+    for name in sorted(cards):
+        taken = min(excess, cards[name])
+        cards[name] -= taken
+        excess -= taken
+    cards = {name: count for name, count in cards.items() if count}
+    cards[card] = cards.get(card, 0) + copies
+    return cards
+
+
+def test_an_unscripted_card_is_recorded_through_its_manual_prompt(tmp_path):
+    api = Api(new_app(tmp_path))
+    feline = "Feline Entity of Dreams"  # its text is not scripted: arriving raises a manual prompt
+    status, created = api.call("POST", "/api/matches", ORGANIZER, {
+        "seats": [{"player": "Ann", "deck": _deck_with(feline, 2)},
+                  {"player": "Bob", "preset": "thalwind-sky"}], "previous_loser": "B"})
+    assert status == 201, created
+    mid, tokens = created["match_id"], created["tokens"]
+    answers = {"first": "A", "side": "left", "mulligan": []}
+    while True:
+        prompt = api.call("GET", f"/api/matches/{mid}/prompt", tokens["judge"])[1]
+        p = prompt["prompt"]
+        if p["kind"] == "turn":
+            break
+        status, data = api.decide(mid, tokens[p["seat"]], {"type": "Answered", "kind": p["kind"],
+                                                           "pick": answers[p["kind"]]}, prompt["length"])
+        assert status == 201, data
+    board = api.state(mid, tokens["judge"])["board"]
+    cid = next(c["id"] for c in board["players"]["A"]["deck"] + board["players"]["A"]["hand"]
+               if c["name"] == feline)
+    status, data = api.call("POST", f"/api/matches/{mid}/manual", tokens["judge"], {"ops": [
+        {"op": "move", "card": cid, "to_zone": "hand"},
+        {"op": "resource", "seat": "A", "resource": "energy", "value": 10}], "note": "test setup"})
+    assert status == 201, data
+    prompt = api.call("GET", f"/api/matches/{mid}/prompt", tokens["A"])[1]
+    play = next(o["decision"] for o in prompt["prompt"]["options"]
+                if o["decision"].get("card") == cid and o["decision"].get("realm") == 1)
+    status, data = api.decide(mid, tokens["A"], play, prompt["length"])
+    assert status == 201, data
+    prompt = api.call("GET", f"/api/matches/{mid}/prompt", tokens["A"])[1]
+    assert prompt["prompt"]["kind"] == "manual" and prompt["prompt"]["card"] == cid
+    assert prompt["prompt"]["options"][0]["decision"]["type"] == "ManualResolved"
+    answer = {"type": "ManualResolved", "card": cid,
+              "ops": [{"op": "counter", "card": cid, "counter": "+1", "value": 1}]}
+    status, data = api.decide(mid, tokens["B"], answer, prompt["length"])
+    assert status == 422  # B cannot answer A's prompt
+    status, data = api.decide(mid, tokens["A"], dict(answer, ops=[{"op": "counter", "card": cid}]),
+                              prompt["length"])
+    assert status == 400 and "numeric value" in data["message"]
+    status, data = api.decide(mid, tokens["A"], answer, prompt["length"])
+    assert status == 201, data
+    realm = api.state(mid, tokens["B"])["board"]["realms"][0]["cards"]["A"]
+    assert [c["counters"] for c in realm if c["id"] == cid] == [{"+1": 1}]

@@ -178,6 +178,11 @@ def prompt_out(engine: Engine, perspective: str) -> PromptOut | None:
     if prompt.kind == "turn":
         out.options = [OptionOut(decision=_without_seat(o), label=turn_label(o, names))
                        for o in engine.legal_options()]
+    elif prompt.kind == "manual":
+        # An unscripted card's text: the seat enters what it did as operations (the page
+        # offers a field for them); the listed option records that it did nothing.
+        out.options = [OptionOut(decision={"type": "ManualResolved", "card": prompt.card, "ops": []},
+                                 label="It did nothing")]
     elif prompt.choose is None:
         out.options = [OptionOut(decision={"type": "Answered", "kind": prompt.kind, "pick": o},
                                  label=_pick_label(o, names)) for o in prompt.options]
@@ -207,6 +212,10 @@ def turn_label(option: Any, names: dict[str, str]) -> str:
         return f"Play {names.get(option.card, option.card)}{where}"
     if kind == "AttackDeclared":
         return f"Attack in realm {option.realm}"
+    if kind == "ActivationDeclared":
+        return f"Activate {names.get(option.card, option.card)} (ability {option.ability + 1})"
+    if kind == "HarvestDeclared":
+        return "Harvest " + ", ".join(names.get(cid, cid) for cid in option.cards)
     return kind
 
 

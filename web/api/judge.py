@@ -11,7 +11,6 @@ from flask import Blueprint
 from ledger.events import ManualEffect, ManualOp
 from web.api.common import event_out, parse_body, require_role, services
 from web.api.openapi import route
-from web.errors import MalformedRequestError
 from web.models import Ending, Manual, Note, Recorded, TakeBack
 
 bp = Blueprint("judge", __name__, url_prefix="/api/matches")
@@ -40,24 +39,9 @@ def take_back(match_id: str):
 def manual_effect(match_id: str):
     require_role(match_id, JUDGE, "enter a manual effect")
     body = parse_body(Manual)
-    for n, op in enumerate(body.ops, start=1):
-        _check_op(n, op)
     effect = ManualEffect("judge", [ManualOp(**op.model_dump()) for op in body.ops], body.note,
                           body.card)
     return _record(match_id, lambda rec: rec.manual(effect, body.expected_seq))
-
-
-def _check_op(n: int, op) -> None:
-    """Value types per operation (the names are checked by the rules side)."""
-    where = f"ops.{n - 1} ({op.op})"
-    if op.op == "resource" and not isinstance(op.value, (int, float)):
-        raise MalformedRequestError(f"{where}: a resource op needs a numeric value")
-    if op.op == "resource" and op.seat is None:
-        raise MalformedRequestError(f"{where}: a resource op needs a seat")
-    if op.op == "stone" and op.seat is None and op.value not in (None, "center", "A", "B"):
-        raise MalformedRequestError(f"{where}: a stone op's value is center, A or B")
-    if op.op == "control" and op.seat is None:
-        raise MalformedRequestError(f"{where}: a control op needs a seat")
 
 
 @route(bp, "/<match_id>/ending", "POST", "Record a concession or a game loss",

@@ -6,12 +6,13 @@ from __future__ import annotations
 from flask import Blueprint
 
 from ledger.events import (ActivationDeclared, Answered, AttackDeclared, Conceded, DrawDeclared,
-                           Event, HarvestDeclared, Passed, PlayDeclared)
+                           Event, HarvestDeclared, ManualOp, ManualResolved, Passed,
+                           PlayDeclared)
 from web.api.common import (event_out, events_out, json_response, parse_body, prompt_out,
                             query_int, rendered, require_role, role_for, services, state_out)
 from web.api.openapi import Query, route
-from web.models import (Activate, Answer, Attack, Concede, Draw, EventsOut, Harvest, Pass, Play,
-                        PendingOut, Recorded, StateOut, SubmitDecision)
+from web.models import (Activate, Answer, Attack, Concede, Draw, EventsOut, Harvest, Pass,
+                        PendingOut, Play, Recorded, ResolveManually, StateOut, SubmitDecision)
 
 bp = Blueprint("seat", __name__, url_prefix="/api/matches")
 SEATS = ("A", "B")
@@ -89,4 +90,6 @@ def to_event(seat: str, decision) -> Event:
         return Answered(seat, decision.kind, decision.pick)
     if isinstance(decision, Concede):
         return Conceded(seat, decision.reason)
+    if isinstance(decision, ResolveManually):
+        return ManualResolved(seat, decision.card, [ManualOp(**op.model_dump()) for op in decision.ops])
     raise TypeError(f"unknown decision {type(decision).__name__}")

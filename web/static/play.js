@@ -83,12 +83,31 @@ function renderPrompt(prompt) {
     box.append(renderChoice(prompt));
     return;
   }
+  if (prompt.kind === "manual") box.append(renderManual(prompt));
   const row = el("div", { class: "options" });
   prompt.options.forEach((option) => {
     row.append(el("button", { type: "button", class: "option", onclick: () => decide(option.decision) },
       option.label));
   });
   box.append(row);
+}
+
+function renderManual(prompt) {
+  // An unscripted card's text: enter what it did as primitive operations (docs/api.md).
+  const field = el("textarea", { id: "manual-ops", rows: "3", cols: "70",
+    placeholder: '[{"op": "counter", "card": "A7", "counter": "+1", "value": 1}]' });
+  const send = () => {
+    let ops;
+    try { ops = JSON.parse(field.value || "[]"); } catch (error) {
+      setStatus(`the operations are not JSON: ${error.message}`, true);
+      return;
+    }
+    decide({ type: "ManualResolved", card: prompt.card, ops });
+  };
+  return el("div", { class: "manual" },
+    el("p", {}, "Enter what the card did as operations (move, counter, resource, tap, control, stone, token, power):"),
+    field, " ", el("button", { type: "button", id: "submit-manual", class: "primary", onclick: send },
+      "Record these operations"));
 }
 
 function renderChoice(prompt) {
