@@ -25,6 +25,7 @@ class View:
         self._world: list[CardState] | None = None
         self._static_sources: list | None = None
         self._statics: static_rules.Statics | None = None
+        self._printed: dict[str, list] = {}  # card name -> its printed (key, ability, True)
 
     def touch(self) -> None:
         """Forget cached facts: call whenever a card changes area (the engine's ``move``)."""
@@ -98,9 +99,16 @@ class View:
         """(key, ability, printed) of the scripted abilities in force on a card: its printed
         ones and those copied by symbiosis (keys ``Card Name#i``); none while nullified."""
         c = self.s.cards[cid]
+        printed = self._printed.get(c.name)
+        if printed is None:
+            card = self.db[c.name]
+            printed = self._printed[c.name] = [(f"{card.name}#{i}", a, True)
+                                               for i, a in enumerate(card.abilities)]
+        if not printed and not c.gained:
+            return []
         if c.face_down or (not include_nullified and self.is_nullified(cid)):
             return []
-        refs = [(f"{c.name}#{i}", a, True) for i, a in enumerate(self.db[c.name].abilities)]
+        refs = list(printed)
         for entry in c.gained:
             if entry.startswith("ability:"):
                 name, index = entry[8:].rsplit("#", 1)
