@@ -21,7 +21,7 @@ from tests.web.test_api import ORGANIZER, Api, new_app
 # Match files are uploaded as JSON lines: send the generated text as the body, like text/plain.
 schemathesis.serializer.alias("application/x-ndjson", "text/plain")
 
-SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, database=None,
+SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                     suppress_health_check=list(HealthCheck))
 
 
