@@ -38,8 +38,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     db = default_cards()
     app.extensions["wonders"] = Services(settings, store, Tables(store, db),
                                          TokenBook(settings.store), db)
-    from web import play  # the page imports the API's helpers; keep it out of module import
-    for bp in [*BLUEPRINTS, play.bp]:
+    from web import dashboard, play, viewer  # pages import the API's helpers; keep them out of module import
+    for bp in [*BLUEPRINTS, play.bp, viewer.bp, dashboard.bp]:
         app.register_blueprint(bp)
     errors.register(app)
     return app

@@ -1,0 +1,248 @@
+"""The replay viewer: the match list ``/matches`` and the step-through viewer ``/matches/<id>``.
+
+The page is server-rendered (``matches.html``, ``viewer.html``); ``web/static/viewer.js`` steps
+through the match with one JSON fetch per step:
+
+* ``GET /matches/<id>/step?seq=N&as=P`` -- the board at seq ``N`` from perspective ``P``
+  (always through :func:`replay.perspective.board`) and the narrated event; rendered once and
+  kept in a bounded cache, so stepping back and forth costs a dictionary lookup;
+* ``GET /matches/<id>/timeline?as=P&from=N`` -- the narrated events and the round / turn /
+  battle index the controls jump to; the page polls it while the match is live.
+
+A live match is shown as the public API shows it: as a spectator only, and
+``spectator_delay`` events late (:func:`web.api.common.visible_seq`); every other perspective
+(and the omniscient one) opens once the match has ended.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections import OrderedDict
+
+import msgspec
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
+
+from replay.narrate import narrate
+from replay.perspective import PERSPECTIVES, board, redact_event
+from web.api.common import json_response, query_int, services, visible_seq
+from web.api.public import public_perspective
+from web.errors import MalformedRequestError
+
+bp = Blueprint("viewer", __name__)  # templates and static files: the app's
+STEP_CACHE = 4096  # rendered steps kept per process (a step is ~5 kB)
+
+
+# -- the match list ------------------------------------------------------------------------
+
+SORTS = {"match": lambda r: r["match_id"],
+         "tournament": lambda r: (r["tournament"] or "", r["round"] or 0, r["table"] or 0),
+         "ruleset": lambda r: r["ruleset"], "a": lambda r: r["players"]["A"].lower(),
+         "b": lambda r: r["players"]["B"].lower(), "result": lambda r: r["result"],
+         "events": lambda r: r["length"]}
+RESULTS = ("A", "B", "draw", "live")
+
+
+@bp.get("/")
+def home():
+    return redirect(url_for("viewer.matches"))
+
+
+@bp.get("/matches")
+def matches():
+    rows = listing(services().store, current_app.extensions)
+    wanted = {k: request.args.get(k, "").strip() for k in
+              ("tournament", "player", "card", "ruleset", "result")}
+    sort = request.args.get("sort", "match")
+    if sort not in SORTS:
+        raise MalformedRequestError(f"sort={sort!r}: use one of {', '.join(SORTS)}")
+    descending = request.args.get("desc") == "1"
+    shown = sort_rows(filter_rows(rows, wanted), sort, descending)
+    choices = {"tournament": sorted({r["tournament"] for r in rows if r["tournament"]}),
+               "ruleset": sorted({r["ruleset"] for r in rows})}
+    return render_template("matches.html", rows=shown, total=len(rows), wanted=wanted,
+                           link_args={k: v for k, v in wanted.items() if v},
+                           sort=sort, descending=descending, choices=choices)
+
+
+# -- the viewer page -------------------------------------------------------------------------
+
+
+@bp.get("/matches/<match_id>")
+def viewer(match_id: str):
+    delay = services().settings.spectator_delay
+
+    def prepare(table):
+        perspective, notice = _page_perspective(table)
+        last = visible_seq(table, delay)
+        default = last if not table.state.over else 0
+        seq = max(0, min(query_int("seq", default), last))
+        return (perspective, notice, _step(table, seq, perspective, last),
+                _timeline(table, perspective, 0, last))
+    perspective, notice, step, timeline = services().tables.using(match_id, prepare)
+    opened = timeline.pop("opened")
+    return render_template("viewer.html", match_id=match_id, opened=opened, notice=notice,
+                           perspective=perspective, perspectives=PERSPECTIVES,
+                           step_json=_script_safe(step.decode()),
+                           timeline_json=_script_safe(json.dumps(timeline)))
+
+
+def _script_safe(text: str) -> str:
+    """JSON to embed in a ``<script>`` element: no ``</`` may close it early."""
+    return text.replace("</", "<\\/")
+
+
+def listing(store, extensions: dict) -> list[dict]:
+    """One row per match file of the store; a file is re-read only when it changed."""
+    cache: dict = extensions.setdefault("wonders_listing", {})
+    rows = []
+    for path in sorted(store.root.glob("*.jsonl")):
+        stat = os.stat(path)
+        key = (stat.st_mtime_ns, stat.st_size)
+        hit = cache.get(path)
+        if hit is None or hit[0] != key:
+            hit = cache[path] = (key, _row(store._info(path)))  # FileStore's own reader
+        rows.append(hit[1])
+    return rows
+
+
+def _row(info) -> dict:
+    opened = info.opened
+    seats = {s.seat: s for s in opened.seats}
+    result = "live" if not info.ended else (info.winner or "draw")
+    cards = {entry.card.lower() for s in opened.seats for entry in s.deck}
+    return {"match_id": info.match_id, "tournament": opened.tournament, "round": opened.round,
+            "table": opened.table, "ruleset": opened.ruleset, "length": info.length,
+            "players": {seat: seats[seat].player for seat in ("A", "B")},
+            "decks": {seat: seats[seat].deck_name for seat in ("A", "B")},
+            "result": result, "reason": info.reason, "cards": cards}
+
+
+def filter_rows(rows: list[dict], wanted: dict[str, str]) -> list[dict]:
+    """Rows matching every given filter (player and card: case-insensitive substrings)."""
+    player, card = wanted["player"].lower(), wanted["card"].lower()
+    if wanted["result"] and wanted["result"] not in RESULTS:
+        raise MalformedRequestError(f"result={wanted['result']!r}: use one of {', '.join(RESULTS)}")
+    return [r for r in rows
+            if (not wanted["tournament"] or r["tournament"] == wanted["tournament"])
+            and (not wanted["ruleset"] or r["ruleset"] == wanted["ruleset"])
+            and (not wanted["result"] or r["result"] == wanted["result"])
+            and (not player or any(player in p.lower() for p in r["players"].values()))
+            and (not card or any(card in c for c in r["cards"]))]
+
+
+def sort_rows(rows: list[dict], sort: str, descending: bool) -> list[dict]:
+    return sorted(rows, key=SORTS[sort], reverse=descending)
+
+
+def _page_perspective(table) -> tuple[str, str | None]:
+    """The page degrades a deep link's perspective to spectator while the match is live."""
+    wanted = request.args.get("as", "omniscient" if table.state.over else "spectator")
+    if wanted not in PERSPECTIVES:
+        raise MalformedRequestError(f"as={wanted!r}: use spectator, A, B or omniscient")
+    if wanted != "spectator" and not table.state.over:
+        return "spectator", (f"This match is live: it is shown as a spectator sees it "
+                             f"(hands and deck order appear once it has ended).")
+    return wanted, None
+
+
+# -- JSON for the page -----------------------------------------------------------------------
+
+
+@bp.get("/matches/<match_id>/step")
+def step(match_id: str):
+    delay = services().settings.spectator_delay
+
+    def render(table):
+        perspective = public_perspective(table)
+        last = visible_seq(table, delay)
+        seq = query_int("seq", last)
+        if seq > last:
+            raise MalformedRequestError(f"seq={seq}: match {match_id} shows seq 0..{last} "
+                                        f"to the public now")
+        return _step(table, seq, perspective, last)
+    return json_response(services().tables.using(match_id, render))
+
+
+@bp.get("/matches/<match_id>/timeline")
+def timeline(match_id: str):
+    delay = services().settings.spectator_delay
+
+    def render(table):
+        perspective = public_perspective(table)
+        out = _timeline(table, perspective, query_int("from", 0), visible_seq(table, delay))
+        out.pop("opened")
+        return out
+    return services().tables.using(match_id, render)
+
+
+def _step(table, seq: int, perspective: str, last: int) -> bytes:
+    """The board at ``seq`` as JSON bytes, cached by (match, length, perspective, seq)."""
+    cache = _step_cache()
+    key = (table.match_id, table.length, last, perspective, seq)
+    data = cache.get(key)
+    if data is None:
+        event = redact_event(table.replay().events[seq], perspective)
+        data = msgspec.json.encode({
+            "match_id": table.match_id, "seq": seq, "last": last, "length": table.length,
+            "live": not table.state.over, "perspective": perspective, "text": narrate(event),
+            "kind": type(event).__name__,
+            "board": board(table.state_at(seq), table.db, perspective)})
+        cache.put(key, data)
+    return data
+
+
+def _timeline(table, perspective: str, start: int, last: int) -> dict:
+    """Narrated events ``start``..``last`` and the jump index (rounds, turns, battles)."""
+    replay = table.replay()
+    index = replay.index
+    rounds = sorted((r, s) for r, s in index.rounds.items() if s <= last)
+    events, current = [], 0
+    for seq in range(0, last + 1):
+        event = replay.events[seq]
+        current = getattr(event, "round", current) if type(event).__name__ == "RoundStarted" \
+            else current
+        if seq >= start:
+            events.append({"seq": seq, "round": current, "kind": type(event).__name__,
+                           "text": narrate(redact_event(event, perspective))})
+    return {
+        "match_id": table.match_id, "perspective": perspective, "last": last,
+        "length": table.length, "live": not table.state.over, "from": start,
+        "perspectives": list(PERSPECTIVES) if table.state.over else ["spectator"],
+        "events": events, "opened": replay.opened,
+        "rounds": [{"round": r, "seq": s} for r, s in rounds],
+        "turns": [{"seq": t.seq, "round": t.round, "turn": t.number, "seat": t.seat}
+                  for t in index.turns if t.seq <= last],
+        "battles": [{"seq": s, "round": r, "realm": realm, "number": n}
+                    for n, (s, r, realm) in enumerate(index.battles, start=1) if s <= last],
+    }
+
+
+# -- the step cache --------------------------------------------------------------------------
+
+
+class StepCache:
+    """A thread-safe LRU of rendered steps."""
+
+    def __init__(self, capacity: int):
+        self.capacity = capacity
+        self._items: OrderedDict[tuple, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> bytes | None:
+        with self._lock:
+            data = self._items.get(key)
+            if data is not None:
+                self._items.move_to_end(key)
+            return data
+
+    def put(self, key: tuple, data: bytes) -> None:
+        with self._lock:
+            self._items[key] = data
+            while len(self._items) > self.capacity:
+                self._items.popitem(last=False)
+
+
+def _step_cache() -> StepCache:
+    return current_app.extensions.setdefault("wonders_steps", StepCache(STEP_CACHE))
