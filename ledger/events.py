@@ -287,6 +287,12 @@ class SeizePrevented(_Event, frozen=True):
     card: str
 
 
+class RealmBanished(_Event, frozen=True):
+    """A realm was banished with everything in it (Banishment; v1.3.2: it is now inactive)."""
+
+    realm: int
+
+
 class RoundEnded(_Event, frozen=True):
     round: int
 
@@ -387,6 +393,7 @@ Event = Union[
     BattleResolved,
     StoneSeized,
     SeizePrevented,
+    RealmBanished,
     RoundEnded,
     MatchEnded,
     TakenBack,

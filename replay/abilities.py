@@ -136,7 +136,7 @@ OpName = Literal[
     "draw", "deny", "discard", "bury", "reveal", "seek", "destroy", "sacrifice", "banish",
     "portal", "return", "put", "move", "create_token", "counters", "power", "base_power",
     "multiply", "stun", "tap", "untap", "nullify", "gain", "lose", "control", "copy",
-    "grant", "cant", "name_class", "distribute", "trigger_again",
+    "grant", "cant", "name_class", "distribute", "trigger_again", "seize_stone", "banish_realm",
     "play_from_deck", "symbiosis_any_power", "counts_as_stones",
 ]
 
@@ -157,7 +157,7 @@ class Op(_Data):
     token: "TokenSpec | None" = None
     keywords: tuple[str, ...] = ()    # grant: keywords given
     restriction: Literal["attack", "be_nullified", "untap", "be_tapped", "be_controlled",
-                         "get_counters", "be_targeted", "be_destroyed", "play"] | None = None
+                         "get_counters", "be_targeted", "be_destroyed", "be_banished"] | None = None
     faceup: bool = True               # distribute face down
     temporary: bool = True            # nullify: temporary (this round) unless "are nullified"
     unless_pay: int = 0               # "unless they spend N energy"

@@ -112,6 +112,9 @@ class Effects:
         if not self.view.is_active_realm(realm):
             self.move(cid, "banishment", "inactive realm")  # 301.1: banished instead
             return
+        if self.state.realms[realm - 1].banished:
+            self.move(cid, "banishment", "banished realm")  # v1.2: it enters banishment with the realm
+            return
         self.move(cid, "world", reason, realm=realm, controller=controller)
         yield from self.resolve(self._arrival_triggers(cid))
         yield from self.settle()

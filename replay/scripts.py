@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ledger.events import CardTapped, ControlChanged, EffectApplied, ResourcesChanged, TokenCreated
+from ledger.events import (CardTapped, ControlChanged, EffectApplied, RealmBanished,
+                           ResourcesChanged, StoneSeized, TokenCreated)
 from replay.abilities import Ability, Op, Selector
 from replay.cards import Card
 from replay.effects import Trigger
@@ -694,6 +695,47 @@ def _trigger_again(g: "Engine", op: Op, ctx: Context) -> "Flow":
     return True
 
 
+def _seize_stone(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Seize a stone outside a battle (Seize Stone): one from the center or an opponent, in
+    this or a target realm; protectors only stop seizures in battles."""
+    seat = ctx.controller
+    realms = [r for r in g.view.active_realms()
+              if any(st != seat for st in g.state.realms[r - 1].stones)]
+    if op.realm == "here":
+        realms = [r for r in realms if r == ctx.realm]
+    if not realms:
+        return False
+    realm = realms[0] if len(realms) == 1 else (yield from g.ask(Prompt(
+        seat, "realm", options=realms, card=ctx.source, text="seize a stone in which realm?")))
+    stones = g.state.realms[realm - 1].stones
+    sources = sorted({st for st in stones if st != seat}, key=["center", "A", "B"].index)
+    source = yield from g.ask(Prompt(seat, "stone", options=sources, card=ctx.source,
+                                     text=f"seize a stone in realm {realm}"))
+    stones[stones.index(source)] = seat
+    g.state.last_seizer = seat
+    g.state.players[seat].seized_this_round = True
+    g.emit(StoneSeized(realm, seat, source))
+    return True
+
+
+def _banish_realm(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Banish a realm: everything in it is banished with it, or nothing is if anything there
+    can't be (Banishment).  v1.3.2: a banished realm is inactive; v1.2: it stays active, and a
+    card sent there enters banishment with it (rules README)."""
+    realm = yield from g.choose_realm(op.realm, ctx, "banish which realm?")
+    if realm is None:
+        return False
+    here = [c.id for c in g.view.in_realm(realm)]
+    if any(g.view.cant(cid, "be_banished") for cid in here):
+        return False
+    for cid in here:
+        yield from g.banish(cid, "realm banished")
+    g.state.realms[realm - 1].banished = True
+    g.view.touch()
+    g.emit(RealmBanished(realm))
+    return True
+
+
 _OPS = {
     "draw": _draw, "deny": _deny, "discard": _discard, "bury": _bury, "reveal": _reveal,
     "seek": _seek, "destroy": _destroy, "sacrifice": _sacrifice, "banish": _banish,
@@ -702,7 +744,7 @@ _OPS = {
     "multiply": _power, "base_power": _power, "stun": _stun, "tap": _tap, "untap": _tap,
     "nullify": _nullify, "gain": _gain, "lose": _gain, "control": _control, "copy": _copy,
     "grant": _grant, "cant": _cant, "name_class": _name_class, "distribute": _distribute,
-    "trigger_again": _trigger_again,
+    "trigger_again": _trigger_again, "seize_stone": _seize_stone, "banish_realm": _banish_realm,
 }
 STATIC_ONLY = frozenset({"play_from_deck", "symbiosis_any_power", "counts_as_stones"})
 
@@ -724,7 +766,7 @@ class Movement:
 
     def banish(self: "Engine", cid: str, reason: str) -> "Flow":
         """Banish: the card goes to banishment (no "dies" trigger) unless replaced."""
-        if (yield from self.replaced(cid, "banished")):
+        if self.view.cant(cid, "be_banished") or (yield from self.replaced(cid, "banished")):
             return
         c = self.state.cards[cid]
         triggers = self.event_triggers("banished", cid, c.controller or c.owner, c.realm)
