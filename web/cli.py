@@ -282,6 +282,10 @@ from web.cli_analytics import COMMANDS as _ANALYTICS  # noqa: E402 - issue 6: in
 for _command in _ANALYTICS:
     cli.add_command(_command)
 
+from web.cli_demo import demo as _demo  # noqa: E402 - issue 8: simulate, ingest, serve the viewer
+
+cli.add_command(_demo)
+
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI, turning every error into one line on stderr."""
