@@ -308,7 +308,7 @@ class TurnActions:
         yield from self.resolve([Trigger(act.card, seat, f"ab:{key}", realm)])
 
     def _pay(self: "Engine", seat: str, cid: str, ability) -> "Flow":
-        c, p, cost = self.state.cards[cid], self.state.players[seat], ability.cost
+        p, cost = self.state.players[seat], ability.cost
         if cost.tap or cost.harvest:
             self.set_tapped(cid, True)
         actions = cost.actions + (1 if cost.spends_action and not cost.actions else 0)
@@ -327,7 +327,6 @@ class TurnActions:
                 self.move(hand_card, "abyss", "discard")
         if cost.sacrifice:
             yield from self.die(cid, "sacrifice", "cost")
-        _ = c
 
     def _do_harvest(self: "Engine", seat: str, harvest: HarvestDeclared) -> "Flow":
         """Harvest: tap any number of cards at once; their effects and On Harvest triggers

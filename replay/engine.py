@@ -30,7 +30,8 @@ from replay.errors import IllegalDecisionError
 from replay.manual import apply_ops, why_not_ops
 from replay.prompts import Choose, Prompt, pick_fits
 from replay.queries import View
-from replay.scripts import Movement, Scripts
+from replay.movement import Movement
+from replay.scripts import Scripts
 from replay.state import CardState, GameState, PlayerState, SEATS, new_realms, other
 
 ENGINE_VERSION = "0.1.0"

@@ -18,7 +18,7 @@ import msgspec
 from ledger.events import Answered, CardMoved, DeckShuffled, Event, Mulliganed
 from replay.cards import CardDB
 from replay.queries import View
-from replay.scripts import FACE_DOWN
+from replay.ops import FACE_DOWN
 from replay.state import GameState
 
 PERSPECTIVES = ("omniscient", "A", "B", "spectator")

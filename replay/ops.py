@@ -1,0 +1,456 @@
+"""The effects of the ability language: one small procedure per ``do`` (docs/abilities.md).
+
+Each takes ``(engine, op, ctx)``, may prompt (targets, "you may", a realm, a class), changes
+the state only through the engine's primitives, and returns whether it did anything (for
+"if you do").  :data:`OPS` maps each ``do`` to its procedure; static-only effects
+(``play_from_deck``, ``symbiosis_any_power``, ``counts_as_stones``) live in
+:mod:`replay.statics`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ledger.events import RealmBanished, ResourcesChanged, StoneSeized
+from replay.abilities import Op, Selector
+from replay.effects import Trigger
+from replay.prompts import Choose, Prompt
+from replay.selectors import Context, amount, candidates
+from replay.state import other
+
+if TYPE_CHECKING:
+    from replay.engine import Engine, Flow
+
+FACE_DOWN = "distributed face down"  # the reason of a CardMoved that hides the card (Face Down)
+
+
+def _draw(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    for _ in range(int(amount(g.view, op.amount, ctx))):
+        g.draw(ctx.controller, "effect")  # 6 Draw: one at a time
+    return True
+    yield
+
+
+def _deny(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Deny N: the top N cards of your deck into The Abyss."""
+    deck = g.state.players[ctx.controller].deck
+    n = min(int(amount(g.view, op.amount, ctx)), len(deck))
+    for cid in deck[:n]:
+        g.move(cid, "abyss", "deny")
+    g.check_decks()
+    return n > 0
+    yield
+
+
+def _discard(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    hand = g.state.players[ctx.controller].hand
+    n = min(int(amount(g.view, op.amount, ctx)), len(hand))
+    if n == 0:
+        return False
+    cards = yield from g.ask(Prompt(ctx.controller, "discard", choose=Choose(list(hand), n, n),
+                                    card=ctx.source, text=f"discard {n}"))
+    for cid in cards:
+        g.move(cid, "abyss", "discard")
+    return True
+
+
+def _bury(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Bury: put cards on the bottom of their owner's deck."""
+    cards = yield from g.choose(op.target, ctx, "bury which card?")
+    for cid in cards:
+        g.move(cid, "deck", "bury")
+    return bool(cards)
+
+
+def _reveal(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    deck = g.state.players[ctx.controller].deck
+    shown = deck[: int(amount(g.view, op.amount, ctx))]
+    g.emit_reveal(ctx, shown)
+    ctx.chosen = list(shown)
+    return bool(shown)
+    yield
+
+
+def _seek(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Seek N: reveal the top N, you may play a matching one free here, bury the rest."""
+    deck = g.state.players[ctx.controller].deck
+    shown = list(deck[: int(amount(g.view, op.amount, ctx))])
+    g.emit_reveal(ctx, shown)
+    match = op.match or Selector(pick="all", what="card", zone="deck")
+    fits = [cid for cid in shown if cid in candidates(g.view, match.model_copy(
+        update={"zone": "deck", "pick": "all", "side": "any"}), ctx)]
+    chosen = None
+    if fits:
+        chosen = yield from g.pick_target(Trigger(ctx.source, ctx.controller, "seek"), fits,
+                                          "seek: play which card for free?", optional=True)
+    for cid in shown:
+        if cid != chosen:
+            g.move(cid, "deck", "bury")
+    if chosen is None:
+        return False
+    realm = yield from g.choose_realm(op.realm, ctx, "seek: play it into which realm?")
+    yield from g.play_free(ctx.controller, chosen, realm)
+    return True
+
+
+def _destroy(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    cards = yield from g.choose(op.target, ctx, "destroy which card?")
+    targeted = op.target is not None and op.target.pick in ("target", "up_to")
+    why = g.view.definition(ctx.source).name
+    dying = []
+    for cid in cards:  # shields and replacements first, then everything dies at once
+        if g.state.cards[cid].zone != "world" or g.view.cant(cid, "be_destroyed"):
+            continue
+        if not targeted and (yield from g.shield_prevents(cid, "destroyed")):
+            continue
+        if not (yield from g.replaced(cid, "destroyed")):
+            dying.append(cid)
+    yield from g.die_together(dying, "destroyed", why)
+    return bool(dying)
+
+
+def _sacrifice(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Sacrifice: your own card to The Abyss; no target, no shield (Sacrifice)."""
+    chooser = ctx.controller
+    if op.target is not None and op.target.side == "enemy":
+        chooser = other(ctx.controller)  # "its owner/controller sacrifices"
+    if ctx.subject and op.target is not None and op.target.where == "event":
+        chooser = g.state.cards[ctx.subject].controller or chooser
+    sel = op.target or Selector(pick="this")
+    pool = [cid for cid in candidates(g.view, sel.model_copy(update={"where": "any"}), Context(
+        ctx.source, chooser, ctx.realm, ctx.subject, ctx.chosen)) if g.state.cards[cid].controller == chooser]
+    if sel.pick in ("this", "it", "all"):
+        picks = pool
+    elif not pool:
+        picks = []
+    else:
+        picks = yield from g.ask(Prompt(chooser, "target", choose=Choose(
+            pool, min(sel.count, len(pool)) if sel.pick == "target" else 0, min(sel.count, len(pool))),
+            card=ctx.source, text="sacrifice which?"))
+    for cid in picks:
+        ctx.sacrificed_power = g.view.power(cid) if g.view.is_wonder(cid) else 0
+        ctx.named_class = ctx.named_class or (g.view.classes(cid)[0] if g.view.classes(cid) else None)
+        yield from g.die(cid, "sacrifice", g.view.definition(ctx.source).name)
+    ctx.chosen = list(picks)
+    return bool(picks)
+
+
+def _banish(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    cards = yield from g.choose(op.target, ctx, "banish which card?")
+    for cid in cards:
+        yield from g.banish(cid, "banished")
+    return bool(cards)
+
+
+def _portal(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Portal: banish, then return to The World at once (untapped; arrival re-triggers)."""
+    cards = yield from g.choose(op.target, ctx, "portal which card?")
+    for cid in cards:
+        c = g.state.cards[cid]
+        realm, seat = c.realm, c.controller
+        g.move(cid, "banishment", "portal")
+        if c.zone == "banishment":
+            yield from g.enter_world(cid, seat, realm, "portal")
+    return bool(cards)
+
+
+def _put(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Return / put a card from another area into a realm (it arrives); "at end of round"
+    marks the card and :meth:`Scripts.delayed_returns` does it then."""
+    cards = yield from g.choose(op.target, ctx, "which card?")
+    if op.at_round_end:
+        for cid in cards:
+            g.add_effect(cid, "return_at_round_end", 0, "ever", ctx.controller)
+        return bool(cards)
+    for cid in cards:
+        realm = yield from g.choose_realm(op.realm, ctx, f"put {g.state.cards[cid].name} into which realm?")
+        if realm is not None:
+            yield from g.enter_world(cid, ctx.controller if op.do == "put" else g.state.cards[cid].owner,
+                                     realm, op.do)
+    return bool(cards)
+
+
+def _move(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Move: realm to realm, entering and leaving every realm in between (Move)."""
+    cards = yield from g.choose(op.target, ctx, "move which card?")
+    moved = False
+    for cid in cards:
+        here = g.state.cards[cid].realm
+        if op.to == "adjacent":
+            options = [r for r in (here - 1, here + 1) if g.view.is_active_realm(r)]
+        else:
+            options = [r for r in g.view.active_realms() if r != here]
+        if op.realm == "here" and ctx.realm in options:
+            options = [ctx.realm]
+        if not options:
+            continue
+        dest = yield from g.ask(Prompt(ctx.controller, "realm", options=options, card=cid,
+                                       text=f"move {g.state.cards[cid].name} to which realm?"))
+        step = 1 if dest > here else -1
+        for realm in range(here + step, dest + step, step):
+            yield from g.move_realm(cid, realm, "move")
+        moved = True
+    return moved
+
+
+def _create_token(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Create tokens (203): a printed token from the archive that meets the minimum
+    requirements, or a stand-in; the token arrives."""
+    spec = op.token
+    classes = tuple(spec.classes)
+    if spec.copy_classes and ctx.chosen:
+        classes += tuple(k for k in g.view.classes(ctx.chosen[0]) if k not in classes)
+    spec = spec.model_copy(update={"classes": classes})
+    seat = ctx.controller
+    made = []
+    for _ in range(spec.count):
+        printed = [cid for cid in g.state.players[seat].archive if _meets(g, cid, spec)]
+        pick = "stand-in"
+        if printed:
+            pick = yield from g.ask(Prompt(seat, "target", options=[*printed, "stand-in"],
+                                           card=ctx.source, text="which token?"))
+        how = "any" if spec.distributed else op.realm
+        realm = yield from g.choose_realm(how, ctx, "create the token in which realm?")
+        if realm is None:
+            break
+        name = g.state.cards[pick].name if pick != "stand-in" else g.stand_in(
+            spec.name, spec.type, spec, g.view.definition(ctx.source).orbital)
+        cid = g.place_token(seat, name, realm, printed=pick if pick != "stand-in" else None)
+        made.append(cid)
+        yield from g.resolve(g._arrival_triggers(cid))
+    ctx.chosen = made
+    return bool(made)
+
+
+def _meets(g: "Engine", cid: str, spec) -> bool:
+    d = g.view.definition(cid)
+    if d.type != spec.type or (spec.type == "wonder" and d.base_power != spec.power):
+        return False
+    if spec.story:  # a story token names its Stoneseeker in its faction area
+        return "Story Token" in d.classes and d.faction == spec.name
+    if spec.name and spec.name not in d.name:
+        return False
+    return set(spec.classes) <= set(d.classes)
+
+
+def _counters(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    cards = yield from g.choose(op.target, ctx, f"put {op.counter} counters on which card?")
+    n = int(amount(g.view, op.amount, ctx))
+    if op.up_to_amount and cards:
+        n = yield from g.ask(Prompt(ctx.controller, "amount", options=list(range(n + 1)),
+                                    card=ctx.source, text=f"how many {op.counter} counters?"))
+    done = False
+    for cid in cards:
+        theirs = g.state.cards[cid].controller != ctx.controller
+        if g.view.cant(cid, "get_counters") and theirs:
+            continue
+        g.add_counters(cid, op.counter or "+1", n)
+        done = True
+    return done
+
+
+def _power(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """"Gets +N" (additive), "double" (multiplicative), "base power N" — rule 101.6 order."""
+    cards = yield from g.choose(op.target, ctx, "which Wonder?")
+    kind = {"power": "power+", "multiply": "power*", "base_power": "base"}[op.do]
+    value = amount(g.view, op.amount, ctx)
+    for cid in cards:
+        g.add_effect(cid, kind, value, op.until, ctx.source)
+    return bool(cards)
+
+
+def _stun(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Stun: tap it, and its base power is 0 until the end of the round."""
+    cards = yield from g.choose(op.target, ctx, "stun which Wonder?")
+    for cid in cards:
+        g.set_tapped(cid, True)
+        g.add_effect(cid, "base", 0, "round", ctx.source)
+    return bool(cards)
+
+
+def _tap(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    cards = yield from g.choose(op.target, ctx, f"{op.do} which card?")
+    changed = [g.set_tapped(cid, op.do == "tap") for cid in cards]
+    return any(changed)
+
+
+def _nullify(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Nullify: temporary (this round) or continuous (indefinitely); "can't" wins."""
+    cards = yield from g.choose(op.target, ctx, "nullify which card?")
+    done = False
+    for cid in cards:
+        if g.view.cant(cid, "be_nullified") or g.view.is_nullified(cid):
+            continue  # a card can't become nullified while it already is
+        if op.unless_pay:
+            victim = g.state.cards[cid].controller or g.state.cards[cid].owner
+            p = g.state.players[victim]
+            if p.energy >= op.unless_pay:
+                pay = yield from g.ask(Prompt(victim, "may", options=["yes", "no"], card=cid,
+                                              text=f"pay {op.unless_pay} energy to avoid nullify?"))
+                if pay == "yes":
+                    p.energy -= op.unless_pay
+                    g.emit(ResourcesChanged(victim, "pay", energy=p.energy))
+                    continue
+        g.add_effect(cid, "nullify", 0, "round" if op.temporary else "ever", ctx.source)
+        done = True
+    return done
+
+
+def _gain(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    p = g.state.players[ctx.controller]
+    value = amount(g.view, op.amount, ctx) * (1 if op.do == "gain" else -1)
+    resource = op.resource or "energy"
+    setattr(p, resource, max(0, getattr(p, resource) + value) if op.do == "lose" else
+            getattr(p, resource) + value)
+    if resource in ("actions", "free_attacks"):
+        setattr(p, resource, int(getattr(p, resource)))
+    g.emit(ResourcesChanged(ctx.controller, op.do, **{resource: getattr(p, resource)}))
+    return True
+    yield
+
+
+def _control(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Gain control: the card moves to your side of the same realm (506)."""
+    cards = yield from g.choose(op.target, ctx, "gain control of which card?")
+    done = False
+    for cid in cards:
+        before = g.state.cards[cid].controller
+        if g.set_controller(cid, ctx.controller):
+            done = True
+            if op.until == "round":
+                g.add_effect(cid, "control", 0, "round", before)
+    ctx.chosen = cards
+    return done
+
+
+def _copy(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Copy: a token with the copied card's printed stats and abilities; it arrives."""
+    cards = yield from g.choose(op.target, ctx, "copy which card?")
+    made = []
+    for cid in cards:
+        realm = yield from g.choose_realm(op.realm, ctx, "create the copy in which realm?")
+        if realm is None:
+            continue
+        token = g.place_token(ctx.controller, g.state.cards[cid].name, realm)
+        made.append(token)
+        yield from g.resolve(g._arrival_triggers(token))
+    ctx.chosen = made
+    return bool(made)
+
+
+def _grant(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    cards = yield from g.choose(op.target, ctx, "which card?")
+    for cid in cards:
+        for keyword in op.keywords:
+            g.add_effect(cid, f"grant:{keyword}", 0, op.until, ctx.source)
+    return bool(cards)
+
+
+def _cant(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    cards = yield from g.choose(op.target, ctx, "which card?")
+    for cid in cards:
+        g.add_effect(cid, f"cant:{op.restriction}", 0, op.until, ctx.source)
+    return bool(cards)
+
+
+def _name_class(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Name a class: any class a card in the game has."""
+    classes = sorted({k for card in g.db for k in card.classes})
+    ctx.named_class = yield from g.ask(Prompt(ctx.controller, "target", options=classes,
+                                              card=ctx.source, text="name a class"))
+    return True
+
+
+def _distribute(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Shuffle the chosen cards (a chance event) and distribute them as evenly as possible
+    over the active realms, face down if the effect says so (Distribute, Face Down)."""
+    cards = yield from g.choose(op.target, ctx, "which cards?")
+    realms = g.view.active_realms()
+    if not cards or not realms:
+        return False
+    if len(cards) == 1:  # one card: you choose where it goes (Distribute)
+        realm = yield from g.choose_realm("target", ctx, "distribute it into which realm?")
+        realms = [realm]
+    else:
+        shuffle = yield Prompt("chance", "chance", choose=Choose(list(cards), len(cards), len(cards),
+                                                                 ordered=True),
+                               text=f"shuffle {ctx.controller}")
+        cards = list(shuffle.order)
+    for n, cid in enumerate(cards):
+        g.state.cards[cid].face_down = not op.faceup  # face down as it arrives: no type, no effect
+        g.move(cid, "world", FACE_DOWN if not op.faceup else "distributed",
+               realm=realms[n % len(realms)], controller=ctx.controller)
+    g.view.touch()
+    return True
+
+
+def _trigger_again(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Choose an on-arrival ability of another Wonder you control; trigger it N times
+    (not a copy, 507)."""
+    sel = op.target or Selector(what="wonder", side="yours", other=True)
+    pool = [cid for cid in candidates(g.view, sel, ctx) if g.arrival_abilities(cid)]
+    if not pool:
+        return False
+    source = yield from g.ask(Prompt(ctx.controller, "target", options=pool, card=ctx.source,
+                                     text="trigger which Wonder's on-arrival ability?"))
+    names = g.arrival_abilities(source)
+    name = names[0]
+    if len(names) > 1:
+        name = yield from g.ask(Prompt(ctx.controller, "target", options=names, card=source,
+                                       text="which on-arrival ability?"))
+    c = g.state.cards[source]
+    yield from g.resolve([Trigger(source, ctx.controller, name, c.realm)] * op.times)
+    return True
+
+
+def _seize_stone(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Seize a stone outside a battle (Seize Stone): one from the center or an opponent, in
+    this or a target realm; protectors only stop seizures in battles."""
+    seat = ctx.controller
+    realms = [r for r in g.view.active_realms()
+              if any(st != seat for st in g.state.realms[r - 1].stones)]
+    if op.realm == "here":
+        realms = [r for r in realms if r == ctx.realm]
+    if not realms:
+        return False
+    realm = realms[0] if len(realms) == 1 else (yield from g.ask(Prompt(
+        seat, "realm", options=realms, card=ctx.source, text="seize a stone in which realm?")))
+    stones = g.state.realms[realm - 1].stones
+    sources = sorted({st for st in stones if st != seat}, key=["center", "A", "B"].index)
+    source = yield from g.ask(Prompt(seat, "stone", options=sources, card=ctx.source,
+                                     text=f"seize a stone in realm {realm}"))
+    stones[stones.index(source)] = seat
+    g.state.last_seizer = seat
+    g.state.players[seat].seized_this_round = True
+    g.emit(StoneSeized(realm, seat, source))
+    return True
+
+
+def _banish_realm(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Banish a realm: everything in it is banished with it, or nothing is if anything there
+    can't be (Banishment).  v1.3.2: a banished realm is inactive; v1.2: it stays active, and a
+    card sent there enters banishment with it (rules README)."""
+    realm = yield from g.choose_realm(op.realm, ctx, "banish which realm?")
+    if realm is None:
+        return False
+    here = [c.id for c in g.view.in_realm(realm)]
+    if any(g.view.cant(cid, "be_banished") for cid in here):
+        return False
+    for cid in here:
+        yield from g.banish(cid, "realm banished")
+    g.state.realms[realm - 1].banished = True
+    g.view.touch()
+    g.emit(RealmBanished(realm))
+    return True
+
+
+OPS = {
+    "draw": _draw, "deny": _deny, "discard": _discard, "bury": _bury, "reveal": _reveal,
+    "seek": _seek, "destroy": _destroy, "sacrifice": _sacrifice, "banish": _banish,
+    "portal": _portal, "return": _put, "put": _put, "move": _move,
+    "create_token": _create_token, "counters": _counters, "power": _power,
+    "multiply": _power, "base_power": _power, "stun": _stun, "tap": _tap, "untap": _tap,
+    "nullify": _nullify, "gain": _gain, "lose": _gain, "control": _control, "copy": _copy,
+    "grant": _grant, "cant": _cant, "name_class": _name_class, "distribute": _distribute,
+    "trigger_again": _trigger_again, "seize_stone": _seize_stone, "banish_realm": _banish_realm,
+}
