@@ -143,13 +143,16 @@ def _banish(g: "Engine", op: Op, ctx: Context) -> "Flow":
 
 
 def _portal(g: "Engine", op: Op, ctx: Context) -> "Flow":
-    """Portal: banish, then return to The World at once (untapped; arrival re-triggers)."""
+    """Portal: banish, then return to The World at once, untapped, its counters gone and its
+    equipment left behind; arrival re-triggers.  It is not a new instance: it keeps its
+    "this round" and other effects (Portal)."""
     cards = yield from g.choose(op.target, ctx, "portal which card?")
     for cid in cards:
         c = g.state.cards[cid]
-        realm, seat = c.realm, c.controller
+        realm, seat, effects = c.realm, c.controller, list(c.effects)
         g.move(cid, "banishment", "portal")
         if c.zone == "banishment":
+            c.effects = effects
             yield from g.enter_world(cid, seat, realm, "portal")
     return bool(cards)
 
