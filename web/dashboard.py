@@ -144,7 +144,7 @@ def heatmap(table: named.Table) -> dict:
               "col": r["opponent"]} for r in records]
     labels = [{"name": n, "at": i * cell + cell / 2} for i, n in enumerate(names)]
     return {"cells": cells, "labels": labels, "left": left, "top": top, "cell": cell,
-            "width": left + cell * len(names) + 10, "height": top + cell * len(names) + 10}
+            "width": left + cell * len(names) + 90, "height": top + cell * len(names) + 10}
 
 
 def _heat(rate: float | None) -> str:

@@ -60,7 +60,7 @@ function drawRealms(board) {
     node.dataset.realm = realm.number;
     const head = el("div", "realm-head");
     head.append(el("span", "realm-no", `Realm ${realm.number}`));
-    head.append(el("span", "lock", realm.active ? "" : "🔒 locked"));
+    head.append(el("span", "lock", realm.active ? "" : "locked"));
     const stones = el("div", "stones");
     for (const stone of realm.stones) {
       const s = el("span", `stone stone-${stoneLabel(stone)}`, stoneLabel(stone));
