@@ -56,6 +56,7 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
         self.on_emit = None  # optional hook called after each event, state as of that event
         self.resolving: list = []  # (source, ability) of the abilities now resolving, nested (503)
         self.loop_plan: dict = {}  # voluntary loops: repetitions their controller stated (503)
+        self.nth_events: set | None = None  # events some card counts ("the third time …")
         self._flow: Flow | None = None
 
     # -- construction --------------------------------------------------------------------
