@@ -1,0 +1,172 @@
+"""The viewer's pages and JSON through Flask's test client, over real simulated match files.
+
+The board each step returns must be the replayer's state through ``replay.perspective``; a live
+match is shown only as a delayed spectator view; the match list filters and sorts.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+from ledger.filestore import FileStore
+from replay.cards import default_cards
+from replay.decks import load_decks
+from replay.narrate import narrate
+from replay.perspective import board, redact_event
+from replay.replayer import Replay
+from replay.simulate import simulate_matches, simulate_tournament
+from tests.web.test_api import ORGANIZER, SEATS, Api, choose, drive, new_app
+from web.app import create_app
+from web.config import Settings
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    root = tmp_path_factory.mktemp("viewer") / "store"
+    db = default_cards()
+    fs = FileStore(root)
+    decks = load_decks(None, db)
+    list(simulate_tournament(fs, db, decks, "Spring Cup", 4, 1, seed=3))
+    list(simulate_matches(fs, db, decks, 2, seed=5, ruleset="1.2"))
+    return root
+
+
+@pytest.fixture
+def api(store):
+    return Api(create_app(Settings(store=store, organizer_token=ORGANIZER, secret_key="s" * 32)))
+
+
+def _ids(html: str) -> list[str]:
+    return re.findall(r'<tr data-match="([^"]+)"', html)
+
+
+def _page(api, url):
+    response = api.client.get(url)
+    assert response.status_code == 200, response.data[:300]
+    return response.get_data(as_text=True)
+
+
+def test_the_list_shows_every_match_and_filters_by_each_field(api, store):
+    every = sorted(p.stem for p in store.glob("*.jsonl"))
+    assert sorted(_ids(_page(api, "/matches"))) == every
+    assert _ids(_page(api, "/matches?tournament=Spring+Cup")) == ["spring-cup-r1-t01",
+                                                                  "spring-cup-r1-t02"]
+    assert sorted(_ids(_page(api, "/matches?ruleset=1.2"))) == ["m-0001", "m-0002"]
+    infos = {i.match_id: i for i in FileStore(store).list()}
+    player = infos["m-0001"].opened.seats[1].player
+    shown = _ids(_page(api, f"/matches?player={player.lower()}"))
+    assert "m-0001" in shown and all(
+        player in {s.player for s in infos[m].opened.seats} for m in shown)
+    card = infos["m-0002"].opened.seats[0].deck[0].card
+    shown = _ids(_page(api, f"/matches?card={card}"))
+    assert "m-0002" in shown and all(
+        card in {e.card for s in infos[m].opened.seats for e in s.deck} for m in shown)
+    for result in ("A", "B", "draw"):
+        expected = sorted(m for m, i in infos.items() if (i.winner or "draw") == result)
+        assert sorted(_ids(_page(api, f"/matches?result={result}"))) == expected
+    assert _ids(_page(api, "/matches?result=live")) == []
+    assert "No match fits" in _page(api, "/matches?card=no-such-card")
+
+
+def test_the_list_sorts_both_ways_and_refuses_unknown_keys(api, store):
+    lengths = {i.match_id: i.length for i in FileStore(store).list()}
+    down = _ids(_page(api, "/matches?sort=events&desc=1"))
+    assert [lengths[m] for m in down] == sorted(lengths.values(), reverse=True)
+    up = _ids(_page(api, "/matches?sort=events&desc=0"))
+    assert [lengths[m] for m in up] == sorted(lengths.values())
+    status, data = api.call("GET", "/matches?sort=colour")
+    assert status == 400 and "sort='colour'" in data["message"]
+    status, data = api.call("GET", "/matches?result=won")
+    assert status == 400 and "result" in data["message"]
+    assert api.client.get("/").headers["Location"].endswith("/matches")
+
+
+@pytest.mark.parametrize("perspective", ["omniscient", "A", "B", "spectator"])
+def test_each_step_is_the_replayers_board_from_the_perspective(api, store, perspective):
+    replay = Replay(list(FileStore.read_file(store / "spring-cup-r1-t01.jsonl")), default_cards())
+    for seq in random.Random(perspective).sample(range(len(replay)), 25) + [0, len(replay) - 1]:
+        status, step = api.call("GET", f"/matches/spring-cup-r1-t01/step?seq={seq}&as={perspective}")
+        assert status == 200, step
+        expected = json.loads(json.dumps(board(replay.state_at(seq), replay.db, perspective)))
+        assert step["board"] == expected
+        assert step["text"] == narrate(redact_event(replay.events[seq], perspective))
+        assert (step["seq"], step["last"], step["live"]) == (seq, len(replay) - 1, False)
+
+
+def test_the_timeline_narrates_every_event_and_indexes_rounds_turns_battles(api, store):
+    replay = Replay(list(FileStore.read_file(store / "m-0001.jsonl")), default_cards())
+    status, t = api.call("GET", "/matches/m-0001/timeline?as=B")
+    assert status == 200
+    assert [e["seq"] for e in t["events"]] == list(range(len(replay)))
+    assert [e["text"] for e in t["events"]] == [narrate(redact_event(e, "B")) for e in replay.events]
+    assert {r["round"]: r["seq"] for r in t["rounds"]} == replay.index.rounds
+    assert [(b["seq"], b["round"], b["realm"]) for b in t["battles"]] == replay.index.battles
+    assert [b["number"] for b in t["battles"]] == list(range(1, len(replay.index.battles) + 1))
+    assert [x["seq"] for x in t["turns"]] == [m.seq for m in replay.index.turns]
+    rounds = [e["round"] for e in t["events"]]
+    assert rounds == sorted(rounds) and rounds[-1] == max(replay.index.rounds)
+    assert any(text.startswith("A draws ?") for text in (e["text"] for e in t["events"]))
+    status, tail = api.call("GET", f"/matches/m-0001/timeline?as=B&from={len(replay) - 3}")
+    assert [e["seq"] for e in tail["events"]] == [len(replay) - 3, len(replay) - 2, len(replay) - 1]
+
+
+def test_the_page_embeds_the_asked_step_and_perspective(api):
+    html = _page(api, "/matches/m-0002?seq=40&as=B")
+    step = json.loads(re.search(r'id="initial-step">(.*?)</script>', html, re.S).group(1))
+    assert (step["seq"], step["perspective"]) == (40, "B")
+    assert '<option value="B" selected>' in html
+    assert step["board"]["players"]["A"]["hand"] is None
+    step = json.loads(re.search(r'id="initial-step">(.*?)</script>', _page(api, "/matches/m-0002"),
+                                re.S).group(1))
+    assert (step["seq"], step["perspective"]) == (0, "omniscient")
+    status, data = api.call("GET", "/matches/m-0002/step?seq=1&as=judge")
+    assert status == 400 and "judge" in data["message"]
+    status, data = api.call("GET", "/matches/no-such-match/step")
+    assert status == 404
+
+
+def test_a_live_match_is_a_delayed_spectator_view_only(tmp_path):
+    api = Api(new_app(tmp_path, spectator_delay=3))
+    status, created = api.call("POST", "/api/matches", ORGANIZER,
+                               {"seats": [{"player": "</script><b>Eve", "preset": "solfera-blaze"},
+                                          SEATS[1]]})
+    mid, tokens = created["match_id"], created["tokens"]
+    rng = random.Random(4)
+    for _ in range(12):
+        pending = api.call("GET", f"/api/matches/{mid}/prompt", tokens["A"])[1]
+        seat = pending["prompt"]["seat"]
+        prompt = api.call("GET", f"/api/matches/{mid}/prompt", tokens[seat])[1]
+        assert api.decide(mid, tokens[seat], choose(prompt["prompt"], rng), prompt["length"])[0] == 201
+    length = api.call("GET", f"/api/matches/{mid}/prompt", tokens["A"])[1]["length"]
+
+    html = _page(api, f"/matches/{mid}?as=A")
+    assert "</script><b>Eve" not in html  # the player's name cannot break out of the page
+    step = json.loads(re.search(r'id="initial-step">(.*?)</script>', html, re.S).group(1))
+    assert (step["perspective"], step["seq"], step["live"]) == ("spectator", length - 4, True)
+    assert "This match is live" in html
+    assert all(p["hand"] is None for p in step["board"]["players"].values())
+    status, data = api.call("GET", f"/matches/{mid}/step?seq=1&as=A")
+    assert status == 403 and "live" in data["message"]
+    status, data = api.call("GET", f"/matches/{mid}/step?seq={length - 1}")
+    assert status == 400 and f"0..{length - 4}" in data["message"]
+    status, t = api.call("GET", f"/matches/{mid}/timeline")
+    assert t["last"] == length - 4 and t["perspectives"] == ["spectator"] and t["live"]
+    assert "?" in " ".join(e["text"] for e in t["events"] if "draws" in e["text"])
+    assert _ids(_page(api, "/matches?result=live")) == [mid]
+
+    drive(api, mid, tokens, rng)
+    status, t = api.call("GET", f"/matches/{mid}/timeline?as=omniscient")
+    assert status == 200 and not t["live"] and t["perspectives"][0] == "omniscient"
+    status, step = api.call("GET", f"/matches/{mid}/step?seq={t['last']}&as=A")
+    assert status == 200 and step["board"]["over"]
+
+
+def test_a_rendered_step_is_cached_and_served_identically(api):
+    first = api.client.get("/matches/m-0001/step?seq=77&as=A").data
+    cache = api.app.extensions["wonders_steps"]
+    assert any(key[0] == "m-0001" and key[-2:] == ("A", 77) for key in cache._items)
+    assert api.client.get("/matches/m-0001/step?seq=77&as=A").data == first
