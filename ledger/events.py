@@ -18,17 +18,38 @@ Card instances are named by stable ids (``A1`` … ``A50`` for seat A's deck in 
 
 from __future__ import annotations
 
+import math
 from typing import Literal, Union
 
 import msgspec
 
 Seat = Literal["A", "B"]
+#: A number an event records: JSON has no infinity, so ±∞ (rule 1: stats and resources may be
+#: infinite) is recorded as the string "inf" / "-inf"; ``float("inf")`` reads it back.
+Num = Union[float, Literal["inf", "-inf"]]
 Zone = Literal["deck", "hand", "world", "abyss", "banishment", "gone", "archive", "played"]
 Pick = Union[int, str, list[Union[int, str]], None]
 
 
 class _Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=False):
     """Base of every event: frozen, tagged by class name in the ``type`` field."""
+
+
+class _NumericEvent(_Event, frozen=True):
+    """An event with numbers that may be infinite: they are recorded as :data:`Num`."""
+
+    def __post_init__(self) -> None:
+        for name in self.__struct_fields__:
+            value = getattr(self, name)
+            if isinstance(value, float) and not math.isfinite(value):
+                msgspec.structs.force_setattr(self, name, recorded_number(value))
+
+
+def recorded_number(value: float) -> "Num":
+    """``value`` as an event records it: ±∞ as "inf" / "-inf" (see :data:`Num`)."""
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return 0.0 if math.isnan(value) else value
 
 
 # --------------------------------------------------------------------------------------
@@ -176,15 +197,15 @@ class RealmOpened(_Event, frozen=True):
     realm: int
 
 
-class ResourcesChanged(_Event, frozen=True):
+class ResourcesChanged(_NumericEvent, frozen=True):
     """A seat's resources changed; the new totals (``None`` = unchanged) and why."""
 
     seat: Seat
     reason: str
-    energy: float | None = None
+    energy: Num | None = None
     actions: int | None = None
     free_attacks: int | None = None
-    faith: float | None = None
+    faith: Num | None = None
 
 
 class CardMoved(_Event, frozen=True):
@@ -201,14 +222,14 @@ class CardMoved(_Event, frozen=True):
     controller: Seat | None = None
 
 
-class CardPlayed(_Event, frozen=True):
+class CardPlayed(_NumericEvent, frozen=True):
     """Rule 404.2: a card was played, its cost paid."""
 
     seat: Seat
     card: str
     name: str
     realm: int | None = None
-    energy_paid: float = 0
+    energy_paid: Num = 0
     action_spent: bool = True
 
 
@@ -246,12 +267,12 @@ class ControlChanged(_Event, frozen=True):
     controller: Seat
 
 
-class EffectApplied(_Event, frozen=True):
+class EffectApplied(_NumericEvent, frozen=True):
     """A continuous or "this round" effect began on a card (e.g. guardian's +2, stun)."""
 
     card: str
     effect: str
-    amount: float = 0
+    amount: Num = 0
     duration: str = "round"
 
 
@@ -262,13 +283,13 @@ class BattleStarted(_Event, frozen=True):
     free_attack: bool = False
 
 
-class BattleResolved(_Event, frozen=True):
+class BattleResolved(_NumericEvent, frozen=True):
     """Rule 404.3.2 step 4: both power totals and the result."""
 
     realm: int
     attacker: Seat
-    attacker_power: float
-    defender_power: float
+    attacker_power: Num
+    defender_power: Num
     result: Literal["attacker", "defender", "tie"]
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from ledger.events import Answered, CardMoved, DeckShuffled, Event, Mulliganed
+from ledger.events import Answered, CardMoved, DeckShuffled, Event, Mulliganed, recorded_number
 from replay.cards import CardDB
 from replay.queries import View
 from replay.ops import FACE_DOWN
@@ -81,8 +81,8 @@ def board(state: GameState, db: CardDB, perspective: str = "omniscient") -> dict
     for seat, p in state.players.items():
         show_hand = can_see_hand(perspective, seat)
         players[seat] = {
-            "energy": p.energy, "actions": p.actions, "free_attacks": p.free_attacks,
-            "faith": p.faith, "stones": v.stones_of(seat),
+            "energy": recorded_number(p.energy), "actions": p.actions,
+            "free_attacks": p.free_attacks, "faith": recorded_number(p.faith), "stones": v.stones_of(seat),
             "hand_count": len(p.hand),
             "hand": [_card(v, cid) for cid in p.hand] if show_hand else None,
             "deck_count": len(p.deck),
@@ -112,5 +112,5 @@ def _world_card(v: View, cid: str) -> dict[str, Any]:
     out.update(tapped=c.tapped, token=c.token, counters=dict(c.counters),
                equipped_to=c.equipped_to, keywords=sorted(v.keywords(cid)))
     if v.is_wonder(cid):
-        out["power"] = v.power(cid)
+        out["power"] = recorded_number(v.power(cid))  # JSON has no infinity
     return out
