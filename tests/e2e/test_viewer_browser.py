@@ -42,8 +42,9 @@ def demo(tmp_path_factory):
     store = tmp_path_factory.mktemp("demo") / "wonders-data"
     env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER, WONDERS_SPECTATOR_DELAY="0")
     env.pop("WONDERS_WAREHOUSE", None)
+    size = ["16", "4"] if os.environ.get("WONDERS_SCREENSHOTS") else ["4", "2"]  # the README's demo
     proc = subprocess.Popen([sys.executable, "-m", "web.cli", "demo", "--dir", str(store),
-                             "--players", "4", "--rounds", "2", "--port", "0"],
+                             "--players", size[0], "--rounds", size[1], "--port", "0"],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=ROOT)
     try:
@@ -183,7 +184,6 @@ def test_step_through_a_match_with_the_keyboard(demo, browser, shots):
     jump_ms.append(_press(page, "3", third))
     assert _shown_board(page) == _expected_board(replay, third, "omniscient")
     assert "Round 3 begins" in page.inner_text("#current")
-    page.screenshot(path=str(shots / "viewer.png"))
 
     # The jump menus: the second battle, then round 2's third turn.
     battle_seq = replay.index.battles[1][0]
@@ -200,6 +200,10 @@ def test_step_through_a_match_with_the_keyboard(demo, browser, shots):
     page.wait_for_function(f"Number(document.querySelector('#board').dataset.seq) >= {turn.seq + 5}")
     page.click("#play")
     w.check_clean()
+    late = [t.seq for t in replay.index.turns if t.round == max(replay.index.rounds) - 1][-1]
+    page.goto(f"{base}/matches/{match_id}?seq={late}&as=omniscient")
+    page.wait_for_selector(f"#board[data-seq='{late}']")
+    page.screenshot(path=str(shots / "viewer.png"))
     print(f"\nviewer responsiveness ({len(replay)} events): key press to board updated, "
           f"single step p50 {statistics.median(step_ms):.1f} ms (max {max(step_ms):.1f}), "
           f"jumps across the match {', '.join(f'{ms:.1f}' for ms in jump_ms)} ms")

@@ -112,7 +112,11 @@ function drawEventMarks(seq) {
   const now = list.querySelector(`li[data-seq="${seq}"]`);
   if (now) {
     now.classList.add("now");
-    now.scrollIntoView({ block: "nearest" });
+    const box = list.parentElement;  // scroll the event list only, never the page
+    const top = now.offsetTop;  // the aside is the offset parent (position: relative)
+    if (top < box.scrollTop || top + now.offsetHeight > box.scrollTop + box.clientHeight) {
+      box.scrollTop = top - box.clientHeight / 2;
+    }
   }
 }
 
