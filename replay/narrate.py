@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import msgspec
 
-from ledger.events import (Answered, AttackDeclared, BattleResolved, BattleStarted, CardMoved,
-                           CardPlayed, CoinFlipped, Conceded, CounterChanged, DeckShuffled,
-                           DrawDeclared, EffectApplied, Event, FirstPlayerChosen, MatchEnded,
-                           MatchOpened, Mulliganed, Passed, PlayDeclared, RealmOpened,
-                           RealmSideChosen, ResourcesChanged, RoundEnded, RoundStarted,
-                           StoneSeized, TakenBack, TriggerResolved)
+from ledger.events import (ActivationDeclared, Answered, AttackDeclared, BattleResolved,
+                           BattleStarted, CardMoved, CardPlayed, CardTapped, CoinFlipped,
+                           Conceded, ControlChanged, CounterChanged, DeckShuffled, DrawDeclared,
+                           EffectApplied, Event, FirstPlayerChosen, HarvestDeclared, JudgeNote,
+                           ManualEffect, ManualResolved, MatchEnded, MatchOpened, Mulliganed,
+                           Passed, PlayDeclared, RealmBanished, RealmOpened, RealmSideChosen,
+                           ResourcesChanged, RoundEnded, RoundStarted, SeizePrevented,
+                           StoneSeized, TakenBack, TokenCreated, TriggerResolved)
 
 
 def _num(x) -> str:
@@ -110,6 +112,31 @@ def _narrate_more(event: Event) -> str:
     if isinstance(event, EffectApplied):
         amount = f" ({_num(event.amount)})" if event.amount else ""
         return f"{event.card} gets {event.effect}{amount} for the {event.duration}"
+    return _narrate_cards(event)
+
+
+def _narrate_cards(event: Event) -> str:
+    """Sentences for activations, harvests, tokens, control and the judge's events."""
+    if isinstance(event, ActivationDeclared):
+        return f"{event.seat} activates {event.card}'s ability {event.ability + 1}"
+    if isinstance(event, HarvestDeclared):
+        return f"{event.seat} harvests with {', '.join(event.cards) or 'nothing'}"
+    if isinstance(event, TokenCreated):
+        return f"{event.seat} creates {event.name} in realm {event.realm}"
+    if isinstance(event, CardTapped):
+        return f"{event.card} is {'tapped' if event.tapped else 'untapped'}"
+    if isinstance(event, ControlChanged):
+        return f"{event.controller} takes control of {event.card}"
+    if isinstance(event, SeizePrevented):
+        return f"{event.card}'s protector counter keeps the stone of realm {event.realm}"
+    if isinstance(event, RealmBanished):
+        return f"Realm {event.realm} is banished with everything in it"
+    if isinstance(event, ManualEffect):
+        return f"Judge {event.by} rules: {event.note or f'{len(event.ops)} manual change(s)'}"
+    if isinstance(event, ManualResolved):
+        return f"{event.seat} resolves {event.card} by hand ({len(event.ops)} change(s))"
+    if isinstance(event, JudgeNote):
+        return f"Judge {event.judge} notes: {event.text}"
     return describe(event)
 
 

@@ -105,7 +105,9 @@ def rate_bars(items: list[tuple[str, float | None, float | None, float | None, i
     """Bars of rates in [0, 1] with their interval whiskers: ``(label, rate, low, high, n)``."""
     plot_h = HEIGHT - BOTTOM - TOP
     step = (WIDTH - LEFT - 10) / max(1, len(items))
-    y = lambda v: TOP + plot_h * (1 - v)  # noqa: E731 - rate -> pixel row
+
+    def y(value: float) -> float:  # a rate -> its pixel row
+        return TOP + plot_h * (1 - value)
     bars = []
     for i, (label, value, low, high, n) in enumerate(items):
         x = LEFT + i * step + step * 0.15

@@ -142,8 +142,8 @@ def _page_perspective(table) -> tuple[str, str | None]:
     if wanted not in PERSPECTIVES:
         raise MalformedRequestError(f"as={wanted!r}: use spectator, A, B or omniscient")
     if wanted != "spectator" and not table.state.over:
-        return "spectator", (f"This match is live: it is shown as a spectator sees it "
-                             f"(hands and deck order appear once it has ended).")
+        return "spectator", ("This match is live: it is shown as a spectator sees it "
+                             "(hands and deck order appear once it has ended).")
     return wanted, None
 
 
@@ -199,7 +199,7 @@ def _timeline(table, perspective: str, start: int, last: int) -> dict:
     index = replay.index
     rounds = sorted((r, s) for r, s in index.rounds.items() if s <= last)
     events, current = [], 0
-    for seq in range(0, last + 1):
+    for seq in range(last + 1):
         event = replay.events[seq]
         current = getattr(event, "round", current) if type(event).__name__ == "RoundStarted" \
             else current

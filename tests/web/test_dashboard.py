@@ -20,7 +20,7 @@ from replay.simulate import simulate_matches, simulate_tournament
 from web.app import create_app
 from web.cli_analytics import card_facts
 from web.config import Settings
-from web.dashboard import HEIGHT, TOP, BOTTOM, _heat, rate_bars
+from web.dashboard import BOTTOM, HEIGHT, TOP, _heat, rate_bars
 
 
 @pytest.fixture(scope="module")
@@ -65,14 +65,14 @@ def test_the_page_shows_the_named_statistics(client, warehouse):
     first = _stats(path, "first-player").records()[0]
     assert f"won {first['first_wins']} of {first['games']} games" in html
     realms = _stats(path, "realms")
-    realm_svg = re.search(r'<svg class="chart" id="realm-chart".*?</svg>', html, re.S).group(0)
+    realm_svg = re.search(r'<svg class="chart" id="realm-chart".*?</svg>', html, re.DOTALL).group(0)
     assert realm_svg.count('class="bar"') == len(realms.rows)
     for r in realms.records():
         assert f'data-label="realm {r["realm"]}" data-n="{r["decided_games"]}"' in realm_svg
     dbs = _stats(path, "dbs")
-    dbs_svg = re.search(r'id="dbs-chart".*?</svg>', html, re.S).group(0)
+    dbs_svg = re.search(r'id="dbs-chart".*?</svg>', html, re.DOTALL).group(0)
     assert dbs_svg.count('class="bar"') == len(dbs.rows)
-    heat = re.search(r'id="heatmap".*?</svg>', html, re.S).group(0)
+    heat = re.search(r'id="heatmap".*?</svg>', html, re.DOTALL).group(0)
     matchups = _stats(path, "matchups").records()
     assert heat.count('<g class="cell">') == len(matchups)
     for m in matchups:

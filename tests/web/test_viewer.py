@@ -116,12 +116,12 @@ def test_the_timeline_narrates_every_event_and_indexes_rounds_turns_battles(api,
 
 def test_the_page_embeds_the_asked_step_and_perspective(api):
     html = _page(api, "/matches/m-0002?seq=40&as=B")
-    step = json.loads(re.search(r'id="initial-step">(.*?)</script>', html, re.S).group(1))
+    step = json.loads(re.search(r'id="initial-step">(.*?)</script>', html, re.DOTALL).group(1))
     assert (step["seq"], step["perspective"]) == (40, "B")
     assert '<option value="B" selected>' in html
     assert step["board"]["players"]["A"]["hand"] is None
     step = json.loads(re.search(r'id="initial-step">(.*?)</script>', _page(api, "/matches/m-0002"),
-                                re.S).group(1))
+                                re.DOTALL).group(1))
     assert (step["seq"], step["perspective"]) == (0, "omniscient")
     status, data = api.call("GET", "/matches/m-0002/step?seq=1&as=judge")
     assert status == 400 and "judge" in data["message"]
@@ -145,7 +145,7 @@ def test_a_live_match_is_a_delayed_spectator_view_only(tmp_path):
 
     html = _page(api, f"/matches/{mid}?as=A")
     assert "</script><b>Eve" not in html  # the player's name cannot break out of the page
-    step = json.loads(re.search(r'id="initial-step">(.*?)</script>', html, re.S).group(1))
+    step = json.loads(re.search(r'id="initial-step">(.*?)</script>', html, re.DOTALL).group(1))
     assert (step["perspective"], step["seq"], step["live"]) == ("spectator", length - 4, True)
     assert "This match is live" in html
     assert all(p["hand"] is None for p in step["board"]["players"].values())
@@ -170,3 +170,16 @@ def test_a_rendered_step_is_cached_and_served_identically(api):
     cache = api.app.extensions["wonders_steps"]
     assert any(key[0] == "m-0001" and key[-2:] == ("A", 77) for key in cache._items)
     assert api.client.get("/matches/m-0001/step?seq=77&as=A").data == first
+
+
+def test_the_event_list_reads_as_sentences(api, store):
+    """Every event of the simulated matches gets a sentence, not the terse ``describe`` form."""
+    for path in sorted(store.glob("*.jsonl")):
+        _, t = api.call("GET", f"/matches/{path.stem}/timeline?as=omniscient")
+        for event in t["events"]:
+            assert not event["text"].startswith(event["kind"]), event
+        for stored in FileStore.read_file(path):
+            e = stored.event
+            if type(e).__name__ == "CardMoved" and e.reason.startswith("destroyed:") \
+                    and e.from_zone == "world":
+                assert t["events"][stored.seq]["text"] == f"{e.owner}'s {e.name} is destroyed"

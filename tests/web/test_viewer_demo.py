@@ -18,7 +18,7 @@ ROOT = Path(__file__).parents[2]
 def _wonders(*args, cwd=ROOT):
     env = dict(os.environ)
     env.pop("WONDERS_WAREHOUSE", None)
-    return subprocess.run([sys.executable, "-m", "web.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "web.cli", *args], check=False, capture_output=True,
                           text=True, cwd=cwd, env=env, timeout=300)
 
 
