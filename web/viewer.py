@@ -24,6 +24,8 @@ from collections import OrderedDict
 import msgspec
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
+from ledger.errors import LedgerError
+from ledger.filestore import SUFFIX
 from replay.narrate import narrate
 from replay.perspective import PERSPECTIVES, board, redact_event
 from web.api.common import json_response, query_int, services, visible_seq
@@ -51,7 +53,7 @@ def home():
 
 @bp.get("/matches")
 def matches():
-    rows = listing(services().store, current_app.extensions)
+    rows, problems = listing(services().store, current_app.extensions)
     wanted = {k: request.args.get(k, "").strip() for k in
               ("tournament", "player", "card", "ruleset", "result")}
     sort = request.args.get("sort", "match")
@@ -61,50 +63,32 @@ def matches():
     shown = sort_rows(filter_rows(rows, wanted), sort, descending)
     choices = {"tournament": sorted({r["tournament"] for r in rows if r["tournament"]}),
                "ruleset": sorted({r["ruleset"] for r in rows})}
-    return render_template("matches.html", rows=shown, total=len(rows), wanted=wanted,
+    return render_template("matches.html", rows=shown, total=len(rows), problems=problems,
+                           wanted=wanted,
                            link_args={k: v for k, v in wanted.items() if v},
                            sort=sort, descending=descending, choices=choices)
 
 
-# -- the viewer page -------------------------------------------------------------------------
-
-
-@bp.get("/matches/<match_id>")
-def viewer(match_id: str):
-    delay = services().settings.spectator_delay
-
-    def prepare(table):
-        perspective, notice = _page_perspective(table)
-        last = visible_seq(table, delay)
-        default = last if not table.state.over else 0
-        seq = max(0, min(query_int("seq", default), last))
-        return (perspective, notice, _step(table, seq, perspective, last),
-                _timeline(table, perspective, 0, last))
-    perspective, notice, step, timeline = services().tables.using(match_id, prepare)
-    opened = timeline.pop("opened")
-    return render_template("viewer.html", match_id=match_id, opened=opened, notice=notice,
-                           perspective=perspective, perspectives=PERSPECTIVES,
-                           step_json=_script_safe(step.decode()),
-                           timeline_json=_script_safe(json.dumps(timeline)))
-
-
-def _script_safe(text: str) -> str:
-    """JSON to embed in a ``<script>`` element: no ``</`` may close it early."""
-    return text.replace("</", "<\\/")
-
-
-def listing(store, extensions: dict) -> list[dict]:
-    """One row per match file of the store; a file is re-read only when it changed."""
+def listing(store, extensions: dict) -> tuple[list[dict], list[str]]:
+    """One row per match file of the store, and the problems of files that cannot be read;
+    a file is re-read only when its size or modification time changed."""
     cache: dict = extensions.setdefault("wonders_listing", {})
-    rows = []
-    for path in sorted(store.root.glob("*.jsonl")):
+    rows, problems, present = [], [], set()
+    for path in sorted(store.root.glob(f"*{SUFFIX}")):
+        present.add(path)
         stat = os.stat(path)
         key = (stat.st_mtime_ns, stat.st_size)
         hit = cache.get(path)
         if hit is None or hit[0] != key:
-            hit = cache[path] = (key, _row(store._info(path)))  # FileStore's own reader
+            try:
+                hit = cache[path] = (key, _row(store._info(path)))  # the store's own reader
+            except LedgerError as exc:
+                problems.append(str(exc))
+                continue
         rows.append(hit[1])
-    return rows
+    for gone in set(cache) - present:
+        cache.pop(gone, None)
+    return rows, problems
 
 
 def _row(info) -> dict:
@@ -134,6 +118,33 @@ def filter_rows(rows: list[dict], wanted: dict[str, str]) -> list[dict]:
 
 def sort_rows(rows: list[dict], sort: str, descending: bool) -> list[dict]:
     return sorted(rows, key=SORTS[sort], reverse=descending)
+
+
+# -- the viewer page -------------------------------------------------------------------------
+
+
+@bp.get("/matches/<match_id>")
+def viewer(match_id: str):
+    delay = services().settings.spectator_delay
+
+    def prepare(table):
+        perspective, notice = _page_perspective(table)
+        last = visible_seq(table, delay)
+        default = last if not table.state.over else 0
+        seq = max(0, min(query_int("seq", default), last))
+        return (perspective, notice, _step(table, seq, perspective, last),
+                _timeline(table, perspective, 0, last))
+    perspective, notice, step, timeline = services().tables.using(match_id, prepare)
+    opened = timeline.pop("opened")
+    return render_template("viewer.html", match_id=match_id, opened=opened, notice=notice,
+                           perspective=perspective, perspectives=PERSPECTIVES,
+                           step_json=_script_safe(step.decode()),
+                           timeline_json=_script_safe(json.dumps(timeline)))
+
+
+def _script_safe(text: str) -> str:
+    """JSON to embed in a ``<script>`` element: no ``</`` may close it early."""
+    return text.replace("</", "<\\/")
 
 
 def _page_perspective(table) -> tuple[str, str | None]:

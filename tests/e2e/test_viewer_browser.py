@@ -16,6 +16,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -206,7 +207,31 @@ def test_step_through_a_match_with_the_keyboard(demo, browser, shots):
     page.screenshot(path=str(shots / "viewer.png"))
     print(f"\nviewer responsiveness ({len(replay)} events): key press to board updated, "
           f"single step p50 {statistics.median(step_ms):.1f} ms (max {max(step_ms):.1f}), "
-          f"jumps across the match {', '.join(f'{ms:.1f}' for ms in jump_ms)} ms")
+          f"jumps across the match {', '.join(f'{ms:.1f}' for ms in jump_ms)} ms; "
+          f"for comparison, the server's own work per board (state_at + board, in-process) "
+          f"p50 {_board_ms(replay):.2f} ms and a step by reloading the page (the naive way) "
+          f"p50 {_reload_ms(page, base, match_id, late):.1f} ms")
+
+
+def _board_ms(replay: Replay) -> float:
+    """The floor: computing one board in-process, no HTTP, no browser."""
+    times = []
+    for seq in range(0, len(replay), max(1, len(replay) // 40)):
+        start = time.perf_counter()
+        board(replay.state_at(seq), replay.db, "omniscient")
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def _reload_ms(page, base: str, match_id: str, seq: int) -> float:
+    """The naive viewer: every step a full page load of the deep link."""
+    times = []
+    for n in range(seq - 5, seq):
+        start = time.perf_counter()
+        page.goto(f"{base}/matches/{match_id}?seq={n}&as=omniscient")
+        page.wait_for_selector(f"#board[data-seq='{n}']")
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
 
 
 def test_perspectives_hide_cards_and_a_deep_link_restores_the_view(demo, browser, shots):

@@ -183,3 +183,14 @@ def test_the_event_list_reads_as_sentences(api, store):
             if type(e).__name__ == "CardMoved" and e.reason.startswith("destroyed:") \
                     and e.from_zone == "world":
                 assert t["events"][stored.seq]["text"] == f"{e.owner}'s {e.name} is destroyed"
+
+
+def test_an_unreadable_file_is_named_and_the_rest_are_listed(store, tmp_path):
+    mine = tmp_path / "store"
+    mine.mkdir()
+    (mine / "m-0001.jsonl").write_bytes((store / "m-0001.jsonl").read_bytes())
+    (mine / "broken.jsonl").write_text("this is not a match file\n")
+    api = Api(create_app(Settings(store=mine, organizer_token=ORGANIZER, secret_key="s" * 32)))
+    html = _page(api, "/matches")
+    assert _ids(html) == ["m-0001"]
+    assert html.count('class="error problem"') == 1 and "broken.jsonl" in html
