@@ -22,7 +22,6 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from ledger.codec import Stored
-from ledger.errors import ConflictError
 from ledger.filestore import FileStore
 from replay.cards import CardDB
 from replay.recorder import Recorder
@@ -67,14 +66,12 @@ class Table:
     # -- recording -------------------------------------------------------------------------
 
     def append(self, write: Callable[[Recorder], list[Stored]]) -> list[Stored]:
-        """Run one recorder write; a conflict (stale seq) leaves the table fresh and re-raises."""
+        """Run one recorder write; on any error (a stale seq is a ``ConflictError``) the table
+        checks the file again before its next use, and the error goes on to the caller."""
         try:
             stored = write(self.recorder)
-        except ConflictError:
-            self.size = -1  # the recorder reloaded itself, or the caller's seq was stale
-            raise
         except Exception:
-            self.size = -1
+            self.size = -1  # re-check the file before the next use (the recorder may have reloaded)
             raise
         self.after_append()
         return stored
