@@ -125,7 +125,8 @@ function draw(step) {
   drawRealms(b);
   drawSeat(b, "A");
   drawSeat(b, "B");
-  $("current").textContent = `#${step.seq} · ${step.text}`;
+  const when = b.round && step.kind !== "RoundStarted" ? `Round ${b.round} — ` : "";
+  $("current").textContent = `${when}${step.text}  (#${step.seq})`;
   const result = b.over ? (b.winner ? `${b.winner} wins (${b.reason})` : `draw (${b.reason})`) : "";
   $("status").textContent = [step.live ? "● live" : "", `round ${b.round || "–"}`,
                              b.phase ? `phase ${b.phase}` : "", result].filter(Boolean).join(" · ");
