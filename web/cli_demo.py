@@ -11,6 +11,7 @@ and ``--port 0`` picks a free port, so a test can run the whole command as a sub
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from pathlib import Path
@@ -110,4 +111,10 @@ def _serve(store: Path, warehouse: Path, host: str, port: int) -> None:
             click.echo(f"Wonders demo at {url}  —  replays: {url}/matches  ·  stats: {url}/stats"
                        f"  (Ctrl-C stops)")
         click.echo(line)
-    serve(settings, host, port, 8, announce=announce)
+    try:
+        serve(settings, host, port, 8, announce=announce)
+    except OSError as exc:
+        if exc.errno != errno.EADDRINUSE:
+            raise
+        raise click.ClickException(f"{host}:{port} is already in use: pass --port N "
+                                   f"(or --port 0 for any free port)") from None

@@ -70,3 +70,19 @@ def test_demo_errors_are_one_line(tmp_path):
     assert done.returncode != 0
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: ")
     assert "Traceback" not in done.stderr
+
+
+def test_a_busy_port_is_one_line_naming_the_way_out(tmp_path):
+    import socket
+
+    data = tmp_path / "d"
+    assert _wonders("demo", "--dir", str(data), "--players", "2", "--rounds", "1",
+                    "--no-serve").returncode == 0
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = _wonders("demo", "--dir", str(data), "--port", str(port))
+    assert done.returncode == 1
+    assert done.stderr == f"error: 127.0.0.1:{port} is already in use: pass --port N " \
+                          f"(or --port 0 for any free port)\n"
