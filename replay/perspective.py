@@ -15,7 +15,8 @@ from typing import Any
 
 import msgspec
 
-from ledger.events import Answered, CardMoved, DeckShuffled, Event, Mulliganed, recorded_number
+from ledger.events import (Answered, CardMoved, DeckShuffled, Event, ManualEffect, ManualOp,
+                           ManualResolved, Mulliganed, recorded_number)
 from replay.cards import CardDB
 from replay.queries import View
 from replay.ops import FACE_DOWN
@@ -61,7 +62,19 @@ def redact_event(event: Event, perspective: str) -> Event:
     if isinstance(event, Answered) and event.kind == "mulligan" and \
             not can_see_hand(perspective, event.seat):
         return msgspec.structs.replace(event, pick=[HIDDEN] * len(event.pick or []))
+    if isinstance(event, (ManualEffect, ManualResolved)):
+        return msgspec.structs.replace(event, ops=[_redact_op(op, perspective) for op in event.ops])
     return event
+
+
+def _redact_op(op: ManualOp, perspective: str) -> ManualOp:
+    """A manual operation that puts a card into a hand or a deck doesn't say which card, except
+    to whoever may see that hand; the CardMoved it causes is redacted the same way."""
+    if op.op == "move" and op.to_zone in ("hand", "deck") and op.card is not None:
+        owner = op.card[0] if op.card[:1] in ("A", "B") else None
+        if op.to_zone == "deck" or not (owner and can_see_hand(perspective, owner)):
+            return msgspec.structs.replace(op, card=HIDDEN)
+    return op
 
 
 def board(state: GameState, db: CardDB, perspective: str = "omniscient") -> dict[str, Any]:

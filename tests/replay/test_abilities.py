@@ -304,3 +304,18 @@ def test_face_down_cards_are_hidden_from_everyone_but_the_omniscient_view():
                            "orbital": None, "face_down": True}]
         assert redact_event(moved[0], seat).name == "?"
     assert board(engine.state, db, "omniscient")["realms"][1]["cards"]["A"][0]["name"] == "Sky Roc"
+
+
+def test_manual_operations_into_a_hidden_zone_hide_the_card():
+    from ledger.events import ManualEffect
+    from replay.perspective import redact_event
+    effect = ManualEffect("judge", [ManualOp("move", card="A7", to_zone="hand"),
+                                    ManualOp("move", card="B3", to_zone="deck"),
+                                    ManualOp("counter", card="B9", counter="+1", value=1)])
+    for perspective, hand_card in (("omniscient", "A7"), ("A", "A7"), ("B", "?"), ("spectator", "?")):
+        ops = redact_event(effect, perspective).ops
+        assert ops[0].card == hand_card
+        assert ops[1].card == ("B3" if perspective == "omniscient" else "?")
+        assert ops[2].card == "B9"  # a counter on a card in The World is public
+    answer = ManualResolved("A", "A1", [ManualOp("move", card="A8", to_zone="hand")])
+    assert redact_event(answer, "B").ops[0].card == "?"
