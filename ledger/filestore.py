@@ -229,11 +229,16 @@ class FileStore(Store):
 
     def list(self) -> list[MatchInfo]:
         infos = []
-        for path in sorted(self.root.glob(f"*{SUFFIX}")):
-            infos.append(self._info(path))
+        for path in self.files():
+            infos.append(self.info_of(path))
         return infos
 
-    def _info(self, path: Path) -> MatchInfo:
+    def files(self) -> list[Path]:
+        """The match files of the store, sorted by name."""
+        return sorted(self.root.glob(f"*{SUFFIX}"))
+
+    def info_of(self, path: Path) -> MatchInfo:
+        """What :meth:`list` says of one match file (a malformed file raises its error)."""
         data = path.read_bytes()
         first = data.split(b"\n", 1)[0]
         opened = decode_line(first, f"{path}:1").event

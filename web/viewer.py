@@ -25,7 +25,6 @@ import msgspec
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
 from ledger.errors import LedgerError
-from ledger.filestore import SUFFIX
 from replay.narrate import narrate
 from replay.perspective import PERSPECTIVES, board, redact_event
 from web.api.common import json_response, query_int, services, visible_seq
@@ -74,14 +73,14 @@ def listing(store, extensions: dict) -> tuple[list[dict], list[str]]:
     a file is re-read only when its size or modification time changed."""
     cache: dict = extensions.setdefault("wonders_listing", {})
     rows, problems, present = [], [], set()
-    for path in sorted(store.root.glob(f"*{SUFFIX}")):
+    for path in store.files():
         present.add(path)
         stat = os.stat(path)
         key = (stat.st_mtime_ns, stat.st_size)
         hit = cache.get(path)
         if hit is None or hit[0] != key:
             try:
-                hit = cache[path] = (key, _row(store._info(path)))  # the store's own reader
+                hit = cache[path] = (key, _row(store.info_of(path)))
             except LedgerError as exc:
                 problems.append(str(exc))
                 continue
