@@ -5,9 +5,9 @@ Events carry card *names*, not card stats, and the ledger never imports the card
 DBS) are passed in by the caller as plain data, a :data:`CardFacts` mapping
 ``card name -> CardFact(orbital, dbs)``; a card missing from it counts as DBS 0, no orbital.
 
-The archetype rule is the one ``replay.decks.Deck.main_orbitals`` applies (a test checks they
-agree on every fixture deck): the deck's most-played orbital by card count, plus the second
-one when it has at least a quarter of the main deck.
+The archetype rule lives here, once; ``replay.decks.Deck`` uses it too: the deck's
+most-played orbital by card count, plus the second one when it has at least a quarter of the
+main deck.
 """
 
 from __future__ import annotations

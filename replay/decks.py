@@ -9,11 +9,11 @@ cards, no tokens in the main deck, an archive of 1–50 tokens if there is one.
 from __future__ import annotations
 
 import tomllib
-from collections import Counter
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ledger import deckfacts
 from ledger.events import DeckEntry
 from replay.cards import FIXTURES, CardDB
 from replay.errors import CardDataError
@@ -43,24 +43,17 @@ class Deck(BaseModel):
 
     def dbs(self, db: CardDB) -> int:
         """303.2: the DBS of every card in the deck and every token in its archive."""
-        total = 0
-        for table in (self.cards, self.archive):
-            total += sum(db[name].dbs * count for name, count in table.items() if name in db)
-        return total
+        return deckfacts.dbs_total(self.entries(), self.archive_entries(), card_facts(db))
 
     def main_orbitals(self, db: CardDB) -> tuple[str, ...]:
-        """The deck's archetype: its one or two most-played orbitals (by card count)."""
-        counts: Counter[str] = Counter()
-        for name, count in self.cards.items():
-            if name in db and db[name].orbital:
-                counts[db[name].orbital] += count
-        if not counts:
-            return ()
-        ranked = counts.most_common()
-        top = [ranked[0][0]]
-        if len(ranked) > 1 and ranked[1][1] >= 0.25 * self.size():
-            top.append(ranked[1][0])
-        return tuple(sorted(top))
+        """The deck's archetype: its one or two most-played orbitals (the ledger's rule, so
+        the analytics warehouse and the decks agree)."""
+        return deckfacts.main_orbitals(self.entries(), card_facts(db))
+
+
+def card_facts(db: CardDB) -> dict[str, deckfacts.CardFact]:
+    """What the ledger's deck facts need of each card: its orbital and its DBS."""
+    return {card.name: deckfacts.CardFact(card.orbital, card.dbs) for card in db}
 
 
 def load_deck(path: str | Path, db: CardDB | None = None) -> Deck:

@@ -22,10 +22,10 @@ STAT_NAMES = ("cards", "first-player", "matchups", "realms", "dbs", "rulesets", 
 
 def card_facts() -> dict:
     """Card name -> ``CardFact(orbital, dbs)`` for every card of the project's card pool."""
-    from ledger.deckfacts import CardFact
     from replay.cards import default_cards
+    from replay.decks import card_facts as facts_of
 
-    return {card.name: CardFact(card.orbital, card.dbs) for card in default_cards()}
+    return facts_of(default_cards())
 
 
 @click.command()
