@@ -35,7 +35,7 @@ Timing = Literal[
     "replacement",   # "if … would …, … instead" (504): ``event`` says what it replaces
 ]
 EventKind = Literal["arrives", "dies", "destroyed", "plays", "attacks", "defends", "harvested",
-                    "banished"]
+                    "banished", "targeted"]
 What = Literal["wonder", "land", "item", "spell", "card", "equipped"]
 Side = Literal["yours", "enemy", "any"]
 Zone = Literal["world", "hand", "deck", "abyss", "banishment", "archive"]
@@ -137,6 +137,7 @@ OpName = Literal[
     "portal", "return", "put", "move", "create_token", "counters", "power", "base_power",
     "multiply", "stun", "tap", "untap", "nullify", "gain", "lose", "control", "copy",
     "grant", "cant", "name_class", "distribute", "trigger_again", "seize_stone", "banish_realm",
+    "nullify_effect",
     "play_from_deck", "symbiosis_any_power", "counts_as_stones",
 ]
 

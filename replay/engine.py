@@ -57,6 +57,7 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
         self.resolving: list = []  # (source, ability) of the abilities now resolving, nested (503)
         self.loop_plan: dict = {}  # voluntary loops: repetitions their controller stated (503)
         self.nth_events: set | None = None  # events some card counts ("the third time …")
+        self.targeting: list = []  # contexts of the effects now choosing targets (Nullify)
         self._flow: Flow | None = None
 
     # -- construction --------------------------------------------------------------------

@@ -447,6 +447,31 @@ def _banish_realm(g: "Engine", op: Op, ctx: Context) -> "Flow":
     return True
 
 
+def _nullify_effect(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Nullify the effect that is choosing targets right now, unless its controller pays
+    (Feline Entity of Dreams).  A spell is a card: "can't be nullified" protects it; a
+    triggered ability of a card is an effect, and nothing protects it (Nullify example)."""
+    if not g.targeting:
+        return False
+    victim = g.targeting[-1]
+    source = victim.source
+    spell = g.view.definition(source).type == "spell"
+    if spell and g.view.cant(source, "be_nullified"):
+        return False
+    p = g.state.players[victim.controller]
+    if op.unless_pay and p.energy >= op.unless_pay:
+        pay = yield from g.ask(Prompt(victim.controller, "may", options=["yes", "no"], card=source,
+                                      text=f"pay {op.unless_pay} energy so the effect isn't nullified?"))
+        if pay == "yes":
+            p.energy -= op.unless_pay
+            g.emit(ResourcesChanged(victim.controller, "pay", energy=p.energy))
+            return False
+    victim.nullified = True
+    if spell:
+        g.add_effect(source, "nullify", 0, "round", ctx.source)
+    return True
+
+
 OPS = {
     "draw": _draw, "deny": _deny, "discard": _discard, "bury": _bury, "reveal": _reveal,
     "seek": _seek, "destroy": _destroy, "sacrifice": _sacrifice, "banish": _banish,
@@ -456,4 +481,5 @@ OPS = {
     "nullify": _nullify, "gain": _gain, "lose": _gain, "control": _control, "copy": _copy,
     "grant": _grant, "cant": _cant, "name_class": _name_class, "distribute": _distribute,
     "trigger_again": _trigger_again, "seize_stone": _seize_stone, "banish_realm": _banish_realm,
+    "nullify_effect": _nullify_effect,
 }

@@ -190,6 +190,8 @@ class Scripts:
                     continue
             ctx.did = bool((yield from OPS[op.do](self, op, ctx)))
             yield from self.settle()
+            if ctx.nullified:
+                return  # a nullified effect does nothing more (Nullify)
 
     def choose(self: "Engine", sel: Selector | None, ctx: Context, text: str,
                chooser: str | None = None) -> "Flow":
@@ -203,17 +205,35 @@ class Scripts:
         chooser = chooser or ctx.controller
         if sel.pick == "target" and sel.count == 1:
             target = yield from self.pick_target(Trigger(ctx.source, chooser, "target"), found, text)
-            return [target] if target else []
-        if not found:
+            kept = [target] if target else []
+        elif not found:
             return []
-        low = 0 if sel.pick == "up_to" else min(sel.count, len(found))
-        picks = yield from self.ask(Prompt(chooser, "target", choose=Choose(
-            found, low, min(sel.count, len(found))), card=ctx.source, text=text))
-        kept = []
-        for cid in picks:
-            if not (yield from self.shield_prevents(cid, "targeted")):
-                kept.append(cid)
-        return kept
+        else:
+            low = 0 if sel.pick == "up_to" else min(sel.count, len(found))
+            picks = yield from self.ask(Prompt(chooser, "target", choose=Choose(
+                found, low, min(sel.count, len(found))), card=ctx.source, text=text))
+            kept = []
+            for cid in picks:
+                if not (yield from self.shield_prevents(cid, "targeted")):
+                    kept.append(cid)
+        yield from self.targeted(kept, ctx)
+        return [] if ctx.nullified else kept
+
+    def targeted(self: "Engine", targets: list[str], ctx: Context) -> "Flow":
+        """"Whenever … would target a Wonder you control": those abilities resolve before the
+        targeting effect goes on, and may nullify it (the Feline Entity example, Nullify)."""
+        triggers: list[Trigger] = []
+        for cid in targets:
+            c = self.state.cards[cid]
+            if c.zone == "world" and c.controller != ctx.controller:
+                triggers += self.event_triggers("targeted", cid, ctx.controller, c.realm)
+        if not triggers:
+            return
+        self.targeting.append(ctx)
+        try:
+            yield from self.resolve(triggers)
+        finally:
+            self.targeting.pop()
 
     def choose_realm(self: "Engine", how: str, ctx: Context, text: str) -> "Flow":
         """Where a card goes: here, or a target active realm (only active realms, 301.1)."""

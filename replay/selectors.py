@@ -32,19 +32,22 @@ class Context:
     did: bool = True                # whether the previous effect happened ("if you do")
     named_class: str | None = None  # the class named by ``name_class``
     sacrificed_power: float = 0
+    nullified: bool = False         # an ability nullified this effect as it chose targets
 
 
 def matches(v: "View", sel: Selector, cid: str, ctx: Context) -> bool:
     """Whether card ``cid`` fits ``sel`` for an ability of ``ctx.source``."""
     c = v.s.cards[cid]
-    if c.zone != sel.zone:
+    casting = c.zone == "played" and sel.zone == "world" and sel.what in ("card", "spell")
+    if c.zone != sel.zone and not casting:
         return False
     if sel.other and cid == ctx.source:
         return False
     if sel.zone == "world":
-        if sel.side == "yours" and c.controller != ctx.controller:
+        controller = c.owner if casting else c.controller  # a spell being played is its player's
+        if sel.side == "yours" and controller != ctx.controller:
             return False
-        if sel.side == "enemy" and c.controller != other(ctx.controller):
+        if sel.side == "enemy" and controller != other(ctx.controller):
             return False
         if not _where_fits(sel.where, c.realm, ctx):
             return False
@@ -115,6 +118,8 @@ def candidates(v: "View", sel: Selector, ctx: Context) -> list[str]:
         return [host] if host and v.s.cards[host].zone == sel.zone else []
     if sel.zone == "world":
         pool = [c.id for c in v.world()]
+        if sel.what in ("card", "spell"):  # a spell being played is a card too (Nullify example)
+            pool += [c.id for c in v.s.cards.values() if c.zone == "played"]
     else:
         pool = []
         for seat in ("A", "B"):

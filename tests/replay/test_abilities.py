@@ -174,7 +174,7 @@ def test_a_voluntary_loop_runs_exactly_the_stated_count():
 def _manual_state(db):
     return build_state({
         "round": 4, "turn": "A",
-        "A": {"energy": 6, "hand": [{"id": "feline", "card": "Feline Entity of Dreams"}],
+        "A": {"energy": 6, "hand": [{"id": "oracle", "card": "Oracle of Whispers"}],
               "deck": ["Sky Roc"] * 5},
         "B": {"deck": ["Sky Roc"] * 5},
         "world": [{"id": "roc", "card": "Sky Roc", "controller": "B", "realm": 2}],
@@ -185,28 +185,28 @@ def test_a_manual_answer_is_validated_and_applied_as_given():
     db = default_cards()
     engine = Engine(db, _manual_state(db))
     engine.start()
-    engine.decide(PlayDeclared("A", "feline", 2))
-    assert engine.prompt.kind == "manual" and engine.prompt.card == "feline"
+    engine.decide(PlayDeclared("A", "oracle", 2))
+    assert engine.prompt.kind == "manual" and engine.prompt.card == "oracle"
     before = state_hash(engine.state)
-    bad = ManualResolved("A", "feline", [ManualOp("counter", card="nobody", counter="+1", value=1)])
+    bad = ManualResolved("A", "oracle", [ManualOp("counter", card="nobody", counter="+1", value=1)])
     with pytest.raises(IllegalDecisionError, match="no card 'nobody'"):
         engine.decide(bad)
     with pytest.raises(IllegalDecisionError, match="not active"):
-        engine.decide(ManualResolved("A", "feline", [ManualOp("move", card="roc", to_zone="world",
+        engine.decide(ManualResolved("A", "oracle", [ManualOp("move", card="roc", to_zone="world",
                                                               realm=6)]))
     assert state_hash(engine.state) == before and engine.prompt.kind == "manual"
     ops = [ManualOp("counter", card="roc", counter="-1", value=1),
-           ManualOp("power", card="feline", value=2, duration="round"),
+           ManualOp("power", card="oracle", value=2, duration="round"),
            ManualOp("token", seat="A", name="Dream", realm=2),
            ManualOp("resource", seat="B", resource="energy", value=0)]
-    engine.decide(ManualResolved("A", "feline", ops))
-    assert engine.view.power("roc") == 2 and engine.view.power("feline") == 5
+    engine.decide(ManualResolved("A", "oracle", ops))
+    assert engine.view.power("roc") == 2 and engine.view.power("oracle") == 4
     assert any(c.zone == "world" and c.token and c.controller == "A" for c in engine.state.cards.values())
 
 
 def test_a_recorded_manual_resolution_replays_exactly(tmp_path):
     db = default_cards()
-    deck = [DeckEntry("Feline Entity of Dreams", 2), DeckEntry("Sky Roc", 48)]
+    deck = [DeckEntry("Oracle of Whispers", 2), DeckEntry("Sky Roc", 48)]
     opened = MatchOpened(match_id="m-manual", ruleset="1.3.2",
                          seats=[SeatInfo("A", "Ann", deck=deck), SeatInfo("B", "Bob", deck=deck)])
     store = FileStore(tmp_path)
