@@ -319,3 +319,31 @@ def test_manual_operations_into_a_hidden_zone_hide_the_card():
         assert ops[2].card == "B9"  # a counter on a card in The World is public
     answer = ManualResolved("A", "A1", [ManualOp("move", card="A8", to_zone="hand")])
     assert redact_event(answer, "B").ops[0].card == "?"
+
+
+def test_printed_tokens_must_meet_the_minimum_requirements():
+    """203 example (Power of Bloodlines): a sacrificed Angel makes 1-power Undead Angel tokens;
+    a printed Undead Wolf Angel qualifies, an Undead Bat does not."""
+    from ledger.events import Answered
+    from replay.state import CardState
+    db = default_cards().with_cards(load_card_file(ROOT / "fixtures" / "cards" / "rulings.toml"))
+    state = build_state({
+        "round": 3, "turn": "A",
+        "A": {"energy": 5, "hand": [{"id": "pob", "card": "Power of Bloodlines"}],
+              "deck": ["Sky Roc"] * 5},
+        "B": {"deck": ["Sky Roc"] * 5},
+        "world": [{"id": "angel", "card": "Celestial Herald", "controller": "A", "realm": 1}],
+    }, "1.3.2", db)
+    for n, name in enumerate(("Undead Wolf Angel", "Undead Bat"), start=1):
+        state.cards[f"A-T{n}"] = CardState(f"A-T{n}", name, "A", "archive", token=True)
+        state.players["A"].archive.append(f"A-T{n}")
+    engine = Engine(db, state)
+    engine.start()
+    engine.decide(PlayDeclared("A", "pob", None))
+    engine.decide(Answered("A", "target", ["angel"]))
+    assert engine.prompt.options == ["A-T1", "stand-in"]  # the Bat lacks the class Angel
+    engine.decide(Answered("A", "target", "A-T1"))
+    engine.decide(Answered("A", "realm", 2))
+    assert engine.state.cards["A-T1"].zone == "world" and engine.view.has("A-T1", "flying")
+    assert engine.prompt.kind == "realm"  # no printed token left that qualifies: a stand-in
+    assert "A-T1" not in engine.state.players["A"].archive
