@@ -117,8 +117,10 @@ def _sacrifice(g: "Engine", op: Op, ctx: Context) -> "Flow":
     if ctx.subject and op.target is not None and op.target.where == "event":
         chooser = g.state.cards[ctx.subject].controller or chooser
     sel = op.target or Selector(pick="this")
-    pool = [cid for cid in candidates(g.view, sel.model_copy(update={"where": "any"}), Context(
-        ctx.source, chooser, ctx.realm, ctx.subject, ctx.chosen)) if g.state.cards[cid].controller == chooser]
+    own = sel.model_copy(update={"where": "any", "side": "yours"})  # the chooser's own cards
+    pool = [cid for cid in candidates(g.view, own, Context(ctx.source, chooser, ctx.realm,
+                                                          ctx.subject, ctx.chosen))
+            if g.state.cards[cid].controller == chooser]
     if sel.pick in ("this", "it", "all"):
         picks = pool
     elif not pool:
@@ -127,11 +129,9 @@ def _sacrifice(g: "Engine", op: Op, ctx: Context) -> "Flow":
         picks = yield from g.ask(Prompt(chooser, "target", choose=Choose(
             pool, min(sel.count, len(pool)) if sel.pick == "target" else 0, min(sel.count, len(pool))),
             card=ctx.source, text="sacrifice which?"))
-    for cid in picks:
-        ctx.sacrificed_power = g.view.power(cid) if g.view.is_wonder(cid) else 0
-        ctx.named_class = ctx.named_class or (g.view.classes(cid)[0] if g.view.classes(cid) else None)
-        yield from g.die(cid, "sacrifice", g.view.definition(ctx.source).name)
+    ctx.sacrificed_power = sum(g.view.power(cid) for cid in picks if g.view.is_wonder(cid))
     ctx.chosen = list(picks)
+    yield from g.die_together(list(picks), "sacrifice", g.view.definition(ctx.source).name)
     return bool(picks)
 
 
