@@ -21,6 +21,7 @@ from replay.state import other
 if TYPE_CHECKING:
     from replay.engine import Engine, Flow
 
+COUNTED_CAP = 999_999  # "infinite" actions or free attacks (docs/rulings.md R26)
 FACE_DOWN = "distributed face down"  # the reason of a CardMoved that hides the card (Face Down)
 
 
@@ -300,13 +301,15 @@ def _nullify(g: "Engine", op: Op, ctx: Context) -> "Flow":
 
 
 def _gain(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Gain or lose a resource (never below 0).  Energy and faith may become infinite (rule 1);
+    actions and free attacks are counted one by one, so "infinite" ones are capped (R26)."""
     p = g.state.players[ctx.controller]
     value = amount(g.view, op.amount, ctx) * (1 if op.do == "gain" else -1)
     resource = op.resource or "energy"
-    setattr(p, resource, max(0, getattr(p, resource) + value) if op.do == "lose" else
-            getattr(p, resource) + value)
+    total = max(0, getattr(p, resource) + value)
     if resource in ("actions", "free_attacks"):
-        setattr(p, resource, int(getattr(p, resource)))
+        total = int(min(total, COUNTED_CAP))
+    setattr(p, resource, total)
     g.emit(ResourcesChanged(ctx.controller, op.do, **{resource: getattr(p, resource)}))
     return True
     yield
