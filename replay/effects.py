@@ -116,10 +116,10 @@ class Effects:
             self.move(cid, "banishment", "banished realm")  # v1.2: it enters banishment with the realm
             return
         self.move(cid, "world", reason, realm=realm, controller=controller)
-        yield from self.resolve(self._arrival_triggers(cid))
+        yield from self.resolve(self.arrival_triggers(cid))
         yield from self.settle()
 
-    def _arrival_triggers(self: "Engine", cid: str) -> list[Trigger]:
+    def arrival_triggers(self: "Engine", cid: str) -> list[Trigger]:
         v = self.view
         c = self.state.cards[cid]
         triggers: list[Trigger] = []

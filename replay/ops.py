@@ -221,7 +221,7 @@ def _create_token(g: "Engine", op: Op, ctx: Context) -> "Flow":
             spec.name, spec.type, spec, g.view.definition(ctx.source).orbital)
         cid = g.place_token(seat, name, realm, printed=pick if pick != "stand-in" else None)
         made.append(cid)
-        yield from g.resolve(g._arrival_triggers(cid))
+        yield from g.resolve(g.arrival_triggers(cid))
     ctx.chosen = made
     return bool(made)
 
@@ -339,7 +339,7 @@ def _copy(g: "Engine", op: Op, ctx: Context) -> "Flow":
             continue
         token = g.place_token(ctx.controller, g.state.cards[cid].name, realm)
         made.append(token)
-        yield from g.resolve(g._arrival_triggers(token))
+        yield from g.resolve(g.arrival_triggers(token))
     ctx.chosen = made
     return bool(made)
 
@@ -383,9 +383,12 @@ def _distribute(g: "Engine", op: Op, ctx: Context) -> "Flow":
                                text=f"shuffle {ctx.controller}")
         cards = list(shuffle.order)
     for n, cid in enumerate(cards):
-        g.state.cards[cid].face_down = not op.faceup  # face down as it arrives: no type, no effect
-        g.move(cid, "world", FACE_DOWN if not op.faceup else "distributed",
-               realm=realms[n % len(realms)], controller=ctx.controller)
+        realm = realms[n % len(realms)]
+        if op.faceup:
+            yield from g.enter_world(cid, ctx.controller, realm, "distributed")
+            continue
+        g.state.cards[cid].face_down = True  # face down as it arrives: no type, no effect
+        g.move(cid, "world", FACE_DOWN, realm=realm, controller=ctx.controller)
     g.view.touch()
     return True
 
@@ -426,8 +429,9 @@ def _seize_stone(g: "Engine", op: Op, ctx: Context) -> "Flow":
     source = yield from g.ask(Prompt(seat, "stone", options=sources, card=ctx.source,
                                      text=f"seize a stone in realm {realm}"))
     stones[stones.index(source)] = seat
-    g.state.last_seizer = seat
-    g.state.players[seat].seized_this_round = True
+    g.state.last_seizer = seat  # 403.2: the last seizer goes first next round
+    g.state.players[seat].seized_this_round = True  # Awaken
+    g.state.counts[f"{seat}:seize"] = g.state.counts.get(f"{seat}:seize", 0) + 1
     g.emit(StoneSeized(realm, seat, source))
     return True
 
