@@ -250,7 +250,7 @@ def _deck_with(card: str, copies: int) -> dict:
 
 def test_an_unscripted_card_is_recorded_through_its_manual_prompt(tmp_path):
     api = Api(new_app(tmp_path))
-    feline = "Feline Entity of Dreams"  # its text is not scripted: arriving raises a manual prompt
+    feline = "Oracle of Whispers"  # its text is not scripted: arriving raises a manual prompt
     status, created = api.call("POST", "/api/matches", ORGANIZER, {
         "seats": [{"player": "Ann", "deck": _deck_with(feline, 2)},
                   {"player": "Bob", "preset": "thalwind-sky"}], "previous_loser": "B"})
