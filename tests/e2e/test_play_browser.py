@@ -8,11 +8,9 @@ match runs its seven rounds to the end (rule 403.4: both passed → the round en
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -21,10 +19,8 @@ from playwright.sync_api import sync_playwright
 from ledger.filestore import FileStore
 from replay.cards import default_cards
 from replay.replayer import Replay
+from tests.e2e.helpers import CHROMIUM, FLAGS, api_call
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage"]
 ORGANIZER = "browser-test-organizer-token-0123456789"
 
 
@@ -42,14 +38,6 @@ def server(tmp_path):
         proc.terminate()
         proc.wait(timeout=10)
 
-
-def _api(base, method, path, token, body=None):
-    request = urllib.request.Request(f"{base}{path}", method=method,
-                                     data=json.dumps(body).encode() if body is not None else None,
-                                     headers={"Authorization": f"Bearer {token}",
-                                              "Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
 
 
 def _act(page, choose_draw=False):
@@ -76,7 +64,7 @@ def _act(page, choose_draw=False):
 
 def test_two_seats_record_a_match_by_clicking_and_the_judge_takes_back(server):
     base, store = server
-    created = _api(base, "POST", "/api/matches", ORGANIZER, {"seats": [
+    created = api_call(base, "POST", "/api/matches", ORGANIZER, {"seats": [
         {"player": "Ann", "preset": "solfera-blaze"}, {"player": "Bob", "preset": "petraia-stone"}]})
     mid, tokens = created["match_id"], created["tokens"]
     with sync_playwright() as pw:
@@ -91,7 +79,7 @@ def test_two_seats_record_a_match_by_clicking_and_the_judge_takes_back(server):
         assert "hidden card(s)" in pages["A"].inner_text("#board")  # B's hand, from A's side
         drew = took_back = False
         for _ in range(200):
-            state = _api(base, "GET", f"/api/matches/{mid}/state", tokens["judge"])
+            state = api_call(base, "GET", f"/api/matches/{mid}/state", tokens["judge"])
             if state["prompt"] is None:
                 break
             seat = state["prompt"]["seat"]
@@ -104,10 +92,10 @@ def test_two_seats_record_a_match_by_clicking_and_the_judge_takes_back(server):
                 judge.locator("#history button.takeback").first.click()  # undo the draw
                 judge.wait_for_function("document.querySelector('#events').textContent"
                                         ".includes('take')")
-                after = _api(base, "GET", f"/api/matches/{mid}/state", tokens["judge"])
+                after = api_call(base, "GET", f"/api/matches/{mid}/state", tokens["judge"])
                 assert after["board"]["players"][seat]["hand_count"] == hand
                 took_back = True
-        final = _api(base, "GET", f"/api/matches/{mid}/state", tokens["judge"])
+        final = api_call(base, "GET", f"/api/matches/{mid}/state", tokens["judge"])
         assert final["board"]["over"] and final["board"]["round"] == 7 and took_back
         pages["A"].reload()
         pages["A"].wait_for_selector("#status:has-text('Match over')")

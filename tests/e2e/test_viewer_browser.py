@@ -11,7 +11,6 @@ measured in the page and printed, never asserted.  Screenshots go to ``$WONDERS_
 
 from __future__ import annotations
 
-import json
 import os
 import statistics
 import subprocess
@@ -30,10 +29,8 @@ from ledger.filestore import FileStore
 from replay.cards import default_cards
 from replay.perspective import board
 from replay.replayer import Replay
+from tests.e2e.helpers import CHROMIUM, FLAGS, api_call
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage"]
 ORGANIZER = "viewer-test-organizer-token-0123456789"
 ROOT = Path(__file__).parents[2]
 
@@ -313,36 +310,28 @@ def test_the_dashboard_draws_its_charts(demo, browser, shots):
     w.check_clean()
 
 
-def _api(base, method, path, token, body=None):
-    request = urllib.request.Request(f"{base}{path}", method=method,
-                                     data=json.dumps(body).encode() if body is not None else None,
-                                     headers={"Authorization": f"Bearer {token}",
-                                              "Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
-
 
 def _decide(base, match_id, tokens) -> bool:
     """Submit one decision for whichever seat is prompted; False once the match is over."""
-    pending = _api(base, "GET", f"/api/matches/{match_id}/prompt", tokens["judge"])
+    pending = api_call(base, "GET", f"/api/matches/{match_id}/prompt", tokens["judge"])
     prompt = pending["prompt"]
     if prompt is None:
         return False
-    mine = _api(base, "GET", f"/api/matches/{match_id}/prompt", tokens[prompt["seat"]])["prompt"]
+    mine = api_call(base, "GET", f"/api/matches/{match_id}/prompt", tokens[prompt["seat"]])["prompt"]
     if mine["options"]:
         passes = [o for o in mine["options"] if o["label"] == "Pass"]
         decision = (passes or mine["options"])[0]["decision"]
     else:
         choose = mine["choose"]
         decision = {"type": "Answered", "kind": mine["kind"], "pick": choose["of"][:choose["min"]]}
-    _api(base, "POST", f"/api/matches/{match_id}/decisions", tokens[prompt["seat"]],
+    api_call(base, "POST", f"/api/matches/{match_id}/decisions", tokens[prompt["seat"]],
          {"expected_seq": pending["length"], "decision": decision})
     return True
 
 
 def test_a_live_match_updates_and_shows_no_hidden_card(demo, browser):
     base, _store = demo
-    created = _api(base, "POST", "/api/matches", ORGANIZER, {"seats": [
+    created = api_call(base, "POST", "/api/matches", ORGANIZER, {"seats": [
         {"player": "Ann", "preset": "solfera-blaze"}, {"player": "Bob", "preset": "petraia-stone"}]})
     match_id, tokens = created["match_id"], created["tokens"]
     w = Watched(browser)
@@ -355,7 +344,7 @@ def test_a_live_match_updates_and_shows_no_hidden_card(demo, browser):
     start = _seq(page)
     for _ in range(6):
         _decide(base, match_id, tokens)
-    length = _api(base, "GET", f"/api/matches/{match_id}/prompt", tokens["judge"])["length"]
+    length = api_call(base, "GET", f"/api/matches/{match_id}/prompt", tokens["judge"])["length"]
     page.wait_for_selector(f"#board[data-seq='{length - 1}']", timeout=15000)
     assert _seq(page) > start
     assert page.locator(".hand .card:not(.back)").count() == 0
