@@ -88,6 +88,7 @@ class Selector(_Data):
     power_min: float | None = None
     token: bool | None = None
     tapped: bool | None = None
+    face_down: bool | None = None  # a face-down card (``true``) or a face-up one
 
 
 class Cost(_Data):
@@ -137,7 +138,7 @@ OpName = Literal[
     "portal", "return", "put", "move", "create_token", "counters", "power", "base_power",
     "multiply", "stun", "tap", "untap", "nullify", "gain", "lose", "control", "copy",
     "grant", "cant", "name_class", "distribute", "trigger_again", "seize_stone", "banish_realm",
-    "nullify_effect",
+    "nullify_effect", "turn_face_up",
     "play_from_deck", "symbiosis_any_power", "counts_as_stones",
 ]
 
@@ -221,7 +222,7 @@ def parse_abilities(raw: list[dict]) -> tuple[Ability, ...]:
 # -- the constructs of the language (what docs/abilities.md and the conformance cases cover) --
 
 _SELECTOR_FLAGS = ("owned", "other", "classes", "named_class", "orbital", "name", "cost_max",
-                   "cost_min", "power_max", "power_min", "token", "tapped")
+                   "cost_min", "power_max", "power_min", "token", "tapped", "face_down")
 _COST_FIELDS = ("harvest", "faith", "energy", "actions", "discard")
 _CONDITION_FIELDS = ("hoard", "kingdom", "awakened", "took_last_turn", "controls", "round_min",
                      "round_max", "copied_by_symbiosis", "if_you_do")

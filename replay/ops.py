@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ledger.events import RealmBanished, ResourcesChanged, StoneSeized
+from ledger.events import CardMoved, RealmBanished, ResourcesChanged, StoneSeized
 from replay.abilities import Op, Selector
 from replay.effects import Trigger
 from replay.prompts import Choose, Prompt
@@ -454,6 +454,21 @@ def _banish_realm(g: "Engine", op: Op, ctx: Context) -> "Flow":
     return True
 
 
+def _turn_face_up(g: "Engine", op: Op, ctx: Context) -> "Flow":
+    """Turn face-down cards face up: they are treated as if they entered from The Abyss
+    (Face Down), so they arrive and their On Arrival abilities trigger."""
+    cards = yield from g.choose(op.target, ctx, "turn which face-down card face up?")
+    turned = [cid for cid in cards if g.state.cards[cid].face_down]
+    for cid in turned:
+        c = g.state.cards[cid]
+        c.face_down = False
+        g.view.touch()
+        g.emit(CardMoved(cid, c.name, c.owner, "world", "world", "turned face up", c.realm, c.realm,
+                         c.controller))  # now everyone sees which card it is
+        yield from g.resolve(g.arrival_triggers(cid))
+    return bool(turned)
+
+
 def _nullify_effect(g: "Engine", op: Op, ctx: Context) -> "Flow":
     """Nullify the effect that is choosing targets right now, unless its controller pays
     (Feline Entity of Dreams).  A spell is a card: "can't be nullified" protects it; a
@@ -488,5 +503,5 @@ OPS = {
     "nullify": _nullify, "gain": _gain, "lose": _gain, "control": _control, "copy": _copy,
     "grant": _grant, "cant": _cant, "name_class": _name_class, "distribute": _distribute,
     "trigger_again": _trigger_again, "seize_stone": _seize_stone, "banish_realm": _banish_realm,
-    "nullify_effect": _nullify_effect,
+    "nullify_effect": _nullify_effect, "turn_face_up": _turn_face_up,
 }

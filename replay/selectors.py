@@ -57,8 +57,10 @@ def matches(v: "View", sel: Selector, cid: str, ctx: Context) -> bool:
             return False
     if sel.owned and c.owner != ctx.controller:
         return False
-    if getattr(c, "face_down", False):
-        return sel.what == "card"
+    if sel.face_down is not None and c.face_down != sel.face_down:
+        return False
+    if c.face_down:
+        return sel.what == "card"  # a face-down card has no type (Face Down)
     if sel.what == "equipped":
         return v.s.cards[ctx.source].equipped_to == cid
     d = v.db[c.name]
