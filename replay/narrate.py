@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import msgspec
 
 from ledger.events import (ActivationDeclared, Answered, AttackDeclared, BattleResolved,
@@ -37,8 +39,11 @@ def describe(event: Event) -> str:
     return f"{name} {' '.join(parts)}".strip()
 
 
-def narrate(event: Event, round_: int | None = None) -> str:
-    """A sentence for the event list of the viewer."""
+def narrate(event: Event, round_: int | None = None,
+            names: Mapping[str, str] | None = None) -> str:
+    """A sentence for the event list of the viewer.  ``names`` (card id -> name) lets events
+    that carry only a card id (counters, taps, effects, control) name the card."""
+    namer = _Namer(names or {})
     if isinstance(event, RoundStarted):
         return f"Round {event.round} begins — {event.first} takes the first turn"
     if isinstance(event, RealmOpened):
@@ -72,7 +77,7 @@ def narrate(event: Event, round_: int | None = None) -> str:
         return _narrate_move(event)
     if isinstance(event, CounterChanged):
         verb = "gets" if event.delta > 0 else "loses"
-        return f"{event.card} {verb} {abs(event.delta)} {event.counter} counter(s)"
+        return f"{namer(event.card)} {verb} {abs(event.delta)} {event.counter} counter(s)"
     if isinstance(event, TriggerResolved):
         return f"{event.name}'s {event.ability}: {event.detail}".rstrip(": ")
     if isinstance(event, MatchEnded):
@@ -83,10 +88,45 @@ def narrate(event: Event, round_: int | None = None) -> str:
         return f"Judge takes back to event {event.to_seq}" + (f": {event.reason}" if event.reason else "")
     if isinstance(event, Conceded):
         return f"{event.seat} concedes"
-    return _narrate_more(event)
+    return _narrate_more(event, namer)
 
 
-def _narrate_more(event: Event) -> str:
+class _Namer:
+    """A card's name where known (else its id)."""
+
+    def __init__(self, names: Mapping[str, str]):
+        self.names = names
+
+    def __call__(self, cid: str) -> str:
+        return self.names.get(cid, cid)
+
+
+def _effect(event: EffectApplied, namer: _Namer) -> str:
+    """EffectApplied in words: "+2", "×2", "base power 0", "is nullified", "gets flying"…"""
+    kind, amount = event.effect, _num(event.amount)
+    span = " this round" if event.duration == "round" else ""
+    card = namer(event.card)
+    if kind == "power+":
+        sign = "" if str(amount).startswith("-") else "+"
+        return f"{card} gets {sign}{amount}{span}"
+    if kind == "power*":
+        return f"{card}'s power is multiplied by {amount}{span}"
+    if kind == "base":
+        return f"{card} has base power {amount}{span}"
+    if kind == "nullify":
+        return f"{card} is nullified{span}"
+    if kind.startswith("grant:"):
+        return f"{card} gets {kind[6:]}{span}"
+    if kind.startswith("cant:"):
+        return f"{card} can't {kind[5:].replace('be_', 'be ').replace('_', ' ')}{span}"
+    if kind == "control":
+        return f"{card} changes control{span}"
+    if kind == "return_at_round_end":
+        return f"{card} will return at the end of the round"
+    return f"{card} gets {kind}" + (f" ({amount})" if event.amount else "") + span
+
+
+def _narrate_more(event: Event, namer: _Namer) -> str:
     """Sentences for the set-up, resources and battle-start events (the viewer's list)."""
     if isinstance(event, MatchOpened):
         names = " vs ".join(f"{s.seat} {s.player}" + (f" ({s.deck_name})" if s.deck_name else "")
@@ -110,31 +150,30 @@ def _narrate_more(event: Event) -> str:
     if isinstance(event, RoundEnded):
         return f"Round {event.round} ends"
     if isinstance(event, EffectApplied):
-        amount = f" ({_num(event.amount)})" if event.amount else ""
-        return f"{event.card} gets {event.effect}{amount} for the {event.duration}"
-    return _narrate_cards(event)
+        return _effect(event, namer)
+    return _narrate_cards(event, namer)
 
 
-def _narrate_cards(event: Event) -> str:
+def _narrate_cards(event: Event, namer: _Namer) -> str:
     """Sentences for activations, harvests, tokens, control and the judge's events."""
     if isinstance(event, ActivationDeclared):
-        return f"{event.seat} activates {event.card}'s ability {event.ability + 1}"
+        return f"{event.seat} activates {namer(event.card)}'s ability {event.ability + 1}"
     if isinstance(event, HarvestDeclared):
-        return f"{event.seat} harvests with {', '.join(event.cards) or 'nothing'}"
+        return f"{event.seat} harvests {', '.join(map(namer, event.cards)) or 'nothing'}"
     if isinstance(event, TokenCreated):
         return f"{event.seat} creates {event.name} in realm {event.realm}"
     if isinstance(event, CardTapped):
-        return f"{event.card} is {'tapped' if event.tapped else 'untapped'}"
+        return f"{namer(event.card)} is {'tapped' if event.tapped else 'untapped'}"
     if isinstance(event, ControlChanged):
-        return f"{event.controller} takes control of {event.card}"
+        return f"{event.controller} takes control of {namer(event.card)}"
     if isinstance(event, SeizePrevented):
-        return f"{event.card}'s protector counter keeps the stone of realm {event.realm}"
+        return f"{namer(event.card)}'s protector counter keeps the stone of realm {event.realm}"
     if isinstance(event, RealmBanished):
         return f"Realm {event.realm} is banished with everything in it"
     if isinstance(event, ManualEffect):
         return f"Judge {event.by} rules: {event.note or f'{len(event.ops)} manual change(s)'}"
     if isinstance(event, ManualResolved):
-        return f"{event.seat} resolves {event.card} by hand ({len(event.ops)} change(s))"
+        return f"{event.seat} resolves {namer(event.card)} by hand ({len(event.ops)} change(s))"
     if isinstance(event, JudgeNote):
         return f"Judge {event.judge} notes: {event.text}"
     return describe(event)

@@ -77,6 +77,16 @@ def _redact_op(op: ManualOp, perspective: str) -> ManualOp:
     return op
 
 
+def card_names(state: GameState, perspective: str, events=()) -> dict[str, str]:
+    """Card id -> name, for narrating events that carry only an id (counters, taps, effects,
+    control: all about cards in view).  A card that was ever put face down stays unnamed
+    except for the omniscient view."""
+    hidden: set[str] = set()
+    if perspective != "omniscient":
+        hidden = {e.card for e in events if isinstance(e, CardMoved) and e.reason == FACE_DOWN}
+    return {cid: c.name for cid, c in state.cards.items() if cid not in hidden}
+
+
 def board(state: GameState, db: CardDB, perspective: str = "omniscient") -> dict[str, Any]:
     """A JSON-able picture of the state from ``perspective``: realms, resources, zones."""
     check_perspective(perspective)

@@ -179,7 +179,7 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
     from ledger.filestore import FileStore
     from replay.cards import default_cards
     from replay.narrate import narrate
-    from replay.perspective import board, redact_event
+    from replay.perspective import board, card_names, redact_event
     from replay.replayer import Replay
 
     events = list(FileStore.read_file(file))
@@ -205,7 +205,8 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
         picture["event"] = msgspec.to_builtins(event)
         click.echo(json.dumps(picture, indent=2, default=str))
         return
-    click.echo(_render_board(rep.match_id, seq, narrate(event), picture))
+    names = card_names(rep.engine.state, perspective, rep.events)
+    click.echo(_render_board(rep.match_id, seq, narrate(event, names=names), picture))
 
 
 def _render_board(match_id: str, seq: int, what: str, b: dict) -> str:

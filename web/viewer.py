@@ -26,7 +26,7 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 
 from ledger.errors import LedgerError
 from replay.narrate import narrate
-from replay.perspective import PERSPECTIVES, board, redact_event
+from replay.perspective import PERSPECTIVES, board, card_names, redact_event
 from web.api.common import json_response, query_int, services, visible_seq
 from web.api.public import public_perspective
 from web.errors import MalformedRequestError
@@ -193,10 +193,13 @@ def _step(table, seq: int, perspective: str, last: int) -> bytes:
     key = (table.match_id, table.length, last, perspective, seq)
     data = cache.get(key)
     if data is None:
-        event = redact_event(table.replay().events[seq], perspective)
+        replay = table.replay()
+        event = redact_event(replay.events[seq], perspective)
+        names = card_names(table.state, perspective, replay.events)
         data = msgspec.json.encode({
             "match_id": table.match_id, "seq": seq, "last": last, "length": table.length,
-            "live": not table.state.over, "perspective": perspective, "text": narrate(event),
+            "live": not table.state.over, "perspective": perspective,
+            "text": narrate(event, names=names),
             "kind": type(event).__name__,
             "board": board(table.state_at(seq), table.db, perspective)})
         cache.put(key, data)
@@ -209,13 +212,14 @@ def _timeline(table, perspective: str, start: int, last: int) -> dict:
     index = replay.index
     rounds = sorted((r, s) for r, s in index.rounds.items() if s <= last)
     events, current = [], 0
+    names = card_names(table.state, perspective, replay.events)
     for seq in range(last + 1):
         event = replay.events[seq]
         current = getattr(event, "round", current) if type(event).__name__ == "RoundStarted" \
             else current
         if seq >= start:
             events.append({"seq": seq, "round": current, "kind": type(event).__name__,
-                           "text": narrate(redact_event(event, perspective))})
+                           "text": narrate(redact_event(event, perspective), names=names)})
     return {
         "match_id": table.match_id, "perspective": perspective, "last": last,
         "length": table.length, "live": not table.state.over, "from": start,

@@ -347,3 +347,20 @@ def test_printed_tokens_must_meet_the_minimum_requirements():
     assert engine.state.cards["A-T1"].zone == "world" and engine.view.has("A-T1", "flying")
     assert engine.prompt.kind == "realm"  # no printed token left that qualifies: a stand-in
     assert "A-T1" not in engine.state.players["A"].archive
+
+
+def test_narration_names_cards_but_not_face_down_ones():
+    from ledger.events import CardMoved, CounterChanged, EffectApplied
+    from replay.narrate import narrate
+    from replay.perspective import card_names
+    from replay.state import CardState, GameState
+    state = GameState(cards={"B11": CardState("B11", "Crypt Witch", "B", "world"),
+                             "A3": CardState("A3", "Sky Roc", "A", "world")})
+    events = [CardMoved("A3", "Sky Roc", "A", "abyss", "world", "distributed face down")]
+    assert narrate(EffectApplied("B11", "power+", 2, "round"),
+                   names=card_names(state, "B", events)) == "Crypt Witch gets +2 this round"
+    assert narrate(EffectApplied("B11", "grant:flying", 0, "ever"), names={}) == "B11 gets flying"
+    spectator = card_names(state, "spectator", events)
+    assert narrate(CounterChanged("A3", "+1", 1, 1), names=spectator) == "A3 gets 1 +1 counter(s)"
+    omniscient = card_names(state, "omniscient", events)
+    assert narrate(CounterChanged("A3", "+1", 1, 1), names=omniscient) == "Sky Roc gets 1 +1 counter(s)"

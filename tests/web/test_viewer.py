@@ -16,7 +16,7 @@ from ledger.filestore import FileStore
 from replay.cards import default_cards
 from replay.decks import load_decks
 from replay.narrate import narrate
-from replay.perspective import board, redact_event
+from replay.perspective import board, card_names, redact_event
 from replay.replayer import Replay
 from replay.simulate import simulate_matches, simulate_tournament
 from tests.web.test_api import ORGANIZER, SEATS, Api, choose, drive, new_app
@@ -93,7 +93,8 @@ def test_each_step_is_the_replayers_board_from_the_perspective(api, store, persp
         assert status == 200, step
         expected = json.loads(json.dumps(board(replay.state_at(seq), replay.db, perspective)))
         assert step["board"] == expected
-        assert step["text"] == narrate(redact_event(replay.events[seq], perspective))
+        names = card_names(replay.engine.state, perspective, replay.events)
+        assert step["text"] == narrate(redact_event(replay.events[seq], perspective), names=names)
         assert (step["seq"], step["last"], step["live"]) == (seq, len(replay) - 1, False)
 
 
@@ -102,7 +103,9 @@ def test_the_timeline_narrates_every_event_and_indexes_rounds_turns_battles(api,
     status, t = api.call("GET", "/matches/m-0001/timeline?as=B")
     assert status == 200
     assert [e["seq"] for e in t["events"]] == list(range(len(replay)))
-    assert [e["text"] for e in t["events"]] == [narrate(redact_event(e, "B")) for e in replay.events]
+    names = card_names(replay.engine.state, "B", replay.events)
+    assert [e["text"] for e in t["events"]] == [narrate(redact_event(e, "B"), names=names)
+                                               for e in replay.events]
     assert {r["round"]: r["seq"] for r in t["rounds"]} == replay.index.rounds
     assert [(b["seq"], b["round"], b["realm"]) for b in t["battles"]] == replay.index.battles
     assert [b["number"] for b in t["battles"]] == list(range(1, len(replay.index.battles) + 1))
