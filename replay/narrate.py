@@ -137,7 +137,7 @@ def _narrate_more(event: Event, namer: _Namer) -> str:
     if isinstance(event, Mulliganed):
         return f"{event.seat} mulligans {len(event.cards)} card(s) to the bottom of the deck"
     if isinstance(event, Answered):
-        return _narrate_answer(event)
+        return _narrate_answer(event, namer)
     if isinstance(event, ResourcesChanged):
         parts = [f"{name.replace('_', ' ')} {_num(value)}" for name, value in
                  (("energy", event.energy), ("actions", event.actions),
@@ -179,7 +179,7 @@ def _narrate_cards(event: Event, namer: _Namer) -> str:
     return describe(event)
 
 
-def _narrate_answer(event: Answered) -> str:
+def _narrate_answer(event: Answered, namer: _Namer) -> str:
     if event.kind == "mulligan":
         picked = event.pick or []
         return (f"{event.seat} keeps their opening hand" if not picked else
@@ -189,6 +189,9 @@ def _narrate_answer(event: Answered) -> str:
     if event.kind == "side":
         return f"{event.seat} picks the {event.pick} side for realm 1"
     pick = event.pick if event.pick not in (None, [], "") else "nothing"
+    if event.kind in ("target", "equip", "discard"):  # card ids read as names where known
+        picks = pick if isinstance(pick, list) else [pick]
+        pick = ", ".join(namer(p) if isinstance(p, str) else str(p) for p in picks)
     return f"{event.seat} answers {event.kind}: {pick}" + (" (only option)" if event.auto else "")
 
 
