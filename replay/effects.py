@@ -355,7 +355,7 @@ def _symbiosis(g: "Engine", t: Trigger) -> "Flow":
     # granted by other effects (equipment, statics); the copy is locked in on resolution.
     own = g.view.keywords(t.source)
     copied = sorted(k for k in _copiable_keywords(g, target) if k != "symbiosis" and k not in own)
-    abilities = [key for key, _, _ in g.view.ability_refs(target)]
+    abilities = [key for key, a, _ in g.view.ability_refs(target) if a.when != "play"]
     c.gained = [*c.gained, *copied, *(f"ability:{k}" for k in abilities), f"from:{target}"]
     g.view.touch()
     g._resolved(t, f"copies {', '.join(copied + abilities) or 'no keywords'} from {target}")
