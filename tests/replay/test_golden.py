@@ -47,9 +47,13 @@ def _write() -> None:  # pragma: no cover - a maintenance command
     db = default_cards()
     decks = load_decks(None, db)
     work = Path(tempfile.mkdtemp())
-    for ruleset, bots, prefix in (("1.3.2", ("greedy", "greedy"), "golden-132"),
-                                  ("1.2", ("greedy", "random"), "golden-12")):
-        for opened in simulate_matches(FileStore(work), db, decks, 2, seed=2026,
+    # golden-1*: recorded before cards had abilities (old matches must keep replaying);
+    # golden-ab-*: the scripted decks, so abilities are pinned too.
+    for ruleset, bots, prefix, seed in (("1.3.2", ("greedy", "greedy"), "golden-132", 2026),
+                                        ("1.2", ("greedy", "random"), "golden-12", 2026),
+                                        ("1.3.2", ("greedy", "random"), "golden-ab-132", 2027),
+                                        ("1.2", ("random", "greedy"), "golden-ab-12", 2027)):
+        for opened in simulate_matches(FileStore(work), db, decks, 2, seed=seed,
                                        ruleset=ruleset, bots=bots, prefix=prefix):
             shutil.copy(work / f"{opened.match_id}.jsonl", MATCHES / f"{opened.match_id}.jsonl")
     HASHES.write_text(json.dumps(_final_hashes(), indent=2, sort_keys=True) + "\n")
