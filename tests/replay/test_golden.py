@@ -53,6 +53,8 @@ def _write() -> None:  # pragma: no cover - a maintenance command
                                         ("1.2", ("greedy", "random"), "golden-12", 2026),
                                         ("1.3.2", ("greedy", "random"), "golden-ab-132", 2027),
                                         ("1.2", ("random", "greedy"), "golden-ab-12", 2027)):
+        if any(MATCHES.glob(f"{prefix}-*.jsonl")):
+            continue  # recorded matches stay as recorded; delete them to record anew
         for opened in simulate_matches(FileStore(work), db, decks, 2, seed=seed,
                                        ruleset=ruleset, bots=bots, prefix=prefix):
             shutil.copy(work / f"{opened.match_id}.jsonl", MATCHES / f"{opened.match_id}.jsonl")
