@@ -362,7 +362,7 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
     def leave_world(c: CardState) -> None:
         c.counters, c.effects, c.gained = {}, [], []
         c.tapped, c.equipped_to, c.realm, c.controller = False, None, None, None
-        c.face_down = False
+        c.face_down = c.blank = False
 
 
 def _zone_list(player: PlayerState, zone: str, add: str | None = None,

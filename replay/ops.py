@@ -337,7 +337,9 @@ def _copy(g: "Engine", op: Op, ctx: Context) -> "Flow":
         realm = yield from g.choose_realm(op.realm, ctx, "create the copy in which realm?")
         if realm is None:
             continue
+        blank = g.view.has_blank_text(cid)  # a copy of a nullified card copies the blank text
         token = g.place_token(ctx.controller, g.state.cards[cid].name, realm)
+        g.state.cards[token].blank = blank
         made.append(token)
         yield from g.resolve(g.arrival_triggers(token))
     ctx.chosen = made

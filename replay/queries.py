@@ -106,7 +106,7 @@ class View:
                                                for i, a in enumerate(card.abilities)]
         if not printed and not c.gained:
             return []
-        if c.face_down or (not include_nullified and self.is_nullified(cid)):
+        if c.face_down or c.blank or (not include_nullified and self.is_nullified(cid)):
             return []
         refs = list(printed)
         for entry in c.gained:
@@ -115,15 +115,25 @@ class View:
                 refs.append((entry[8:], self.db[name].abilities[int(index)], False))
         return refs
 
-    def keywords(self, cid: str) -> set[str]:
-        """Keywords in force: printed, copied by symbiosis and granted ("get"), none of the
-        card's own while nullified (granted ones stay: Nullify)."""
+    def has_blank_text(self, cid: str) -> bool:
+        """Its own rules text is blank: face down, nullified, or a copy of a nullified card."""
+        c = self.s.cards[cid]
+        return c.face_down or c.blank or self.is_nullified(cid)
+
+    def _granted(self, cid: str) -> list[str]:
+        """Keywords granted by statics and by effects ("gets flying"), with repeats."""
         c = self.s.cards[cid]
         if c.face_down:
-            return set()
-        granted = set(self.statics().grants.get(cid, ()))
-        granted |= {e.kind[6:] for e in c.effects if e.kind.startswith("grant:")}
-        if self.is_nullified(cid):
+            return []
+        return [*self.statics().grants.get(cid, ()),
+                *(e.kind[6:] for e in c.effects if e.kind.startswith("grant:"))]
+
+    def keywords(self, cid: str) -> set[str]:
+        """Keywords in force: printed, copied by symbiosis and granted ("get"), none of the
+        card's own while its text is blank (granted ones stay: Nullify)."""
+        c = self.s.cards[cid]
+        granted = set(self._granted(cid))
+        if self.has_blank_text(cid):
             return granted
         own = {k for k in c.gained if ":" not in k or k.startswith(("attuned:", "link:"))}
         return set(self.db[c.name].keywords) | own | granted
@@ -131,8 +141,8 @@ class View:
     def keyword_count(self, cid: str, keyword: str) -> int:
         """How many instances of a keyword a card has (granted twice = twice, Symbiosis ex. 1)."""
         c = self.s.cards[cid]
-        granted = self.statics().grants.get(cid, ()).count(keyword)
-        if self.is_nullified(cid):
+        granted = self._granted(cid).count(keyword)
+        if self.has_blank_text(cid):
             return granted
         own = int(keyword in self.db[c.name].keywords) + c.gained.count(keyword)
         return own + granted
@@ -215,7 +225,8 @@ class View:
         from replay.selectors import Context, amount
         c = self.s.cards[cid]
         for ability in self.db[c.name].abilities:
-            if ability.when == "static" and ability.all_zones and not self.has_null_mark(cid):
+            if ability.when == "static" and ability.all_zones and not self.has_null_mark(cid) \
+                    and not c.blank:
                 for op in ability.effects:
                     if op.do == "base_power" and op.target is None:
                         return amount(self, op.amount, Context(cid, c.controller or c.owner, c.realm))

@@ -53,6 +53,7 @@ class CardState(msgspec.Struct):
     gained: list[str] = []  # keywords copied by symbiosis (locked in on resolution)
     arrived_round: int = 0
     face_down: bool = False  # put face down: no card type, no effect until turned up
+    blank: bool = False  # a copy of a nullified card: blank rules text, yet not nullified (Copy)
 
 
 class PlayerState(msgspec.Struct):
