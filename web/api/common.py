@@ -24,6 +24,7 @@ from replay.cards import CardDB
 from replay.engine import Engine
 from replay.narrate import narrate
 from replay.perspective import board, redact_event
+from replay.state import GameState
 from web.api.tables import Table, Tables
 from web.config import Settings
 from web.errors import (ForbiddenError, MalformedRequestError, TooLargeError,
@@ -185,13 +186,37 @@ def prompt_out(engine: Engine, perspective: str) -> PromptOut | None:
                                  label="It did nothing")]
     elif prompt.choose is None:
         out.options = [OptionOut(decision={"type": "Answered", "kind": prompt.kind, "pick": o},
-                                 label=_pick_label(o, names)) for o in prompt.options]
+                                 label=_pick_label(o, names))
+                       for o in without_deck_order(prompt.options, engine.state)]
     else:
         c = prompt.choose
-        out.choose = ChooseOut(of=list(c.of), min=c.min, max=c.max, ordered=c.ordered,
+        of = without_deck_order(c.of, engine.state)
+        out.choose = ChooseOut(of=of, min=c.min, max=c.max, ordered=c.ordered,
                                multiset=c.multiset)
-        out.labels = {cid: names.get(cid, cid) for cid in c.of}
+        out.labels = {cid: names.get(cid, cid) for cid in of}
     return out
+
+
+def without_deck_order(picks: list, state: GameState) -> list:
+    """The options with the cards that lie in a deck put in card-id order, each slot kept.
+
+    The engine lists candidates in zone order, so a target list from a deck (Deep Diver)
+    would show the deck's order, which is hidden even from its owner (DESIGN.md section 4)."""
+    slots = [n for n, pick in enumerate(picks) if _is_deck_card(pick, state)]
+    out = list(picks)
+    for n, pick in zip(slots, sorted((picks[n] for n in slots), key=_id_order)):
+        out[n] = pick
+    return out
+
+
+def _is_deck_card(pick: Any, state: GameState) -> bool:
+    card = state.cards.get(pick) if isinstance(pick, str) else None
+    return card is not None and card.zone == "deck"
+
+
+def _id_order(cid: str) -> tuple[str, int, str]:
+    digits = cid[1:]
+    return cid[:1], int(digits) if digits.isdigit() else -1, cid
 
 
 def _without_seat(event: Any) -> dict[str, Any]:
