@@ -19,9 +19,9 @@ DECK_A = {"Thalwind Spire": 3, "Sky Roc": 3, "Drift Dancer": 2, "Feather Seer": 
           "Cirrus Gull": 2, "Monsoon Wyvern": 3, "Hail Sovereign": 3, "Sky Roc of the North": 3,
           "Drift Dancer of the South": 3, "Feather Seer of the East": 3,
           "Cirrus Gull of the West": 1, "Gale Terrace": 2, "Windswept Steppe": 2,
-          "Zephyr Boots": 2, "Tempest Bell": 2, "Gust Step": 2, "Cloud Veil": 2, "Squall": 2,
+          "Zephyr Boots": 2, "Tempest Bell": 2, "Gust Step": 2, "Cloud Veil": 2, "Squall": 1,
           "Deep Diver": 2, "Hand Puppeteer": 2, "Eye of the Maelstrom": 1, "Cyclone Regent": 1,
-          "Autumn, Essence Animated": 1}
+          "Autumn, Essence Animated": 1, "Dawn Revealer": 1}
 UNSCRIPTED = "Oracle of Whispers"  # left unscripted on purpose: arriving raises a manual prompt
 
 
@@ -78,9 +78,9 @@ class Table:
         assert status == 201, data
         return data
 
-    def follow(self, role=None) -> str:
+    def follow(self, role=None, start=0) -> str:
         headers = {"Authorization": f"Bearer {self.tokens[role]}"} if role else {}
-        response = self.api.client.get(f"/api/matches/{self.mid}/follow?timeout=0",
+        response = self.api.client.get(f"/api/matches/{self.mid}/follow?timeout=0&from={start}",
                                        headers=headers)
         return response.get_data(as_text=True)
 
@@ -89,20 +89,24 @@ def _quotes(text: str, cid: str) -> bool:
     return f'"{cid}"' in text or f"({cid})" in text or f" {cid} " in text
 
 
-def _seat_views(t: Table, role: str) -> dict[str, str]:
+def _seat_views(t: Table, role: str, start: int = 0) -> dict[str, str]:
+    """Everything a seat reads of the match now (events from ``start``)."""
     return {"prompt": t.text("/api/matches/{mid}/prompt", role),
             "state": t.text("/api/matches/{mid}/state", role),
-            "events": t.text("/api/matches/{mid}/events", role),
-            "follow": t.follow(role)}
+            "events": t.text("/api/matches/{mid}/events?from=%d" % start, role),
+            "follow": t.follow(role, start)}
 
 
-def _public_views(t: Table) -> dict[str, str]:
-    return {"state": t.text("/api/public/matches/{mid}/state"),
-            "events": t.text("/api/public/matches/{mid}/events"),
-            "follow": t.follow(),
-            "step": t.text("/matches/{mid}/step"),
-            "timeline": t.text("/matches/{mid}/timeline"),
-            "page": t.api.client.get(f"/matches/{t.mid}").get_data(as_text=True)}
+def _public_views(t: Table, start: int = 0) -> dict[str, str]:
+    """Everything the public reads of the live match now (events from ``start``)."""
+    views = {"state": t.text("/api/public/matches/{mid}/state"),
+             "events": t.text("/api/public/matches/{mid}/events?from=%d" % start),
+             "follow": t.follow(None, start),
+             "step": t.text("/matches/{mid}/step"),
+             "timeline": t.text("/matches/{mid}/timeline?from=%d" % start)}
+    if start == 0:
+        views["page"] = t.api.client.get(f"/matches/{t.mid}").get_data(as_text=True)
+    return views
 
 
 @pytest.fixture
@@ -133,8 +137,11 @@ def test_the_eye_of_the_maelstrom_deck_top_is_offered_to_its_seat_only(table):
 
 
 def test_a_deck_target_list_does_not_show_the_deck_order_even_to_its_owner(table):
+    board = table.omniscient()["players"]["A"]
+    wyverns = [c["id"] for c in board["hand"] if c["name"] == "Monsoon Wyvern"]
     table.rule([{"op": "move", "card": table.card("A", "Deep Diver"), "to_zone": "hand"},
-                {"op": "resource", "seat": "A", "resource": "energy", "value": 20}])
+                {"op": "resource", "seat": "A", "resource": "energy", "value": 20}] +
+               [{"op": "move", "card": cid, "to_zone": "deck"} for cid in wyverns])
     table.play("A", table.card("A", "Deep Diver"))
     deck = [c["id"] for c in table.omniscient()["players"]["A"]["deck"]
             if c["name"] == "Monsoon Wyvern"]
@@ -169,34 +176,63 @@ def test_the_play_page_carries_no_board(table):
 # -- 2. a spectator sees nothing hidden -------------------------------------------------------
 
 
-def test_face_down_cards_are_unnamed_for_seats_and_spectators(table):
-    autumn = table.card("A", "Autumn, Essence Animated")
-    board = table.omniscient()
+def _face_down(t: Table, *others: str) -> list[str]:
+    """Autumn in A's World (with ``others``) banishes itself and puts three Wonders of A's
+    Abyss into The World face down; returns their ids and the seq of the activation (rule
+    510: which card is where is hidden; which cards they are was public in The Abyss)."""
+    autumn = t.card("A", "Autumn, Essence Animated")
+    board = t.omniscient()
     wonders = [c["id"] for c in board["players"]["A"]["hand"] + board["players"]["A"]["deck"]
                if c["type"] == "wonder" and c["id"] != autumn][:3]
-    table.rule([{"op": "move", "card": autumn, "to_zone": "world", "realm": 1, "seat": "A"}] +
-               [{"op": "move", "card": cid, "to_zone": "abyss"} for cid in wonders])
-    pending = table.prompt("A")
+    t.rule([{"op": "move", "card": cid, "to_zone": "world", "realm": 1, "seat": "A"}
+            for cid in (autumn, *others)] +
+           [{"op": "move", "card": cid, "to_zone": "abyss"} for cid in wonders])
+    pending = t.prompt("A")
     activate = next(o["decision"] for o in pending["prompt"]["options"]
                     if o["decision"]["type"] == "ActivationDeclared"
                     and o["decision"]["card"] == autumn)
-    status, data = table.decide("A", activate, pending["length"])
+    status, data = t.decide("A", activate, pending["length"])
     assert status == 201, data
-    down = [c for r in table.omniscient()["realms"] for c in r["cards"]["A"] if c["id"] in wonders]
-    assert len(down) == len(wonders)
-    realm_of = {cid: r["number"] for r in table.omniscient()["realms"]
-                for cid in (c["id"] for c in r["cards"]["A"]) if cid in wonders}
+    down = [c["id"] for r in t.omniscient()["realms"] for c in r["cards"]["A"]]
+    assert set(wonders) <= set(down)
+    return wonders, pending["length"]
+
+
+def test_face_down_cards_are_unnamed_for_seats_and_spectators(table):
+    wonders, since = _face_down(table)
     for role in ("A", "B", None):
         state = table.get("/api/matches/{mid}/state", role) if role else \
             table.get("/api/public/matches/{mid}/state")
         cards = [c for r in state["board"]["realms"] for c in r["cards"]["A"]]
         assert not any(c["id"] in wonders for c in cards), f"face-down ids shown to {role}"
         assert sum(c.get("face_down", False) for c in cards) == len(wonders)
-    after = table.length()
+    for views in (_seat_views(table, "A", since), _seat_views(table, "B", since),
+                  _public_views(table, since)):
+        for where, text in views.items():
+            assert not any(_quotes(text, cid) for cid in wonders), f"face-down ids leak: {where}"
     events = table.get("/api/public/matches/{mid}/events")["events"]
     moved = [e["event"] for e in events if e["event"].get("reason") == "distributed face down"]
-    assert moved and all(e["card"] == "?" for e in moved)
-    assert realm_of and after > 0
+    assert len(moved) == len(wonders) and all(e["card"] == "?" for e in moved)
+
+
+def test_a_face_down_target_is_offered_by_a_handle_not_by_its_id(table):
+    dawn = table.card("A", "Dawn Revealer")
+    wonders, _ = _face_down(table, dawn)
+    if table.prompt("A")["prompt"]["seat"] == "B":
+        assert table.decide("B", {"type": "Passed"})[0] == 201
+    table.play("A", dawn)  # Dawn Revealer: turn target face-down card you control face up
+    pending = table.prompt("A")
+    text = json.dumps(pending)
+    assert pending["prompt"]["kind"] == "target"
+    assert not any(_quotes(text, cid) for cid in wonders), "the face-down cards' ids are offered"
+    assert all(o["label"] == "a face-down card in realm 1" for o in pending["prompt"]["options"])
+    pick = pending["prompt"]["options"][0]["decision"]
+    status, data = table.decide("A", pick, pending["length"])
+    assert status == 201, data
+    answered = [e["event"] for e in data["events"] if e["event"]["type"] == "Answered"]
+    assert answered[0]["pick"] in wonders  # recorded as the card's id
+    stale = dict(pick, pick="face-down-0123456789abcdef")
+    assert table.decide("A", stale)[0] in (409, 422)
 
 
 def test_a_manual_move_into_a_hand_is_unnamed_for_the_other_seat_and_spectators(table):
@@ -214,7 +250,7 @@ def test_a_manual_move_into_a_hand_is_unnamed_for_the_other_seat_and_spectators(
 def _deck_with_unscripted() -> dict:
     deck = dict(DECK_A)
     deck.pop("Autumn, Essence Animated")
-    deck["Squall"] -= 1
+    deck.pop("Dawn Revealer")
     deck[UNSCRIPTED] = 2
     return deck
 

@@ -25,6 +25,7 @@ from replay.engine import Engine
 from replay.narrate import narrate
 from replay.perspective import board, redact_event
 from replay.state import GameState
+from web.api import handles
 from web.api.tables import Table, Tables
 from web.config import Settings
 from web.errors import (ForbiddenError, MalformedRequestError, TooLargeError,
@@ -161,13 +162,17 @@ def state_out(table: Table, perspective: str, seq: int | None = None) -> StateOu
     last = table.length - 1
     seq = last if seq is None else max(0, min(seq, last))
     picture = board(table.state_at(seq), table.db, perspective)
-    prompt = prompt_out(table.recorder.engine, perspective) if seq == last else None
+    prompt = prompt_out(table.recorder.engine, perspective, prompt_salt(table)) \
+        if seq == last else None
     return StateOut(match_id=table.match_id, perspective=perspective, seq=seq,
                     length=table.length, live=live, board=picture, prompt=prompt)
 
 
-def prompt_out(engine: Engine, perspective: str) -> PromptOut | None:
-    """The pending prompt; its options only for the seat it addresses (or the judge)."""
+def prompt_out(engine: Engine, perspective: str, salt: str = "") -> PromptOut | None:
+    """The pending prompt; its options only for the seat it addresses (or the judge).
+
+    ``salt`` (the match and its length, see :func:`prompt_salt`) makes the handles that
+    stand for face-down cards in a seat's options (:mod:`web.api.handles`)."""
     prompt = engine.prompt
     if prompt is None:
         return None
@@ -184,17 +189,39 @@ def prompt_out(engine: Engine, perspective: str) -> PromptOut | None:
         # offers a field for them); the listed option records that it did nothing.
         out.options = [OptionOut(decision={"type": "ManualResolved", "card": prompt.card, "ops": []},
                                  label="It did nothing")]
-    elif prompt.choose is None:
-        out.options = [OptionOut(decision={"type": "Answered", "kind": prompt.kind, "pick": o},
-                                 label=_pick_label(o, names))
-                       for o in without_deck_order(prompt.options, engine.state)]
     else:
-        c = prompt.choose
-        of = without_deck_order(c.of, engine.state)
-        out.choose = ChooseOut(of=of, min=c.min, max=c.max, ordered=c.ordered,
-                               multiset=c.multiset)
-        out.labels = {cid: names.get(cid, cid) for cid in of}
+        _offer_picks(out, engine, perspective, salt, names)
     return out
+
+
+def _offer_picks(out: PromptOut, engine: Engine, perspective: str, salt: str,
+                 names: dict[str, str]) -> None:
+    """The options of a non-turn prompt: a deck's cards in id order and, for a seat, each
+    face-down card as a handle (rule 510: nobody but the omniscient view knows it)."""
+    secret = services().settings.secret_key
+    prompt = engine.prompt
+
+    def shown(pick: Any) -> tuple[Any, str | None]:
+        """The pick as offered, and the label of a face-down card (``None`` otherwise)."""
+        if perspective != "omniscient" and handles.is_face_down(engine.state, pick):
+            return handles.hidden(pick, engine, secret, salt), handles.label(engine, pick)
+        return pick, None
+    if prompt.choose is None:
+        offered = [shown(o) for o in without_deck_order(prompt.options, engine.state)]
+        out.options = [OptionOut(decision={"type": "Answered", "kind": prompt.kind, "pick": pick},
+                                 label=label or _pick_label(pick, names))
+                       for pick, label in offered]
+        return
+    c = prompt.choose
+    offered = [shown(cid) for cid in without_deck_order(c.of, engine.state)]
+    out.choose = ChooseOut(of=[pick for pick, _ in offered], min=c.min, max=c.max,
+                           ordered=c.ordered, multiset=c.multiset)
+    out.labels = {pick: label or names.get(pick, pick) for pick, label in offered}
+
+
+def prompt_salt(table: Table) -> str:
+    """What a face-down handle is good for: this match at this length (one prompt)."""
+    return f"{table.match_id}:{table.length}"
 
 
 def without_deck_order(picks: list, state: GameState) -> list:

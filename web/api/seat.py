@@ -3,13 +3,16 @@ caller's role may see it (a seat sees only its own hand; the judge token sees ev
 
 from __future__ import annotations
 
+import msgspec
 from flask import Blueprint
 
 from ledger.events import (ActivationDeclared, Answered, AttackDeclared, Conceded, DrawDeclared,
                            Event, HarvestDeclared, ManualOp, ManualResolved, Passed,
                            PlayDeclared)
+from web.api import handles
 from web.api.common import (event_out, events_out, json_response, parse_body, prompt_out,
-                            query_int, rendered, require_role, role_for, services, state_out)
+                            prompt_salt, query_int, rendered, require_role, role_for, services,
+                            state_out)
 from web.api.openapi import Query, route
 from web.models import (Activate, Answer, Attack, Concede, Draw, EventsOut, Harvest, Pass,
                         PendingOut, Play, Recorded, ResolveManually, StateOut, SubmitDecision)
@@ -29,7 +32,8 @@ def get_prompt(match_id: str):
 
     def view(table):
         return PendingOut(match_id=match_id, length=table.length,
-                          prompt=prompt_out(table.recorder.engine, perspective))
+                          prompt=prompt_out(table.recorder.engine, perspective,
+                                            prompt_salt(table)))
     return services().tables.using(match_id, view).model_dump()
 
 
@@ -42,7 +46,8 @@ def submit_decision(match_id: str):
     decision = to_event(seat, body.decision)
 
     def write(table):
-        stored = table.append(lambda rec: rec.submit(decision, body.expected_seq))
+        event = with_card_ids(decision, table)
+        stored = table.append(lambda rec: rec.submit(event, body.expected_seq))
         return Recorded(seq=table.length, events=[event_out(s, seat) for s in stored])
     return services().tables.using(match_id, write).model_dump(), 201
 
@@ -70,6 +75,17 @@ def get_events(match_id: str):
         return EventsOut(match_id=match_id, perspective=perspective, events=events,
                          next_seq=table.length)
     return services().tables.using(match_id, view).model_dump()
+
+
+def with_card_ids(decision: Event, table) -> Event:
+    """An answer naming face-down cards by the handles its prompt offered, with their ids."""
+    if not isinstance(decision, Answered):
+        return decision
+    known = handles.handles(table.recorder.engine, services().settings.secret_key,
+                            prompt_salt(table))
+    if not known:
+        return decision
+    return msgspec.structs.replace(decision, pick=handles.revealed(decision.pick, known))
 
 
 def to_event(seat: str, decision) -> Event:
