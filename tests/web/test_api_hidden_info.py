@@ -317,3 +317,33 @@ def test_a_manual_answer_moving_a_card_to_hand_is_unnamed_for_the_other_seat(man
     assert status == 201, data
     for where, text in {**_seat_views(t, "B"), **_public_views(t)}.items():
         assert not _quotes(text, secret), f"the card A took into its hand leaks in {where}"
+
+
+def test_a_manual_answer_cannot_pick_out_the_other_seats_hidden_cards(manual):
+    t, cid = manual
+    board = t.omniscient()["players"]["B"]
+    before = t.length()
+    refusals = set()
+    for hidden in (board["hand"][0]["id"], board["deck"][0]["id"]):
+        for op in ({"op": "move", "card": hidden, "to_zone": "abyss"},
+                   {"op": "counter", "card": hidden, "counter": "+1", "value": 1}):
+            status, data = t.decide("A", {"type": "ManualResolved", "card": cid, "ops": [op]})
+            assert status == 403, data
+            refusals.add(data["message"].replace(hidden, "<card>"))
+    assert len(refusals) == 2  # one per op kind: the text never says where the card is
+    assert t.length() == before
+
+
+def test_a_manual_answer_may_name_public_cards_and_its_own(manual):
+    t, cid = manual
+    board = t.omniscient()
+    own = board["players"]["A"]["deck"][0]["id"]
+    theirs = next(c["id"] for r in board["realms"] for c in r["cards"]["B"]) \
+        if any(r["cards"]["B"] for r in board["realms"]) else None
+    ops = [{"op": "move", "card": own, "to_zone": "hand"},
+           {"op": "counter", "card": cid, "counter": "+1", "value": 1},
+           {"op": "resource", "seat": "B", "resource": "faith", "value": 1}]
+    if theirs:
+        ops.append({"op": "tap", "card": theirs})
+    status, data = t.decide("A", {"type": "ManualResolved", "card": cid, "ops": ops})
+    assert status == 201, data

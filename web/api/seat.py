@@ -14,6 +14,7 @@ from web.api.common import (event_out, events_out, json_response, parse_body, pr
                             prompt_salt, query_int, rendered, require_role, role_for, services,
                             state_out)
 from web.api.openapi import Query, route
+from web.errors import ForbiddenError
 from web.models import (Activate, Answer, Attack, Concede, Draw, EventsOut, Harvest, Pass,
                         PendingOut, Play, Recorded, ResolveManually, StateOut, SubmitDecision)
 
@@ -39,13 +40,14 @@ def get_prompt(match_id: str):
 
 @route(bp, "/<match_id>/decisions", "POST", "Submit your seat's decision at expected_seq",
        body=SubmitDecision, response=Recorded, status=201, auth="a seat token of the match",
-       errors=(400, 404, 409, 422))
+       errors=(400, 403, 404, 409, 422))
 def submit_decision(match_id: str):
     seat = require_role(match_id, SEATS, "decide for a seat (judges take back or rule instead)")
     body = parse_body(SubmitDecision)
     decision = to_event(seat, body.decision)
 
     def write(table):
+        check_manual_cards(seat, decision, table)
         event = with_card_ids(decision, table)
         stored = table.append(lambda rec: rec.submit(event, body.expected_seq))
         return Recorded(seq=table.length, events=[event_out(s, seat) for s in stored])
@@ -75,6 +77,22 @@ def get_events(match_id: str):
         return EventsOut(match_id=match_id, perspective=perspective, events=events,
                          next_seq=table.length)
     return services().tables.using(match_id, view).model_dump()
+
+
+def check_manual_cards(seat: str, decision: Event, table) -> None:
+    """A seat's manual answer names only its own cards and cards in view: picking a card
+    out of the other seat's hand or deck is a judge's ruling (POST /manual).  The refusal
+    does not say which of the two the card is in."""
+    if not isinstance(decision, ManualResolved):
+        return
+    for n, op in enumerate(decision.ops, start=1):
+        card = table.state.cards.get(op.card) if op.card else None
+        if card is not None and card.owner != seat and card.zone in ("hand", "deck"):
+            raise ForbiddenError(
+                f"match {table.match_id}: manual op {n} ({op.op}) names {op.card}, a hidden "
+                f"card of seat {card.owner}; seat {seat} may name only its own cards and cards "
+                f"in view (a ruling about the other seat's hand or deck is the judge's: "
+                f"POST /api/matches/{table.match_id}/manual)")
 
 
 def with_card_ids(decision: Event, table) -> Event:
