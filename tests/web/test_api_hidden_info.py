@@ -115,11 +115,22 @@ def table(tmp_path):
 
 
 def _with_eye(t: Table) -> dict:
-    """Eye of the Maelstrom in A's World: A may play the top card of its deck (a turn option)."""
-    t.rule([{"op": "move", "card": t.card("A", "Eye of the Maelstrom"), "to_zone": "world",
+    """Eye of the Maelstrom in A's World: A may play the top card of its deck (a turn option).
+    The judge puts the cards above the first Monsoon Wyvern (cost 1, not core) at the bottom,
+    so the top card is playable."""
+    player = t.omniscient()["players"]["A"]
+    t.rule([{"op": "move", "card": c["id"], "to_zone": "deck"} for c in player["hand"]
+            if c["name"] == "Monsoon Wyvern"] or [{"op": "resource", "seat": "A",
+                                                   "resource": "faith", "value": 0}])
+    deck = t.omniscient()["players"]["A"]["deck"]
+    above = next(n for n, c in enumerate(deck) if c["name"] == "Monsoon Wyvern")
+    t.rule([{"op": "move", "card": c["id"], "to_zone": "deck"} for c in deck[:above]] +
+           [{"op": "move", "card": t.card("A", "Eye of the Maelstrom"), "to_zone": "world",
              "realm": 1, "seat": "A"},
             {"op": "resource", "seat": "A", "resource": "energy", "value": 20}])
-    return t.omniscient()["players"]["A"]["deck"][0]
+    top = t.omniscient()["players"]["A"]["deck"][0]
+    assert top["name"] == "Monsoon Wyvern"
+    return top
 
 
 # -- 1. a seat never receives the other seat's hand or any deck order ------------------------
@@ -127,11 +138,10 @@ def _with_eye(t: Table) -> dict:
 
 def test_the_eye_of_the_maelstrom_deck_top_is_offered_to_its_seat_only(table):
     top = _with_eye(table)
-    hand = {c["id"] for c in table.omniscient()["players"]["A"]["hand"]}
-    if top["id"] in hand:  # pragma: no cover - the deck top is never in the hand
-        pytest.fail("setup")
     mine = table.prompt("A")["prompt"]
     assert top["id"] in [o["decision"].get("card") for o in mine["options"]]
+    assert any("from the top of your deck" in o["label"] for o in mine["options"]
+               if o["decision"].get("card") == top["id"])
     for where, text in {**_seat_views(table, "B"), **_public_views(table)}.items():
         assert not _quotes(text, top["id"]), f"the deck top {top['id']} leaks in {where}"
 

@@ -182,7 +182,8 @@ def prompt_out(engine: Engine, perspective: str, salt: str = "") -> PromptOut | 
         return out  # the other seat's options would show that seat's hand
     names = {cid: c.name for cid, c in engine.state.cards.items()}
     if prompt.kind == "turn":
-        out.options = [OptionOut(decision=_without_seat(o), label=turn_label(o, names))
+        out.options = [OptionOut(decision=_without_seat(o),
+                                 label=turn_label(o, names, engine.state))
                        for o in engine.legal_options()]
     elif prompt.kind == "manual":
         # An unscripted card's text: the seat enters what it did as operations (the page
@@ -253,7 +254,7 @@ def _without_seat(event: Any) -> dict[str, Any]:
     return data
 
 
-def turn_label(option: Any, names: dict[str, str]) -> str:
+def turn_label(option: Any, names: dict[str, str], state: GameState | None = None) -> str:
     kind = type(option).__name__
     if kind == "Passed":
         return "Pass"
@@ -261,7 +262,9 @@ def turn_label(option: Any, names: dict[str, str]) -> str:
         return "Draw a card"
     if kind == "PlayDeclared":
         where = f" into realm {option.realm}" if option.realm is not None else ""
-        return f"Play {names.get(option.card, option.card)}{where}"
+        top = " from the top of your deck" if state is not None and \
+            _is_deck_card(option.card, state) else ""  # Eye of the Maelstrom
+        return f"Play {names.get(option.card, option.card)}{top}{where}"
     if kind == "AttackDeclared":
         return f"Attack in realm {option.realm}"
     if kind == "ActivationDeclared":
