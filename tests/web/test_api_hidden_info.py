@@ -58,7 +58,7 @@ class Table:
         return next(c["id"] for c in player["hand"] + player["deck"] if c["name"] == name)
 
     def rule(self, ops):
-        status, data = self.api.call("POST", "/api/matches/{}/manual".format(self.mid),
+        status, data = self.api.call("POST", f"/api/matches/{self.mid}/manual",
                                      self.tokens["judge"],
                                      {"expected_seq": self.length(), "ops": ops, "note": "setup"})
         assert status == 201, data
@@ -93,17 +93,17 @@ def _seat_views(t: Table, role: str, start: int = 0) -> dict[str, str]:
     """Everything a seat reads of the match now (events from ``start``)."""
     return {"prompt": t.text("/api/matches/{mid}/prompt", role),
             "state": t.text("/api/matches/{mid}/state", role),
-            "events": t.text("/api/matches/{mid}/events?from=%d" % start, role),
+            "events": t.text(f"/api/matches/{{mid}}/events?from={start}", role),
             "follow": t.follow(role, start)}
 
 
 def _public_views(t: Table, start: int = 0) -> dict[str, str]:
     """Everything the public reads of the live match now (events from ``start``)."""
     views = {"state": t.text("/api/public/matches/{mid}/state"),
-             "events": t.text("/api/public/matches/{mid}/events?from=%d" % start),
+             "events": t.text(f"/api/public/matches/{{mid}}/events?from={start}"),
              "follow": t.follow(None, start),
              "step": t.text("/matches/{mid}/step"),
-             "timeline": t.text("/matches/{mid}/timeline?from=%d" % start)}
+             "timeline": t.text(f"/matches/{{mid}}/timeline?from={start}")}
     if start == 0:
         views["page"] = t.api.client.get(f"/matches/{t.mid}").get_data(as_text=True)
     return views
@@ -295,18 +295,18 @@ def test_a_seat_cannot_resolve_a_card_that_is_not_the_prompts(manual):
 
 def test_a_seat_cannot_post_a_manual_answer_without_a_manual_prompt(table):
     cid = table.omniscient()["players"]["A"]["hand"][0]["id"]
-    status, data = table.decide("A", {"type": "ManualResolved", "card": cid, "ops": []})
+    status, _ = table.decide("A", {"type": "ManualResolved", "card": cid, "ops": []})
     assert status == 422
 
 
 def test_the_other_seats_manual_prompt_shows_no_options(manual):
-    t, cid = manual
+    t, _ = manual
     seen = t.prompt("B")["prompt"]
     assert seen["kind"] == "manual" and not seen["yours"] and seen["options"] == []
 
 
 def test_a_judges_manual_effect_is_checked_and_judge_only(manual):
-    t, cid = manual
+    t, _ = manual
     before = t.length()
     for role in ("A", "B"):
         status, _ = t.api.call("POST", f"/api/matches/{t.mid}/manual", t.tokens[role],
@@ -357,3 +357,35 @@ def test_a_manual_answer_may_name_public_cards_and_its_own(manual):
         ops.append({"op": "tap", "card": theirs})
     status, data = t.decide("A", {"type": "ManualResolved", "card": cid, "ops": ops})
     assert status == 201, data
+
+
+def test_a_wrong_answer_is_refused_without_quoting_face_down_ids(table):
+    dawn = table.card("A", "Dawn Revealer")
+    wonders, _ = _face_down(table, dawn)
+    if table.prompt("A")["prompt"]["seat"] == "B":
+        assert table.decide("B", {"type": "Passed"})[0] == 201
+    table.play("A", dawn)
+    pending = table.prompt("A")
+    for pick in ("A999", "face-down-0123456789abcdef", ["A1"]):
+        status, data = table.decide("A", {"type": "Answered", "kind": "target", "pick": pick},
+                                    pending["length"])
+        assert status == 422, data
+        assert not any(_quotes(data["message"], cid) or f"'{cid}'" in data["message"]
+                       or f"{cid}," in data["message"] or f"{cid})" in data["message"]
+                       for cid in wonders), data["message"]
+
+
+def test_a_wrong_answer_is_refused_without_quoting_the_deck_order(table):
+    board = table.omniscient()["players"]["A"]
+    wyverns = [c["id"] for c in board["hand"] if c["name"] == "Monsoon Wyvern"]
+    table.rule([{"op": "move", "card": table.card("A", "Deep Diver"), "to_zone": "hand"},
+                {"op": "resource", "seat": "A", "resource": "energy", "value": 20}] +
+               [{"op": "move", "card": cid, "to_zone": "deck"} for cid in wyverns])
+    table.play("A", table.card("A", "Deep Diver"))
+    deck = [c["id"] for c in table.omniscient()["players"]["A"]["deck"]
+            if c["name"] == "Monsoon Wyvern"]
+    status, data = table.decide("A", {"type": "Answered", "kind": "target", "pick": "A999"})
+    assert status == 422
+    listed = [cid for cid in deck if cid in data["message"]]
+    order = sorted(listed, key=lambda cid: data["message"].index(cid))
+    assert order == sorted(listed, key=lambda cid: int(cid[1:])), data["message"]

@@ -237,6 +237,18 @@ def without_deck_order(picks: list, state: GameState) -> list:
     return out
 
 
+def offers_hidden_cards(engine: Engine) -> bool:
+    """Whether the pending prompt's options name cards in a deck or face down: the engine's
+    own words about them (a refusal listing the options) would show what the seat may not
+    see -- the deck's order, a face-down card's id."""
+    prompt = engine.prompt
+    if prompt is None or prompt.kind in ("turn", "manual", "chance"):
+        return False
+    offered = prompt.choose.of if prompt.choose is not None else prompt.options
+    return any(_is_deck_card(o, engine.state) or handles.is_face_down(engine.state, o)
+               for o in offered)
+
+
 def _is_deck_card(pick: Any, state: GameState) -> bool:
     card = state.cards.get(pick) if isinstance(pick, str) else None
     return card is not None and card.zone == "deck"

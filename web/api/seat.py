@@ -9,12 +9,13 @@ from flask import Blueprint
 from ledger.events import (ActivationDeclared, Answered, AttackDeclared, Conceded, DrawDeclared,
                            Event, HarvestDeclared, ManualOp, ManualResolved, Passed,
                            PlayDeclared)
+from replay.errors import IllegalDecisionError
 from web.api import handles
-from web.api.common import (event_out, events_out, json_response, parse_body, prompt_out,
-                            prompt_salt, query_int, rendered, require_role, role_for, services,
-                            state_out)
+from web.api.common import (event_out, events_out, json_response, offers_hidden_cards,
+                            parse_body, prompt_out, prompt_salt, query_int, rendered,
+                            require_role, role_for, services, state_out)
 from web.api.openapi import Query, route
-from web.errors import ForbiddenError
+from web.errors import ForbiddenError, IllegalError
 from web.models import (Activate, Answer, Attack, Concede, Draw, EventsOut, Harvest, Pass,
                         PendingOut, Play, Recorded, ResolveManually, StateOut, SubmitDecision)
 
@@ -48,8 +49,7 @@ def submit_decision(match_id: str):
 
     def write(table):
         check_manual_cards(seat, decision, table)
-        event = with_card_ids(decision, table)
-        stored = table.append(lambda rec: rec.submit(event, body.expected_seq))
+        stored = submit_as_seen(table, seat, decision, body.expected_seq)
         return Recorded(seq=table.length, events=[event_out(s, seat) for s in stored])
     return services().tables.using(match_id, write).model_dump(), 201
 
@@ -77,6 +77,25 @@ def get_events(match_id: str):
         return EventsOut(match_id=match_id, perspective=perspective, events=events,
                          next_seq=table.length)
     return services().tables.using(match_id, view).model_dump()
+
+
+def submit_as_seen(table, seat: str, decision: Event, expected_seq: int) -> list:
+    """Record the seat's decision (face-down handles turned into ids).  A refused answer to
+    a prompt whose options are deck or face-down cards is refused without the engine's
+    words, which list those options as the seat may not see them."""
+    engine = table.recorder.engine
+    hidden = engine.prompt is not None and engine.prompt.seat == seat and \
+        offers_hidden_cards(engine)
+    event = with_card_ids(decision, table)
+    try:
+        return table.append(lambda rec: rec.submit(event, expected_seq))
+    except IllegalDecisionError:
+        if not (hidden and isinstance(decision, Answered)):
+            raise
+        raise IllegalError(
+            f"match {table.match_id}: {decision.pick!r} does not answer the pending "
+            f"{decision.kind!r} prompt; GET /api/matches/{table.match_id}/prompt lists its "
+            f"options as you may see them") from None
 
 
 def check_manual_cards(seat: str, decision: Event, table) -> None:
