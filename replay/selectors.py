@@ -125,8 +125,17 @@ def candidates(v: "View", sel: Selector, ctx: Context) -> list[str]:
     else:
         pool = []
         for seat in ("A", "B"):
-            pool += list(getattr(v.s.players[seat], sel.zone))
+            cards = list(getattr(v.s.players[seat], sel.zone))
+            if sel.zone == "deck":
+                cards.sort(key=_id_order)  # never the deck's order: that is hidden (rule 402)
+            pool += cards
     return [cid for cid in pool if matches(v, sel, cid, ctx)]
+
+
+def _id_order(cid: str) -> tuple:
+    """Card ids in natural order (A2 before A10)."""
+    digits = "".join(ch for ch in cid if ch.isdigit())
+    return (cid.rstrip("0123456789"), int(digits) if digits else 0, cid)
 
 
 def amount(v: "View", value, ctx: Context) -> float:
