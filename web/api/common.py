@@ -197,8 +197,9 @@ def prompt_out(engine: Engine, perspective: str, salt: str = "") -> PromptOut | 
 
 def _offer_picks(out: PromptOut, engine: Engine, perspective: str, salt: str,
                  names: dict[str, str]) -> None:
-    """The options of a non-turn prompt: a deck's cards in id order and, for a seat, each
-    face-down card as a handle (rule 510: nobody but the omniscient view knows it)."""
+    """The options of a non-turn prompt; for a seat, each face-down card as a handle (rule
+    510: nobody but the omniscient view knows it).  Cards from a deck come in card-id order
+    from the engine itself (``replay.selectors.candidates``), never in the deck's order."""
     secret = services().settings.secret_key
     prompt = engine.prompt
 
@@ -208,13 +209,13 @@ def _offer_picks(out: PromptOut, engine: Engine, perspective: str, salt: str,
             return handles.hidden(pick, engine, secret, salt), handles.label(engine, pick)
         return pick, None
     if prompt.choose is None:
-        offered = [shown(o) for o in without_deck_order(prompt.options, engine.state)]
+        offered = [shown(o) for o in prompt.options]
         out.options = [OptionOut(decision={"type": "Answered", "kind": prompt.kind, "pick": pick},
                                  label=label or _pick_label(pick, names))
                        for pick, label in offered]
         return
     c = prompt.choose
-    offered = [shown(cid) for cid in without_deck_order(c.of, engine.state)]
+    offered = [shown(cid) for cid in c.of]
     out.choose = ChooseOut(of=[pick for pick, _ in offered], min=c.min, max=c.max,
                            ordered=c.ordered, multiset=c.multiset)
     out.labels = {pick: label or names.get(pick, pick) for pick, label in offered}
@@ -223,18 +224,6 @@ def _offer_picks(out: PromptOut, engine: Engine, perspective: str, salt: str,
 def prompt_salt(table: Table) -> str:
     """What a face-down handle is good for: this match at this length (one prompt)."""
     return f"{table.match_id}:{table.length}"
-
-
-def without_deck_order(picks: list, state: GameState) -> list:
-    """The options with the cards that lie in a deck put in card-id order, each slot kept.
-
-    The engine lists candidates in zone order, so a target list from a deck (Deep Diver)
-    would show the deck's order, which is hidden even from its owner (DESIGN.md section 4)."""
-    slots = [n for n, pick in enumerate(picks) if _is_deck_card(pick, state)]
-    out = list(picks)
-    for n, pick in zip(slots, sorted((picks[n] for n in slots), key=_id_order)):
-        out[n] = pick
-    return out
 
 
 def offers_hidden_cards(engine: Engine) -> bool:
@@ -253,10 +242,6 @@ def _is_deck_card(pick: Any, state: GameState) -> bool:
     card = state.cards.get(pick) if isinstance(pick, str) else None
     return card is not None and card.zone == "deck"
 
-
-def _id_order(cid: str) -> tuple[str, int, str]:
-    digits = cid[1:]
-    return cid[:1], int(digits) if digits.isdigit() else -1, cid
 
 
 def _without_seat(event: Any) -> dict[str, Any]:
