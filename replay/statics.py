@@ -37,6 +37,7 @@ class Statics:
 
 
 EMPTY = Statics()
+_NUMERIC = ("power", "multiply", "base_power", "counts_as_stones")
 
 
 def sources(v: "View") -> list[tuple[str, Ability]]:
@@ -86,7 +87,7 @@ def _settle_nullify(v: "View", found, table: Statics) -> None:
 
 def _apply(v: "View", op, ctx: Context, table: Statics) -> None:
     targets = candidates(v, op.target, ctx) if op.target is not None else [ctx.source]
-    value = amount(v, op.amount, ctx) if op.do in ("power", "multiply", "base_power") else 0
+    value = amount(v, op.amount, ctx) if op.do in _NUMERIC else 0
     for cid in targets:
         if op.do == "power":
             table.power_add[cid] += value
@@ -103,4 +104,4 @@ def _apply(v: "View", op, ctx: Context, table: Statics) -> None:
     if op.do == "play_from_deck":
         table.deck_play.add(ctx.controller)
     elif op.do == "counts_as_stones":
-        table.extra_stones[ctx.controller] += int(value or amount(v, op.amount, ctx))
+        table.extra_stones[ctx.controller] += int(value)
