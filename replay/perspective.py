@@ -11,12 +11,13 @@ are hidden too, because an id names a position in the public deck list.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import msgspec
 
-from ledger.events import (Answered, CardMoved, DeckShuffled, Event, ManualEffect, ManualOp,
-                           ManualResolved, Mulliganed, recorded_number)
+from ledger.events import (Answered, CardMoved, DeckShuffled, Event, HarvestDeclared,
+                           ManualEffect, ManualOp, ManualResolved, Mulliganed, recorded_number)
 from replay.cards import CardDB
 from replay.queries import View
 from replay.ops import FACE_DOWN
@@ -44,10 +45,42 @@ def _zone_visible(perspective: str, zone: str, seat: str) -> bool:
     return True
 
 
-def redact_event(event: Event, perspective: str) -> Event:
-    """The event as ``perspective`` may see it (hidden card identities replaced by ``?``)."""
+def face_down_ids(state: GameState) -> frozenset[str]:
+    """Ids of the cards face down now: their ids would name them (ids follow deck lists)."""
+    return frozenset(cid for cid, c in state.cards.items() if c.face_down)
+
+
+def redact_event(event: Event, perspective: str, hidden: Collection[str] = ()) -> Event:
+    """The event as ``perspective`` may see it (hidden card identities replaced by ``?``).
+
+    ``hidden`` names cards that are face down now (:func:`face_down_ids`): any event naming
+    one of them (a tap, a counter, an answer, a judge's operation) shows ``?`` instead."""
     if perspective == "omniscient":
         return event
+    event = _redact(event, perspective)
+    return _hide(event, hidden) if hidden else event
+
+
+def _hide(event: Event, hidden: Collection[str]) -> Event:
+    def unseen(value):
+        if isinstance(value, list):
+            return [HIDDEN if v in hidden else v for v in value]
+        return HIDDEN if isinstance(value, str) and value in hidden else value
+    changes = {}
+    if getattr(event, "card", None) in hidden:
+        changes["card"] = HIDDEN
+        if hasattr(event, "name"):
+            changes["name"] = HIDDEN
+    if isinstance(event, Answered):
+        changes["pick"] = unseen(event.pick)
+    if isinstance(event, HarvestDeclared):
+        changes["cards"] = unseen(event.cards)
+    if isinstance(event, (ManualEffect, ManualResolved)):
+        changes["ops"] = [msgspec.structs.replace(op, card=unseen(op.card)) for op in event.ops]
+    return msgspec.structs.replace(event, **changes) if changes else event
+
+
+def _redact(event: Event, perspective: str) -> Event:
     if isinstance(event, CardMoved):
         if event.reason == FACE_DOWN:
             return msgspec.structs.replace(event, card=HIDDEN, name=HIDDEN)  # Face Down

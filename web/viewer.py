@@ -26,7 +26,7 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 
 from ledger.errors import LedgerError
 from replay.narrate import narrate
-from replay.perspective import PERSPECTIVES, board, card_names, redact_event
+from replay.perspective import PERSPECTIVES, board, card_names, face_down_ids, redact_event
 from web.api.common import json_response, query_int, services, visible_seq
 from web.api.public import public_perspective
 from web.errors import MalformedRequestError
@@ -194,7 +194,7 @@ def _step(table, seq: int, perspective: str, last: int) -> bytes:
     data = cache.get(key)
     if data is None:
         replay = table.replay()
-        event = redact_event(replay.events[seq], perspective)
+        event = redact_event(replay.events[seq], perspective, face_down_ids(table.state))
         names = card_names(table.state, perspective, replay.events)
         data = msgspec.json.encode({
             "match_id": table.match_id, "seq": seq, "last": last, "length": table.length,
@@ -213,13 +213,15 @@ def _timeline(table, perspective: str, start: int, last: int) -> dict:
     rounds = sorted((r, s) for r, s in index.rounds.items() if s <= last)
     events, current = [], 0
     names = card_names(table.state, perspective, replay.events)
+    hidden = face_down_ids(table.state)
     for seq in range(last + 1):
         event = replay.events[seq]
         current = getattr(event, "round", current) if type(event).__name__ == "RoundStarted" \
             else current
         if seq >= start:
             events.append({"seq": seq, "round": current, "kind": type(event).__name__,
-                           "text": narrate(redact_event(event, perspective), names=names)})
+                           "text": narrate(redact_event(event, perspective, hidden),
+                                           names=names)})
     return {
         "match_id": table.match_id, "perspective": perspective, "last": last,
         "length": table.length, "live": not table.state.over, "from": start,

@@ -364,3 +364,24 @@ def test_narration_names_cards_but_not_face_down_ones():
     assert narrate(CounterChanged("A3", "+1", 1, 1), names=spectator) == "A3 gets 1 +1 counter(s)"
     omniscient = card_names(state, "omniscient", events)
     assert narrate(CounterChanged("A3", "+1", 1, 1), names=omniscient) == "Sky Roc gets 1 +1 counter(s)"
+
+
+def test_events_naming_a_card_still_face_down_hide_its_id():
+    from ledger.events import ActivationDeclared, Answered, CardTapped, ManualEffect
+    from replay.perspective import face_down_ids, redact_event
+    db = default_cards()
+    engine = Engine(db, build_state({
+        "round": 3, "turn": "A",
+        "A": {"actions": 0, "abyss": [{"id": "dead", "card": "Sky Roc"}], "deck": ["Sky Roc"] * 4},
+        "B": {"deck": ["Sky Roc"] * 4},
+        "world": [{"id": "autumn", "card": "Autumn, Essence Animated", "controller": "A", "realm": 1}],
+    }, "1.3.2", db))
+    engine.start()
+    engine.decide(ActivationDeclared("A", "autumn", 0))
+    engine.decide(Answered("A", "realm", 2))
+    hidden = face_down_ids(engine.state)
+    assert hidden == {"dead"}
+    ruling = ManualEffect("judge", [ManualOp("tap", card="dead", value=True)])
+    for event in (ruling, CardTapped("dead", True), Answered("B", "target", "dead")):
+        seen = redact_event(event, "spectator", hidden)
+        assert "dead" not in str(seen) and "dead" in str(redact_event(event, "omniscient", hidden))

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Collection
 from typing import Any, TypeVar
 
 import msgspec
@@ -23,7 +24,7 @@ from ledger.filestore import FileStore
 from replay.cards import CardDB
 from replay.engine import Engine
 from replay.narrate import narrate
-from replay.perspective import board, redact_event
+from replay.perspective import board, face_down_ids, redact_event
 from replay.state import GameState
 from web.api import handles
 from web.api.tables import Table, Tables
@@ -150,8 +151,9 @@ def query_int(name: str, default: int, low: int = 0, high: int = 10**9) -> int:
 # -- views of a table --------------------------------------------------------------------------
 
 
-def event_out(stored: Stored, perspective: str) -> EventOut:
-    event = redact_event(stored.event, perspective)
+def event_out(stored: Stored, perspective: str, hidden: Collection[str] = ()) -> EventOut:
+    """One event as ``perspective`` may see it; ``hidden``: the cards face down now."""
+    event = redact_event(stored.event, perspective, hidden)
     return EventOut(seq=stored.seq, at=stored.at, batch=stored.batch, text=narrate(event),
                     event=msgspec.to_builtins(event))
 
@@ -281,11 +283,11 @@ def events_out(table: Table, perspective: str, from_seq: int, upto: int) -> list
     """Events ``from_seq``..``upto`` (inclusive) as ``perspective`` may see them."""
     if from_seq > upto:
         return []
-    out = []
+    out, hidden = [], face_down_ids(table.state)
     for stored in table.store.read(table.match_id, from_seq):
         if stored.seq > upto:
             break
-        out.append(event_out(stored, perspective))
+        out.append(event_out(stored, perspective, hidden))
     return out
 
 

@@ -14,6 +14,7 @@ import time
 
 from flask import Blueprint, Response, request
 
+from replay.perspective import face_down_ids
 from web.api.common import bearer, event_out, query_int, role_for, services, visible_seq
 from web.api.openapi import Query, route
 from web.api.public import public_perspective
@@ -45,17 +46,17 @@ def follow(match_id: str):
 
     def horizon(table):
         last = visible_seq(table, delay) if delayed else table.length - 1
-        return last, table.state.over and last == table.length - 1
+        return last, table.state.over and last == table.length - 1, face_down_ids(table.state)
 
     def stream():
         nxt, idle_since = start, time.monotonic()
         while True:
-            last, done = tables.using(match_id, horizon)
+            last, done, hidden = tables.using(match_id, horizon)
             if last >= nxt:
                 for stored in svc.store.read(match_id, nxt):
                     if stored.seq > last:
                         break
-                    out = event_out(stored, perspective)
+                    out = event_out(stored, perspective, hidden)
                     yield f"id: {out.seq}\nevent: event\ndata: {json.dumps(out.model_dump())}\n\n"
                 nxt, idle_since = last + 1, time.monotonic()
             if done and nxt > last:

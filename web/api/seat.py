@@ -10,6 +10,7 @@ from ledger.events import (ActivationDeclared, Answered, AttackDeclared, Concede
                            Event, HarvestDeclared, ManualOp, ManualResolved, Passed,
                            PlayDeclared)
 from replay.errors import IllegalDecisionError
+from replay.perspective import face_down_ids
 from web.api import handles
 from web.api.common import (event_out, events_out, json_response, offers_hidden_cards,
                             parse_body, prompt_out, prompt_salt, query_int, rendered,
@@ -50,7 +51,8 @@ def submit_decision(match_id: str):
     def write(table):
         check_manual_cards(seat, decision, table)
         stored = submit_as_seen(table, seat, decision, body.expected_seq)
-        return Recorded(seq=table.length, events=[event_out(s, seat) for s in stored])
+        hidden = face_down_ids(table.state)
+        return Recorded(seq=table.length, events=[event_out(s, seat, hidden) for s in stored])
     return services().tables.using(match_id, write).model_dump(), 201
 
 
