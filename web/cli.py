@@ -179,7 +179,7 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
     from ledger.filestore import FileStore
     from replay.cards import default_cards
     from replay.narrate import narrate
-    from replay.perspective import board, card_names, redact_event
+    from replay.perspective import board, card_names, face_down_ids, redact_event
     from replay.replayer import Replay
 
     events = list(FileStore.read_file(file))
@@ -198,7 +198,7 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
         raise click.BadParameter(str(exc), param_hint="--at/--round/--battle") from None
     seq = cursor.seq
     picture = board(rep.state_at(seq), rep.db, perspective)
-    event = redact_event(rep.events[seq], perspective)
+    event = redact_event(rep.events[seq], perspective, face_down_ids(rep.engine.state))
     if as_json:
         import msgspec
         picture["seq"] = seq
