@@ -284,9 +284,9 @@ def test_random_play_with_the_full_pool_ends_and_verifies(tmp_path_factory, seed
     assert state_hash(replay.engine.state) == state_hash(recorder.engine.state)
 
 
-def test_face_down_cards_are_hidden_from_everyone_but_the_omniscient_view():
-    from ledger.events import ActivationDeclared, Answered, CardMoved
-    from replay.perspective import board, redact_event
+def _autumn_puts_a_card_face_down() -> tuple[Engine, list]:
+    """Autumn distributes A's one Wonder in the Abyss (card "dead") face down into realm 2."""
+    from ledger.events import ActivationDeclared, Answered
     db = default_cards()
     engine = Engine(db, build_state({
         "round": 3, "turn": "A",
@@ -296,7 +296,14 @@ def test_face_down_cards_are_hidden_from_everyone_but_the_omniscient_view():
     }, "1.3.2", db))
     engine.start()
     engine.decide(ActivationDeclared("A", "autumn", 0))
-    events = engine.decide(Answered("A", "realm", 2))
+    return engine, engine.decide(Answered("A", "realm", 2))
+
+
+def test_face_down_cards_are_hidden_from_everyone_but_the_omniscient_view():
+    from ledger.events import CardMoved
+    from replay.perspective import board, redact_event
+    engine, events = _autumn_puts_a_card_face_down()
+    db = engine.db
     moved = [e for e in events if isinstance(e, CardMoved) and e.card == "dead"]
     for seat in ("A", "B", "spectator"):
         realm2 = board(engine.state, db, seat)["realms"][1]["cards"]["A"]
@@ -367,18 +374,9 @@ def test_narration_names_cards_but_not_face_down_ones():
 
 
 def test_events_naming_a_card_still_face_down_hide_its_id():
-    from ledger.events import ActivationDeclared, Answered, CardTapped, ManualEffect
+    from ledger.events import Answered, CardTapped, ManualEffect
     from replay.perspective import face_down_ids, redact_event
-    db = default_cards()
-    engine = Engine(db, build_state({
-        "round": 3, "turn": "A",
-        "A": {"actions": 0, "abyss": [{"id": "dead", "card": "Sky Roc"}], "deck": ["Sky Roc"] * 4},
-        "B": {"deck": ["Sky Roc"] * 4},
-        "world": [{"id": "autumn", "card": "Autumn, Essence Animated", "controller": "A", "realm": 1}],
-    }, "1.3.2", db))
-    engine.start()
-    engine.decide(ActivationDeclared("A", "autumn", 0))
-    engine.decide(Answered("A", "realm", 2))
+    engine, _ = _autumn_puts_a_card_face_down()
     hidden = face_down_ids(engine.state)
     assert hidden == {"dead"}
     ruling = ManualEffect("judge", [ManualOp("tap", card="dead", value=True)])
