@@ -146,7 +146,9 @@ def test_the_eye_of_the_maelstrom_deck_top_is_offered_to_its_seat_only(table):
         assert not _quotes(text, top["id"]), f"the deck top {top['id']} leaks in {where}"
 
 
-def test_a_deck_target_list_does_not_show_the_deck_order_even_to_its_owner(table):
+def _deep_diver_looks_into_the_deck(table) -> list[str]:
+    """A's Monsoon Wyverns go into its deck and A plays Deep Diver (target: a Wonder with cost
+    1 from the deck); returns the Wyverns' ids in deck order."""
     board = table.omniscient()["players"]["A"]
     wyverns = [c["id"] for c in board["hand"] if c["name"] == "Monsoon Wyvern"]
     table.rule([{"op": "move", "card": table.card("A", "Deep Diver"), "to_zone": "hand"},
@@ -155,6 +157,11 @@ def test_a_deck_target_list_does_not_show_the_deck_order_even_to_its_owner(table
     table.play("A", table.card("A", "Deep Diver"))
     deck = [c["id"] for c in table.omniscient()["players"]["A"]["deck"]
             if c["name"] == "Monsoon Wyvern"]
+    return deck
+
+
+def test_a_deck_target_list_does_not_show_the_deck_order_even_to_its_owner(table):
+    deck = _deep_diver_looks_into_the_deck(table)
     pending = table.prompt("A")["prompt"]
     offered = [o["decision"]["pick"] for o in pending["options"]]
     assert pending["kind"] == "target" and set(offered) == set(deck) and len(deck) > 1
@@ -376,14 +383,7 @@ def test_a_wrong_answer_is_refused_without_quoting_face_down_ids(table):
 
 
 def test_a_wrong_answer_is_refused_without_quoting_the_deck_order(table):
-    board = table.omniscient()["players"]["A"]
-    wyverns = [c["id"] for c in board["hand"] if c["name"] == "Monsoon Wyvern"]
-    table.rule([{"op": "move", "card": table.card("A", "Deep Diver"), "to_zone": "hand"},
-                {"op": "resource", "seat": "A", "resource": "energy", "value": 20}] +
-               [{"op": "move", "card": cid, "to_zone": "deck"} for cid in wyverns])
-    table.play("A", table.card("A", "Deep Diver"))
-    deck = [c["id"] for c in table.omniscient()["players"]["A"]["deck"]
-            if c["name"] == "Monsoon Wyvern"]
+    deck = _deep_diver_looks_into_the_deck(table)
     status, data = table.decide("A", {"type": "Answered", "kind": "target", "pick": "A999"})
     assert status == 422
     listed = [cid for cid in deck if cid in data["message"]]
