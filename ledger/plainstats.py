@@ -19,7 +19,7 @@ from ledger.events import (BattleResolved, CardMoved, CardPlayed, ManualEffect,
                            MatchEnded, MatchOpened, RoundStarted, StoneSeized, TakenBack)
 from ledger.filestore import FileStore
 from ledger.intervals import newcombe, rate, wilson
-from ledger.stats import CARD_GROUPS, MIN_MATCH_WIN, Filters, Table
+from ledger.stats import CARD_GROUPS, COLUMNS, MIN_MATCH_WIN, Filters, Table
 
 
 @dataclass
@@ -201,8 +201,7 @@ def first_player(matches: list[MatchSummary], filters: Filters) -> Table:
     games = [m for m in _finished(matches, filters) if m.first is not None]
     wins = sum(1 for m in games if m.winner == m.first)
     draws = sum(1 for m in games if m.winner is None)
-    return Table("first-player", ["games", "first_wins", "draws", "first_wr", "first_wr_low",
-                                  "first_wr_high"],
+    return Table("first-player", COLUMNS["first-player"],
                  [(len(games), wins, draws, *_interval(wins, len(games)))])
 
 
@@ -222,7 +221,7 @@ def matchups(matches: list[MatchSummary], filters: Filters) -> Table:
         t[1] += won
     rows = [(a, b, g, w, *_interval(w, g)) for (a, b), (g, w) in sorted(tally.items())
             if g >= filters.min_games]
-    return Table("matchups", ["archetype", "opponent", "games", "wins", "wr", "wr_low", "wr_high"],
+    return Table("matchups", COLUMNS["matchups"],
                  rows)
 
 
@@ -240,9 +239,7 @@ def realms(matches: list[MatchSummary], filters: Filters) -> Table:
                 held[number] += m.winner in stones
     rows = [(r, battles[r], seized[r], decided[r], held[r], *_interval(held[r], decided[r]))
             for r in sorted(set(battles) | set(seized) | set(decided))]
-    return Table("realms", ["realm", "battles", "seizures", "decided_games", "winner_held",
-                            "winner_held_rate", "winner_held_rate_low",
-                            "winner_held_rate_high"], rows)
+    return Table("realms", COLUMNS["realms"], rows)
 
 
 def dbs(matches: list[MatchSummary], filters: Filters) -> Table:
@@ -254,8 +251,7 @@ def dbs(matches: list[MatchSummary], filters: Filters) -> Table:
         tally[low][1] += won
     rows = [(low, low + width, g, w, *_interval(w, g)) for low, (g, w) in sorted(tally.items())
             if g >= filters.min_games]
-    return Table("dbs", ["dbs_diff_low", "dbs_diff_high", "games", "wins", "wr", "wr_low",
-                         "wr_high"], rows)
+    return Table("dbs", COLUMNS["dbs"], rows)
 
 
 def rulesets(matches: list[MatchSummary], filters: Filters) -> Table:
@@ -275,11 +271,7 @@ def rulesets(matches: list[MatchSummary], filters: Filters) -> Table:
                      len(firsts), *_interval(fp_wins, len(firsts)),
                      fought / n, sum(len(m.seizures) for m in ms) / n,
                      fought, *_interval(attacker_wins, fought)))
-    return Table("rulesets", [
-        "ruleset", "matches", "avg_rounds", "draw_rate", "stones_finish_rate",
-        "first_games", "first_wr", "first_wr_low", "first_wr_high",
-        "battles_per_match", "seizures_per_match",
-        "battles", "attacker_wr", "attacker_wr_low", "attacker_wr_high"], rows)
+    return Table("rulesets", COLUMNS["rulesets"], rows)
 
 
 def standings(matches: list[MatchSummary], filters: Filters) -> Table:
@@ -314,8 +306,7 @@ def standings(matches: list[MatchSummary], filters: Filters) -> Table:
         key = (row[4], row[7], row[5])
         row[1] = 1 + sum(1 for r in rows if r[0] == row[0] and (r[4], r[7], r[5]) > key)
     rows.sort(key=lambda r: (r[0], r[1], r[2]))
-    return Table("standings", ["tournament", "rank", "player", "matches", "match_points",
-                               "game_wins", "games", "omw"], [tuple(r) for r in rows])
+    return Table("standings", COLUMNS["standings"], [tuple(r) for r in rows])
 
 
 STATISTICS = {"cards": cards, "first-player": first_player, "matchups": matchups,

@@ -115,6 +115,22 @@ def cards(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
     return Table("cards", columns, out)
 
 
+#: The columns of each named statistic (the plain-Python reference uses the same).
+COLUMNS = {
+    "first-player": ["games", "first_wins", "draws", "first_wr", "first_wr_low", "first_wr_high"],
+    "matchups": ["archetype", "opponent", "games", "wins", "wr", "wr_low", "wr_high"],
+    "realms": ["realm", "battles", "seizures", "decided_games", "winner_held", "winner_held_rate",
+               "winner_held_rate_low", "winner_held_rate_high"],
+    "dbs": ["dbs_diff_low", "dbs_diff_high", "games", "wins", "wr", "wr_low", "wr_high"],
+    "rulesets": ["ruleset", "matches", "avg_rounds", "draw_rate", "stones_finish_rate",
+                 "first_games", "first_wr", "first_wr_low", "first_wr_high",
+                 "battles_per_match", "seizures_per_match",
+                 "battles", "attacker_wr", "attacker_wr_low", "attacker_wr_high"],
+    "standings": ["tournament", "rank", "player", "matches", "match_points", "game_wins",
+                  "games", "omw"],
+}
+
+
 # -- first player --------------------------------------------------------------------------
 
 
@@ -124,8 +140,7 @@ def first_player(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
         SELECT count(*), count(*) FILTER (winner_seat = first_seat),
                count(*) FILTER (winner_seat IS NULL)
         FROM m WHERE first_seat IS NOT NULL""", filters)[0]
-    return Table("first-player", ["games", "first_wins", "draws", "first_wr", "first_wr_low",
-                                  "first_wr_high"],
+    return Table("first-player", COLUMNS["first-player"],
                  [(games, wins, draws, *_with_interval(wins, games))])
 
 
@@ -140,7 +155,7 @@ def matchups(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
         FROM {_OPPONENTS} JOIN m ON m.match_id = p.match_id
         GROUP BY ALL HAVING count(*) >= $min_games ORDER BY 1, 2""",
                   filters, min_games=filters.min_games)
-    return Table("matchups", ["archetype", "opponent", "games", "wins", "wr", "wr_low", "wr_high"],
+    return Table("matchups", COLUMNS["matchups"],
                  [(a, b, games, wins, *_with_interval(wins, games)) for a, b, games, wins in rows])
 
 
@@ -165,9 +180,7 @@ def realms(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
         decided, winner_held = held.get(realm, (0, 0))
         rows.append((realm, battles.get(realm, 0), seized.get(realm, 0), decided, winner_held,
                      *_with_interval(winner_held, decided)))
-    return Table("realms", ["realm", "battles", "seizures", "decided_games", "winner_held",
-                            "winner_held_rate", "winner_held_rate_low",
-                            "winner_held_rate_high"], rows)
+    return Table("realms", COLUMNS["realms"], rows)
 
 
 # -- DBS -----------------------------------------------------------------------------------
@@ -184,8 +197,7 @@ def dbs(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
         FROM {_OPPONENTS} JOIN m ON m.match_id = p.match_id
         GROUP BY 1 HAVING count(*) >= $min_games ORDER BY 1""",
                   filters, width=filters.dbs_bucket, min_games=filters.min_games)
-    return Table("dbs", ["dbs_diff_low", "dbs_diff_high", "games", "wins", "wr", "wr_low",
-                         "wr_high"],
+    return Table("dbs", COLUMNS["dbs"],
                  [(low, low + filters.dbs_bucket, games, wins, *_with_interval(wins, games))
                   for low, games, wins in rows])
 
@@ -214,11 +226,7 @@ def rulesets(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
                      fp_games, *_with_interval(fp_wins, fp_games),
                      fought / games, seized.get(ruleset, 0) / games,
                      fought, *_with_interval(attacker_wins, fought)))
-    return Table("rulesets", [
-        "ruleset", "matches", "avg_rounds", "draw_rate", "stones_finish_rate",
-        "first_games", "first_wr", "first_wr_low", "first_wr_high",
-        "battles_per_match", "seizures_per_match",
-        "battles", "attacker_wr", "attacker_wr_low", "attacker_wr_high"], rows)
+    return Table("rulesets", COLUMNS["rulesets"], rows)
 
 
 # -- standings -----------------------------------------------------------------------------
@@ -256,8 +264,7 @@ def standings(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
                t.player, t.matches, t.points, t.game_wins, t.games, o.omw
         FROM total t JOIN omw o USING (tournament, player)
         ORDER BY t.tournament, rank, t.player""", filters, floor=MIN_MATCH_WIN)
-    return Table("standings", ["tournament", "rank", "player", "matches", "match_points",
-                               "game_wins", "games", "omw"], [tuple(r) for r in rows])
+    return Table("standings", COLUMNS["standings"], [tuple(r) for r in rows])
 
 
 # -- ad-hoc SQL ----------------------------------------------------------------------------
