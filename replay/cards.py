@@ -30,8 +30,6 @@ _KEYWORD_SENTENCES = re.compile(
     r"(?i)(?:flying|deathstrike|guardian|rage|unstable|symbiosis|call|heart of a legend|"
     r"equipment|no effect|attuned(?: \w+)?|\w+ link)\.")
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
-
 
 class Card(BaseModel):
     """One card's printed stats (rule 101) plus its keywords and optional scripted abilities."""
@@ -171,24 +169,46 @@ def load_card_file(path: str | Path) -> list[Card]:
 
 
 def load_cards(paths: Iterable[str | Path] | None = None) -> CardDB:
-    """Load card files (default: every ``*.toml`` under ``fixtures/cards``)."""
+    """Load card files (default: the card pool in use, :func:`replay.resources.cards_dir`:
+    ``--cards DIR``, ``$WONDERS_CARDS`` or the shipped pool).  A pool with no cards is an error."""
+    from replay import resources
+
+    pool = None
     if paths is None:
-        paths = sorted((FIXTURES / "cards").glob("*.toml"))
+        pool = resources.cards_dir()
+        paths = resources.card_files(pool)
+    paths = list(paths)
     db = CardDB()
     for path in paths:
         for card in load_card_file(path):
             if card.name in db:
                 raise CardDataError(f"{path}: card {card.name!r} is already defined elsewhere")
             db.add(card)
+    if not len(db):
+        if pool is not None:
+            raise CardDataError(f"card pool {pool} is empty: its card files define no cards")
+        where = ", ".join(map(str, paths)) or "no card files"
+        raise CardDataError(f"{where}: no cards defined (an empty card pool)")
     return db
 
 
-_DEFAULT: CardDB | None = None
+_DEFAULT: dict[Path, CardDB] = {}
 
 
 def default_cards() -> CardDB:
-    """The project's card database, loaded once."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = load_cards()
-    return _DEFAULT
+    """The card database of the pool in use (:func:`replay.resources.cards_dir`), loaded once
+    per pool."""
+    from replay import resources
+
+    pool = resources.cards_dir().resolve()
+    if pool not in _DEFAULT:
+        _DEFAULT[pool] = load_cards()
+    return _DEFAULT[pool]
+
+
+def __getattr__(name: str) -> Any:
+    """``FIXTURES``: the data directory (kept for old imports; use :mod:`replay.resources`)."""
+    if name == "FIXTURES":
+        from replay import resources
+        return resources.data_root()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,7 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ledger import deckfacts
 from ledger.events import DeckEntry
-from replay.cards import FIXTURES, CardDB
+from replay import resources
+from replay.cards import CardDB
 from replay.errors import CardDataError
 
 DECK_SIZE = 50
@@ -107,9 +108,9 @@ def validate_deck(deck: Deck, db: CardDB) -> list[str]:
 
 
 def load_decks(paths=None, db: CardDB | None = None) -> list[Deck]:
-    """Load deck files (default: every ``*.toml`` under ``fixtures/decks``), checked."""
+    """Load deck files (default: the shipped decks, :func:`replay.resources.decks_dir`), checked."""
     if paths is None:
-        paths = sorted((FIXTURES / "decks").glob("*.toml"))
+        paths = sorted(resources.decks_dir().glob("*.toml"))
     decks = [load_deck(p, db) for p in paths]
     if not decks:
         raise CardDataError("no deck files found")

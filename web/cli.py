@@ -13,6 +13,7 @@ import click
 
 from ledger.errors import LedgerError
 from replay.errors import ReplayError
+from web.cli_cards import cards_option
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -21,17 +22,20 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--quiet", "-q", is_flag=True, help="Print only failures and the closing line.")
+@cards_option
 def conformance(paths: tuple[str, ...], quiet: bool) -> None:
-    """Run conformance cases (TOML files, or directories searched for *.toml).
+    """Run conformance cases (TOML files, or directories searched for *.toml; default: the
+    shipped cases).
 
     Prints PASS/FAIL per case and a closing line "N passed, N failed"; exits 1 on any failure.
     """
     from replay.conformance import run_paths
+    from replay.resources import conformance_dir
 
     passed = failed = 0
-    for result in run_paths(paths):
+    for result in run_paths(paths or [conformance_dir()]):
         if result.passed:
             passed += 1
         else:
@@ -49,16 +53,18 @@ def cards() -> None:
 
 @cards.command("validate")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True))
+@cards_option
 def cards_validate(paths: tuple[str, ...]) -> None:
-    """Validate card files and deck files (default: fixtures/cards and fixtures/decks)."""
-    from replay.cards import FIXTURES, load_cards
+    """Validate card files and deck files (default: the card pool in use and the shipped decks)."""
+    from replay.cards import load_cards
     from replay.decks import load_deck, validate_deck
+    from replay.resources import decks_dir
 
     files = [Path(p) for p in paths]
     card_files = [p for p in files if "decks" not in p.parts] or None
     deck_files = [p for p in files if "decks" in p.parts]
     if not files:
-        deck_files = sorted((FIXTURES / "decks").glob("*.toml"))
+        deck_files = sorted(decks_dir().glob("*.toml"))
     db = load_cards(_expand(card_files) if card_files else None)
     click.echo(f"{len(db)} cards OK")
     problems = 0
@@ -82,12 +88,13 @@ def cards_validate(paths: tuple[str, ...]) -> None:
               help="Store directory to write match files into.")
 @click.option("--rules", type=click.Choice(["1.3.2", "1.2"]), default="1.3.2", show_default=True)
 @click.option("--decks", multiple=True, type=click.Path(exists=True),
-              help="Deck files or directories (default: fixtures/decks).")
+              help="Deck files or directories (default: the shipped decks).")
 @click.option("--bots", default="greedy,greedy", show_default=True,
               help="Bots, comma separated: seat A,seat B (tournament: assigned in turn).")
 @click.option("--tournament", help="Simulate a Swiss tournament with this name.")
 @click.option("--players", type=click.IntRange(2), default=8, show_default=True)
 @click.option("--rounds", type=click.IntRange(1), default=3, show_default=True)
+@cards_option
 def simulate(matches, seed, out, rules, decks, bots, tournament, players, rounds) -> None:
     """Bots play matches into a store; the same arguments give byte-identical files."""
     from rich.progress import Progress
@@ -125,6 +132,7 @@ def simulate(matches, seed, out, rules, decks, bots, tournament, players, rounds
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
+@cards_option
 def verify(paths: tuple[str, ...]) -> None:
     """Verify match files or store directories: the hash chain, the legality of every
     decision, and that the engine re-derives exactly the recorded outcomes."""
@@ -171,6 +179,7 @@ def verify(paths: tuple[str, ...]) -> None:
 @click.option("--turn", type=int, help="… or to this turn of --round (\"round 4, turn 7\").")
 @click.option("--battle", type=int, help="Go to the N-th battle of the match.")
 @click.option("--json", "as_json", is_flag=True, help="Print the board as JSON.")
+@cards_option
 def replay(file: str, at: int | None, perspective: str, round_: int | None, turn: int | None,
            battle: int | None, as_json: bool) -> None:
     """Show the board of a match file at an event, from a perspective."""
@@ -253,7 +262,8 @@ def bench(quick: bool) -> None:
     root = Path(__file__).resolve().parent.parent / "bench"
     scripts = sorted(root.glob("*.py"))
     if not scripts:
-        raise click.ClickException(f"no benchmark scripts in {root}")
+        raise click.ClickException(f"no benchmark scripts in {root} (wonders bench runs the "
+                                   f"benchmarks of a source checkout)")
     results = {}
     for script in scripts:
         args = [sys.executable, str(script)] + (["--quick"] if quick else [])

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import click
 
+from web.cli_cards import cards_option
+
 TOURNAMENT = "Demo Cup"
 
 
@@ -32,6 +34,7 @@ TOURNAMENT = "Demo Cup"
 @click.option("--port", type=click.IntRange(0, 65535), default=5000, show_default=True,
               help="Port to listen on (0: any free port; the URL printed says which).")
 @click.option("--no-serve", is_flag=True, help="Simulate and ingest only; do not start the server.")
+@cards_option
 def demo(directory: str, players: int, rounds: int, seed: int, host: str, port: int,
          no_serve: bool) -> None:
     """Simulate a small tournament, ingest it and serve the replay viewer and the dashboard.

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from web.cli_cards import cards_option
+
 
 @click.command("serve")
 @click.option("--store", type=click.Path(file_okay=False), default=None,
@@ -13,6 +15,7 @@ import click
               help="Port to listen on (0: any free port; the chosen one is printed).")
 @click.option("--threads", type=click.IntRange(1, 256), default=16, show_default=True,
               help="Worker threads of the waitress server.")
+@cards_option
 def serve(store: str | None, host: str, port: int, threads: int) -> None:
     """Run the recording API and the /play pages with waitress.
 

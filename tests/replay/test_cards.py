@@ -73,3 +73,63 @@ def test_an_unreadable_deck_names_the_file(tmp_path):
     path.write_text('name = "x"\ncards = 5\n')
     with pytest.raises(CardDataError, match=r"broken.toml: cards"):
         load_deck(path)
+
+
+# -- where the data is: replay.resources, WONDERS_CARDS, empty pools -------------------------------
+
+def test_the_data_is_found_through_replay_resources():
+    from replay import resources
+
+    root = resources.data_root()
+    assert resources.shipped_cards_dir() == root / "cards"
+    assert resources.cards_dir() == root / "cards"  # no --cards, no WONDERS_CARDS (autouse)
+    assert resources.card_files() == sorted((root / "cards").glob("*.toml"))
+    assert sorted(resources.decks_dir().glob("*.toml"))
+    assert sorted(resources.golden_dir().glob("*.jsonl"))
+    assert sorted(resources.conformance_dir().rglob("*.toml"))
+
+
+@pytest.fixture(autouse=True)
+def _no_chosen_pool(monkeypatch):
+    from replay import resources
+
+    monkeypatch.delenv(resources.CARDS_ENV, raising=False)
+    monkeypatch.setattr(resources, "_chosen_cards", None)
+
+
+def test_wonders_cards_and_use_cards_choose_another_pool(tmp_path, monkeypatch):
+    from replay import resources
+
+    pool = tmp_path / "pool"
+    pool.mkdir()
+    (pool / "two.toml").write_text('[[card]]\nname = "Pebble"\ntype = "wonder"\npower = 1\n'
+                                   '[[card]]\nname = "Boulder"\ntype = "wonder"\npower = 3\n')
+    shipped = len(default_cards())
+    monkeypatch.setenv(resources.CARDS_ENV, str(pool))
+    assert sorted(c.name for c in default_cards()) == ["Boulder", "Pebble"]
+    monkeypatch.delenv(resources.CARDS_ENV)
+    assert len(default_cards()) == shipped
+    previous = resources.use_cards(pool)
+    try:
+        assert len(default_cards()) == 2
+    finally:
+        resources.use_cards(previous)
+    assert len(default_cards()) == shipped
+
+
+@pytest.mark.parametrize("content", [None, "# no cards here\n"])
+def test_an_empty_pool_is_an_error_not_an_empty_database(tmp_path, monkeypatch, content):
+    from replay import resources
+    from replay.cards import load_cards
+
+    if content is not None:
+        (tmp_path / "nothing.toml").write_text(content)
+    monkeypatch.setenv(resources.CARDS_ENV, str(tmp_path))
+    with pytest.raises(CardDataError, match=r"card pool .* is empty") as caught:
+        default_cards()
+    assert str(tmp_path) in str(caught.value) and "\n" not in str(caught.value)
+    with pytest.raises(CardDataError, match="empty"):
+        load_cards()
+    monkeypatch.setenv(resources.CARDS_ENV, str(tmp_path / "missing"))
+    with pytest.raises(CardDataError, match="no such directory"):
+        default_cards()

@@ -134,3 +134,37 @@ def test_a_bad_file_is_one_line_too(tmp_path):
     done = wonders("replay", bad)
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_cards_and_wonders_cards_choose_the_pool(tmp_path, store):
+    import os
+
+    pool = tmp_path / "pool"
+    pool.mkdir()
+    (pool / "two.toml").write_text('[[card]]\nname = "Pebble"\ntype = "wonder"\npower = 1\n'
+                                   '[[card]]\nname = "Boulder"\ntype = "wonder"\npower = 3\n')
+    for args, env in ((["--cards", pool], {}), ([], {"WONDERS_CARDS": str(pool)})):
+        done = subprocess.run([sys.executable, "-m", "web.cli", "cards", "validate", *map(str, args)],
+                              cwd=REPO, capture_output=True, text=True, timeout=600,
+                              env=dict(os.environ, **env))
+        assert done.stdout.splitlines()[0] == "2 cards OK"
+        assert done.returncode != 0 and "unknown card" in done.stderr  # the shipped decks' cards
+    done = wonders("verify", "--cards", pool, store)
+    assert done.returncode != 0 and "unknown card" in done.stdout
+    assert wonders("verify", store).returncode == 0
+
+
+@pytest.mark.parametrize("command", [["cards", "validate"], ["verify", "x.jsonl"], ["conformance"],
+                                     ["simulate", "--out", "{tmp}/x"], ["replay", "x.jsonl"],
+                                     ["demo", "--no-serve", "--dir", "{tmp}/demo"], ["serve"]])
+def test_an_empty_pool_is_one_line(tmp_path, command):
+    done = wonders(*[a.format(tmp=tmp_path) for a in command], "--cards", tmp_path)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode != 0 and "cards OK" not in done.stdout
+    assert lines == [f"error: card pool {tmp_path} is empty: no card files (*.toml)"]
+
+
+def test_conformance_runs_the_shipped_cases_by_default():
+    done = wonders("conformance", "--quiet")
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert done.stdout.splitlines()[-1].endswith(" passed, 0 failed")

@@ -8,7 +8,7 @@ from flask import Blueprint, request
 
 from ledger.events import MatchOpened, SeatInfo
 from ledger.store import MatchInfo
-from replay.cards import FIXTURES
+from replay import resources
 from replay.decks import Deck, load_deck, validate_deck
 from replay.engine import ENGINE_VERSION
 from replay.recorder import Recorder
@@ -58,7 +58,7 @@ def _deck_of(seat: str, entry: SeatEntry) -> Deck:
         raise MalformedRequestError(f"seat {seat}: give exactly one of 'deck' (card → copies) "
                                     f"or 'preset' (a fixture deck name)")
     if entry.preset is not None:
-        presets = {p.stem: p for p in (FIXTURES / "decks").glob("*.toml")}
+        presets = {p.stem: p for p in resources.decks_dir().glob("*.toml")}
         if entry.preset not in presets:
             raise MalformedRequestError(f"seat {seat}: no preset deck {entry.preset!r} "
                                         f"(choose from {', '.join(sorted(presets))})")

@@ -1,0 +1,32 @@
+"""``--cards DIR``: the card pool a command reads (every command that reads cards has it).
+
+The choice lasts for the command (it is undone when the command's context closes); without the
+option the pool is ``$WONDERS_CARDS``, else the shipped one (:mod:`replay.resources`).
+"""
+
+from __future__ import annotations
+
+import click
+
+from replay import resources
+
+
+def _choose(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    if value is None:
+        return
+    from replay.cards import default_cards
+
+    previous = resources.use_cards(value)
+    try:
+        default_cards()  # a missing, empty or invalid pool is one clear error, before any work
+    except BaseException:
+        resources.use_cards(previous)
+        raise
+    ctx.call_on_close(lambda: resources.use_cards(previous))
+
+
+cards_option = click.option(
+    "--cards", "cards_pool", type=click.Path(exists=True, file_okay=False), default=None,
+    expose_value=False, is_eager=True, callback=_choose,
+    help="Directory of card files to use instead of the shipped pool "
+         f"[env {resources.CARDS_ENV}].")
