@@ -5,12 +5,12 @@ The ledger never imports the rules engine (``replay``) or the web layer (``web``
 
 from ledger.codec import Stored, decode_line, encode_line
 from ledger.errors import (ConflictError, IntegrityError, LedgerError, MalformedEventError,
-                           MatchNotFoundError)
+                           MatchNotFoundError, NewerFormatError, NonCanonicalLineError)
 from ledger.filestore import FileStore, TornTailWarning
-from ledger.store import MatchInfo, Store
+from ledger.store import MatchInfo, Store, TornTail
 
 __all__ = [
     "ConflictError", "FileStore", "IntegrityError", "LedgerError", "MalformedEventError",
-    "MatchInfo", "MatchNotFoundError", "Store", "Stored", "TornTailWarning", "decode_line",
-    "encode_line",
+    "MatchInfo", "MatchNotFoundError", "NewerFormatError", "NonCanonicalLineError", "Store",
+    "Stored", "TornTail", "TornTailWarning", "decode_line", "encode_line",
 ]

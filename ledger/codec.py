@@ -14,17 +14,31 @@ A line is one JSON object, keys in this fixed order, no whitespace, UTF-8::
 * ``hash`` -- SHA-256 (hex) of the line's canonical bytes *without* the ``hash`` key, i.e.
   the line up to ``,"hash":`` followed by ``}``.
 
+A line is read only if it is byte-identical to the canonical encoding of what it decodes to
+(:func:`decode_line`, :func:`check_canonical`): a duplicate key (which a JSON decoder would let
+win, e.g. after the hashed part), whitespace outside strings, a CRLF ending, bytes after the
+object or keys out of order are a :class:`~ledger.errors.NonCanonicalLineError`.  A line of an
+event type or schema version this program does not know is a
+:class:`~ledger.errors.NewerFormatError`, not corruption.
+
 See ``docs/format.md``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 from datetime import datetime, timezone
 
 import msgspec
 
-from ledger.errors import IntegrityError, MalformedEventError
+from ledger.errors import (
+    IntegrityError,
+    MalformedEventError,
+    NewerFormatError,
+    NonCanonicalLineError,
+)
 from ledger.events import EVENT_TYPES, SCHEMA, Event
 from ledger.upcast import upcast
 
@@ -76,14 +90,16 @@ def encode_event(event: Event) -> bytes:
 
 def encode_line(event: Event, seq: int, at: str, batch: int, prev: str) -> tuple[bytes, str]:
     """Encode one stored line (without its trailing newline); returns ``(line, hash)``."""
-    body = _encoder.encode(event)
-    name = type(event).__name__
-    tail = b'"v":%d,"at":%s,"batch":%d,"prev":"%s"' % (
-        SCHEMA[name], _encoder.encode(at), batch, prev.encode())
-    inner = body[1:-1]
-    unhashed = b'{"seq":%d,%s,%s' % (seq, inner, tail)
+    unhashed = _unhashed(event, seq, at, batch, prev)
     digest = hashlib.sha256(unhashed + b"}").hexdigest()
     return unhashed + b',"hash":"' + digest.encode() + b'"}', digest
+
+
+def _unhashed(event: Event, seq: int, at: str, batch: int, prev: str) -> bytes:
+    """The canonical line up to (not including) ``,"hash":``."""
+    body = _encoder.encode(event)
+    return b'{"seq":%d,%s,"v":%d,"at":%s,"batch":%d,"prev":"%s"' % (
+        seq, body[1:-1], SCHEMA[type(event).__name__], _encoder.encode(at), batch, prev.encode())
 
 
 def line_hash(line: bytes) -> str:
@@ -97,33 +113,211 @@ def line_hash(line: bytes) -> str:
 def decode_line(line: bytes, where: str = "", prev: str | None = None) -> Stored:
     """Decode and check one stored line.
 
-    Checks that the line parses, that its hash matches its bytes and (when ``prev`` is given)
-    that it chains to the previous line.  Old schema versions are upcast first.
-    ``where`` (``file:line``) is put in every error message.
+    Checks that the line parses, that it is byte-identical to the canonical encoding of what
+    it decodes to (:func:`check_canonical`; else :class:`NonCanonicalLineError`), that its
+    hash matches its bytes and (when ``prev`` is given) that it chains to the previous line.
+    Old schema versions are upcast; an event type or version this program does not know is a
+    :class:`NewerFormatError`.  ``where`` (``file:line``) is put in every error message.
     """
-    try:
-        env = _envelope_decoder.decode(line)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise MalformedEventError(f"{where}: not a ledger line ({exc})") from None
-    if line_hash(line) != env.hash:
-        raise IntegrityError(f"{where}: seq {env.seq}: hash mismatch (the line was altered)")
+    env = _decode_envelope(line, where)
+    current = SCHEMA.get(env.type)
+    event, raw, newer = None, None, False
+    if current is not None and env.v == current:
+        event = _decode_current(line, env, where)
+        check_canonical(line, env, event, where)
+    else:
+        _check_hash(line, env, where)
+        newer = current is None or env.v > current
+        raw = _check_raw(line, env, where, envelope_order=not newer)
     if prev is not None and env.prev != prev:
         raise IntegrityError(
             f"{where}: seq {env.seq}: hash chain broken (prev {env.prev[:12]}…, "
             f"expected {prev[:12]}… — a line was removed, inserted or reordered)")
-    event = _decode_event(line, env, where)
+    if event is None:
+        if newer:
+            what = (f"event type {env.type!r}, unknown to this program" if current is None else
+                    f"{env.type} schema v{env.v}; this program reads up to v{current}")
+            raise NewerFormatError(f"{where}: seq {env.seq}: written by a newer program ({what}); "
+                                   f"upgrade wonders to read this file")
+        try:
+            raw = upcast(env.type, env.v, current, raw)
+            event = msgspec.convert(raw, EVENT_TYPES[env.type])
+        except (msgspec.ValidationError, LookupError) as exc:
+            raise MalformedEventError(
+                f"{where}: seq {env.seq}: bad {env.type} v{env.v} event ({exc})") from None
     return Stored(env.seq, env.at, env.batch, env.prev, env.hash, event)
 
 
-def _decode_event(line: bytes, env: Envelope, where: str) -> Event:
-    current = SCHEMA.get(env.type)
-    if current is None:
-        raise MalformedEventError(f"{where}: seq {env.seq}: unknown event type {env.type!r}")
+def check_canonical(line: bytes, env: Envelope, event: Event, where: str = "") -> None:
+    """Check a line of the current schema version, already decoded as ``env`` and ``event``:
+    its hash, and that it is exactly the canonical encoding of that event and envelope.
+
+    The fast path is the hash (as for any line) and one comparison with :func:`encode_line`'s
+    bytes.
+    One tolerance, for lines recorded before number fields were normalised: an integer where
+    the canonical encoding has the same number as a float (``4`` for ``4.0``); the line must
+    still be canonical JSON (no duplicate keys, no whitespace, msgspec's own escapes) with the
+    keys in the canonical order, at every depth.  Raises :class:`NonCanonicalLineError` (what
+    is wrong, named), :class:`IntegrityError` (hash) -- or returns.
+    """
+    cut = _check_hash(line, env, where, event)
+    head = _unhashed(event, env.seq, env.at, env.batch, env.prev)
+    if len(head) == cut and line.startswith(head):
+        return
+    # The usual difference: integers recorded in number fields (4 where canonical is 4.0).
+    # (Should this also touch a string of ``head``, the line cannot match: its own string
+    # decodes to what ``head`` encodes; the exact check below then decides.)
+    if b".0" in head and line[:cut] == (
+            head.replace(b".0,", b",").replace(b".0}", b"}").replace(b".0]", b"]")):
+        return
+    expected = head + line[cut:]  # with the line's own hash, checked above
+    want = _raw_decoder.decode(expected)
     try:
-        if env.v == current:
-            return _event_decoder.decode(line)
-        raw = msgspec.json.decode(line)
-        raw = upcast(env.type, env.v, current, raw)
-        return msgspec.convert(raw, EVENT_TYPES[env.type])
-    except (msgspec.DecodeError, msgspec.ValidationError, LookupError) as exc:
+        raw = _raw_decoder.decode(line)
+    except msgspec.DecodeError:
+        raw = None
+    if raw is not None and _encoder.encode(raw) == line and _same(raw, want):
+        return
+    problem = _diagnose(line, list(want)) or _first_difference(line, expected)
+    raise _non_canonical(where, env.seq, problem)
+
+
+# -- checking helpers -----------------------------------------------------------------------
+
+_raw_decoder = msgspec.json.Decoder()  # any JSON; objects keep their key order
+
+
+_ENVELOPE_HEAD = ["seq", "type"]
+_ENVELOPE_TAIL = ["v", "at", "batch", "prev", "hash"]
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_SEQ = re.compile(rb'^\{"seq":(\d+),')
+
+
+def _non_canonical(where: str, seq: object, problem: str) -> NonCanonicalLineError:
+    return NonCanonicalLineError(
+        f"{where}: seq {seq}: not a canonical line: {problem} (a ledger line must be exactly "
+        f"the canonical encoding of its event)")
+
+
+def _decode_envelope(line: bytes, where: str) -> Envelope:
+    try:
+        return _envelope_decoder.decode(line)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        problem = _diagnose(line, envelope_order=False)
+        if problem is not None:
+            found = _SEQ.match(line)
+            raise _non_canonical(where, found.group(1).decode() if found else "?", problem) from None
+        raise MalformedEventError(f"{where}: not a ledger line ({exc})") from None
+
+
+def _decode_current(line: bytes, env: Envelope, where: str) -> Event:
+    try:
+        return _event_decoder.decode(line)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        _check_hash(line, env, where)  # an altered line is reported as such
         raise MalformedEventError(f"{where}: seq {env.seq}: bad {env.type} event ({exc})") from None
+
+
+def _check_hash(line: bytes, env: Envelope, where: str, event: Event | None = None) -> int:
+    """The ``hash`` key is the last key, nothing follows it, and it hashes the line; returns
+    where ``,"hash":`` starts (``event``: the decoded event, to name a reordering)."""
+    tail = b'%s%s"}' % (_HASH_KEY, env.hash.encode())
+    if not line.endswith(tail):
+        problem = _diagnose(line) or 'the "hash" key is not the last key'
+        raise _non_canonical(where, env.seq, problem)
+    cut = len(line) - len(tail)
+    if hashlib.sha256(line[:cut] + b"}").hexdigest() != env.hash:
+        keys = None
+        if event is not None:
+            keys = list(_raw_decoder.decode(encode_line(event, env.seq, env.at, env.batch, env.prev)[0]))
+        problem = _diagnose(line, keys)
+        if problem is not None:
+            raise _non_canonical(where, env.seq, problem)
+        raise IntegrityError(f"{where}: seq {env.seq}: hash mismatch (the line was altered)")
+    return cut
+
+
+def _check_raw(line: bytes, env: Envelope, where: str, envelope_order: bool = True) -> dict:
+    """For a line of another schema version: re-encoding its raw JSON object reproduces it
+    (no duplicate keys, whitespace or stray bytes) and, with ``envelope_order``, the envelope
+    keys come first (``seq``, ``type``) and last (``v`` … ``hash``).  Returns the object."""
+    try:
+        raw = _raw_decoder.decode(line)
+    except msgspec.DecodeError as exc:
+        raise MalformedEventError(f"{where}: seq {env.seq}: not a ledger line ({exc})") from None
+    keys = list(raw)
+    good = _encoder.encode(raw) == line and keys[-1:] == ["hash"]
+    if good and envelope_order:
+        good = keys[:2] == _ENVELOPE_HEAD and keys[-5:] == _ENVELOPE_TAIL
+    if not good:
+        problem = _diagnose(line, envelope_order=envelope_order) or "not canonical JSON"
+        raise _non_canonical(where, env.seq, problem)
+    return raw
+
+
+def _same(got: object, want: object) -> bool:
+    """``got`` (a line's JSON) is ``want`` (its canonical JSON): same keys in the same order at
+    every depth, same values; an int may stand for an equal float."""
+    if type(got) is not type(want):
+        return type(got) is int and type(want) is float and got == want
+    if type(got) is dict:
+        return list(got) == list(want) and all(_same(got[k], want[k]) for k in got)
+    if type(got) is list:
+        return len(got) == len(want) and all(map(_same, got, want))
+    return got == want
+
+
+def _diagnose(line: bytes, want_keys: list[str] | None = None,
+              envelope_order: bool = True) -> str | None:
+    """What makes ``line`` non-canonical, in words, if it is one of the known faults
+    (slow; only called once a line has failed a check)."""
+    if line.endswith(b"\r"):
+        return "a carriage return at the end (CRLF line ending)"
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"invalid UTF-8 at byte {exc.start}"
+    duplicates: list[str] = []
+    top: list[str] = []
+
+    def pairs_hook(pairs: list) -> dict:
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen and key not in duplicates:
+                duplicates.append(key)
+            seen.add(key)
+        top[:] = [key for key, _ in pairs]  # the outermost object is the last one closed
+        return dict(pairs)
+
+    body = text.lstrip()
+    try:
+        _, end = json.JSONDecoder(object_pairs_hook=pairs_hook).raw_decode(body)
+    except ValueError:
+        return None
+    rest = body[end:]
+    if rest.strip():
+        return f"{len(rest.encode())} trailing bytes after the JSON object"
+    if duplicates:
+        return "duplicate key " + ", ".join(repr(key) for key in duplicates)
+    if rest or len(body) != len(text) or re.search(r"\s", _STRINGS.sub('""', text)):
+        return "whitespace outside strings"
+    if want_keys is not None and top != want_keys:
+        unknown = [key for key in top if key not in want_keys]
+        missing = [key for key in want_keys if key not in top]
+        if unknown:
+            return f"unknown key {unknown[0]!r}"
+        if missing:
+            return f"missing key {missing[0]!r}"
+        return f"keys out of order ({','.join(top)}; canonical: {','.join(want_keys)})"
+    if want_keys is None and envelope_order and (
+            top[:2] != _ENVELOPE_HEAD or top[-5:] != _ENVELOPE_TAIL):
+        return (f"keys out of order ({','.join(top)}; the envelope keys are seq,type first and "
+                f"v,at,batch,prev,hash last)")
+    return None
+
+
+def _first_difference(line: bytes, expected: bytes) -> str:
+    at = next((i for i, (a, b) in enumerate(zip(line, expected)) if a != b),
+              min(len(line), len(expected)))
+    return (f"differs from the canonical encoding at byte {at} "
+            f"({line[max(0, at - 16):at + 16]!r} where it is {expected[max(0, at - 16):at + 16]!r})")

@@ -20,5 +20,17 @@ class IntegrityError(LedgerError):
     """The stored data was altered: a hash mismatch or a broken chain."""
 
 
+class NonCanonicalLineError(IntegrityError):
+    """A line is not byte-identical to the canonical encoding of what it decodes to: a duplicate
+    key, whitespace outside strings, a CRLF ending, bytes after the object, keys out of order.
+    (Such a line may hash correctly -- a duplicate key after ``"hash"`` would silently rewrite
+    the event -- so it is corruption, never read leniently.)"""
+
+
+class NewerFormatError(LedgerError):
+    """A line written by a newer program: an event type or schema version this program does not
+    know.  Not corruption (the line is intact): this program is too old to read it."""
+
+
 class MatchNotFoundError(LedgerError):
     """No match with that id in the store."""

@@ -8,8 +8,15 @@ Durability contract (DESIGN.md section 5):
 * writers to one match are serialised by an exclusive ``flock`` on the match file, and the
   ``expected_seq`` check happens under that lock;
 * a torn tail (a partial line, or the complete lines of a batch whose last line never made
-  it to disk) is detected when a process first opens the match, under the lock, and
-  truncated away with a :class:`TornTailWarning`; nothing acknowledged is ever in a torn tail;
+  it to disk) is dropped only by a **writer**: :meth:`FileStore.append`, holding the lock,
+  truncates it away with a :class:`TornTailWarning` (the first time this process appends to
+  the match, or whenever the file ends mid-batch); nothing acknowledged is ever in a torn tail;
+* **readers never modify a file**: :meth:`~FileStore.read`, :meth:`~FileStore.follow`,
+  :meth:`~FileStore.list`, :meth:`~FileStore.info_of` and :meth:`~FileStore.read_file` open it
+  read-only and return the whole batches before a torn tail; :meth:`~FileStore.torn_tail` and
+  ``MatchInfo.torn_tail`` (a :class:`~ledger.store.TornTail`) say that one is there;
+* every line is checked to be the canonical encoding of its event, with its hash and chain link,
+  the first time this store reads it (:func:`ledger.codec.check_canonical`);
 * any other damage is an error naming file, line and seq.
 """
 
@@ -24,10 +31,10 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from ledger.codec import (GENESIS, Envelope, Stored, _envelope_decoder, _event_decoder,
-                          decode_line, encode_line, line_hash, now_iso)
+                          check_canonical, decode_line, encode_line, now_iso)
 from ledger.errors import ConflictError, MalformedEventError, MatchNotFoundError
 from ledger.events import SCHEMA, Event, MatchEnded, MatchOpened, TakenBack
-from ledger.store import MatchInfo, Store
+from ledger.store import MatchInfo, Store, TornTail
 
 SUFFIX = ".jsonl"
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
@@ -157,25 +164,14 @@ class FileStore(Store):
                 f"{path}: dropped a torn tail of {len(tail)} bytes after byte {good_end} "
                 f"(a batch interrupted by a crash; it was never acknowledged)"), stacklevel=4)
 
-    # -- reading -------------------------------------------------------------------------
-
-    def _open_checked(self, match_id: str) -> Path:
-        """First touch of a match in this process: recover a torn tail under the lock."""
-        path = self._existing(match_id)
-        if match_id not in self._opened:
-            fd = os.open(path, os.O_RDWR)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX)
-                self._recover_locked(fd, path)
-            finally:
-                os.close(fd)
-            self._opened.add(match_id)
-        return path
+    # -- reading (never modifies a file) -------------------------------------------------
 
     def read(self, match_id: str, from_seq: int = 0) -> Iterator[Stored]:
-        """Read a match; lines this store verified before are not hashed again (the file is
-        append-only, and its identity and length are checked), new lines are verified."""
-        path = self._open_checked(match_id)
+        """Read a match: the events of its whole batches (a torn tail is left out, and left in
+        place: see :meth:`torn_tail`).  Lines this store verified before are not hashed again
+        (the file is append-only, and its identity and length are checked); new lines are
+        verified: canonical bytes, hash, chain, seq."""
+        path = self._existing(match_id)
         with open(path, "rb") as handle:
             stat = os.fstat(handle.fileno())
             data = handle.read()
@@ -192,24 +188,42 @@ class FileStore(Store):
 
     @staticmethod
     def read_file(path: str | os.PathLike, from_seq: int = 0) -> Iterator[Stored]:
-        """Read any match file (also one outside this store), without repairing it."""
+        """Read any match file (also one outside this store): its whole batches, checked, and
+        never modified.  :func:`ledger.integrity.check_file` also classifies its end."""
         path = Path(path)
         yield from _decode_stream(path.read_bytes(), path, from_seq)
 
+    def torn_tail(self, match_id: str) -> TornTail | None:
+        """The unfinished batch a crashed writer left at the end of a match file, if any.
+
+        ``None`` if the file ends in a whole batch, or if a writer holds the file's lock right
+        now (its batch is in progress, not torn).  Reads only: it probes the lock without
+        waiting and never truncates (the next :meth:`append` does)."""
+        return _settled_tail(self._existing(match_id))
+
     def follow(self, match_id: str, from_seq: int = 0, poll: float = 0.05,
                timeout: float | None = None) -> Iterator[Stored]:
-        path = self._open_checked(match_id)
-        offset, lineno, prev, pending = 0, 0, GENESIS, []
+        """Yield events of whole batches as they are appended (read-only: a torn tail is
+        waited past, never truncated; once a writer replaces it, the new batch follows)."""
+        path = self._existing(match_id)
+        offset, lineno, prev = 0, 0, GENESIS  # where the last whole batch read ends
         idle_since = time.monotonic()
         with open(path, "rb") as handle:
             while True:
                 handle.seek(offset)
                 data = handle.read()
-                consumed = data.rfind(b"\n") + 1
                 got = False
-                for lineno_rel, line, _end in _lines(data[:consumed]):
-                    stored = decode_line(line, f"{path}:{lineno + lineno_rel}", prev)
-                    prev = stored.hash
+                pending: list[Stored] = []
+                chain, batch_end, batch_lines = prev, 0, 0
+                for lineno_rel, line, end in _lines(data):
+                    if end is None:
+                        break  # a partial line: being written (or torn)
+                    where = f"{path}:{lineno + lineno_rel}"
+                    stored = decode_line(line, where, chain)
+                    if stored.seq != lineno + lineno_rel - 1:
+                        raise MalformedEventError(
+                            f"{where}: seq {stored.seq}: expected seq {lineno + lineno_rel - 1}")
+                    chain = stored.hash
                     pending.append(stored)
                     if stored.seq == stored.batch:
                         for item in pending:
@@ -219,8 +233,11 @@ class FileStore(Store):
                                 if isinstance(item.event, MatchEnded):
                                     return
                         pending = []
-                lineno += data[:consumed].count(b"\n")
-                offset += consumed
+                        prev, batch_end, batch_lines = chain, end, lineno_rel
+                # Only whole batches are consumed: an unfinished one is read again next time
+                # (a writer may truncate a torn one and append in its place).
+                lineno += batch_lines
+                offset += batch_end
                 if got:
                     idle_since = time.monotonic()
                 elif timeout is not None and time.monotonic() - idle_since >= timeout:
@@ -238,14 +255,18 @@ class FileStore(Store):
         return sorted(self.root.glob(f"*{SUFFIX}"))
 
     def info_of(self, path: Path) -> MatchInfo:
-        """What :meth:`list` says of one match file (a malformed file raises its error)."""
+        """What :meth:`list` says of one match file (a malformed file raises its error): the
+        whole batches, and the torn tail after them if a crash left one (read-only)."""
         data = path.read_bytes()
         first = data.split(b"\n", 1)[0]
         opened = decode_line(first, f"{path}:1").event
         if not isinstance(opened, MatchOpened):
             raise MalformedEventError(f"{path}:1: seq 0: expected MatchOpened, got {type(opened).__name__}")
-        complete = [line for _n, line, end in _lines(data) if end is not None]
+        tail = _tail_of(data, path)
+        whole = data[:tail.offset] if tail else data
+        complete = [line for _n, line, end in _lines(whole) if end is not None]
         length = len(complete)
+        torn = _settled_tail(path) if tail else None
         ended: MatchEnded | None = None
         for line in reversed(complete):
             if b'"type":"MatchEnded"' in line[:64] or b'"type":"TakenBack"' in line[:64]:
@@ -256,7 +277,7 @@ class FileStore(Store):
                     continue
                 break
         return MatchInfo(opened.match_id, opened, length, ended is not None,
-                         ended.winner if ended else None, ended.reason if ended else None)
+                         ended.winner if ended else None, ended.reason if ended else None, torn)
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -291,6 +312,8 @@ def _decode_stream(data: bytes, path: Path, from_seq: int, known: list[Envelope]
         events = _event_decoder.decode_lines(body)
         tail = body[known_bytes:] if trusted else body
         envelopes = list(known) + _envelope_decoder.decode_lines(tail)
+        if not len(events) == len(envelopes) == body.count(b"\n"):
+            raise ValueError("a blank line")  # decode_lines skips blank lines
     except Exception:  # noqa: BLE001 - the slow path names the bad line
         yield from _decode_slowly(body, path, from_seq)
         return
@@ -305,9 +328,11 @@ def _decode_stream(data: bytes, path: Path, from_seq: int, known: list[Envelope]
         if index >= trusted:
             line = lines[index]
             if env.v != SCHEMA.get(env.type) or type(event).__name__ != env.type or \
-                    env.prev != prev or line_hash(line) != env.hash:
+                    env.prev != prev:
                 stored = decode_line(line, f"{path}:{index + 1}", prev)  # upcasts, or raises
                 event = stored.event
+            else:  # canonical bytes (which proves the hash too), or raises
+                check_canonical(line, env, event, f"{path}:{index + 1}")
             if env.seq != index:
                 raise MalformedEventError(f"{path}:{index + 1}: seq {env.seq}: expected seq {index}")
         prev = env.hash
@@ -337,6 +362,46 @@ def _decode_slowly(data: bytes, path: Path, from_seq: int) -> Iterator[Stored]:
                 if item.seq >= from_seq:
                     yield item
             pending = []
+
+
+def _tail_of(data: bytes, path: Path) -> TornTail | None:
+    """What follows the last whole batch of a file's bytes, if anything (scans from the end:
+    one envelope decoded in the usual case).  A complete line that is not a ledger line
+    inside the unfinished batch is damage, not a crash: an error."""
+    body_end = data.rfind(b"\n") + 1
+    end = body_end
+    while end > 0:
+        start = data.rfind(b"\n", 0, end - 1) + 1
+        try:
+            env = _envelope_decoder.decode(data[start:end - 1])
+        except Exception as exc:  # noqa: BLE001
+            lineno = data.count(b"\n", 0, start) + 1
+            raise MalformedEventError(f"{path}:{lineno}: not a ledger line ({exc})") from None
+        if env.seq == env.batch:
+            break
+        end = start
+    if end == len(data):
+        return None
+    lineno = data.count(b"\n", 0, end) + 1
+    return TornTail("torn" if body_end < len(data) else "cut", lineno, lineno - 1, end,
+                    len(data) - end)
+
+
+def _settled_tail(path: Path) -> TornTail | None:
+    """:func:`_tail_of` the file, unless a writer holds its lock (then its batch is in
+    progress: ``None``).  Takes a shared lock without waiting; never writes."""
+    with open(path, "rb") as handle:
+        if _tail_of(handle.read(), path) is None:
+            return None
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return None
+        try:
+            handle.seek(0)
+            return _tail_of(handle.read(), path)  # no writer can append while we hold it
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 def _parse_envelope(line: bytes, path: Path, what: str) -> Envelope:

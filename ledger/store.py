@@ -16,8 +16,36 @@ from ledger.codec import Stored
 from ledger.events import Event, MatchOpened
 
 
+class TornTail(msgspec.Struct, frozen=True):
+    """Bytes at the end of a match file that are not part of the log: a batch whose writer
+    crashed mid-append (or, while a writer holds the file's lock, a batch being written).
+
+    ``kind`` is ``"torn"`` (the file ends inside a line) or ``"cut"`` (every line is whole, but
+    the last line's ``batch`` points past the end of the file).  ``line`` (1-based) and ``seq``
+    are those of the unfinished batch's first line (``seq`` = the number of intact events);
+    ``offset`` is the byte where the intact prefix ends and ``size`` the bytes after it.
+    Readers leave it in place; the next writer truncates it under the lock.
+    """
+
+    kind: str
+    line: int
+    seq: int
+    offset: int
+    size: int
+
+    def describe(self) -> str:
+        what = "a partial last line" if self.kind == "torn" else "a batch whose last line is missing"
+        return (f"{self.kind} final batch at line {self.line} (seq {self.seq}): {what}, "
+                f"{self.size} bytes after the {self.seq} intact events (never acknowledged; "
+                f"the next writer drops it)")
+
+
 class MatchInfo(msgspec.Struct, frozen=True):
-    """One row of a store listing: the match's opening metadata and its progress."""
+    """One row of a store listing: the match's opening metadata and its progress.
+
+    ``length`` counts the events of whole batches; ``torn_tail`` says what follows them when
+    the file ends in an unfinished batch (see :class:`TornTail`), else ``None``.
+    """
 
     match_id: str
     opened: MatchOpened
@@ -25,6 +53,7 @@ class MatchInfo(msgspec.Struct, frozen=True):
     ended: bool
     winner: str | None = None
     reason: str | None = None
+    torn_tail: TornTail | None = None
 
 
 class Store(abc.ABC):

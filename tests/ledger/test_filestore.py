@@ -88,13 +88,19 @@ def _torn(tmp_path, tail: bytes):
     return good
 
 
-def test_a_partial_last_line_is_truncated_with_a_warning(tmp_path):
-    good = _torn(tmp_path, b'{"seq":3,"type":"Passed","seat":"A","au')
+def test_a_partial_last_line_is_left_by_readers_and_truncated_by_the_next_writer(tmp_path):
+    torn = b'{"seq":3,"type":"Passed","seat":"A","au'
+    good = _torn(tmp_path, torn)
+    store = FileStore(tmp_path)
+    assert [e.seq for e in store.read("m-1")] == [0, 1, 2]
+    assert (tmp_path / "m-1.jsonl").read_bytes() == good + torn  # readers never modify a file
+    tail = store.torn_tail("m-1")
+    assert (tail.kind, tail.line, tail.seq, tail.offset, tail.size) == ("torn", 4, 3, len(good), len(torn))
+    assert store.list()[0].torn_tail == tail and store.list()[0].length == 3
     with pytest.warns(TornTailWarning, match="dropped a torn tail"):
-        events = list(FileStore(tmp_path).read("m-1"))
-    assert [e.seq for e in events] == [0, 1, 2]
-    assert (tmp_path / "m-1.jsonl").read_bytes() == good
-    FileStore(tmp_path).append("m-1", [Passed("A")], 3)  # and the log goes on
+        FileStore(tmp_path).append("m-1", [Passed("A")], 3)  # the writer drops it, and the log goes on
+    assert (tmp_path / "m-1.jsonl").read_bytes().startswith(good)
+    assert [e.seq for e in store.read("m-1")] == [0, 1, 2, 3] and store.torn_tail("m-1") is None
 
 
 def test_complete_lines_of_an_unfinished_batch_are_torn_too(tmp_path):
@@ -106,9 +112,12 @@ def test_complete_lines_of_an_unfinished_batch_are_torn_too(tmp_path):
     line, _ = encode_line(Passed("A"), 1, "t", 3, last.hash)  # batch 1..3, only line 1 written
     with open(tmp_path / "m-1.jsonl", "ab") as handle:
         handle.write(line + b"\n")
+    assert [e.seq for e in FileStore(tmp_path).read("m-1")] == [0]
+    assert (tmp_path / "m-1.jsonl").read_bytes() == good + line + b"\n"
+    assert FileStore(tmp_path).torn_tail("m-1").kind == "cut"
     with pytest.warns(TornTailWarning):
-        assert [e.seq for e in FileStore(tmp_path).read("m-1")] == [0]
-    assert (tmp_path / "m-1.jsonl").read_bytes() == good
+        FileStore(tmp_path).append("m-1", [Passed("B")], 1)
+    assert [type(e.event).__name__ for e in FileStore(tmp_path).read("m-1")] == ["MatchOpened", "Passed"]
 
 
 def test_a_corrupt_complete_line_is_an_error_not_a_truncation(tmp_path):

@@ -8,7 +8,7 @@ import warnings
 from pathlib import Path
 
 from ledger import FileStore, TornTailWarning
-from ledger.events import MatchOpened, SeatInfo
+from ledger.events import JudgeNote, MatchOpened, SeatInfo
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -73,9 +73,14 @@ os.kill(os.getpid(), signal.SIGKILL)
                            capture_output=True, text=True)
     assert child.returncode == -signal.SIGKILL and "acked" in child.stdout
     import pytest
-    with pytest.warns(TornTailWarning):
-        events = list(FileStore(tmp_path).read("m-1"))
+    before = (tmp_path / "m-1.jsonl").read_bytes()
+    events = list(FileStore(tmp_path).read("m-1"))
     assert [e.event.text for e in events[1:]] == ["kept"]
+    assert (tmp_path / "m-1.jsonl").read_bytes() == before  # a reader leaves the torn tail
+    with pytest.warns(TornTailWarning):  # the next writer drops it
+        FileStore(tmp_path).append("m-1", [JudgeNote("j", "next")], 2)
+    events = list(FileStore(tmp_path).read("m-1"))
+    assert [e.event.text for e in events[1:]] == ["kept", "next"]
 
 
 RACER = r"""

@@ -5,7 +5,7 @@ import hashlib
 import pytest
 
 from ledger.codec import GENESIS, decode_line
-from ledger.errors import MalformedEventError
+from ledger.errors import IntegrityError, MalformedEventError, NewerFormatError
 from ledger.events import MatchOpened
 
 
@@ -30,5 +30,6 @@ def test_a_v1_match_opened_is_upcast():
 
 def test_a_version_newer_than_the_program_is_a_clear_error():
     line = _line(V1.replace(b'"v":1', b'"v":9'))
-    with pytest.raises(MalformedEventError, match="old.jsonl:1: seq 0: bad MatchOpened event.*newer"):
+    with pytest.raises(NewerFormatError, match="old.jsonl:1: seq 0: written by a newer program") as info:
         decode_line(line, "old.jsonl:1")
+    assert not isinstance(info.value, (MalformedEventError, IntegrityError))

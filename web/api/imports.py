@@ -10,7 +10,7 @@ import secrets
 from flask import Blueprint, request
 
 from ledger.errors import ConflictError, LedgerError
-from ledger.filestore import FileStore
+from ledger.integrity import CUT, TORN, check_file
 from replay.errors import ReplayError
 from replay.replayer import Replay
 from web.api.common import require_organizer, services
@@ -66,17 +66,18 @@ def import_match():
 
 
 def _verified(path) -> Replay:
-    """The ``wonders verify`` check of one file; failure → 422 with the verify message."""
+    """The ``wonders verify`` check of one file; failure → 422 with the verify message.
+
+    The ledger check (:func:`ledger.integrity.check_file`: canonical lines, hash chain, seqs,
+    whole batches only) names line and seq; then the engine re-derives the events."""
     try:
-        events = list(FileStore.read_file(path))
-        lines = path.read_bytes().count(b"\n")
-        if not events:
-            raise MalformedRequestError("the upload holds no complete batch of events")
-        if len(events) != lines or not path.read_bytes().endswith(b"\n"):
-            raise MalformedRequestError(
-                f"the upload ends in an incomplete batch or a partial line after line "
-                f"{len(events)} (a match file holds whole batches only)")
-        return Replay(events, services().db)
+        check = check_file(path)
+        if check.status in (TORN, CUT):  # not a whole match file: a malformed upload
+            raise MalformedRequestError(f"verify failed: {_strip_path(check.message, path)} "
+                                        f"(a match file holds whole batches only)")
+        if not check.ok:  # damaged (or from a newer program): refused as illegal, like the engine's
+            raise IllegalError(f"verify failed: {_strip_path(check.message, path)}")
+        return Replay(list(check.events), services().db)
     except (LedgerError, ReplayError) as exc:
         raise IllegalError(f"verify failed: {_strip_path(str(exc), path)}") from None
 

@@ -1,0 +1,163 @@
+"""Is a match file intact?  The ledger-level check of ``wonders verify`` (and of import).
+
+:func:`check_file` reads one match file (never modifying it) and says what it is, as a
+:class:`FileCheck`:
+
+* ``intact`` -- every line is the canonical encoding of its event, hashes and chains, seqs
+  run 0, 1, 2 …, and the file ends with a whole batch;
+* ``torn`` -- the file ends inside a line: the final batch was cut by a crash (or is being
+  written right now: see ``FileCheck.writing``);
+* ``cut`` -- every line is whole but the last line's ``batch`` points past the end of the file:
+  the final batch lost its last lines;
+* ``non-canonical`` -- a line is not byte-identical to the canonical encoding of what it
+  decodes to (duplicate key, whitespace, CRLF, trailing bytes, key order): corruption;
+* ``corrupt`` -- any other damage: bad JSON, hash mismatch, broken chain, seq out of order;
+* ``newer`` -- a line was written by a newer program (unknown event type or schema version):
+  not corruption, this program is too old.
+
+The first problem in file order decides; ``line`` (1-based) and ``seq`` name where it is (for
+``torn`` and ``cut``: the first line of the unfinished batch, whose seq is the number of
+intact events).  ``events`` are the intact prefix: the events of the whole batches before the
+problem, so a caller can go on to re-derive them (the rules engine is not this module's
+business).  ``message`` is one line naming file, line and seq::
+
+    check = check_file(path)
+    if not check.ok:
+        print(f"FAIL {check.message}")   # e.g. "m.jsonl:7: seq 6: torn final batch at line 7 (seq 6): …"
+    events = check.events
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ledger.codec import GENESIS, Stored, decode_line
+from ledger.errors import (
+    LedgerError,
+    MalformedEventError,
+    NewerFormatError,
+    NonCanonicalLineError,
+)
+
+INTACT = "intact"
+TORN = "torn"
+CUT = "cut"
+NON_CANONICAL = "non-canonical"
+CORRUPT = "corrupt"
+NEWER = "newer"
+STATUSES = (INTACT, TORN, CUT, NON_CANONICAL, CORRUPT, NEWER)
+
+_SEQ = re.compile(rb'^\{"seq":(\d+)[,}]')
+
+
+@dataclass(frozen=True)
+class FileCheck:
+    """What :func:`check_file` found in one match file."""
+
+    path: str
+    status: str  #: one of :data:`STATUSES`
+    message: str  #: one line; names file:line and seq when a line is at fault
+    line: int | None = None  #: 1-based line at fault (torn/cut: first line of the unfinished batch)
+    seq: int | None = None  #: the seq at fault (torn/cut: the unfinished batch's first seq)
+    events: tuple[Stored, ...] = field(default=(), repr=False)  #: the intact prefix (whole batches)
+    #: torn/cut only: a writer held the file's lock, so the batch may be being written right now
+    writing: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """Intact: nothing to report."""
+        return self.status == INTACT
+
+    @property
+    def length(self) -> int:
+        """The number of intact events."""
+        return len(self.events)
+
+
+def check_file(path: str | os.PathLike) -> FileCheck:
+    """Check one match file: canonical lines, hashes, chain, seqs, and how it ends (read-only)."""
+    path = Path(path)
+    with open(path, "rb") as handle:
+        data = handle.read()
+        check = check_bytes(data, str(path))
+        if check.status in (TORN, CUT):
+            check = _with_writer(check, handle)
+    return check
+
+
+def check_bytes(data: bytes, name: str) -> FileCheck:
+    """:func:`check_file` of a file's bytes; ``name`` is the file name used in messages."""
+    if not data:
+        return FileCheck(name, CORRUPT, f"{name}: empty file (a match file starts with seq 0)")
+    whole: list[Stored] = []  # events of whole batches
+    pending: list[Stored] = []  # events of the batch being read
+    prev, start = GENESIS, 0
+    lineno = 0
+    while start < len(data):
+        lineno += 1
+        nl = data.find(b"\n", start)
+        if nl < 0:  # the file ends inside a line
+            first = lineno - len(pending)
+            seq = len(whole)
+            return FileCheck(
+                name, TORN,
+                f"{name}:{first}: seq {seq}: torn final batch at line {first} (seq {seq}): the file "
+                f"ends inside line {lineno} ({len(data) - start} bytes); the {seq} events before "
+                f"it are intact", first, seq, tuple(whole))
+        line = data[start:nl]
+        start = nl + 1
+        where = f"{name}:{lineno}"
+        try:
+            stored = decode_line(line, where, prev)
+            if stored.seq != lineno - 1:
+                raise MalformedEventError(f"{where}: seq {stored.seq}: expected seq {lineno - 1} (a line was "
+                                f"removed, inserted or reordered)")
+        except LedgerError as exc:
+            return FileCheck(name, _status_of(exc), str(exc), lineno, _seq_of(line, lineno),
+                             tuple(whole))
+        prev = stored.hash
+        pending.append(stored)
+        if stored.seq == stored.batch:
+            whole += pending
+            pending = []
+    if pending:
+        first, last = pending[0], pending[-1]
+        line_no = first.seq + 1
+        return FileCheck(
+            name, CUT,
+            f"{name}:{line_no}: seq {first.seq}: cut final batch at line {line_no} (seq {first.seq}): "
+            f"its last line (seq {last.seq}) says the batch ends at seq {last.batch}, but the file "
+            f"ends there; the {len(whole)} events before it are intact",
+            line_no, first.seq, tuple(whole))
+    head = whole[-1].hash[:12]
+    return FileCheck(name, INTACT, f"{name}: intact: {len(whole)} events, head {head}…",
+                     events=tuple(whole))
+
+
+def _status_of(exc: LedgerError) -> str:
+    if isinstance(exc, NonCanonicalLineError):
+        return NON_CANONICAL
+    if isinstance(exc, NewerFormatError):
+        return NEWER
+    return CORRUPT
+
+
+def _seq_of(line: bytes, lineno: int) -> int:
+    found = _SEQ.match(line)
+    return int(found.group(1)) if found else lineno - 1
+
+
+def _with_writer(check: FileCheck, handle) -> FileCheck:
+    """Mark a torn/cut check whose file a writer holds locked (probe only, never waits)."""
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return FileCheck(check.path, check.status,
+                         check.message + " (a writer holds the file: the batch may be in progress)",
+                         check.line, check.seq, check.events, writing=True)
+    fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    return check
