@@ -12,8 +12,10 @@ one closed union of them all.  Events are of four kinds (DESIGN.md section 2):
 ``SCHEMA`` maps each event type to its current schema version; a breaking change bumps the
 version and registers an upcaster in :mod:`ledger.upcast`.  Tags are never reused.
 
-Card instances are named by stable ids (``A1`` … ``A50`` for seat A's deck in deck-list order,
-``A-t1`` … for tokens); events carry the card *name* beside the id so a log reads on its own.
+Card instances are named by stable ids that name nothing: ``A1`` … ``A50`` for seat A's deck
+in the order of its recorded setup shuffle (``DeckOrdered``; files of schema ≤ 2 numbered them in
+deck-list order), ``A-T1`` … for its archive, ``A-t1`` … for tokens made in play; events carry
+the card *name* beside the id so a log reads on its own.
 """
 
 from __future__ import annotations
@@ -84,7 +86,8 @@ class MatchOpened(_Event, frozen=True):
     game_number: int = 1
     previous_loser: Seat | None = None
     engine_version: str = ""
-    schema_version: int = 2
+    schema_version: int = 3  # of the match file: 3 since events are fold-complete
+    rules_revision: int = 0  # the engine's revision of what it derives (0: before revisions)
 
 
 # --------------------------------------------------------------------------------------
@@ -164,6 +167,19 @@ class DeckShuffled(_Event, frozen=True):
     order: list[str]
 
 
+class DeckOrdered(_Event, frozen=True):
+    """402: a seat's deck shuffled for the match, top card first, as card *names* (schema 3).
+
+    Card instance ids are drawn by this shuffle: the card at position k is ``<seat><k>``, so
+    an id names nothing -- the public deck list and the ids of hidden cards can't be joined
+    (DESIGN.md section 2).  Like every chance event it is hidden from the seats while the
+    match is live.
+    """
+
+    seat: Seat
+    cards: list[str]
+
+
 # --------------------------------------------------------------------------------------
 # Outcomes
 # --------------------------------------------------------------------------------------
@@ -220,6 +236,8 @@ class CardMoved(_Event, frozen=True):
     from_realm: int | None = None
     to_realm: int | None = None
     controller: Seat | None = None
+    face_down: bool = False  # in The World after the move, face down (Face Down)
+    keep_effects: bool = False  # leaving The World it keeps its effects (Portal)
 
 
 class CardPlayed(_NumericEvent, frozen=True):
@@ -234,10 +252,14 @@ class CardPlayed(_NumericEvent, frozen=True):
 
 
 class TokenCreated(_Event, frozen=True):
+    """A token came into being (203): a printed one leaves the archive; a stand-in is new.
+    ``blank``: a copy of a card whose text is blank copies the blank text (Copy)."""
+
     seat: Seat
     card: str
     name: str
     realm: int
+    blank: bool = False
 
 
 class TriggerResolved(_Event, frozen=True):
@@ -274,6 +296,45 @@ class EffectApplied(_NumericEvent, frozen=True):
     effect: str
     amount: Num = 0
     duration: str = "round"
+    source: str = ""  # the card (or seat, for control) the effect comes from
+
+
+class EffectsEnded(_Event, frozen=True):
+    """A card's effects ended: its "this round" ones at round end (403.5), or ``all`` of
+    them (a delayed return that happened)."""
+
+    card: str
+    until: Literal["round", "all"] = "round"
+
+
+class Equipped(_Event, frozen=True):
+    """Equip: an equipment card attached to a Wonder."""
+
+    card: str
+    wonder: str
+
+
+class Unequipped(_Event, frozen=True):
+    """An equipment card was left behind by its Wonder (it stays in The World)."""
+
+    card: str
+
+
+class AbilitiesCopied(_Event, frozen=True):
+    """Symbiosis: ``card`` copied keywords and abilities of ``source``, locked in on resolution."""
+
+    card: str
+    source: str
+    keywords: list[str] = []
+    abilities: list[str] = []
+
+
+class EventCounted(_Event, frozen=True):
+    """A game event some rule counts (rule 511: "the third time …"; seizes, deaths, a
+    once-per-game ability spent) reached ``total``."""
+
+    key: str
+    total: int
 
 
 class BattleStarted(_Event, frozen=True):
@@ -301,6 +362,13 @@ class StoneSeized(_Event, frozen=True):
     from_side: Literal["center", "A", "B"]
 
 
+class StonesSet(_Event, frozen=True):
+    """A judge's ruling set the stones of a realm (DESIGN.md section 2, admin operations)."""
+
+    realm: int
+    stones: list[Literal["center", "A", "B"]]
+
+
 class SeizePrevented(_Event, frozen=True):
     """Protector: a protector counter stopped the seizure (rule: Protector)."""
 
@@ -312,6 +380,20 @@ class RealmBanished(_Event, frozen=True):
     """A realm was banished with everything in it (Banishment; v1.3.2: it is now inactive)."""
 
     realm: int
+
+
+class TurnsBegan(_Event, frozen=True):
+    """403.2: the round's turns begin with ``first``; pass counts start afresh."""
+
+    first: Seat
+
+
+class TurnEnded(_Event, frozen=True):
+    """A turn ended (403.2): ``next`` takes the next turn, or ``None`` when the round's turns
+    are over (403.4, 404.5.1)."""
+
+    seat: Seat
+    next: Seat | None
 
 
 class RoundEnded(_Event, frozen=True):
@@ -396,6 +478,7 @@ Event = Union[
     ManualResolved,
     CoinFlipped,
     DeckShuffled,
+    DeckOrdered,
     FirstPlayerChosen,
     RealmSideChosen,
     Mulliganed,
@@ -410,6 +493,14 @@ Event = Union[
     CardTapped,
     ControlChanged,
     EffectApplied,
+    EffectsEnded,
+    Equipped,
+    Unequipped,
+    AbilitiesCopied,
+    EventCounted,
+    StonesSet,
+    TurnsBegan,
+    TurnEnded,
     BattleStarted,
     BattleResolved,
     StoneSeized,
@@ -429,12 +520,16 @@ DECISIONS = frozenset(
     {"PlayDeclared", "AttackDeclared", "DrawDeclared", "ActivationDeclared", "HarvestDeclared",
      "Passed", "Answered", "ManualResolved"}
 )
-CHANCE = frozenset({"CoinFlipped", "DeckShuffled"})
+CHANCE = frozenset({"CoinFlipped", "DeckShuffled", "DeckOrdered"})
 ADMIN = frozenset({"TakenBack", "ManualEffect", "JudgeNote", "Conceded"})
 
 #: Current schema version of each event type (1 unless a breaking change bumped it).
 SCHEMA: dict[str, int] = {name: 1 for name in EVENT_TYPES}
-SCHEMA["MatchOpened"] = 2  # v2 added ``game`` (a second game may share the recorder)
+SCHEMA["MatchOpened"] = 3  # v2 added ``game``; v3 ``rules_revision``
+# v2 of these added fields the fold needs (see ledger.upcast): a v1 line stays canonical as v1.
+SCHEMA["CardMoved"] = 2  # face_down, keep_effects
+SCHEMA["TokenCreated"] = 2  # blank
+SCHEMA["EffectApplied"] = 2  # source
 
 
 def kind_of(event_type: str) -> str:

@@ -52,3 +52,20 @@ def _match_opened_v1(raw: RawEvent) -> RawEvent:
     raw["seats"] = [dict(info, seat=seat) for seat, info in sorted(players.items())]
     raw.setdefault("game", "wotf")
     return raw
+
+
+def _adds_defaults(event_type: str, defaults: RawEvent, from_version: int = 1) -> None:
+    """v1 → v2 of an event type that only gained fields: the v1 line meant their defaults."""
+
+    def step(raw: RawEvent) -> RawEvent:
+        for key, value in defaults.items():
+            raw.setdefault(key, value)
+        return raw
+
+    upcaster(event_type, from_version)(step)
+
+
+_adds_defaults("CardMoved", {"face_down": False, "keep_effects": False})
+_adds_defaults("TokenCreated", {"blank": False})
+_adds_defaults("EffectApplied", {"source": ""})
+_adds_defaults("MatchOpened", {"rules_revision": 0}, from_version=2)

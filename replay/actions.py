@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ledger.events import (
-    ActivationDeclared, AttackDeclared, CardPlayed, DrawDeclared, HarvestDeclared, Passed,
-    PlayDeclared, ResourcesChanged,
+    ActivationDeclared, AttackDeclared, CardPlayed, DrawDeclared, EventCounted, HarvestDeclared,
+    Passed, PlayDeclared, ResourcesChanged, TurnEnded,
 )
 from replay.effects import Trigger
 from replay.prompts import Choose, Prompt
@@ -42,10 +42,10 @@ class TurnActions:
             self.end_of_turn = []
             yield from self._do_turn(seat, decision)
             yield from self.fly_at_end_of_turn()  # v1.2 flying
-            if self._round_is_over(seat):
-                s.phase = "round_end"
+            over = self._round_is_over(seat)
+            self.emit(TurnEnded(seat, None if over else other(seat)))
+            if over:
                 return
-            s.turn = other(seat)
 
     def _round_is_over(self: "Engine", seat: str) -> bool:
         s = self.state
@@ -248,20 +248,12 @@ class TurnActions:
     # -- applying ------------------------------------------------------------------------
 
     def _do_turn(self: "Engine", seat: str, decision) -> "Flow":
-        s = self.state
-        p = s.players[seat]
+        # The decision itself counted the pass, or reset the pass counts (replay.evolve).
+        p = self.state.players[seat]
         if isinstance(decision, Passed):
-            # 404.5: passing uses no resource; count it for the round end and the pass limit.
-            s.passes_in_row += 1
-            p.passes_in_row += 1
-            p.passes_total += 1
-            return
-        s.passes_in_row = 0
-        p.passes_in_row = 0
-        s.last_turn_taker = seat  # 404.5.2: passing is not "taking the last turn"
+            return  # 404.5: passing uses no resource
         if isinstance(decision, DrawDeclared):
-            p.actions -= 1  # 404.1
-            self.emit(ResourcesChanged(seat, "draw", actions=p.actions))
+            self.emit(ResourcesChanged(seat, "draw", actions=p.actions - 1))  # 404.1
             self.draw(seat)
         elif isinstance(decision, PlayDeclared):
             yield from self._do_play(seat, decision)
@@ -273,11 +265,9 @@ class TurnActions:
             # Free Attack: spent automatically, before actions.
             free = p.free_attacks > 0
             if free:
-                p.free_attacks -= 1
-                self.emit(ResourcesChanged(seat, "attack", free_attacks=p.free_attacks))
+                self.emit(ResourcesChanged(seat, "attack", free_attacks=p.free_attacks - 1))
             else:
-                p.actions -= 1
-                self.emit(ResourcesChanged(seat, "attack", actions=p.actions))
+                self.emit(ResourcesChanged(seat, "attack", actions=p.actions - 1))
             yield from self.battle(seat, decision.realm, free=free)
         yield from self.settle()
 
@@ -287,10 +277,8 @@ class TurnActions:
         card = self.view.definition(play.card)
         cost = self.play_cost(seat, play.card)
         spends_action = not self.is_attuned_free(seat, play.card)
-        p.energy -= cost
-        if spends_action:
-            p.actions -= 1
-        self.emit(ResourcesChanged(seat, "play", energy=p.energy, actions=p.actions))
+        self.emit(ResourcesChanged(seat, "play", energy=p.energy - cost,
+                                   actions=p.actions - (1 if spends_action else 0)))
         self.emit(CardPlayed(seat, play.card, card.name, play.realm, cost, spends_action))
         yield from self.resolve_play(seat, play.card, play.realm)
 
@@ -298,8 +286,7 @@ class TurnActions:
         """404.4: pay the cost (tap, action, energy, faith, discard, sacrifice), then resolve."""
         c, p = self.state.cards[act.card], self.state.players[seat]
         if self.view.definition(act.card).has_unscripted_text and not self.view.ability_refs(act.card):
-            p.actions -= 1
-            self.emit(ResourcesChanged(seat, "activate", actions=p.actions))
+            self.emit(ResourcesChanged(seat, "activate", actions=p.actions - 1))
             yield from self.resolve_manually(seat, act.card, "activated")
             return
         key, ability, _ = self.view.ability_refs(act.card)[act.ability]
@@ -313,13 +300,10 @@ class TurnActions:
             self.set_tapped(cid, True)
         actions = cost.actions + (1 if cost.spends_action and not cost.actions else 0)
         if actions or cost.energy or cost.faith:
-            p.actions -= actions
-            p.energy -= cost.energy
-            p.faith -= cost.faith
+            self.emit(ResourcesChanged(seat, "activate", energy=p.energy - cost.energy,
+                                       actions=p.actions - actions, faith=p.faith - cost.faith))
             if cost.faith:
-                self.state.counts[f"{seat}:faith@{self.state.round}"] = 1
-            self.emit(ResourcesChanged(seat, "activate", energy=p.energy, actions=p.actions,
-                                       faith=p.faith))
+                self.emit(EventCounted(f"{seat}:faith@{self.state.round}", 1))
         if cost.discard:
             cards = yield from self.ask(Prompt(seat, "discard", choose=Choose(
                 list(p.hand), cost.discard, cost.discard), card=cid, text="discard to pay"))

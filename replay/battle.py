@@ -100,11 +100,7 @@ class Battles:
                 return
         source = yield from self.ask(Prompt(winner, "stone", options=sources,
                                             text=f"seize a stone in realm {realm}"))
-        stones[stones.index(source)] = winner
-        s.last_seizer = winner
-        s.players[winner].seized_this_round = True
-        s.counts[f"{winner}:seize"] = s.counts.get(f"{winner}:seize", 0) + 1
-        self.emit(StoneSeized(realm, winner, source))
+        self.emit(StoneSeized(realm, winner, source))  # the seizer goes first next (403.2)
 
     def _fly(self: "Engine", fliers: list[str], seat: str) -> "Flow":
         """Flying: each attacking flier may move to an adjacent active realm."""

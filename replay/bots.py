@@ -16,7 +16,7 @@ import random
 from typing import Any
 
 from ledger.events import (ActivationDeclared, Answered, AttackDeclared, CoinFlipped,
-                           DeckShuffled, DrawDeclared, Event, ManualResolved, Passed, PlayDeclared)
+                           DeckOrdered, DeckShuffled, DrawDeclared, Event, ManualResolved, Passed, PlayDeclared)
 from replay.prompts import Prompt
 from replay.state import other
 
@@ -27,6 +27,8 @@ def answer_chance(prompt: Prompt, rng: random.Random) -> Event:
         return CoinFlipped(rng.choice(prompt.options))
     order = list(prompt.choose.of)
     rng.shuffle(order)
+    if prompt.chance == "DeckOrdered":
+        return DeckOrdered(prompt.text.split()[-1], order)
     return DeckShuffled(prompt.text.split()[-1], order)
 
 

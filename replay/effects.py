@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from ledger.events import CardMoved, CounterChanged, EffectApplied, TriggerResolved
+from ledger.events import (AbilitiesCopied, CardMoved, CounterChanged, EffectApplied,
+                           EffectsEnded, Equipped, EventCounted, TriggerResolved, Unequipped)
 from replay.prompts import Choose, Prompt
-from replay.state import Effect, other
+from replay.state import other
 
 if TYPE_CHECKING:
     from replay.engine import Engine, Flow
@@ -83,8 +84,8 @@ class Effects:
                                   t.controller, detail))
 
     def round_start_triggers(self: "Engine") -> list[Trigger]:
-        """403.1: On Round Start / On Round N; celestial counters give Ascend on round 7."""
-        self.state.turn = self.state.first
+        """403.1: On Round Start / On Round N; celestial counters give Ascend on round 7.
+        (The round's first player is active meanwhile: ``RoundStarted``.)"""
         triggers = self.world_triggers("round_start") + self.world_triggers("round")
         if self.state.round != 7:
             return triggers
@@ -101,9 +102,9 @@ class Effects:
     def end_round_effects(self: "Engine") -> None:
         """403.5: "this round" effects end (control taken this round returns first)."""
         self.return_round_control()
-        for c in self.state.cards.values():
-            if c.effects:
-                c.effects = [e for e in c.effects if e.until != "round"]
+        for c in list(self.state.cards.values()):
+            if any(e.until == "round" for e in c.effects):
+                self.emit(EffectsEnded(c.id, "round"))
 
     # -- arriving and moving -------------------------------------------------------------
 
@@ -147,15 +148,13 @@ class Effects:
         if to_realm == c.realm or not self.view.is_active_realm(to_realm):
             return  # Move: you can't move a card to where it already is, or out of The World
         from_realm = c.realm
-        c.realm = to_realm
         self.emit(CardMoved(cid, c.name, c.owner, "world", "world", reason, from_realm,
-                            to_realm, c.controller))
-        for item in self.view.world():
+                            to_realm, c.controller, face_down=c.face_down))
+        for item in list(self.view.world()):
             if item.equipped_to == cid:
-                item.realm = to_realm
                 self.emit(CardMoved(item.id, item.name, item.owner, "world", "world",
                                     "moves with equipped Wonder", from_realm, to_realm,
-                                    item.controller))
+                                    item.controller, face_down=item.face_down))
         triggers = self._guardians(cid, to_realm) if self.view.is_wonder(cid) else []
         yield from self.resolve(triggers)
 
@@ -196,10 +195,9 @@ class Effects:
                 counters["-1"] -= cancel
                 changes = [("+1", counters["+1"] - c.counters.get("+1", 0)),
                            ("-1", counters["-1"] - c.counters.get("-1", 0))]
-        c.counters = {k: n for k, n in counters.items() if n > 0}
         for name, delta in changes:
             if delta:
-                self.emit(CounterChanged(cid, name, delta, c.counters.get(name, 0)))
+                self.emit(CounterChanged(cid, name, delta, counters.get(name, 0)))
         return c.counters.get(kind, 0)
 
     def shield_prevents(self: "Engine", cid: str, what: str) -> "Flow":
@@ -252,9 +250,9 @@ class Effects:
             triggers += self.event_triggers("destroyed", cid, seat, realm)
         self.move(cid, "abyss", f"{how}: {reason}")
         key = f"{seat}:{how}"
-        self.state.counts[key] = self.state.counts.get(key, 0) + 1
+        self.emit(EventCounted(key, self.state.counts.get(key, 0) + 1))
         for item in left_behind:
-            self.state.cards[item].equipped_to = None
+            self.emit(Unequipped(item))
             if self._allies_for(item):
                 triggers.append(Trigger(item, self.state.cards[item].controller, "equip", realm))
         return triggers
@@ -293,8 +291,7 @@ class Effects:
 def _guardian(g: "Engine", t: Trigger) -> "Flow":
     c = g.state.cards[t.source]
     if c.zone == "world" and c.realm == t.realm:
-        c.effects.append(Effect("power+", 2, "round", "guardian"))
-        g.emit(EffectApplied(t.source, "power+", 2, "round"))
+        g.emit(EffectApplied(t.source, "power+", 2, "round", "guardian"))
         g._resolved(t, "+2 this round")
     return
     yield
@@ -356,8 +353,7 @@ def _symbiosis(g: "Engine", t: Trigger) -> "Flow":
     own = g.view.keywords(t.source)
     copied = sorted(k for k in _copiable_keywords(g, target) if k != "symbiosis" and k not in own)
     abilities = [key for key, a, _ in g.view.ability_refs(target) if a.when != "play"]
-    c.gained = [*c.gained, *copied, *(f"ability:{k}" for k in abilities), f"from:{target}"]
-    g.view.touch()
+    g.emit(AbilitiesCopied(t.source, target, copied, abilities))
     g._resolved(t, f"copies {', '.join(copied + abilities) or 'no keywords'} from {target}")
     # Symbiosis won't copy on play abilities; copied on arrival abilities trigger now.
     arrival = [Trigger(t.source, t.controller, k, c.realm) for k in copied if k in ON_ARRIVAL]
@@ -392,8 +388,7 @@ def _ascend(g: "Engine", t: Trigger) -> "Flow":
     c = g.state.cards[t.source]
     if c.zone == "world":
         amount = 4 * c.counters.get("celestial", 0)
-        c.effects.append(Effect("power+", amount, "round", "ascend"))
-        g.emit(EffectApplied(t.source, "power+", amount, "round"))
+        g.emit(EffectApplied(t.source, "power+", amount, "round", "ascend"))
         g._resolved(t, f"+{amount} this round")
     return
     yield
@@ -409,7 +404,7 @@ def _equip(g: "Engine", t: Trigger) -> "Flow":
         return
     pick = yield from g.ask(Prompt(t.controller, "equip", options=allies, card=t.source,
                                    text=f"equip {item.name} to which Wonder?"))
-    item.equipped_to = pick
+    g.emit(Equipped(t.source, pick))
     g._resolved(t, f"equipped to {pick}")
 
 

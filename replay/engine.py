@@ -18,9 +18,9 @@ from collections.abc import Generator
 from typing import Any
 
 from ledger.events import (
-    Answered, CardMoved, CoinFlipped, Conceded, DeckShuffled, Event, FirstPlayerChosen,
+    Answered, CardMoved, CoinFlipped, Conceded, DeckOrdered, Event, FirstPlayerChosen,
     ManualResolved, MatchEnded, MatchOpened, Mulliganed, RealmOpened, RealmSideChosen,
-    ResourcesChanged, RoundEnded, RoundStarted, TriggerResolved,
+    ResourcesChanged, RoundEnded, RoundStarted, TriggerResolved, TurnsBegan,
 )
 from replay.actions import TurnActions
 from replay.battle import Battles
@@ -32,7 +32,9 @@ from replay.prompts import Choose, Prompt, pick_fits
 from replay.queries import View
 from replay.movement import Movement
 from replay.scripts import Scripts
-from replay.state import CardState, GameState, PlayerState, SEATS, new_realms, other
+from replay.evolve import STRUCTURAL, evolve, initial_state
+from replay.instances import deck_names, ids_by_shuffle
+from replay.state import GameState, SEATS, other
 
 ENGINE_VERSION = "0.1.0"
 
@@ -59,33 +61,20 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
         self.nth_events: set | None = None  # events some card counts ("the third time …")
         self.targeting: list = []  # contexts of the effects now choosing targets (Nullify)
         self._flow: Flow | None = None
+        self.deck_lists: dict[str, list[str]] | None = None  # the decks a setup shuffle orders
 
     # -- construction --------------------------------------------------------------------
 
     @classmethod
     def for_match(cls, opened: MatchOpened, db: CardDB) -> "Engine":
-        """A new match at setup, decks from ``MatchOpened`` (ids ``A1``…, tokens ``A-T1``…)."""
-        state = GameState(ruleset=opened.ruleset, format=opened.format, realms=new_realms(),
-                          previous_loser=opened.previous_loser)
+        """A new match at setup: the state at seq 0 (:func:`replay.evolve.initial_state`)."""
         for info in opened.seats:
-            player = PlayerState(seat=info.seat)
-            state.players[info.seat] = player
-            index = 0
             for entry in info.deck:
-                for _ in range(entry.count):
-                    index += 1
-                    cid = f"{info.seat}{index}"
-                    db[entry.card]  # unknown cards fail here, before play
-                    state.cards[cid] = CardState(cid, entry.card, info.seat, "deck")
-                    player.deck.append(cid)
-            index = 0
-            for entry in info.archive:
-                for _ in range(entry.count):
-                    index += 1
-                    cid = f"{info.seat}-T{index}"
-                    state.cards[cid] = CardState(cid, entry.card, info.seat, "archive", token=True)
-                    player.archive.append(cid)
-        return cls(db, state)
+                db[entry.card]  # unknown cards fail here, before play
+        engine = cls(db, initial_state(opened))
+        if ids_by_shuffle(opened):
+            engine.deck_lists = {info.seat: deck_names(opened, info.seat) for info in opened.seats}
+        return engine
 
     # -- the protocol --------------------------------------------------------------------
 
@@ -137,6 +126,10 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
             raise IllegalDecisionError(f"{type(decision).__name__} by "
                                        f"{getattr(decision, 'seat', 'chance')}: {reason}")
         self.out = [decision]
+        evolve(self.state, decision)
+        self.view.changed()
+        if self.on_emit is not None:
+            self.on_emit(decision)
         if isinstance(decision, Conceded):
             self._end_match(other(decision.seat), "concession")
             self._flow = None
@@ -153,6 +146,11 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
             self._flow = None
 
     def emit(self, event: Event) -> None:
+        """Record an outcome: it is applied through :func:`~replay.evolve.evolve`, the only
+        writer of game state (DESIGN.md section 2)."""
+        evolve(self.state, event)
+        if type(event) in STRUCTURAL:
+            self.view.touch()
         self.view.changed()
         self.out.append(event)
         if self.on_emit is not None:
@@ -189,13 +187,12 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
         try:
             if s.phase == "setup":
                 yield from self._setup()
+                yield from self._begin_round()
             while not s.over:
-                if s.phase == "round_start":
-                    yield from self._begin_round()
                 if s.phase == "turns":
                     yield from self.take_turns()
                 if s.phase == "round_end":
-                    yield from self._end_round()
+                    yield from self._end_round()  # and the next round begins (403.2)
         except MatchOver:
             pass
 
@@ -208,18 +205,20 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
             chooser = flip.winner
         first = yield from self.ask(Prompt(chooser, "first", options=list(SEATS),
                                            text="choose who plays first (rule 401)"))
-        s.first = s.round1_first = first
         self.emit(FirstPlayerChosen(first, chooser))
         # 401: the player who plays second chooses the side of realm 1.
         side = yield from self.ask(Prompt(other(first), "side", options=["left", "right"],
                                           text="realm 1 on your left or right (rule 401)"))
         self.emit(RealmSideChosen(other(first), side))
         # 402: each player shuffles (a chance event: the full permutation) and draws 7.
+        # From schema 3 the shuffle orders card names and so draws the instance ids.
         for seat in (first, other(first)):
-            deck = s.players[seat].deck
-            shuffle = yield Prompt("chance", "chance", choose=Choose(
-                list(deck), len(deck), len(deck), ordered=True), text=f"shuffle {seat}")
-            s.players[seat].deck = list(shuffle.order)
+            if self.deck_lists is None:
+                deck, chance = list(s.players[seat].deck), "DeckShuffled"
+            else:
+                deck, chance = list(self.deck_lists[seat]), "DeckOrdered"
+            yield Prompt("chance", "chance", choose=Choose(deck, len(deck), len(deck), ordered=True),
+                         text=f"shuffle {seat}", chance=chance)
         for seat in (first, other(first)):
             for _ in range(7):
                 self.draw(seat, "opening hand")
@@ -235,13 +234,12 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
                 self.emit(Mulliganed(seat, list(cards)))
                 for _ in cards:
                     self.draw(seat, "mulligan")
-        s.phase = "round_start"
 
     def _begin_round(self) -> Flow:
         """403.1: the new realm opens, energy and actions, round-start triggers, draw."""
         s = self.state
-        s.round += 1
-        self.emit(RoundStarted(s.round, s.first))
+        # 403.2: the last player to seize a stone goes first (round 1: the chosen player).
+        self.emit(RoundStarted(s.round + 1, s.last_seizer or s.round1_first))
         self.emit(RealmOpened(s.round))
         if s.ruleset == "1.2":
             # v1.2 403.1: On Round Start / On Round N triggers come before energy and actions.
@@ -253,21 +251,16 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
             yield from self.resolve(self.round_start_triggers())
         for seat in (s.first, other(s.first)):
             self.draw(seat, "round start")
-        s.phase = "turns"
-        s.turn = s.first
-        s.passes_in_row = 0
-        for p in s.players.values():
-            p.passes_in_row = p.passes_total = 0
-            p.seized_this_round = False
+        self.emit(TurnsBegan(s.first))
 
     def _gain_round_resources(self) -> None:
         """202.1/202.2: energy = round number + stones controlled; 3 actions."""
         s = self.state
         for seat in SEATS:
             p = s.players[seat]
-            p.energy += s.round + self.view.stones_of(seat)
-            p.actions += 3
-            self.emit(ResourcesChanged(seat, "round start", energy=p.energy, actions=p.actions))
+            self.emit(ResourcesChanged(seat, "round start",
+                                       energy=p.energy + s.round + self.view.stones_of(seat),
+                                       actions=p.actions + 3))
 
     def _end_round(self) -> Flow:
         """403.5: round-end triggers, lose resources, discard to 7, then the next round."""
@@ -277,7 +270,6 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
         for seat in SEATS:
             p = s.players[seat]
             if p.energy or p.actions or p.free_attacks:
-                p.energy, p.actions, p.free_attacks = 0, 0, 0
                 self.emit(ResourcesChanged(seat, "round end", energy=0, actions=0, free_attacks=0))
         for seat in (s.turn, other(s.turn)):
             hand = s.players[seat].hand
@@ -293,8 +285,8 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
             return
         self.end_round_effects()
         yield from self.settle()
-        s.first = s.last_seizer or s.round1_first  # 403.2
-        s.phase = "round_start"
+        if not s.over:
+            yield from self._begin_round()
 
     def _declare_winner(self) -> None:
         """405: most stones wins; tie-break: lowest realm with a single controller."""
@@ -310,8 +302,6 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
         self._end_match(None, "draw")
 
     def _end_match(self, winner: str | None, reason: str) -> None:
-        s = self.state
-        s.over, s.winner, s.reason, s.phase = True, winner, reason, "over"
         self.emit(MatchEnded(winner, reason, {seat: self.view.stones_of(seat) for seat in SEATS}))
 
     def check_decks(self) -> None:
@@ -331,51 +321,21 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
         self.check_decks()
 
     def move(self, cid: str, to_zone: str, reason: str, realm: int | None = None,
-             controller: str | None = None) -> None:
-        """Move a card between areas (301.06); leaving The World removes counters and effects.
+             controller: str | None = None, face_down: bool = False,
+             keep_effects: bool = False) -> None:
+        """Move a card between areas (301.06); leaving The World removes counters and effects
+        (:func:`replay.evolve.evolve` of ``CardMoved``).
 
         A token put anywhere but The World ceases to exist (203) after the move is seen.
         """
-        s = self.state
-        c = s.cards[cid]
-        owner = s.players[c.owner]
+        c = self.state.cards[cid]
         from_zone, from_realm = c.zone, c.realm
-        self.view.touch()
-        _zone_list(owner, from_zone, remove=cid)
-        if from_zone == "world":
-            self.leave_world(c)
-        c.zone = to_zone
-        if to_zone == "world":
-            c.realm, c.controller, c.arrived_round = realm, controller or c.owner, s.round
-        elif to_zone == "deck" and reason in ("mulligan", "bury"):
-            owner.deck.append(cid)
-        elif to_zone != "gone":
-            _zone_list(owner, to_zone, add=cid)
+        to_controller = (controller or c.owner) if to_zone == "world" else None
         self.emit(CardMoved(cid, c.name, c.owner, from_zone, to_zone, reason, from_realm,
-                            c.realm, c.controller))
+                            realm if to_zone == "world" else None, to_controller,
+                            face_down=face_down, keep_effects=keep_effects))
         if c.token and to_zone not in ("world", "gone"):
-            _zone_list(owner, to_zone, remove=cid)
-            c.zone = "gone"
             self.emit(CardMoved(cid, c.name, c.owner, to_zone, "gone", "token ceases to exist"))
-
-    @staticmethod
-    def leave_world(c: CardState) -> None:
-        c.counters, c.effects, c.gained = {}, [], []
-        c.tapped, c.equipped_to, c.realm, c.controller = False, None, None, None
-        c.face_down = c.blank = False
-
-
-def _zone_list(player: PlayerState, zone: str, add: str | None = None,
-               remove: str | None = None) -> None:
-    lists = {"hand": player.hand, "deck": player.deck, "abyss": player.abyss,
-             "banishment": player.banishment, "archive": player.archive}
-    target = lists.get(zone)
-    if target is None:
-        return
-    if remove is not None and remove in target:
-        target.remove(remove)
-    if add is not None:
-        target.append(add)
 
 
 def _check_chance(prompt: Prompt, decision: Event) -> str | None:
@@ -383,11 +343,13 @@ def _check_chance(prompt: Prompt, decision: Event) -> str | None:
         if not isinstance(decision, CoinFlipped):
             return f"the pending prompt is a chance event ({prompt.text}); expected CoinFlipped"
         return pick_fits(prompt, decision.winner)
-    if not isinstance(decision, DeckShuffled):
-        return f"the pending prompt is a chance event ({prompt.text}); expected DeckShuffled"
+    expected = prompt.chance or "DeckShuffled"
+    if type(decision).__name__ != expected:
+        return f"the pending prompt is a chance event ({prompt.text}); expected {expected}"
     if f"shuffle {decision.seat}" != prompt.text:
         return f"expected {prompt.text}, got a shuffle of {decision.seat}"
-    if sorted(decision.order) != sorted(prompt.choose.of):
+    order = decision.cards if isinstance(decision, DeckOrdered) else decision.order
+    if sorted(order) != sorted(prompt.choose.of):
         return "a shuffle must be a full permutation of the deck"
     return None
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ledger.events import ManualEffect, ManualOp
+from ledger.events import (CardMoved, CardTapped, ControlChanged, ManualEffect, ManualOp,
+                           ResourcesChanged, StonesSet)
 
 if TYPE_CHECKING:
     from replay.engine import Engine
@@ -53,20 +54,23 @@ def why_not_ops(engine: "Engine", ops: list[ManualOp]) -> str | None:
     return None
 
 
-def apply_manual(engine: "Engine", effect: ManualEffect) -> None:
+def apply_manual(engine: "Engine", effect: ManualEffect) -> list:
+    """Apply a judge's ruling; returns ``[effect, *the outcome events it produced]``."""
+    engine.out = [effect]
     apply_ops(engine, effect.ops)
+    return engine.out
 
 
 def apply_ops(engine: "Engine", ops: list[ManualOp]) -> None:
     for op in ops:
         _APPLY[op.op](engine, op)
-    engine.view.touch()
 
 
 def _move(engine: "Engine", op: ManualOp) -> None:
     c = engine.state.cards[op.card]
     if op.to_zone == "world" and c.zone == "world":
-        c.realm = op.realm
+        engine.emit(CardMoved(c.id, c.name, c.owner, "world", "world", "manual", c.realm, op.realm,
+                              c.controller, face_down=c.face_down))
         return
     engine.move(op.card, op.to_zone, "manual", realm=op.realm, controller=op.seat or c.owner)
 
@@ -76,20 +80,23 @@ def _counter(engine: "Engine", op: ManualOp) -> None:
 
 
 def _resource(engine: "Engine", op: ManualOp) -> None:
-    setattr(engine.state.players[op.seat], op.resource, op.value)
+    value = op.value
+    if op.resource in ("actions", "free_attacks"):
+        value = int(float(value or 0))  # counted one by one (R26)
+    engine.emit(ResourcesChanged(op.seat, "manual", **{op.resource: value}))
 
 
 def _tap(engine: "Engine", op: ManualOp) -> None:
-    engine.state.cards[op.card].tapped = bool(op.value if op.value is not None else True)
+    engine.emit(CardTapped(op.card, bool(op.value if op.value is not None else True)))
 
 
 def _control(engine: "Engine", op: ManualOp) -> None:
-    engine.state.cards[op.card].controller = op.seat
+    engine.emit(ControlChanged(op.card, op.seat))
 
 
 def _stone(engine: "Engine", op: ManualOp) -> None:
     owner = op.seat or str(op.value or "center")
-    engine.state.realms[op.realm - 1].stones = [owner]
+    engine.emit(StonesSet(op.realm, [owner]))
 
 
 def _token(engine: "Engine", op: ManualOp) -> None:

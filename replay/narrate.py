@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 import msgspec
 
+from ledger import events as ev
 from ledger.events import (ActivationDeclared, Answered, AttackDeclared, BattleResolved,
                            BattleStarted, CardMoved, CardPlayed, CardTapped, CoinFlipped,
                            Conceded, ControlChanged, CounterChanged, DeckShuffled, DrawDeclared,
@@ -33,6 +34,8 @@ def describe(event: Event) -> str:
                 f"vs {other} {_num(event.defender_power)}")
     if isinstance(event, DeckShuffled):
         return f"{name} {event.seat} ({len(event.order)} cards)"
+    if isinstance(event, ev.DeckOrdered):
+        return f"{name} {event.seat} ({len(event.cards)} cards)"
     fields = msgspec.structs.asdict(event)
     parts = [f"{k}={_num(v) if isinstance(v, float) else v}" for k, v in fields.items()
              if v not in (None, [], {}, "", False)]
@@ -52,7 +55,7 @@ def narrate(event: Event, round_: int | None = None,
         return f"{event.winner} wins the coin flip"
     if isinstance(event, FirstPlayerChosen):
         return f"{event.chosen_by} chooses {event.seat} to play first"
-    if isinstance(event, DeckShuffled):
+    if isinstance(event, (DeckShuffled, ev.DeckOrdered)):
         return f"{event.seat} shuffles their deck"
     if isinstance(event, CardPlayed):
         where = f" to realm {event.realm}" if event.realm else ""
@@ -176,6 +179,31 @@ def _narrate_cards(event: Event, namer: _Namer) -> str:
         return f"{event.seat} resolves {namer(event.card)} by hand ({len(event.ops)} change(s))"
     if isinstance(event, JudgeNote):
         return f"Judge {event.judge} notes: {event.text}"
+    return _narrate_state(event, namer)
+
+
+def _narrate_state(event: Event, namer: _Namer) -> str:
+    """Sentences for the events that carry the rest of the state (turns, equipment, copies,
+    effects ending, counts, a judge's stones)."""
+    if isinstance(event, ev.TurnsBegan):
+        return f"Turns begin: {event.first} goes first"
+    if isinstance(event, ev.TurnEnded):
+        return (f"{event.seat}'s turn ends; the round's turns are over" if event.next is None
+                else f"{event.seat}'s turn ends; {event.next} is next")
+    if isinstance(event, ev.Equipped):
+        return f"{namer(event.card)} is equipped to {namer(event.wonder)}"
+    if isinstance(event, ev.Unequipped):
+        return f"{namer(event.card)} is left unequipped"
+    if isinstance(event, ev.AbilitiesCopied):
+        copied = ", ".join([*event.keywords, *event.abilities]) or "nothing"
+        return f"{namer(event.card)} copies {copied} from {namer(event.source)}"
+    if isinstance(event, ev.EffectsEnded):
+        which = "this-round effects end" if event.until == "round" else "effects end"
+        return f"{namer(event.card)}'s {which}"
+    if isinstance(event, ev.EventCounted):
+        return f"Counted: {event.key} is now {event.total}"
+    if isinstance(event, ev.StonesSet):
+        return f"Judge sets the stones of realm {event.realm}: {', '.join(event.stones)}"
     return describe(event)
 
 
@@ -206,6 +234,8 @@ def _narrate_move(event: CardMoved) -> str:
         return f"{who} draws {event.name}"
     if event.to_zone == "abyss" and event.from_zone == "world":
         return f"{who}'s {event.name} {event.reason.split(':')[0]} — to The Abyss"
+    if event.to_zone == "world" and event.from_zone == "world" and event.from_realm == event.to_realm:
+        return f"{event.name} is turned face up in realm {event.to_realm}"
     if event.to_zone == "world" and event.from_zone == "world":
         return f"{event.name} moves from realm {event.from_realm} to realm {event.to_realm} ({event.reason})"
     if event.to_zone == "world":

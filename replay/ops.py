@@ -150,10 +150,9 @@ def _portal(g: "Engine", op: Op, ctx: Context) -> "Flow":
     cards = yield from g.choose(op.target, ctx, "portal which card?")
     for cid in cards:
         c = g.state.cards[cid]
-        realm, seat, effects = c.realm, c.controller, list(c.effects)
-        g.move(cid, "banishment", "portal")
+        realm, seat = c.realm, c.controller
+        g.move(cid, "banishment", "portal", keep_effects=True)
         if c.zone == "banishment":
-            c.effects = effects
             yield from g.enter_world(cid, seat, realm, "portal")
     return bool(cards)
 
@@ -292,8 +291,7 @@ def _nullify(g: "Engine", op: Op, ctx: Context) -> "Flow":
                 pay = yield from g.ask(Prompt(victim, "may", options=["yes", "no"], card=cid,
                                               text=f"pay {op.unless_pay} energy to avoid nullify?"))
                 if pay == "yes":
-                    p.energy -= op.unless_pay
-                    g.emit(ResourcesChanged(victim, "pay", energy=p.energy))
+                    g.emit(ResourcesChanged(victim, "pay", energy=p.energy - op.unless_pay))
                     continue
         g.add_effect(cid, "nullify", 0, "round" if op.temporary else "ever", ctx.source)
         done = True
@@ -309,8 +307,7 @@ def _gain(g: "Engine", op: Op, ctx: Context) -> "Flow":
     total = max(0, getattr(p, resource) + value)
     if resource in ("actions", "free_attacks"):
         total = int(min(total, COUNTED_CAP))
-    setattr(p, resource, total)
-    g.emit(ResourcesChanged(ctx.controller, op.do, **{resource: getattr(p, resource)}))
+    g.emit(ResourcesChanged(ctx.controller, op.do, **{resource: total}))
     return True
     yield
 
@@ -338,8 +335,7 @@ def _copy(g: "Engine", op: Op, ctx: Context) -> "Flow":
         if realm is None:
             continue
         blank = g.view.has_blank_text(cid)  # a copy of a nullified card copies the blank text
-        token = g.place_token(ctx.controller, g.state.cards[cid].name, realm)
-        g.state.cards[token].blank = blank
+        token = g.place_token(ctx.controller, g.state.cards[cid].name, realm, blank=blank)
         made.append(token)
         yield from g.resolve(g.arrival_triggers(token))
     ctx.chosen = made
@@ -389,9 +385,8 @@ def _distribute(g: "Engine", op: Op, ctx: Context) -> "Flow":
         if op.faceup:
             yield from g.enter_world(cid, ctx.controller, realm, "distributed")
             continue
-        g.state.cards[cid].face_down = True  # face down as it arrives: no type, no effect
-        g.move(cid, "world", FACE_DOWN, realm=realm, controller=ctx.controller)
-    g.view.touch()
+        # Face down as it arrives: no type, no effect (Face Down).
+        g.move(cid, "world", FACE_DOWN, realm=realm, controller=ctx.controller, face_down=True)
     return True
 
 
@@ -430,11 +425,7 @@ def _seize_stone(g: "Engine", op: Op, ctx: Context) -> "Flow":
     sources = sorted({st for st in stones if st != seat}, key=["center", "A", "B"].index)
     source = yield from g.ask(Prompt(seat, "stone", options=sources, card=ctx.source,
                                      text=f"seize a stone in realm {realm}"))
-    stones[stones.index(source)] = seat
-    g.state.last_seizer = seat  # 403.2: the last seizer goes first next round
-    g.state.players[seat].seized_this_round = True  # Awaken
-    g.state.counts[f"{seat}:seize"] = g.state.counts.get(f"{seat}:seize", 0) + 1
-    g.emit(StoneSeized(realm, seat, source))
+    g.emit(StoneSeized(realm, seat, source))  # 403.2: the last seizer goes first; Awaken
     return True
 
 
@@ -450,8 +441,6 @@ def _banish_realm(g: "Engine", op: Op, ctx: Context) -> "Flow":
         return False
     for cid in here:
         yield from g.banish(cid, "realm banished")
-    g.state.realms[realm - 1].banished = True
-    g.view.touch()
     g.emit(RealmBanished(realm))
     return True
 
@@ -463,10 +452,8 @@ def _turn_face_up(g: "Engine", op: Op, ctx: Context) -> "Flow":
     turned = [cid for cid in cards if g.state.cards[cid].face_down]
     for cid in turned:
         c = g.state.cards[cid]
-        c.face_down = False
-        g.view.touch()
         g.emit(CardMoved(cid, c.name, c.owner, "world", "world", "turned face up", c.realm, c.realm,
-                         c.controller))  # now everyone sees which card it is
+                         c.controller, face_down=False))  # now everyone sees which card it is
         yield from g.resolve(g.arrival_triggers(cid))
     return bool(turned)
 
@@ -487,8 +474,7 @@ def _nullify_effect(g: "Engine", op: Op, ctx: Context) -> "Flow":
         pay = yield from g.ask(Prompt(victim.controller, "may", options=["yes", "no"], card=source,
                                       text=f"pay {op.unless_pay} energy so the effect isn't nullified?"))
         if pay == "yes":
-            p.energy -= op.unless_pay
-            g.emit(ResourcesChanged(victim.controller, "pay", energy=p.energy))
+            g.emit(ResourcesChanged(victim.controller, "pay", energy=p.energy - op.unless_pay))
             return False
     victim.nullified = True
     if spell:

@@ -16,11 +16,11 @@ from typing import Any
 
 import msgspec
 
-from ledger.events import (Answered, CardMoved, DeckShuffled, Event, HarvestDeclared,
+from ledger.events import (Answered, CardMoved, DeckOrdered, DeckShuffled, Event, HarvestDeclared,
                            ManualEffect, ManualOp, ManualResolved, Mulliganed, recorded_number)
 from replay.cards import CardDB
 from replay.queries import View
-from replay.ops import FACE_DOWN
+from replay.ops import FACE_DOWN as LEGACY_FACE_DOWN
 from replay.state import GameState
 
 PERSPECTIVES = ("omniscient", "A", "B", "spectator")
@@ -82,7 +82,7 @@ def _hide(event: Event, hidden: Collection[str]) -> Event:
 
 def _redact(event: Event, perspective: str) -> Event:
     if isinstance(event, CardMoved):
-        if event.reason == FACE_DOWN:
+        if _put_face_down(event):
             return msgspec.structs.replace(event, card=HIDDEN, name=HIDDEN)  # Face Down
         if _zone_visible(perspective, event.from_zone, event.owner) or \
                 _zone_visible(perspective, event.to_zone, event.owner):
@@ -90,6 +90,8 @@ def _redact(event: Event, perspective: str) -> Event:
         return msgspec.structs.replace(event, card=HIDDEN, name=HIDDEN)
     if isinstance(event, DeckShuffled):
         return msgspec.structs.replace(event, order=[HIDDEN] * len(event.order))
+    if isinstance(event, DeckOrdered):
+        return msgspec.structs.replace(event, cards=[HIDDEN] * len(event.cards))
     if isinstance(event, Mulliganed) and not can_see_hand(perspective, event.seat):
         return msgspec.structs.replace(event, cards=[HIDDEN] * len(event.cards))
     if isinstance(event, Answered) and event.kind == "mulligan" and \
@@ -110,13 +112,18 @@ def _redact_op(op: ManualOp, perspective: str) -> ManualOp:
     return op
 
 
+def _put_face_down(event: CardMoved) -> bool:
+    """The card was put face down (schema 3 says so; older files said it in the reason)."""
+    return (event.face_down and event.from_zone != "world") or event.reason == LEGACY_FACE_DOWN
+
+
 def card_names(state: GameState, perspective: str, events=()) -> dict[str, str]:
     """Card id -> name, for narrating events that carry only an id (counters, taps, effects,
     control: all about cards in view).  A card that was ever put face down stays unnamed
     except for the omniscient view."""
     hidden: set[str] = set()
     if perspective != "omniscient":
-        hidden = {e.card for e in events if isinstance(e, CardMoved) and e.reason == FACE_DOWN}
+        hidden = {e.card for e in events if isinstance(e, CardMoved) and _put_face_down(e)}
     return {cid: c.name for cid, c in state.cards.items() if cid not in hidden}
 
 

@@ -36,6 +36,7 @@ class Prompt(msgspec.Struct, frozen=True):
     choose: Choose | None = None
     card: str | None = None  # the card the prompt is about (a flier, a shield …)
     text: str = ""
+    chance: str = ""  # a chance prompt: the chance event that answers it (its type name)
 
     def is_choice(self) -> bool:
         return self.choose is not None

@@ -74,8 +74,7 @@ class Recorder:
         reason = why_not_manual(self.engine, effect)
         if reason:
             raise IllegalDecisionError(f"manual effect rejected: {reason}")
-        apply_manual(self.engine, effect)
-        return self._append([effect])
+        return self._append(apply_manual(self.engine, effect))
 
     def take_back(self, to_seq: int, by: str = "judge", reason: str = "",
                   expected_seq: int | None = None) -> list[Stored]:

@@ -18,12 +18,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ledger.codec import Stored
-from ledger.events import (ActivationDeclared, AttackDeclared, BattleStarted, DrawDeclared,
+from ledger.events import (ActivationDeclared, AttackDeclared, BattleStarted, Conceded, DrawDeclared,
                            Event, HarvestDeclared, JudgeNote, ManualEffect, MatchOpened,
                            Passed, PlayDeclared, RoundStarted, TakenBack, kind_of)
 from replay.cards import CardDB
 from replay.engine import Engine
 from replay.errors import DivergenceError
+from replay.legacy import legacy_equal, legacy_outcomes
 from replay.manual import apply_manual, why_not_manual
 from replay.narrate import describe
 from replay.state import GameState, clone, freeze, thaw
@@ -37,6 +38,15 @@ def is_fed(event: Event) -> bool:
     if isinstance(event, Passed) or type(event).__name__ == "Answered":
         return not event.auto
     return kind_of(type(event).__name__) in ("decision", "chance", "admin")
+
+
+def _is_decided(fed: Event) -> bool:
+    """Whether a fed event goes through ``Engine.decide`` (a decision or a chance event)."""
+    return kind_of(type(fed).__name__) in ("decision", "chance") or isinstance(fed, Conceded)
+
+
+def _equal(mine: Event, theirs: Event) -> bool:
+    return mine == theirs
 
 
 class Divergence(DivergenceError):
@@ -81,6 +91,7 @@ class Replay:
             raise Divergence("?", 0, "a match log starts with MatchOpened")
         self.opened: MatchOpened = self.events[0]
         self.match_id = self.opened.match_id
+        self.legacy = self.opened.schema_version < 3  # recorded before fold-complete events
         self.db = db
         self.snapshot_every = max(1, snapshot_every)
         self.segments: list[Segment] = []
@@ -93,6 +104,8 @@ class Replay:
         self._turn_no = 0
         self._snapshot(0)
         derived = self.engine.start()
+        if self.legacy:
+            derived = legacy_outcomes(derived)
         self._check_outcomes(derived, 1)
         self._consumed = 1 + len(derived)
         if derived:
@@ -112,6 +125,8 @@ class Replay:
                 raise Divergence(self.match_id, i, f"unexpected {describe(fed)}: the engine "
                                  f"derived no such outcome here")
             self.engine, derived = self._feed(self.engine, fed, i)
+            if self.legacy:
+                derived = [derived[0], *legacy_outcomes(derived[1:])]
             self._check_outcomes(derived[1:], i + 1)
             end = i + len(derived) - 1
             self.segments.append(Segment(i, end))
@@ -136,18 +151,23 @@ class Replay:
             reason = why_not_manual(engine, fed)
             if reason:
                 raise Divergence(self.match_id, seq, f"bad manual effect: {reason}")
-            apply_manual(engine, fed)
-            return engine, [fed]
+            derived = apply_manual(engine, fed)
+            return engine, [fed] if self.legacy else derived
         reason = engine.check(fed)
         if reason is not None:
             raise Divergence(self.match_id, seq, f"illegal {describe(fed)}: {reason}")
         return engine, engine.decide(fed)
 
     def _check_outcomes(self, outcomes: list[Event], first_seq: int) -> None:
-        """The recorded events from ``first_seq`` must be exactly ``outcomes``, then a fed event."""
+        """The recorded events from ``first_seq`` must be exactly ``outcomes``, then a fed event.
+
+        A file of schema ≤ 2 recorded only the outcome types and fields of its time
+        (:mod:`replay.legacy`): the engine's other outcomes are not looked for in it.
+        """
+        same = legacy_equal if self.legacy else _equal
         recorded = self.events[first_seq:first_seq + len(outcomes)]
         for offset, (mine, theirs) in enumerate(zip(outcomes, recorded)):
-            if mine != theirs:
+            if not same(mine, theirs):
                 raise Divergence(self.match_id, first_seq + offset,
                                  f"recorded {describe(theirs)}, engine derives {describe(mine)}")
         if len(recorded) < len(outcomes):
@@ -174,6 +194,12 @@ class Replay:
         self.snapshots[seq] = freeze(self.engine.state)
         self._snapshot_keys.append(seq)
 
+    def _recorded_count(self, out: list[Event], fed: bool = True) -> int:
+        """How many of the engine's events so far the file records (all, from schema 3)."""
+        if not self.legacy:
+            return len(out)
+        return fed + len(legacy_outcomes(out[1:] if fed else out))
+
     def is_batch_end(self, seq: int) -> bool:
         """Whether a prompt was pending after event ``seq`` (a point a take-back may return to)."""
         return seq == 0 or any(s.end == seq for s in self.segments)
@@ -197,10 +223,12 @@ class Replay:
 
     def _engine_until(self, seq: int, captured: list[GameState]) -> Engine:
         k = self._snapshot_keys[bisect.bisect_right(self._snapshot_keys, seq) - 1]
-        engine = Engine(self.db, thaw(self.snapshots[k]))
+        # Seq 0 is set-up: the engine needs the deck lists its shuffles order.
+        engine = (Engine.for_match(self.opened, self.db) if k == 0
+                  else Engine(self.db, thaw(self.snapshots[k])))
         if k == 0 and 0 < seq:
             def on_start(_event):
-                if len(engine.out) == seq and not captured:
+                if self._recorded_count(engine.out, fed=False) == seq and not captured:
                     captured.append(clone(engine.state))
             engine.on_emit = on_start
         engine.start()
@@ -213,14 +241,15 @@ class Replay:
                 break
             if not segment.fed:
                 continue  # already re-derived by engine.start() above
-            if segment.start == seq < segment.end:
-                # A fed event changes nothing by itself: its consequences are the outcomes.
+            fed = self.events[segment.start]
+            if segment.start == seq < segment.end and not _is_decided(fed):
+                # An administrative event changes nothing by itself: its outcomes follow it.
                 captured.append(clone(engine.state))
                 break
             hook: Callable | None = None
-            if segment.start < seq < segment.end:
+            if segment.start <= seq < segment.end:
                 def hook(_event, engine=engine, start=segment.start):
-                    if start + len(engine.out) - 1 == seq and not captured:
+                    if start + self._recorded_count(engine.out) - 1 == seq and not captured:
                         captured.append(clone(engine.state))
             engine.on_emit = hook
             engine, _ = self._feed(engine, self.events[segment.start], segment.start)

@@ -22,14 +22,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ledger.events import (CardTapped, ControlChanged, EffectApplied, TokenCreated)
+from ledger.events import (CardTapped, ControlChanged, EffectApplied, EffectsEnded, EventCounted,
+                           TokenCreated)
 from replay.abilities import Ability, Op, Selector
 from replay.cards import Card
 from replay.effects import Trigger
 from replay.prompts import Choose, Prompt
 from replay.ops import OPS
 from replay.selectors import Context, candidates, holds, matches
-from replay.state import CardState, Effect, other
+from replay.state import other
 
 if TYPE_CHECKING:
     from replay.engine import Engine, Flow
@@ -106,7 +107,7 @@ class Scripts:
         if on.next_time:
             if self.state.counts.get(spent):
                 return False
-            self.state.counts[spent] = 1
+            self.emit(EventCounted(spent, 1))
         return True
 
     def count_event(self: "Engine", event: str, subject: str, by: str | None) -> None:
@@ -121,7 +122,7 @@ class Scripts:
         d = self.view.definition(subject)
         for scope in ("game", "round"):
             for key in event_keys(event, by, d, scope, self.state.round):
-                self.state.counts[key] = self.state.counts.get(key, 0) + 1
+                self.emit(EventCounted(key, self.state.counts.get(key, 0) + 1))
 
     def event_count(self: "Engine", key: str) -> int:
         return self.state.counts.get(key, 0)
@@ -249,15 +250,12 @@ class Scripts:
 
     def add_effect(self: "Engine", cid: str, kind: str, value: float, until: str,
                    source: str) -> None:
-        c = self.state.cards[cid]
-        c.effects = [*c.effects, Effect(kind, value, "round" if until == "round" else "ever", source)]
-        self.emit(EffectApplied(cid, kind, value, "round" if until == "round" else "ever"))
+        self.emit(EffectApplied(cid, kind, value, "round" if until == "round" else "ever", source))
 
     def set_tapped(self: "Engine", cid: str, tapped: bool) -> bool:
         c = self.state.cards[cid]
         if c.tapped == tapped or self.view.cant(cid, "be_tapped" if tapped else "untap"):
             return False  # you can only untap a tapped card (Tap)
-        c.tapped = tapped
         self.emit(CardTapped(cid, tapped))
         return True
 
@@ -266,8 +264,6 @@ class Scripts:
         if c.controller == seat or (self.view.cant(cid, "be_controlled")
                                     and seat != c.controller):
             return False
-        c.controller = seat
-        self.view.touch()
         self.emit(ControlChanged(cid, seat))
         return True
 
@@ -284,17 +280,12 @@ class Scripts:
         return card_name
 
     def place_token(self: "Engine", seat: str, card_name: str, realm: int,
-                    printed: str | None = None) -> str:
+                    printed: str | None = None, blank: bool = False) -> str:
         """Put a token into The World (a printed one leaves the archive for good, 303.3)."""
         s = self.state
-        if printed is not None:
-            s.players[seat].archive.remove(printed)
-            cid = printed
-        else:
-            cid = f"{seat}-t{s.next_token}"
-            s.next_token += 1
-            s.cards[cid] = CardState(cid, card_name, seat, "archive", token=True)
-        self.emit(TokenCreated(seat, cid, s.cards[cid].name, realm))
+        cid = printed if printed is not None else f"{seat}-t{s.next_token}"
+        name = s.cards[printed].name if printed is not None else card_name
+        self.emit(TokenCreated(seat, cid, name, realm, blank=blank))
         self.move(cid, "world", "token created", realm=realm, controller=seat)
         return cid
 
@@ -305,7 +296,7 @@ class Scripts:
                 if e.kind == "return_at_round_end" and c.zone == "abyss":
                     ctx = Context(c.id, e.source, None)
                     realm = yield from self.choose_realm("target", ctx, f"return {c.name} to which realm?")
-                    c.effects = []
+                    self.emit(EffectsEnded(c.id, "all"))
                     if realm is not None:
                         yield from self.enter_world(c.id, e.source, realm, "returned")
                     break

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from ledger.events import (Answered, CoinFlipped, DeckShuffled, DrawDeclared, MatchEnded,
+from ledger.events import (Answered, CoinFlipped, DeckOrdered, DeckShuffled, DrawDeclared, MatchEnded,
                            Mulliganed, Passed, PlayDeclared, RoundStarted, Conceded)
 from replay.engine import Engine
 from replay.errors import IllegalDecisionError
@@ -24,7 +24,28 @@ def _setup(engine, flip="A", first="A"):
     engine.decide(Answered(second, "side", "left"))
     for seat in (first, second):  # 402: shuffles, a full permutation each
         assert engine.prompt.kind == "chance" and engine.prompt.text == f"shuffle {seat}"
-        engine.decide(DeckShuffled(seat, list(engine.prompt.choose.of)))
+        engine.decide(DeckOrdered(seat, list(engine.prompt.choose.of)))
+
+
+def test_402_the_setup_shuffle_draws_the_card_ids():
+    """Ids name nothing (DESIGN.md section 2): before the shuffle a deck has no instances; the
+    card at shuffled position k is <seat><k>, so the deck list can't be joined with ids."""
+    engine = Engine.for_match(opened(), small_db())
+    assert engine.state.players["A"].deck == [] and not any(c.startswith("A") and c[1:].isdigit()
+                                                            for c in engine.state.cards)
+    engine.start()
+    engine.decide(CoinFlipped("A"))
+    engine.decide(Answered("A", "first", "A"))
+    engine.decide(Answered("B", "side", "left"))
+    names = list(engine.prompt.choose.of)
+    order = names[::-1]
+    with pytest.raises(IllegalDecisionError, match="expected DeckOrdered"):
+        engine.decide(DeckShuffled("A", order))
+    engine.decide(DeckOrdered("A", order))
+    s = engine.state
+    assert [s.cards[f"A{k}"].name for k in range(1, len(order) + 1)] == order
+    engine.decide(DeckOrdered("B", list(engine.prompt.choose.of)))
+    assert s.players["A"].hand == [f"A{k}" for k in range(1, 8)]  # the top seven
 
 
 def test_401_coin_flip_winner_chooses_and_402_mulligan_first_player_first():

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from ledger import FileStore
-from ledger.events import Answered, DrawDeclared, JudgeNote, ManualEffect, ManualOp, PlayDeclared, TakenBack
+from ledger.events import ResourcesChanged, Answered, DrawDeclared, JudgeNote, ManualEffect, ManualOp, PlayDeclared, TakenBack
 from replay.bots import RandomBot
 from replay.errors import IllegalDecisionError
 from replay.recorder import Recorder
@@ -30,7 +30,7 @@ def test_chance_is_answered_and_every_batch_is_verified(tmp_path):
     _to_first_turn(recorder)
     events = list(store.read("m-test"))
     assert [type(e.event).__name__ for e in events[:2]] == ["MatchOpened", "CoinFlipped"]
-    assert any(type(e.event).__name__ == "DeckShuffled" for e in events)
+    assert any(type(e.event).__name__ == "DeckOrdered" for e in events)
     replay = Replay(events, DB)
     assert state_hash(replay.engine.state) == state_hash(recorder.engine.state)
 
@@ -85,4 +85,7 @@ def test_manual_effects_and_notes_are_recorded_and_replayed(tmp_path):
     assert recorder.engine.state.players["A"].energy == 9
     replay = Replay(list(store.read("m-test")), DB)
     assert replay.engine.state.players["A"].energy == 9
-    assert isinstance(replay.events[-2], JudgeNote)
+    # The ruling is recorded with the outcome it had: the fold needs no engine (schema 3).
+    assert isinstance(replay.events[-3], JudgeNote)
+    assert isinstance(replay.events[-2], ManualEffect)
+    assert replay.events[-1] == ResourcesChanged("A", "manual", energy=9)

@@ -1,0 +1,318 @@
+"""The fold of Wonders of The First: ``evolve(state, event)`` is the only writer of game state.
+
+The log is the truth (DESIGN.md section 2): every change the rules make is an event, and the
+state of a match is the fold of its events -- :func:`initial_state` from ``MatchOpened``, then
+:func:`evolve` for each event in order.  The engine decides and emits; emitting applies the
+event through :func:`evolve` (``Engine.emit``), so the engine's state after event *n* is
+``fold(events[:n + 1])`` by construction, and every reader (viewer, API, analytics) can know any
+state without the engine.
+
+``evolve`` trusts its input: checking is the engine's job (``Engine.check``).  It is pure in the
+sense that matters here: the new state depends on the old state and the event alone (no card
+database, no clock, no randomness).  It updates ``state`` in place and returns it; callers that
+keep an old state :func:`~replay.state.clone` it first.
+
+Administrative events (``TakenBack``) are not folded here: a take-back restores an earlier
+state, which only a reader holding the earlier states can do (:func:`fold`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ledger import events as ev
+from replay.state import CardState, Effect, GameState, PlayerState, SEATS, clone, new_realms
+
+_TURN_ACTIONS = (ev.PlayDeclared, ev.AttackDeclared, ev.DrawDeclared, ev.ActivationDeclared,
+                 ev.HarvestDeclared)
+_RESOURCES = ("energy", "actions", "faith", "free_attacks")
+
+
+def number(value: Any) -> Any:
+    """A recorded number as the state keeps it: "inf" is ∞ and 3.0 is 3, so a state folded
+    from a decoded file equals the state folded from the engine's own events."""
+    if isinstance(value, str):
+        return float(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def initial_state(opened: ev.MatchOpened, ids: dict[str, list[tuple[str, str]]] | None = None
+                  ) -> GameState:
+    """The state at seq 0: both decks in list order, both archives, nothing else.
+
+    ``ids`` gives each seat's card instances as ``(id, card name)`` pairs for the deck,
+    and under the key ``"<seat>-archive"`` for the archive (:mod:`replay.instances`).
+    """
+    from replay.instances import card_instances  # the ids of a match's card instances
+
+    ids = ids if ids is not None else card_instances(opened)
+    state = GameState(ruleset=opened.ruleset, format=opened.format, realms=new_realms(),
+                      previous_loser=opened.previous_loser)
+    for info in opened.seats:
+        player = PlayerState(seat=info.seat)
+        state.players[info.seat] = player
+        for cid, name in ids[info.seat]:
+            state.cards[cid] = CardState(cid, name, info.seat, "deck")
+            player.deck.append(cid)
+        for cid, name in ids[f"{info.seat}-archive"]:
+            state.cards[cid] = CardState(cid, name, info.seat, "archive", token=True)
+            player.archive.append(cid)
+    return state
+
+
+def evolve(state: GameState, event: ev.Event) -> GameState:
+    """Apply one event to ``state`` (in place) and return it."""
+    apply = _APPLY.get(type(event))
+    if apply is not None:
+        apply(state, event)
+    return state
+
+
+def fold(events: Iterable[ev.Event], upto: int | None = None) -> GameState:
+    """The state once the events up to seq ``upto`` (default: all) have happened.
+
+    A ``TakenBack`` restores the state after its ``to_seq``; the states of earlier batch
+    ends are kept for that (only where a take-back needs them).
+    """
+    listed = list(events)
+    opened = listed[0]
+    assert isinstance(opened, ev.MatchOpened), "a match log starts with MatchOpened"
+    last = len(listed) - 1 if upto is None else upto
+    targets = {e.to_seq for e in listed[:last + 1] if isinstance(e, ev.TakenBack)}
+    kept: dict[int, GameState] = {}
+    state = initial_state(opened)
+    for seq in range(1, last + 1):
+        event = listed[seq]
+        if isinstance(event, ev.TakenBack):
+            state = clone(kept[event.to_seq])
+        else:
+            evolve(state, event)
+        if seq in targets:
+            kept[seq] = clone(state)
+    if 0 in targets:
+        kept[0] = initial_state(opened)
+    return state
+
+
+# -- decisions ------------------------------------------------------------------------------
+
+
+def _passed(s: GameState, e: ev.Passed) -> None:
+    # 404.5: passing uses no resource; it counts for the round end and the pass limits.
+    p = s.players[e.seat]
+    s.passes_in_row += 1
+    p.passes_in_row += 1
+    p.passes_total += 1
+
+
+def _turn_action(s: GameState, e: Any) -> None:
+    s.passes_in_row = 0
+    s.players[e.seat].passes_in_row = 0
+    s.last_turn_taker = e.seat  # 404.5.2: passing is not "taking the last turn"
+
+
+def _deck_ordered(s: GameState, e: ev.DeckOrdered) -> None:
+    # 402 (schema 3): the shuffled deck comes into being; position k is instance <seat><k>.
+    player = s.players[e.seat]
+    for k, name in enumerate(e.cards, start=1):
+        cid = f"{e.seat}{k}"
+        s.cards[cid] = CardState(cid, name, e.seat, "deck")
+        player.deck.append(cid)
+
+
+def _deck_shuffled(s: GameState, e: ev.DeckShuffled) -> None:
+    # A chance event; a shuffle of exactly a seat's deck is its new order (402). A shuffle of
+    # other cards (Distribute, R21) orders only those cards, which the next moves deal out.
+    deck = s.players[e.seat].deck
+    if len(e.order) == len(deck) and set(e.order) == set(deck):
+        s.players[e.seat].deck = list(e.order)
+
+
+# -- the procedure ----------------------------------------------------------------------------
+
+
+def _first_player_chosen(s: GameState, e: ev.FirstPlayerChosen) -> None:
+    s.first = s.round1_first = e.seat  # 401
+
+
+def _round_started(s: GameState, e: ev.RoundStarted) -> None:
+    # 403.1 / 403.2: the round begins; its first player is active during round-start triggers.
+    s.round, s.first, s.turn, s.phase = e.round, e.first, e.first, "round_start"
+
+
+def _turns_began(s: GameState, e: ev.TurnsBegan) -> None:
+    s.phase, s.turn, s.passes_in_row = "turns", e.first, 0
+    for p in s.players.values():
+        p.passes_in_row = p.passes_total = 0
+        p.seized_this_round = False
+
+
+def _turn_ended(s: GameState, e: ev.TurnEnded) -> None:
+    if e.next is None:
+        s.phase = "round_end"
+    else:
+        s.turn = e.next
+
+
+def _match_ended(s: GameState, e: ev.MatchEnded) -> None:
+    s.over, s.winner, s.reason, s.phase = True, e.winner, e.reason, "over"
+
+
+# -- resources and counts ---------------------------------------------------------------------
+
+
+def _resources_changed(s: GameState, e: ev.ResourcesChanged) -> None:
+    p = s.players[e.seat]
+    for name in _RESOURCES:
+        value = getattr(e, name)
+        if value is not None:
+            setattr(p, name, number(value))
+
+
+def _event_counted(s: GameState, e: ev.EventCounted) -> None:
+    s.counts[e.key] = e.total
+
+
+# -- cards ---------------------------------------------------------------------------------
+
+
+def _zone_list(player: PlayerState, zone: str) -> list[str] | None:
+    return {"hand": player.hand, "deck": player.deck, "abyss": player.abyss,
+            "banishment": player.banishment, "archive": player.archive}.get(zone)
+
+
+def _card_moved(s: GameState, e: ev.CardMoved) -> None:
+    """301.06: a card changes area; leaving The World it loses counters, effects (unless
+    Portal keeps them), equipment ties, copied abilities, tapped state and face-down state."""
+    c = s.cards[e.card]
+    owner = s.players[c.owner]
+    if e.from_zone == "world" and e.to_zone == "world":
+        c.realm, c.face_down = e.to_realm, e.face_down  # Move (or turned face up where it is)
+        return
+    source = _zone_list(owner, c.zone)
+    if source is not None and e.card in source:
+        source.remove(e.card)
+    if c.zone == "world":
+        _leave_world(c, e.keep_effects)
+    c.zone = e.to_zone
+    if e.to_zone == "world":
+        c.realm, c.controller, c.arrived_round = e.to_realm, e.controller or c.owner, s.round
+        c.face_down = e.face_down
+        return
+    target = _zone_list(owner, e.to_zone)
+    if target is not None:
+        target.append(e.card)  # a card put into a deck goes to the bottom (Bury, 402.1)
+
+
+def _leave_world(c: CardState, keep_effects: bool) -> None:
+    c.counters, c.gained = {}, []
+    if not keep_effects:
+        c.effects = []
+    c.tapped, c.equipped_to, c.realm, c.controller = False, None, None, None
+    c.face_down = c.blank = False
+
+
+def _token_created(s: GameState, e: ev.TokenCreated) -> None:
+    """203: a printed token leaves the archive for good (303.3); a stand-in is a new card."""
+    if e.card not in s.cards:
+        s.cards[e.card] = CardState(e.card, e.name, e.seat, "archive", token=True)
+        s.next_token += 1
+    s.cards[e.card].blank = e.blank
+
+
+def _counter_changed(s: GameState, e: ev.CounterChanged) -> None:
+    counters = dict(s.cards[e.card].counters)
+    counters[e.counter] = e.total
+    s.cards[e.card].counters = {k: n for k, n in counters.items() if n > 0}
+
+
+def _card_tapped(s: GameState, e: ev.CardTapped) -> None:
+    s.cards[e.card].tapped = e.tapped
+
+
+def _control_changed(s: GameState, e: ev.ControlChanged) -> None:
+    s.cards[e.card].controller = e.controller
+
+
+def _effect_applied(s: GameState, e: ev.EffectApplied) -> None:
+    c = s.cards[e.card]
+    until = "round" if e.duration == "round" else "ever"
+    c.effects = [*c.effects, Effect(e.effect, number(e.amount), until, e.source)]
+
+
+def _effects_ended(s: GameState, e: ev.EffectsEnded) -> None:
+    c = s.cards[e.card]
+    c.effects = [] if e.until == "all" else [x for x in c.effects if x.until != "round"]
+
+
+def _equipped(s: GameState, e: ev.Equipped) -> None:
+    s.cards[e.card].equipped_to = e.wonder
+
+
+def _unequipped(s: GameState, e: ev.Unequipped) -> None:
+    s.cards[e.card].equipped_to = None
+
+
+def _abilities_copied(s: GameState, e: ev.AbilitiesCopied) -> None:
+    c = s.cards[e.card]
+    c.gained = [*c.gained, *e.keywords, *(f"ability:{k}" for k in e.abilities), f"from:{e.source}"]
+
+
+# -- realms ---------------------------------------------------------------------------------
+
+
+def _stone_seized(s: GameState, e: ev.StoneSeized) -> None:
+    """404.3.2 step 5 / Seize Stone: the stone changes side; the seizer goes first next
+    round (403.2) and has seized this round (Awaken)."""
+    stones = s.realms[e.realm - 1].stones
+    stones[stones.index(e.from_side)] = e.seat
+    s.last_seizer = e.seat
+    s.players[e.seat].seized_this_round = True
+    key = f"{e.seat}:seize"
+    s.counts[key] = s.counts.get(key, 0) + 1
+
+
+def _stones_set(s: GameState, e: ev.StonesSet) -> None:
+    s.realms[e.realm - 1].stones = list(e.stones)
+
+
+def _realm_banished(s: GameState, e: ev.RealmBanished) -> None:
+    s.realms[e.realm - 1].banished = True
+
+
+_APPLY: dict[type, Callable[[GameState, Any], None]] = {
+    ev.Passed: _passed,
+    **{cls: _turn_action for cls in _TURN_ACTIONS},
+    ev.DeckShuffled: _deck_shuffled,
+    ev.DeckOrdered: _deck_ordered,
+    ev.FirstPlayerChosen: _first_player_chosen,
+    ev.RoundStarted: _round_started,
+    ev.TurnsBegan: _turns_began,
+    ev.TurnEnded: _turn_ended,
+    ev.MatchEnded: _match_ended,
+    ev.ResourcesChanged: _resources_changed,
+    ev.EventCounted: _event_counted,
+    ev.CardMoved: _card_moved,
+    ev.TokenCreated: _token_created,
+    ev.CounterChanged: _counter_changed,
+    ev.CardTapped: _card_tapped,
+    ev.ControlChanged: _control_changed,
+    ev.EffectApplied: _effect_applied,
+    ev.EffectsEnded: _effects_ended,
+    ev.Equipped: _equipped,
+    ev.Unequipped: _unequipped,
+    ev.AbilitiesCopied: _abilities_copied,
+    ev.StoneSeized: _stone_seized,
+    ev.StonesSet: _stones_set,
+    ev.RealmBanished: _realm_banished,
+}
+
+#: Event types after which cards may be elsewhere or under other control (queries re-index).
+STRUCTURAL = frozenset({ev.CardMoved, ev.TokenCreated, ev.ControlChanged, ev.AbilitiesCopied,
+                        ev.Equipped, ev.Unequipped, ev.RealmBanished, ev.EffectApplied,
+                        ev.EffectsEnded, ev.DeckShuffled, ev.DeckOrdered})
+
+__all__ = ["evolve", "fold", "initial_state", "number", "SEATS", "STRUCTURAL"]

@@ -1,0 +1,118 @@
+"""The state is the fold of the events (DESIGN.md section 2, issue 12 point 1).
+
+For recorded matches of both rulesets, random full-pool play and the golden matches (upgraded
+to schema 3), ``fold(events[:n])`` equals the engine's state after event ``n``, for every n.
+Both sides are compared by state hash; the events are the ones read back from the file, so the
+codec is part of what is checked.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from ledger.codec import decode_line, encode_line, GENESIS
+from ledger.events import DeckEntry, Event, MatchOpened, SeatInfo
+from ledger.filestore import FileStore
+from replay.bots import RandomBot, answer_chance
+from replay.cards import default_cards
+from replay.decks import load_decks
+from replay.engine import Engine
+from replay.evolve import evolve, fold, initial_state
+from replay.replayer import is_fed
+from replay.simulate import simulate_matches
+from replay.state import state_hash
+
+DB = default_cards()
+
+
+def engine_hashes(events: list[Event]) -> list[str]:
+    """Re-derive a match through the engine: its state hash after each event, by seq."""
+    engine = Engine.for_match(events[0], DB)
+    hashes = [state_hash(engine.state)]
+    engine.on_emit = lambda _event: hashes.append(state_hash(engine.state))
+    engine.start()
+    seq = len(hashes)
+    while seq < len(events):
+        fed = events[seq]
+        assert is_fed(fed), f"seq {seq}: {type(fed).__name__} is not fed"
+        engine.decide(fed)
+        seq = len(hashes)
+    return hashes
+
+
+def fold_hashes(events: list[Event]) -> list[str]:
+    """The hash of ``fold(events[:n + 1])`` for every n, folding once from the start."""
+    state = initial_state(events[0])
+    hashes = [state_hash(state)]
+    for event in events[1:]:
+        hashes.append(state_hash(evolve(state, event)))
+    return hashes
+
+
+def assert_fold_matches_engine(events: list[Event], where: str) -> None:
+    derived, folded = engine_hashes(events), fold_hashes(events)
+    assert len(derived) == len(folded) == len(events), where
+    for seq, (mine, theirs) in enumerate(zip(folded, derived)):
+        assert mine == theirs, (f"{where} seq {seq} ({type(events[seq]).__name__}): the fold "
+                                f"differs from the engine's state")
+
+
+def read_back(events: list[Event]) -> list[Event]:
+    """The events as a reader gets them from a file: encoded, then decoded."""
+    out, prev = [], GENESIS
+    for seq, event in enumerate(events):
+        line, prev_next = encode_line(event, seq, "2026-01-01T00:00:00.000Z", seq, prev)
+        out.append(decode_line(line, f"mem:{seq + 1}", prev).event)
+        prev = prev_next
+    return out
+
+
+@pytest.fixture(scope="module")
+def simulated(tmp_path_factory) -> FileStore:
+    store = FileStore(tmp_path_factory.mktemp("fold"))
+    decks = load_decks()
+    for ruleset, bots in (("1.3.2", ("greedy", "random")), ("1.2", ("random", "greedy"))):
+        list(simulate_matches(store, DB, decks, 100, seed=17, ruleset=ruleset, bots=bots,
+                              prefix=f"f{ruleset}"))
+    return store
+
+
+def test_simulated_matches_of_both_rulesets_are_folds(simulated):
+    infos = simulated.list()
+    assert len(infos) == 200
+    for info in infos:
+        events = [s.event for s in simulated.read(info.match_id)]
+        assert events[0].schema_version == 3
+        assert_fold_matches_engine(events, info.match_id)
+
+
+def test_fold_of_a_file_is_its_final_state(simulated):
+    info = simulated.list()[0]
+    events = [s.event for s in simulated.read(info.match_id)]
+    assert state_hash(fold(events)) == engine_hashes(events)[-1]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), ruleset=st.sampled_from(["1.3.2", "1.2"]),
+       picks=st.lists(st.integers(0, 10**6), min_size=100, max_size=100))
+def test_full_pool_random_play_is_a_fold(seed, ruleset, picks):
+    """Random legal play with decks drawn from the whole pool (scripted abilities, tokens,
+    equipment, face-down cards, manual prompts answered with no operations)."""
+    names = sorted(c.name for c in DB if not c.token)
+    decks = [[DeckEntry(names[p % len(names)], 1) for p in picks[i::2][:50]] for i in (0, 1)]
+    archive = [DeckEntry(c.name, 1) for c in DB if c.token][:6]
+    opened = MatchOpened(match_id="pool", ruleset=ruleset, format="prerelease", seats=[
+        SeatInfo("A", "a", deck=decks[0], archive=archive),
+        SeatInfo("B", "b", deck=decks[1], archive=archive)])
+    rng = random.Random(seed)
+    engine = Engine.for_match(opened, DB)
+    events: list[Event] = [opened, *engine.start()]
+    bot = RandomBot(rng)
+    while engine.prompt is not None and len(events) < 6000:
+        prompt = engine.prompt
+        decision = answer_chance(prompt, rng) if prompt.kind == "chance" else bot.decide(engine)
+        events += engine.decide(decision)
+    assert_fold_matches_engine(read_back(events), f"pool seed {seed}")
