@@ -1,0 +1,1 @@
+"""Every attack that ever worked, kept as a test."""
