@@ -21,7 +21,7 @@ the card *name* beside the id so a log reads on its own.
 from __future__ import annotations
 
 import math
-from typing import Literal, Union
+from typing import Any, Literal, Union
 
 import msgspec
 
@@ -88,6 +88,11 @@ class MatchOpened(_Event, frozen=True):
     engine_version: str = ""
     schema_version: int = 3  # of the match file: 3 since events are fold-complete
     rules_revision: int = 0  # the engine's revision of what it derives (0: before revisions)
+    # Schema 3: the canonical definition of every card either seat can use (decks and
+    # archives) and the SHA-256 of their canonical JSON, so the file alone replays the match.
+    cards: list[dict[str, Any]] = []
+    cards_digest: str = ""
+    upgraded_from: str = ""  # ``wonders upgrade``: the head hash of the file this copies
 
 
 # --------------------------------------------------------------------------------------
@@ -260,6 +265,7 @@ class TokenCreated(_Event, frozen=True):
     name: str
     realm: int
     blank: bool = False
+    definition: dict[str, Any] | None = None  # a stand-in token: its definition (203)
 
 
 class TriggerResolved(_Event, frozen=True):

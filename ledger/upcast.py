@@ -66,6 +66,7 @@ def _adds_defaults(event_type: str, defaults: RawEvent, from_version: int = 1) -
 
 
 _adds_defaults("CardMoved", {"face_down": False, "keep_effects": False})
-_adds_defaults("TokenCreated", {"blank": False})
+_adds_defaults("TokenCreated", {"blank": False, "definition": None})
 _adds_defaults("EffectApplied", {"source": ""})
-_adds_defaults("MatchOpened", {"rules_revision": 0}, from_version=2)
+_adds_defaults("MatchOpened", {"rules_revision": 0, "cards": [], "cards_digest": "",
+                               "upgraded_from": ""}, from_version=2)

@@ -7,15 +7,20 @@ everything it knows about one comes from a :class:`Card`.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+import msgspec
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from replay.abilities import Ability
+
+if TYPE_CHECKING:
+    from ledger.events import MatchOpened
 from replay.errors import CardDataError
 
 ORBITALS = ("Petraia", "Thalwind", "Solfera", "Umbrathene", "Heliosynth", "Boundless")
@@ -55,6 +60,17 @@ class Card(BaseModel):
     text: str = ""
     abilities: tuple[Ability, ...] = ()
     official: bool = True  # False: stats chosen here because the rules texts don't give them
+    # Whether its rules text is resolved by hand (a ``manual`` prompt): an explicit flag.  A
+    # card file may leave it out, and then it is worked out once, as the card is loaded, from
+    # the text beyond the keywords; a recorded definition always states it (schema 3).
+    manual: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _manual_flag(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "manual" not in data:
+            data = {**data, "manual": _has_text_beyond_keywords(data)}
+        return data
 
     @field_validator("keywords")
     @classmethod
@@ -71,13 +87,8 @@ class Card(BaseModel):
 
     @property
     def has_unscripted_text(self) -> bool:
-        """Rules text beyond its keywords and no ``abilities``: resolved by a manual prompt."""
-        if self.abilities:
-            return False
-        rest = self.text
-        for sentence in _KEYWORD_SENTENCES.findall(rest):
-            rest = rest.replace(sentence, "")
-        return bool(rest.strip(" .\n"))
+        """Its rules text is not scripted: it is resolved by a manual prompt (``manual``)."""
+        return self.manual
 
     @property
     def base_power(self) -> int:
@@ -104,6 +115,30 @@ class Card(BaseModel):
             if keyword.startswith("attuned:"):
                 return keyword.split(":", 1)[1]
         return None
+
+
+def _has_text_beyond_keywords(data: dict[str, Any]) -> bool:
+    """Rules text beyond its keywords and no ``abilities`` (how a card file's ``manual`` flag
+    is worked out when the file leaves it out)."""
+    if data.get("abilities"):
+        return False
+    rest = str(data.get("text", ""))
+    for sentence in _KEYWORD_SENTENCES.findall(rest):
+        rest = rest.replace(sentence, "")
+    return bool(rest.strip(" .\n"))
+
+
+def definition(card: Card) -> dict[str, Any]:
+    """A card's canonical definition, as a match file records it (DESIGN.md section 9):
+    every field that differs from its default, in declaration order, and ``manual`` always."""
+    data = card.model_dump(mode="json", exclude_defaults=True)
+    data["manual"] = card.manual
+    return data
+
+
+def definitions_digest(definitions: list[dict[str, Any]]) -> str:
+    """SHA-256 of the canonical JSON of a list of card definitions."""
+    return hashlib.sha256(msgspec.json.encode(definitions)).hexdigest()
 
 
 class CardDB:
@@ -133,6 +168,16 @@ class CardDB:
 
     def __len__(self) -> int:
         return len(self._cards)
+
+    @classmethod
+    def from_definitions(cls, definitions: Iterable[dict[str, Any]], where: str = "") -> "CardDB":
+        """The cards a match file recorded (errors name ``where`` and the card)."""
+        return cls(parse_card(d, f"{where}: recorded card {d.get('name', '?')!r}")
+                   for d in definitions)
+
+    def copy(self) -> "CardDB":
+        """A copy: a match adds its stand-in tokens to its own copy, never to a shared pool."""
+        return CardDB(self._cards.values())
 
     def with_cards(self, extra: Iterable[Card]) -> "CardDB":
         """A copy with ``extra`` added, replacing same-named cards (inline case cards)."""
@@ -212,3 +257,41 @@ def __getattr__(name: str) -> Any:
         from replay import resources
         return resources.data_root()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def match_cards(opened: "MatchOpened", pool: CardDB) -> CardDB:
+    """The cards of one match, its own copy: the definitions its ``MatchOpened`` records
+    (checked against their digest), or -- for a file of schema ≤ 2, which recorded none --
+    the pool's.  Every card either seat can use must be there."""
+    where = f"match {opened.match_id}"
+    if opened.cards:
+        if definitions_digest(opened.cards) != opened.cards_digest:
+            raise CardDataError(f"{where}: the recorded card definitions do not match their "
+                                f"digest (cards_digest): the file was altered")
+        db = CardDB.from_definitions(opened.cards, where)
+    else:
+        db = pool.copy()
+    for info in opened.seats:
+        for entry in (*info.deck, *info.archive):
+            if entry.card not in db:
+                raise CardDataError(f"{where}: seat {info.seat} uses unknown card {entry.card!r}")
+    return db
+
+
+def used_definitions(opened: "MatchOpened", pool: CardDB) -> list[dict[str, Any]]:
+    """The canonical definitions of every card either seat can use, sorted by name."""
+    names = sorted({e.card for info in opened.seats for e in (*info.deck, *info.archive)})
+    return [definition(pool[name]) for name in names]
+
+
+def cards_of_events(events: Iterable[Any], pool: CardDB) -> CardDB:
+    """The cards of a recorded match as a reader needs them: :func:`match_cards` plus the
+    stand-in tokens its ``TokenCreated`` events define."""
+    from ledger.events import TokenCreated
+
+    iterator = iter(events)
+    db = match_cards(next(iterator), pool)
+    for event in iterator:
+        if isinstance(event, TokenCreated) and event.definition and event.name not in db:
+            db.add(parse_card(event.definition, f"token {event.card}"))
+    return db

@@ -24,7 +24,7 @@ from ledger.events import (
 )
 from replay.actions import TurnActions
 from replay.battle import Battles
-from replay.cards import CardDB
+from replay.cards import CardDB, match_cards
 from replay.effects import Effects, Trigger
 from replay.errors import IllegalDecisionError
 from replay.manual import apply_ops, why_not_ops
@@ -36,7 +36,10 @@ from replay.evolve import STRUCTURAL, evolve, initial_state
 from replay.instances import deck_names, ids_by_shuffle
 from replay.state import GameState, SEATS, other
 
-ENGINE_VERSION = "0.1.0"
+ENGINE_VERSION = "0.2.0"
+#: This engine's revision of what it derives (DESIGN.md section 3; docs/rulings.md lists them).
+#: Any change to what the engine derives bumps it and keeps the old behaviour selectable.
+RULES_REVISION = 1
 
 Flow = Generator[Prompt, Any, Any]
 
@@ -67,10 +70,12 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
 
     @classmethod
     def for_match(cls, opened: MatchOpened, db: CardDB) -> "Engine":
-        """A new match at setup: the state at seq 0 (:func:`replay.evolve.initial_state`)."""
-        for info in opened.seats:
-            for entry in info.deck:
-                db[entry.card]  # unknown cards fail here, before play
+        """A new match at setup: the state at seq 0 (:func:`replay.evolve.initial_state`).
+
+        The cards are the match's own: those its file records (schema 3), else a copy of
+        the pool ``db`` -- a stand-in token made in one match never changes another's cards.
+        """
+        db = match_cards(opened, db)
         engine = cls(db, initial_state(opened))
         if ids_by_shuffle(opened):
             engine.deck_lists = {info.seat: deck_names(opened, info.seat) for info in opened.seats}
@@ -354,4 +359,4 @@ def _check_chance(prompt: Prompt, decision: Event) -> str | None:
     return None
 
 
-__all__ = ["ENGINE_VERSION", "Engine", "MatchOver", "Trigger"]
+__all__ = ["ENGINE_VERSION", "RULES_REVISION", "Engine", "MatchOver", "Trigger"]

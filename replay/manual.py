@@ -100,7 +100,7 @@ def _stone(engine: "Engine", op: ManualOp) -> None:
 
 
 def _token(engine: "Engine", op: ManualOp) -> None:
-    engine.place_token(op.seat, engine.stand_in(op.name, "wonder", None), op.realm)
+    engine.place_token(op.seat, engine.stand_in(op.name, "wonder", None), op.realm, stand_in=True)
 
 
 def _power(engine: "Engine", op: ManualOp) -> None:

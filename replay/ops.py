@@ -218,7 +218,8 @@ def _create_token(g: "Engine", op: Op, ctx: Context) -> "Flow":
             break
         name = g.state.cards[pick].name if pick != "stand-in" else g.stand_in(
             spec.name, spec.type, spec, g.view.definition(ctx.source).orbital)
-        cid = g.place_token(seat, name, realm, printed=pick if pick != "stand-in" else None)
+        cid = g.place_token(seat, name, realm, printed=pick if pick != "stand-in" else None,
+                            stand_in=pick == "stand-in")
         made.append(cid)
         yield from g.resolve(g.arrival_triggers(cid))
     ctx.chosen = made

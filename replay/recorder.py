@@ -10,6 +10,8 @@ follow -- as one atomic batch.  Nothing illegal is ever written; if the append f
 from __future__ import annotations
 
 import random
+
+import msgspec
 from collections.abc import Callable
 
 from ledger.codec import Stored, now_iso
@@ -17,11 +19,26 @@ from ledger.errors import ConflictError
 from ledger.events import Conceded, Event, JudgeNote, ManualEffect, MatchOpened, TakenBack
 from ledger.store import Store
 from replay.bots import answer_chance
-from replay.cards import CardDB
-from replay.engine import Engine
+from replay.cards import CardDB, definitions_digest, used_definitions
+from replay.engine import ENGINE_VERSION, RULES_REVISION, Engine
 from replay.errors import IllegalDecisionError
 from replay.manual import apply_manual, why_not_manual
 from replay.replayer import Replay
+
+
+def complete_opened(opened: MatchOpened, db: CardDB) -> MatchOpened:
+    """``MatchOpened`` as a new file records it (schema 3): the engine's version and rules
+    revision, and the definition of every card either seat can use, with their digest."""
+    if opened.schema_version < 3 or opened.cards:
+        return opened
+    for info in opened.seats:
+        for entry in (*info.deck, *info.archive):
+            db[entry.card]  # an unknown card fails here, before anything is written
+    cards = used_definitions(opened, db)
+    return msgspec.structs.replace(
+        opened, cards=cards, cards_digest=definitions_digest(cards),
+        engine_version=opened.engine_version or ENGINE_VERSION,
+        rules_revision=opened.rules_revision or RULES_REVISION)
 
 
 class Recorder:
@@ -38,6 +55,7 @@ class Recorder:
     def open(cls, store: Store, db: CardDB, opened: MatchOpened,
              rng: random.Random | None = None, clock: Callable[[], str] = now_iso) -> "Recorder":
         """Create the match in the store and run to the first prompt for a seat."""
+        opened = complete_opened(opened, db)
         engine = Engine.for_match(opened, db)  # unknown cards fail before anything is written
         store.create(opened, at=clock())
         recorder = cls(store, db, opened.match_id, engine, 1, rng, clock)

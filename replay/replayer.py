@@ -99,6 +99,7 @@ class Replay:
         self._snapshot_keys: list[int] = []
         self.index = Index()
         self.engine = Engine.for_match(self.opened, db)
+        self.db = self.engine.db  # the match's own cards (recorded, or a copy of the pool)
         self._quiet_seen = 0
         self._round = 0
         self._turn_no = 0

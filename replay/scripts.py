@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from ledger.events import (CardTapped, ControlChanged, EffectApplied, EffectsEnded, EventCounted,
                            TokenCreated)
 from replay.abilities import Ability, Op, Selector
-from replay.cards import Card
+from replay.cards import Card, definition
 from replay.effects import Trigger
 from replay.prompts import Choose, Prompt
 from replay.ops import OPS
@@ -280,12 +280,15 @@ class Scripts:
         return card_name
 
     def place_token(self: "Engine", seat: str, card_name: str, realm: int,
-                    printed: str | None = None, blank: bool = False) -> str:
-        """Put a token into The World (a printed one leaves the archive for good, 303.3)."""
+                    printed: str | None = None, blank: bool = False,
+                    stand_in: bool = False) -> str:
+        """Put a token into The World (a printed one leaves the archive for good, 303.3).
+        A stand-in's definition is recorded by the event that creates it."""
         s = self.state
         cid = printed if printed is not None else f"{seat}-t{s.next_token}"
         name = s.cards[printed].name if printed is not None else card_name
-        self.emit(TokenCreated(seat, cid, name, realm, blank=blank))
+        recorded = definition(self.db[name]) if stand_in else None
+        self.emit(TokenCreated(seat, cid, name, realm, blank=blank, definition=recorded))
         self.move(cid, "world", "token created", realm=realm, controller=seat)
         return cid
 
