@@ -18,9 +18,12 @@ from ledger.events import (ActivationDeclared, Answered, AttackDeclared, DrawDec
 from replay.cards import Card, CardDB, default_cards, parse_card
 from replay.engine import Engine
 from replay.errors import CardDataError, ConformanceCaseError, IllegalDecisionError, ReplayError
+from replay.revisions import RULES_REVISION
 from replay.state import CardState, GameState, PlayerState, SEATS, new_realms, state_hash
 
-TOP_KEYS = {"name", "rules", "source", "description", "cards", "state", "steps", "expect"}
+# ``revision`` extends format version 1: the rules revision the case runs at (default: current).
+TOP_KEYS = {"name", "rules", "revision", "source", "description", "cards", "state", "steps",
+            "expect"}
 CARD_KEYS = {"type", "power", "cost", "orbital", "core", "tier", "classes", "keywords"}
 STATE_KEYS = {"round", "turn", "first", "last_seizer", "stones", "A", "B", "world"}
 PLAYER_KEYS = {"energy", "actions", "faith", "free_attacks", "hand", "deck", "abyss", "banishment"}
@@ -28,7 +31,7 @@ WORLD_KEYS = {"id", "card", "controller", "owner", "realm", "tapped", "token", "
 STEP_KEYS = {"player", "action", "card", "realm", "targets", "pick", "expect_prompt", "illegal"}
 EXPECT_KEYS = {"round", "turn", "prompt", "over", "winner", "stones", "A", "B", "cards"}
 EXPECT_PLAYER_KEYS = {"energy", "actions", "faith", "free_attacks", "hand_count", "deck_count"}
-EXPECT_CARD_KEYS = {"zone", "realm", "controller", "power", "tapped", "counters"}
+EXPECT_CARD_KEYS = {"zone", "realm", "controller", "power", "tapped", "counters", "equipped_to"}
 COUNTERS = {"+1", "-1", "shield", "protector", "celestial", "null", "growth"}
 ACTIONS = {"pass", "draw", "play", "attack", "activate", "harvest"}
 
@@ -90,6 +93,10 @@ def run_case(data: dict[str, Any], db: CardDB | None = None) -> Result:
         raise ConformanceCaseError(f"rules must be '1.3.2' or '1.2', got {rules!r}")
     cards = _case_cards(data.get("cards", {}), db if db is not None else default_cards())
     state = build_state(data.get("state", {}), rules, cards)
+    revision = data.get("revision", RULES_REVISION)
+    if not isinstance(revision, int) or not 1 <= revision <= RULES_REVISION:
+        raise ConformanceCaseError(f"revision must be 1..{RULES_REVISION}, got {revision!r}")
+    state.revision = revision
     engine = Engine(cards, state)
     engine.start()
     for index, step in enumerate(data.get("steps", []), start=1):
@@ -300,7 +307,7 @@ def check_expect(engine: Engine, expect: dict[str, Any]) -> None:
         c = s.cards[cid]
         actual = {"zone": c.zone, "realm": c.realm, "controller": c.controller,
                   "power": v.power(cid) if c.zone == "world" else v.base_power(cid),
-                  "tapped": c.tapped, "counters": dict(c.counters)}
+                  "tapped": c.tapped, "counters": dict(c.counters), "equipped_to": c.equipped_to}
         for key, value in fields.items():
             checks.append((f"cards.{cid}.{key}", value, actual[key]))
     for what, wanted, got in checks:

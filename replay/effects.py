@@ -174,6 +174,13 @@ class Effects:
             for item in self.view.in_realm(c.realm, c.controller):
                 if self.is_equipment(item.id) and item.equipped_to is None:
                     triggers.append(Trigger(item.id, item.controller, "equip", c.realm))
+                elif (self.state.revision >= 2 and self.is_equipment(item.id)
+                      and item.equipped_to not in (None, cid)):
+                    # Equip (revision 2): "If a Wonder you control arrives in the same realm as
+                    # an equipped Wonder you control, you may choose to move the equipment to
+                    # the new Wonder as a triggered effect."
+                    triggers.append(Trigger(item.id, item.controller, "equip_move", c.realm,
+                                            subject=cid))
         return triggers
 
     def _allies_for(self: "Engine", item: str) -> list[str]:
@@ -408,8 +415,22 @@ def _equip(g: "Engine", t: Trigger) -> "Flow":
     g._resolved(t, f"equipped to {pick}")
 
 
+def _equip_move(g: "Engine", t: Trigger) -> "Flow":
+    """Equip (revision 2): the controller may move the equipment to the arriving Wonder."""
+    item, wonder = g.state.cards[t.source], g.state.cards[t.subject]
+    if (item.zone != "world" or wonder.zone != "world" or item.realm != wonder.realm
+            or wonder.controller != item.controller or item.equipped_to in (None, wonder.id)):
+        return
+    answer = yield from g.ask(Prompt(t.controller, "may", options=["yes", "no"], card=t.source,
+                                     text=f"move {item.name} to {wonder.name}?"))
+    if answer == "yes":
+        g.emit(Equipped(t.source, wonder.id))
+    g._resolved(t, f"moved to {wonder.id}" if answer == "yes" else "stays")
+
+
 _HANDLERS = {"guardian": _guardian, "deathstrike": _deathstrike, "rage": _rage, "call": _call,
-             "symbiosis": _symbiosis, "unstable": _unstable, "ascend": _ascend, "equip": _equip}
+             "symbiosis": _symbiosis, "unstable": _unstable, "ascend": _ascend, "equip": _equip,
+             "equip_move": _equip_move}
 
 
 def _labels(triggers: list[Trigger]) -> list[str]:

@@ -34,12 +34,11 @@ from replay.movement import Movement
 from replay.scripts import Scripts
 from replay.evolve import STRUCTURAL, evolve, initial_state
 from replay.instances import deck_names, ids_by_shuffle
+from replay.revisions import RULES_REVISION
 from replay.state import GameState, SEATS, other
 
 ENGINE_VERSION = "0.2.0"
-#: This engine's revision of what it derives (DESIGN.md section 3; docs/rulings.md lists them).
-#: Any change to what the engine derives bumps it and keeps the old behaviour selectable.
-RULES_REVISION = 1
+
 
 Flow = Generator[Prompt, Any, Any]
 

@@ -19,3 +19,7 @@ class DivergenceError(ReplayError):
 
 class ConformanceCaseError(ReplayError):
     """A conformance case cannot be loaded (bad TOML, unknown key, unknown card)."""
+
+
+class NewerRevisionError(ReplayError):
+    """A match recorded under a rules revision newer than this program knows."""

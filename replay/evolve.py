@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ledger import events as ev
+from replay.revisions import effective
 from replay.state import CardState, Effect, GameState, PlayerState, SEATS, clone, new_realms
 
 _TURN_ACTIONS = (ev.PlayDeclared, ev.AttackDeclared, ev.DrawDeclared, ev.ActivationDeclared,
@@ -50,7 +51,8 @@ def initial_state(opened: ev.MatchOpened, ids: dict[str, list[tuple[str, str]]] 
 
     ids = ids if ids is not None else card_instances(opened)
     state = GameState(ruleset=opened.ruleset, format=opened.format, realms=new_realms(),
-                      previous_loser=opened.previous_loser)
+                      previous_loser=opened.previous_loser,
+                      revision=effective(opened.rules_revision))
     for info in opened.seats:
         player = PlayerState(seat=info.seat)
         state.players[info.seat] = player

@@ -86,15 +86,16 @@ def entrants(decks: Sequence, bots: Sequence[str], count: int, rng: random.Rando
 
 def simulate_matches(store: Store, db: CardDB, decks: Sequence, count: int, seed: int,
                      ruleset: str = "1.3.2", bots: Sequence[str] = ("greedy", "greedy"),
-                     prefix: str = "m") -> Iterator[MatchOpened]:
-    """``count`` independent matches, ids ``m-0001`` …; yields each as it is written."""
+                     prefix: str = "m", rules_revision: int = 0) -> Iterator[MatchOpened]:
+    """``count`` independent matches, ids ``m-0001`` …; yields each as it is written.
+    ``rules_revision`` records them under an earlier rules revision (default: the current)."""
     rng = random.Random(f"decks:{seed}")
     for i in range(count):
         a_deck, b_deck = decks[rng.randrange(len(decks))], decks[rng.randrange(len(decks))]
         a = Entrant(f"{bots[0]} bot", a_deck.name, a_deck.entries(), a_deck.archive_entries(), bots[0])
         b = Entrant(f"{bots[-1]} bot", b_deck.name, b_deck.entries(), b_deck.archive_entries(), bots[-1])
         match_seed = rng.randrange(2**63)
-        opened = _opened(f"{prefix}-{i + 1:04d}", a, b, ruleset)
+        opened = _opened(f"{prefix}-{i + 1:04d}", a, b, ruleset, rules_revision=rules_revision)
         yield play_match(store, db, opened, match_seed, (a.bot, b.bot), SimClock(match_seed))
 
 

@@ -14,6 +14,8 @@ from typing import Literal
 
 import msgspec
 
+from replay.revisions import RULES_REVISION
+
 Seat = Literal["A", "B"]
 SEATS: tuple[Seat, Seat] = ("A", "B")
 Phase = Literal["setup", "round_start", "turns", "round_end", "over"]
@@ -80,6 +82,7 @@ class RealmState(msgspec.Struct):
 
 class GameState(msgspec.Struct):
     ruleset: Literal["1.3.2", "1.2"] = "1.3.2"
+    revision: int = RULES_REVISION  # the rules revision this match derives under (revisions.py)
     format: str = "constructed"  # 304: "prerelease" ignores the core requirement
     phase: Phase = "setup"
     round: int = 0

@@ -1,6 +1,11 @@
 """Golden matches: recorded matches whose final state hash is pinned, so any change of rules
 behaviour shows up as a divergence or a different hash.
 
+The corpus is re-derived at each file's recorded ruleset and rules revision (issue 12, point 5):
+a change to what the engine derives that is not kept behind a revision bump fails here.
+Files of schema 2 (golden-1*, golden-ab-*) were recorded before events were fold-complete;
+golden-s3-* are schema 3, recorded at revisions 1 and 2.
+
 To re-record after an intended rules change:
 ``python -m tests.replay.test_golden --write`` (then review the diff of fixtures/matches/).
 """
@@ -9,11 +14,13 @@ import json
 import sys
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from ledger.filestore import FileStore
 from replay.cards import default_cards
-from replay.replayer import Replay
+from replay.replayer import Divergence, Replay
+from replay.revisions import effective
 from replay.state import state_hash
 
 MATCHES = Path(__file__).resolve().parents[2] / "fixtures" / "matches"
@@ -37,6 +44,26 @@ def test_golden_matches_replay_to_their_recorded_hashes():
         assert state_hash(replay.engine.state) == expected[path.stem], path.name
 
 
+def test_each_golden_match_derives_under_its_recorded_revision():
+    for path in sorted(MATCHES.glob("*.jsonl")):
+        replay = Replay(list(FileStore.read_file(path)), default_cards())
+        assert replay.engine.state.revision == effective(replay.opened.rules_revision), path.name
+        assert (replay.opened.schema_version >= 3) == path.name.startswith("golden-s3-")
+
+
+def test_a_revision_1_match_keeps_its_behaviour_and_revision_2_would_differ():
+    """Equip's arriving-Wonder choice came with revision 2: the revision-1 golden match had
+    that situation and re-derives without it; claimed as revision 2, it diverges."""
+    stored = list(FileStore.read_file(MATCHES / "golden-s3-r1-132-0001.jsonl"))
+    Replay(stored, default_cards())  # verifies at revision 1
+    twin = [s.event for s in FileStore.read_file(MATCHES / "golden-s3-r2-132-0001.jsonl")]
+    assert any(getattr(e, "ability", "") == "equip_move" for e in twin)
+    events = [s.event for s in stored]
+    events[0] = msgspec.structs.replace(events[0], rules_revision=2)
+    with pytest.raises(Divergence):
+        Replay(events, default_cards())
+
+
 def _write() -> None:  # pragma: no cover - a maintenance command
     import shutil
     import tempfile
@@ -49,14 +76,21 @@ def _write() -> None:  # pragma: no cover - a maintenance command
     work = Path(tempfile.mkdtemp())
     # golden-1*: recorded before cards had abilities (old matches must keep replaying);
     # golden-ab-*: the scripted decks, so abilities are pinned too.
-    for ruleset, bots, prefix, seed in (("1.3.2", ("greedy", "greedy"), "golden-132", 2026),
-                                        ("1.2", ("greedy", "random"), "golden-12", 2026),
-                                        ("1.3.2", ("greedy", "random"), "golden-ab-132", 2027),
-                                        ("1.2", ("random", "greedy"), "golden-ab-12", 2027)):
+    # golden-s3-r<N>-*: schema 3 at rules revision N (seed 3001 makes Equip's revision-2
+    # choice come up: an arriving Wonder may take its ally's equipment).
+    for ruleset, bots, prefix, seed, revision in (
+            ("1.3.2", ("greedy", "greedy"), "golden-132", 2026, 0),
+            ("1.2", ("greedy", "random"), "golden-12", 2026, 0),
+            ("1.3.2", ("greedy", "random"), "golden-ab-132", 2027, 0),
+            ("1.2", ("random", "greedy"), "golden-ab-12", 2027, 0),
+            ("1.3.2", ("greedy", "random"), "golden-s3-r1-132", 3001, 1),
+            ("1.3.2", ("greedy", "random"), "golden-s3-r2-132", 3001, 2),
+            ("1.2", ("random", "greedy"), "golden-s3-r2-12", 3002, 2)):
         if any(MATCHES.glob(f"{prefix}-*.jsonl")):
             continue  # recorded matches stay as recorded; delete them to record anew
-        for opened in simulate_matches(FileStore(work), db, decks, 2, seed=seed,
-                                       ruleset=ruleset, bots=bots, prefix=prefix):
+        for opened in simulate_matches(FileStore(work), db, decks, 1, seed=seed,
+                                       ruleset=ruleset, bots=bots, prefix=prefix,
+                                       rules_revision=revision):
             shutil.copy(work / f"{opened.match_id}.jsonl", MATCHES / f"{opened.match_id}.jsonl")
     HASHES.write_text(json.dumps(_final_hashes(), indent=2, sort_keys=True) + "\n")
 

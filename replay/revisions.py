@@ -1,0 +1,33 @@
+"""Rules revisions: this engine's integer version of what it derives (DESIGN.md section 3).
+
+A ruleset is the published rules text (``1.3.2``, ``1.2``); a rules revision numbers this
+engine's reading of it.  Every change to what the engine derives bumps
+:data:`RULES_REVISION` and keeps the old behaviour selectable: the engine asks
+:func:`GameState.revision <replay.state.GameState>` (recorded in ``MatchOpened``) where a
+behaviour differs, exactly as it asks the ruleset, so a match always re-derives under the
+behaviour it was recorded with.  :data:`REVISIONS` says what each revision changed;
+``docs/rulings.md`` lists them too (a test checks the two agree).
+"""
+
+from __future__ import annotations
+
+from replay.errors import NewerRevisionError
+
+#: The revision new matches are recorded at.
+RULES_REVISION = 2
+
+#: What each revision changed (0 means "recorded before revisions existed" and derives as 1).
+REVISIONS: dict[int, str] = {
+    1: "the engine as of schema 3: every change of state is an event (fold-complete events), "
+       "deck ids drawn by the setup shuffle, cards recorded in the match file",
+    2: "Equip: when a Wonder arrives in a realm where its controller has an equipped Wonder, "
+       "the controller may move that equipment to the arriving Wonder, as a triggered effect",
+}
+
+
+def effective(recorded: int) -> int:
+    """The revision a match derives under: its recorded one (0 -- before revisions -- is 1)."""
+    if recorded > RULES_REVISION:
+        raise NewerRevisionError(f"rules revision {recorded} is newer than this program's "
+                         f"{RULES_REVISION}; upgrade wonders to re-derive this match")
+    return max(recorded, 1)
