@@ -1,7 +1,19 @@
-"""Benchmark: simulation, full replay (re-derivation), seeking, and greedy vs random.
+"""Benchmark: simulation, full replay (re-derivation), folding, seeking, viewer steps, and
+greedy vs random.
 
 Prints one JSON object.  ``decode_events_per_s`` is the raw msgspec decode rate of the same
-match lines in the same run: the physical limit the replay rate is read against.
+match lines in the same run: the physical limit the replay and fold rates are read against.
+
+* ``replay_events_per_s`` -- re-derivation through the rules engine (what ``verify`` does);
+* ``fold_events_per_s`` -- the same matches' decoded events folded with
+  :func:`replay.evolve.fold` from :func:`~replay.evolve.initial_state`, no engine (what
+  viewing does); ``fold_vs_decode`` is its ratio to the decode rate (target ≥ 0.30);
+* ``viewer_step_ms_p50`` / ``viewer_step_ms_p99`` -- one viewer step computed by folding: a
+  match's :class:`~replay.timeline.Timeline` (built once, as the viewer keeps it) gives the
+  state at a random seq, and :func:`replay.perspective.board` draws it from a random
+  perspective (target: p99 ≤ 5 ms, over at least 1000 steps).
+
+Decode and fold rates are the best of three passes over the same events.
 """
 
 from __future__ import annotations
@@ -21,10 +33,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ledger.events import Event  # noqa: E402
 from ledger.filestore import FileStore  # noqa: E402
-from replay.cards import default_cards  # noqa: E402
+from replay.cards import cards_of_events, default_cards  # noqa: E402
 from replay.decks import load_decks  # noqa: E402
+from replay.evolve import fold  # noqa: E402
+from replay.perspective import PERSPECTIVES, board  # noqa: E402
 from replay.replayer import Replay  # noqa: E402
 from replay.simulate import simulate_matches  # noqa: E402
+from replay.timeline import Timeline  # noqa: E402
+
+PASSES = 3  # decode and fold: the best of this many passes
+VIEWER_STEPS = 1000  # at least this many viewer steps, spread over the matches
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -51,10 +69,23 @@ def main() -> None:
     logs = {mid: list(store.read(mid)) for mid in ids}
     lines = [line for mid in ids for line in (root / "greedy" / f"{mid}.jsonl").read_bytes().splitlines()]
     decoder = msgspec.json.Decoder(Event)
-    start = time.perf_counter()
-    for line in lines:
-        decoder.decode(line)
-    decode_rate = len(lines) / (time.perf_counter() - start)
+    decode_s = []
+    for _ in range(PASSES):
+        start = time.perf_counter()
+        for line in lines:
+            decoder.decode(line)
+        decode_s.append(time.perf_counter() - start)
+    decode_rate = len(lines) / min(decode_s)
+
+    # Folding the same matches' decoded events without the engine (what viewing does).
+    decoded = [[stored.event for stored in log] for log in logs.values()]
+    fold_s = []
+    for _ in range(PASSES):
+        start = time.perf_counter()
+        for events_of_match in decoded:
+            fold(events_of_match)
+        fold_s.append(time.perf_counter() - start)
+    fold_rate = sum(map(len, decoded)) / min(fold_s)
     replay_ms, events = [], 0
     for mid, log in logs.items():
         start = time.perf_counter()
@@ -73,6 +104,20 @@ def main() -> None:
             replay.state_at(seq)
             seek_ms.append((time.perf_counter() - start) * 1000)
 
+    # Viewer steps computed by folding: the state at a random seq, drawn as a board.
+    rng = random.Random(5)
+    step_ms = []
+    per_match = -(-VIEWER_STEPS // len(decoded))
+    for events_of_match in decoded:
+        timeline = Timeline(events_of_match)
+        cards = cards_of_events(events_of_match, db)
+        for _ in range(per_match):
+            seq = rng.randrange(len(timeline))
+            perspective = rng.choice(PERSPECTIVES)
+            start = time.perf_counter()
+            board(timeline.state_at(seq), cards, perspective)
+            step_ms.append((time.perf_counter() - start) * 1000)
+
     # Greedy vs random, seats alternating.
     wins = 0
     half = n_duel // 2
@@ -89,6 +134,11 @@ def main() -> None:
         "replay_events_per_s": round(events / (sum(replay_ms) / 1000)),
         "decode_events_per_s": round(decode_rate),
         "replay_vs_decode": round(events / (sum(replay_ms) / 1000) / decode_rate, 4),
+        "fold_events_per_s": round(fold_rate),
+        "fold_vs_decode": round(fold_rate / decode_rate, 4),
+        "viewer_step_ms_p50": round(percentile(step_ms, 0.5), 3),
+        "viewer_step_ms_p99": round(percentile(step_ms, 0.99), 3),
+        "viewer_steps": len(step_ms),
         "replay_match_ms_median": round(statistics.median(replay_ms), 2),
         "events_per_match_median": statistics.median(len(log) for log in logs.values()),
         "seek_p50_ms": round(percentile(seek_ms, 0.5), 3),
