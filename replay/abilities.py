@@ -13,6 +13,9 @@ field.  ``docs/abilities.md`` documents every construct with an example; the int
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -195,9 +198,22 @@ class Ability(_Data):
     all_zones: bool = False            # stat-defining: works in every zone (rule 1, Power)
     text: str = ""                     # the quoted rules text this ability implements
     label: str = ""                    # short name shown in prompts and events
+    id: str = ""                       # a stable name; default: derived from what it does
+
+    @property
+    def stable_id(self) -> str:
+        """The ability's stable name (rules revision 3): its ``id``, or ``<timing>-<hash>`` of
+        what it does -- the same wherever the card lists it, whatever its wording says."""
+        if self.id:
+            return self.id
+        meaning = self.model_dump(mode="json", exclude={"id", "text", "label"}, exclude_defaults=True)
+        digest = hashlib.sha256(json.dumps(meaning, sort_keys=True).encode()).hexdigest()
+        return f"{self.when}-{digest[:8]}"
 
     @model_validator(mode="after")
     def _consistent(self) -> "Ability":
+        if self.id and (self.id.isdigit() or "#" in self.id):
+            raise ValueError("an ability id is a name: not a number, no '#'")
         if self.when == "round" and self.round is None:
             raise ValueError("when = 'round' needs round = N")
         if self.when in ("whenever", "replacement") and self.on is None:

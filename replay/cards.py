@@ -128,6 +128,25 @@ def _has_text_beyond_keywords(data: dict[str, Any]) -> bool:
     return bool(rest.strip(" .\n"))
 
 
+def ability_key(card: Card, index: int, revision: int) -> str:
+    """How events name a card's ability: ``Card Name#<stable id>`` from rules revision 3,
+    ``Card Name#<position>`` before (as the matches of those revisions recorded it)."""
+    ability = card.abilities[index]
+    return f"{card.name}#{ability.stable_id if revision >= 3 else index}"
+
+
+def find_ability(db: "CardDB", key: str) -> Ability:
+    """The ability an :func:`ability_key` names."""
+    name, part = key.rsplit("#", 1)
+    abilities = db[name].abilities
+    if part.isdigit():
+        return abilities[int(part)]
+    for ability in abilities:
+        if ability.stable_id == part:
+            return ability
+    raise CardDataError(f"card {name!r} has no ability {part!r}")
+
+
 def definition(card: Card) -> dict[str, Any]:
     """A card's canonical definition, as a match file records it (DESIGN.md section 9):
     every field that differs from its default, in declaration order, and ``manual`` always."""

@@ -78,7 +78,7 @@ def legacy_equal(mine: Event, theirs: Event) -> bool:
     name = type(mine).__name__
     if name != type(theirs).__name__:
         return False
-    fields = SCHEMA2_FIELDS.get(name, ())
+    fields = [f for f in SCHEMA2_FIELDS.get(name, ()) if f != "detail"]  # presentation
     a, b = msgspec.to_builtins(mine), msgspec.to_builtins(theirs)
     return all(_same(a.get(f), b.get(f)) for f in fields)
 

@@ -10,7 +10,7 @@ import math
 
 from replay import statics as static_rules
 from replay.abilities import Ability
-from replay.cards import Card, CardDB
+from replay.cards import Card, CardDB, ability_key, find_ability
 from replay.state import CardState, GameState
 
 INF = math.inf
@@ -97,12 +97,14 @@ class View:
 
     def ability_refs(self, cid: str, include_nullified: bool = False) -> list[tuple[str, Ability, bool]]:
         """(key, ability, printed) of the scripted abilities in force on a card: its printed
-        ones and those copied by symbiosis (keys ``Card Name#i``); none while nullified."""
+        ones and those copied by symbiosis (keys: :func:`~replay.cards.ability_key`); none while
+        nullified."""
         c = self.s.cards[cid]
         printed = self._printed.get(c.name)
         if printed is None:
             card = self.db[c.name]
-            printed = self._printed[c.name] = [(f"{card.name}#{i}", a, True)
+            revision = self.s.revision
+            printed = self._printed[c.name] = [(ability_key(card, i, revision), a, True)
                                                for i, a in enumerate(card.abilities)]
         if not printed and not c.gained:
             return []
@@ -111,8 +113,7 @@ class View:
         refs = list(printed)
         for entry in c.gained:
             if entry.startswith("ability:"):
-                name, index = entry[8:].rsplit("#", 1)
-                refs.append((entry[8:], self.db[name].abilities[int(index)], False))
+                refs.append((entry[8:], find_ability(self.db, entry[8:]), False))
         return refs
 
     def has_blank_text(self, cid: str) -> bool:

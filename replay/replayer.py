@@ -17,8 +17,10 @@ import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import msgspec
+
 from ledger.codec import Stored
-from ledger.events import (ActivationDeclared, AttackDeclared, BattleStarted, Conceded, DrawDeclared,
+from ledger.events import (TriggerResolved, ActivationDeclared, AttackDeclared, BattleStarted, Conceded, DrawDeclared,
                            Event, HarvestDeclared, JudgeNote, ManualEffect, MatchOpened,
                            Passed, PlayDeclared, RoundStarted, TakenBack, kind_of)
 from replay.cards import CardDB
@@ -46,6 +48,9 @@ def _is_decided(fed: Event) -> bool:
 
 
 def _equal(mine: Event, theirs: Event) -> bool:
+    """Equal as outcomes: a trigger's ``detail`` is presentation, never compared."""
+    if isinstance(mine, TriggerResolved) and isinstance(theirs, TriggerResolved):
+        return msgspec.structs.replace(mine, detail="") == msgspec.structs.replace(theirs, detail="")
     return mine == theirs
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from replay.errors import NewerRevisionError
 
 #: The revision new matches are recorded at.
-RULES_REVISION = 2
+RULES_REVISION = 3
 
 #: What each revision changed (0 means "recorded before revisions existed" and derives as 1).
 REVISIONS: dict[int, str] = {
@@ -22,6 +22,9 @@ REVISIONS: dict[int, str] = {
        "deck ids drawn by the setup shuffle, cards recorded in the match file",
     2: "Equip: when a Wonder arrives in a realm where its controller has an equipped Wonder, "
        "the controller may move that equipment to the arriving Wonder, as a triggered effect",
+    3: "abilities are named by stable ids, not list positions: events, trigger order labels "
+       "and copied abilities say `Card#<id>` (an ability's `id`, or `<timing>-<hash of what "
+       "it does>`), so a card whose abilities are reordered or reworded derives the same",
 }
 
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from ledger.events import (CardTapped, ControlChanged, EffectApplied, EffectsEnded, EventCounted,
                            TokenCreated)
 from replay.abilities import Ability, Op, Selector
-from replay.cards import Card, definition
+from replay.cards import Card, definition, find_ability
 from replay.effects import Trigger
 from replay.prompts import Choose, Prompt
 from replay.ops import OPS
@@ -313,8 +313,7 @@ class Scripts:
 
 
 def ability_by_key(engine: "Engine", key: str) -> Ability:
-    name, index = key.rsplit("#", 1)
-    return engine.db[name].abilities[int(index)]
+    return find_ability(engine.db, key)
 
 
 def event_keys(event: str, by: str | None, card: Card, scope: str, round_: int) -> list[str]:

@@ -76,7 +76,7 @@ def _write() -> None:  # pragma: no cover - a maintenance command
     work = Path(tempfile.mkdtemp())
     # golden-1*: recorded before cards had abilities (old matches must keep replaying);
     # golden-ab-*: the scripted decks, so abilities are pinned too.
-    # golden-s3-r<N>-*: schema 3 at rules revision N (seed 3001 makes Equip's revision-2
+    # golden-s3-r<N>-*: schema 3 at rules revision N (revision 3: stable ability ids; seed 3001 makes Equip's revision-2
     # choice come up: an arriving Wonder may take its ally's equipment).
     for ruleset, bots, prefix, seed, revision in (
             ("1.3.2", ("greedy", "greedy"), "golden-132", 2026, 0),
@@ -85,7 +85,9 @@ def _write() -> None:  # pragma: no cover - a maintenance command
             ("1.2", ("random", "greedy"), "golden-ab-12", 2027, 0),
             ("1.3.2", ("greedy", "random"), "golden-s3-r1-132", 3001, 1),
             ("1.3.2", ("greedy", "random"), "golden-s3-r2-132", 3001, 2),
-            ("1.2", ("random", "greedy"), "golden-s3-r2-12", 3002, 2)):
+            ("1.2", ("random", "greedy"), "golden-s3-r2-12", 3002, 2),
+            ("1.3.2", ("greedy", "random"), "golden-s3-r3-132", 3003, 3),
+            ("1.2", ("random", "greedy"), "golden-s3-r3-12", 3004, 3)):
         if any(MATCHES.glob(f"{prefix}-*.jsonl")):
             continue  # recorded matches stay as recorded; delete them to record anew
         for opened in simulate_matches(FileStore(work), db, decks, 1, seed=seed,

@@ -22,7 +22,8 @@ import pytest
 from ledger.codec import GENESIS, encode_line
 from ledger.events import MatchOpened
 from ledger.filestore import FileStore
-from replay.cards import CardDB, default_cards
+from ledger.events import TriggerResolved
+from replay.cards import CardDB, ability_key, default_cards
 from replay.decks import load_decks
 from replay.evolve import fold
 from replay.perspective import board
@@ -32,6 +33,7 @@ from replay.simulate import simulate_matches
 from replay.state import state_hash
 from replay.timeline import Timeline
 from replay.upgrade import UpgradeError, upgrade
+from replay.revisions import RULES_REVISION
 from replay.verify import FAIL, NEWER_PROGRAM, OK, verify_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,10 +100,31 @@ def test_against_current_says_where_todays_engine_would_diverge():
     """The revision-1 golden match meets Equip's revision-2 choice: today's engine diverges."""
     report = verify_file(golden_dir() / "golden-s3-r1-132-0001.jsonl", POOL, against_current=True)
     assert report.status == OK and "revision 1" in report.message
-    assert any(line.startswith("today's engine (revision 2, today's cards) would diverge at seq ")
-               for line in report.lines), report.lines
-    same = verify_file(golden_dir() / "golden-s3-r2-132-0001.jsonl", POOL, against_current=True)
-    assert same.lines == ["today's engine (revision 2, today's cards) re-derives it unchanged"]
+    today = f"today's engine (revision {RULES_REVISION}, today's cards)"
+    assert any(line.startswith(f"{today} would diverge at seq ") for line in report.lines), \
+        report.lines
+    same = verify_file(golden_dir() / f"golden-s3-r{RULES_REVISION}-132-0001.jsonl", POOL,
+                       against_current=True)
+    assert same.lines == [f"{today} re-derives it unchanged"]
+
+
+def test_stable_ability_ids_survive_reordering_and_rewording(recorded):
+    """Revision 3: abilities are named by stable ids, not positions, and their wording is
+    presentation -- a reworded card in today's pool still re-derives the match unchanged."""
+    opened = next(iter(FileStore.read_file(recorded))).event
+    assert opened.rules_revision == RULES_REVISION >= 3
+    keys = [s.event.ability for s in FileStore.read_file(recorded)
+            if isinstance(s.event, TriggerResolved) and s.event.ability.startswith("ab:")]
+    name = keys[0][3:].rsplit("#", 1)[0]
+    card = POOL[name]
+    assert not keys[0].rsplit("#", 1)[1].isdigit()  # a name, not a position
+    reworded = tuple(a.model_copy(update={"text": a.text + " (reworded)"}) for a in card.abilities)
+    lines = verify_file(recorded, _changed(name, abilities=reworded), against_current=True).lines
+    assert any(f"card {name!r}: abilities" in line for line in lines), lines
+    assert lines[-1].endswith("re-derives it unchanged"), lines
+    other = next(c.abilities[0] for c in POOL if c.abilities and c.name != name)
+    moved = card.model_copy(update={"abilities": (other, *card.abilities)})
+    assert ability_key(moved, 1, 3) == ability_key(card, 0, 3) != ability_key(moved, 1, 2)
 
 
 def test_a_torn_or_cut_final_batch_is_reported_not_ok(recorded, tmp_path):
