@@ -182,19 +182,26 @@ def verify(paths: tuple[str, ...]) -> None:
 @cards_option
 def replay(file: str, at: int | None, perspective: str, round_: int | None, turn: int | None,
            battle: int | None, as_json: bool) -> None:
-    """Show the board of a match file at an event, from a perspective."""
+    """Show the board of a match file at an event, from a perspective.
+
+    The board is the fold of the recorded events; where today's engine disagrees with the
+    record, a board at or after that seq is still shown as recorded, with a warning."""
     import json
 
     from ledger.filestore import FileStore
-    from replay.cards import default_cards
+    from replay.cards import cards_of_events, default_cards
     from replay.narrate import narrate
     from replay.perspective import board, card_names, face_down_ids, redact_event
-    from replay.replayer import Replay
+    from replay.replayer import Cursor, Divergence, Replay
+    from replay.timeline import Timeline, open_timeline
 
     events = list(FileStore.read_file(file))
-    rep = Replay(events, default_cards())
-    from replay.replayer import Cursor
-
+    db = default_cards()
+    rep = open_timeline(events, db)  # schema ≤ 2: re-derived by the engine (Replay)
+    if isinstance(rep, Timeline):
+        final, cards = rep.state, cards_of_events(rep.events, db)
+    else:
+        final, cards = rep.engine.state, rep.engine.db
     cursor = Cursor(rep, len(rep) - 1)
     try:
         if at is not None:
@@ -206,15 +213,25 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
     except IndexError as exc:
         raise click.BadParameter(str(exc), param_hint="--at/--round/--battle") from None
     seq = cursor.seq
-    picture = board(rep.state_at(seq), rep.db, perspective)
-    event = redact_event(rep.events[seq], perspective, face_down_ids(rep.engine.state))
+    if isinstance(rep, Timeline):  # verify: does today's engine re-derive what is shown?
+        try:
+            Replay(rep.events[:seq + 1], db)
+        except Divergence as exc:
+            if exc.seq <= seq:  # (past seq: the prefix ends inside a batch)
+                click.echo(f"warning: {exc} (today's engine disagrees with the record; "
+                           f"shown as recorded)", err=True)
+        except ReplayError as exc:  # e.g. a card today's pool no longer has
+            click.echo(f"warning: today's engine cannot re-derive this match ({exc}); "
+                       f"shown as recorded", err=True)
+    picture = board(rep.state_at(seq), cards, perspective)
+    event = redact_event(rep.events[seq], perspective, face_down_ids(final))
     if as_json:
         import msgspec
         picture["seq"] = seq
         picture["event"] = msgspec.to_builtins(event)
         click.echo(json.dumps(picture, indent=2, default=str))
         return
-    names = card_names(rep.engine.state, perspective, rep.events)
+    names = card_names(final, perspective, rep.events)
     click.echo(_render_board(rep.match_id, seq, narrate(event, names=names), picture))
 
 

@@ -18,6 +18,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from ledger.errors import (ConflictError, IntegrityError, LedgerError, MalformedEventError,
                            MatchNotFoundError)
 from replay.errors import CardDataError, DivergenceError, IllegalDecisionError, ReplayError
+from replay.timeline import TimelineError
 
 log = logging.getLogger("wonders.web")
 
@@ -69,6 +70,7 @@ DOMAIN = (
     (IntegrityError, 422, "integrity"),
     (IllegalDecisionError, 422, "illegal"),
     (DivergenceError, 422, "divergence"),
+    (TimelineError, 422, "integrity"),  # a log that can't be folded (e.g. a bad take-back)
     (CardDataError, 422, "invalid_deck"),
     (LedgerError, 400, "ledger"),
     (ReplayError, 422, "rules"),

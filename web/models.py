@@ -74,6 +74,9 @@ class MatchSummary(BaseModel):
     ended: bool
     winner: str | None = None
     reason: str | None = None
+    divergence: "DivergenceOut | None" = Field(
+        None, description="one match only (GET /api/matches/{id}): set when today's engine "
+                          "disagrees with the record; never filled in the list")
 
 
 class MatchList(BaseModel):
@@ -109,10 +112,26 @@ class PromptOut(BaseModel):
     labels: dict[str, str] = Field({}, description="card id → card name for `choose.of`")
 
 
+class DivergenceOut(BaseModel):
+    """Where today's engine disagrees with the recorded match.  The match is still shown as
+    recorded (every state is a fold of the recorded events) and can be downloaded, but not
+    continued: writes answer 409 ``diverged``."""
+
+    seq: int = Field(description="the first event today's engine derives differently")
+    message: str = Field(description="what differs (recorded vs derived); while the match is "
+                                     "live, only the omniscient view reads the details")
+
+
+DIVERGENCE = Field(None, description="set when today's engine disagrees with the record; "
+                                     "null when it re-derives every recorded event")
+
+
 class PendingOut(BaseModel):
     match_id: str
     length: int = Field(description="events recorded so far: the next expected_seq")
-    prompt: PromptOut | None = Field(description="null once the match is over")
+    prompt: PromptOut | None = Field(description="null once the match is over, or when today's "
+                                                 "engine disagrees with the record (divergence)")
+    divergence: DivergenceOut | None = DIVERGENCE
 
 
 class StateOut(BaseModel):
@@ -121,8 +140,9 @@ class StateOut(BaseModel):
     seq: int = Field(description="the last event shown")
     length: int = Field(description="events recorded so far: the next expected_seq")
     live: bool
-    board: dict[str, Any]
+    board: dict[str, Any] = Field(description="the state at seq, folded from the recorded events")
     prompt: PromptOut | None = None
+    divergence: DivergenceOut | None = DIVERGENCE
 
 
 class EventOut(BaseModel):
@@ -138,6 +158,7 @@ class EventsOut(BaseModel):
     perspective: Perspective
     events: list[EventOut]
     next_seq: int
+    divergence: DivergenceOut | None = DIVERGENCE
 
 
 class Pass(Body):
@@ -274,7 +295,8 @@ class Note(Body):
 class Imported(BaseModel):
     match_id: str
     length: int
-    result: str
+    result: str = Field(description="as recorded (folded from the file)")
+    divergence: DivergenceOut | None = DIVERGENCE
 
 
 class ErrorOut(BaseModel):

@@ -9,6 +9,10 @@ through the match with one JSON fetch per step:
 * ``GET /matches/<id>/timeline?as=P&from=N`` -- the narrated events and the round / turn /
   battle index the controls jump to; the page polls it while the match is live.
 
+Every board is a fold of the recorded events (the table's :class:`~replay.timeline.Timeline`),
+never today's engine: a match the engine disagrees with is shown as recorded, with a banner
+and a mark at the seq where it diverges (``divergence: {seq, message}`` in both JSONs).
+
 A live match is shown as the public API shows it: as a spectator only, and
 ``spectator_delay`` events late (:func:`web.api.common.visible_seq`); every other perspective
 (and the omniscient one) opens once the match has ended.
@@ -27,7 +31,7 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from ledger.errors import LedgerError
 from replay.narrate import narrate
 from replay.perspective import PERSPECTIVES, board, card_names, face_down_ids, redact_event
-from web.api.common import json_response, query_int, services, visible_seq
+from web.api.common import divergence_out, json_response, query_int, services, visible_seq
 from web.api.public import public_perspective
 from web.errors import MalformedRequestError
 
@@ -136,6 +140,7 @@ def viewer(match_id: str):
     perspective, notice, step, timeline = services().tables.using(match_id, prepare)
     opened = timeline.pop("opened")
     return render_template("viewer.html", match_id=match_id, opened=opened, notice=notice,
+                           divergence=timeline["divergence"],
                            perspective=perspective, perspectives=PERSPECTIVES,
                            step_json=_script_safe(step.decode()),
                            timeline_json=_script_safe(json.dumps(timeline)))
@@ -193,29 +198,29 @@ def _step(table, seq: int, perspective: str, last: int) -> bytes:
     key = (table.match_id, table.length, last, perspective, seq)
     data = cache.get(key)
     if data is None:
-        replay = table.replay()
-        event = redact_event(replay.events[seq], perspective, face_down_ids(table.state))
-        names = card_names(table.state, perspective, replay.events)
+        event = redact_event(table.events[seq], perspective, face_down_ids(table.state))
+        names = card_names(table.state, perspective, table.events)
         data = msgspec.json.encode({
             "match_id": table.match_id, "seq": seq, "last": last, "length": table.length,
             "live": not table.state.over, "perspective": perspective,
             "text": narrate(event, names=names),
             "kind": type(event).__name__,
-            "board": board(table.state_at(seq), table.db, perspective)})
+            "board": board(table.state_at(seq), table.cards, perspective),
+            "divergence": _divergence(table, perspective)})
         cache.put(key, data)
     return data
 
 
 def _timeline(table, perspective: str, start: int, last: int) -> dict:
-    """Narrated events ``start``..``last`` and the jump index (rounds, turns, battles)."""
-    replay = table.replay()
-    index = replay.index
+    """Narrated events ``start``..``last``, the jump index (rounds, turns, battles) and the
+    divergence mark, all from the recorded events."""
+    index = table.index
     rounds = sorted((r, s) for r, s in index.rounds.items() if s <= last)
     events, current = [], 0
-    names = card_names(table.state, perspective, replay.events)
+    names = card_names(table.state, perspective, table.events)
     hidden = face_down_ids(table.state)
     for seq in range(last + 1):
-        event = replay.events[seq]
+        event = table.events[seq]
         current = getattr(event, "round", current) if type(event).__name__ == "RoundStarted" \
             else current
         if seq >= start:
@@ -226,13 +231,20 @@ def _timeline(table, perspective: str, start: int, last: int) -> dict:
         "match_id": table.match_id, "perspective": perspective, "last": last,
         "length": table.length, "live": not table.state.over, "from": start,
         "perspectives": list(PERSPECTIVES) if table.state.over else ["spectator"],
-        "events": events, "opened": replay.opened,
+        "events": events, "opened": table.opened,
+        "divergence": _divergence(table, perspective),
         "rounds": [{"round": r, "seq": s} for r, s in rounds],
         "turns": [{"seq": t.seq, "round": t.round, "turn": t.number, "seat": t.seat}
                   for t in index.turns if t.seq <= last],
         "battles": [{"seq": s, "round": r, "realm": realm, "number": n}
                     for n, (s, r, realm) in enumerate(index.battles, start=1) if s <= last],
     }
+
+
+def _divergence(table, perspective: str) -> dict | None:
+    """Where today's engine disagrees with the record (``{seq, message}``), or ``None``."""
+    mark = divergence_out(table, perspective)
+    return mark.model_dump() if mark is not None else None
 
 
 # -- the step cache --------------------------------------------------------------------------

@@ -6,7 +6,9 @@
   session also need the page's CSRF token);
 * :func:`parse_body` -- size-checked JSON decoded into a pydantic model;
 * :func:`state_out` / :func:`events_out` / :func:`prompt_out` -- a table as one perspective may
-  see it, always through :mod:`replay.perspective`.
+  see it, always through :mod:`replay.perspective`, folded from the record (never today's
+  engine, except for the pending prompt's options);
+* :func:`divergence_out` -- where today's engine disagrees with the record, if it does.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from web.api.tables import Table, Tables
 from web.config import Settings
 from web.errors import (ForbiddenError, MalformedRequestError, TooLargeError,
                         UnauthenticatedError, describe_validation)
-from web.models import ChooseOut, EventOut, OptionOut, PromptOut, StateOut
+from web.models import ChooseOut, DivergenceOut, EventOut, OptionOut, PromptOut, StateOut
 from web.tokens import TokenBook, is_same_secret
 
 M = TypeVar("M", bound=BaseModel)
@@ -159,22 +161,43 @@ def event_out(stored: Stored, perspective: str, hidden: Collection[str] = ()) ->
 
 
 def state_out(table: Table, perspective: str, seq: int | None = None) -> StateOut:
-    """The board at ``seq`` (default: now) from ``perspective``, with the pending prompt."""
+    """The board at ``seq`` (default: now) from ``perspective``, folded from the record, with
+    the pending prompt (none where today's engine disagrees with the record) and the
+    divergence mark, if any."""
     live = not table.state.over
     last = table.length - 1
     seq = last if seq is None else max(0, min(seq, last))
-    picture = board(table.state_at(seq), table.db, perspective)
-    prompt = prompt_out(table.recorder.engine, perspective, prompt_salt(table)) \
-        if seq == last else None
+    picture = board(table.state_at(seq), table.cards, perspective)
+    prompt = prompt_out(table.engine(), perspective, prompt_salt(table)) \
+        if seq == last and live else None
     return StateOut(match_id=table.match_id, perspective=perspective, seq=seq,
-                    length=table.length, live=live, board=picture, prompt=prompt)
+                    length=table.length, live=live, board=picture, prompt=prompt,
+                    divergence=divergence_out(table, perspective))
 
 
-def prompt_out(engine: Engine, perspective: str, salt: str = "") -> PromptOut | None:
+UNDISCLOSED = ("today's engine derives something else here (what differs is shown to the "
+               "judge, and to everyone once the match has ended)")
+
+
+def divergence_out(table: Table, perspective: str) -> DivergenceOut | None:
+    """The divergence mark of a match as ``perspective`` may see it: where today's engine
+    disagrees with the record.  What differs names recorded events, which may be hidden
+    cards: while the match is live only the omniscient view (the judge) reads it."""
+    mark = table.divergence()
+    if mark is None:
+        return None
+    shown = perspective == "omniscient" or table.state.over
+    return DivergenceOut(seq=mark.seq, message=mark.message if shown else UNDISCLOSED)
+
+
+def prompt_out(engine: Engine | None, perspective: str, salt: str = "") -> PromptOut | None:
     """The pending prompt; its options only for the seat it addresses (or the judge).
+    ``None`` when there is none, or no engine (it disagrees with the record).
 
     ``salt`` (the match and its length, see :func:`prompt_salt`) makes the handles that
     stand for face-down cards in a seat's options (:mod:`web.api.handles`)."""
+    if engine is None:
+        return None
     prompt = engine.prompt
     if prompt is None:
         return None

@@ -2,9 +2,10 @@
 
 With a seat or judge token the stream is that role's perspective; without one it is the
 public's (a live match as a spectator, ``spectator_delay`` events late).  Each SSE message is
-one event (``id`` = its seq, ``data`` = the event as JSON); the stream ends when the match has
-ended and everything was sent, or after ``timeout`` idle seconds (``EventSource`` reconnects
-with ``Last-Event-ID``).
+one event (``id`` = its seq, ``data`` = the event as JSON); where today's engine disagrees
+with the record, a ``divergence`` message (``{seq, message}``) comes first.  The stream ends
+when the match has ended and everything was sent, or after ``timeout`` idle seconds
+(``EventSource`` reconnects with ``Last-Event-ID``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import time
 from flask import Blueprint, Response, request
 
 from replay.perspective import face_down_ids
-from web.api.common import bearer, event_out, query_int, role_for, services, visible_seq
+from web.api.common import (bearer, divergence_out, event_out, query_int, role_for, services,
+                            visible_seq)
 from web.api.openapi import Query, route
 from web.api.public import public_perspective
 from web.api.seat import perspective_of
@@ -46,12 +48,16 @@ def follow(match_id: str):
 
     def horizon(table):
         last = visible_seq(table, delay) if delayed else table.length - 1
-        return last, table.state.over and last == table.length - 1, face_down_ids(table.state)
+        return (last, table.state.over and last == table.length - 1, face_down_ids(table.state),
+                divergence_out(table, perspective))
 
     def stream():
-        nxt, idle_since = start, time.monotonic()
+        nxt, idle_since, marked = start, time.monotonic(), None
         while True:
-            last, done, hidden = tables.using(match_id, horizon)
+            last, done, hidden, mark = tables.using(match_id, horizon)
+            if mark is not None and mark != marked:  # today's engine disagrees with the record
+                yield f"event: divergence\ndata: {json.dumps(mark.model_dump())}\n\n"
+                marked = mark
             if last >= nxt:
                 for stored in svc.store.read(match_id, nxt):
                     if stored.seq > last:

@@ -1,6 +1,8 @@
 """Import: upload a match file; it is verified (hash chain, every decision legal, every outcome
-re-derived -- what ``wonders verify`` checks) before it is stored.  A bad file is refused with
-the verify message, and nothing is stored."""
+re-derived -- what ``wonders verify`` checks) before it is stored.  A damaged file is refused
+with the verify message, and nothing is stored.  A file of schema 3 today's engine disagrees
+with is intact and shown as recorded: it is imported, and the answer carries the divergence
+mark (``divergence: {seq, message}``)."""
 
 from __future__ import annotations
 
@@ -13,10 +15,12 @@ from ledger.errors import ConflictError, LedgerError
 from ledger.integrity import CUT, TORN, check_file
 from replay.errors import ReplayError
 from replay.replayer import Replay
+from replay.timeline import Reading, TimelineError, open_timeline
 from web.api.common import require_organizer, services
+from web.api.tables import Mark, final_state, rederive
 from web.api.openapi import route
 from web.errors import IllegalError, MalformedRequestError, TooLargeError
-from web.models import Imported, Tokens
+from web.models import DivergenceOut, Imported, Tokens
 
 bp = Blueprint("imports", __name__, url_prefix="/api")
 
@@ -42,13 +46,14 @@ def import_match():
     tmp = svc.store.root / f".import-{os.getpid()}-{secrets.token_hex(8)}.tmp"
     try:
         tmp.write_bytes(data)
-        replay = _verified(tmp)
-        target = svc.store.path(replay.match_id)
+        reading, mark = _checked(tmp)
+        match_id = reading.events[0].match_id
+        target = svc.store.path(match_id)
         _fsync(tmp)
         try:
             os.link(tmp, target)  # fails if the id is taken: never overwrite a match
         except FileExistsError:
-            raise ConflictError(f"match {replay.match_id!r} already exists in this store; "
+            raise ConflictError(f"match {match_id!r} already exists in this store; "
                                 f"nothing was imported") from None
     finally:
         tmp.unlink(missing_ok=True)
@@ -57,19 +62,24 @@ def import_match():
         os.fsync(fd)
     finally:
         os.close(fd)
-    tokens = svc.tokens.issue(replay.match_id)
-    s = replay.engine.state
+    tokens = svc.tokens.issue(match_id)
+    s = final_state(reading)
     result = ("in progress" if not s.over else
               f"{s.winner} wins ({s.reason})" if s.winner else f"draw ({s.reason})")
-    return ImportedWithTokens(match_id=replay.match_id, length=len(replay), result=result,
-                              tokens=Tokens(**tokens)).model_dump(), 201
+    divergence = DivergenceOut(seq=mark.seq, message=mark.message) if mark else None
+    return ImportedWithTokens(match_id=match_id, length=len(reading), result=result,
+                              divergence=divergence, tokens=Tokens(**tokens)).model_dump(), 201
 
 
-def _verified(path) -> Replay:
-    """The ``wonders verify`` check of one file; failure → 422 with the verify message.
+def _checked(path) -> tuple[Reading, Mark | None]:
+    """The ``wonders verify`` check of one file, and its reading; failure → 422 (400 for a
+    torn or cut file) with the verify message.
 
     The ledger check (:func:`ledger.integrity.check_file`: canonical lines, hash chain, seqs,
-    whole batches only) names line and seq; then the engine re-derives the events."""
+    whole batches only) names line and seq; a damaged file is refused.  A file of schema 3 is
+    then folded (shown as recorded) and re-derived by the engine: where the engine disagrees
+    it is still imported, with the divergence mark.  A file of schema ≤ 2 is shown only by
+    re-deriving it, so a divergence refuses it."""
     try:
         check = check_file(path)
         if check.status in (TORN, CUT):  # not a whole match file: a malformed upload
@@ -77,9 +87,14 @@ def _verified(path) -> Replay:
                                         f"(a match file holds whole batches only)")
         if not check.ok:  # damaged (or from a newer program): refused as illegal, like the engine's
             raise IllegalError(f"verify failed: {_strip_path(check.message, path)}")
-        return Replay(list(check.events), services().db)
-    except (LedgerError, ReplayError) as exc:
+        events = list(check.events)
+        reading = open_timeline(events, services().db)
+    except (LedgerError, ReplayError, TimelineError) as exc:
         raise IllegalError(f"verify failed: {_strip_path(str(exc), path)}") from None
+    if isinstance(reading, Replay):
+        return reading, None  # re-derived already
+    _, mark = rederive(reading.events, services().db)
+    return reading, mark
 
 
 def _strip_path(message: str, path) -> str:

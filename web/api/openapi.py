@@ -20,7 +20,9 @@ from web.models import ErrorOut
 
 _PARAM = re.compile(r"<(?:[a-z]+:)?([a-z_]+)>")
 ERRORS = {400: "malformed input", 401: "missing or unknown token", 403: "not allowed for this role",
-          404: "no such match", 409: "stale expected_seq; nothing written",
+          404: "no such match",
+          409: "stale expected_seq, or (`diverged`) today's engine disagrees with the record: "
+               "the match can be viewed and downloaded but not continued; nothing written",
           413: "body too large", 422: "illegal decision (the message cites the rule)"}
 
 

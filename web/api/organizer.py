@@ -12,10 +12,12 @@ from replay import resources
 from replay.decks import Deck, load_deck, validate_deck
 from replay.engine import ENGINE_VERSION
 from replay.recorder import Recorder
-from web.api.common import parse_body, query_int, require_organizer, services
+from replay.replayer import Divergence
+from web.api.common import divergence_out, parse_body, query_int, require_organizer, services
 from web.api.openapi import Query, route
 from web.errors import IllegalError, MalformedRequestError, NotFoundError
-from web.models import CreateMatch, MatchCreated, MatchList, MatchSummary, SeatEntry, Tokens
+from web.models import (CreateMatch, DivergenceOut, MatchCreated, MatchList, MatchSummary,
+                        SeatEntry, Tokens)
 
 bp = Blueprint("organizer", __name__, url_prefix="/api")
 
@@ -82,7 +84,13 @@ def get_match(match_id: str):
     path = svc.store.path(match_id)
     for info in svc.store.list() if path.exists() else ():
         if info.match_id == match_id:
-            return summary(info).model_dump()
+            out = summary(info)
+            try:
+                out.divergence = svc.tables.using(
+                    match_id, lambda table: divergence_out(table, "spectator"))
+            except Divergence as exc:  # a file of schema ≤ 2: shown only by re-deriving it
+                out.divergence = DivergenceOut(seq=exc.seq, message=str(exc))
+            return out.model_dump()
     raise NotFoundError(f"no match {match_id!r} in this store")
 
 

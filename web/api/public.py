@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, request
 
-from web.api.common import (events_out, json_response, query_int, rendered, services, state_out,
-                            visible_seq)
+from web.api.common import (divergence_out, events_out, json_response, query_int, rendered,
+                            services, state_out, visible_seq)
 from web.api.openapi import Query, route
 from web.errors import ForbiddenError, MalformedRequestError
 from web.models import EventsOut, StateOut
@@ -50,18 +50,31 @@ def public_events(match_id: str):
         perspective = public_perspective(table)
         upto = visible_seq(table, services().settings.spectator_delay)
         return EventsOut(match_id=match_id, perspective=perspective,
-                         events=events_out(table, perspective, start, upto), next_seq=upto + 1)
+                         events=events_out(table, perspective, start, upto), next_seq=upto + 1,
+                         divergence=divergence_out(table, perspective))
     return services().tables.using(match_id, view).model_dump()
 
 
-@route(bp, "/<match_id>/file", "GET", "Download the match file (JSON lines) once the match has ended",
+@route(bp, "/<match_id>/file", "GET", "Download the match file (JSON lines) once the match has "
+       "ended; a match today's engine disagrees with carries X-Wonders-Divergence-Seq and "
+       "X-Wonders-Divergence headers",
        errors=(400, 403, 404),
        content={"response": {"application/x-ndjson": {"schema": {"type": "string"}}}})
 def download(match_id: str):
     svc = services()
-    over = svc.tables.using(match_id, lambda table: table.state.over)
+    over, mark = svc.tables.using(match_id, lambda table: (
+        table.state.over, divergence_out(table, "spectator") if table.state.over else None))
     if not over:
         raise ForbiddenError(f"match {match_id} is live; its file can be downloaded once it has ended")
     data = svc.store.path(match_id).read_bytes()
-    return Response(data, mimetype="application/x-ndjson", headers={
-        "Content-Disposition": f'attachment; filename="{match_id}.jsonl"'})
+    headers = {"Content-Disposition": f'attachment; filename="{match_id}.jsonl"'}
+    if mark is not None:  # the file as recorded, with where today's engine disagrees
+        headers["X-Wonders-Divergence-Seq"] = str(mark.seq)
+        headers["X-Wonders-Divergence"] = header_text(mark.message)
+    return Response(data, mimetype="application/x-ndjson", headers=headers)
+
+
+def header_text(text: str, limit: int = 500) -> str:
+    """One line of printable ASCII for an HTTP header (other characters as ``\\uXXXX``)."""
+    out = "".join(c if " " <= c <= "~" else f"\\u{ord(c):04x}" for c in text)
+    return out[:limit]

@@ -12,7 +12,8 @@ from ledger.events import (ActivationDeclared, Answered, AttackDeclared, Concede
 from replay.errors import IllegalDecisionError
 from replay.perspective import face_down_ids
 from web.api import handles
-from web.api.common import (event_out, events_out, json_response, offers_hidden_cards,
+from web.api.common import (divergence_out, event_out, events_out, json_response,
+                            offers_hidden_cards,
                             parse_body, prompt_out, prompt_salt, query_int, rendered,
                             require_role, role_for, services, state_out)
 from web.api.openapi import Query, route
@@ -34,9 +35,10 @@ def get_prompt(match_id: str):
     perspective = perspective_of(role_for(match_id))
 
     def view(table):
+        engine = table.engine() if not table.state.over else None
         return PendingOut(match_id=match_id, length=table.length,
-                          prompt=prompt_out(table.recorder.engine, perspective,
-                                            prompt_salt(table)))
+                          prompt=prompt_out(engine, perspective, prompt_salt(table)),
+                          divergence=divergence_out(table, perspective))
     return services().tables.using(match_id, view).model_dump()
 
 
@@ -77,7 +79,7 @@ def get_events(match_id: str):
     def view(table):
         events = events_out(table, perspective, start, table.length - 1)
         return EventsOut(match_id=match_id, perspective=perspective, events=events,
-                         next_seq=table.length)
+                         next_seq=table.length, divergence=divergence_out(table, perspective))
     return services().tables.using(match_id, view).model_dump()
 
 

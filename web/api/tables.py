@@ -1,34 +1,65 @@
-"""The per-process cache of live tables: one recorder (and, lazily, one replay) per match.
+"""The per-process cache of live tables: one folded timeline (and, lazily, one recorder) per match.
 
-A decision must not refold the whole match, so each worker keeps a :class:`Table` per match
-it has touched: the :class:`~replay.recorder.Recorder` whose engine is at the pending prompt,
-and a :class:`~replay.replayer.Replay` (built only when a view needs an earlier seq, e.g. a
-delayed spectator view) that is extended with new events instead of rebuilt.
+Reading a match is folding its recorded events (DESIGN.md sections 2 and 4): each
+:class:`Table` keeps the match's :class:`~replay.timeline.Timeline` (for a file of schema ≤ 2,
+the engine's re-derivation, :func:`~replay.timeline.open_timeline`), extended with new events as
+the file grows, and every read -- state, events, the viewer, the download -- is built from it.
+No read needs today's engine to show a match of schema 3.
+
+Writing needs the engine at the pending prompt: the :class:`~replay.recorder.Recorder`, made on
+first need by re-deriving the recorded events (which is also *verification*).  If today's engine
+disagrees with the record (a :class:`~replay.replayer.Divergence`), the table still serves every
+read -- with a divergence mark, :meth:`Table.divergence` -- but refuses writes
+(:class:`DivergedError`, 409): the match can be viewed and downloaded, not continued.  The
+verification is computed lazily, once per match length, and never fails a read.
 
 Another worker (thread or process) may append to the same match.  Before each use the table
 compares the match file's size with the size it last saw; if the file grew by someone else's
-batch the recorder is resumed from the store.  Writers to one match are serialised twice: a
-lock per table inside the process, and the file store's ``flock`` + ``expected_seq`` check
-across processes (a stale writer gets a conflict, and nothing is written).
+batch the timeline is extended and the recorder is made again on its next use.  Writers to one
+match are serialised twice: a lock per table inside the process, and the file store's ``flock``
++ ``expected_seq`` check across processes (a stale writer gets a conflict, and nothing is
+written).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TypeVar
 
 from ledger.codec import Stored
 from ledger.filestore import FileStore
-from replay.cards import CardDB
+from ledger.events import TokenCreated
+from replay.cards import CardDB, cards_of_events, parse_card
+from replay.engine import Engine
+from replay.errors import ReplayError
 from replay.recorder import Recorder
-from replay.replayer import Replay
+from replay.replayer import Divergence, Replay
 from replay.state import GameState
+from replay.timeline import Reading, Timeline, open_timeline
+from web.errors import WebError
 
 T = TypeVar("T")
+log = logging.getLogger("wonders.web")
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Where today's engine disagrees with a recorded match: the first seq, and what differs."""
+
+    seq: int
+    message: str
+
+
+class DivergedError(WebError):
+    """A write to a match today's engine disagrees with: it can be shown, not continued."""
+
+    status, kind = 409, "diverged"
 
 
 class Table:
@@ -38,45 +69,106 @@ class Table:
         self.store, self.db, self.match_id = store, db, match_id
         self.path = store.path(match_id)
         self.lock = threading.RLock()
-        self.recorder = Recorder.resume(store, db, match_id)
-        self.size = self._file_size()
-        self._replay: Replay | None = None
+        try:
+            self.size = self._file_size()  # before reading: a batch appended meanwhile is re-read
+        except FileNotFoundError:
+            self.size = -1  # the store says which match is missing
+        self.timeline: Reading = open_timeline(list(store.read(match_id)), db)
+        self.cards = reading_cards(self.timeline, db)  # the match's own, its tokens included
+        self._recorder: Recorder | None = None
+        self._mark: Mark | None = None
+        self._checked = -1  # the length the engine last re-derived (``_mark`` is for it)
         self._views: dict[tuple, bytes] = {}  # rendered views of the current length
         self._views_length = -1
 
     # -- freshness -------------------------------------------------------------------------
 
     def refresh(self) -> None:
-        """Resume from the store if another writer appended since this table last looked."""
+        """Fold what another writer appended since this table last looked."""
         size = self._file_size()
         if size == self.size:
             return
-        if tail_length(self.path) != self.recorder.length:
-            self.recorder = Recorder.resume(self.store, self.db, self.match_id)
+        if tail_length(self.path) != self.length:
+            self._grow()
         self.size = size
+
+    def _grow(self) -> None:
+        self._fold(list(self.store.read(self.match_id, self.length)))
+
+    def _fold(self, stored: list[Stored]) -> None:
+        """Fold appended events, learning the stand-in tokens they define."""
+        self.timeline.extend(stored)
+        if isinstance(self.timeline, Timeline):
+            learn_tokens(self.cards, (s.event for s in stored))
 
     def after_append(self) -> None:
         """Remember the file as our own append left it (unless someone appended right after)."""
         size = self._file_size()
-        self.size = size if tail_length(self.path) == self.recorder.length else -1
+        self.size = size if tail_length(self.path) == self.length else -1
 
     def _file_size(self) -> int:
         return os.stat(self.path).st_size
 
     # -- recording -------------------------------------------------------------------------
 
+    @property
+    def recorder(self) -> Recorder:
+        """The recorder at the pending prompt; :class:`DivergedError` if today's engine
+        disagrees with the record (the match can't be continued)."""
+        recorder = self._resume()
+        if recorder is None:
+            mark = self._mark
+            raise DivergedError(
+                f"match {self.match_id}: the engine disagrees with the record at seq "
+                f"{mark.seq if mark else '?'}, so the match can be viewed and downloaded but "
+                f"not continued")
+        return recorder
+
+    def engine(self) -> Engine | None:
+        """The engine at the pending prompt, or ``None`` when it disagrees with the record."""
+        recorder = self._resume()
+        return recorder.engine if recorder is not None else None
+
     def append(self, write: Callable[[Recorder], list[Stored]]) -> list[Stored]:
-        """Run one recorder write; on any error (a stale seq is a ``ConflictError``) the table
-        checks the file again before its next use, and the error goes on to the caller."""
+        """Run one recorder write and fold what it appended; on any error (a stale seq is a
+        ``ConflictError``) the table checks the file again before its next use, and the error
+        goes on to the caller."""
+        recorder = self.recorder
         try:
-            stored = write(self.recorder)
+            stored = write(recorder)
         except Exception:
             self.size = -1  # re-check the file before the next use (the recorder may have reloaded)
             raise
+        self._fold(stored)
+        if recorder.length == self.length:
+            self._checked = self.length  # the engine derived what it appended
         self.after_append()
         return stored
 
+    def _resume(self) -> Recorder | None:
+        """The recorder for the timeline's length, re-deriving the recorded events through
+        the engine if needed (once per length); ``None`` if the engine disagrees."""
+        recorder = self._recorder
+        if recorder is not None and recorder.length == self.length:
+            return recorder
+        self._recorder = None
+        if self._checked == self.length and self._mark is not None:
+            return None
+        self._checked = self.length
+        replay, self._mark = rederive(self.timeline.events, self.db)
+        if replay is not None:  # its engine, at the pending prompt, becomes the recorder's
+            self._recorder = Recorder(self.store, self.db, self.match_id, replay.engine,
+                                      len(replay))
+        return self._recorder
+
     # -- reading ---------------------------------------------------------------------------
+
+    def divergence(self) -> Mark | None:
+        """Where today's engine disagrees with the record (``None``: it re-derives it all).
+        Computed at most once per length; never raises."""
+        if self._checked != self.length:
+            self._resume()
+        return self._mark
 
     def view(self, key: tuple, render: Callable[[], bytes]) -> bytes:
         """A rendered view of the match as it is now, computed once per length and ``key``
@@ -90,24 +182,76 @@ class Table:
 
     @property
     def length(self) -> int:
-        return self.recorder.length
+        return len(self.timeline)
+
+    @property
+    def events(self):
+        """The recorded events (``events[seq]``)."""
+        return self.timeline.events
+
+    @property
+    def index(self):
+        """Rounds, turns and battles by seq (:class:`~replay.replayer.Index`)."""
+        return self.timeline.index
+
+    @property
+    def opened(self):
+        return self.timeline.events[0]
 
     @property
     def state(self) -> GameState:
-        return self.recorder.engine.state
+        """The state after the last recorded event (do not change it)."""
+        return final_state(self.timeline)
 
     def state_at(self, seq: int) -> GameState:
-        """The state after event ``seq`` (folds the replay forward only as far as needed)."""
+        """The state after event ``seq``, folded from the record."""
         if seq == self.length - 1:
             return self.state
-        return self.replay().state_at(seq)
+        return self.timeline.state_at(seq)
 
-    def replay(self) -> Replay:
-        if self._replay is None:
-            self._replay = Replay(list(self.store.read(self.match_id)), self.db)
-        elif len(self._replay) < self.length:
-            self._replay.extend(list(self.store.read(self.match_id, len(self._replay))))
-        return self._replay
+
+def rederive(events, db: CardDB) -> tuple[Replay | None, Mark | None]:
+    """Verify a match: re-derive its events through today's engine.  Returns the replay, or
+    where the engine disagrees with the record; never raises."""
+    try:
+        return Replay(events, db), None
+    except Divergence as exc:
+        return None, Mark(exc.seq, _what_differs(exc))
+    except ReplayError as exc:  # e.g. a card today's pool no longer has
+        return None, Mark(0, f"today's engine cannot re-derive this match: {exc}")
+    except Exception as exc:  # never fail a read because verification broke
+        log.exception("re-deriving a match failed")
+        return None, Mark(0, f"today's engine cannot re-derive this match "
+                             f"({type(exc).__name__})")
+
+
+def reading_cards(reading: Reading, pool: CardDB) -> CardDB:
+    """The cards of a match as its reader needs them: those its file records (a copy of
+    ``pool`` for a file of schema ≤ 2) and the stand-in tokens its events define."""
+    if isinstance(reading, Timeline):
+        return cards_of_events(reading.events, pool)
+    return reading.engine.db  # schema ≤ 2: the re-derivation's (it learns tokens as it goes)
+
+
+def learn_tokens(cards: CardDB, events) -> None:
+    """Add the stand-in tokens ``events`` define to a match's own cards."""
+    for event in events:
+        if isinstance(event, TokenCreated) and event.definition and event.name not in cards:
+            cards.add(parse_card(event.definition, f"token {event.card}"))
+
+
+def final_state(reading: Reading) -> GameState:
+    """The state after a reading's last event (do not change it)."""
+    if isinstance(reading, Timeline):
+        return reading.state
+    return reading.engine.state  # schema ≤ 2: the re-derivation's
+
+
+def _what_differs(exc: Divergence) -> str:
+    """A divergence's message without the ``<match> seq <n>: `` its ``str`` starts with."""
+    text = str(exc)
+    prefix = f"{exc.match_id} seq {exc.seq}: "
+    return text[len(prefix):] if text.startswith(prefix) else text
 
 
 class Tables:

@@ -213,8 +213,12 @@ async function refresh() {
     return;
   }
   const b = current.board;
+  const d = current.divergence;
   if (b.over) {
     setStatus(`Match over: ${b.winner ? `${b.winner} wins` : "draw"} (${b.reason}).`);
+  } else if (d) {  // shown as recorded; the engine can't continue it
+    setStatus(`The engine disagrees with the record at seq ${d.seq}, so this match can be ` +
+              `viewed and downloaded but not continued: ${d.message}`, true);
   } else if (!document.getElementById("status").classList.contains("error")) {
     setStatus(`Round ${b.round} · seq ${current.seq}`);
   }

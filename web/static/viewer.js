@@ -126,7 +126,11 @@ function draw(step) {
   drawSeat(b, "A");
   drawSeat(b, "B");
   const when = b.round && step.kind !== "RoundStarted" ? `Round ${b.round} — ` : "";
-  $("current").textContent = `${when}${step.text}  (#${step.seq})`;
+  const d = step.divergence;
+  const here = d && d.seq === step.seq;
+  $("current").textContent = `${when}${step.text}  (#${step.seq})` +
+    (here ? "  ⚠ today's engine derives something else here" : "");
+  $("current").classList.toggle("diverged-here", Boolean(here));
   const result = b.over ? (b.winner ? `${b.winner} wins (${b.reason})` : `draw (${b.reason})`) : "";
   $("status").textContent = [step.live ? "● live" : "", `round ${b.round || "–"}`,
                              b.phase ? `phase ${b.phase}` : "", result].filter(Boolean).join(" · ");
@@ -135,6 +139,7 @@ function draw(step) {
   $("position").textContent = `event ${step.seq} of ${view.timeline.last}`;
   drawEventMarks(step.seq);
   const board = $("board");
+  board.classList.toggle("after-divergence", Boolean(d && step.seq >= d.seq));
   board.dataset.perspective = step.perspective;
   board.dataset.seq = String(step.seq);  // last: tests and timings wait for this
   if (view.pressedAt !== null) {
@@ -144,6 +149,36 @@ function draw(step) {
   const link = `${base}?seq=${step.seq}&as=${step.perspective}`;
   $("deeplink").href = link;
   history.replaceState(null, "", link);
+}
+
+// -- the divergence mark: where today's engine disagrees with the record ---------------------
+
+function drawDivergence(t) {
+  const d = t.divergence;
+  let banner = $("divergence");
+  for (const li of $("events").querySelectorAll("li.diverged")) {
+    li.classList.remove("diverged");
+    li.querySelector(".mark")?.remove();
+  }
+  if (!d) { if (banner) banner.remove(); return; }
+  if (!banner) {
+    banner = el("p", "diverged");
+    banner.id = "divergence";
+    banner.setAttribute("role", "alert");
+    root.querySelector(".titlebar").append(banner);
+  }
+  banner.dataset.seq = String(d.seq);
+  const jump = el("a", null, `event #${d.seq}`);
+  jump.id = "divergence-jump";
+  jump.href = `${base}?seq=${d.seq}&as=${encodeURIComponent(t.perspective)}`;
+  jump.addEventListener("click", (e) => { e.preventDefault(); go(d.seq); });
+  banner.replaceChildren("⚠ Today's engine disagrees with this record at ", jump,
+    `: ${d.message}. The match is shown as recorded (and can be downloaded).`);
+  const li = $("events").querySelector(`li[data-seq="${d.seq}"]`);
+  if (li) {
+    li.classList.add("diverged");
+    li.append(el("span", "mark", "⚠ diverges"));
+  }
 }
 
 // -- the event list and the jump menus ------------------------------------------------------
@@ -242,6 +277,7 @@ async function switchPerspective(perspective) {
   delete $("events").dataset.round;
   appendEvents(view.timeline.events);
   drawJumps(view.timeline);
+  drawDivergence(view.timeline);
   await go(view.step.seq, perspective);
 }
 
@@ -299,6 +335,7 @@ async function poll() {
       fresh.events = t.events.concat(fresh.events);
       view.timeline = fresh;
       drawJumps(fresh);
+      drawDivergence(fresh);
       if (!fresh.live) for (const o of $("perspective").options) o.disabled = false;
       if (following && fresh.last !== t.last) await go(fresh.last);
       else if (fresh.last !== t.last || !fresh.live) await go(view.step.seq);
@@ -310,6 +347,7 @@ async function poll() {
 
 appendEvents(view.timeline.events);
 drawJumps(view.timeline);
+drawDivergence(view.timeline);
 draw(view.step);
 prefetch(view.step.seq, view.step.perspective);
 if (view.timeline.live) setTimeout(poll, 1000);
