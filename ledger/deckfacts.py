@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 
 import msgspec
 
-from ledger.events import DeckEntry
+from ledger.events import DeckEntry, MatchOpened
 
 SECOND_ORBITAL_SHARE = 0.25
 ARCHETYPE_SEPARATOR = "+"
@@ -32,6 +32,18 @@ class CardFact(msgspec.Struct, frozen=True):
 
 
 CardFacts = Mapping[str, CardFact]
+
+
+def recorded_facts(opened: "MatchOpened", facts: CardFacts) -> CardFacts:
+    """The facts of a match's cards as its file recorded them (schema 3: ``MatchOpened.cards``),
+    over ``facts`` (today's pool) for files that recorded none -- so an errata of today's pool
+    never changes the analytics of a match recorded before it."""
+    if not opened.cards:
+        return facts
+    merged = dict(facts)
+    for card in opened.cards:
+        merged[card["name"]] = CardFact(card.get("orbital"), int(card.get("dbs", 0)))
+    return merged
 
 
 def deck_hash(deck: Iterable[DeckEntry], archive: Iterable[DeckEntry] = ()) -> str:

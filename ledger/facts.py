@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import msgspec
 
 from ledger.codec import Stored
-from ledger.deckfacts import CardFacts, archetype, dbs_total, deck_hash
+from ledger.deckfacts import CardFacts, archetype, dbs_total, deck_hash, recorded_facts
 from ledger.errors import MalformedEventError
 from ledger.events import (ActivationDeclared, AttackDeclared, BattleResolved, BattleStarted,
                            CardMoved, CardPlayed, CoinFlipped, DrawDeclared, HarvestDeclared,
@@ -88,7 +88,7 @@ def match_facts(stored: list[Stored], file: FileInfo, facts: CardFacts) -> Match
         walk.see(item)
     walk.finish_opening()
     _add_match(out, opened, stored, kept, walk, file)
-    _add_players(out, opened, walk, facts)
+    _add_players(out, opened, walk, recorded_facts(opened, facts))
     for name in ("plays", "draws", "battles", "seizures"):
         out.tables[name] = getattr(walk, name)
     out.tables["realm_stones"] = [

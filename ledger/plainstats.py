@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ledger.deckfacts import CardFacts, archetype, dbs_total
+from ledger.deckfacts import CardFacts, archetype, dbs_total, recorded_facts
 from ledger.events import (BattleResolved, CardMoved, CardPlayed, ManualEffect,
                            MatchEnded, MatchOpened, RoundStarted, StoneSeized, TakenBack)
 from ledger.filestore import FileStore
@@ -58,7 +58,7 @@ def summarize(path: str | os.PathLike, facts: CardFacts) -> MatchSummary:
     events = _events_in_force(path)
     opened: MatchOpened = events[0][1]
     summary = MatchSummary(opened.match_id, opened.ruleset, opened.tournament, opened.round,
-                           opened.table, _seats(opened, facts))
+                           opened.table, _seats(opened, recorded_facts(opened, facts)))
     walk = _PlainWalk(summary)
     for _seq, event in events[1:]:
         handler = _PLAIN_HANDLERS.get(type(event))
