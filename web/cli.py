@@ -132,13 +132,19 @@ def simulate(matches, seed, out, rules, decks, bots, tournament, players, rounds
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--against-current", is_flag=True,
+              help="Also report which recorded cards differ from today's pool and where "
+                   "today's engine would diverge.")
 @cards_option
-def verify(paths: tuple[str, ...]) -> None:
-    """Verify match files or store directories: the hash chain, the legality of every
-    decision, and that the engine re-derives exactly the recorded outcomes."""
-    from ledger.filestore import FileStore, SUFFIX
+def verify(paths: tuple[str, ...], against_current: bool) -> None:
+    """Verify match files or store directories, in levels: intact (canonical bytes, hash
+    chain, schema; a torn or cut final batch is a failure), then re-derived (the engine at
+    the file's recorded ruleset and rules revision, with its recorded cards, re-derives every
+    outcome).  Exit 0 if all pass, 1 if any fails, 2 if some file is from a newer program
+    (and none failed).  Files are never modified."""
+    from ledger.filestore import SUFFIX
     from replay.cards import default_cards
-    from replay.replayer import Replay
+    from replay.verify import NEWER_PROGRAM, verify_file
 
     files: list[Path] = []
     for raw in paths:
@@ -152,21 +158,55 @@ def verify(paths: tuple[str, ...]) -> None:
     if not files:
         raise click.BadParameter("no match files found", param_hint="PATH")
     db = default_cards()
-    bad = 0
+    counts = {"OK": 0, "FAIL": 0, NEWER_PROGRAM: 0}
     for path in files:
+        report = verify_file(path, db, against_current=against_current)
+        counts[report.status] += 1
+        click.echo(f"{report.status:<5}{report.message}")
+        for line in report.lines:
+            click.echo(f"     {line}")
+    newer = f", {counts[NEWER_PROGRAM]} from a newer program" if counts[NEWER_PROGRAM] else ""
+    click.echo(f"{counts['OK']} passed, {counts['FAIL']} failed{newer}")
+    sys.exit(1 if counts["FAIL"] else 2 if counts[NEWER_PROGRAM] else 0)
+
+
+@cli.command()
+@click.argument("src", type=click.Path(exists=True))
+@click.argument("dst", type=click.Path(file_okay=False))
+@cards_option
+def upgrade(src: str, dst: str) -> None:
+    """Write schema-3 copies of the match files of schema ≤ 2 in SRC (a file or a store
+    directory) into the store directory DST: re-derived at their recorded behaviour, with
+    their cards, every change of state and card ids that name nothing; each copy records its
+    original's head hash.  The originals are only read."""
+    from ledger.filestore import SUFFIX, FileStore
+    from ledger.integrity import check_file
+    from replay.cards import default_cards
+    from replay.upgrade import upgrade as upgrade_file
+
+    source = Path(src)
+    files = sorted(source.glob(f"*{SUFFIX}")) if source.is_dir() else [source]
+    if not files:
+        raise click.BadParameter("no match files found", param_hint="SRC")
+    store, db = FileStore(dst), default_cards()
+    bad = skipped = 0
+    for path in files:
+        check = check_file(path)
         try:
-            events = list(FileStore.read_file(path))  # checks the chain, no repair
-            replay = Replay(events, db)
+            if not check.ok:
+                raise ReplayError(check.message)
+            first = check.events[0].event
+            if getattr(first, "schema_version", 0) >= 3:
+                skipped += 1
+                click.echo(f"SKIP {path.name}: already schema {first.schema_version}")
+                continue
+            opened = upgrade_file(list(check.events), db, store)
         except (LedgerError, ReplayError) as exc:
             bad += 1
-            text = str(exc)
-            click.echo(f"FAIL {text if text.startswith(path.stem) else path.stem + ': ' + text}")
+            click.echo(f"FAIL {path.name}: {exc}")
             continue
-        s = replay.engine.state
-        result = ("in progress" if not s.over else
-                  f"{s.winner} wins ({s.reason})" if s.winner else f"draw ({s.reason})")
-        click.echo(f"OK   {replay.match_id}: {len(replay)} events, {result}")
-    click.echo(f"{len(files) - bad} passed, {bad} failed")
+        click.echo(f"OK   {opened.match_id}: schema 3 copy in {store.path(opened.match_id)}")
+    click.echo(f"{len(files) - bad - skipped} upgraded, {skipped} already schema 3, {bad} failed")
     sys.exit(1 if bad else 0)
 
 
