@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import cached_property
 
 from typing import Literal
 
@@ -200,7 +201,7 @@ class Ability(_Data):
     label: str = ""                    # short name shown in prompts and events
     id: str = ""                       # a stable name; default: derived from what it does
 
-    @property
+    @cached_property
     def stable_id(self) -> str:
         """The ability's stable name (rules revision 3): its ``id``, or ``<timing>-<hash>`` of
         what it does -- the same wherever the card lists it, whatever its wording says."""
