@@ -12,9 +12,17 @@ from ledger.events import EVENT_TYPES, SCHEMA, Event
 TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12)
 
 
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
+    max_leaves=8)  # what a field typed Any holds (recorded card definitions)
+
+
 def strategy_for(tp):
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
+    if tp is typing.Any:
+        return JSON_VALUES
     if tp is int:
         return st.integers(-10**6, 10**6)
     if tp is float:
