@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import msgspec
 
 from ledger.codec import Stored
-from ledger.events import (TriggerResolved, ActivationDeclared, AttackDeclared, BattleStarted, Conceded, DrawDeclared,
-                           Event, HarvestDeclared, JudgeNote, ManualEffect, MatchOpened,
-                           Passed, PlayDeclared, RoundStarted, TakenBack, kind_of)
+from ledger.events import (Conceded, Event, JudgeNote, ManualEffect, MatchOpened, Passed,
+                           TakenBack, TriggerResolved, kind_of)
 from replay.cards import CardDB
 from replay.engine import Engine
 from replay.errors import DivergenceError
@@ -30,9 +29,8 @@ from replay.legacy import legacy_equal, legacy_outcomes
 from replay.manual import apply_manual, why_not_manual
 from replay.narrate import describe
 from replay.state import GameState, clone, freeze, thaw
+from replay.timeline import TURN_EVENTS, Index, TurnMark  # noqa: F401 - re-exported for readers
 
-TURN_EVENTS = (PlayDeclared, AttackDeclared, DrawDeclared, ActivationDeclared, HarvestDeclared,
-               Passed)
 
 
 def is_fed(event: Event) -> bool:
@@ -69,23 +67,6 @@ class Segment:
     fed: bool = True  # False for the outcomes engine.start() derives before any decision
 
 
-@dataclass(frozen=True)
-class TurnMark:
-    seq: int
-    round: int
-    number: int  # 1-based turn number within the round
-    seat: str
-
-
-@dataclass
-class Index:
-    """Addresses people use: rounds, turns and battles, by seq."""
-
-    rounds: dict[int, int] = field(default_factory=dict)  # round -> seq of RoundStarted
-    turns: list[TurnMark] = field(default_factory=list)
-    battles: list[tuple[int, int, int]] = field(default_factory=list)  # (seq, round, realm)
-
-
 class Replay:
     """One match log folded through the engine (verified), with snapshots for seeking."""
 
@@ -106,8 +87,6 @@ class Replay:
         self.engine = Engine.for_match(self.opened, db)
         self.db = self.engine.db  # the match's own cards (recorded, or a copy of the pool)
         self._quiet_seen = 0
-        self._round = 0
-        self._turn_no = 0
         self._snapshot(0)
         derived = self.engine.start()
         if self.legacy:
@@ -186,15 +165,7 @@ class Replay:
 
     def _index(self, start: int, end: int) -> None:
         for seq in range(start, end + 1):
-            event = self.events[seq]
-            if isinstance(event, RoundStarted):
-                self._round, self._turn_no = event.round, 0
-                self.index.rounds[event.round] = seq
-            elif isinstance(event, TURN_EVENTS):
-                self._turn_no += 1
-                self.index.turns.append(TurnMark(seq, self._round, self._turn_no, event.seat))
-            elif isinstance(event, BattleStarted):
-                self.index.battles.append((seq, self._round, event.realm))
+            self.index.see(seq, self.events[seq])
 
     def _snapshot(self, seq: int) -> None:
         self.snapshots[seq] = freeze(self.engine.state)

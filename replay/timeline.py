@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from ledger.codec import Stored
@@ -28,6 +29,35 @@ from replay.state import GameState, clone, freeze, thaw
 
 TURN_EVENTS = (PlayDeclared, AttackDeclared, DrawDeclared, ActivationDeclared, HarvestDeclared,
                Passed)
+
+
+@dataclass(frozen=True)
+class TurnMark:
+    seq: int
+    round: int
+    number: int  # 1-based turn number within the round
+    seat: str
+
+
+@dataclass
+class Index:
+    """Addresses people use: rounds, turns and battles, by seq (:meth:`see` each event)."""
+
+    rounds: dict[int, int] = field(default_factory=dict)  # round -> seq of RoundStarted
+    turns: list[TurnMark] = field(default_factory=list)
+    battles: list[tuple[int, int, int]] = field(default_factory=list)  # (seq, round, realm)
+    _round: int = field(default=0, compare=False, repr=False)
+    _turn_no: int = field(default=0, compare=False, repr=False)
+
+    def see(self, seq: int, event: Event) -> None:
+        if isinstance(event, RoundStarted):
+            self._round, self._turn_no = event.round, 0
+            self.rounds[event.round] = seq
+        elif isinstance(event, TURN_EVENTS):
+            self._turn_no += 1
+            self.turns.append(TurnMark(seq, self._round, self._turn_no, event.seat))
+        elif isinstance(event, BattleStarted):
+            self.battles.append((seq, self._round, event.realm))
 
 
 class Reading(Protocol):
@@ -49,8 +79,6 @@ class Timeline:
     """One match log, folded; grows with :meth:`extend` as a live match is recorded."""
 
     def __init__(self, events: Sequence[Stored] | Sequence[Event], every: int = 32):
-        from replay.replayer import Index  # the addresses people use
-
         listed = [e.event if isinstance(e, Stored) else e for e in events]
         if not listed or not isinstance(listed[0], MatchOpened):
             raise TimelineError("a match log starts with MatchOpened")
@@ -62,7 +90,6 @@ class Timeline:
         self._snapshots: dict[int, bytes] = {}
         self._keys: list[int] = []
         self._state = initial_state(self.opened)
-        self._round = self._turn_no = 0
         self._append(self.opened)
         self.extend(listed[1:])
 
@@ -91,22 +118,10 @@ class Timeline:
     def _append(self, event: Event) -> None:
         seq = len(self.events)
         self.events.append(event)
-        self._index(seq, event)
+        self.index.see(seq, event)
         if seq % self.every == 0:
             self._snapshots[seq] = freeze(self._state)
             self._keys.append(seq)
-
-    def _index(self, seq: int, event: Event) -> None:
-        from replay.replayer import TurnMark
-
-        if isinstance(event, RoundStarted):
-            self._round, self._turn_no = event.round, 0
-            self.index.rounds[event.round] = seq
-        elif isinstance(event, TURN_EVENTS):
-            self._turn_no += 1
-            self.index.turns.append(TurnMark(seq, self._round, self._turn_no, event.seat))
-        elif isinstance(event, BattleStarted):
-            self.index.battles.append((seq, self._round, event.realm))
 
     def state_at(self, seq: int) -> GameState:
         """The state once event ``seq`` has happened (a fresh copy)."""

@@ -76,8 +76,9 @@ def _write() -> None:  # pragma: no cover - a maintenance command
     work = Path(tempfile.mkdtemp())
     # golden-1*: recorded before cards had abilities (old matches must keep replaying);
     # golden-ab-*: the scripted decks, so abilities are pinned too.
-    # golden-s3-r<N>-*: schema 3 at rules revision N (revision 3: stable ability ids; seed 3001 makes Equip's revision-2
-    # choice come up: an arriving Wonder may take its ally's equipment).
+    # golden-s3-r<N>-*: schema 3 at rules revision N (revision 3: stable ability ids; seed
+    # 3001 makes Equip's revision-2 choice come up: an arriving Wonder may take its ally's
+    # equipment).
     for ruleset, bots, prefix, seed, revision in (
             ("1.3.2", ("greedy", "greedy"), "golden-132", 2026, 0),
             ("1.2", ("greedy", "random"), "golden-12", 2026, 0),
