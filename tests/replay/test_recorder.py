@@ -5,7 +5,8 @@ import random
 import pytest
 
 from ledger import FileStore
-from ledger.events import ResourcesChanged, Answered, DrawDeclared, JudgeNote, ManualEffect, ManualOp, PlayDeclared, TakenBack
+from ledger.events import (Answered, DrawDeclared, JudgeNote, ManualEffect, ManualOp, PlayDeclared,
+                           ResourcesChanged, TakenBack)
 from replay.bots import RandomBot
 from replay.errors import IllegalDecisionError
 from replay.recorder import Recorder
@@ -89,3 +90,24 @@ def test_manual_effects_and_notes_are_recorded_and_replayed(tmp_path):
     assert isinstance(replay.events[-3], JudgeNote)
     assert isinstance(replay.events[-2], ManualEffect)
     assert replay.events[-1] == ResourcesChanged("A", "manual", energy=9)
+
+
+def test_a_stand_in_token_belongs_to_its_match_and_its_file(tmp_path):
+    """A stand-in token is defined by the event that creates it and never joins a shared pool:
+    two matches in one process can't change each other's cards (issue 12, point 3)."""
+    from ledger.events import TokenCreated
+    from replay.cards import cards_of_events
+    from replay.timeline import Timeline
+
+    pool = small_db()
+    store = FileStore(tmp_path)
+    one = Recorder.open(store, pool, opened(), rng=random.Random(3))
+    _to_first_turn(one)
+    one.manual(ManualEffect("Judge Jo", [ManualOp("token", seat="A", realm=1, name="Golem")]))
+    created = [s.event for s in store.read("m-test") if isinstance(s.event, TokenCreated)]
+    assert len(created) == 1 and created[0].definition["name"] == created[0].name
+    assert created[0].name in one.engine.db and created[0].name not in pool
+    events = [s.event for s in store.read("m-test")]
+    assert created[0].name in cards_of_events(events, small_db())  # the file defines it
+    assert Timeline(events).state.cards[created[0].card].name == created[0].name
+    Replay(list(store.read("m-test")), small_db())  # and re-derives from the file alone
