@@ -248,7 +248,7 @@ def test_perspectives_hide_cards_and_a_deep_link_restores_the_view(demo, browser
     seen = _shown_board(page)
     assert seen == _expected_board(replay, seq, "A")
     assert seen["seats"]["B"]["names"] == [] and seen["seats"]["B"]["backs"] == both["seats"]["B"]["count"]
-    assert page.locator("#events li.ev-DeckShuffled").count() > 0
+    assert page.locator("#events li.ev-DeckOrdered").count() > 0
     hidden_names = set(both["seats"]["B"]["names"]) - set(both["seats"]["A"]["names"])
     hand_text = page.inner_text("#seat-B")
     assert not any(name in hand_text for name in hidden_names)

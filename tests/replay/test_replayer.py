@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from ledger import FileStore
 from ledger.codec import GENESIS, encode_line
-from ledger.events import BattleResolved, CardMoved, DeckShuffled
+from ledger.events import BattleResolved, CardMoved, DeckOrdered, DeckShuffled
 from replay.perspective import board, redact_event
 from replay.replayer import Divergence, Replay
 from replay.simulate import play_match
@@ -105,6 +105,7 @@ def test_a_perspective_never_contains_the_opponents_hand(match_events, perspecti
                 assert picture["players"][seat]["hand"] is None
                 assert all(f'"{cid}"' not in text for cid in hand_ids)
             assert picture["players"][seat]["deck"] is None
+    shuffles = 0
     for stored in match_events:
         event = redact_event(stored.event, perspective)
         if isinstance(event, CardMoved) and event.from_zone == "deck" and event.to_zone == "hand":
@@ -114,6 +115,10 @@ def test_a_perspective_never_contains_the_opponents_hand(match_events, perspecti
                 assert event.card != "?"
         if isinstance(event, DeckShuffled):
             assert set(event.order) == {"?"}
+        if isinstance(event, DeckOrdered):  # the setup shuffle: card names in deck order
+            shuffles += 1
+            assert set(event.cards) == {"?"}
+    assert shuffles == 2
 
 
 def test_cursor_addresses_rounds_turns_and_battles(match_events):
