@@ -98,6 +98,11 @@ class Recorder:
                   expected_seq: int | None = None) -> list[Stored]:
         """Restore the state at ``to_seq`` (the end of an earlier batch) and record it."""
         self._expect(expected_seq)
+        if self.engine.state.over:
+            # The record of an ended match (its file public, both deck orders in it) is final.
+            raise IllegalDecisionError(
+                f"{self.match_id}: the match has ended ({self.engine.state.reason}); its record "
+                f"is final and a take-back can't reopen it")
         replay = Replay(list(self.store.read(self.match_id)), self.db)
         if not replay.is_batch_end(to_seq) or to_seq >= len(replay):
             raise IllegalDecisionError(f"seq {to_seq} is not the end of a recorded batch; "

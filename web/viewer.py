@@ -147,8 +147,12 @@ def viewer(match_id: str):
 
 
 def _script_safe(text: str) -> str:
-    """JSON to embed in a ``<script>`` element: no ``</`` may close it early."""
-    return text.replace("</", "<\\/")
+    """JSON to embed in a ``<script>`` element, escaped for HTML: ``<``, ``>`` and ``&`` become
+    JSON's ``\\u003c``, ``\\u003e``, ``\\u0026`` (the same string to a JSON parser), so no text a
+    player chose (``</script>``, ``<!--<script>``) can end the element or change how the HTML
+    parser reads it; U+2028/U+2029 are escaped for older JavaScript parsers."""
+    return (text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
 def _page_perspective(table) -> tuple[str, str | None]:
