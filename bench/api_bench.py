@@ -7,6 +7,14 @@ its response) and ``state_p50_ms`` / ``state_p99_ms`` (the state endpoint as the
 it under that load).  The physical limits are measured in the same run: the disk's raw
 ``fsync`` rate (one writer, and 20 writers on 20 files) and the server's request rate on a
 no-op endpoint (``/api/health``) with the same 20 client threads.
+
+A second load, in the same run on the same server, adds 32 live-follow streams (anonymous
+spectators, each from its own loopback address 127.0.1.x): 12 tables are followed by two
+streams and 8 by one, each stream opened when its table creates a match and read until the
+match ends (or the load stops).  ``decisions_per_s_with_streams`` and
+``state_p99_ms_with_streams`` are that load's figures; the streams must not cost recording
+more than 20% (``with_streams_ratio`` ≥ 0.8).  ``follow_refused`` counts 503s (a new stream
+can come a moment before its table's previous stream has let its slot go; it retries).
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ import multiprocessing
 import os
 import random
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -29,6 +38,11 @@ TABLES = 20
 CLIENT_PROCESSES = 4  # 5 tables (threads) each
 ORGANIZER = "bench-organizer-token-0123456789abcdef"
 PRESETS = ["solfera-blaze", "thalwind-sky", "petraia-stone", "umbrathene-shade"]
+STREAMS = 32  # live-follow streams in the second load: two on each of the first 12 tables
+
+
+def streams_of(table: int) -> int:
+    return 2 if table < STREAMS - TABLES else 1
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -141,8 +155,12 @@ def pick(prompt: dict, rng: random.Random) -> dict:
 
 
 class Load:
-    def __init__(self, host: str, port: int, seconds: float, max_decisions: int):
+    def __init__(self, host: str, port: int, seconds: float, max_decisions: int,
+                 streams: bool = False):
         self.host, self.port = host, port
+        self.streams = streams
+        self.followers: list[threading.Thread] = []
+        self.follow = {"opened": 0, "refused": 0, "bytes": 0}
         self.stop_at = time.perf_counter() + seconds
         self.max_decisions = max_decisions
         self.decisions = 0
@@ -162,7 +180,46 @@ class Load:
                           {"player": f"P{number}b", "preset": rng.choice(PRESETS)}],
                 "tournament": "Bench Open", "table": number + 1})
             assert status == 201, created
+            if self.streams:
+                for j in range(streams_of(number)):
+                    follower = threading.Thread(target=self.spectate, args=(
+                        created["match_id"], f"127.0.1.{number * 2 + j + 1}"), daemon=True)
+                    follower.start()
+                    self.followers.append(follower)
             self.play(client, rng, created["match_id"], created["tokens"])
+
+    def spectate(self, mid: str, source: str) -> None:
+        """An anonymous follow stream on ``mid`` from ``source``, read (HTTP/1.0: to the
+        server's close) until the match has ended or the load stops; a 503 is retried."""
+        while not self.is_done():
+            sock = socket.create_connection((self.host, self.port), timeout=30,
+                                            source_address=(source, 0))
+            sock.settimeout(0.5)
+            head, tail, total = b"", b"", 0
+            try:
+                sock.sendall(f"GET /api/matches/{mid}/follow HTTP/1.0\r\n"
+                             f"Host: {self.host}\r\n\r\n".encode())
+                while not self.is_done():
+                    try:
+                        chunk = sock.recv(65536)
+                    except TimeoutError:
+                        continue
+                    if not chunk:
+                        break
+                    if len(head) < 12:
+                        head += chunk[:12]
+                    tail = (tail + chunk)[-64:]
+                    total += len(chunk)
+            finally:
+                sock.close()
+            status = head[9:12]
+            with self.lock:
+                self.follow["bytes"] += total
+                self.follow["refused" if status == b"503" else "opened"] += 1
+            if status == b"503":
+                time.sleep(0.2)
+            elif b"event: end" in tail:
+                return
 
     def play(self, client: Client, rng: random.Random, mid: str, tokens: dict) -> None:
         seat = "A"
@@ -195,23 +252,27 @@ class Load:
             t.start()
         for t in threads:
             t.join()
-        return {"seconds": time.perf_counter() - start, "decisions": self.decisions,
+        seconds = time.perf_counter() - start
+        for t in self.followers:
+            t.join()
+        return {"seconds": seconds, "decisions": self.decisions, "follow": self.follow,
                 "matches": self.matches, "refused": self.refused, "state_ms": self.state_ms}
 
 
 def client_process(host: str, port: int, seconds: float, max_decisions: int, tables: range,
-                   results) -> None:
+                   streams: bool, results) -> None:
     """One client process driving some of the tables (threads), so that the clients' own
     interpreter lock does not add to the latencies they measure."""
-    results.put(Load(host, port, seconds, max_decisions).run(tables))
+    results.put(Load(host, port, seconds, max_decisions, streams).run(tables))
 
 
-def run_load(host: str, port: int, seconds: float, max_decisions: int) -> dict:
+def run_load(host: str, port: int, seconds: float, max_decisions: int,
+             streams: bool = False) -> dict:
     results = multiprocessing.Queue()
     per = TABLES // CLIENT_PROCESSES
     procs = [multiprocessing.Process(target=client_process, args=(
         host, port, seconds, max_decisions // CLIENT_PROCESSES, range(i * per, (i + 1) * per),
-        results)) for i in range(CLIENT_PROCESSES)]
+        streams, results)) for i in range(CLIENT_PROCESSES)]
     for p in procs:
         p.start()
     parts = [results.get() for _ in procs]
@@ -220,6 +281,7 @@ def run_load(host: str, port: int, seconds: float, max_decisions: int) -> dict:
     total: dict = {"seconds": max(p["seconds"] for p in parts), "refused": {}, "state_ms": []}
     for key in ("decisions", "matches"):
         total[key] = sum(p[key] for p in parts)
+    total["follow"] = {key: sum(p["follow"][key] for p in parts) for key in parts[0]["follow"]}
     for p in parts:
         total["state_ms"] += p["state_ms"]
         for status, count in p["refused"].items():
@@ -241,6 +303,7 @@ def main() -> None:
             noop = noop_rate(host, port, 1.0 if quick else 3.0)
             load = run_load(host, port, seconds, max_decisions)
             elapsed = load["seconds"]
+            streamed = run_load(host, port, seconds, max_decisions, streams=True)
         finally:
             proc.terminate()
             proc.wait(timeout=10)
@@ -258,10 +321,22 @@ def main() -> None:
         "state_requests": len(load["state_ms"]),
         "state_p50_ms": round(percentile(load["state_ms"], 0.50), 2),
         "state_p99_ms": round(percentile(load["state_ms"], 0.99), 2),
+        "follow_streams": STREAMS,
+        "seconds_with_streams": round(streamed["seconds"], 2),
+        "decisions_with_streams": streamed["decisions"],
+        "decisions_per_s_with_streams": round(streamed["decisions"] / streamed["seconds"], 1),
+        "with_streams_ratio": round(streamed["decisions"] / streamed["seconds"]
+                                    / (load["decisions"] / elapsed), 3),
+        "refused_with_streams": {str(k): v for k, v in sorted(streamed["refused"].items())},
+        "state_p50_ms_with_streams": round(percentile(streamed["state_ms"], 0.50), 2),
+        "state_p99_ms_with_streams": round(percentile(streamed["state_ms"], 0.99), 2),
+        "follow_opened": streamed["follow"]["opened"],
+        "follow_refused": streamed["follow"]["refused"],
+        "follow_mb": round(streamed["follow"]["bytes"] / 1e6, 2),
         "noop_requests_per_s": round(noop, 1),
         "fsync_per_s_1_writer": round(fsync_1, 1),
         "fsync_per_s_20_writers": round(fsync_20, 1),
-        "targets": {"decisions_per_s": 200, "state_p99_ms": 50},
+        "targets": {"decisions_per_s": 200, "state_p99_ms": 50, "with_streams_ratio": 0.8},
     }))
 
 

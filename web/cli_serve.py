@@ -14,14 +14,16 @@ from web.cli_cards import cards_option
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free port; the chosen one is printed).")
 @click.option("--threads", type=click.IntRange(1, 256), default=16, show_default=True,
-              help="Worker threads of the waitress server.")
+              help="Worker threads of the waitress server (live-follow streams have their own).")
 @cards_option
 def serve(store: str | None, host: str, port: int, threads: int) -> None:
     """Run the recording API and the /play pages with waitress.
 
     Other settings come from WONDERS_* environment variables: WONDERS_ORGANIZER_TOKEN (printed
     at start when not set: a fresh one each run), WONDERS_SECRET_KEY, WONDERS_SPECTATOR_DELAY,
-    WONDERS_MAX_BODY_BYTES, WONDERS_MAX_IMPORT_BYTES, WONDERS_FOLLOW_TIMEOUT.  See docs/api.md.
+    WONDERS_MAX_BODY_BYTES, WONDERS_MAX_IMPORT_BYTES, WONDERS_FOLLOW_TIMEOUT,
+    WONDERS_FOLLOW_MAX_STREAMS and WONDERS_FOLLOW_MAX_PER_CLIENT (live-follow streams run on
+    threads of their own, beside --threads; past these caps a stream gets 503).  See docs/api.md.
     """
     from web.config import Settings
     from web.errors import ConfigError

@@ -32,8 +32,12 @@ class Settings(BaseModel):
                                  description="a live match is shown to spectators N events late")
     max_body_bytes: int = Field(64 * 1024, ge=1024, description="largest JSON request body")
     max_import_bytes: int = Field(16 * 1024 * 1024, ge=1024, description="largest match file upload")
-    follow_timeout: float = Field(30.0, gt=0, le=3600,
+    follow_timeout: float = Field(15.0, gt=0, le=3600,
                                   description="a live-follow stream closes after this many idle seconds")
+    follow_max_streams: int = Field(32, ge=1, le=1024,
+                                    description="live-follow streams open at once (more: 503)")
+    follow_max_per_client: int = Field(2, ge=1, le=1024,
+                                       description="live-follow streams open at once from one address")
     follow_poll: float = Field(0.2, gt=0, le=10, description="seconds between checks for new events")
 
     @classmethod

@@ -4,29 +4,183 @@ With a seat or judge token the stream is that role's perspective; without one it
 public's (a live match as a spectator, ``spectator_delay`` events late).  Each SSE message is
 one event (``id`` = its seq, ``data`` = the event as JSON); where today's engine disagrees
 with the record, a ``divergence`` message (``{seq, message}``) comes first.  The stream ends
-when the match has ended and everything was sent, or after ``timeout`` idle seconds
-(``EventSource`` reconnects with ``Last-Event-ID``).
+when the match has ended and everything was sent, when the client has gone, or after
+``timeout`` idle seconds (``EventSource`` reconnects with ``Last-Event-ID``).
+
+Open streams are counted: at most ``follow_max_streams`` at once in the process and at most
+``follow_max_per_client`` from one client address; past either a request gets 503 with
+``Retry-After`` (and the usual one-line JSON error).  A stream's slot is released as soon as
+it ends, however it ends.  ``wonders serve`` runs these streams on threads of their own
+(:mod:`web.serve`), so however many are open, the recording requests keep their threads.
+
+The streams on one match share a :class:`Feed`: the match file read as it grows, each new
+line decoded once, so a stream costs the events it sends, not a re-read of the whole file.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 import time
+from collections.abc import Callable
+from pathlib import Path
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, current_app, request
 
+from ledger.codec import GENESIS, Stored, decode_line
+from ledger.errors import MalformedEventError
 from replay.perspective import face_down_ids
 from web.api.common import (bearer, divergence_out, event_out, query_int, role_for, services,
                             visible_seq)
 from web.api.openapi import Query, route
 from web.api.public import public_perspective
 from web.api.seat import perspective_of
+from web.errors import WebError
 
 bp = Blueprint("follow", __name__, url_prefix="/api/matches")
 
+#: Seconds a refused client is told to wait (``Retry-After``).
+RETRY_AFTER = 5
+
+
+class StreamsFullError(WebError):
+    """Too many live-follow streams are open (on the server, or from this address)."""
+
+    status, kind = 503, "unavailable"
+
+
+class Slots:
+    """The open live-follow streams of one app: at most ``total``, ``per_client`` per address."""
+
+    def __init__(self, total: int, per_client: int):
+        self.total, self.per_client = total, per_client
+        self.lock = threading.Lock()
+        self.open = 0
+        self.by_client: dict[str, int] = {}
+
+    def take(self, client: str) -> Callable[[], None]:
+        """A slot for ``client`` (503 when there is none); returns its release (idempotent)."""
+        with self.lock:
+            mine = self.by_client.get(client, 0)
+            if mine >= self.per_client:
+                raise StreamsFullError(
+                    f"{mine} live-follow streams are open from your address, the most one "
+                    f"client may have; close one, or retry in {RETRY_AFTER} s")
+            if self.open >= self.total:
+                raise StreamsFullError(
+                    f"{self.open} live-follow streams are open, the most this server serves; "
+                    f"retry in {RETRY_AFTER} s, or poll /state")
+            self.open += 1
+            self.by_client[client] = mine + 1
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            with self.lock:
+                if released:
+                    return
+                released = True
+                self.open -= 1
+                left = self.by_client[client] - 1
+                if left:
+                    self.by_client[client] = left
+                else:
+                    del self.by_client[client]
+        return release
+
+
+class Feed:
+    """The recorded events of one match, read from its file as it grows: each read starts
+    where the last whole batch ended, so no line is read twice.  Lines are checked as the
+    store checks them (canonical bytes, hash chain, seq); an unfinished (or torn) batch is
+    left for the next read, as :meth:`ledger.filestore.FileStore.follow` does."""
+
+    def __init__(self, path: Path, name: str):
+        self.path, self.name = path, name
+        self.lock = threading.Lock()
+        self.events: list[Stored] = []
+        self.offset, self.prev = 0, GENESIS
+
+    def between(self, first: int, last: int) -> list[Stored]:
+        """Events ``first``..``last`` (fewer if the file has fewer whole batches)."""
+        with self.lock:
+            if len(self.events) <= last:
+                self._grow()
+            return self.events[first:last + 1]
+
+    def _grow(self) -> None:
+        with open(self.path, "rb") as handle:
+            handle.seek(self.offset)
+            data = handle.read()
+        pos, taken, pending, chain = 0, 0, [], self.prev
+        while (end := data.find(b"\n", pos)) >= 0:
+            seq = len(self.events) + len(pending)
+            stored = decode_line(data[pos:end], f"{self.name}:{seq + 1}", chain)
+            if stored.seq != seq:
+                raise MalformedEventError(f"{self.name}:{seq + 1}: seq {stored.seq}: "
+                                          f"expected seq {seq}")
+            pending.append(stored)
+            chain, pos = stored.hash, end + 1
+            if stored.seq == stored.batch:  # a whole batch
+                self.events += pending
+                pending, taken, self.prev = [], pos, chain
+        self.offset += taken
+
+
+class Follows:
+    """One app's live-follow bookkeeping: the stream slots and the shared feeds."""
+
+    def __init__(self, slots: Slots):
+        self.slots = slots
+        self.lock = threading.Lock()
+        self.feeds: dict[str, tuple[Feed, int]] = {}  # match id → (feed, streams on it)
+
+    def open(self, client: str, match_id: str, path: Path) -> tuple[Feed, Callable[[], None]]:
+        """A slot (or 503) and the match's feed; returns the feed and the stream's release."""
+        free_slot = self.slots.take(client)
+        with self.lock:
+            feed, users = self.feeds.get(match_id) or (Feed(path, match_id), 0)
+            self.feeds[match_id] = (feed, users + 1)
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            with self.lock:
+                if released:
+                    return
+                released = True
+                feed, users = self.feeds[match_id]
+                if users > 1:
+                    self.feeds[match_id] = (feed, users - 1)
+                else:
+                    del self.feeds[match_id]
+            free_slot()
+        return feed, release
+
+
+_FOLLOWS_LOCK = threading.Lock()
+
+
+def follows() -> Follows:
+    """This app's live-follow bookkeeping (made on first use, from its settings)."""
+    ext = current_app.extensions
+    with _FOLLOWS_LOCK:
+        if "wonders.follow" not in ext:
+            settings = services().settings
+            ext["wonders.follow"] = Follows(Slots(settings.follow_max_streams,
+                                                  settings.follow_max_per_client))
+        return ext["wonders.follow"]
+
+
+@bp.after_request
+def _retry_after(response: Response) -> Response:
+    if response.status_code == 503:
+        response.headers.setdefault("Retry-After", str(RETRY_AFTER))
+    return response
+
 
 @route(bp, "/<match_id>/follow", "GET", "Server-sent events of new events for your perspective",
-       errors=(400, 403, 404),
+       errors=(400, 403, 404, 503),
        query=(Query("from", {"type": "integer", "minimum": 0}),
               Query("timeout", {"type": "integer", "minimum": 0},
                     "idle seconds before the stream closes (at most WONDERS_FOLLOW_TIMEOUT)"),
@@ -45,34 +199,49 @@ def follow(match_id: str):
         perspective = svc.tables.using(match_id, public_perspective)
         delayed = True
     tables, poll, delay = svc.tables, settings.follow_poll, settings.spectator_delay
+    gone = request.environ.get("waitress.client_disconnected") or (lambda: False)
+    # last: a refused request holds nothing
+    feed, release = follows().open(request.remote_addr or "?", match_id,
+                                   svc.store.path(match_id))
 
-    def horizon(table):
+    def horizon(table, seen: int):
+        if table.length == seen:  # nothing new: the cheap answer, every poll
+            return None
         last = visible_seq(table, delay) if delayed else table.length - 1
-        return (last, table.state.over and last == table.length - 1, face_down_ids(table.state),
-                divergence_out(table, perspective))
+        return (table.length, last, table.state.over and last == table.length - 1,
+                face_down_ids(table.state_at(last)), divergence_out(table, perspective))
 
     def stream():
-        nxt, idle_since, marked = start, time.monotonic(), None
-        while True:
-            last, done, hidden, mark = tables.using(match_id, horizon)
-            if mark is not None and mark != marked:  # today's engine disagrees with the record
-                yield f"event: divergence\ndata: {json.dumps(mark.model_dump())}\n\n"
-                marked = mark
-            if last >= nxt:
-                for stored in svc.store.read(match_id, nxt):
-                    if stored.seq > last:
-                        break
-                    out = event_out(stored, perspective, hidden)
-                    yield f"id: {out.seq}\nevent: event\ndata: {json.dumps(out.model_dump())}\n\n"
-                nxt, idle_since = last + 1, time.monotonic()
-            if done and nxt > last:
-                yield "event: end\ndata: {}\n\n"
-                return
-            if time.monotonic() - idle_since >= timeout:
-                return
-            time.sleep(poll)
-    return Response(stream(), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        nxt, idle_since, marked, seen = start, time.monotonic(), None, -1
+        try:
+            while not gone():
+                now = tables.using(match_id, lambda table: horizon(table, seen))
+                if now is not None:
+                    seen, last, done, hidden, mark = now
+                    if mark is not None and mark != marked:  # today's engine disagrees
+                        yield f"event: divergence\ndata: {json.dumps(mark.model_dump())}\n\n"
+                        marked = mark
+                    if last >= nxt:
+                        for stored in feed.between(nxt, last):
+                            out = event_out(stored, perspective, hidden)
+                            yield (f"id: {out.seq}\nevent: event\n"
+                                   f"data: {json.dumps(out.model_dump())}\n\n")
+                            nxt = stored.seq + 1
+                        idle_since = time.monotonic()
+                        if nxt <= last:  # the file's last batch was not whole yet: look again
+                            seen = -1
+                    if done and nxt > last:
+                        yield "event: end\ndata: {}\n\n"
+                        return
+                if time.monotonic() - idle_since >= timeout:
+                    return
+                time.sleep(poll)
+        finally:
+            release()
+    response = Response(stream(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response.call_on_close(release)  # also when the body was never iterated
+    return response
 
 
 def _last_event_id() -> int:

@@ -23,7 +23,8 @@ ERRORS = {400: "malformed input", 401: "missing or unknown token", 403: "not all
           404: "no such match",
           409: "stale expected_seq, or (`diverged`) today's engine disagrees with the record: "
                "the match can be viewed and downloaded but not continued; nothing written",
-          413: "body too large", 422: "illegal decision (the message cites the rule)"}
+          413: "body too large", 422: "illegal decision (the message cites the rule)",
+          503: "too many live-follow streams open (on the server or from your address); see Retry-After"}
 
 
 @dataclass(frozen=True)
