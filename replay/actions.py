@@ -90,7 +90,7 @@ class TurnActions:
             if c.controller != seat:
                 continue
             refs = self.view.ability_refs(c.id)
-            count = max(len(refs), 1 if self.view.definition(c.id).has_unscripted_text else 0)
+            count = max(len(refs), 1 if self._has_unscripted_ability(c.id) else 0)
             for index in range(count):
                 act = ActivationDeclared(seat, c.id, index)
                 if self.why_not_turn(seat, act) is None:
@@ -117,11 +117,20 @@ class TurnActions:
             return self._why_not_activate(seat, decision)
         return self._why_not_harvest(seat, decision)
 
+    def _has_unscripted_ability(self: "Engine", cid: str) -> bool:
+        """The card's text is not scripted, so it may be activated and entered by hand (R19)
+        -- unless it is face down: a face-down card has no abilities and no effect (rule 510;
+        revision 4: before it, the engine offered it, and the manual prompt showed its text)."""
+        if self.state.revision >= 4 and self.state.cards[cid].face_down:
+            return False
+        return self.view.definition(cid).has_unscripted_text
+
     def _activated(self: "Engine", seat: str, cid: str, index: int):
         """The (key, ability) of activated ability ``index`` of a card ``seat`` controls."""
         c = self.state.cards.get(cid)
-        if c is None or c.zone != "world" or c.controller != seat:
-            return None, f"{cid} is not a card {seat} controls in The World (rule 404.4)"
+        if c is None or c.zone != "world" or c.controller != seat or c.face_down:
+            # One refusal for all three: it confirms nothing about a face-down card (510).
+            return None, _not_activatable(cid, seat)
         refs = self.view.ability_refs(cid)
         if not 0 <= index < len(refs) or refs[index][1].when != "activated":
             return None, f"{c.name} has no activated ability #{index} (rule 404.4)"
@@ -132,7 +141,7 @@ class TurnActions:
             return "targets are chosen as the ability resolves (rule 501.1), not declared"
         card = self.state.cards.get(act.card)
         if (card is not None and card.zone == "world" and card.controller == seat and act.ability == 0
-                and self.view.definition(act.card).has_unscripted_text):
+                and self._has_unscripted_ability(act.card)):
             if self.view.is_nullified(act.card):
                 return f"{card.name} is nullified: its rules text is blank (Nullify)"
             if self.state.players[seat].actions < 1:
@@ -167,8 +176,8 @@ class TurnActions:
 
     def _why_not_harvest_one(self: "Engine", seat: str, cid: str) -> str | None:
         c = self.state.cards.get(cid)
-        if c is None or c.zone != "world" or c.controller != seat:
-            return f"{cid} is not a card {seat} controls in The World (Harvest)"
+        if c is None or c.zone != "world" or c.controller != seat or c.face_down:
+            return _not_activatable(cid, seat, "Harvest")
         for _, ability, _ in self.view.ability_refs(cid):
             if ability.when == "activated" and ability.cost.harvest:
                 return self._why_not_pay(seat, cid, ability)
@@ -326,6 +335,14 @@ class TurnActions:
             triggers += self.scripted_triggers(cid, "harvest")
             triggers += self.event_triggers("harvested", cid, seat, c.realm)
         yield from self.resolve(triggers)
+
+
+def _not_activatable(cid: str, seat: str, rule: str = "rule 404.4") -> str:
+    """Why ``cid`` can't be activated or harvested by ``seat``: not in The World, not its, or
+    face down (a face-down card has no abilities, rule 510) -- said the same way for all, so
+    the refusal tells a seat nothing about a face-down card it names by id."""
+    return (f"{cid} is not a face-up card {seat} controls in The World ({rule}; a face-down "
+            f"card has no abilities, rule 510)")
 
 
 def _num(value: float) -> str:

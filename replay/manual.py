@@ -5,7 +5,9 @@ prompt (``ManualResolved``), raised when a card whose rules text is not scripted
 apply.  Each :class:`~ledger.events.ManualOp` is applied as given; nothing is checked against
 the rules, because the point is to record what the rules engine cannot express.
 :func:`why_not_ops` only checks that every operation names things that exist (the card, the
-zone, an active realm, a resource).
+zone, an active realm, a resource).  Who may enter what is :func:`why_not_seat_ops`: a seat
+answering its own manual prompt touches only its own cards and resources; the rest is the
+judge's.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from ledger.events import (CardMoved, CardTapped, ControlChanged, ManualEffect, 
 
 if TYPE_CHECKING:
     from replay.engine import Engine
+    from replay.state import GameState
 
 ZONES = ("hand", "deck", "abyss", "banishment", "world")
 RESOURCES = ("energy", "actions", "faith", "free_attacks")
@@ -51,6 +54,31 @@ def why_not_ops(engine: "Engine", ops: list[ManualOp]) -> str | None:
         if op.op == "power" and (not isinstance(op.value, (int, float)) or
                                  op.duration not in ("round", "ever")):
             return f"{where}: power needs a numeric value and a duration (round or ever)"
+    return None
+
+
+def why_not_seat_ops(state: "GameState", seat: str, ops: list[ManualOp]) -> str | None:
+    """Why ``seat`` may not enter these operations itself, answering its own ``manual``
+    prompt (``None`` if it may).  A seat's answer records what its own card did to its own
+    side: its own cards (owned and, in The World, controlled by it) and its own resources
+    and tokens.  Anything touching the other seat's cards or resources, the stones or
+    control is a ruling for the judge (``ManualEffect``).  The reason says which operation
+    and why, never where a card it names is (the other seat's hand or deck are hidden)."""
+    for n, op in enumerate(ops, start=1):
+        where = f"manual op {n} ({op.op})"
+        if op.op in ("control", "stone"):
+            return f"{where} changes {'control' if op.op == 'control' else 'the stones'}"
+        if op.op in ("resource", "token") and op.seat != seat:
+            return f"{where} is not for seat {seat}'s own {op.op}s"
+        if op.op in ("move", "counter", "tap", "power"):
+            card = state.cards.get(op.card) if op.card else None
+            if card is None:
+                continue  # no such card: why_not_ops says so
+            own = card.owner == seat and (card.zone != "world" or card.controller == seat)
+            if not own:
+                return f"{where} names a card that is not seat {seat}'s own"
+            if op.op == "move" and op.seat not in (None, seat):
+                return f"{where} puts a card under seat {op.seat}'s control"
     return None
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from ledger.events import (Answered, CardMoved, DeckOrdered, DeckShuffled, Event, HarvestDeclared,
+from ledger.events import (Answered, CardMoved, DeckOrdered, DeckShuffled, Event,
                            ManualEffect, ManualOp, ManualResolved, Mulliganed, recorded_number)
 from replay.cards import CardDB
 from replay.queries import View
@@ -46,15 +46,21 @@ def _zone_visible(perspective: str, zone: str, seat: str) -> bool:
 
 
 def face_down_ids(state: GameState) -> frozenset[str]:
-    """Ids of the cards face down now: their ids would name them (ids follow deck lists)."""
+    """Ids of the cards face down in ``state``.  Pass the state at the viewer's horizon (the
+    last seq it may see: for a live match's spectator, the delayed one), never a later one:
+    a card face down there is hidden in every event up to it -- the ones that named it
+    before it went face down (its name beside its id), the one that put it face down and
+    the ones about it since -- while a card turned face up later still shows as it was."""
     return frozenset(cid for cid, c in state.cards.items() if c.face_down)
 
 
 def redact_event(event: Event, perspective: str, hidden: Collection[str] = ()) -> Event:
     """The event as ``perspective`` may see it (hidden card identities replaced by ``?``).
 
-    ``hidden`` names cards that are face down now (:func:`face_down_ids`): any event naming
-    one of them (a tap, a counter, an answer, a judge's operation) shows ``?`` instead."""
+    ``hidden`` names the cards face down at the viewer's horizon (:func:`face_down_ids`):
+    any event naming one of them -- before it went face down, the move that put it there, a
+    tap, a counter, an answer, a judge's operation -- shows ``?`` instead (Face Down, rule
+    510: nobody but the omniscient view knows which face-down card is which)."""
     if perspective == "omniscient":
         return event
     event = _redact(event, perspective)
@@ -62,22 +68,42 @@ def redact_event(event: Event, perspective: str, hidden: Collection[str] = ()) -
 
 
 def _hide(event: Event, hidden: Collection[str]) -> Event:
+    """``event`` with every mention of a ``hidden`` card replaced by ``?``: its id in any
+    field that names a card (the card, a source, a wonder, picks, lists, a judge's
+    operations), its name beside it, and any text that quotes it (a trigger's detail)."""
     def unseen(value):
         if isinstance(value, list):
-            return [HIDDEN if v in hidden else v for v in value]
+            return [HIDDEN if isinstance(v, str) and v in hidden else v for v in value]
         return HIDDEN if isinstance(value, str) and value in hidden else value
     changes = {}
-    if getattr(event, "card", None) in hidden:
-        changes["card"] = HIDDEN
-        if hasattr(event, "name"):
-            changes["name"] = HIDDEN
-    if isinstance(event, Answered):
-        changes["pick"] = unseen(event.pick)
-    if isinstance(event, HarvestDeclared):
-        changes["cards"] = unseen(event.cards)
+    for field in event.__struct_fields__:
+        value = getattr(event, field)
+        if field in _CARD_FIELDS or (field in _CARD_LISTS and isinstance(value, list)):
+            seen = unseen(value)
+            if seen != value:
+                changes[field] = seen
+    if changes.get("card") == HIDDEN and hasattr(event, "name"):
+        changes["name"] = HIDDEN
+    if isinstance(getattr(event, "detail", None), str) and _quotes_any(event.detail, hidden):
+        changes["detail"] = HIDDEN
+    if isinstance(getattr(event, "key", None), str) and _quotes_any(event.key, hidden):
+        changes["key"] = HIDDEN  # a count keyed by a card ("A3:once")
     if isinstance(event, (ManualEffect, ManualResolved)):
-        changes["ops"] = [msgspec.structs.replace(op, card=unseen(op.card)) for op in event.ops]
+        ops = [msgspec.structs.replace(op, card=unseen(op.card)) for op in event.ops]
+        if ops != event.ops:
+            changes["ops"] = ops
     return msgspec.structs.replace(event, **changes) if changes else event
+
+
+#: Fields of events that hold one card id, and fields that may hold a list of them.
+_CARD_FIELDS = ("card", "source", "wonder", "pick")
+_CARD_LISTS = ("cards", "order")
+
+
+def _quotes_any(text: str, hidden: Collection[str]) -> bool:
+    words = set(text.replace(",", " ").replace(":", " ").replace("(", " ")
+                .replace(")", " ").split())
+    return any(cid in words for cid in hidden)
 
 
 def _redact(event: Event, perspective: str) -> Event:
@@ -134,9 +160,17 @@ def board(state: GameState, db: CardDB, perspective: str = "omniscient") -> dict
     realms = []
     for realm in state.realms:
         sides: dict[str, list] = {"A": [], "B": []}
+        down: dict[str, int] = {"A": 0, "B": 0}
         for c in v.in_realm(realm.number):
-            hidden = c.face_down and perspective != "omniscient"
-            sides[c.controller].append(_FACE_DOWN_CARD if hidden else _world_card(v, c.id))
+            if c.face_down and perspective != "omniscient":
+                down[c.controller] += 1  # listed below, after the face-up cards
+            else:
+                sides[c.controller].append(_world_card(v, c.id))
+        for seat, count in down.items():
+            # Face Down (rule 510): which card it is is hidden, so nothing about the card may
+            # decide where it is listed -- not its id, not its place among the face-up cards.
+            # Face-down cards come after the face-up ones, all alike (no id, no key).
+            sides[seat] += [dict(_FACE_DOWN_CARD) for _ in range(count)]
         realms.append({"number": realm.number, "active": v.is_active_realm(realm.number),
                        "stones": list(realm.stones), "controller": v.realm_controller(realm.number),
                        "cards": sides})

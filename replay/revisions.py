@@ -14,7 +14,7 @@ from __future__ import annotations
 from replay.errors import NewerRevisionError
 
 #: The revision new matches are recorded at.
-RULES_REVISION = 3
+RULES_REVISION = 4
 
 #: What each revision changed (0 means "recorded before revisions existed" and derives as 1).
 REVISIONS: dict[int, str] = {
@@ -25,6 +25,9 @@ REVISIONS: dict[int, str] = {
     3: "abilities are named by stable ids, not list positions: events, trigger order labels "
        "and copied abilities say `Card#<id>` (an ability's `id`, or `<timing>-<hash of what "
        "it does>`), so a card whose abilities are reordered or reworded derives the same",
+    4: "Face Down: a face-down card whose text is not scripted is not offered for activation "
+       "and can't be activated (it has no abilities, rule 510); before, the turn options "
+       "offered it and its manual prompt showed the hidden card and its text",
 }
 
 

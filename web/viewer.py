@@ -202,8 +202,10 @@ def _step(table, seq: int, perspective: str, last: int) -> bytes:
     key = (table.match_id, table.length, last, perspective, seq)
     data = cache.get(key)
     if data is None:
-        event = redact_event(table.events[seq], perspective, face_down_ids(table.state))
-        names = card_names(table.state, perspective, table.events)
+        # Hidden as of ``last``, what this viewer may see (not the live state: a card face
+        # down at the horizon and turned face up since is still hidden here).
+        event = redact_event(table.events[seq], perspective, face_down_ids(table.state_at(last)))
+        names = card_names(table.state, perspective, table.events[:last + 1])
         data = msgspec.json.encode({
             "match_id": table.match_id, "seq": seq, "last": last, "length": table.length,
             "live": not table.state.over, "perspective": perspective,
@@ -221,8 +223,8 @@ def _timeline(table, perspective: str, start: int, last: int) -> dict:
     index = table.index
     rounds = sorted((r, s) for r, s in index.rounds.items() if s <= last)
     events, current = [], 0
-    names = card_names(table.state, perspective, table.events)
-    hidden = face_down_ids(table.state)
+    names = card_names(table.state, perspective, table.events[:last + 1])
+    hidden = face_down_ids(table.state_at(last))  # as of what this viewer may see
     for seq in range(last + 1):
         event = table.events[seq]
         current = getattr(event, "round", current) if type(event).__name__ == "RoundStarted" \

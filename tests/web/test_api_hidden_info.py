@@ -351,17 +351,17 @@ def test_a_manual_answer_cannot_pick_out_the_other_seats_hidden_cards(manual):
     assert t.length() == before
 
 
-def test_a_manual_answer_may_name_public_cards_and_its_own(manual):
+def test_a_manual_answer_may_touch_its_own_cards_and_resources(manual):
+    """Its own cards (from its deck, the card itself) and its own resources; the other
+    seat's cards and resources, stones and control are the judge's
+    (tests/security/test_seat_manual_ops.py)."""
     t, cid = manual
     board = t.omniscient()
     own = board["players"]["A"]["deck"][0]["id"]
-    theirs = next(c["id"] for r in board["realms"] for c in r["cards"]["B"]) \
-        if any(r["cards"]["B"] for r in board["realms"]) else None
     ops = [{"op": "move", "card": own, "to_zone": "hand"},
            {"op": "counter", "card": cid, "counter": "+1", "value": 1},
-           {"op": "resource", "seat": "B", "resource": "faith", "value": 1}]
-    if theirs:
-        ops.append({"op": "tap", "card": theirs})
+           {"op": "tap", "card": cid},
+           {"op": "resource", "seat": "A", "resource": "faith", "value": 1}]
     status, data = t.decide("A", {"type": "ManualResolved", "card": cid, "ops": ops})
     assert status == 201, data
 

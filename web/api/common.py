@@ -234,13 +234,13 @@ def _offer_picks(out: PromptOut, engine: Engine, perspective: str, salt: str,
             return handles.hidden(pick, engine, secret, salt), handles.label(engine, pick)
         return pick, None
     if prompt.choose is None:
-        offered = [shown(o) for o in prompt.options]
+        offered = handles.arranged([shown(o) for o in prompt.options])
         out.options = [OptionOut(decision={"type": "Answered", "kind": prompt.kind, "pick": pick},
                                  label=label or _pick_label(pick, names))
                        for pick, label in offered]
         return
     c = prompt.choose
-    offered = [shown(cid) for cid in c.of]
+    offered = handles.arranged([shown(cid) for cid in c.of])
     out.choose = ChooseOut(of=[pick for pick, _ in offered], min=c.min, max=c.max,
                            ordered=c.ordered, multiset=c.multiset)
     out.labels = {pick: label or names.get(pick, pick) for pick, label in offered}
@@ -306,7 +306,9 @@ def events_out(table: Table, perspective: str, from_seq: int, upto: int) -> list
     """Events ``from_seq``..``upto`` (inclusive) as ``perspective`` may see them."""
     if from_seq > upto:
         return []
-    out, hidden = [], face_down_ids(table.state)
+    # hidden as of ``upto``, the last seq this viewer may see (a delayed spectator's board
+    # may still show face down a card turned face up since)
+    out, hidden = [], face_down_ids(table.state_at(min(upto, table.length - 1)))
     for stored in table.store.read(table.match_id, from_seq):
         if stored.seq > upto:
             break

@@ -46,6 +46,25 @@ def hidden(pick: Any, engine: Engine, secret: str, salt: str) -> Any:
     return handle_of(secret, salt, pick) if is_face_down(engine.state, pick) else pick
 
 
+def arranged(offered: list[tuple[Any, str | None]]) -> list[tuple[Any, str | None]]:
+    """Offered ``(pick, face-down label or None)`` pairs in the order a seat sees them: the
+    face-up picks as the engine lists them, then the face-down handles sorted by the handle
+    itself (an HMAC, so a random order each prompt): where a handle stands says nothing about
+    which card it is (the engine lists cards in card-id order)."""
+    shown = [(pick, label) for pick, label in offered if label is None]
+    down = sorted(((pick, label) for pick, label in offered if label is not None),
+                  key=lambda item: str(item[0]))
+    return shown + down
+
+
+def raw_ids(pick: Any, engine: Engine) -> bool:
+    """Whether ``pick`` names a face-down card by its id instead of by a handle: a seat never
+    sees those ids, so such an answer is refused like any wrong one (without saying why, so
+    the refusal confirms nothing about the card)."""
+    picks = pick if isinstance(pick, list) else [pick]
+    return any(is_face_down(engine.state, p) for p in picks if isinstance(p, str))
+
+
 def label(engine: Engine, cid: str) -> str:
     return f"a face-down card in realm {engine.state.cards[cid].realm}"
 

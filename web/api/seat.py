@@ -10,6 +10,7 @@ from ledger.events import (ActivationDeclared, Answered, AttackDeclared, Concede
                            Event, HarvestDeclared, ManualOp, ManualResolved, Passed,
                            PlayDeclared)
 from replay.errors import IllegalDecisionError
+from replay.manual import why_not_seat_ops
 from replay.perspective import face_down_ids
 from web.api import handles
 from web.api.common import (divergence_out, event_out, events_out, json_response,
@@ -96,26 +97,31 @@ def submit_as_seen(table, seat: str, decision: Event, expected_seq: int) -> list
     except IllegalDecisionError:
         if not (hidden and isinstance(decision, Answered)):
             raise
-        raise IllegalError(
-            f"match {table.match_id}: {decision.pick!r} does not answer the pending "
-            f"{decision.kind!r} prompt; GET /api/matches/{table.match_id}/prompt lists its "
-            f"options as you may see them") from None
+        raise wrong_answer(table, decision) from None
+
+
+def wrong_answer(table, decision: Answered) -> IllegalError:
+    """The one refusal of any wrong answer to a prompt offering deck or face-down cards."""
+    return IllegalError(
+        f"match {table.match_id}: {decision.pick!r} does not answer the pending "
+        f"{decision.kind!r} prompt; GET /api/matches/{table.match_id}/prompt lists its "
+        f"options as you may see them")
 
 
 def check_manual_cards(seat: str, decision: Event, table) -> None:
-    """A seat's manual answer names only its own cards and cards in view: picking a card
-    out of the other seat's hand or deck is a judge's ruling (POST /manual).  The refusal
-    does not say which of the two the card is in."""
-    if not isinstance(decision, ManualResolved):
-        return
-    for n, op in enumerate(decision.ops, start=1):
-        card = table.state.cards.get(op.card) if op.card else None
-        if card is not None and card.owner != seat and card.zone in ("hand", "deck"):
-            raise ForbiddenError(
-                f"match {table.match_id}: manual op {n} ({op.op}) names {op.card}, a hidden "
-                f"card of seat {card.owner}; seat {seat} may name only its own cards and cards "
-                f"in view (a ruling about the other seat's hand or deck is the judge's: "
-                f"POST /api/matches/{table.match_id}/manual)")
+    """A seat's manual answer touches only its own cards and its own resources
+    (:func:`replay.manual.why_not_seat_ops`); anything touching the other seat's cards or
+    resources, the stones or control is a judge's ruling (POST /manual): 403.  The refusal
+    never says where a card it names is (the other seat's hand or deck)."""
+    prompt = table.recorder.engine.prompt
+    if not isinstance(decision, ManualResolved) or prompt is None or \
+            (prompt.seat, prompt.kind) != (seat, "manual"):
+        return  # not its manual prompt: the engine refuses it (rule 403.2)
+    why = why_not_seat_ops(table.state, seat, decision.ops)
+    if why is not None:
+        raise ForbiddenError(
+            f"match {table.match_id}: {why}; a seat enters only what touches its own cards "
+            f"and resources -- the judge must enter it (POST /api/matches/{table.match_id}/manual)")
 
 
 def with_card_ids(decision: Event, table) -> Event:
@@ -126,6 +132,10 @@ def with_card_ids(decision: Event, table) -> Event:
                             prompt_salt(table))
     if not known:
         return decision
+    if handles.raw_ids(decision.pick, table.recorder.engine):
+        # A face-down card named by its id, not by this prompt's handle: the seat can't have
+        # seen that id, so it is refused like any wrong answer (the refusal confirms nothing).
+        raise wrong_answer(table, decision)
     return msgspec.structs.replace(decision, pick=handles.revealed(decision.pick, known))
 
 
