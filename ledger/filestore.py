@@ -37,7 +37,8 @@ from ledger.events import SCHEMA, Event, MatchEnded, MatchOpened, TakenBack
 from ledger.store import MatchInfo, Store, TornTail
 
 SUFFIX = ".jsonl"
-_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+# Matched with fullmatch: ``$`` would also match before a final newline ("m1\n").
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
 
 class TornTailWarning(UserWarning):
@@ -58,7 +59,7 @@ class FileStore(Store):
     # -- paths ---------------------------------------------------------------------------
 
     def path(self, match_id: str) -> Path:
-        if not _ID.match(match_id):
+        if not isinstance(match_id, str) or not _ID.fullmatch(match_id):
             raise MalformedEventError(
                 f"match id {match_id!r} is not valid (letters, digits, '.', '_', '-'; ≤128)")
         return self.root / f"{match_id}{SUFFIX}"
@@ -66,7 +67,8 @@ class FileStore(Store):
     def _existing(self, match_id: str) -> Path:
         path = self.path(match_id)
         if not path.exists():
-            raise MatchNotFoundError(f"{path}: no match {match_id!r} in store {self.root}")
+            # The message names the match, never the server's directories (it reaches clients).
+            raise MatchNotFoundError(f"no match {match_id!r} in this store")
         return path
 
     # -- writing -------------------------------------------------------------------------
@@ -84,7 +86,7 @@ class FileStore(Store):
         try:
             os.link(tmp, path)
         except FileExistsError:
-            raise ConflictError(f"{path}: match {opened.match_id!r} already exists") from None
+            raise ConflictError(f"match {opened.match_id!r} already exists") from None
         finally:
             tmp.unlink()
         _fsync_dir(self.root)
@@ -102,7 +104,7 @@ class FileStore(Store):
             length, last_hash = self._tail_locked(fd, path, match_id)
             if expected_seq != length:
                 raise ConflictError(
-                    f"{path}: expected seq {expected_seq} but the match has {length} events "
+                    f"match {match_id!r}: expected seq {expected_seq} but the match has {length} events "
                     f"(another writer appended first); nothing was written")
             stamp = at or self.clock()
             batch_end = length + len(events) - 1

@@ -24,8 +24,9 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     store: Path = Field(Path("wonders-data"), description="directory of match files")
-    organizer_token: str = Field(default_factory=lambda: secrets.token_urlsafe(32), min_length=16,
-                                 description="bearer token for creating and importing matches")
+    organizer_token: str = Field(default_factory=lambda: secrets.token_urlsafe(32), min_length=32,
+                                 description="bearer token for creating and importing matches "
+                                             "(at least 32 characters)")
     secret_key: str = Field(default_factory=lambda: secrets.token_hex(32), min_length=16,
                             description="signs the /play session cookie")
     spectator_delay: int = Field(10, ge=0, le=10_000,

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Seat = Literal["A", "B"]
 Perspective = Literal["omniscient", "A", "B", "spectator"]
+# pydantic's (Rust) regex: ``$`` is the end of the text, so "m1\n" does not match.
 MatchId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")]
 CardName = Annotated[str, Field(min_length=1, max_length=120)]
 CardId = Annotated[str, Field(min_length=1, max_length=40)]
@@ -21,7 +22,10 @@ Text = Annotated[str, Field(max_length=2000)]
 
 
 class Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A request body: unknown fields refused, and strict types -- no coercion: ``"5"`` is not
+    an integer, ``true`` is not a number (nor ``1`` a bool), a string is not a list."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 # -- organizer ---------------------------------------------------------------------------------
@@ -35,7 +39,15 @@ class SeatEntry(Body):
     deck: dict[CardName, Copies] | None = Field(None, max_length=200)
     archive: dict[CardName, Copies] = Field({}, max_length=50)
     preset: Annotated[str, Field(max_length=120)] | None = Field(
-        None, description="name of a deck file in fixtures/decks, instead of `deck`")
+        None, description="name of a deck file in fixtures/decks, instead of `deck` (and "
+                          "`archive`: a preset brings its own archive; sending both is a 400)")
+
+    @model_validator(mode="after")
+    def _archive_needs_deck(self) -> "SeatEntry":
+        if self.preset is not None and self.archive:
+            raise ValueError("'archive' goes with 'deck', not with 'preset' (a preset deck "
+                             "brings its own archive); send 'deck' and 'archive' instead")
+        return self
 
 
 class CreateMatch(Body):
@@ -153,11 +165,24 @@ class EventOut(BaseModel):
     event: dict[str, Any]
 
 
+EVENTS_LIMIT = 500  # events per page by default
+EVENTS_MAX_LIMIT = 2000  # the largest page a client may ask for (?limit=)
+
+
 class EventsOut(BaseModel):
+    """One page of events: at most ``limit`` of them from ``from``; ask again with
+    ``from=next_seq`` while ``has_more`` is true."""
+
     match_id: str
     perspective: Perspective
     events: list[EventOut]
-    next_seq: int
+    next_seq: int = Field(description="the seq to ask for next (`?from=`): after the last event "
+                                      "of this page; for the public, never past what it may "
+                                      "see of a live match")
+    has_more: bool = Field(False, description="more events visible to you follow `next_seq` "
+                                              "now (this page was cut at `limit`)")
+    limit: int = Field(EVENTS_LIMIT, description=f"the page size used (`?limit=`, default "
+                                                  f"{EVENTS_LIMIT}, at most {EVENTS_MAX_LIMIT})")
     divergence: DivergenceOut | None = DIVERGENCE
 
 

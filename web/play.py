@@ -5,19 +5,62 @@ the role and the token's *hash* in the signed session cookie, and redirects to t
 so the token does not stay in the address bar or the history.  The page then talks to the
 JSON API with that session (writes carry the page's CSRF token) and shows the board from the
 seat's side and the pending prompt as buttons or checkboxes of the legal options.
+
+The posts that change the session (entering with a token, leaving) come only from this site:
+their ``Origin`` (or, without one, their ``Referer``) must name the host the request was sent
+to; a cross-site post, or one that names no origin at all, is refused with 403.
 """
 
 from __future__ import annotations
 
 import secrets
+from urllib.parse import urlsplit
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
 
 from web.api.common import SESSION_CSRF, SESSION_TOKENS, services, session_role
+from web.errors import ForbiddenError
 from web.tokens import hash_token
 
 bp = Blueprint("play", __name__)  # templates and static files: the app's (web/templates, web/static)
 MAX_TOKEN = 200
+DEFAULT_PORTS = {"http": "80", "https": "443"}
+
+
+@bp.before_request
+def same_origin_posts():
+    """A post to /play changes the session: it must come from a page of this site."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    origin = request.headers.get("Origin")
+    source = origin if origin is not None else request.headers.get("Referer")
+    if not source:
+        raise ForbiddenError(f"{request.path}: a post that changes the session needs an Origin "
+                             f"(or Referer) header naming this site")
+    if _host_of(source) != _normal_host(request.host, request.scheme):
+        kind = "Origin" if origin is not None else "Referer"
+        raise ForbiddenError(f"{request.path}: a cross-site post ({kind} "
+                             f"{source[:100]!r}) may not change the session on this site")
+
+
+def _host_of(url: str) -> str | None:
+    """``host[:port]`` of an origin or URL (``None`` for ``null`` or no host)."""
+    try:
+        parts = urlsplit(url.strip())
+        if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
+            return None
+        return _normal_host(parts.netloc.rpartition("@")[2], parts.scheme)
+    except ValueError:
+        return None
+
+
+def _normal_host(host: str, scheme: str) -> str:
+    """``host[:port]`` lower-cased, without the scheme's default port."""
+    host = host.lower()
+    default = DEFAULT_PORTS.get(scheme)
+    if default and host.endswith(f":{default}"):
+        host = host[:-len(default) - 1]
+    return host
 
 
 @bp.route("/play/<match_id>", methods=["GET"])

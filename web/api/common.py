@@ -5,9 +5,11 @@
   from ``Authorization: Bearer …`` or from the /play page's session (writes through the
   session also need the page's CSRF token);
 * :func:`parse_body` -- size-checked JSON decoded into a pydantic model;
-* :func:`state_out` / :func:`events_out` / :func:`prompt_out` -- a table as one perspective may
+* :func:`state_out` / :func:`events_page` / :func:`prompt_out` -- a table as one perspective may
   see it, always through :mod:`replay.perspective`, folded from the record (never today's
-  engine, except for the pending prompt's options);
+  engine, except for the pending prompt's options); events come in bounded pages;
+* :func:`visible_seq` / :func:`horizon` -- how far the public sees a live match (the spectator
+  delay): nothing past it is shown, counted or hinted at (lengths, ``next_seq``, divergence);
 * :func:`divergence_out` -- where today's engine disagrees with the record, if it does.
 """
 
@@ -18,7 +20,7 @@ from collections.abc import Collection
 from typing import Any, TypeVar
 
 import msgspec
-from flask import Response, current_app, request, session
+from flask import Response, current_app, has_app_context, request, session
 from pydantic import BaseModel
 
 from ledger.codec import Stored
@@ -33,7 +35,9 @@ from web.api.tables import Table, Tables
 from web.config import Settings
 from web.errors import (ForbiddenError, MalformedRequestError, TooLargeError,
                         UnauthenticatedError, describe_validation)
-from web.models import ChooseOut, DivergenceOut, EventOut, OptionOut, PromptOut, StateOut
+from web.api.openapi import Query
+from web.models import (EVENTS_LIMIT, EVENTS_MAX_LIMIT, ChooseOut, DivergenceOut, EventOut,
+                        EventsOut, OptionOut, PromptOut, StateOut)
 from web.tokens import TokenBook, is_same_secret
 
 M = TypeVar("M", bound=BaseModel)
@@ -160,31 +164,49 @@ def event_out(stored: Stored, perspective: str, hidden: Collection[str] = ()) ->
                     event=msgspec.to_builtins(event))
 
 
-def state_out(table: Table, perspective: str, seq: int | None = None) -> StateOut:
-    """The board at ``seq`` (default: now) from ``perspective``, folded from the record, with
-    the pending prompt (none where today's engine disagrees with the record) and the
-    divergence mark, if any."""
+def state_out(table: Table, perspective: str, seq: int | None = None,
+              upto: int | None = None) -> StateOut:
+    """The board at ``seq`` (default: the last shown) from ``perspective``, folded from the
+    record, with the pending prompt (none where today's engine disagrees with the record)
+    and the divergence mark, if any.
+
+    ``upto``: the last seq this caller may see (default: all of them; for the public, a live
+    match's :func:`visible_seq`).  The answer says nothing past it: ``length`` is
+    ``upto + 1``, and the prompt shows only when nothing is held back."""
     live = not table.state.over
-    last = table.length - 1
+    last = table.length - 1 if upto is None else min(upto, table.length - 1)
     seq = last if seq is None else max(0, min(seq, last))
     picture = board(table.state_at(seq), table.cards, perspective)
     prompt = prompt_out(table.engine(), perspective, prompt_salt(table)) \
-        if seq == last and live else None
+        if seq == table.length - 1 and live else None
     return StateOut(match_id=table.match_id, perspective=perspective, seq=seq,
-                    length=table.length, live=live, board=picture, prompt=prompt,
-                    divergence=divergence_out(table, perspective))
+                    length=last + 1, live=live, board=picture, prompt=prompt,
+                    divergence=divergence_out(table, perspective, last))
 
 
 UNDISCLOSED = ("today's engine derives something else here (what differs is shown to the "
                "judge, and to everyone once the match has ended)")
 
 
-def divergence_out(table: Table, perspective: str) -> DivergenceOut | None:
+def divergence_out(table: Table, perspective: str, upto: int | None = None) -> DivergenceOut | None:
     """The divergence mark of a match as ``perspective`` may see it: where today's engine
     disagrees with the record.  What differs names recorded events, which may be hidden
-    cards: while the match is live only the omniscient view (the judge) reads it."""
+    cards: while the match is live only the omniscient view (the judge) reads it.
+
+    A mark past what the caller may see (``upto``; for a live match's spectator, at most
+    :func:`horizon`) is not shown: its seq would tell how far the match has gone.  Outside
+    an app context (a streaming response's generator) a live match's spectator is shown a
+    mark only up to an ``upto`` the caller passes."""
     mark = table.divergence()
     if mark is None:
+        return None
+    if perspective == "spectator" and not table.state.over:
+        if has_app_context():
+            seen = horizon(table)
+            upto = seen if upto is None else min(upto, seen)
+        elif upto is None:
+            upto = -1  # no settings to ask how far the public sees: no mark
+    if upto is not None and mark.seq > upto:
         return None
     shown = perspective == "omniscient" or table.state.over
     return DivergenceOut(seq=mark.seq, message=mark.message if shown else UNDISCLOSED)
@@ -302,18 +324,44 @@ def _pick_label(pick: Any, names: dict[str, str]) -> str:
     return str(pick)
 
 
-def events_out(table: Table, perspective: str, from_seq: int, upto: int) -> list[EventOut]:
-    """Events ``from_seq``..``upto`` (inclusive) as ``perspective`` may see them."""
+def events_out(table: Table, perspective: str, from_seq: int, upto: int,
+               limit: int | None = None) -> list[EventOut]:
+    """Events ``from_seq``..``upto`` (inclusive), at most ``limit`` of them, as
+    ``perspective`` may see them."""
     if from_seq > upto:
         return []
     # hidden as of ``upto``, the last seq this viewer may see (a delayed spectator's board
     # may still show face down a card turned face up since)
     out, hidden = [], face_down_ids(table.state_at(min(upto, table.length - 1)))
     for stored in table.store.read(table.match_id, from_seq):
-        if stored.seq > upto:
+        if stored.seq > upto or (limit is not None and len(out) >= limit):
             break
         out.append(event_out(stored, perspective, hidden))
     return out
+
+
+#: The query parameters of an events page, as the OpenAPI document describes them.
+PAGE_FROM = Query("from", {"type": "integer", "minimum": 0}, "the first seq of the page")
+PAGE_LIMIT = Query("limit", {"type": "integer", "minimum": 1, "maximum": EVENTS_MAX_LIMIT},
+                   f"events per page (default {EVENTS_LIMIT}, at most {EVENTS_MAX_LIMIT})")
+
+
+def page_limit() -> int:
+    """``?limit=``: events per page (default ``EVENTS_LIMIT``, at most ``EVENTS_MAX_LIMIT``)."""
+    return query_int("limit", EVENTS_LIMIT, 1, EVENTS_MAX_LIMIT)
+
+
+def events_page(table: Table, perspective: str, from_seq: int, upto: int,
+                limit: int) -> EventsOut:
+    """One page of events ``from_seq``..``upto`` as ``perspective`` may see them: at most
+    ``limit`` events, ``next_seq`` after the last one and ``has_more`` when the page was cut.
+    Nothing in it goes past ``upto`` (for the public, a live match's :func:`visible_seq`):
+    ``next_seq`` is at most ``upto + 1``."""
+    events = events_out(table, perspective, from_seq, upto, limit)
+    next_seq = events[-1].seq + 1 if events else upto + 1
+    return EventsOut(match_id=table.match_id, perspective=perspective, events=events,
+                     next_seq=next_seq, has_more=next_seq <= upto, limit=limit,
+                     divergence=divergence_out(table, perspective, upto))
 
 
 def json_response(data: bytes, status: int = 200) -> Response:
@@ -330,3 +378,8 @@ def visible_seq(table: Table, delay: int) -> int:
     if table.state.over:
         return last
     return max(0, last - delay)
+
+
+def horizon(table: Table) -> int:
+    """:func:`visible_seq` with this app's ``spectator_delay``."""
+    return visible_seq(table, services().settings.spectator_delay)

@@ -1,13 +1,16 @@
 """Public endpoints: anyone may watch a match as a spectator (a live match ``spectator_delay``
 events late, so a stream cannot leak what is happening at the table now) and, once a match
-has ended, see it from any perspective and download its match file."""
+has ended, see it from any perspective and download its match file.
+
+Nothing a public answer carries goes past the delay: the board, the events, ``length``,
+``next_seq``/``has_more`` and the divergence mark all stop at :func:`~web.api.common.visible_seq`."""
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, request
 
-from web.api.common import (divergence_out, events_out, json_response, query_int, rendered,
-                            services, state_out, visible_seq)
+from web.api.common import (PAGE_FROM, PAGE_LIMIT, divergence_out, events_page, json_response,
+                            page_limit, query_int, rendered, services, state_out, visible_seq)
 from web.api.openapi import Query, route
 from web.errors import ForbiddenError, MalformedRequestError
 from web.models import EventsOut, StateOut
@@ -36,22 +39,21 @@ def public_state(match_id: str):
     def view(table):
         perspective = public_perspective(table)
         return table.view(("public", perspective), lambda: rendered(
-            state_out(table, perspective, visible_seq(table, delay))))
+            state_out(table, perspective, upto=visible_seq(table, delay))))
     return json_response(services().tables.using(match_id, view))
 
 
-@route(bp, "/<match_id>/events", "GET", "The events for the public (live: up to the delay)",
-       response=EventsOut, errors=(400, 403, 404),
-       query=(PERSPECTIVE, Query("from", {"type": "integer", "minimum": 0})))
+@route(bp, "/<match_id>/events", "GET", "The events for the public (live: up to the delay), "
+       "one page at a time: from `from`, at most `limit`; ask again with `from=next_seq` while "
+       "`has_more`", response=EventsOut, errors=(400, 403, 404),
+       query=(PERSPECTIVE, PAGE_FROM, PAGE_LIMIT))
 def public_events(match_id: str):
-    start = query_int("from", 0)
+    start, limit = query_int("from", 0), page_limit()
 
     def view(table):
         perspective = public_perspective(table)
         upto = visible_seq(table, services().settings.spectator_delay)
-        return EventsOut(match_id=match_id, perspective=perspective,
-                         events=events_out(table, perspective, start, upto), next_seq=upto + 1,
-                         divergence=divergence_out(table, perspective))
+        return events_page(table, perspective, start, upto, limit)
     return services().tables.using(match_id, view).model_dump()
 
 

@@ -13,8 +13,8 @@ from replay.errors import IllegalDecisionError
 from replay.manual import why_not_seat_ops
 from replay.perspective import face_down_ids
 from web.api import handles
-from web.api.common import (divergence_out, event_out, events_out, json_response,
-                            offers_hidden_cards,
+from web.api.common import (PAGE_FROM, PAGE_LIMIT, divergence_out, event_out, events_page,
+                            json_response, offers_hidden_cards, page_limit,
                             parse_body, prompt_out, prompt_salt, query_int, rendered,
                             require_role, role_for, services, state_out)
 from web.api.openapi import Query, route
@@ -70,17 +70,16 @@ def get_state(match_id: str):
     return json_response(services().tables.using(match_id, view))
 
 
-@route(bp, "/<match_id>/events", "GET", "Events from a seq, from your role's perspective",
+@route(bp, "/<match_id>/events", "GET", "Events from a seq, from your role's perspective, one "
+       "page at a time: at most `limit`; ask again with `from=next_seq` while `has_more`",
        response=EventsOut, auth="a seat or judge token of the match", errors=(400, 404),
-       query=(Query("from", {"type": "integer", "minimum": 0}),))
+       query=(PAGE_FROM, PAGE_LIMIT))
 def get_events(match_id: str):
     perspective = perspective_of(role_for(match_id))
-    start = query_int("from", 0)
+    start, limit = query_int("from", 0), page_limit()
 
     def view(table):
-        events = events_out(table, perspective, start, table.length - 1)
-        return EventsOut(match_id=match_id, perspective=perspective, events=events,
-                         next_seq=table.length, divergence=divergence_out(table, perspective))
+        return events_page(table, perspective, start, table.length - 1, limit)
     return services().tables.using(match_id, view).model_dump()
 
 
