@@ -5,10 +5,23 @@ from ``secrets.token_urlsafe(32)`` (256 bits).  Only the hashes are kept, one sm
 per match under ``<store>/.tokens/``, written atomically; a token is shown once, in the
 create response.  :meth:`TokenBook.role_of` compares a presented token with every role's hash
 using ``hmac.compare_digest``, so its timing says nothing about which role (if any) matched.
+
+A match and its tokens appear together or not at all (:meth:`TokenBook.creating`).  A create
+or an import first takes the match id with a *pending* file, ``<store>/.pending/<match>.json``,
+held under an exclusive ``flock`` for as long as the create runs (linked into place already
+locked, so no one ever sees it unlocked while its creator lives).  Under it, the id is checked
+to be free and the pending file marked (from then on, any match file of that id is this
+create's); then the tokens are written, then the match file; then the pending file is removed
+and the directory fsynced -- only then is the create acknowledged.  A create that fails rolls
+back (match file, then tokens, then the pending file); one whose process died leaves a pending
+file nobody holds, which :meth:`TokenBook.recover_pending` (at every start) or the next create
+of that id rolls back the same way.  So the id of a create that was never acknowledged can be
+used again, and there is never a match file without its tokens.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import hmac
 import json
@@ -16,9 +29,15 @@ import os
 import secrets
 import re
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+from ledger.errors import ConflictError
+
 ROLES = ("A", "B", "judge")
+PENDING = ".pending"  # under the store: the creates in progress (see the module's docstring)
+CHECKED = b"id checked free; tokens and match file may follow\n"
 _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")  # the store's match-id rule
 
 
@@ -43,8 +62,11 @@ class TokenBook:
     """The hashed tokens of every match in one store directory."""
 
     def __init__(self, store_root: str | os.PathLike):
-        self.root = Path(store_root) / ".tokens"
+        self.store_root = Path(store_root)
+        self.root = self.store_root / ".tokens"
         self.root.mkdir(parents=True, exist_ok=True)
+        self.pending = self.store_root / PENDING
+        self.pending.mkdir(exist_ok=True)
         self._cache: dict[str, dict[str, str]] = {}
         self._lock = threading.Lock()
 
@@ -55,14 +77,94 @@ class TokenBook:
         hashes = {role: hash_token(token) for role, token in tokens.items()}
         path = self.root / f"{match_id}.json"
         tmp = path.with_name(f".{match_id}.{os.getpid()}.{threading.get_ident()}.tmp")
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(hashes, handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        try:
+            with open(tmp, "w", encoding="utf-8") as handle:
+                json.dump(hashes, handle)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+        fsync_dir(self.root)  # durable before the create that issued them is acknowledged
         with self._lock:
             self._cache[match_id] = hashes
         return tokens
+
+    def revoke(self, match_id: str) -> None:
+        """Remove a match's tokens (a create rolled back)."""
+        _check_id(match_id)
+        with self._lock:
+            self._cache.pop(match_id, None)
+        (self.root / f"{match_id}.json").unlink(missing_ok=True)
+        fsync_dir(self.root)
+
+    # -- atomic creates ----------------------------------------------------------------------
+
+    @contextmanager
+    def creating(self, match_id: str, match_path: Path) -> Iterator["Creation"]:
+        """Hold ``match_id`` while a match is created at ``match_path`` with its tokens:
+        409 (:class:`~ledger.errors.ConflictError`) if the id is taken or being created.
+        Inside, call :meth:`Creation.issue` before writing the match file; on leaving without
+        an error the create is committed (durably), on an error it is rolled back."""
+        _check_id(match_id)
+        creation = Creation(self, match_id, match_path)
+        creation.take()
+        try:
+            yield creation
+        except BaseException:
+            creation.roll_back()
+            raise
+        creation.commit()
+
+    def recover_pending(self) -> list[str]:
+        """Roll back every create whose process died (its pending file held by no one);
+        returns their match ids.  Creates in progress in live processes are left alone."""
+        rolled = []
+        for path in sorted(self.pending.glob("*.json")):
+            match_id = path.name[:-len(".json")]
+            if _SAFE_ID.match(match_id) and self._recover(path, match_id):
+                rolled.append(match_id)
+        return rolled
+
+    def is_pending(self, match_id: str) -> bool:
+        """Whether a create of ``match_id`` holds (or a dead one left) a pending file."""
+        return (self.pending / f"{match_id}.json").exists()
+
+    def _recover(self, path: Path, match_id: str) -> bool:
+        """Roll back the create behind an abandoned pending file; ``False`` if its creator
+        still holds it (or it is gone)."""
+        try:
+            fd = os.open(path, os.O_RDWR)
+        except FileNotFoundError:
+            return False
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return False  # a live create
+            try:
+                if os.stat(path).st_ino != os.fstat(fd).st_ino:
+                    return False  # committed, and the id taken again since
+            except FileNotFoundError:
+                return False  # committed or rolled back meanwhile
+            checked = os.fstat(fd).st_size > 0
+            self._undo(match_id, path, self.store_root / f"{match_id}.jsonl", checked)
+            return True
+        finally:
+            os.close(fd)
+
+    def _undo(self, match_id: str, pending: Path, match_path: Path, checked: bool,
+              own_file: bool = True) -> None:
+        """Roll back a create whose pending file the caller holds: the match file (only if the
+        id was checked free under this pending file: then it can only be this create's), then
+        the tokens, then the pending file -- never a match file without its tokens."""
+        if checked:
+            if own_file:
+                match_path.unlink(missing_ok=True)
+                fsync_dir(match_path.parent)
+            self.revoke(match_id)
+        pending.unlink(missing_ok=True)
+        fsync_dir(self.pending)
 
     def role_of(self, match_id: str, token: str | None) -> str | None:
         """The role ``token`` holds in ``match_id`` (``None``: no role at all)."""
@@ -98,6 +200,91 @@ class TokenBook:
         with self._lock:
             self._cache[match_id] = hashes
         return hashes
+
+
+class Creation:
+    """One create in progress (see :meth:`TokenBook.creating`)."""
+
+    def __init__(self, book: TokenBook, match_id: str, match_path: Path):
+        self.book, self.match_id, self.match_path = book, match_id, match_path
+        self.path = book.pending / f"{match_id}.json"
+        self.fd: int | None = None
+        self.checked = False
+        self.own_file = True
+
+    def take(self) -> None:
+        """Hold the id (a pending file, linked into place already locked) and check it is free."""
+        book = self.book
+        tmp = book.pending / f".{self.match_id}.{os.getpid()}.{threading.get_ident()}.tmp"
+        fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            for attempt in (1, 2):
+                try:
+                    os.link(tmp, self.path)
+                    break
+                except FileExistsError:
+                    # another create of this id: in progress (409), or left by a dead process
+                    if attempt == 2 or not book._recover(self.path, self.match_id):
+                        raise ConflictError(f"match {self.match_id!r} is being created right "
+                                            f"now; nothing was written") from None
+        except BaseException:
+            os.close(fd)
+            raise
+        finally:
+            tmp.unlink(missing_ok=True)
+        self.fd = fd
+        if self.match_path.exists():
+            self.release()
+            raise ConflictError(f"match {self.match_id!r} already exists in this store; "
+                                f"nothing was written")
+        try:
+            os.write(fd, CHECKED)  # from now on a match file of this id is this create's
+            os.fsync(fd)
+            fsync_dir(book.pending)
+        except BaseException:
+            self.release()
+            raise
+        self.checked = True
+
+    def issue(self) -> dict[str, str]:
+        """The match's tokens, written (durably) before its file is."""
+        return self.book.issue(self.match_id)
+
+    def not_ours(self) -> None:
+        """The match file turned out to be someone else's (a writer that does not take the id,
+        e.g. a file copied in meanwhile): rolling back leaves it alone."""
+        self.own_file = False
+
+    def commit(self) -> None:
+        """The match and its tokens are in place: drop the pending file, durably."""
+        self.release()
+
+    def roll_back(self) -> None:
+        if self.fd is None:
+            return
+        try:
+            self.book._undo(self.match_id, self.path, self.match_path, self.checked,
+                            self.own_file)
+        finally:
+            os.close(self.fd)
+            self.fd = None
+
+    def release(self) -> None:
+        try:
+            self.path.unlink(missing_ok=True)
+            fsync_dir(self.book.pending)
+        finally:
+            os.close(self.fd)
+            self.fd = None
+
+
+def fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _check_id(match_id: str) -> None:

@@ -1,8 +1,14 @@
-"""Import: upload a match file; it is verified (hash chain, every decision legal, every outcome
-re-derived -- what ``wonders verify`` checks) before it is stored.  A damaged file is refused
-with the verify message, and nothing is stored.  A file of schema 3 today's engine disagrees
-with is intact and shown as recorded: it is imported, and the answer carries the divergence
-mark (``divergence: {seq, message}``)."""
+"""Import: upload a match file; it is checked like a create and verified (hash chain, the deck
+rules, every decision legal, every outcome re-derived -- what ``wonders verify`` checks) before
+it is stored.  A damaged file, or one whose decks break the deck rules (rule 303, against the
+cards the file records), is refused with the message, and nothing is stored.  The decks are
+checked right after the ledger check, before the file is folded or re-derived: an absurd count
+is refused at the cost of reading one line.  A file of schema 3 today's engine disagrees with
+is intact and shown as recorded: it is imported, and the answer carries the divergence mark
+(``divergence: {seq, message}``).
+
+Storing is atomic with the tokens (:meth:`web.tokens.TokenBook.creating`): the verified file
+is linked into place under the pending create, after its tokens."""
 
 from __future__ import annotations
 
@@ -12,11 +18,14 @@ import secrets
 from flask import Blueprint, request
 
 from ledger.errors import ConflictError, LedgerError
+from ledger.events import MatchOpened
 from ledger.integrity import CUT, TORN, check_file
+from replay.cards import match_cards
 from replay.errors import ReplayError
 from replay.replayer import Replay
 from replay.timeline import Reading, TimelineError, open_timeline
 from web.api.common import require_organizer, services
+from web.api.organizer import check_decks
 from web.api.tables import Mark, final_state, rederive
 from web.api.openapi import route
 from web.errors import IllegalError, MalformedRequestError, TooLargeError
@@ -50,19 +59,17 @@ def import_match():
         match_id = reading.events[0].match_id
         target = svc.store.path(match_id)
         _fsync(tmp)
-        try:
-            os.link(tmp, target)  # fails if the id is taken: never overwrite a match
-        except FileExistsError:
-            raise ConflictError(f"match {match_id!r} already exists in this store; "
-                                f"nothing was imported") from None
+        with svc.tokens.creating(match_id, target) as creation:  # 409 if the id is taken
+            tokens = creation.issue()  # the tokens first: never a match file without them
+            try:
+                os.link(tmp, target)  # never overwrite a match
+            except FileExistsError:
+                creation.not_ours()
+                raise ConflictError(f"match {match_id!r} already exists in this store; "
+                                    f"nothing was imported") from None
+            _fsync_dir(svc.store.root)
     finally:
         tmp.unlink(missing_ok=True)
-    fd = os.open(svc.store.root, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    tokens = svc.tokens.issue(match_id)
     s = final_state(reading)
     result = ("in progress" if not s.over else
               f"{s.winner} wins ({s.reason})" if s.winner else f"draw ({s.reason})")
@@ -88,6 +95,11 @@ def _checked(path) -> tuple[Reading, Mark | None]:
         if not check.ok:  # damaged (or from a newer program): refused as illegal, like the engine's
             raise IllegalError(f"verify failed: {_strip_path(check.message, path)}")
         events = list(check.events)
+        opened = events[0].event if events else None
+        if not isinstance(opened, MatchOpened):
+            raise IllegalError("verify failed: the upload does not start with MatchOpened")
+        # The deck rules, against the cards the file records, before anything is folded
+        check_decks(opened.seats, match_cards(opened, services().db))
         reading = open_timeline(events, services().db)
     except (LedgerError, ReplayError, TimelineError) as exc:
         raise IllegalError(f"verify failed: {_strip_path(str(exc), path)}") from None
@@ -103,6 +115,14 @@ def _strip_path(message: str, path) -> str:
 
 def _fsync(path) -> None:
     fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_dir(path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
     try:
         os.fsync(fd)
     finally:

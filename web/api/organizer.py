@@ -1,4 +1,9 @@
-"""Organizer endpoints: create a match (decks validated, tokens issued) and list matches."""
+"""Organizer endpoints: create a match (decks validated, tokens issued) and list matches.
+
+A create is atomic with its tokens (:meth:`web.tokens.TokenBook.creating`): the match file
+appears only after its tokens, and a create that fails or dies half-way is rolled back.  One
+match's summary reads only that match's file.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +11,12 @@ import secrets
 
 from flask import Blueprint, request
 
-from ledger.events import MatchOpened, SeatInfo
+from ledger.errors import ConflictError
+from ledger.events import DeckEntry, MatchOpened, SeatInfo
 from ledger.store import MatchInfo
 from replay import resources
-from replay.decks import Deck, load_deck, validate_deck
+from replay.cards import CardDB
+from replay.decks import DECK_SIZE, Deck, load_deck, validate_deck
 from replay.engine import ENGINE_VERSION
 from replay.recorder import Recorder
 from replay.replayer import Divergence
@@ -40,19 +47,64 @@ def create_match():
                          tournament=body.tournament, round=body.round, table=body.table,
                          game_number=body.game_number, previous_loser=body.previous_loser,
                          engine_version=ENGINE_VERSION)
-    recorder = Recorder.open(svc.store, svc.db, opened)  # 409 if the id is taken
-    tokens = svc.tokens.issue(match_id)
+    with svc.tokens.creating(match_id, svc.store.path(match_id)) as creation:  # 409 if taken
+        tokens = creation.issue()  # the tokens first: never a match file without them
+        try:
+            recorder = Recorder.open(svc.store, svc.db, opened)
+        except ConflictError:
+            creation.not_ours()
+            raise ConflictError(f"match {match_id!r} already exists in this store; nothing "
+                                f"was written") from None
     return MatchCreated(match_id=match_id, tokens=Tokens(**tokens),
                         seq=recorder.length).model_dump(), 201
 
 
 def _seat_info(seat: str, entry: SeatEntry) -> SeatInfo:
     deck = _deck_of(seat, entry)
-    problems = validate_deck(deck, services().db)
-    if problems:
-        raise IllegalError(f"seat {seat} ({entry.player}): deck {deck.name!r} is not legal: "
-                           + "; ".join(problems[:5]))
-    return SeatInfo(seat, entry.player, deck.name, deck.entries(), deck.archive_entries())
+    info = SeatInfo(seat, entry.player, deck.name, deck.entries(), deck.archive_entries())
+    check_decks([info], services().db)
+    return info
+
+
+MAX_ENTRIES = 200  # distinct cards in a deck (it holds 50 in all) and archive entries
+
+
+def check_decks(seats: list[SeatInfo], db: CardDB) -> None:
+    """The deck rules (303) for every seat, against ``db`` (for an import: the cards its file
+    records): 422 naming the seat and the first problems.  Counts are bounded (1–50 copies,
+    each card listed once) before anything is built from them, so an absurd count costs
+    nothing; a create and an import go through this same check."""
+    for info in seats:
+        problems = deck_problems(info, db)
+        if problems:
+            raise IllegalError(f"seat {info.seat} ({info.player}): deck {info.deck_name!r} is "
+                               f"not legal: " + "; ".join(problems[:5]))
+
+
+def deck_problems(info: SeatInfo, db: CardDB) -> list[str]:
+    """Every problem with a seat's deck and archive (empty: legal)."""
+    problems = []
+    for table, entries in (("cards", info.deck), ("archive", info.archive)):
+        if len(entries) > MAX_ENTRIES:
+            problems.append(f"{table}: {len(entries)} entries; at most {MAX_ENTRIES}")
+            continue
+        seen: set[str] = set()
+        for entry in entries:
+            if type(entry.count) is not int or not 1 <= entry.count <= DECK_SIZE:
+                problems.append(f'{table}."{entry.card}": {entry.count!r} copies; each card '
+                                f'counts 1–{DECK_SIZE} (rule 303)')
+            if entry.card in seen:
+                problems.append(f'{table}."{entry.card}": listed twice')
+            seen.add(entry.card)
+    if problems:  # nothing below may see an absurd count
+        return problems
+    deck = Deck(name=info.deck_name or f"seat {info.seat}'s deck", cards=_counts(info.deck),
+                archive=_counts(info.archive))
+    return validate_deck(deck, db)
+
+
+def _counts(entries: list[DeckEntry]) -> dict[str, int]:
+    return {entry.card: entry.count for entry in entries}
 
 
 def _deck_of(seat: str, entry: SeatEntry) -> Deck:
@@ -81,17 +133,18 @@ def list_matches():
        response=MatchSummary, errors=(400, 404))
 def get_match(match_id: str):
     svc = services()
-    path = svc.store.path(match_id)
-    for info in svc.store.list() if path.exists() else ():
-        if info.match_id == match_id:
-            out = summary(info)
-            try:
-                out.divergence = svc.tables.using(
-                    match_id, lambda table: divergence_out(table, "spectator"))
-            except Divergence as exc:  # a file of schema ≤ 2: shown only by re-deriving it
-                out.divergence = DivergenceOut(seq=exc.seq, message=str(exc))
-            return out.model_dump()
-    raise NotFoundError(f"no match {match_id!r} in this store")
+    path = svc.store.path(match_id)  # a bad id: 400
+    try:
+        info = svc.store.info_of(path)  # this match's file only, never the whole store
+    except FileNotFoundError:
+        raise NotFoundError(f"no match {match_id!r} in this store") from None
+    out = summary(info)
+    try:
+        out.divergence = svc.tables.using(
+            match_id, lambda table: divergence_out(table, "spectator"))
+    except Divergence as exc:  # a file of schema ≤ 2: shown only by re-deriving it
+        out.divergence = DivergenceOut(seq=exc.seq, message=str(exc))
+    return out.model_dump()
 
 
 def summary(info: MatchInfo) -> MatchSummary:

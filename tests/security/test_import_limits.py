@@ -1,0 +1,157 @@
+"""Finding 6 of issue 13: imports skipped the deck rules (rule 303).
+
+A 1.7 KB match file whose decks held ``count: 1000000`` copies of a card imported (201), and
+then every viewer, state or verify request folded a million cards (8–14 s, ~600 MB each);
+negative counts were accepted too.  Against a real ``wonders serve`` on loopback, an import is
+now checked like a create -- the deck rules against the cards the file records, counts bounded
+-- before anything is stored: such a file gets a quick 422 naming the deck, and the store holds
+no match file and no tokens afterwards.  A real simulated match file still imports.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from ledger.codec import GENESIS, encode_line
+from ledger.events import DeckEntry, MatchOpened, SeatInfo
+from ledger.filestore import FileStore
+from replay.cards import default_cards
+from replay.decks import load_decks
+from replay.recorder import complete_opened
+from replay.simulate import simulate_matches
+
+ROOT = Path(__file__).resolve().parents[2]
+ORGANIZER = "import-limits-test-organizer-token-0123456789"
+CHEAP = 3.0  # seconds: a refusal must not fold the decks (it took 8–14 s)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    store = tmp_path_factory.mktemp("imports") / "store"
+    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER)
+    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store", str(store),
+                             "--port", "0", "--threads", "4"], env=env, cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    line = proc.stdout.readline()
+    if "serving" not in line:
+        proc.kill()
+        raise AssertionError(line)
+    yield line.split(" on ")[1].split()[0], store
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+def call(base, method, path, token=None, raw=None, timeout=60):
+    headers = {"Content-Type": "application/x-ndjson"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(base + path, method=method, data=raw, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def match_file(match_id: str, seats: list[SeatInfo]) -> bytes:
+    """A schema-3 match file of one line, ``MatchOpened`` with the seats' decks and the
+    definitions of their cards (an intact file: canonical line, hash chain, card digest)."""
+    opened = complete_opened(MatchOpened(match_id=match_id, ruleset="1.3.2", seats=seats),
+                             default_cards())
+    line, _ = encode_line(opened, 0, "2026-03-01T10:00:00.000Z", 0, GENESIS)
+    return line + b"\n"
+
+
+def legal_seats() -> list[SeatInfo]:
+    a, b = load_decks(None, default_cards())[:2]
+    return [SeatInfo("A", "Eve", a.name, a.entries(), a.archive_entries()),
+            SeatInfo("B", "Mal", b.name, b.entries(), b.archive_entries())]
+
+
+def stored(store: Path, match_id: str) -> list[Path]:
+    """Whatever the store holds of a match: its file, its tokens."""
+    return [p for p in (store / f"{match_id}.jsonl", store / ".tokens" / f"{match_id}.json")
+            if p.exists()]
+
+
+def refused(server, data: bytes, match_id: str, *words: str) -> dict:
+    base, store = server
+    started = time.monotonic()
+    status, out = call(base, "POST", "/api/import", ORGANIZER, data)
+    took = time.monotonic() - started
+    assert status == 422 and out["error"] == "illegal", (status, out)
+    for word in words:
+        assert word in out["message"], out
+    assert took < CHEAP, f"refusing took {took:.1f} s"
+    assert stored(store, match_id) == []
+    status, _ = call(base, "GET", f"/api/matches/{match_id}")
+    assert status == 404
+    return out
+
+
+def test_a_million_copies_are_refused_at_once_and_nothing_is_stored(server):
+    db = default_cards()
+    names = sorted(c.name for c in db if not c.token)
+    data = match_file("million-1", [SeatInfo("A", "Eve", "all in", [DeckEntry(names[0], 1_000_000)]),
+                                    SeatInfo("B", "Mal", "all in", [DeckEntry(names[1], 1_000_000)])])
+    assert len(data) < 2048  # the attack of the finding: a file under 2 KB
+    out = refused(server, data, "million-1", "seat A", "1000000 copies", "303")
+    assert "/" not in out["message"].replace("1–50", "")  # no server path in the message
+
+
+@pytest.mark.parametrize("table", ["deck", "archive"])
+def test_negative_counts_are_refused_and_nothing_is_stored(server, table):
+    seats = legal_seats()
+    a = seats[0]
+    entries = list(getattr(a, table))
+    if not entries:
+        pytest.skip(f"the first fixture deck has no {table}")
+    # one entry negative, another raised so that the total stays what the rules count
+    first, second = entries[0], entries[1]
+    entries[0] = DeckEntry(first.card, -3)
+    entries[1] = DeckEntry(second.card, second.count + first.count + 3)
+    seats[0] = msgspec.structs.replace(a, **{table: entries})
+    match_id = f"negative-{table}"
+    refused(server, match_file(match_id, seats), match_id, "seat A", "-3 copies")
+
+
+def test_a_card_listed_twice_is_refused(server):
+    seats = legal_seats()
+    a = seats[0]
+    deck = list(a.deck)
+    first = deck[0]
+    deck[0] = DeckEntry(first.card, 1)
+    deck.append(DeckEntry(first.card, 1))  # the same 50 cards, one card in two entries
+    if first.count == 1:
+        deck.pop(1)
+    seats[0] = msgspec.structs.replace(a, deck=deck)
+    refused(server, match_file("twice-1", seats), "twice-1", "listed twice")
+
+
+def test_a_simulated_match_imports_and_is_served(server, tmp_path):
+    base, store = server
+    source = FileStore(tmp_path / "source")
+    db = default_cards()
+    (opened,) = simulate_matches(source, db, load_decks(None, db), 1, seed=21, prefix="sim")
+    data = source.path(opened.match_id).read_bytes()
+    status, out = call(base, "POST", "/api/import", ORGANIZER, data)
+    assert status == 201, out
+    assert out["match_id"] == opened.match_id and out["divergence"] is None
+    assert (store / f"{opened.match_id}.jsonl").read_bytes() == data
+    status, summary = call(base, "GET", f"/api/matches/{opened.match_id}")
+    assert status == 200 and summary["ended"] and summary["length"] == out["length"]
+    status, view = call(base, "GET", f"/api/matches/{opened.match_id}/state",
+                        out["tokens"]["judge"])
+    assert status == 200 and view["length"] == out["length"]
+    status, again = call(base, "POST", "/api/import", ORGANIZER, data)
+    assert status == 409, again
