@@ -122,7 +122,7 @@ class TokenBook:
         rolled = []
         for path in sorted(self.pending.glob("*.json")):
             match_id = path.name[:-len(".json")]
-            if _SAFE_ID.match(match_id) and self._recover(path, match_id):
+            if _SAFE_ID.fullmatch(match_id) and self._recover(path, match_id):
                 rolled.append(match_id)
         return rolled
 
@@ -168,7 +168,7 @@ class TokenBook:
 
     def role_of(self, match_id: str, token: str | None) -> str | None:
         """The role ``token`` holds in ``match_id`` (``None``: no role at all)."""
-        if not token or not _SAFE_ID.match(match_id):
+        if not token or not _SAFE_ID.fullmatch(match_id):
             return None
         hashes = self._hashes(match_id)
         found = None
@@ -179,7 +179,7 @@ class TokenBook:
 
     def is_role_hash(self, match_id: str, role: str, digest: str) -> bool:
         """Whether ``digest`` is the stored hash of ``role``'s token (constant time)."""
-        if not _SAFE_ID.match(match_id):
+        if not _SAFE_ID.fullmatch(match_id):
             return False
         stored = self._hashes(match_id).get(role, "")
         return bool(stored) and hmac.compare_digest(stored, digest)
@@ -288,5 +288,5 @@ def fsync_dir(path: Path) -> None:
 
 
 def _check_id(match_id: str) -> None:
-    if not _SAFE_ID.match(match_id):
+    if not _SAFE_ID.fullmatch(match_id):
         raise ValueError(f"match id {match_id!r} is not valid (letters, digits, '.', '_', '-')")

@@ -32,6 +32,7 @@ from ledger.errors import LedgerError
 from replay.narrate import narrate
 from replay.perspective import PERSPECTIVES, board, card_names, face_down_ids, redact_event
 from web.api.common import divergence_out, json_response, query_int, services, visible_seq
+from web.api.organizer import public_length
 from web.api.public import public_perspective
 from web.errors import MalformedRequestError
 
@@ -100,7 +101,8 @@ def _row(info) -> dict:
     result = "live" if not info.ended else (info.winner or "draw")
     cards = {entry.card.lower() for s in opened.seats for entry in s.deck}
     return {"match_id": info.match_id, "tournament": opened.tournament, "round": opened.round,
-            "table": opened.table, "ruleset": opened.ruleset, "length": info.length,
+            "table": opened.table, "ruleset": opened.ruleset,
+            "length": public_length(info.length, info.ended),
             "players": {seat: seats[seat].player for seat in ("A", "B")},
             "decks": {seat: seats[seat].deck_name for seat in ("A", "B")},
             "result": result, "reason": info.reason, "cards": cards}

@@ -13,9 +13,9 @@ from tests.web.test_api import Api, new_app
 
 def test_settings_come_from_wonders_variables(tmp_path):
     settings = Settings.from_env({"WONDERS_STORE": str(tmp_path), "WONDERS_SPECTATOR_DELAY": "3",
-                                  "WONDERS_ORGANIZER_TOKEN": "x" * 20, "OTHER": "ignored"})
+                                  "WONDERS_ORGANIZER_TOKEN": "x" * 32, "OTHER": "ignored"})
     assert settings.store == tmp_path and settings.spectator_delay == 3
-    assert settings.organizer_token == "x" * 20
+    assert settings.organizer_token == "x" * 32
     assert Settings.from_env({}, store=str(tmp_path)).store == tmp_path
 
 

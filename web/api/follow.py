@@ -209,7 +209,7 @@ def follow(match_id: str):
             return None
         last = visible_seq(table, delay) if delayed else table.length - 1
         return (table.length, last, table.state.over and last == table.length - 1,
-                face_down_ids(table.state_at(last)), divergence_out(table, perspective))
+                face_down_ids(table.state_at(last)), divergence_out(table, perspective, last))
 
     def stream():
         nxt, idle_since, marked, seen = start, time.monotonic(), None, -1

@@ -148,11 +148,18 @@ def get_match(match_id: str):
 
 
 def summary(info: MatchInfo) -> MatchSummary:
+    """A match's metadata as the public may see it: a live match's length stops at the
+    spectator delay (its true length would tell how far play has gone)."""
     o = info.opened
     return MatchSummary(match_id=info.match_id, players={s.seat: s.player for s in o.seats},
                         ruleset=o.ruleset, tournament=o.tournament, round=o.round, table=o.table,
-                        length=info.length, ended=info.ended, winner=info.winner,
-                        reason=info.reason)
+                        length=public_length(info.length, info.ended), ended=info.ended,
+                        winner=info.winner, reason=info.reason)
+
+
+def public_length(length: int, ended: bool) -> int:
+    """How many events of a match the public may know of (all once it has ended)."""
+    return length if ended else max(1, length - services().settings.spectator_delay)
 
 
 def _filters() -> dict:
