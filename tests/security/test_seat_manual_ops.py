@@ -16,9 +16,9 @@ from tests.web.test_api_hidden_info import UNSCRIPTED, Table, _deck_with_unscrip
 
 
 @pytest.fixture
-def manual(tmp_path):
+def manual(tmp_path, where):
     """A at the manual prompt of the unscripted card it just played; a card of B's in realm 1."""
-    t = Table(tmp_path, deck=_deck_with_unscripted(), spectator_delay=0)
+    t = Table(tmp_path, deck=_deck_with_unscripted(), api=where, spectator_delay=0)
     cid = t.card("A", UNSCRIPTED)
     theirs = t.omniscient()["players"]["B"]["hand"][0]["id"]
     t.rule([{"op": "move", "card": cid, "to_zone": "hand"},

@@ -20,8 +20,12 @@ from tests.replay.helpers import opened, small_db
 from tests.web.test_api import Api, ORGANIZER, SEATS, new_app
 
 
-def test_a_take_back_cannot_reopen_an_ended_match(tmp_path):
-    api = Api(new_app(tmp_path))
+def _store(api) -> FileStore:
+    return api.store if getattr(api, "live", False) else api.app.extensions["wonders"].store
+
+
+def test_a_take_back_cannot_reopen_an_ended_match(tmp_path, where):
+    api = where or Api(new_app(tmp_path))
     status, data = api.call("POST", "/api/matches", ORGANIZER, {"seats": SEATS})
     mid, tokens = data["match_id"], data["tokens"]
     rng = random.Random(4)
@@ -38,7 +42,7 @@ def test_a_take_back_cannot_reopen_an_ended_match(tmp_path):
     status, ended = api.call("POST", f"/api/matches/{mid}/ending", tokens["judge"],
                              {"kind": "concession", "seat": "A"})
     assert status == 201, ended
-    path = api.app.extensions["wonders"].store.path(mid)
+    path = _store(api).path(mid)
     before = path.read_bytes()
     status, refused = api.call("POST", f"/api/matches/{mid}/takeback", tokens["judge"],
                                {"to_seq": ends[5], "reason": "oops"})
@@ -48,8 +52,9 @@ def test_a_take_back_cannot_reopen_an_ended_match(tmp_path):
     assert summary["ended"] is True and summary["winner"] == "B", summary
 
 
-def test_a_token_name_a_player_chose_cannot_break_the_viewer_page(tmp_path):
-    store = FileStore(tmp_path / "store")
+def test_a_token_name_a_player_chose_cannot_break_the_viewer_page(tmp_path, where):
+    api = where or Api(new_app(tmp_path))
+    store = _store(api)
     recorder = Recorder.open(store, small_db(), opened(), rng=random.Random(3))
     bot = RandomBot(random.Random(5))
     while recorder.engine.prompt.kind != "turn":
@@ -57,7 +62,6 @@ def test_a_token_name_a_player_chose_cannot_break_the_viewer_page(tmp_path):
     evil = "<!--<script>alert(1)</script>&"
     recorder.manual(ManualEffect("Judge Jo", [ManualOp("token", seat="A", realm=1, name=evil)]))
     recorder.concede("A")
-    api = Api(new_app(tmp_path))
     page = api.client.get("/matches/m-test").get_data(as_text=True)
     embedded = re.search(r'<script type="application/json" id="initial-timeline">(.*?)</script>',
                          page, re.S)

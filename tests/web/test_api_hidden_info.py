@@ -28,8 +28,8 @@ UNSCRIPTED = "Oracle of Whispers"  # left unscripted on purpose: arriving raises
 class Table:
     """One live match through the API, with the judge's hand to set up positions."""
 
-    def __init__(self, tmp_path, deck=None, **settings):
-        self.api = Api(new_app(tmp_path, **settings))
+    def __init__(self, tmp_path, deck=None, api=None, **settings):
+        self.api = api if api is not None else Api(new_app(tmp_path, **settings))
         status, created = self.api.call("POST", "/api/matches", ORGANIZER, {
             "seats": [{"player": "Ann", "deck": deck or DECK_A},
                       {"player": "Bob", "preset": "thalwind-sky"}], "previous_loser": "B"})

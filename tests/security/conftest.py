@@ -1,0 +1,22 @@
+"""Fixtures of the standing attack suite: each attack runs against the app in-process and
+against a real ``wonders serve`` on loopback (``tests/security/live.py``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.security.live import LiveApi, LiveServer
+
+
+@pytest.fixture(scope="module")
+def live_api(tmp_path_factory):
+    """One real server per test module (each test makes its own match), spectators 0 late."""
+    server = LiveServer(tmp_path_factory.mktemp("live") / "store", spectator_delay=0)
+    yield LiveApi(server)
+    server.stop()
+
+
+@pytest.fixture(params=["app", "server"])
+def where(request):
+    """``None`` for the in-process app, else the :class:`LiveApi` of a real server."""
+    return request.getfixturevalue("live_api") if request.param == "server" else None
