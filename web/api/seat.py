@@ -17,7 +17,7 @@ from web.api.common import (PAGE_FROM, PAGE_LIMIT, divergence_out, event_out, ev
                             json_response, offers_hidden_cards, page_limit,
                             parse_body, prompt_out, prompt_salt, query_int, rendered,
                             require_role, role_for, services, state_out)
-from web.api.openapi import Query, route
+from web.api.openapi import route
 from web.errors import ForbiddenError, IllegalError
 from web.models import (Activate, Answer, Attack, Concede, Draw, EventsOut, Harvest, Pass,
                         PendingOut, Play, Recorded, ResolveManually, StateOut, SubmitDecision)
