@@ -100,6 +100,20 @@ class Feed:
         self.lock = threading.Lock()
         self.events: list[Stored] = []
         self.offset, self.prev = 0, GENESIS
+        self._messages: dict[tuple, str] = {}  # (seq, perspective, hidden) -> SSE message
+
+    def message(self, stored: Stored, perspective: str, hidden: frozenset[str]) -> str:
+        """The SSE message of one event for a perspective, rendered once for every stream on
+        this match that sees it the same way (the redaction and narration are the cost)."""
+        key = (stored.seq, perspective, hidden)
+        text = self._messages.get(key)
+        if text is None:
+            out = event_out(stored, perspective, hidden)
+            text = f"id: {out.seq}\nevent: event\ndata: {json.dumps(out.model_dump())}\n\n"
+            if len(self._messages) >= 4096:
+                self._messages.clear()
+            self._messages[key] = text
+        return text
 
     def between(self, first: int, last: int) -> list[Stored]:
         """Events ``first``..``last`` (fewer if the file has fewer whole batches)."""
@@ -207,6 +221,10 @@ def follow(match_id: str):
     def horizon(table, seen: int):
         if table.length == seen:  # nothing new: the cheap answer, every poll
             return None
+        # The same for every stream of this perspective at this length: computed once.
+        return table.view(("follow", perspective, delayed), lambda: _horizon(table))
+
+    def _horizon(table):
         last = visible_seq(table, delay) if delayed else table.length - 1
         return (table.length, last, table.state.over and last == table.length - 1,
                 face_down_ids(table.state_at(last)), divergence_out(table, perspective, last))
@@ -223,9 +241,7 @@ def follow(match_id: str):
                         marked = mark
                     if last >= nxt:
                         for stored in feed.between(nxt, last):
-                            out = event_out(stored, perspective, hidden)
-                            yield (f"id: {out.seq}\nevent: event\n"
-                                   f"data: {json.dumps(out.model_dump())}\n\n")
+                            yield feed.message(stored, perspective, hidden)
                             nxt = stored.seq + 1
                         idle_since = time.monotonic()
                         if nxt <= last:  # the file's last batch was not whole yet: look again
