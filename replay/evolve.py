@@ -143,6 +143,10 @@ def _first_player_chosen(s: GameState, e: ev.FirstPlayerChosen) -> None:
 def _round_started(s: GameState, e: ev.RoundStarted) -> None:
     # 403.1 / 403.2: the round begins; its first player is active during round-start triggers.
     s.round, s.first, s.turn, s.phase = e.round, e.first, e.first, "round_start"
+    if s.revision >= 5:
+        # 404.5.2: "took the last turn of the round" is about this round; before revision 5
+        # a turn taken in an earlier round still counted.
+        s.last_turn_taker = None
 
 
 def _turns_began(s: GameState, e: ev.TurnsBegan) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from replay.errors import NewerRevisionError
 
 #: The revision new matches are recorded at.
-RULES_REVISION = 4
+RULES_REVISION = 5
 
 #: What each revision changed (0 means "recorded before revisions existed" and derives as 1).
 REVISIONS: dict[int, str] = {
@@ -28,6 +28,8 @@ REVISIONS: dict[int, str] = {
     4: "Face Down: a face-down card whose text is not scripted is not offered for activation "
        "and can't be activated (it has no abilities, rule 510); before, the turn options "
        "offered it and its manual prompt showed the hidden card and its text",
+    5: "\"took the last turn of the round\" (404.5.2) starts afresh each round: a turn taken "
+       "in an earlier round no longer counts (RoundStarted resets it)",
 }
 
 
