@@ -357,8 +357,15 @@ def _symbiosis(g: "Engine", t: Trigger) -> "Flow":
         return
     # Copy printed and symbiosis-copied abilities, never symbiosis itself nor abilities
     # granted by other effects (equipment, statics); the copy is locked in on resolution.
-    own = g.view.keywords(t.source)
-    copied = sorted(k for k in _copiable_keywords(g, target) if k != "symbiosis" and k not in own)
+    if g.state.revision >= 5:
+        # Symbiosis example 1: a copied keyword the copier already has is a second instance
+        # ("each token can kill two enemies"), and a keyword the target has twice is copied
+        # twice.  Before revision 5 copied keywords were de-duplicated against the copier's.
+        copied = sorted(k for k in _copiable_instances(g, target) if k != "symbiosis")
+    else:
+        own = g.view.keywords(t.source)
+        copied = sorted(k for k in _copiable_keywords(g, target)
+                        if k != "symbiosis" and k not in own)
     abilities = [key for key, a, _ in g.view.ability_refs(target) if a.when != "play"]
     g.emit(AbilitiesCopied(t.source, target, copied, abilities))
     g._resolved(t, f"copies {', '.join(copied + abilities) or 'no keywords'} from {target}")
@@ -382,6 +389,15 @@ def _copiable_keywords(g: "Engine", cid: str) -> set[str]:
     if g.view.is_nullified(cid):
         return set()
     return set(g.view.definition(cid).keywords) | {k for k in c.gained if ":" not in k}
+
+
+def _copiable_instances(g: "Engine", cid: str) -> list[str]:
+    """The keywords symbiosis copies from ``cid`` (revision 5), one entry per instance:
+    printed and symbiosis-copied, never those granted by other effects."""
+    c = g.state.cards[cid]
+    if g.view.is_nullified(cid):
+        return []
+    return [*g.view.definition(cid).keywords, *(k for k in c.gained if ":" not in k)]
 
 
 def _unstable(g: "Engine", t: Trigger) -> "Flow":

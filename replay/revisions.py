@@ -29,7 +29,9 @@ REVISIONS: dict[int, str] = {
        "and can't be activated (it has no abilities, rule 510); before, the turn options "
        "offered it and its manual prompt showed the hidden card and its text",
     5: "\"took the last turn of the round\" (404.5.2) starts afresh each round: a turn taken "
-       "in an earlier round no longer counts (RoundStarted resets it)",
+       "in an earlier round no longer counts (RoundStarted resets it); Symbiosis copies every "
+       "instance of a keyword, a copied keyword the copier already has being a second instance "
+       "(symbiosis example 1: two deathstrikes kill two); before, copies were de-duplicated",
 }
 
 
