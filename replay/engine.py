@@ -161,11 +161,20 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
             self.on_emit(event)
 
     def ask(self, prompt: Prompt) -> Flow:
-        """Wait for an answer; a prompt with exactly one legal option answers itself."""
+        """Wait for an answer; a prompt with exactly one legal option answers itself.
+
+        From revision 5 that includes a pick-N prompt whose only legal pick is all of its
+        candidates (DESIGN.md section 3: "It never prompts when exactly one legal answer
+        exists"), e.g. a forced sacrifice of every Wonder a player has."""
         if prompt.choose is None and len(prompt.options) == 1:
             pick = prompt.options[0]
             self.emit(Answered(prompt.seat, prompt.kind, pick, auto=True))
             return pick
+        if self.state.revision >= 5 and prompt.choose is not None:
+            only = _only_pick(prompt.choose)
+            if only is not None:
+                self.emit(Answered(prompt.seat, prompt.kind, only, auto=True))
+                return only
         answer = yield prompt
         return answer.pick
 
@@ -340,6 +349,19 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
                             face_down=face_down, keep_effects=keep_effects))
         if c.token and to_zone not in ("world", "gone"):
             self.emit(CardMoved(cid, c.name, c.owner, to_zone, "gone", "token ceases to exist"))
+
+
+def _only_pick(spec: Choose) -> list[str] | None:
+    """The one legal pick of a ``Choose``, if it has exactly one (else ``None``): nothing when
+    at most nothing may be picked; every candidate when all must be picked and their order
+    is free or can't differ."""
+    if spec.max == 0:
+        return []
+    if spec.min < len(spec.of) or (spec.ordered and len(set(spec.of)) > 1):
+        return None
+    if not spec.multiset and len(set(spec.of)) != len(spec.of):
+        return None  # no legal pick at all (a card can't be picked twice); let it be seen
+    return list(spec.of)
 
 
 def _check_chance(prompt: Prompt, decision: Event) -> str | None:

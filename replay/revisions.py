@@ -31,7 +31,10 @@ REVISIONS: dict[int, str] = {
     5: "\"took the last turn of the round\" (404.5.2) starts afresh each round: a turn taken "
        "in an earlier round no longer counts (RoundStarted resets it); Symbiosis copies every "
        "instance of a keyword, a copied keyword the copier already has being a second instance "
-       "(symbiosis example 1: two deathstrikes kill two); before, copies were de-duplicated",
+       "(symbiosis example 1: two deathstrikes kill two); before, copies were de-duplicated; "
+       "a pick-N prompt with exactly one legal pick (all of its candidates, e.g. a forced "
+       "sacrifice of every Wonder, a \"sacrifice which?\" of one Wonder) answers itself "
+       "(an auto Answered), as single-option prompts did; before, it was asked",
 }
 
 

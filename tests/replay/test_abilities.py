@@ -348,8 +348,9 @@ def test_printed_tokens_must_meet_the_minimum_requirements():
         state.players["A"].archive.append(f"A-T{n}")
     engine = Engine(db, state)
     engine.start()
-    engine.decide(PlayDeclared("A", "pob", None))
-    engine.decide(Answered("A", "target", ["angel"]))
+    out = engine.decide(PlayDeclared("A", "pob", None))
+    # the only Wonder to sacrifice is sacrificed without asking (revision 5)
+    assert Answered("A", "target", ["angel"], auto=True) in out
     assert engine.prompt.options == ["A-T1", "stand-in"]  # the Bat lacks the class Angel
     engine.decide(Answered("A", "target", "A-T1"))
     engine.decide(Answered("A", "realm", 2))
