@@ -349,6 +349,17 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
                             face_down=face_down, keep_effects=keep_effects))
         if c.token and to_zone not in ("world", "gone"):
             self.emit(CardMoved(cid, c.name, c.owner, to_zone, "gone", "token ceases to exist"))
+        if from_zone == "deck" and self.state.revision >= 5:
+            # 405: "If at any time a deck has no cards, that player loses" -- whatever took
+            # the card (a draw, a deny, a seek, a card played from the deck, a manual move).
+            # Before revision 5 only draws and deny checked.
+            self.check_decks()
+
+    def stop(self) -> None:
+        """The match ended outside the procedure (a judge's manual effect emptied a deck):
+        no prompt is pending any more."""
+        self._flow = None
+        self.prompt = None
 
 
 def _only_pick(spec: Choose) -> list[str] | None:

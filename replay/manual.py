@@ -84,8 +84,13 @@ def why_not_seat_ops(state: "GameState", seat: str, ops: list[ManualOp]) -> str 
 
 def apply_manual(engine: "Engine", effect: ManualEffect) -> list:
     """Apply a judge's ruling; returns ``[effect, *the outcome events it produced]``."""
+    from replay.engine import MatchOver  # the engine imports this module
+
     engine.out = [effect]
-    apply_ops(engine, effect.ops)
+    try:
+        apply_ops(engine, effect.ops)
+    except MatchOver:  # a deck emptied (405, revision 5): the match ended, no more ops
+        engine.stop()
     return engine.out
 
 

@@ -28,7 +28,10 @@ REVISIONS: dict[int, str] = {
     4: "Face Down: a face-down card whose text is not scripted is not offered for activation "
        "and can't be activated (it has no abilities, rule 510); before, the turn options "
        "offered it and its manual prompt showed the hidden card and its text",
-    5: "\"took the last turn of the round\" (404.5.2) starts afresh each round: a turn taken "
+    5: "Deck-out at any time (405): a deck emptied by anything that takes a card from it "
+       "(a card played from the deck, a seek, a put, a manual move, a judge's ruling) ends "
+       "the match at once; before, only draws and deny checked; "
+       "\"took the last turn of the round\" (404.5.2) starts afresh each round: a turn taken "
        "in an earlier round no longer counts (RoundStarted resets it); Symbiosis copies every "
        "instance of a keyword, a copied keyword the copier already has being a second instance "
        "(symbiosis example 1: two deathstrikes kill two); before, copies were de-duplicated; "

@@ -111,3 +111,33 @@ def test_a_stand_in_token_belongs_to_its_match_and_its_file(tmp_path):
     assert created[0].name in cards_of_events(events, small_db())  # the file defines it
     assert Timeline(events).state.cards[created[0].card].name == created[0].name
     Replay(list(store.read("m-test")), small_db())  # and re-derives from the file alone
+
+
+@pytest.mark.parametrize("revision", [4, 5])
+def test_a_judges_manual_move_that_empties_a_deck_ends_the_match_from_revision_5(tmp_path, revision):
+    """405: "If at any time a deck has no cards, that player loses" -- also when a judge's
+    ruling moves the last card out of the deck (revision 5); revision 4 only checked draws
+    and deny, and re-derives its matches so."""
+    import msgspec
+
+    from ledger.events import MatchEnded
+
+    store = FileStore(tmp_path)
+    recorder = Recorder.open(store, DB, msgspec.structs.replace(opened(), rules_revision=revision),
+                             rng=random.Random(3))
+    _to_first_turn(recorder)
+    deck = list(recorder.engine.state.players["A"].deck)
+    ops = [ManualOp("move", card=cid, to_zone="abyss") for cid in deck]
+    recorder.manual(ManualEffect("Judge Jo", ops, note="ruling: A's deck goes to The Abyss"))
+    state = recorder.engine.state
+    assert state.players["A"].deck == []
+    replay = Replay(list(store.read("m-test")), DB)
+    assert state_hash(replay.engine.state) == state_hash(state)
+    if revision >= 5:
+        assert state.over and state.winner == "B" and state.reason == "deck_out"
+        assert recorder.engine.prompt is None and replay.engine.prompt is None
+        assert isinstance(replay.events[-1], MatchEnded)
+        with pytest.raises(IllegalDecisionError, match="over"):
+            recorder.submit(DrawDeclared(state.turn or "A"))
+    else:
+        assert not state.over and recorder.engine.prompt is not None
