@@ -86,6 +86,8 @@ def fold(events: Iterable[ev.Event], upto: int | None = None) -> GameState:
     targets = {e.to_seq for e in listed[:last + 1] if isinstance(e, ev.TakenBack)}
     kept: dict[int, GameState] = {}
     state = initial_state(opened)
+    if 0 in targets:
+        kept[0] = clone(state)
     for seq in range(1, last + 1):
         event = listed[seq]
         if isinstance(event, ev.TakenBack):
@@ -94,8 +96,6 @@ def fold(events: Iterable[ev.Event], upto: int | None = None) -> GameState:
             evolve(state, event)
         if seq in targets:
             kept[seq] = clone(state)
-    if 0 in targets:
-        kept[0] = initial_state(opened)
     return state
 
 

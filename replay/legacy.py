@@ -67,10 +67,14 @@ def legacy_outcomes(outcomes: list[Event]) -> list[Event]:
 
 
 def _was_silent(event: Event) -> bool:
+    """A manual operation's outcome that schema 2 applied without an event: a resource set by
+    hand, a card moved by hand within The World.  (A tap or a change of control set by a
+    seat's manual answer was silent too, but carries no reason to tell it from the rules'
+    own; no file of schema 2 we know of has one.)"""
     name = type(event).__name__
-    if name == "ResourcesChanged" or name == "CardMoved" and event.from_zone == event.to_zone:
+    if name == "ResourcesChanged" or (name == "CardMoved" and event.from_zone == event.to_zone):
         return getattr(event, "reason", "") in _SILENT_BEFORE
-    return name in ("CardTapped", "ControlChanged") and False
+    return False
 
 
 def legacy_equal(mine: Event, theirs: Event) -> bool:

@@ -163,3 +163,13 @@ def test_the_golden_matches_are_folds(tmp_path):
             copy = FileStore(tmp_path / path.stem)
             stored = list(copy.read(upgrade(stored, DB, copy).match_id))
         assert_fold_matches_engine([s.event for s in stored], path.stem)
+
+
+def test_fold_handles_a_take_back_to_the_very_start():
+    from ledger.events import TakenBack
+    from tests.replay.helpers import opened, small_db
+
+    match = opened()
+    engine = Engine.for_match(match, small_db())
+    events = [match, *engine.start()]
+    assert state_hash(fold([*events, TakenBack(0)])) == state_hash(initial_state(match))
