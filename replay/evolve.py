@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ledger import events as ev
+from replay.instances import card_instances
 from replay.revisions import effective
 from replay.state import CardState, Effect, GameState, PlayerState, SEATS, clone, new_realms
 
@@ -47,8 +48,6 @@ def initial_state(opened: ev.MatchOpened, ids: dict[str, list[tuple[str, str]]] 
     ``ids`` gives each seat's card instances as ``(id, card name)`` pairs for the deck,
     and under the key ``"<seat>-archive"`` for the archive (:mod:`replay.instances`).
     """
-    from replay.instances import card_instances  # the ids of a match's card instances
-
     ids = ids if ids is not None else card_instances(opened)
     state = GameState(ruleset=opened.ruleset, format=opened.format, realms=new_realms(),
                       previous_loser=opened.previous_loser,
