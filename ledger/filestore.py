@@ -89,7 +89,7 @@ class FileStore(Store):
             raise ConflictError(f"match {opened.match_id!r} already exists") from None
         finally:
             tmp.unlink()
-        _fsync_dir(self.root)
+        fsync_dir(self.root)
         self._opened.add(opened.match_id)
         return decode_line(line, f"{path}:1")
 
@@ -420,7 +420,8 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
-def _fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path) -> None:
+    """Make a directory's entries (a new or renamed file in it) durable."""
     fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
     try:
         os.fsync(fd)

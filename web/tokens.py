@@ -34,6 +34,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ledger.errors import ConflictError
+from ledger.filestore import fsync_dir
 
 ROLES = ("A", "B", "judge")
 PENDING = ".pending"  # under the store: the creates in progress (see the module's docstring)
@@ -277,14 +278,6 @@ class Creation:
         finally:
             os.close(self.fd)
             self.fd = None
-
-
-def fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _check_id(match_id: str) -> None:

@@ -18,6 +18,7 @@ import secrets
 from flask import Blueprint, request
 
 from ledger.errors import ConflictError, LedgerError
+from ledger.filestore import fsync_dir
 from ledger.events import MatchOpened
 from ledger.integrity import CUT, TORN, check_file
 from replay.cards import match_cards
@@ -67,7 +68,7 @@ def import_match():
                 creation.not_ours()
                 raise ConflictError(f"match {match_id!r} already exists in this store; "
                                     f"nothing was imported") from None
-            _fsync_dir(svc.store.root)
+            fsync_dir(svc.store.root)
     finally:
         tmp.unlink(missing_ok=True)
     s = final_state(reading)
@@ -115,14 +116,6 @@ def _strip_path(message: str, path) -> str:
 
 def _fsync(path) -> None:
     fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _fsync_dir(path) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
     try:
         os.fsync(fd)
     finally:
