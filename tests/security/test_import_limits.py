@@ -11,9 +11,6 @@ no match file and no tokens afterwards.  A real simulated match file still impor
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -29,6 +26,7 @@ from replay.cards import default_cards
 from replay.decks import load_decks
 from replay.recorder import complete_opened
 from replay.simulate import simulate_matches
+from tests.security.live import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
 ORGANIZER = "import-limits-test-organizer-token-0123456789"
@@ -38,17 +36,9 @@ CHEAP = 3.0  # seconds: a refusal must not fold the decks (it took 8–14 s)
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     store = tmp_path_factory.mktemp("imports") / "store"
-    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER)
-    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store", str(store),
-                             "--port", "0", "--threads", "4"], env=env, cwd=ROOT, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    line = proc.stdout.readline()
-    if "serving" not in line:
-        proc.kill()
-        raise AssertionError(line)
-    yield line.split(" on ")[1].split()[0], store
-    proc.terminate()
-    proc.wait(timeout=20)
+    server = LiveServer(store, organizer=ORGANIZER, threads=4)
+    yield server.base, store
+    server.stop()
 
 
 def call(base, method, path, token=None, raw=None, timeout=60):

@@ -18,8 +18,6 @@ import io
 import json
 import os
 import shutil
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -28,6 +26,7 @@ import pytest
 
 from web.app import create_app
 from web.config import Settings
+from tests.security.live import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
 ORGANIZER = "summaries-test-organizer-token-0123456789"
@@ -54,17 +53,9 @@ def garbage_store_server(tmp_path):
     store.mkdir()
     for i in range(OTHERS):  # what any reader of these files would choke on
         (store / f"junk-{i:04d}.jsonl").write_bytes(b"\x00not a match file {" * (i % 7 + 1) + b"\n")
-    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER)
-    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store", str(store),
-                             "--port", "0", "--threads", "4"], env=env, cwd=ROOT, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    line = proc.stdout.readline()
-    if "serving" not in line:
-        proc.kill()
-        raise AssertionError(line)
-    yield line.split(" on ")[1].split()[0]
-    proc.terminate()
-    proc.wait(timeout=20)
+    server = LiveServer(store, organizer=ORGANIZER, threads=4)
+    yield server.base
+    server.stop()
 
 
 def test_a_summary_reads_only_its_own_match_file_on_a_real_server(garbage_store_server):
