@@ -10,7 +10,7 @@ half under 1.2, two simulator processes), generated once and cached under
 * ``cards_100k_s``: the same over a 100,000-match warehouse that repeats the 10,000 simulated
   matches ten times under new ids (``<id>~0`` … ``<id>~9``, rows replicated inside DuckDB);
 * ``naive_cards_10k_s`` / ``naive_cards_100k_s``: the same statistic computed in plain Python
-  (:mod:`ledger.plainstats`: decode every file, loop over the events) over the same files --
+  (:mod:`replay.wotf.plainstats`: decode every file, loop over the events) over the same files --
   for 100,000 matches every file is decoded and counted ten times, under the ten ids;
 * ``cards_naive_ratio``: naive / DuckDB at 10,000 matches (``cards_naive_ratio_100k`` at 100,000).
 
@@ -39,8 +39,8 @@ def _simulate_shard(args: tuple[str, int, int, str, str]) -> int:
     """One simulator process: ``count`` matches with ids ``<prefix>-0001`` … into ``out``."""
     out, count, seed, ruleset, prefix = args
     from ledger.filestore import FileStore
-    from replay.cards import default_cards
-    from replay.decks import load_decks
+    from replay.wotf.cards import default_cards
+    from replay.wotf.decks import load_decks
     from replay.simulate import simulate_matches
 
     db = default_cards()
@@ -103,7 +103,7 @@ def replicate(source: Path, target: Path, copies: int) -> None:
 def naive_cards(files: list[Path], facts: dict, copies: int = 1):
     """The ``cards`` statistic in plain Python: decode every file (``copies`` times, each time
     under a new id), loop over the events, count."""
-    from ledger import plainstats
+    from replay.wotf import plainstats
     from ledger.stats import Filters
 
     matches = []

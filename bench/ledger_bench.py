@@ -21,8 +21,8 @@ import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ledger.events import (BattleResolved, CardMoved, Event, MatchOpened, PlayDeclared,  # noqa: E402
-                           ResourcesChanged, SeatInfo)
+from ledger.events import Event, MatchOpened, SeatInfo
+from replay.wotf.events import BattleResolved, CardMoved, PlayDeclared, ResourcesChanged
 from ledger.filestore import FileStore  # noqa: E402
 
 

@@ -6,11 +6,11 @@ match lines in the same run: the physical limit the replay and fold rates are re
 
 * ``replay_events_per_s`` -- re-derivation through the rules engine (what ``verify`` does);
 * ``fold_events_per_s`` -- the same matches' decoded events folded with
-  :func:`replay.evolve.fold` from :func:`~replay.evolve.initial_state`, no engine (what
+  :func:`replay.wotf.evolve.fold` from :func:`~replay.wotf.evolve.initial_state`, no engine (what
   viewing does); ``fold_vs_decode`` is its ratio to the decode rate (target ≥ 0.30);
 * ``viewer_step_ms_p50`` / ``viewer_step_ms_p99`` -- one viewer step computed by folding: a
   match's :class:`~replay.timeline.Timeline` (built once, as the viewer keeps it) gives the
-  state at a random seq, and :func:`replay.perspective.board` draws it from a random
+  state at a random seq, and :func:`replay.wotf.perspective.board` draws it from a random
   perspective (target: p99 ≤ 5 ms, over at least 1000 steps).
 
 Decode and fold rates are the best of three passes over the same events.
@@ -33,10 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ledger.events import Event  # noqa: E402
 from ledger.filestore import FileStore  # noqa: E402
-from replay.cards import cards_of_events, default_cards  # noqa: E402
-from replay.decks import load_decks  # noqa: E402
-from replay.evolve import fold  # noqa: E402
-from replay.perspective import PERSPECTIVES, board  # noqa: E402
+from replay.wotf.cards import cards_of_events, default_cards  # noqa: E402
+from replay.wotf.decks import load_decks  # noqa: E402
+from replay.wotf.evolve import fold  # noqa: E402
+from replay.wotf.perspective import PERSPECTIVES, board  # noqa: E402
 from replay.replayer import Replay  # noqa: E402
 from replay.simulate import simulate_matches  # noqa: E402
 from replay.timeline import Timeline  # noqa: E402

@@ -39,13 +39,13 @@ from ledger.errors import (
     NewerFormatError,
     NonCanonicalLineError,
 )
-from ledger.events import EVENT_TYPES, SCHEMA, Event
+from ledger.events import Event  # registers the core events
+from ledger.registry import EVENT_TYPES, SCHEMA, decoder, load_games
 from ledger.upcast import upcast
 
 GENESIS = "0" * 64
 _HASH_KEY = b',"hash":"'
 _encoder = msgspec.json.Encoder()
-_event_decoder = msgspec.json.Decoder(Event)
 
 
 class Envelope(msgspec.Struct, frozen=True):
@@ -121,6 +121,9 @@ def decode_line(line: bytes, where: str = "", prev: str | None = None) -> Stored
     """
     env = _decode_envelope(line, where)
     current = SCHEMA.get(env.type)
+    if current is None:
+        load_games()  # a game's events register when its module is first imported
+        current = SCHEMA.get(env.type)
     event, raw, newer = None, None, False
     if current is not None and env.v == current:
         event = _decode_current(line, env, where)
@@ -212,7 +215,7 @@ def _decode_envelope(line: bytes, where: str) -> Envelope:
 
 def _decode_current(line: bytes, env: Envelope, where: str) -> Event:
     try:
-        return _event_decoder.decode(line)
+        return decoder().decode(line)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         _check_hash(line, env, where)  # an altered line is reported as such
         raise MalformedEventError(f"{where}: seq {env.seq}: bad {env.type} event ({exc})") from None

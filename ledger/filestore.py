@@ -30,8 +30,9 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from ledger.codec import (GENESIS, Envelope, Stored, _envelope_decoder, _event_decoder,
+from ledger.codec import (GENESIS, Envelope, Stored, _envelope_decoder,
                           check_canonical, decode_line, encode_line, now_iso)
+from ledger.registry import decoder
 from ledger.errors import ConflictError, MalformedEventError, MatchNotFoundError
 from ledger.events import SCHEMA, Event, MatchEnded, MatchOpened, TakenBack
 from ledger.store import MatchInfo, Store, TornTail
@@ -311,7 +312,7 @@ def _decode_stream(data: bytes, path: Path, from_seq: int, known: list[Envelope]
     body = data[:data.rfind(b"\n") + 1]
     trusted = len(known)
     try:
-        events = _event_decoder.decode_lines(body)
+        events = decoder().decode_lines(body)
         tail = body[known_bytes:] if trusted else body
         envelopes = list(known) + _envelope_decoder.decode_lines(tail)
         if not len(events) == len(envelopes) == body.count(b"\n"):

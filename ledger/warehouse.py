@@ -2,7 +2,7 @@
 
 ``ingest(store, db, facts)`` reads a store directory's match files (through
 ``FileStore.read_file``: every line's hash and chain link checked, old schema versions
-upcast), turns each match into rows (:mod:`ledger.facts`), stages them as JSON lines and loads
+upcast), turns each match into rows (:mod:`replay.wotf.facts`), stages them as JSON lines and loads
 them into DuckDB in bulk, a chunk of matches per transaction.  Tables and columns are those of
 :mod:`ledger.rows`, documented in ``docs/analytics.md``.
 
@@ -30,9 +30,9 @@ from pathlib import Path
 import duckdb
 import msgspec
 
-from ledger.deckfacts import CardFacts
+from replay.wotf.deckfacts import CardFacts
 from ledger.errors import LedgerError
-from ledger.facts import FileInfo, match_facts
+from replay.wotf.facts import FileInfo, match_facts
 from ledger.filestore import SUFFIX, FileStore
 from ledger.rows import TABLES, sql_columns
 

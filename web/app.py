@@ -23,7 +23,7 @@ from pathlib import Path
 from flask import Flask
 
 from ledger.filestore import FileStore
-from replay.cards import default_cards
+from replay.wotf.cards import default_cards
 from web import errors
 from web.api import follow, imports, judge, meta, organizer, public, seat
 from web.api.common import Services

@@ -31,7 +31,7 @@ def conformance(paths: tuple[str, ...], quiet: bool) -> None:
 
     Prints PASS/FAIL per case and a closing line "N passed, N failed"; exits 1 on any failure.
     """
-    from replay.conformance import run_paths
+    from replay.wotf.conformance import run_paths
     from replay.resources import conformance_dir
 
     passed = failed = 0
@@ -56,8 +56,8 @@ def cards() -> None:
 @cards_option
 def cards_validate(paths: tuple[str, ...]) -> None:
     """Validate card files and deck files (default: the card pool in use and the shipped decks)."""
-    from replay.cards import load_cards
-    from replay.decks import load_deck, validate_deck
+    from replay.wotf.cards import load_cards
+    from replay.wotf.decks import load_deck, validate_deck
     from replay.resources import decks_dir
 
     files = [Path(p) for p in paths]
@@ -100,9 +100,9 @@ def simulate(matches, seed, out, rules, decks, bots, tournament, players, rounds
     from rich.progress import Progress
 
     from ledger.filestore import FileStore
-    from replay.bots import BOTS
-    from replay.cards import default_cards
-    from replay.decks import load_decks
+    from replay.wotf.bots import BOTS
+    from replay.wotf.cards import default_cards
+    from replay.wotf.decks import load_decks
     from replay.simulate import simulate_matches, simulate_tournament
 
     names = [b.strip() for b in bots.split(",") if b.strip()]
@@ -143,7 +143,7 @@ def verify(paths: tuple[str, ...], against_current: bool) -> None:
     outcome).  Exit 0 if all pass, 1 if any fails, 2 if some file is from a newer program
     (and none failed).  Files are never modified."""
     from ledger.filestore import SUFFIX
-    from replay.cards import default_cards
+    from replay.wotf.cards import default_cards
     from replay.verify import NEWER_PROGRAM, verify_file
 
     files: list[Path] = []
@@ -181,8 +181,8 @@ def upgrade(src: str, dst: str) -> None:
     original's head hash.  The originals are only read."""
     from ledger.filestore import SUFFIX, FileStore
     from ledger.integrity import check_file
-    from replay.cards import default_cards
-    from replay.upgrade import upgrade as upgrade_file
+    from replay.wotf.cards import default_cards
+    from replay.wotf.upgrade import upgrade as upgrade_file
 
     source = Path(src)
     files = sorted(source.glob(f"*{SUFFIX}")) if source.is_dir() else [source]
@@ -229,9 +229,9 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
     import json
 
     from ledger.filestore import FileStore
-    from replay.cards import cards_of_events, default_cards
-    from replay.narrate import narrate
-    from replay.perspective import board, card_names, face_down_ids, redact_event
+    from replay.wotf.cards import cards_of_events, default_cards
+    from replay.wotf.narrate import narrate
+    from replay.wotf.perspective import board, card_names, face_down_ids, redact_event
     from replay.replayer import Cursor, Divergence, Replay
     from replay.timeline import Timeline, open_timeline
 

@@ -1,7 +1,7 @@
 """The analytics commands of the ``wonders`` CLI: ``ingest``, ``stats`` and ``export parquet``.
 
 They sit in the web layer because they join the two lower layers: the card facts the
-warehouse needs (orbital and DBS per card) come from ``replay.cards``; everything else is
+warehouse needs (orbital and DBS per card) come from ``replay.wotf.cards``; everything else is
 ``ledger.warehouse`` / ``ledger.stats`` / ``ledger.parquet``.  Errors reach ``web.cli.main``,
 which prints them as one line on stderr with a non-zero exit.
 """
@@ -22,8 +22,8 @@ STAT_NAMES = ("cards", "first-player", "matchups", "realms", "dbs", "rulesets", 
 
 def card_facts() -> dict:
     """Card name -> ``CardFact(orbital, dbs)`` for every card of the project's card pool."""
-    from replay.cards import default_cards
-    from replay.decks import card_facts as facts_of
+    from replay.wotf.cards import default_cards
+    from replay.wotf.decks import card_facts as facts_of
 
     return facts_of(default_cards())
 

@@ -14,7 +14,7 @@ from replay import resources
 def _choose(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
     if value is None:
         return
-    from replay.cards import default_cards
+    from replay.wotf.cards import default_cards
 
     previous = resources.use_cards(value)
     try:

@@ -57,8 +57,8 @@ def _simulate(store: Path, players: int, rounds: int, seed: int) -> None:
     from rich.progress import MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from ledger.filestore import FileStore
-    from replay.cards import default_cards
-    from replay.decks import load_decks
+    from replay.wotf.cards import default_cards
+    from replay.wotf.decks import load_decks
     from replay.simulate import simulate_tournament
 
     existing = sorted(store.glob("demo-cup-*.jsonl")) if store.is_dir() else []

@@ -4,7 +4,7 @@ The page is server-rendered (``matches.html``, ``viewer.html``); ``web/static/vi
 through the match with one JSON fetch per step:
 
 * ``GET /matches/<id>/step?seq=N&as=P`` -- the board at seq ``N`` from perspective ``P``
-  (always through :func:`replay.perspective.board`) and the narrated event; rendered once and
+  (always through :func:`replay.wotf.perspective.board`) and the narrated event; rendered once and
   kept in a bounded cache, so stepping back and forth costs a dictionary lookup;
 * ``GET /matches/<id>/timeline?as=P&from=N`` -- the narrated events and the round / turn /
   battle index the controls jump to; the page polls it while the match is live.
@@ -29,8 +29,8 @@ import msgspec
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
 from ledger.errors import LedgerError
-from replay.narrate import narrate
-from replay.perspective import PERSPECTIVES, board, card_names, face_down_ids, redact_event
+from replay.wotf.narrate import narrate
+from replay.wotf.perspective import PERSPECTIVES, board, card_names, face_down_ids, redact_event
 from web.api.common import divergence_out, json_response, query_int, services, visible_seq
 from web.api.organizer import public_length
 from web.api.public import public_perspective

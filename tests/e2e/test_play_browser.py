@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from ledger.filestore import FileStore
-from replay.cards import default_cards
+from replay.wotf.cards import default_cards
 from replay.replayer import Replay
 from tests.e2e.helpers import CHROMIUM, FLAGS, api_call
 

@@ -26,8 +26,8 @@ from playwright.sync_api import sync_playwright
 
 from ledger import stats as named
 from ledger.filestore import FileStore
-from replay.cards import default_cards
-from replay.perspective import board
+from replay.wotf.cards import default_cards
+from replay.wotf.perspective import board
 from replay.replayer import Replay
 from tests.e2e.helpers import CHROMIUM, FLAGS, api_call
 

@@ -105,7 +105,7 @@ def test_incremental_ingest_refuses_a_forgery_appended_to_an_ingested_file(tmp_p
 
 def test_an_integer_recorded_in_a_number_field_is_still_canonical():
     """Files recorded so far hold ``"energy":3`` where the decoded event re-encodes ``3.0``."""
-    from ledger.events import ResourcesChanged
+    from replay.wotf.events import ResourcesChanged
     line, _ = encode_line(ResourcesChanged("A", "play", energy=3, actions=1), 4, "t", 4, GENESIS)
     assert b'"energy":3,' in line
     stored = decode_line(line, "f:5")
@@ -116,7 +116,7 @@ def test_an_integer_recorded_in_a_number_field_is_still_canonical():
 
 
 def test_a_line_missing_a_field_or_with_an_unknown_one_is_not_canonical():
-    from ledger.events import Passed
+    from replay.wotf.events import Passed
     line, _ = encode_line(Passed("A"), 2, "t", 2, GENESIS)
     missing = _rehash(line.replace(b',"auto":false', b""))
     with pytest.raises(NonCanonicalLineError, match="f:3: seq 2: .*missing key 'auto'"):

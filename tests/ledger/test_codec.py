@@ -8,6 +8,9 @@ from hypothesis import given, settings, strategies as st
 
 from ledger.codec import GENESIS, decode_line, encode_line, line_hash
 from ledger.events import EVENT_TYPES, SCHEMA, Event
+from ledger.registry import GAME_OF, RegistryError, load_games, register
+
+load_games()  # every installed game's events: the codec reads them all
 
 TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12)
 
@@ -65,17 +68,31 @@ def test_every_event_round_trips_canonically(event, seq, batch_extra):
     assert line_hash(line) == digest
 
 
-def test_the_union_is_closed_and_tags_are_unique():
-    members = typing.get_args(Event)
-    assert len(members) == len(EVENT_TYPES) == len({m.__name__ for m in members})
+def test_every_registered_type_is_a_frozen_event_tagged_by_its_name():
+    members = list(EVENT_TYPES.values())
+    assert len(members) == len({m.__name__ for m in members})
+    assert {"", "wotf"} <= set(GAME_OF.values())
     for cls in members:
+        assert issubclass(cls, Event), cls.__name__
         assert cls.__struct_config__.frozen, cls.__name__
         assert cls.__struct_config__.tag == cls.__name__
         assert SCHEMA[cls.__name__] >= 1
 
 
+def test_a_game_cannot_reuse_a_registered_tag():
+    class CardMoved(Event, frozen=True):  # the name of a Wonders event
+        card: str
+    try:
+        register("another", [CardMoved], kinds={})
+    except RegistryError as exc:
+        assert "already registered by 'wotf'" in str(exc)
+    else:
+        raise AssertionError("a clashing tag was registered")
+    assert EVENT_TYPES["CardMoved"] is not CardMoved
+
+
 def test_keys_come_in_canonical_order():
-    from ledger.events import Passed
+    from replay.wotf.events import Passed
     line, _ = encode_line(Passed("A"), 3, "t", 3, GENESIS)
     keys = list(msgspec.json.decode(line).keys())
     assert keys == ["seq", "type", "seat", "auto", "v", "at", "batch", "prev", "hash"]

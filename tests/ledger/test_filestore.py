@@ -7,7 +7,8 @@ import pytest
 
 from ledger import (ConflictError, FileStore, MalformedEventError, MatchNotFoundError,
                     TornTailWarning)
-from ledger.events import JudgeNote, MatchEnded, MatchOpened, Passed, SeatInfo
+from ledger.events import JudgeNote, MatchEnded, MatchOpened, SeatInfo
+from replay.wotf.events import Passed
 
 
 def opened(match_id="m-1", **meta):

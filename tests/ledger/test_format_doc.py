@@ -18,10 +18,10 @@ import pytest
 from ledger.events import EVENT_TYPES, SCHEMA, MatchOpened, kind_of
 from ledger.integrity import INTACT, check_file
 from ledger.upcast import _REGISTRY as UPCASTERS
-from replay.cards import CardDB, definitions_digest
-from replay.evolve import evolve, fold, initial_state
+from replay.wotf.cards import CardDB, definitions_digest
+from replay.wotf.evolve import evolve, fold, initial_state
 from replay.replayer import Replay
-from replay.state import state_hash
+from replay.wotf.state import state_hash
 from replay.timeline import Timeline
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "format.md"

@@ -1,5 +1,5 @@
 """Every named statistic from the warehouse equals the same statistic computed in plain Python
-(:mod:`ledger.plainstats`) from the same match files: counts exactly, rates to 1e-9.
+(:mod:`replay.wotf.plainstats`) from the same match files: counts exactly, rates to 1e-9.
 
 The corpus is simulated: matches under both rulesets, with both bots, a Swiss tournament,
 and matches with judge take-backs and a judge's stone ruling (so retracted events and manual
@@ -11,15 +11,16 @@ import random
 
 import pytest
 
-from ledger import plainstats
-from ledger.deckfacts import CardFact
-from ledger.events import ManualEffect, ManualOp, MatchEnded
+from replay.wotf import plainstats
+from replay.wotf.deckfacts import CardFact
+from ledger.events import MatchEnded
+from replay.wotf.events import ManualEffect, ManualOp
 from ledger.filestore import FileStore
 from ledger.stats import STATISTICS, Filters, compute
 from ledger.warehouse import connect, ingest
-from replay.bots import BOTS
-from replay.cards import default_cards
-from replay.decks import load_decks
+from replay.wotf.bots import BOTS
+from replay.wotf.cards import default_cards
+from replay.wotf.decks import load_decks
 from replay.recorder import Recorder
 from replay.simulate import SimClock, _opened, entrants, simulate_matches, simulate_tournament
 

@@ -12,15 +12,15 @@ import duckdb
 import pytest
 
 from ledger.codec import GENESIS, encode_line
-from ledger.deckfacts import CardFact
-from ledger.events import CardPlayed
+from replay.wotf.deckfacts import CardFact
+from replay.wotf.events import CardPlayed
 from ledger.filestore import FileStore
 from ledger.parquet import export_parquet
 from ledger.rows import TABLES
 from ledger.warehouse import WarehouseError, connect, ingest
-from replay.bots import BOTS
-from replay.cards import default_cards
-from replay.decks import load_decks
+from replay.wotf.bots import BOTS
+from replay.wotf.cards import default_cards
+from replay.wotf.decks import load_decks
 from replay.recorder import Recorder
 from replay.simulate import SimClock, _opened, entrants, simulate_matches
 

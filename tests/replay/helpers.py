@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 from ledger.events import DeckEntry, MatchOpened, SeatInfo
-from replay.bots import RandomBot, answer_chance
-from replay.cards import Card, CardDB
-from replay.engine import Engine
+from replay.wotf.bots import RandomBot, answer_chance
+from replay.wotf.cards import Card, CardDB
+from replay.wotf.engine import Engine
 
 KEYWORDS = [[], ["flying"], ["deathstrike"], ["guardian"], ["rage"], ["unstable"], ["attuned"],
             ["symbiosis"], ["call"], ["flying", "deathstrike"]]

@@ -11,18 +11,18 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from ledger.events import (DeckEntry, ManualOp, ManualResolved, MatchOpened, PlayDeclared,
-                           SeatInfo)
+from ledger.events import DeckEntry, MatchOpened, SeatInfo
+from replay.wotf.events import ManualOp, ManualResolved, PlayDeclared
 from ledger.filestore import FileStore
-from replay.abilities import all_constructs, constructs_of
-from replay.bots import RandomBot, answer_chance
-from replay.cards import default_cards, load_card_file, load_cards
-from replay.conformance import build_state
-from replay.engine import Engine
+from replay.wotf.abilities import all_constructs, constructs_of
+from replay.wotf.bots import RandomBot, answer_chance
+from replay.wotf.cards import default_cards, load_card_file, load_cards
+from replay.wotf.conformance import build_state
+from replay.wotf.engine import Engine
 from replay.errors import CardDataError, IllegalDecisionError
 from replay.recorder import Recorder
 from replay.replayer import Replay
-from replay.state import state_hash
+from replay.wotf.state import state_hash
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "abilities.md"
@@ -158,9 +158,9 @@ def test_an_activated_ability_needs_a_cost(tmp_path):
 
 
 def test_a_voluntary_loop_runs_exactly_the_stated_count():
-    from replay.conformance import _run_step
+    from replay.wotf.conformance import _run_step
     data = tomllib.loads((CASES / "abilities" / "ab-voluntary-loop-stated-count.toml").read_text())
-    from replay.conformance import _case_cards
+    from replay.wotf.conformance import _case_cards
     db = _case_cards(data["cards"], default_cards())
     engine = Engine(db, build_state(data["state"], "1.3.2", db))
     engine.start()
@@ -239,14 +239,14 @@ def test_a_story_token_can_come_from_the_archive_and_never_returns():
         "A": {"energy": 5, "hand": [{"id": "keeper", "card": "Story Keeper"}], "deck": ["Sky Roc"] * 5},
         "B": {"deck": ["Sky Roc"] * 5},
     }, "1.3.2", db)
-    from replay.state import CardState
+    from replay.wotf.state import CardState
     state.cards["A-T1"] = CardState("A-T1", "Keeper's Companion", "A", "archive", token=True)
     state.players["A"].archive.append("A-T1")
     engine = Engine(db, state)
     engine.start()
     engine.decide(PlayDeclared("A", "keeper", 2))
     assert engine.prompt.kind == "target" and engine.prompt.options == ["A-T1", "stand-in"]
-    from ledger.events import Answered
+    from replay.wotf.events import Answered
     engine.decide(Answered("A", "target", "A-T1"))
     token = engine.state.cards["A-T1"]
     assert token.zone == "world" and token.realm == 2 and engine.view.has("A-T1", "flying")
@@ -288,7 +288,7 @@ def test_random_play_with_the_full_pool_ends_and_verifies(tmp_path_factory, seed
 
 def _autumn_puts_a_card_face_down() -> tuple[Engine, list]:
     """Autumn distributes A's one Wonder in the Abyss (card "dead") face down into realm 2."""
-    from ledger.events import ActivationDeclared, Answered
+    from replay.wotf.events import ActivationDeclared, Answered
     db = default_cards()
     engine = Engine(db, build_state({
         "round": 3, "turn": "A",
@@ -302,8 +302,8 @@ def _autumn_puts_a_card_face_down() -> tuple[Engine, list]:
 
 
 def test_face_down_cards_are_hidden_from_everyone_but_the_omniscient_view():
-    from ledger.events import CardMoved
-    from replay.perspective import board, redact_event
+    from replay.wotf.events import CardMoved
+    from replay.wotf.perspective import board, redact_event
     engine, events = _autumn_puts_a_card_face_down()
     db = engine.db
     moved = [e for e in events if isinstance(e, CardMoved) and e.card == "dead"]
@@ -316,8 +316,8 @@ def test_face_down_cards_are_hidden_from_everyone_but_the_omniscient_view():
 
 
 def test_manual_operations_into_a_hidden_zone_hide_the_card():
-    from ledger.events import ManualEffect
-    from replay.perspective import redact_event
+    from replay.wotf.events import ManualEffect
+    from replay.wotf.perspective import redact_event
     effect = ManualEffect("judge", [ManualOp("move", card="A7", to_zone="hand"),
                                     ManualOp("move", card="B3", to_zone="deck"),
                                     ManualOp("counter", card="B9", counter="+1", value=1)])
@@ -333,8 +333,8 @@ def test_manual_operations_into_a_hidden_zone_hide_the_card():
 def test_printed_tokens_must_meet_the_minimum_requirements():
     """203 example (Power of Bloodlines): a sacrificed Angel makes 1-power Undead Angel tokens;
     a printed Undead Wolf Angel qualifies, an Undead Bat does not."""
-    from ledger.events import Answered
-    from replay.state import CardState
+    from replay.wotf.events import Answered
+    from replay.wotf.state import CardState
     db = default_cards().with_cards(load_card_file(ROOT / "fixtures" / "cards" / "rulings.toml"))
     state = build_state({
         "round": 3, "turn": "A",
@@ -360,10 +360,10 @@ def test_printed_tokens_must_meet_the_minimum_requirements():
 
 
 def test_narration_names_cards_but_not_face_down_ones():
-    from ledger.events import CardMoved, CounterChanged, EffectApplied
-    from replay.narrate import narrate
-    from replay.perspective import card_names
-    from replay.state import CardState, GameState
+    from replay.wotf.events import CardMoved, CounterChanged, EffectApplied
+    from replay.wotf.narrate import narrate
+    from replay.wotf.perspective import card_names
+    from replay.wotf.state import CardState, GameState
     state = GameState(cards={"B11": CardState("B11", "Crypt Witch", "B", "world"),
                              "A3": CardState("A3", "Sky Roc", "A", "world")})
     events = [CardMoved("A3", "Sky Roc", "A", "abyss", "world", "distributed face down")]
@@ -377,8 +377,8 @@ def test_narration_names_cards_but_not_face_down_ones():
 
 
 def test_events_naming_a_card_still_face_down_hide_its_id():
-    from ledger.events import Answered, CardTapped, ManualEffect
-    from replay.perspective import face_down_ids, redact_event
+    from replay.wotf.events import Answered, CardTapped, ManualEffect
+    from replay.wotf.perspective import face_down_ids, redact_event
     engine, _ = _autumn_puts_a_card_face_down()
     hidden = face_down_ids(engine.state)
     assert hidden == {"dead"}

@@ -2,8 +2,8 @@
 
 import pytest
 
-from replay.cards import SIMPLE_KEYWORDS, default_cards, load_card_file
-from replay.decks import load_deck, load_decks, validate_deck
+from replay.wotf.cards import SIMPLE_KEYWORDS, default_cards, load_card_file
+from replay.wotf.decks import load_deck, load_decks, validate_deck
 from replay.errors import CardDataError
 
 ORBITALS = ["Petraia", "Thalwind", "Solfera", "Umbrathene", "Heliosynth", "Boundless"]
@@ -120,7 +120,7 @@ def test_wonders_cards_and_use_cards_choose_another_pool(tmp_path, monkeypatch):
 @pytest.mark.parametrize("content", [None, "# no cards here\n"])
 def test_an_empty_pool_is_an_error_not_an_empty_database(tmp_path, monkeypatch, content):
     from replay import resources
-    from replay.cards import load_cards
+    from replay.wotf.cards import load_cards
 
     if content is not None:
         (tmp_path / "nothing.toml").write_text(content)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.conformance import find_cases, run_file, run_paths
+from replay.wotf.conformance import find_cases, run_file, run_paths
 
 REPO = Path(__file__).resolve().parents[2]
 OURS = REPO / "fixtures" / "conformance"

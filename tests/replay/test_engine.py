@@ -4,11 +4,14 @@ import random
 
 import pytest
 
-from ledger.events import (Answered, CoinFlipped, DeckOrdered, DeckShuffled, DrawDeclared, MatchEnded,
-                           Mulliganed, Passed, PlayDeclared, RoundStarted, Conceded)
-from replay.engine import Engine
+from ledger.events import MatchEnded, Conceded
+from replay.wotf.events import (
+    Answered, CoinFlipped, DeckOrdered, DeckShuffled, DrawDeclared, Mulliganed, Passed,
+    PlayDeclared, RoundStarted,
+)
+from replay.wotf.engine import Engine
 from replay.errors import IllegalDecisionError
-from replay.state import state_hash
+from replay.wotf.state import state_hash
 
 from tests.replay.helpers import opened, play_out, small_db
 

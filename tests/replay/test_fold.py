@@ -16,14 +16,14 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from ledger.codec import decode_line, encode_line, GENESIS
 from ledger.events import DeckEntry, Event, MatchOpened, SeatInfo
 from ledger.filestore import FileStore
-from replay.bots import RandomBot, answer_chance
-from replay.cards import default_cards
-from replay.decks import load_decks
-from replay.engine import Engine
-from replay.evolve import evolve, fold, initial_state
+from replay.wotf.bots import RandomBot, answer_chance
+from replay.wotf.cards import default_cards
+from replay.wotf.decks import load_decks
+from replay.wotf.engine import Engine
+from replay.wotf.evolve import evolve, fold, initial_state
 from replay.replayer import is_fed
 from replay.simulate import simulate_matches
-from replay.state import state_hash
+from replay.wotf.state import state_hash
 
 DB = default_cards()
 
@@ -155,7 +155,7 @@ def test_the_golden_matches_are_folds(tmp_path):
     """The schema-3 golden matches as recorded, and the older ones as ``wonders upgrade``
     copies them (their own files did not record every change of state)."""
     from replay.resources import golden_dir
-    from replay.upgrade import upgrade
+    from replay.wotf.upgrade import upgrade
 
     for path in sorted(golden_dir().glob("*.jsonl")):
         stored = list(FileStore.read_file(path))

@@ -18,10 +18,10 @@ import msgspec
 import pytest
 
 from ledger.filestore import FileStore
-from replay.cards import default_cards
+from replay.wotf.cards import default_cards
 from replay.replayer import Divergence, Replay
-from replay.revisions import effective
-from replay.state import state_hash
+from replay.wotf.revisions import effective
+from replay.wotf.state import state_hash
 
 MATCHES = Path(__file__).resolve().parents[2] / "fixtures" / "matches"
 HASHES = MATCHES / "hashes.json"
@@ -68,7 +68,7 @@ def _write() -> None:  # pragma: no cover - a maintenance command
     import shutil
     import tempfile
 
-    from replay.decks import load_decks
+    from replay.wotf.decks import load_decks
     from replay.simulate import simulate_matches
 
     db = default_cards()

@@ -9,8 +9,8 @@ import random
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from ledger.events import DeckEntry, MatchOpened, SeatInfo
-from replay.engine import Engine
-from replay.state import CardState, GameState, PlayerState, new_realms
+from replay.wotf.engine import Engine
+from replay.wotf.state import CardState, GameState, PlayerState, new_realms
 
 from tests.replay.helpers import play_out, small_db
 

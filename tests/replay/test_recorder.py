@@ -5,13 +5,15 @@ import random
 import pytest
 
 from ledger import FileStore
-from ledger.events import (Answered, DrawDeclared, JudgeNote, ManualEffect, ManualOp, PlayDeclared,
-                           ResourcesChanged, TakenBack)
-from replay.bots import RandomBot
+from ledger.events import JudgeNote, TakenBack
+from replay.wotf.events import (
+    Answered, DrawDeclared, ManualEffect, ManualOp, PlayDeclared, ResourcesChanged,
+)
+from replay.wotf.bots import RandomBot
 from replay.errors import IllegalDecisionError
 from replay.recorder import Recorder
 from replay.replayer import Replay
-from replay.state import state_hash
+from replay.wotf.state import state_hash
 
 from tests.replay.helpers import opened, small_db
 
@@ -95,8 +97,8 @@ def test_manual_effects_and_notes_are_recorded_and_replayed(tmp_path):
 def test_a_stand_in_token_belongs_to_its_match_and_its_file(tmp_path):
     """A stand-in token is defined by the event that creates it and never joins a shared pool:
     two matches in one process can't change each other's cards (issue 12, point 3)."""
-    from ledger.events import TokenCreated
-    from replay.cards import cards_of_events
+    from replay.wotf.events import TokenCreated
+    from replay.wotf.cards import cards_of_events
     from replay.timeline import Timeline
 
     pool = small_db()

@@ -9,11 +9,11 @@ from hypothesis import given, settings, strategies as st
 
 from ledger import FileStore
 from ledger.codec import GENESIS, encode_line
-from ledger.events import BattleResolved, CardMoved, DeckOrdered, DeckShuffled
-from replay.perspective import board, redact_event
+from replay.wotf.events import BattleResolved, CardMoved, DeckOrdered, DeckShuffled
+from replay.wotf.perspective import board, redact_event
 from replay.replayer import Divergence, Replay
 from replay.simulate import play_match
-from replay.state import state_hash
+from replay.wotf.state import state_hash
 
 from tests.replay.helpers import opened, small_db
 

@@ -8,8 +8,8 @@ import pytest
 
 from ledger.events import MatchOpened
 from replay.errors import NewerRevisionError
-from replay.evolve import initial_state
-from replay.revisions import REVISIONS, RULES_REVISION, effective
+from replay.wotf.evolve import initial_state
+from replay.wotf.revisions import REVISIONS, RULES_REVISION, effective
 
 from tests.replay.helpers import opened
 

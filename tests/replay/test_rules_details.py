@@ -3,11 +3,11 @@ realm, infinite and indeterminate power."""
 
 import math
 
-from ledger.events import Answered, AttackDeclared, PlayDeclared
-from replay.cards import Card, CardDB
-from replay.engine import Engine
-from replay.queries import View
-from replay.state import CardState, Effect, GameState, PlayerState, new_realms
+from replay.wotf.events import Answered, AttackDeclared, PlayDeclared
+from replay.wotf.cards import Card, CardDB
+from replay.wotf.engine import Engine
+from replay.wotf.queries import View
+from replay.wotf.state import CardState, Effect, GameState, PlayerState, new_realms
 
 DB = CardDB([Card(name="Brute", type="wonder", power=3, cost=2),
              Card(name="Core Titan", type="wonder", power=5, cost=3, orbital="Petraia", core=True)])

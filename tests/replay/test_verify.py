@@ -22,18 +22,18 @@ import pytest
 from ledger.codec import GENESIS, encode_line
 from ledger.events import MatchOpened
 from ledger.filestore import FileStore
-from ledger.events import TriggerResolved
-from replay.cards import CardDB, ability_key, default_cards
-from replay.decks import load_decks
-from replay.evolve import fold
-from replay.perspective import board
+from replay.wotf.events import TriggerResolved
+from replay.wotf.cards import CardDB, ability_key, default_cards
+from replay.wotf.decks import load_decks
+from replay.wotf.evolve import fold
+from replay.wotf.perspective import board
 from replay.replayer import Replay
 from replay.resources import cards_dir, golden_dir
 from replay.simulate import simulate_matches
-from replay.state import state_hash
+from replay.wotf.state import state_hash
 from replay.timeline import Timeline
-from replay.upgrade import UpgradeError, upgrade
-from replay.revisions import RULES_REVISION
+from replay.wotf.upgrade import UpgradeError, upgrade
+from replay.wotf.revisions import RULES_REVISION
 from replay.verify import FAIL, NEWER_PROGRAM, OK, verify_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -214,9 +214,9 @@ def test_upgrade_writes_a_self_contained_schema_3_copy(path, tmp_path):
 
 def test_upgrade_keeps_a_take_back(tmp_path):
     """A schema-2 file with a take-back (written as that schema recorded it)."""
-    from replay.engine import Engine
-    from replay.bots import RandomBot, answer_chance
-    from replay.legacy import legacy_outcomes
+    from replay.wotf.engine import Engine
+    from replay.wotf.bots import RandomBot, answer_chance
+    from replay.wotf.legacy import legacy_outcomes
     from ledger.events import TakenBack
     from tests.replay.helpers import opened, small_db
 

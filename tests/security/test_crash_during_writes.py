@@ -40,9 +40,9 @@ import pytest
 from ledger.codec import GENESIS, encode_line
 from ledger.events import MatchOpened, SeatInfo
 from ledger.filestore import FileStore
-from replay.bots import BOTS
-from replay.cards import default_cards
-from replay.decks import load_decks
+from replay.wotf.bots import BOTS
+from replay.wotf.cards import default_cards
+from replay.wotf.decks import load_decks
 from replay.recorder import Recorder
 from tests.web.test_api import choose
 
@@ -62,7 +62,7 @@ FORK_SERVER = r"""
 import os, signal, sys
 signal.signal(signal.SIGCHLD, signal.SIG_IGN)
 import web.app, web.cli, web.dashboard, web.play, web.serve, web.viewer
-from replay.cards import default_cards
+from replay.wotf.cards import default_cards
 default_cards()
 print("ready", flush=True)
 for line in sys.stdin:

@@ -22,8 +22,8 @@ import pytest
 from ledger.codec import GENESIS, encode_line
 from ledger.events import DeckEntry, MatchOpened, SeatInfo
 from ledger.filestore import FileStore
-from replay.cards import default_cards
-from replay.decks import load_decks
+from replay.wotf.cards import default_cards
+from replay.wotf.decks import load_decks
 from replay.recorder import complete_opened
 from replay.simulate import simulate_matches
 from tests.security.live import LiveServer

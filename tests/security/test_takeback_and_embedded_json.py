@@ -12,9 +12,9 @@ import json
 import random
 import re
 
-from ledger.events import ManualEffect, ManualOp
+from replay.wotf.events import ManualEffect, ManualOp
 from ledger.filestore import FileStore
-from replay.bots import RandomBot
+from replay.wotf.bots import RandomBot
 from replay.recorder import Recorder
 from tests.replay.helpers import opened, small_db
 from tests.web.test_api import Api, ORGANIZER, SEATS, new_app

@@ -12,7 +12,7 @@ import pytest
 
 from ledger.filestore import FileStore
 from replay.replayer import Replay
-from replay.cards import default_cards
+from replay.wotf.cards import default_cards
 from web.app import create_app
 from web.config import Settings
 

@@ -7,7 +7,7 @@ import json
 import random
 
 from ledger.filestore import FileStore
-from replay.cards import default_cards
+from replay.wotf.cards import default_cards
 from replay.replayer import Replay
 from tests.web.test_api import ORGANIZER, Api, choose, drive, new_app
 
@@ -37,7 +37,7 @@ def test_the_judge_takes_back_and_the_state_is_restored(tmp_path):
     after = api.state(mid, tokens["judge"])
     replay = Replay(list(FileStore.read_file(api.app.extensions["wonders"].store.path(mid))),
                     default_cards())
-    from replay.perspective import board
+    from replay.wotf.perspective import board
     assert after["board"] == board(replay.state_at(target), replay.db, "omniscient")
     inside = next(e["seq"] for e in events if e["seq"] != e["batch"])
     status, data = api.call("POST", f"/api/matches/{mid}/takeback", tokens["judge"],
@@ -235,8 +235,8 @@ def test_an_imported_live_match_goes_on_being_recorded_with_its_new_tokens(tmp_p
 
 def _deck_with(card: str, copies: int) -> dict:
     """A legal 50-card deck (a fixture deck) with ``copies`` of ``card`` in place of others."""
-    from replay.cards import FIXTURES
-    from replay.decks import load_deck
+    from replay.wotf.cards import FIXTURES
+    from replay.wotf.decks import load_deck
     cards = dict(load_deck(FIXTURES / "decks" / "boundless-drift.toml").cards)
     excess = sum(cards.values()) + copies - 50
     for name in sorted(cards):

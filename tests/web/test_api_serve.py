@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from ledger.filestore import FileStore
-from replay.cards import default_cards
+from replay.wotf.cards import default_cards
 from replay.replayer import Replay
 
 ROOT = Path(__file__).parents[2]

@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from ledger.codec import GENESIS, encode_line
-from ledger.events import BattleResolved
+from replay.wotf.events import BattleResolved
 from ledger.filestore import FileStore
 
 REPO = Path(__file__).resolve().parents[2]

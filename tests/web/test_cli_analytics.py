@@ -13,8 +13,8 @@ import duckdb
 import pytest
 
 from ledger.events import DeckEntry
-from replay.cards import default_cards
-from replay.decks import load_decks
+from replay.wotf.cards import default_cards
+from replay.wotf.decks import load_decks
 from web.cli_analytics import card_facts
 
 REPO = Path(__file__).resolve().parents[2]
@@ -151,8 +151,8 @@ def test_help_names_every_statistic():
 
 
 def test_the_warehouse_archetype_rule_is_the_deck_rule():
-    """``ledger.deckfacts`` repeats ``Deck.main_orbitals`` (ledger may not import replay)."""
-    from ledger.deckfacts import archetype, dbs_total
+    """``replay.wotf.deckfacts`` repeats ``Deck.main_orbitals`` (ledger may not import replay)."""
+    from replay.wotf.deckfacts import archetype, dbs_total
 
     db = default_cards()
     facts = card_facts()

@@ -5,7 +5,7 @@ rewritten and the hash chain recomputed: the file is intact, only today's engine
 (``replay.replayer.Replay`` raises ``Divergence`` at that seq).  Every read -- the viewer, the
 API's state / events / prompt / follow, the download, the import and ``wonders replay`` --
 folds the recorded events and shows such a match with a divergence mark; only writes are
-refused.  The boards shown are ``replay.evolve.fold`` of the recorded events.
+refused.  The boards shown are ``replay.wotf.evolve.fold`` of the recorded events.
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ import msgspec
 import pytest
 
 from ledger.codec import GENESIS, encode_line
-from ledger.events import ResourcesChanged
+from replay.wotf.events import ResourcesChanged
 from ledger.filestore import FileStore
-from replay.cards import cards_of_events, default_cards
-from replay.decks import load_decks
-from replay.evolve import fold
-from replay.perspective import PERSPECTIVES, board
+from replay.wotf.cards import cards_of_events, default_cards
+from replay.wotf.decks import load_decks
+from replay.wotf.evolve import fold
+from replay.wotf.perspective import PERSPECTIVES, board
 from replay.replayer import Divergence, Replay
 from replay.simulate import simulate_matches
 from tests.web.test_api import ORGANIZER, Api, choose, new_app

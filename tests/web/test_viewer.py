@@ -1,6 +1,6 @@
 """The viewer's pages and JSON through Flask's test client, over real simulated match files.
 
-The board each step returns must be the replayer's state through ``replay.perspective``; a live
+The board each step returns must be the replayer's state through ``replay.wotf.perspective``; a live
 match is shown only as a delayed spectator view; the match list filters and sorts.
 """
 
@@ -13,10 +13,10 @@ import re
 import pytest
 
 from ledger.filestore import FileStore
-from replay.cards import default_cards
-from replay.decks import load_decks
-from replay.narrate import narrate
-from replay.perspective import board, card_names, redact_event
+from replay.wotf.cards import default_cards
+from replay.wotf.decks import load_decks
+from replay.wotf.narrate import narrate
+from replay.wotf.perspective import board, card_names, redact_event
 from replay.replayer import Replay
 from replay.simulate import simulate_matches, simulate_tournament
 from tests.web.test_api import ORGANIZER, SEATS, Api, choose, drive, new_app

@@ -6,7 +6,7 @@
   session also need the page's CSRF token);
 * :func:`parse_body` -- size-checked JSON decoded into a pydantic model;
 * :func:`state_out` / :func:`events_page` / :func:`prompt_out` -- a table as one perspective may
-  see it, always through :mod:`replay.perspective`, folded from the record (never today's
+  see it, always through :mod:`replay.wotf.perspective`, folded from the record (never today's
   engine, except for the pending prompt's options); events come in bounded pages;
 * :func:`visible_seq` / :func:`horizon` -- how far the public sees a live match (the spectator
   delay): nothing past it is shown, counted or hinted at (lengths, ``next_seq``, divergence);
@@ -25,11 +25,11 @@ from pydantic import BaseModel
 
 from ledger.codec import Stored
 from ledger.filestore import FileStore
-from replay.cards import CardDB
-from replay.engine import Engine
-from replay.narrate import narrate
-from replay.perspective import board, face_down_ids, redact_event
-from replay.state import GameState
+from replay.wotf.cards import CardDB
+from replay.wotf.engine import Engine
+from replay.wotf.narrate import narrate
+from replay.wotf.perspective import board, face_down_ids, redact_event
+from replay.wotf.state import GameState
 from web.api import handles
 from web.api.tables import Table, Tables
 from web.config import Settings
@@ -246,7 +246,7 @@ def _offer_picks(out: PromptOut, engine: Engine, perspective: str, salt: str,
                  names: dict[str, str]) -> None:
     """The options of a non-turn prompt; for a seat, each face-down card as a handle (rule
     510: nobody but the omniscient view knows it).  Cards from a deck come in card-id order
-    from the engine itself (``replay.selectors.candidates``), never in the deck's order."""
+    from the engine itself (``replay.wotf.selectors.candidates``), never in the deck's order."""
     secret = services().settings.secret_key
     prompt = engine.prompt
 

@@ -29,7 +29,7 @@ from flask import Blueprint, Response, current_app, request
 
 from ledger.codec import GENESIS, Stored, decode_line
 from ledger.errors import MalformedEventError
-from replay.perspective import face_down_ids
+from replay.wotf.perspective import face_down_ids
 from web.api.common import (bearer, divergence_out, event_out, query_int, role_for, services,
                             visible_seq)
 from web.api.openapi import Query, route

@@ -15,8 +15,8 @@ import hashlib
 import hmac
 from typing import Any
 
-from replay.engine import Engine
-from replay.state import GameState
+from replay.wotf.engine import Engine
+from replay.wotf.state import GameState
 
 PREFIX = "face-down-"
 

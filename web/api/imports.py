@@ -21,7 +21,7 @@ from ledger.errors import ConflictError, LedgerError
 from ledger.filestore import fsync_dir
 from ledger.events import MatchOpened
 from ledger.integrity import CUT, TORN, check_file
-from replay.cards import match_cards
+from replay.wotf.cards import match_cards
 from replay.errors import ReplayError
 from replay.replayer import Replay
 from replay.timeline import Reading, TimelineError, open_timeline

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from ledger.events import ManualEffect, ManualOp
+from replay.wotf.events import ManualEffect, ManualOp
 from web.api.common import event_out, parse_body, require_role, services
 from web.api.openapi import route
 from web.models import Ending, Manual, Note, Recorded, TakeBack

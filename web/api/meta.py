@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from replay.engine import ENGINE_VERSION
+from replay.wotf.engine import ENGINE_VERSION
 from web.api.common import services
 from web.api.openapi import document, route
 from web.models import Health

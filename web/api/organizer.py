@@ -15,9 +15,9 @@ from ledger.errors import ConflictError
 from ledger.events import DeckEntry, MatchOpened, SeatInfo
 from ledger.store import MatchInfo
 from replay import resources
-from replay.cards import CardDB
-from replay.decks import DECK_SIZE, Deck, load_deck, validate_deck
-from replay.engine import ENGINE_VERSION
+from replay.wotf.cards import CardDB
+from replay.wotf.decks import DECK_SIZE, Deck, load_deck, validate_deck
+from replay.wotf.engine import ENGINE_VERSION
 from replay.recorder import Recorder
 from replay.replayer import Divergence
 from web.api.common import divergence_out, parse_body, query_int, require_organizer, services

@@ -6,12 +6,14 @@ from __future__ import annotations
 import msgspec
 from flask import Blueprint
 
-from ledger.events import (ActivationDeclared, Answered, AttackDeclared, Conceded, DrawDeclared,
-                           Event, HarvestDeclared, ManualOp, ManualResolved, Passed,
-                           PlayDeclared)
+from ledger.events import Conceded, Event
+from replay.wotf.events import (
+    ActivationDeclared, Answered, AttackDeclared, DrawDeclared, HarvestDeclared, ManualOp,
+    ManualResolved, Passed, PlayDeclared,
+)
 from replay.errors import IllegalDecisionError
-from replay.manual import why_not_seat_ops
-from replay.perspective import face_down_ids
+from replay.wotf.manual import why_not_seat_ops
+from replay.wotf.perspective import face_down_ids
 from web.api import handles
 from web.api.common import (PAGE_FROM, PAGE_LIMIT, divergence_out, event_out, events_page,
                             json_response, offers_hidden_cards, page_limit,
@@ -109,7 +111,7 @@ def wrong_answer(table, decision: Answered) -> IllegalError:
 
 def check_manual_cards(seat: str, decision: Event, table) -> None:
     """A seat's manual answer touches only its own cards and its own resources
-    (:func:`replay.manual.why_not_seat_ops`); anything touching the other seat's cards or
+    (:func:`replay.wotf.manual.why_not_seat_ops`); anything touching the other seat's cards or
     resources, the stones or control is a judge's ruling (POST /manual): 403.  The refusal
     never says where a card it names is (the other seat's hand or deck)."""
     prompt = table.recorder.engine.prompt

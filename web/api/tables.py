@@ -34,13 +34,13 @@ from typing import TypeVar
 
 from ledger.codec import Stored
 from ledger.filestore import FileStore
-from ledger.events import TokenCreated
-from replay.cards import CardDB, cards_of_events, parse_card
-from replay.engine import Engine
+from replay.wotf.events import TokenCreated
+from replay.wotf.cards import CardDB, cards_of_events, parse_card
+from replay.wotf.engine import Engine
 from replay.errors import ReplayError
 from replay.recorder import Recorder
 from replay.replayer import Divergence, Replay
-from replay.state import GameState
+from replay.wotf.state import GameState
 from replay.timeline import Reading, Timeline, open_timeline
 from web.errors import WebError
 

@@ -13,13 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ledger.events import (ActivationDeclared, Answered, AttackDeclared, DrawDeclared,
-                           HarvestDeclared, Passed, PlayDeclared)
-from replay.cards import Card, CardDB, default_cards, parse_card
-from replay.engine import Engine
+from replay.wotf.events import (
+    ActivationDeclared, Answered, AttackDeclared, DrawDeclared, HarvestDeclared, Passed,
+    PlayDeclared,
+)
+from replay.wotf.cards import Card, CardDB, default_cards, parse_card
+from replay.wotf.engine import Engine
 from replay.errors import CardDataError, ConformanceCaseError, IllegalDecisionError, ReplayError
-from replay.revisions import RULES_REVISION
-from replay.state import CardState, GameState, PlayerState, SEATS, new_realms, state_hash
+from replay.wotf.revisions import RULES_REVISION
+from replay.wotf.state import CardState, GameState, PlayerState, SEATS, new_realms, state_hash
 
 # ``revision`` extends format version 1: the rules revision the case runs at (default: current).
 TOP_KEYS = {"name", "rules", "revision", "source", "description", "cards", "state", "steps",

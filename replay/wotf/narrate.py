@@ -10,15 +10,16 @@ from collections.abc import Mapping
 
 import msgspec
 
-from ledger import events as ev
-from ledger.events import (ActivationDeclared, Answered, AttackDeclared, BattleResolved,
-                           BattleStarted, CardMoved, CardPlayed, CardTapped, CoinFlipped,
-                           Conceded, ControlChanged, CounterChanged, DeckShuffled, DrawDeclared,
-                           EffectApplied, Event, FirstPlayerChosen, HarvestDeclared, JudgeNote,
-                           ManualEffect, ManualResolved, MatchEnded, MatchOpened, Mulliganed,
-                           Passed, PlayDeclared, RealmBanished, RealmOpened, RealmSideChosen,
-                           ResourcesChanged, RoundEnded, RoundStarted, SeizePrevented,
-                           StoneSeized, TakenBack, TokenCreated, TriggerResolved)
+from replay.wotf import events as ev
+from ledger.events import Conceded, Event, JudgeNote, MatchEnded, MatchOpened, TakenBack
+from replay.wotf.events import (
+    ActivationDeclared, Answered, AttackDeclared, BattleResolved, BattleStarted, CardMoved,
+    CardPlayed, CardTapped, CoinFlipped, ControlChanged, CounterChanged, DeckShuffled,
+    DrawDeclared, EffectApplied, FirstPlayerChosen, HarvestDeclared, ManualEffect, ManualResolved,
+    Mulliganed, Passed, PlayDeclared, RealmBanished, RealmOpened, RealmSideChosen,
+    ResourcesChanged, RoundEnded, RoundStarted, SeizePrevented, StoneSeized, TokenCreated,
+    TriggerResolved,
+)
 
 
 def _num(x) -> str:

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ledger.events import (CardMoved, CardTapped, ControlChanged, ManualEffect, ManualOp,
-                           ResourcesChanged, StonesSet)
+from replay.wotf.events import (
+    CardMoved, CardTapped, ControlChanged, ManualEffect, ManualOp, ResourcesChanged, StonesSet,
+)
 
 if TYPE_CHECKING:
-    from replay.engine import Engine
-    from replay.state import GameState
+    from replay.wotf.engine import Engine
+    from replay.wotf.state import GameState
 
 ZONES = ("hand", "deck", "abyss", "banishment", "world")
 RESOURCES = ("energy", "actions", "faith", "free_attacks")
@@ -84,7 +85,7 @@ def why_not_seat_ops(state: "GameState", seat: str, ops: list[ManualOp]) -> str 
 
 def apply_manual(engine: "Engine", effect: ManualEffect) -> list:
     """Apply a judge's ruling; returns ``[effect, *the outcome events it produced]``."""
-    from replay.engine import MatchOver  # the engine imports this module
+    from replay.wotf.engine import MatchOver  # the engine imports this module
 
     engine.out = [effect]
     try:

@@ -1,6 +1,6 @@
 """Movement that abilities can see or replace: playing, arriving, banishing (504, On Play).
 
-A mixin of :class:`~replay.engine.Engine`.  A played card resolves here (On Play triggers,
+A mixin of :class:`~replay.wotf.engine.Engine`.  A played card resolves here (On Play triggers,
 then a spell's effect or the card's arrival); a banishment or destruction first asks the
 card's movement-replacement abilities ("if this would be …, … instead"), which work from any
 area.  A card whose text is not scripted raises a ``manual`` prompt when it would apply.
@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ledger.events import CardPlayed, TriggerResolved
-from replay.abilities import Ability
-from replay.effects import ON_ARRIVAL
-from replay.selectors import Context
+from replay.wotf.events import CardPlayed, TriggerResolved
+from replay.wotf.abilities import Ability
+from replay.wotf.effects import ON_ARRIVAL
+from replay.wotf.selectors import Context
 
 if TYPE_CHECKING:
-    from replay.engine import Engine, Flow
+    from replay.wotf.engine import Engine, Flow
 
 
 class Movement:
-    """Mixin of :class:`~replay.engine.Engine`: movement that abilities can replace (504)."""
+    """Mixin of :class:`~replay.wotf.engine.Engine`: movement that abilities can replace (504)."""
 
     def replaced(self: "Engine", cid: str, event: str) -> "Flow":
         """Run a card's movement-replacement ability for ``event`` ("if this would be …,

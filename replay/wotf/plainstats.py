@@ -1,6 +1,6 @@
 """The named statistics computed the plain way: decode every match file and loop in Python.
 
-No DuckDB, no warehouse, no shared code with :mod:`ledger.facts` beyond the file reader, the
+No DuckDB, no warehouse, no shared code with :mod:`replay.wotf.facts` beyond the file reader, the
 deck facts and the interval formulas.  It is the reference the warehouse's SQL is checked
 against (the tests compare every statistic, counts exactly and rates to 1e-9) and the naive
 baseline of ``bench/analytics_bench.py``.  It returns the same :class:`ledger.stats.Table`
@@ -14,9 +14,11 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ledger.deckfacts import CardFacts, archetype, dbs_total, recorded_facts
-from ledger.events import (BattleResolved, CardMoved, CardPlayed, ManualEffect,
-                           MatchEnded, MatchOpened, RoundStarted, StoneSeized, TakenBack)
+from replay.wotf.deckfacts import CardFacts, archetype, dbs_total, recorded_facts
+from ledger.events import MatchEnded, MatchOpened, TakenBack
+from replay.wotf.events import (
+    BattleResolved, CardMoved, CardPlayed, ManualEffect, RoundStarted, StoneSeized,
+)
 from ledger.filestore import FileStore
 from ledger.intervals import newcombe, rate, wilson
 from ledger.stats import CARD_GROUPS, COLUMNS, MIN_MATCH_WIN, Filters, Table

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ledger.events import BattleResolved, BattleStarted, SeizePrevented, StoneSeized
-from replay.effects import Trigger
+from replay.wotf.events import BattleResolved, BattleStarted, SeizePrevented, StoneSeized
+from replay.wotf.effects import Trigger
 from replay.prompts import Prompt
-from replay.state import other
+from replay.wotf.state import other
 
 if TYPE_CHECKING:
-    from replay.engine import Engine, Flow
+    from replay.wotf.engine import Engine, Flow
 
 
 class Battles:
-    """Mixin of :class:`~replay.engine.Engine`: one battle, start to finish."""
+    """Mixin of :class:`~replay.wotf.engine.Engine`: one battle, start to finish."""
 
     def battle(self: "Engine", attacker: str, realm: int, free: bool = False,
                rage_card: str | None = None) -> "Flow":

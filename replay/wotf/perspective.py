@@ -16,12 +16,15 @@ from typing import Any
 
 import msgspec
 
-from ledger.events import (Answered, CardMoved, DeckOrdered, DeckShuffled, Event,
-                           ManualEffect, ManualOp, ManualResolved, Mulliganed, recorded_number)
-from replay.cards import CardDB
-from replay.queries import View
-from replay.ops import FACE_DOWN as LEGACY_FACE_DOWN
-from replay.state import GameState
+from ledger.events import Event, recorded_number
+from replay.wotf.events import (
+    Answered, CardMoved, DeckOrdered, DeckShuffled, ManualEffect, ManualOp, ManualResolved,
+    Mulliganed,
+)
+from replay.wotf.cards import CardDB
+from replay.wotf.queries import View
+from replay.wotf.ops import FACE_DOWN as LEGACY_FACE_DOWN
+from replay.wotf.state import GameState
 
 PERSPECTIVES = ("omniscient", "A", "B", "spectator")
 HIDDEN = "?"

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ledger import deckfacts
+from replay.wotf import deckfacts
 from ledger.events import DeckEntry
 from replay import resources
-from replay.cards import CardDB
+from replay.wotf.cards import CardDB
 from replay.errors import CardDataError
 
 DECK_SIZE = 50

@@ -9,23 +9,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ledger.events import (
+from replay.wotf.events import (
     ActivationDeclared, AttackDeclared, CardPlayed, DrawDeclared, EventCounted, HarvestDeclared,
     Passed, PlayDeclared, ResourcesChanged, TurnEnded,
 )
-from replay.effects import Trigger
+from replay.wotf.effects import Trigger
 from replay.prompts import Choose, Prompt
-from replay.state import other
+from replay.wotf.state import other
 
 if TYPE_CHECKING:
-    from replay.engine import Engine, Flow
+    from replay.wotf.engine import Engine, Flow
 
 TURN_ACTIONS = (Passed, DrawDeclared, PlayDeclared, AttackDeclared, ActivationDeclared,
                 HarvestDeclared)
 
 
 class TurnActions:
-    """Mixin of :class:`~replay.engine.Engine`: the turn loop and the turn actions."""
+    """Mixin of :class:`~replay.wotf.engine.Engine`: the turn loop and the turn actions."""
 
     def take_turns(self: "Engine") -> "Flow":
         """403.2: players alternate turns until both passed in a row or a pass limit is hit."""
@@ -157,7 +157,7 @@ class TurnActions:
 
     def _why_not_pay(self: "Engine", seat: str, cid: str, ability) -> str | None:
         """Whether ``seat`` can pay an activated ability's cost now (404.4, Tap, Faith)."""
-        from replay.selectors import Context, holds
+        from replay.wotf.selectors import Context, holds
         c, p, cost = self.state.cards[cid], self.state.players[seat], ability.cost
         if not holds(self.view, ability.condition, Context(cid, seat, c.realm)):
             return f"{c.name}: the ability's condition is not met ({_condition_text(ability)})"
@@ -257,7 +257,7 @@ class TurnActions:
     # -- applying ------------------------------------------------------------------------
 
     def _do_turn(self: "Engine", seat: str, decision) -> "Flow":
-        # The decision itself counted the pass, or reset the pass counts (replay.evolve).
+        # The decision itself counted the pass, or reset the pass counts (replay.wotf.evolve).
         p = self.state.players[seat]
         if isinstance(decision, Passed):
             return  # 404.5: passing uses no resource

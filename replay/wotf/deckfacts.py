@@ -1,11 +1,11 @@
 """What the warehouse knows about a deck list: its hash, DBS total and archetype.
 
 Events carry card *names*, not card stats, and the ledger never imports the card database
-(``replay.cards``).  Facts about cards that the log does not carry (each card's orbital and
+(``replay.wotf.cards``).  Facts about cards that the log does not carry (each card's orbital and
 DBS) are passed in by the caller as plain data, a :data:`CardFacts` mapping
 ``card name -> CardFact(orbital, dbs)``; a card missing from it counts as DBS 0, no orbital.
 
-The archetype rule lives here, once; ``replay.decks.Deck`` uses it too: the deck's
+The archetype rule lives here, once; ``replay.wotf.decks.Deck`` uses it too: the deck's
 most-played orbital by card count, plus the second one when it has at least a quarter of the
 main deck.
 """

@@ -4,22 +4,22 @@ Each takes ``(engine, op, ctx)``, may prompt (targets, "you may", a realm, a cla
 the state only through the engine's primitives, and returns whether it did anything (for
 "if you do").  :data:`OPS` maps each ``do`` to its procedure; static-only effects
 (``play_from_deck``, ``symbiosis_any_power``, ``counts_as_stones``) live in
-:mod:`replay.statics`.
+:mod:`replay.wotf.statics`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ledger.events import CardMoved, RealmBanished, ResourcesChanged, StoneSeized
-from replay.abilities import Op, Selector
-from replay.effects import Trigger
+from replay.wotf.events import CardMoved, RealmBanished, ResourcesChanged, StoneSeized
+from replay.wotf.abilities import Op, Selector
+from replay.wotf.effects import Trigger
 from replay.prompts import Choose, Prompt
-from replay.selectors import Context, amount, candidates
-from replay.state import other
+from replay.wotf.selectors import Context, amount, candidates
+from replay.wotf.state import other
 
 if TYPE_CHECKING:
-    from replay.engine import Engine, Flow
+    from replay.wotf.engine import Engine, Flow
 
 COUNTED_CAP = 999_999  # "infinite" actions or free attacks (docs/rulings.md R26)
 FACE_DOWN = "distributed face down"  # the reason of a CardMoved that hides the card (Face Down)

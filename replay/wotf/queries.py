@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import math
 
-from replay import statics as static_rules
-from replay.abilities import Ability
-from replay.cards import Card, CardDB, ability_key, find_ability
-from replay.state import CardState, GameState
+from replay.wotf import statics as static_rules
+from replay.wotf.abilities import Ability
+from replay.wotf.cards import Card, CardDB, ability_key, find_ability
+from replay.wotf.state import CardState, GameState
 
 INF = math.inf
 
@@ -97,7 +97,7 @@ class View:
 
     def ability_refs(self, cid: str, include_nullified: bool = False) -> list[tuple[str, Ability, bool]]:
         """(key, ability, printed) of the scripted abilities in force on a card: its printed
-        ones and those copied by symbiosis (keys: :func:`~replay.cards.ability_key`); none while
+        ones and those copied by symbiosis (keys: :func:`~replay.wotf.cards.ability_key`); none while
         nullified."""
         c = self.s.cards[cid]
         printed = self._printed.get(c.name)
@@ -223,7 +223,7 @@ class View:
 
     def stat_defining_base(self, cid: str) -> float | None:
         """A stat-defining ability ("this gets power equal to …") works in every zone (rule 1)."""
-        from replay.selectors import Context, amount
+        from replay.wotf.selectors import Context, amount
         c = self.s.cards[cid]
         for ability in self.db[c.name].abilities:
             if ability.when == "static" and ability.all_zones and not self.has_null_mark(cid) \

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import msgspec
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from replay.abilities import Ability
+from replay.wotf.abilities import Ability
 
 if TYPE_CHECKING:
     from ledger.events import MatchOpened
@@ -306,7 +306,7 @@ def used_definitions(opened: "MatchOpened", pool: CardDB) -> list[dict[str, Any]
 def cards_of_events(events: Iterable[Any], pool: CardDB) -> CardDB:
     """The cards of a recorded match as a reader needs them: :func:`match_cards` plus the
     stand-in tokens its ``TokenCreated`` events define."""
-    from ledger.events import TokenCreated
+    from replay.wotf.events import TokenCreated
 
     iterator = iter(events)
     db = match_cards(next(iterator), pool)

@@ -15,10 +15,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ledger.events import (ActivationDeclared, Answered, AttackDeclared, CoinFlipped,
-                           DeckOrdered, DeckShuffled, DrawDeclared, Event, ManualResolved, Passed, PlayDeclared)
+from ledger.events import Event
+from replay.wotf.events import (
+    ActivationDeclared, Answered, AttackDeclared, CoinFlipped, DeckOrdered, DeckShuffled,
+    DrawDeclared, ManualResolved, Passed, PlayDeclared,
+)
 from replay.prompts import Prompt
-from replay.state import other
+from replay.wotf.state import other
 
 
 def answer_chance(prompt: Prompt, rng: random.Random) -> Event:

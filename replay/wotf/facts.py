@@ -21,12 +21,14 @@ from dataclasses import dataclass, field
 import msgspec
 
 from ledger.codec import Stored
-from ledger.deckfacts import CardFacts, archetype, dbs_total, deck_hash, recorded_facts
+from replay.wotf.deckfacts import CardFacts, archetype, dbs_total, deck_hash, recorded_facts
 from ledger.errors import MalformedEventError
-from ledger.events import (ActivationDeclared, AttackDeclared, BattleResolved, BattleStarted,
-                           CardMoved, CardPlayed, CoinFlipped, DrawDeclared, HarvestDeclared,
-                           ManualEffect, MatchEnded, MatchOpened, Passed, PlayDeclared,
-                           RoundStarted, StoneSeized, TakenBack, kind_of)
+from ledger.events import MatchEnded, MatchOpened, TakenBack, kind_of
+from replay.wotf.events import (
+    ActivationDeclared, AttackDeclared, BattleResolved, BattleStarted, CardMoved, CardPlayed,
+    CoinFlipped, DrawDeclared, HarvestDeclared, ManualEffect, Passed, PlayDeclared, RoundStarted,
+    StoneSeized,
+)
 from ledger.rows import (BattleRow, CardGameRow, DeckCardRow, DrawRow, EventRow, MatchRow,
                          PlayerRow, PlayRow, RealmRow, SeizureRow)
 

@@ -4,7 +4,7 @@ Everything the rules engine knows about a match in progress lives in a :class:`G
 msgspec Structs with no behaviour, so a state encodes canonically, hashes
 (:func:`state_hash`), copies cheaply (:func:`clone`) and can be snapshotted.
 Derived facts (current power, links, who controls a realm) are computed by
-:mod:`replay.queries`, never stored.
+:mod:`replay.wotf.queries`, never stored.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Literal
 
 import msgspec
 
-from replay.revisions import RULES_REVISION
+from replay.wotf.revisions import RULES_REVISION
 
 Seat = Literal["A", "B"]
 SEATS: tuple[Seat, Seat] = ("A", "B")

@@ -1,6 +1,6 @@
 """The rules engine: runs a match as a procedure that suspends at prompts.
 
-An :class:`Engine` owns a :class:`~replay.state.GameState` and always waits for exactly one
+An :class:`Engine` owns a :class:`~replay.wotf.state.GameState` and always waits for exactly one
 :class:`~replay.prompts.Prompt`.  :meth:`Engine.check` says whether a decision is legal (and
 which rule forbids it if not) without touching the state; :meth:`Engine.decide` applies a
 legal decision and runs the rules until the next prompt, returning the decision followed by
@@ -8,8 +8,8 @@ every outcome event it produced.  Randomness enters only as answers to ``chance`
 
 The procedure is written top to bottom as generators (``yield`` = wait for a decision):
 setup (401–402), then rounds (403): beginning of round, turns, round end, until the match
-ends (405).  Turn actions live in :mod:`replay.actions`, battles in :mod:`replay.battle`,
-keywords, counters and triggers in :mod:`replay.effects`.
+ends (405).  Turn actions live in :mod:`replay.wotf.actions`, battles in :mod:`replay.wotf.battle`,
+keywords, counters and triggers in :mod:`replay.wotf.effects`.
 """
 
 from __future__ import annotations
@@ -17,25 +17,26 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from ledger.events import (
-    Answered, CardMoved, CoinFlipped, Conceded, DeckOrdered, Event, FirstPlayerChosen,
-    ManualResolved, MatchEnded, MatchOpened, Mulliganed, RealmOpened, RealmSideChosen,
-    ResourcesChanged, RoundEnded, RoundStarted, TriggerResolved, TurnsBegan,
+from ledger.events import Conceded, Event, MatchEnded, MatchOpened
+from replay.wotf.events import (
+    Answered, CardMoved, CoinFlipped, DeckOrdered, FirstPlayerChosen, ManualResolved, Mulliganed,
+    RealmOpened, RealmSideChosen, ResourcesChanged, RoundEnded, RoundStarted, TriggerResolved,
+    TurnsBegan,
 )
-from replay.actions import TurnActions
-from replay.battle import Battles
-from replay.cards import CardDB, match_cards
-from replay.effects import Effects, Trigger
+from replay.wotf.actions import TurnActions
+from replay.wotf.battle import Battles
+from replay.wotf.cards import CardDB, match_cards
+from replay.wotf.effects import Effects, Trigger
 from replay.errors import IllegalDecisionError
-from replay.manual import apply_ops, why_not_ops
+from replay.wotf.manual import apply_ops, why_not_ops
 from replay.prompts import Choose, Prompt, pick_fits
-from replay.queries import View
-from replay.movement import Movement
-from replay.scripts import Scripts
-from replay.evolve import STRUCTURAL, evolve, initial_state
-from replay.instances import deck_names, ids_by_shuffle
-from replay.revisions import RULES_REVISION
-from replay.state import GameState, SEATS, other
+from replay.wotf.queries import View
+from replay.wotf.movement import Movement
+from replay.wotf.scripts import Scripts
+from replay.wotf.evolve import STRUCTURAL, evolve, initial_state
+from replay.wotf.instances import deck_names, ids_by_shuffle
+from replay.wotf.revisions import RULES_REVISION
+from replay.wotf.state import GameState, SEATS, other
 
 ENGINE_VERSION = "0.2.0"
 
@@ -69,7 +70,7 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
 
     @classmethod
     def for_match(cls, opened: MatchOpened, db: CardDB) -> "Engine":
-        """A new match at setup: the state at seq 0 (:func:`replay.evolve.initial_state`).
+        """A new match at setup: the state at seq 0 (:func:`replay.wotf.evolve.initial_state`).
 
         The cards are the match's own: those its file records (schema 3), else a copy of
         the pool ``db`` -- a stand-in token made in one match never changes another's cards.
@@ -150,7 +151,7 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
             self._flow = None
 
     def emit(self, event: Event) -> None:
-        """Record an outcome: it is applied through :func:`~replay.evolve.evolve`, the only
+        """Record an outcome: it is applied through :func:`~replay.wotf.evolve.evolve`, the only
         writer of game state (DESIGN.md section 2)."""
         evolve(self.state, event)
         if type(event) in STRUCTURAL:
@@ -337,7 +338,7 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
              controller: str | None = None, face_down: bool = False,
              keep_effects: bool = False) -> None:
         """Move a card between areas (301.06); leaving The World removes counters and effects
-        (:func:`replay.evolve.evolve` of ``CardMoved``).
+        (:func:`replay.wotf.evolve.evolve` of ``CardMoved``).
 
         A token put anywhere but The World ceases to exist (203) after the move is seen.
         """

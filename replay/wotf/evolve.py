@@ -10,7 +10,7 @@ state without the engine.
 ``evolve`` trusts its input: checking is the engine's job (``Engine.check``).  It is pure in the
 sense that matters here: the new state depends on the old state and the event alone (no card
 database, no clock, no randomness).  It updates ``state`` in place and returns it; callers that
-keep an old state :func:`~replay.state.clone` it first.
+keep an old state :func:`~replay.wotf.state.clone` it first.
 
 Administrative events (``TakenBack``) are not folded here: a take-back restores an earlier
 state, which only a reader holding the earlier states can do (:func:`fold`).
@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ledger import events as ev
-from replay.instances import card_instances
-from replay.revisions import effective
-from replay.state import CardState, Effect, GameState, PlayerState, SEATS, clone, new_realms
+from replay.wotf import events as ev
+from replay.wotf.instances import card_instances
+from replay.wotf.revisions import effective
+from replay.wotf.state import CardState, Effect, GameState, PlayerState, SEATS, clone, new_realms
 
 _TURN_ACTIONS = (ev.PlayDeclared, ev.AttackDeclared, ev.DrawDeclared, ev.ActivationDeclared,
                  ev.HarvestDeclared)
@@ -46,7 +46,7 @@ def initial_state(opened: ev.MatchOpened, ids: dict[str, list[tuple[str, str]]] 
     """The state at seq 0: both decks in list order, both archives, nothing else.
 
     ``ids`` gives each seat's card instances as ``(id, card name)`` pairs for the deck,
-    and under the key ``"<seat>-archive"`` for the archive (:mod:`replay.instances`).
+    and under the key ``"<seat>-archive"`` for the archive (:mod:`replay.wotf.instances`).
     """
     ids = ids if ids is not None else card_instances(opened)
     state = GameState(ruleset=opened.ruleset, format=opened.format, realms=new_realms(),

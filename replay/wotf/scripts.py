@@ -1,11 +1,11 @@
 """The interpreter of scripted abilities: when they trigger and how they resolve.
 
-A mixin of :class:`~replay.engine.Engine`.  Triggered abilities become
-:class:`~replay.effects.Trigger` objects named ``ab:<Card Name>#<i>`` and resolve through the
+A mixin of :class:`~replay.wotf.engine.Engine`.  Triggered abilities become
+:class:`~replay.wotf.effects.Trigger` objects named ``ab:<Card Name>#<i>`` and resolve through the
 same ordering machinery as keywords (502); activated and harvest abilities are turn actions
-(404.4, :mod:`replay.actions`); static abilities live in :mod:`replay.statics`; the effects
-themselves, one procedure per ``do``, in :mod:`replay.ops`; playing and banishing in
-:mod:`replay.movement`.  Here: collecting triggers, resolving an ability effect by effect
+(404.4, :mod:`replay.wotf.actions`); static abilities live in :mod:`replay.wotf.statics`; the effects
+themselves, one procedure per ``do``, in :mod:`replay.wotf.ops`; playing and banishing in
+:mod:`replay.wotf.movement`.  Here: collecting triggers, resolving an ability effect by effect
 (conditions, "you may", "if you do"), choosing targets and realms, and the primitives the
 effects share (effects on cards, tapping, control, tokens).
 
@@ -22,24 +22,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ledger.events import (CardTapped, ControlChanged, EffectApplied, EffectsEnded, EventCounted,
-                           TokenCreated)
-from replay.abilities import Ability, Op, Selector
-from replay.cards import Card, definition, find_ability
-from replay.effects import Trigger
+from replay.wotf.events import (
+    CardTapped, ControlChanged, EffectApplied, EffectsEnded, EventCounted, TokenCreated,
+)
+from replay.wotf.abilities import Ability, Op, Selector
+from replay.wotf.cards import Card, definition, find_ability
+from replay.wotf.effects import Trigger
 from replay.prompts import Choose, Prompt
-from replay.ops import OPS
-from replay.selectors import Context, candidates, holds, matches
-from replay.state import other
+from replay.wotf.ops import OPS
+from replay.wotf.selectors import Context, candidates, holds, matches
+from replay.wotf.state import other
 
 if TYPE_CHECKING:
-    from replay.engine import Engine, Flow
+    from replay.wotf.engine import Engine, Flow
 
 LOOP_LIMIT = 24
 
 
 class Scripts:
-    """Mixin of :class:`~replay.engine.Engine`: scripted abilities."""
+    """Mixin of :class:`~replay.wotf.engine.Engine`: scripted abilities."""
 
     # -- collecting triggers -------------------------------------------------------------
 

@@ -1,8 +1,8 @@
 """Evaluating the ability language against a state: selectors, amounts and conditions.
 
-Pure questions about one state (through a :class:`~replay.queries.View`): which cards a
-:class:`~replay.abilities.Selector` matches for a given source card, what an
-:class:`~replay.abilities.Amount` is worth, whether a :class:`~replay.abilities.Condition`
+Pure questions about one state (through a :class:`~replay.wotf.queries.View`): which cards a
+:class:`~replay.wotf.abilities.Selector` matches for a given source card, what an
+:class:`~replay.wotf.abilities.Amount` is worth, whether a :class:`~replay.wotf.abilities.Condition`
 holds.  Nothing here changes the state.
 """
 
@@ -12,12 +12,12 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from replay.abilities import Amount, Condition, Selector
-from replay.cards import ORBITALS
-from replay.state import other
+from replay.wotf.abilities import Amount, Condition, Selector
+from replay.wotf.cards import ORBITALS
+from replay.wotf.state import other
 
 if TYPE_CHECKING:
-    from replay.queries import View
+    from replay.wotf.queries import View
 
 
 @dataclass
@@ -139,7 +139,7 @@ def _id_order(cid: str) -> tuple:
 
 
 def amount(v: "View", value, ctx: Context) -> float:
-    """The value of a :data:`~replay.abilities.Number` for ``ctx``."""
+    """The value of a :data:`~replay.wotf.abilities.Number` for ``ctx``."""
     if value == "inf":
         return math.inf
     if not isinstance(value, Amount):

@@ -3,7 +3,7 @@
 A static ability (``when = "static"``) changes how the game sees other cards while its
 source is in The World (or in every zone, for stat-defining abilities, rule 1 "Power").
 :func:`compute` gathers every static in force into a :class:`Statics` table that
-:class:`~replay.queries.View` consults for power, keywords, nullification and restrictions.
+:class:`~replay.wotf.queries.View` consults for power, keywords, nullification and restrictions.
 
 Order (rule 508 and the Nullify game term): continuous nullification is settled first
 ("can't be nullified" wins over "nullify", and a nullified card's statics do nothing), then
@@ -16,11 +16,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from replay.abilities import Ability
-from replay.selectors import Context, amount, candidates, holds
+from replay.wotf.abilities import Ability
+from replay.wotf.selectors import Context, amount, candidates, holds
 
 if TYPE_CHECKING:
-    from replay.queries import View
+    from replay.wotf.queries import View
 
 
 @dataclass

@@ -19,13 +19,15 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from ledger.events import (AbilitiesCopied, CardMoved, CounterChanged, EffectApplied,
-                           EffectsEnded, Equipped, EventCounted, TriggerResolved, Unequipped)
+from replay.wotf.events import (
+    AbilitiesCopied, CardMoved, CounterChanged, EffectApplied, EffectsEnded, Equipped,
+    EventCounted, TriggerResolved, Unequipped,
+)
 from replay.prompts import Choose, Prompt
-from replay.state import other
+from replay.wotf.state import other
 
 if TYPE_CHECKING:
-    from replay.engine import Engine, Flow
+    from replay.wotf.engine import Engine, Flow
 
 ON_ARRIVAL = ("rage", "call", "symbiosis")
 
@@ -41,7 +43,7 @@ class Trigger(msgspec.Struct, frozen=True):
 
 
 class Effects:
-    """Mixin of :class:`~replay.engine.Engine`: triggers, keywords, counters, deaths."""
+    """Mixin of :class:`~replay.wotf.engine.Engine`: triggers, keywords, counters, deaths."""
 
     # -- triggers ------------------------------------------------------------------------
 

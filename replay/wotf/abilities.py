@@ -8,7 +8,7 @@ Effects name what they affect with a :class:`Selector` ("target enemy Wonder her
 
 Everything here is validated by pydantic; a bad ability names the card, the ability and the
 field.  ``docs/abilities.md`` documents every construct with an example; the interpreter is
-:mod:`replay.scripts`.  The engine never names a card: what a card does is only this data.
+:mod:`replay.wotf.scripts`.  The engine never names a card: what a card does is only this data.
 """
 
 from __future__ import annotations

@@ -1,0 +1,113 @@
+"""The event registry: which event types the ledger can read, for which game, and their kind.
+
+The ledger is generic over games (DESIGN.md sections 1 and 10).  It owns the core events every
+match has (``MatchOpened``, ``MatchEnded``, ``TakenBack``, ``JudgeNote``, ``Conceded``); each game
+registers its own event types here with :func:`register`, with each type's schema version and
+kind (decision, chance, outcome, admin).  The decoder is built from whatever is registered.
+
+Games are found by the ``wonders.games`` entry point group (``name = "module"``); importing a
+game's module registers its events.  :func:`load_games` imports them once, lazily -- the codec
+calls it the first time it meets a type it does not know, so ``ledger`` alone reads any match
+file of an installed game without importing a game itself.  Tags (class names) are global and
+never reused: two games can't register the same name.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from collections.abc import Iterable, Mapping
+from importlib.metadata import entry_points
+from typing import Literal, Union
+
+import msgspec
+
+Kind = Literal["decision", "chance", "outcome", "admin"]
+KINDS: tuple[Kind, ...] = ("decision", "chance", "outcome", "admin")
+
+#: Games that ship with this package, by module: used when the package's metadata (its entry
+#: points) is not installed, e.g. running from a source checkout.
+BUILTIN_GAMES = {"wotf": "replay.wotf", "sow": "replay.sow"}
+
+EVENT_TYPES: dict[str, type] = {}  # tag (class name) -> event class
+SCHEMA: dict[str, int] = {}  # tag -> current schema version
+KIND: dict[str, Kind] = {}  # tag -> kind
+GAME_OF: dict[str, str] = {}  # tag -> the game that registered it ("" for the core)
+
+_decoder: msgspec.json.Decoder | None = None
+_loaded = False
+
+
+class RegistryError(ValueError):
+    """A game registered an event type that clashes with one already registered."""
+
+
+def register(game: str, types: Iterable[type], kinds: Mapping[str, Kind],
+             schema: Mapping[str, int] | None = None) -> None:
+    """Register a game's event types; ``kinds`` names each one's kind (default ``outcome``),
+    ``schema`` its current version (default 1)."""
+    global _decoder
+    for cls in types:
+        name = cls.__name__
+        known = EVENT_TYPES.get(name)
+        if known is cls:
+            continue
+        if known is not None:
+            raise RegistryError(f"event type {name!r} of game {game!r} is already registered "
+                                f"by {GAME_OF[name] or 'the core'!r}; tags are never reused")
+        kind = kinds.get(name, "outcome")
+        if kind not in KINDS:
+            raise RegistryError(f"event type {name!r}: kind {kind!r} is not one of {KINDS}")
+        EVENT_TYPES[name], KIND[name], GAME_OF[name] = cls, kind, game
+        SCHEMA[name] = (schema or {}).get(name, 1)
+    _decoder = None
+
+
+def load_games() -> None:
+    """Import every installed game once (each registers its events on import)."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for module in game_modules().values():
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name is None or not module.startswith(exc.name):
+                raise  # a game that is there but broken is an error, not an absent game
+
+
+@cache
+def game_modules() -> dict[str, str]:
+    """Every installed game: name -> the module that defines it (and registers its events)."""
+    modules = dict(BUILTIN_GAMES)
+    for point in entry_points(group="wonders.games"):
+        modules[point.name] = point.value
+    return modules
+
+
+def decoder() -> msgspec.json.Decoder:
+    """A JSON decoder for the tagged union of every registered event type."""
+    global _decoder
+    load_games()
+    if _decoder is None:
+        union = tuple(EVENT_TYPES.values())
+        _decoder = msgspec.json.Decoder(union[0] if len(union) == 1 else _union(union))
+    return _decoder
+
+
+def _union(types: tuple[type, ...]) -> object:
+    return Union[types]  # built at run time from the registry
+
+
+def kind_of(event_type: str) -> Kind:
+    """The kind of an event type: decision, chance, admin or outcome."""
+    if event_type not in KIND:
+        load_games()
+    return KIND.get(event_type, "outcome")
+
+
+def game_events(game: str) -> dict[str, type]:
+    """The event types a game registered, by tag."""
+    load_games()
+    return {name: cls for name, cls in EVENT_TYPES.items() if GAME_OF[name] == game}

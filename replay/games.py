@@ -1,0 +1,40 @@
+"""Which games this program knows, and which game a match is (``MatchOpened.game``).
+
+Generic code asks here for a :class:`replay.game.Game` and never imports a game's internals.
+A game is a sub-package of ``replay`` (or any installed module named in the ``wonders.games``
+entry point group) exposing ``GAME``; see :mod:`ledger.registry` for how they are found.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ledger.events import MatchOpened
+from ledger.registry import game_modules, load_games
+from replay.errors import ReplayError
+from replay.game import Game
+
+
+class UnknownGameError(ReplayError):
+    """A match names a game this program does not have."""
+
+
+def game(name: str) -> Game:
+    """The game called ``name`` (``wotf``, ``sow`` …)."""
+    module = game_modules().get(name)
+    if module is None:
+        raise UnknownGameError(f"unknown game {name!r}: this program plays "
+                               f"{', '.join(sorted(game_modules()))}")
+    load_games()
+    found: Game = importlib.import_module(module).GAME
+    return found
+
+
+def game_of(opened: MatchOpened) -> Game:
+    """The game a match is played in."""
+    return game(opened.game)
+
+
+def names() -> list[str]:
+    """Every game this program knows, by name."""
+    return sorted(game_modules())

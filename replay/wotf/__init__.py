@@ -1,0 +1,9 @@
+"""Wonders of The First: the first game of Wonders Ledger (rules 000–003 in ``../shared/rules``).
+
+Its events (:mod:`replay.wotf.events`), state and ``evolve``, rules engine (setup, rounds,
+turns, battles, keywords and the ability language), cards, perspectives, narration, bots,
+facts for analytics and its conformance runner.  Importing this package registers its event
+types with the ledger; ``GAME`` is its :class:`replay.game.Game`.
+"""
+
+from replay.wotf import events as _events  # noqa: F401 -- registers the event types
