@@ -16,13 +16,14 @@ from collections.abc import Callable
 
 from ledger.codec import Stored, now_iso
 from ledger.errors import ConflictError
-from ledger.events import Conceded, Event, JudgeNote, ManualEffect, MatchOpened, TakenBack
+from ledger.events import Conceded, Event, JudgeNote, MatchOpened, TakenBack
+from replay.wotf.events import ManualEffect
 from ledger.store import Store
-from replay.bots import answer_chance
-from replay.cards import CardDB, definitions_digest, used_definitions
-from replay.engine import ENGINE_VERSION, RULES_REVISION, Engine
+from replay.wotf.bots import answer_chance
+from replay.wotf.cards import CardDB, definitions_digest, used_definitions
+from replay.wotf.engine import ENGINE_VERSION, RULES_REVISION, Engine
 from replay.errors import IllegalDecisionError
-from replay.manual import apply_manual, why_not_manual
+from replay.wotf.manual import apply_manual, why_not_manual
 from replay.replayer import Replay
 
 

@@ -20,15 +20,15 @@ from dataclasses import dataclass
 import msgspec
 
 from ledger.codec import Stored
-from ledger.events import (Conceded, Event, JudgeNote, ManualEffect, MatchOpened, Passed,
-                           TakenBack, TriggerResolved, kind_of)
-from replay.cards import CardDB
-from replay.engine import Engine
+from ledger.events import Conceded, Event, JudgeNote, MatchOpened, TakenBack, kind_of
+from replay.wotf.events import ManualEffect, Passed, TriggerResolved
+from replay.wotf.cards import CardDB
+from replay.wotf.engine import Engine
 from replay.errors import DivergenceError
-from replay.legacy import legacy_equal, legacy_outcomes
-from replay.manual import apply_manual, why_not_manual
-from replay.narrate import describe
-from replay.state import GameState, clone, freeze, thaw
+from replay.wotf.legacy import legacy_equal, legacy_outcomes
+from replay.wotf.manual import apply_manual, why_not_manual
+from replay.wotf.narrate import describe
+from replay.wotf.state import GameState, clone, freeze, thaw
 from replay.timeline import TURN_EVENTS, Index, TurnMark  # noqa: F401 - re-exported for readers
 
 
@@ -147,7 +147,7 @@ class Replay:
         """The recorded events from ``first_seq`` must be exactly ``outcomes``, then a fed event.
 
         A file of schema ≤ 2 recorded only the outcome types and fields of its time
-        (:mod:`replay.legacy`): the engine's other outcomes are not looked for in it.
+        (:mod:`replay.wotf.legacy`): the engine's other outcomes are not looked for in it.
         """
         same = legacy_equal if self.legacy else _equal
         recorded = self.events[first_seq:first_seq + len(outcomes)]

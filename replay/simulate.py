@@ -15,9 +15,9 @@ from datetime import datetime, timedelta, timezone
 from ledger.codec import format_time
 from ledger.events import DeckEntry, MatchOpened, SeatInfo
 from ledger.store import Store
-from replay.bots import BOTS
-from replay.cards import CardDB
-from replay.engine import ENGINE_VERSION
+from replay.wotf.bots import BOTS
+from replay.wotf.cards import CardDB
+from replay.wotf.engine import ENGINE_VERSION
 from replay.recorder import Recorder
 
 EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)

@@ -21,11 +21,13 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ledger.codec import Stored
-from ledger.events import (ActivationDeclared, AttackDeclared, BattleStarted, DrawDeclared,
-                           Event, HarvestDeclared, MatchOpened, Passed, PlayDeclared,
-                           RoundStarted, TakenBack)
-from replay.evolve import evolve, initial_state
-from replay.state import GameState, clone, freeze, thaw
+from ledger.events import Event, MatchOpened, TakenBack
+from replay.wotf.events import (
+    ActivationDeclared, AttackDeclared, BattleStarted, DrawDeclared, HarvestDeclared, Passed,
+    PlayDeclared, RoundStarted,
+)
+from replay.wotf.evolve import evolve, initial_state
+from replay.wotf.state import GameState, clone, freeze, thaw
 
 TURN_EVENTS = (PlayDeclared, AttackDeclared, DrawDeclared, ActivationDeclared, HarvestDeclared,
                Passed)
@@ -151,7 +153,7 @@ def open_timeline(events: Sequence[Stored] | Sequence[Event], db=None) -> Readin
     first = events[0].event if isinstance(events[0], Stored) else events[0]
     if isinstance(first, MatchOpened) and is_complete(first):
         return Timeline(events)
-    from replay.cards import default_cards
+    from replay.wotf.cards import default_cards
     from replay.replayer import Replay
 
     return Replay(events, db if db is not None else default_cards())

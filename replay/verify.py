@@ -24,10 +24,10 @@ import msgspec
 from ledger.errors import LedgerError
 from ledger.events import Event, MatchOpened
 from ledger.integrity import NEWER, check_file
-from replay.cards import CardDB, definition, definitions_digest
+from replay.wotf.cards import CardDB, definition, definitions_digest
 from replay.errors import NewerRevisionError, ReplayError
 from replay.replayer import Divergence, Replay
-from replay.revisions import RULES_REVISION, effective
+from replay.wotf.revisions import RULES_REVISION, effective
 
 OK, FAIL, NEWER_PROGRAM = "OK", "FAIL", "NEWER"
 
