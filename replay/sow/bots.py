@@ -1,0 +1,102 @@
+"""Simulated players for State of Wonder: ``random`` and ``greedy``, and the chance answerer.
+
+A bot reads its seat from ``prompt.seat`` (never from display text) and answers with a legal
+decision: one of the listed options, a ``Picked`` of one, or a pick fitting a ``Choose``.
+Randomness comes only from the ``random.Random`` the bot was made with.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ledger.events import Event
+from replay.prompts import Prompt
+from replay.sow.events import (
+    ActivationChosen, CultureOrdered, InitiativeTossed, LockChosen, MainPassed, Picked,
+    PlayChosen, StrikeChosen,
+)
+
+
+def _as_decision(prompt: Prompt, option: Any) -> Event:
+    if isinstance(option, Event):
+        return option
+    return Picked(prompt.seat, prompt.kind, option)  # type: ignore[arg-type]
+
+
+class RandomBot:
+    """Any legal answer, uniformly; a subset of random size for a ``Choose``."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def decide(self, rules: Any, prompt: Prompt) -> Event:
+        if prompt.choose is not None:
+            spec = prompt.choose
+            size = self.rng.randint(spec.min, spec.max)
+            return Picked(prompt.seat, prompt.kind, self.rng.sample(spec.of, size))  # type: ignore[arg-type]
+        return _as_decision(prompt, self.rng.choice(prompt.options))
+
+
+class GreedyBot:
+    """Builds first, attacks when it outnumbers the defence, strikes structures when it can."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def decide(self, rules: Any, prompt: Prompt) -> Event:
+        pick = getattr(self, f"_{prompt.kind}", None)
+        if pick is not None:
+            return pick(rules, prompt)
+        if prompt.choose is not None:  # defenders, siege defenders: everything it has
+            return Picked(prompt.seat, prompt.kind, list(prompt.choose.of))  # type: ignore[arg-type]
+        return _as_decision(prompt, prompt.options[0])
+
+    def _main(self, rules: Any, prompt: Prompt) -> Event:
+        plays = [o for o in prompt.options if isinstance(o, PlayChosen)]
+        if plays:
+            return max(plays, key=lambda o: (rules.view.card(o.card).cost, o.card))
+        uses = [o for o in prompt.options if isinstance(o, ActivationChosen)]
+        if uses and self.rng.random() < 0.7:
+            return self.rng.choice(uses)
+        return next(o for o in prompt.options if isinstance(o, MainPassed))
+
+    def _attackers(self, rules: Any, prompt: Prompt) -> Event:
+        assert prompt.choose is not None
+        mine = prompt.choose.of
+        theirs = rules.view.ready_home_units("B" if prompt.seat == "A" else "A")
+        go = len(mine) > len(theirs) or (mine and self.rng.random() < 0.3)
+        return Picked(prompt.seat, prompt.kind, list(mine) if go else [])  # type: ignore[arg-type]
+
+    def _tactics(self, rules: Any, prompt: Prompt) -> Event:
+        for kind in (StrikeChosen, LockChosen):
+            found = [o for o in prompt.options if isinstance(o, kind)]
+            if found:
+                return self.rng.choice(found)
+        return self.rng.choice(prompt.options)
+
+    def _damage(self, rules: Any, prompt: Prompt) -> Event:
+        return Picked(prompt.seat, prompt.kind, max(prompt.options))  # type: ignore[arg-type]
+
+    def _retreat(self, rules: Any, prompt: Prompt) -> Event:
+        return Picked(prompt.seat, prompt.kind, "stay")  # type: ignore[arg-type]
+
+    def _siege(self, rules: Any, prompt: Prompt) -> Event:
+        return Picked(prompt.seat, prompt.kind, "besiege")  # type: ignore[arg-type]
+
+    def _retrieve(self, rules: Any, prompt: Prompt) -> Event:
+        best = max(prompt.options, key=lambda cid: (rules.view.card(cid).cost, cid))
+        return Picked(prompt.seat, prompt.kind, best)  # type: ignore[arg-type]
+
+
+def answer_chance(prompt: Prompt, rng: random.Random) -> Event:
+    """The chance event answering a chance prompt, drawn from ``rng``."""
+    if prompt.chance == "InitiativeTossed":
+        return InitiativeTossed(rng.choice(prompt.options))
+    assert prompt.choose is not None
+    order = list(prompt.choose.of)
+    rng.shuffle(order)
+    return CultureOrdered(prompt.text.removeprefix("shuffle "), order)  # type: ignore[arg-type]
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot}

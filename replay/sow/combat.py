@@ -1,0 +1,246 @@
+"""The Combat Phase: declaring attackers, the pitched battle, the city siege, retreats.
+
+Rules ("Combat Phase"): "The Combat phase is split into three subphases: Declaring Attackers
+Subphase, Pitched Battle Subphase, City Siege Subphase."  Each step below quotes the sentence
+it implements; the gaps the text leaves are ruled in docs/rulings-sow.md (R4-R8).
+"""
+
+from __future__ import annotations
+
+from ledger.events import Event
+from replay.prompts import Choose, Prompt
+from replay.sow.actions import Actions
+from replay.sow.events import (
+    AttackersDeclared, BattleClosed, CombatJoined, CombatLocked, DamageDistributed,
+    DefendersSent, Exhausted, JoinChosen, LockChosen, PlayerBesieged, Retreated, SiegeDefendersSent,
+    SiegeEntered, SiegeEnded, SiegeStepBegan, StrikeChosen, StructureAttacked, UnitsReturned,
+)
+from replay.sow.flow import Steps
+from replay.sow.state import Battle, other
+
+TACTICS_RULE = ("Combat Tactics: \"choosing one of their units and one of their opponent's "
+                "units\"; then \"the out of turn player can choose either a unit to lock in "
+                "combat or a combat to join\"")
+SIEGE_RULE = ("City Siege: \"The attacking player can choose to attack a building or "
+              "fortification with a unit\"")
+FORT_RULE = ("\"Fortifications has to be attacked before your opponent can attack anything "
+             "else in your city\"")
+
+
+class Combat(Actions):
+    """The turn player's Combat Phase."""
+
+    def combat_phase(self, seat: str) -> Steps:
+        opponent = other(seat)
+        yield from self.offer_retreats(seat)
+        # "The turn player declares which units to attack with, by moving them into the
+        # pitched battle zone and declaring another player to attack" (two players: R3).
+        ready = self.view.ready_home_units(seat)
+        answer = yield from self.ask(Prompt(seat, "attackers", choose=Choose(ready, 0, len(ready)),
+                                            text="declare attackers (none: no attack)"))
+        attackers = list(answer.pick or [])
+        if attackers:
+            self.emit(AttackersDeclared(seat, opponent, attackers))  # type: ignore[arg-type]
+            # "The defending player can choose to meet the attacking player in pitched battle
+            # if they wish" -- with any of its ready units (R4).
+            can_defend = self.view.ready_home_units(opponent)
+            sent = yield from self.ask(Prompt(opponent, "defenders",
+                                              choose=Choose(can_defend, 0, len(can_defend)),
+                                              text="send units to meet them in pitched battle"))
+            defenders = list(sent.pick or [])
+            if defenders:
+                self.emit(DefendersSent(opponent, defenders))  # type: ignore[arg-type]
+                yield from self.pitched_battle(seat, opponent)
+            else:
+                # "If the player does not wish to send any units to the Pitched Battle Zone,
+                # the attacking player besieges the defending player"
+                yield from self.enter_siege(seat, attackers)
+                self.emit(BattleClosed("pitched"))
+        if any(not self.state.cards[u].exhausted for u in self.view.besiegers(seat)):
+            yield from self.siege_step(seat, opponent)
+
+    def offer_retreats(self, turn: str) -> Steps:
+        """"If a player is in a city siege, they can declare to retreat their units during any
+        player's Declare Attackers Step. To do this, return all the units that player controls
+        in that city siege back to that player's City Zone.\""""
+        for seat in (turn, other(turn)):
+            units = self.view.besiegers(seat)
+            if not units:
+                continue
+            answer = yield from self.ask(Prompt(seat, "retreat", options=["stay", "retreat"],
+                                                text="retreat your besieging units?"))
+            if answer.pick == "retreat":
+                self.emit(Retreated(seat, units))  # type: ignore[arg-type]
+                self.emit(SiegeEnded(seat, "retreat"))  # type: ignore[arg-type]
+
+    # -- pitched battle ----------------------------------------------------------------
+
+    def pitched_battle(self, seat: str, opponent: str) -> Steps:
+        yield from self.tactics(seat, siege=False)
+        yield from self.damage_step(seat)
+        battle = self.battle()
+        left = [u for u in battle.units if self.state.cards[u].owner == seat]
+        foes = [u for u in battle.units if self.state.cards[u].owner == opponent]
+        if left and not foes:
+            # "If the attacker has units left, they may continue into a City Siege."
+            go = yield from self.ask(Prompt(seat, "siege", options=["besiege", "return"],
+                                            text="continue into a City Siege?"))
+            if go.pick == "besiege":
+                yield from self.enter_siege(seat, left)
+                left = []
+        # "if there are units left on both sides or only on the defender's side, the Combat
+        # Phase is over and both side's units return to their city."
+        home = [*left, *foes]
+        if home:
+            self.emit(UnitsReturned(home))
+        self.emit(BattleClosed("pitched"))
+
+    # -- city siege --------------------------------------------------------------------
+
+    def enter_siege(self, seat: str, units: list[str]) -> Steps:
+        """"When a player first enters into a City Siege with another player, the attacking
+        player besieges their opponent. Trigger all abilities that state that they are
+        triggered when a player is besieged." (R8: the besieged player's first.)"""
+        opponent = other(seat)
+        first = not self.state.players[seat].besieging
+        self.emit(SiegeEntered(seat, units))  # type: ignore[arg-type]
+        if first:
+            self.emit(PlayerBesieged(seat, opponent))  # type: ignore[arg-type]
+            yield from self.resolve_triggers((opponent,), "besieged")
+            yield from self.resolve_triggers((seat,), "besieging")
+        self.end_siege_if_empty(seat)
+
+    def end_siege_if_empty(self, seat: str) -> None:
+        """"or if there are no remaining units controlled by the attacking player still inside
+        the opponent's City Zone.\""""
+        if self.state.players[seat].besieging and not self.view.besiegers(seat):
+            self.emit(SiegeEnded(seat, "no units"))  # type: ignore[arg-type]
+
+    def siege_step(self, seat: str, opponent: str) -> Steps:
+        """"the City Siege phase is played out as a normal pitched battle ... WITH the
+        following exception: The attacking player can choose to attack a building or
+        fortification with a unit."  Only ready besiegers fight (R6)."""
+        fighters = [u for u in self.view.besiegers(seat) if not self.state.cards[u].exhausted]
+        self.emit(SiegeStepBegan(seat, opponent, fighters))  # type: ignore[arg-type]
+        can_defend = self.view.ready_home_units(opponent)
+        sent = yield from self.ask(Prompt(opponent, "siege_defenders",
+                                          choose=Choose(can_defend, 0, len(can_defend)),
+                                          text="send units against the besiegers"))
+        if sent.pick:
+            self.emit(SiegeDefendersSent(opponent, list(sent.pick)))  # type: ignore[arg-type]
+        yield from self.tactics(seat, siege=True)
+        yield from self.damage_step(seat)
+        self.emit(BattleClosed("siege"))
+        self.end_siege_if_empty(seat)
+
+    # -- tactics -----------------------------------------------------------------------
+
+    def battle(self) -> Battle:
+        assert self.state.battle is not None
+        return self.state.battle
+
+    def unassigned(self, seat: str) -> list[str]:
+        b = self.battle()
+        return [u for u in b.units if self.state.cards[u].owner == seat and u not in b.assigned]
+
+    def tactic_options(self, seat: str) -> list[Event]:
+        b = self.battle()
+        mine, theirs = self.unassigned(seat), self.unassigned(other(seat))
+        options: list[Event] = []
+        for unit in mine:
+            options += [LockChosen(seat, unit, enemy) for enemy in theirs]  # type: ignore[arg-type]
+            options += [JoinChosen(seat, unit, i) for i in range(len(b.combats))]  # type: ignore[arg-type]
+            if b.step == "siege" and seat == b.attacker:
+                options += [StrikeChosen(seat, unit, t)  # type: ignore[arg-type]
+                            for t in self.view.siege_targets(b.defender)]
+        return options
+
+    def tactics(self, turn: str, siege: bool) -> Steps:
+        """"The players alternate locking units into combat until there are no more
+        unassigned units left" (a player with nothing left to assign is skipped, R5)."""
+        actor = turn
+        while True:
+            options = self.tactic_options(actor)
+            if not options:
+                actor = other(actor)
+                options = self.tactic_options(actor)
+                if not options:
+                    return
+            decision = yield from self.ask(Prompt(actor, "tactics", options=options,
+                                                  text="lock a unit, join a combat"
+                                                  + (" or attack a structure" if siege else "")))
+            self.apply_tactic(decision)
+            actor = other(actor)
+
+    def apply_tactic(self, decision: Event) -> None:
+        b = self.battle()
+        if isinstance(decision, LockChosen):
+            self.emit(CombatLocked(len(b.combats), decision.seat, decision.unit, decision.enemy))
+        elif isinstance(decision, JoinChosen):
+            self.emit(CombatJoined(decision.combat, decision.seat, decision.unit))
+        elif isinstance(decision, StrikeChosen):
+            self.strike(decision.unit, decision.target)
+
+    def strike(self, unit: str, target: str) -> None:
+        """"damage is immediately dealt to that building ... Attacking buildings or
+        fortifications exhausts the unit doing so" (R7: no damage back)."""
+        self.emit(StructureAttacked(unit, target, self.state.cards[target].name))
+        self.emit(Exhausted(unit, self.state.cards[unit].name, "siege attack"))
+        self.deal_damage(unit, target, self.view.attack(unit))
+        self.destroy_lethal([target], "siege")
+
+    def why_not_tactic(self, decision: Event) -> str:
+        b = self.battle()
+        seat = getattr(decision, "seat", "")
+        unit = getattr(decision, "unit", "")
+        if unit not in self.unassigned(seat):
+            return f"{unit} is not an unassigned unit of yours in this battle ({TACTICS_RULE})"
+        if isinstance(decision, LockChosen):
+            return (f"{decision.enemy} is not an unassigned enemy unit in this battle "
+                    f"({TACTICS_RULE})")
+        if isinstance(decision, JoinChosen):
+            return f"there is no combat {decision.combat} to join ({TACTICS_RULE})"
+        if isinstance(decision, StrikeChosen):
+            if b.step != "siege" or seat != b.attacker:
+                return f"only the besieging player's units attack structures ({SIEGE_RULE})"
+            if self.state.owned(b.defender, "fortifications"):
+                return f"{decision.target} cannot be attacked yet: {FORT_RULE}"
+            return f"{decision.target} is not a building or fortification of the besieged city"
+        return f"answer the tactics prompt with LockChosen, JoinChosen or StrikeChosen"
+
+    # -- damage ------------------------------------------------------------------------
+
+    def damage_step(self, turn: str) -> Steps:
+        """"When all units have been assigned to a combat, damage is dealt. Each combatant
+        deals their attack to the other combatant. If there are multiple combatants on each
+        side, the controller of the unit decides how each unit distributes its damage among
+        the enemy units.\""""
+        for combat in [list(c) for c in self.battle().combats]:
+            for seat in (turn, other(turn)):
+                for unit in [u for u in combat if self.state.cards[u].owner == seat]:
+                    enemies = [u for u in combat if self.state.cards[u].owner != seat]
+                    split = yield from self.distribute(seat, unit, enemies)
+                    self.emit(DamageDistributed(seat, unit, split))  # type: ignore[arg-type]
+        splits = dict(self.battle().splits)
+        for unit, split in splits.items():
+            for enemy, amount in split.items():
+                self.deal_damage(unit, enemy, amount)
+        # "Units which have been dealt damage equal to or more than their health are destroyed."
+        self.destroy_lethal([u for c in self.battle().combats for u in c], "combat")
+
+    def distribute(self, seat: str, unit: str, enemies: list[str]) -> Steps:
+        """The controller splits the unit's attack among the enemies, one enemy at a time
+        (how much to this one?); the last enemy gets the rest."""
+        remaining = self.view.attack(unit)
+        split: dict[str, int] = {}
+        for k, enemy in enumerate(enemies):
+            if k == len(enemies) - 1:
+                amount = remaining
+            else:
+                answer = yield from self.ask(Prompt(
+                    seat, "damage", options=list(range(remaining + 1)), card=unit,
+                    text=f"{unit} has {remaining} damage left: how much to {enemy}?"))
+                amount = answer.pick
+            split[enemy] = amount
+            remaining -= amount
+        return split

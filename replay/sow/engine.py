@@ -1,0 +1,211 @@
+"""The State of Wonder rules engine: a match as a procedure that suspends at prompts.
+
+An :class:`Engine` owns a :class:`~replay.sow.state.SowState` and always waits for exactly one
+:class:`~replay.prompts.Prompt` ``(seat, kind, options)``.  :meth:`Engine.check` says why a
+decision is illegal (naming the rule) without touching the state; :meth:`Engine.decide`
+applies a legal one and runs the rules to the next prompt, returning the decision followed by
+every outcome.  Randomness enters only as answers to ``chance`` prompts (the setup shuffle
+``CultureOrdered`` and the initiative toss ``InitiativeTossed``).
+
+The procedure, top to bottom: setup ("Getting started"), then turns -- start of turn, Main
+Phase (:mod:`replay.sow.actions`), Combat Phase (:mod:`replay.sow.combat`), Retrieval Phase,
+End Phase -- until someone wins or the turn limit (R14) is reached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from ledger.events import Conceded, DeckEntry, Event, MatchEnded, MatchOpened
+from replay.errors import IllegalDecisionError
+from replay.prompts import Choose, Prompt, pick_fits
+from replay.sow.cards import CardPool
+from replay.sow.combat import Combat
+from replay.sow.events import (
+    CardsReadied, CultureOrdered, FirstPlayerDetermined, GoldGained, InitiativeTossed, Picked,
+    PhaseBegan, StatePlaced, TurnBegan, TurnClosed, WonderPlacedFaceDown, WoundsHealed,
+)
+from replay.sow.evolve import evolve, initial_state
+from replay.sow.flow import MatchOver, Steps
+from replay.sow.queries import UNIT_AREAS
+from replay.sow.revisions import TURN_LIMIT
+from replay.sow.state import SEATS, SowState, other
+
+TURN_RULE = "it is {seat}'s {kind} prompt (\"The turn player ...\"), not {other}'s"
+
+
+class Engine(Combat):
+    """One match in progress: its state, the pending prompt, and the procedure."""
+
+    def __init__(self, cards: CardPool, state: SowState, decks: dict[str, list[DeckEntry]] | None = None):
+        super().__init__(cards, state)
+        self.decks = decks or {}
+        self._flow: Generator[Prompt, Any, Any] | None = None
+
+    @classmethod
+    def for_match(cls, opened: MatchOpened, cards: CardPool) -> "Engine":
+        return cls(cards, initial_state(opened), {i.seat: list(i.deck) for i in opened.seats})
+
+    # -- the protocol ------------------------------------------------------------------
+
+    def start(self) -> list[Event]:
+        self.out = []
+        self._flow = self._run()
+        self._advance(None)
+        return self.out
+
+    def check(self, decision: Event) -> str | None:
+        """Why ``decision`` is illegal now (``None`` if it is legal); never changes state."""
+        prompt = self.prompt
+        if self.state.over or prompt is None:
+            return "the match is over"
+        if isinstance(decision, Conceded):
+            return None if decision.seat in SEATS else f"unknown seat {decision.seat!r}"
+        if prompt.seat == "chance":
+            return _why_not_chance(prompt, decision)
+        seat = getattr(decision, "seat", None)
+        if seat != prompt.seat:
+            return TURN_RULE.format(seat=prompt.seat, kind=prompt.kind, other=seat)
+        if prompt.kind == "main":
+            return None if decision in prompt.options else self.why_not_main(seat, decision)
+        if prompt.kind == "tactics":
+            return None if decision in prompt.options else self.why_not_tactic(decision)
+        if not isinstance(decision, Picked) or decision.kind != prompt.kind:
+            return (f"the pending prompt is {prompt.kind!r}: answer it with "
+                    f"Picked(kind={prompt.kind!r})")
+        return pick_fits(prompt, decision.pick)
+
+    def decide(self, decision: Event) -> list[Event]:
+        reason = self.check(decision)
+        if reason is not None:
+            raise IllegalDecisionError(f"{type(decision).__name__} by "
+                                       f"{getattr(decision, 'seat', 'chance')}: {reason}")
+        self.out = [decision]
+        evolve(self.state, decision)
+        if self.on_emit is not None:
+            self.on_emit(decision)
+        if isinstance(decision, Conceded):
+            self.emit(MatchEnded(other(decision.seat), "concession"))  # type: ignore[arg-type]
+            self._flow, self.prompt = None, None
+            return self.out
+        self._advance(decision)
+        return self.out
+
+    def _advance(self, decision: Any) -> None:
+        assert self._flow is not None
+        try:
+            self.prompt = self._flow.send(decision)
+        except StopIteration:
+            self.prompt, self._flow = None, None
+
+    # -- the match, top to bottom ------------------------------------------------------
+
+    def _run(self) -> Steps:
+        s = self.state
+        try:
+            if s.phase == "setup":
+                yield from self.setup()
+                self.begin_turn(s.first)
+            while True:
+                if s.phase == "start":
+                    yield from self.start_of_turn()
+                if s.phase == "main":
+                    yield from self.main_phase(s.turn)
+                    self.emit(PhaseBegan("combat"))
+                if s.phase == "combat":
+                    yield from self.combat_phase(s.turn)
+                    self.emit(PhaseBegan("retrieval"))
+                if s.phase == "retrieval":
+                    # "In the Retrieval Phase, the turn player returns a single card from
+                    # their discard pile, to their hand."
+                    yield from self.retrieve(s.turn)
+                    self.emit(PhaseBegan("end"))
+                if s.phase == "end":
+                    yield from self.end_phase()
+                    self.begin_turn(other(s.turn))
+        except MatchOver:
+            pass
+
+    def setup(self) -> Steps:
+        """"At the beginning of the game you put your State card face up, and your Wonder or
+        Hero card face down."  The 15 cards are shuffled (a recorded chance event) only so
+        that instance ids name nothing (R2)."""
+        for seat in SEATS:
+            state, wonder, culture = self.split_deck(seat)
+            self.emit(StatePlaced(seat, f"{seat}-S", state))  # type: ignore[arg-type]
+            self.emit(WonderPlacedFaceDown(seat, f"{seat}-W", wonder))  # type: ignore[arg-type]
+            yield Prompt("chance", "chance", choose=Choose(culture, len(culture), len(culture),
+                                                           ordered=True, multiset=True),
+                         text=f"shuffle {seat}", chance="CultureOrdered")
+        # "The State with the highest Initiative value ... goes first. If two players have
+        # States with the same Initiative values, roll a die or toss a coin"
+        initiative = {seat: self.view.card(f"{seat}-S").initiative for seat in SEATS}
+        if initiative["A"] != initiative["B"]:
+            first = max(SEATS, key=lambda seat: initiative[seat])
+            self.emit(FirstPlayerDetermined(first, "initiative"))  # type: ignore[arg-type]
+        else:
+            toss = yield Prompt("chance", "chance", options=list(SEATS), text="initiative toss",
+                                chance="InitiativeTossed")
+            self.emit(FirstPlayerDetermined(toss.winner, "toss"))
+        # "If there are any State effects that happens at this phase you resolve them."
+        first = self.state.first
+        yield from self.resolve_triggers((first, other(first)), "setup")
+
+    def split_deck(self, seat: str) -> tuple[str, str, list[str]]:
+        names = [e.card for e in self.decks.get(seat, []) for _ in range(e.count)]
+        state = next(n for n in names if self.cards[n].type == "state")
+        wonder = next(n for n in names if self.cards[n].type in ("wonder", "hero"))
+        return state, wonder, [n for n in names if n not in (state, wonder)]
+
+    def begin_turn(self, seat: str) -> None:
+        number = self.state.turn_number + 1
+        if number > TURN_LIMIT:
+            self.end_match(None, "turn_limit")  # R14: a match that could last forever
+        self.emit(TurnBegan(number, seat))  # type: ignore[arg-type]
+
+    def start_of_turn(self) -> Steps:
+        """"The first thing that happens in this phase, is that the turn player gains their
+        income." Then the progress counter (R9), then "resolve all "At the Start of Turn"
+        abilities"."""
+        seat = self.state.turn
+        income = self.view.income(seat)
+        if income:
+            self.emit(GoldGained(seat, income, "income"))  # type: ignore[arg-type]
+        # "At the start of every turn you put a progress counter on a wonder if it is in play."
+        wonder = self.view.progress_card(seat)
+        if wonder is not None:
+            self.add_progress(wonder.id, 1)
+        yield from self.resolve_triggers((seat,), "start_of_turn")
+        yield from self.resolve_triggers((seat, other(seat)), "start_of_each_turn")
+        self.emit(PhaseBegan("main"))
+
+    def end_phase(self) -> Steps:
+        """"In the End phase card effects that refer to the end of turn are resolved. All
+        exhausted cards are then readied"; unit health "returns to its original value at the
+        end of every turn"."""
+        seat = self.state.turn
+        yield from self.resolve_triggers((seat,), "end_of_turn")
+        exhausted = [c.id for c in self.state.cards.values() if c.exhausted]
+        if exhausted:
+            self.emit(CardsReadied(exhausted))
+        wounded = [c.id for c in self.state.cards.values()
+                   if c.damage and c.area in UNIT_AREAS and self.view.is_unit(c.id)]
+        if wounded:
+            self.emit(WoundsHealed(wounded))
+        self.emit(TurnClosed(seat))  # type: ignore[arg-type]
+
+
+def _why_not_chance(prompt: Prompt, decision: Event) -> str | None:
+    if prompt.chance == "InitiativeTossed":
+        if not isinstance(decision, InitiativeTossed):
+            return "the pending prompt is the initiative toss: expected InitiativeTossed"
+        return pick_fits(prompt, decision.winner)
+    if not isinstance(decision, CultureOrdered):
+        return f"the pending prompt is a chance event ({prompt.text}): expected CultureOrdered"
+    if prompt.text != f"shuffle {decision.seat}":
+        return f"expected {prompt.text}, got a shuffle of {decision.seat}"
+    assert prompt.choose is not None
+    if sorted(decision.cards) != sorted(prompt.choose.of):
+        return "a shuffle must be a full permutation of the 15 cards"
+    return None

@@ -1,0 +1,111 @@
+"""Read-only questions about a State of Wonder state: effective stats, income, targets.
+
+Static abilities ("Income +1", "Your units get +1 attack") are applied here, while their
+source is in play (rules: "Static Abilities are always on, they are constantly happening as
+long as the source of the ability is in play").  Nothing here changes the state.
+"""
+
+from __future__ import annotations
+
+from replay.sow.cards import Ability, Card, CardPool
+from replay.sow.state import IN_PLAY, CardState, SowState, other
+
+UNIT_AREAS = ("units", "battle", "siege")
+STRUCTURE_AREAS = ("fortifications", "buildings", "state")
+
+
+class View:
+    """Questions about one state under one card pool."""
+
+    def __init__(self, state: SowState, cards: CardPool):
+        self.state = state
+        self.cards = cards
+
+    def card(self, cid: str) -> Card:
+        return self.cards[self.state.cards[cid].name]
+
+    def in_play(self, seat: str) -> list[CardState]:
+        return [c for c in self.state.cards.values() if c.owner == seat and c.area in IN_PLAY]
+
+    def statics(self, seat: str, effect: str) -> int:
+        return sum(a.amount for c in self.in_play(seat) for a in self.card(c.id).abilities
+                   if a.kind == "static" and a.effect == effect)
+
+    # -- stats -------------------------------------------------------------------------
+
+    def is_unit(self, cid: str) -> bool:
+        return self.card(cid).type in ("unit", "hero")
+
+    def attack(self, cid: str) -> int:
+        c = self.state.cards[cid]
+        return max(0, self.card(cid).attack + c.counters + self.statics(c.owner, "attack_bonus"))
+
+    def health(self, cid: str) -> int:
+        c = self.state.cards[cid]
+        bonus = self.statics(c.owner, "health_bonus") if self.is_unit(cid) else 0
+        return self.card(cid).health + c.counters + bonus
+
+    def is_lethal(self, cid: str) -> bool:
+        """Rules: "Units which have been dealt damage equal to or more than their health are
+        destroyed"; a building's or fortification's value "reaches 0"."""
+        return self.state.cards[cid].damage >= self.health(cid)
+
+    def income(self, seat: str) -> int:
+        """Start of Turn: "a State Card with an income of 4 and a card that has the following
+        ability "Income +1" ... would gain 5 Gold"."""
+        state_card = self.state_card(seat)
+        base = self.card(state_card.id).income if state_card else 0
+        return base + self.statics(seat, "income")
+
+    # -- areas -------------------------------------------------------------------------
+
+    def state_card(self, seat: str) -> CardState | None:
+        return next((c for c in self.state.owned(seat, "state")), None)
+
+    def progress_card(self, seat: str) -> CardState | None:
+        """The seat's Wonder or Hero in play (Wonders in the Building Area, Heroes in the Unit
+        Area or fighting)."""
+        return next((c for c in self.in_play(seat)
+                     if self.card(c.id).type in ("wonder", "hero")), None)
+
+    def home_units(self, seat: str) -> list[str]:
+        return [c.id for c in self.state.owned(seat, "units") if self.is_unit(c.id)]
+
+    def ready_home_units(self, seat: str) -> list[str]:
+        """Exhausted units "cannot attack or defend"."""
+        return [u for u in self.home_units(seat) if not self.state.cards[u].exhausted]
+
+    def besiegers(self, seat: str) -> list[str]:
+        """``seat``'s units in the Attacker Area of the opponent's city."""
+        return [c.id for c in self.state.owned(seat, "siege")]
+
+    def siege_targets(self, defender: str) -> list[str]:
+        """What a besieging unit may attack: "Fortifications has to be attacked before your
+        opponent can attack anything else in your city" (R7: then buildings, a Wonder, the
+        State)."""
+        forts = [c.id for c in self.state.owned(defender, "fortifications")]
+        if forts:
+            return forts
+        return [c.id for c in self.state.owned(defender, "buildings", "state")]
+
+    def targets(self, seat: str, target: str) -> list[str]:
+        """Legal targets of an ability controlled by ``seat``."""
+        s = self.state
+        if target == "enemy_unit":
+            return [c.id for c in s.cards.values() if c.owner == other(seat)
+                    and c.area in UNIT_AREAS and self.is_unit(c.id)]
+        if target == "own_unit":
+            return [c.id for c in s.cards.values() if c.owner == seat
+                    and c.area in UNIT_AREAS and self.is_unit(c.id)]
+        if target == "own_exhausted_unit":
+            return [u for u in self.targets(seat, "own_unit") if s.cards[u].exhausted]
+        if target == "own_structure":
+            return [c.id for c in s.owned(seat, *STRUCTURE_AREAS) if c.damage > 0]
+        if target == "enemy_structure":
+            return [c.id for c in s.owned(other(seat), "fortifications", "buildings")]
+        return []
+
+    def triggered(self, seat: str, when: str) -> list[tuple[str, Ability]]:
+        """``seat``'s in-play abilities triggered by ``when``, in card order."""
+        return [(c.id, a) for c in self.in_play(seat) for a in self.card(c.id).abilities
+                if a.kind == "triggered" and a.when == when]
