@@ -1,0 +1,48 @@
+"""Self-contained match records: the card definitions a State of Wonder file embeds.
+
+``complete_opened`` writes into ``MatchOpened`` the engine version, the rules revision and the
+canonical definition of every card either seat's deck names, with their SHA-256
+(``cards_digest``); ``match_cards`` reads them back (checking the digest), so the file alone
+replays the match whatever the shipped pool has become.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from ledger.events import MatchOpened
+from replay.errors import CardDataError
+from replay.sow.cards import CardPool, definitions_digest
+from replay.sow.revisions import ENGINE_VERSION, RULES_REVISION
+
+
+def seat_card_names(opened: MatchOpened) -> list[str]:
+    return sorted({e.card for info in opened.seats for e in (*info.deck, *info.archive)})
+
+
+def complete_opened(opened: MatchOpened, pool: CardPool) -> MatchOpened:
+    names = seat_card_names(opened)
+    unknown = [n for n in names if n not in pool]
+    if unknown:
+        raise CardDataError(f"match {opened.match_id}: unknown card(s) {unknown}")
+    definitions = pool.definitions(names)
+    return msgspec.structs.replace(
+        opened, game="sow", engine_version=ENGINE_VERSION,
+        rules_revision=opened.rules_revision or RULES_REVISION, cards=definitions,
+        cards_digest=definitions_digest(definitions))
+
+
+def match_cards(opened: MatchOpened, pool: CardPool) -> CardPool:
+    """The cards of one match: its embedded definitions (checked), else the pool's."""
+    where = f"match {opened.match_id}"
+    if opened.cards:
+        if definitions_digest(opened.cards) != opened.cards_digest:
+            raise CardDataError(f"{where}: the recorded card definitions do not match their "
+                                "digest (cards_digest): the file was altered")
+        cards = CardPool.from_definitions(opened.cards, where)
+    else:
+        cards = pool
+    for name in seat_card_names(opened):
+        if name not in cards:
+            raise CardDataError(f"{where}: a seat uses unknown card {name!r}")
+    return cards
