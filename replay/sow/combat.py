@@ -23,6 +23,7 @@ TACTICS_RULE = ("Combat Tactics: \"choosing one of their units and one of their 
                 "combat or a combat to join\"")
 SIEGE_RULE = ("City Siege: \"The attacking player can choose to attack a building or "
               "fortification with a unit\"")
+UNIT_PICKS = {"attackers": "attack", "defenders": "defend", "siege_defenders": "defend"}
 FORT_RULE = ("\"Fortifications has to be attacked before your opponent can attack anything "
              "else in your city\"")
 
@@ -207,6 +208,17 @@ class Combat(Actions):
                 return f"{decision.target} cannot be attacked yet: {FORT_RULE}"
             return f"{decision.target} is not a building or fortification of the besieged city"
         return f"answer the tactics prompt with LockChosen, JoinChosen or StrikeChosen"
+
+    def why_not_pick(self, prompt: Prompt, pick: object) -> str | None:
+        """Why a pick of units to attack or defend names a unit that cannot (the rule)."""
+        if prompt.choose is None or prompt.kind not in UNIT_PICKS or not isinstance(pick, list):
+            return None
+        wrong = [u for u in pick if u not in prompt.choose.of]
+        if not wrong:
+            return None
+        return (f"{wrong[0]!r} cannot be picked: only your ready units in your Unit Area can "
+                f"{UNIT_PICKS[prompt.kind]} (\"Units are exhausted the turn they are played. "
+                f"This means the card is turned sideways and cannot attack or defend.\")")
 
     # -- damage ------------------------------------------------------------------------
 

@@ -74,7 +74,7 @@ class Engine(Combat):
         if not isinstance(decision, Picked) or decision.kind != prompt.kind:
             return (f"the pending prompt is {prompt.kind!r}: answer it with "
                     f"Picked(kind={prompt.kind!r})")
-        return pick_fits(prompt, decision.pick)
+        return self.why_not_pick(prompt, decision.pick) or pick_fits(prompt, decision.pick)
 
     def decide(self, decision: Event) -> list[Event]:
         reason = self.check(decision)
