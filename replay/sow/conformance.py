@@ -179,7 +179,7 @@ def _run_steps(case: dict[str, Any], engine: Engine, seen: list[Event]) -> str |
 def _check_expect(case: dict[str, Any], engine: Engine, seen: list[Event]) -> str | None:
     want = case.get("expect", {})
     s = engine.state
-    plain = {"over": s.over, "winner": s.winner, "reason": s.reason, "phase": s.phase,
+    plain = {"over": s.over, "winner": s.winner or "none", "reason": s.reason, "phase": s.phase,
              "turn": s.turn, "turn_number": s.turn_number,
              "prompt": engine.prompt.kind if engine.prompt else "none",
              "prompt_seat": engine.prompt.seat if engine.prompt else None,
