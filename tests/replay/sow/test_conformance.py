@@ -1,0 +1,51 @@
+"""Every shipped State of Wonder conformance case passes (one test id per case)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from replay.sow.conformance import cases_dir, main, run_case
+from tests.replay.sow.helpers import pool
+
+CASES = sorted(cases_dir().glob("*.toml"))
+
+
+def test_there_are_at_least_sixty_cases() -> None:
+    assert len(CASES) >= 60
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_case(path: Path) -> None:
+    result = run_case(path, pool())
+    assert result.passed, result.reason
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_case_quotes_the_rules_text(path: Path) -> None:
+    case = tomllib.loads(path.read_text(encoding="utf-8"))
+    rules = Path(__file__).resolve().parents[4] / "shared" / "rules" / "004_bd89c5725df21031.txt"
+    if not rules.exists():
+        pytest.skip("the shared rules text is not present")
+    text = rules.read_text(encoding="utf-8")
+    quoted = case["rule"].rstrip(".")
+    assert quoted in text, f"{path.name}: rule is not a sentence of 004: {quoted!r}"
+
+
+def test_a_broken_case_fails_with_a_reason(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "bad"\nrule = "x"\nbogus = 1\n')
+    result = run_case(bad, pool())
+    assert not result.passed and "unknown key" in result.reason
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text('name = "wrong"\nrule = "x"\n[state.A]\ngold = 1\n[[state.cards]]\n'
+                     'id = "a1"\ncard = "Militia"\n[expect]\nturn = "B"\n')
+    result = run_case(wrong, pool())
+    assert not result.passed and "expected turn" in result.reason
+
+
+def test_the_runner_prints_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(CASES[0])]) == 0
+    assert capsys.readouterr().out.strip().endswith("1 passed, 0 failed")
