@@ -158,7 +158,7 @@ class Combat(Actions):
 
     def tactics(self, turn: str, siege: bool) -> Steps:
         """"The players alternate locking units into combat until there are no more
-        unassigned units left" (a player with nothing left to assign is skipped, R5)."""
+        unassigned units left" (a player with nothing left to assign is skipped, R17)."""
         actor = turn
         while True:
             options = self.tactic_options(actor)

@@ -118,7 +118,7 @@ def _dealt(s: SowState, e: ev.DamageDealt) -> None:
 
 def _destroyed(s: SowState, e: ev.CardDestroyed) -> None:
     """"Whenever a card dies, is destroyed or is discarded it is put into the discard pile";
-    it leaves play with nothing on it (R10)."""
+    it leaves play with nothing on it (R18)."""
     c = s.cards[e.card]
     c.area, c.exhausted, c.damage, c.progress, c.counters = "discard", False, 0, 0, 0
     if s.battle is not None and e.card in s.battle.units:

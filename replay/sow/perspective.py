@@ -31,10 +31,6 @@ def viewer_of(perspective: str) -> str | None:
     return perspective if perspective in SEATS else None
 
 
-def owner_of(cid: str) -> str:
-    return cid[:1]
-
-
 def hidden_ids(state: SowState) -> frozenset[str]:
     """Cards in a hidden area now (their identity is hidden from the other seat and spectators)."""
     return frozenset(c.id for c in state.cards.values() if c.area in HIDDEN_AREAS)
@@ -56,10 +52,9 @@ def redact(event: Event, perspective: str, hidden: Iterable[str] = ()) -> Event:
         return msgspec.structs.replace(event, cards=[HIDDEN_NAME] * len(event.cards))
     if isinstance(event, WonderPlacedFaceDown) and not can_see(perspective, event.seat):
         return msgspec.structs.replace(event, name=HIDDEN_NAME)
-    card = getattr(event, "card", None)
-    if (isinstance(card, str) and card in set(hidden) and hasattr(event, "name")
-            and not can_see(perspective, owner_of(card))):
-        return msgspec.structs.replace(event, name=HIDDEN_NAME)  # type: ignore[type-var]
+    # Only the two events above name a card while it is in a hidden area: a card played from
+    # the culture or the Wonder area is revealed by being played (CardPutIntoPlay), and a
+    # retrieved card comes from the public discard pile.  ``hidden`` is therefore not needed.
     return event
 
 
