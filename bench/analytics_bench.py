@@ -39,9 +39,9 @@ def _simulate_shard(args: tuple[str, int, int, str, str]) -> int:
     """One simulator process: ``count`` matches with ids ``<prefix>-0001`` … into ``out``."""
     out, count, seed, ruleset, prefix = args
     from ledger.filestore import FileStore
+    from replay.simulate import simulate_matches
     from replay.wotf.cards import default_cards
     from replay.wotf.decks import load_decks
-    from replay.simulate import simulate_matches
 
     db = default_cards()
     decks = load_decks(None, db)
@@ -103,8 +103,8 @@ def replicate(source: Path, target: Path, copies: int) -> None:
 def naive_cards(files: list[Path], facts: dict, copies: int = 1):
     """The ``cards`` statistic in plain Python: decode every file (``copies`` times, each time
     under a new id), loop over the events, count."""
-    from replay.wotf import plainstats
     from ledger.stats import Filters
+    from replay.wotf import plainstats
 
     matches = []
     for k in range(copies):

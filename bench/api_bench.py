@@ -47,7 +47,7 @@ def streams_of(table: int) -> int:
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 # -- physical limits -------------------------------------------------------------------------------
@@ -237,8 +237,8 @@ class Load:
             if prompt["seat"] != seat:
                 seat = prompt["seat"]  # the other seat's client reads its own state next
                 continue
-            status, out = client.call("POST", f"/api/matches/{mid}/decisions", tokens[seat],
-                                      {"expected_seq": state["length"], "decision": pick(prompt, rng)})
+            status, _ = client.call("POST", f"/api/matches/{mid}/decisions", tokens[seat],
+                                    {"expected_seq": state["length"], "decision": pick(prompt, rng)})
             with self.lock:
                 if status == 201:
                     self.decisions += 1

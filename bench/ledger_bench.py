@@ -10,8 +10,8 @@ and ``read_cold_events_per_s`` (a fresh store: every line's SHA-256 and chain li
 from __future__ import annotations
 
 import json
-import shutil
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -22,8 +22,8 @@ import msgspec
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ledger.events import Event, MatchOpened, SeatInfo
+from ledger.filestore import FileStore
 from replay.wotf.events import BattleResolved, CardMoved, PlayDeclared, ResourcesChanged
-from ledger.filestore import FileStore  # noqa: E402
 
 
 def sample_events(n: int) -> list:
@@ -38,7 +38,7 @@ def sample_events(n: int) -> list:
 
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def main() -> None:

@@ -19,8 +19,8 @@ Decode and fold rates are the best of three passes over the same events.
 from __future__ import annotations
 
 import json
-import shutil
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -31,15 +31,15 @@ import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ledger.events import Event  # noqa: E402
-from ledger.filestore import FileStore  # noqa: E402
-from replay.wotf.cards import cards_of_events, default_cards  # noqa: E402
-from replay.wotf.decks import load_decks  # noqa: E402
-from replay.wotf.evolve import fold  # noqa: E402
-from replay.wotf.perspective import PERSPECTIVES, board  # noqa: E402
-from replay.replayer import Replay  # noqa: E402
-from replay.simulate import simulate_matches  # noqa: E402
-from replay.timeline import Timeline  # noqa: E402
+from ledger.events import Event
+from ledger.filestore import FileStore
+from replay.replayer import Replay
+from replay.simulate import simulate_matches
+from replay.timeline import Timeline
+from replay.wotf.cards import cards_of_events, default_cards
+from replay.wotf.decks import load_decks
+from replay.wotf.evolve import fold
+from replay.wotf.perspective import PERSPECTIVES, board
 
 PASSES = 3  # decode and fold: the best of this many passes
 VIEWER_STEPS = 1000  # at least this many viewer steps, spread over the matches
@@ -47,7 +47,7 @@ VIEWER_STEPS = 1000  # at least this many viewer steps, spread over the matches
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def main() -> None:
@@ -87,7 +87,7 @@ def main() -> None:
         fold_s.append(time.perf_counter() - start)
     fold_rate = sum(map(len, decoded)) / min(fold_s)
     replay_ms, events = [], 0
-    for mid, log in logs.items():
+    for log in logs.values():
         start = time.perf_counter()
         Replay(log, db)
         replay_ms.append((time.perf_counter() - start) * 1000)
@@ -96,7 +96,7 @@ def main() -> None:
     # Seeking to random points of full matches.
     rng = random.Random(3)
     seek_ms = []
-    for mid, log in list(logs.items())[:10]:
+    for log in list(logs.values())[:10]:
         replay = Replay(log, db)
         for _ in range(50 if not quick else 10):
             seq = rng.randrange(len(log))

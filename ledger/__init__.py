@@ -4,8 +4,15 @@ The ledger never imports the rules engine (``replay``) or the web layer (``web``
 """
 
 from ledger.codec import Stored, decode_line, encode_line
-from ledger.errors import (ConflictError, IntegrityError, LedgerError, MalformedEventError,
-                           MatchNotFoundError, NewerFormatError, NonCanonicalLineError)
+from ledger.errors import (
+    ConflictError,
+    IntegrityError,
+    LedgerError,
+    MalformedEventError,
+    MatchNotFoundError,
+    NewerFormatError,
+    NonCanonicalLineError,
+)
 from ledger.filestore import FileStore, TornTailWarning
 from ledger.store import MatchInfo, Store, TornTail
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import msgspec
 
@@ -76,11 +76,11 @@ class Stored(msgspec.Struct, frozen=True):
 
 def now_iso() -> str:
     """The current UTC time in the ledger's ``at`` format."""
-    return format_time(datetime.now(timezone.utc))
+    return format_time(datetime.now(UTC))
 
 
 def format_time(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def encode_event(event: Event) -> bytes:
@@ -320,7 +320,7 @@ def _diagnose(line: bytes, want_keys: list[str] | None = None,
 
 
 def _first_difference(line: bytes, expected: bytes) -> str:
-    at = next((i for i, (a, b) in enumerate(zip(line, expected)) if a != b),
+    at = next((i for i, (a, b) in enumerate(zip(line, expected, strict=False)) if a != b),
               min(len(line), len(expected)))
     return (f"differs from the canonical encoding at byte {at} "
             f"({line[max(0, at - 16):at + 16]!r} where it is {expected[max(0, at - 16):at + 16]!r})")

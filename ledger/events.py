@@ -18,21 +18,35 @@ and registers an upcaster in :mod:`ledger.upcast`.  Tags are never reused.
 from __future__ import annotations
 
 import math
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 import msgspec
 
 from ledger import registry
 from ledger.registry import EVENT_TYPES, SCHEMA, kind_of
 
-__all__ = ["EVENT_TYPES", "SCHEMA", "kind_of", "Event", "NumericEvent", "Seat", "Num",
-           "recorded_number", "DeckEntry", "SeatInfo", "MatchOpened", "MatchEnded", "TakenBack",
-           "JudgeNote", "Conceded"]
+__all__ = [
+    "EVENT_TYPES",
+    "SCHEMA",
+    "Conceded",
+    "DeckEntry",
+    "Event",
+    "JudgeNote",
+    "MatchEnded",
+    "MatchOpened",
+    "Num",
+    "NumericEvent",
+    "Seat",
+    "SeatInfo",
+    "TakenBack",
+    "kind_of",
+    "recorded_number",
+]
 
 Seat = Literal["A", "B"]
 #: A number an event records: JSON has no infinity, so ±∞ (Wonders rule 1: stats and resources
 #: may be infinite) is recorded as the string "inf" / "-inf"; ``float("inf")`` reads it back.
-Num = Union[float, Literal["inf", "-inf"]]
+Num = float | Literal["inf", "-inf"]
 
 
 class Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=False):
@@ -49,7 +63,7 @@ class NumericEvent(Event, frozen=True):
                 msgspec.structs.force_setattr(self, name, recorded_number(value))
 
 
-def recorded_number(value: float) -> "Num":
+def recorded_number(value: float) -> Num:
     """``value`` as an event records it: ±∞ as "inf" / "-inf" (see :data:`Num`)."""
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"

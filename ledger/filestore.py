@@ -30,11 +30,19 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from ledger.codec import (GENESIS, Envelope, Stored, _envelope_decoder,
-                          check_canonical, decode_line, encode_line, now_iso)
-from ledger.registry import decoder
+from ledger.codec import (
+    GENESIS,
+    Envelope,
+    Stored,
+    _envelope_decoder,
+    check_canonical,
+    decode_line,
+    encode_line,
+    now_iso,
+)
 from ledger.errors import ConflictError, MalformedEventError, MatchNotFoundError
 from ledger.events import SCHEMA, Event, MatchEnded, MatchOpened, TakenBack
+from ledger.registry import decoder
 from ledger.store import MatchInfo, Store, TornTail
 
 SUFFIX = ".jsonl"
@@ -76,7 +84,7 @@ class FileStore(Store):
 
     def create(self, opened: MatchOpened, at: str | None = None) -> Stored:
         path = self.path(opened.match_id)
-        line, digest = encode_line(opened, 0, at or self.clock(), 0, GENESIS)
+        line, _digest = encode_line(opened, 0, at or self.clock(), 0, GENESIS)
         tmp = self.root / f".{opened.match_id}.{os.getpid()}.{time.monotonic_ns()}.tmp"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         try:

@@ -43,7 +43,7 @@ class Table(msgspec.Struct):
     rows: list[tuple]
 
     def records(self) -> list[dict]:
-        return [dict(zip(self.columns, row)) for row in self.rows]
+        return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
 
 
 _MATCHES = """

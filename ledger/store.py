@@ -84,7 +84,4 @@ class Store(abc.ABC):
 
     def length(self, match_id: str) -> int:
         """The number of events in a stream (the next ``expected_seq``)."""
-        count = 0
-        for count, _ in enumerate(self.read(match_id), start=1):
-            pass
-        return count
+        return sum(1 for _ in self.read(match_id))

@@ -7,7 +7,7 @@ version in ``ledger.events.SCHEMA`` and registers one function here per step
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 RawEvent = dict
 Upcaster = Callable[[RawEvent], RawEvent]

@@ -30,11 +30,11 @@ from pathlib import Path
 import duckdb
 import msgspec
 
-from replay.wotf.deckfacts import CardFacts
 from ledger.errors import LedgerError
-from replay.wotf.facts import FileInfo, match_facts
 from ledger.filestore import SUFFIX, FileStore
 from ledger.rows import TABLES, sql_columns
+from replay.wotf.deckfacts import CardFacts
+from replay.wotf.facts import FileInfo, match_facts
 
 CHUNK = 250  # matches per worker task and per load transaction
 PARALLEL_FROM = 200  # fewer files than this are read in-process
@@ -151,7 +151,7 @@ def ingest(store: str | os.PathLike, db: str | os.PathLike, facts: CardFacts, jo
         con.close()
 
 
-def _to_read(files: list[Path], known: dict[str, "_Known"], report: IngestReport) -> list:
+def _to_read(files: list[Path], known: dict[str, _Known], report: IngestReport) -> list:
     """``(path, what was ingested of it)`` for each file that is new or not as last seen."""
     todo = []
     for path in files:
@@ -164,7 +164,7 @@ def _to_read(files: list[Path], known: dict[str, "_Known"], report: IngestReport
     return todo
 
 
-def _count(report: IngestReport, staged: "_Staged") -> None:
+def _count(report: IngestReport, staged: _Staged) -> None:
     report.new += staged.new
     report.grown += staged.grown
     report.unchanged += len(staged.touched)

@@ -111,7 +111,7 @@ def test_an_integer_recorded_in_a_number_field_is_still_canonical():
     stored = decode_line(line, "f:5")
     assert stored.event.energy == 3
     forged = _rehash(line.replace(b'"energy":3,', b'"energy":3 ,'))
-    with pytest.raises(NonCanonicalLineError, match="f:5: seq 4: .*whitespace"):
+    with pytest.raises(NonCanonicalLineError, match=r"f:5: seq 4: .*whitespace"):
         decode_line(forged, "f:5")
 
 
@@ -119,13 +119,13 @@ def test_a_line_missing_a_field_or_with_an_unknown_one_is_not_canonical():
     from replay.wotf.events import Passed
     line, _ = encode_line(Passed("A"), 2, "t", 2, GENESIS)
     missing = _rehash(line.replace(b',"auto":false', b""))
-    with pytest.raises(NonCanonicalLineError, match="f:3: seq 2: .*missing key 'auto'"):
+    with pytest.raises(NonCanonicalLineError, match=r"f:3: seq 2: .*missing key 'auto'"):
         decode_line(missing, "f:3")
     unknown = _rehash(line.replace(b'"auto":false', b'"auto":false,"extra":1'))
-    with pytest.raises(NonCanonicalLineError, match="f:3: seq 2: .*unknown key 'extra'"):
+    with pytest.raises(NonCanonicalLineError, match=r"f:3: seq 2: .*unknown key 'extra'"):
         decode_line(unknown, "f:3")
     escaped = _rehash(line.replace(b'"seat":"A"', b'"seat":"\\u0041"'))
-    with pytest.raises(NonCanonicalLineError, match="f:3: seq 2: .*differs from the canonical"):
+    with pytest.raises(NonCanonicalLineError, match=r"f:3: seq 2: .*differs from the canonical"):
         decode_line(escaped, "f:3")
 
 

@@ -4,7 +4,8 @@ import re
 import typing
 
 import msgspec
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ledger.codec import GENESIS, decode_line, encode_line, line_hash
 from ledger.events import EVENT_TYPES, SCHEMA, Event

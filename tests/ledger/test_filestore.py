@@ -5,8 +5,7 @@ import time
 
 import pytest
 
-from ledger import (ConflictError, FileStore, MalformedEventError, MatchNotFoundError,
-                    TornTailWarning)
+from ledger import ConflictError, FileStore, MalformedEventError, MatchNotFoundError, TornTailWarning
 from ledger.events import JudgeNote, MatchEnded, MatchOpened, SeatInfo
 from replay.wotf.events import Passed
 

@@ -1,13 +1,13 @@
 """Analytics read a match's cards as its file recorded them (issue 12: "a DBS errata silently
 changed analytics of old matches")."""
 
-from replay.wotf.facts import FileInfo, match_facts
 from ledger.filestore import FileStore
-from replay.wotf.deckfacts import CardFact
-from replay.wotf.plainstats import summarize
-from replay.wotf.cards import default_cards
-from replay.wotf.decks import card_facts
 from replay.resources import golden_dir
+from replay.wotf.cards import default_cards
+from replay.wotf.deckfacts import CardFact
+from replay.wotf.decks import card_facts
+from replay.wotf.facts import FileInfo, match_facts
+from replay.wotf.plainstats import summarize
 
 MATCH = "golden-s3-r3-132-0001.jsonl"
 

@@ -11,18 +11,18 @@ import random
 
 import pytest
 
-from replay.wotf import plainstats
-from replay.wotf.deckfacts import CardFact
 from ledger.events import MatchEnded
-from replay.wotf.events import ManualEffect, ManualOp
 from ledger.filestore import FileStore
 from ledger.stats import STATISTICS, Filters, compute
 from ledger.warehouse import connect, ingest
-from replay.wotf.bots import BOTS
-from replay.wotf.cards import default_cards
-from replay.wotf.decks import load_decks
 from replay.recorder import Recorder
 from replay.simulate import SimClock, _opened, entrants, simulate_matches, simulate_tournament
+from replay.wotf import plainstats
+from replay.wotf.bots import BOTS
+from replay.wotf.cards import default_cards
+from replay.wotf.deckfacts import CardFact
+from replay.wotf.decks import load_decks
+from replay.wotf.events import ManualEffect, ManualOp
 
 
 def card_facts():
@@ -68,7 +68,7 @@ def corpus(tmp_path_factory):
 
 
 def test_the_corpus_has_what_the_checks_need(corpus):
-    root, warehouse, matches = corpus
+    _root, warehouse, matches = corpus
     con = connect(warehouse, read_only=True)
     try:
         retracted = con.execute("SELECT count(*) FROM events WHERE retracted").fetchone()[0]
@@ -86,7 +86,8 @@ FILTERS = [Filters(), Filters(ruleset="1.2"), Filters(ruleset="1.3.2"),
 
 
 @pytest.mark.parametrize("name", sorted(STATISTICS))
-@pytest.mark.parametrize("filters", FILTERS, ids=lambda f: f"{f.ruleset}-{f.tournament}-{f.min_games}-{f.dbs_bucket}")
+@pytest.mark.parametrize("filters", FILTERS,
+                         ids=lambda f: f"{f.ruleset}-{f.tournament}-{f.min_games}-{f.dbs_bucket}")
 def test_statistic_equals_the_plain_computation(corpus, name, filters):
     _root, warehouse, matches = corpus
     con = connect(warehouse, read_only=True)
@@ -100,8 +101,8 @@ def test_statistic_equals_the_plain_computation(corpus, name, filters):
     got_rows = sorted(got.rows, key=lambda r: tuple(str(r[i]) for i in key))
     want_rows = sorted(want.rows, key=lambda r: tuple(str(r[i]) for i in key))
     assert [tuple(r[i] for i in key) for r in got_rows] == [tuple(r[i] for i in key) for r in want_rows]
-    for g, w in zip(got_rows, want_rows):
-        for column, a, b in zip(got.columns, g, w):
+    for g, w in zip(got_rows, want_rows, strict=True):
+        for column, a, b in zip(got.columns, g, w, strict=True):
             assert _same(a, b), f"{name} {g[:2]} {column}: warehouse {a!r}, plain {b!r}"
 
 
@@ -128,7 +129,7 @@ def test_counts_are_exact_integers_and_the_statistics_are_not_empty(corpus):
             table = compute(con, name, Filters())
             assert table.rows, name
             for row in table.rows:
-                for column, value in zip(table.columns, row):
+                for column, value in zip(table.columns, row, strict=True):
                     if column.endswith(("_games", "games", "wins", "battles", "seizures")):
                         assert isinstance(value, int), (name, column, value)
     finally:

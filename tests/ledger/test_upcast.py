@@ -30,6 +30,6 @@ def test_a_v1_match_opened_is_upcast():
 
 def test_a_version_newer_than_the_program_is_a_clear_error():
     line = _line(V1.replace(b'"v":1', b'"v":9'))
-    with pytest.raises(NewerFormatError, match="old.jsonl:1: seq 0: written by a newer program") as info:
+    with pytest.raises(NewerFormatError, match=r"old\.jsonl:1: seq 0: written by a newer program") as info:
         decode_line(line, "old.jsonl:1")
     assert not isinstance(info.value, (MalformedEventError, IntegrityError))

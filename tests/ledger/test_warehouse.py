@@ -12,17 +12,17 @@ import duckdb
 import pytest
 
 from ledger.codec import GENESIS, encode_line
-from replay.wotf.deckfacts import CardFact
-from replay.wotf.events import CardPlayed
 from ledger.filestore import FileStore
 from ledger.parquet import export_parquet
 from ledger.rows import TABLES
 from ledger.warehouse import WarehouseError, connect, ingest
-from replay.wotf.bots import BOTS
-from replay.wotf.cards import default_cards
-from replay.wotf.decks import load_decks
 from replay.recorder import Recorder
 from replay.simulate import SimClock, _opened, entrants, simulate_matches
+from replay.wotf.bots import BOTS
+from replay.wotf.cards import default_cards
+from replay.wotf.deckfacts import CardFact
+from replay.wotf.decks import load_decks
+from replay.wotf.events import CardPlayed
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "analytics.md"
 
