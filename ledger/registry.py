@@ -27,7 +27,7 @@ KINDS: tuple[Kind, ...] = ("decision", "chance", "outcome", "admin")
 
 #: Games that ship with this package, by module: used when the package's metadata (its entry
 #: points) is not installed, e.g. running from a source checkout.
-BUILTIN_GAMES = {"wotf": "replay.wotf", "sow": "replay.sow"}
+BUILTIN_GAMES = {"wotf": "replay.wotf.game", "sow": "replay.sow"}
 
 EVENT_TYPES: dict[str, type] = {}  # tag (class name) -> event class
 SCHEMA: dict[str, int] = {}  # tag -> current schema version

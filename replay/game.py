@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ledger.codec import Stored
 from ledger.events import Event, MatchOpened
 from replay.prompts import Prompt
 
@@ -32,6 +32,8 @@ class State(Protocol):
 
     over: bool
     revision: int
+    winner: str | None
+    reason: str | None
 
 
 class Cards(Protocol):
@@ -45,9 +47,9 @@ class Rules(Protocol):
     """One match in progress under a game's rules: the state, the pending prompt, the procedure."""
 
     state: Any
-    cards: Any
     prompt: Prompt | None
-    on_emit: Callable[[Event], None] | None
+    on_emit: Callable[[Event], None] | None  # called after each event, state as of that event
+    out: list[Event]  # the events of the current ``start``/``decide`` so far
 
     def start(self) -> list[Event]:
         """Run the setup until the first prompt; return the events it produced."""
@@ -61,9 +63,18 @@ class Rules(Protocol):
 
 
 class Bot(Protocol):
-    """A simulated player: answers a prompt for its seat."""
+    """A simulated player: answers a prompt for its seat (reading ``prompt.seat``)."""
 
     def decide(self, rules: Any, prompt: Prompt) -> Event: ...
+
+
+@dataclass(frozen=True)
+class Address:
+    """Where an event puts a reader of the match: ``kind`` is "round" (``at`` its number),
+    "turn" (``at`` the seat taking it) or a game's own place ("battle", ``at`` where)."""
+
+    kind: str
+    at: Any
 
 
 class Game(Protocol):
@@ -74,11 +85,19 @@ class Game(Protocol):
     rulesets: tuple[str, ...]  # published rules texts this engine implements, newest first
     rules_revision: int  # this engine's current revision of what it derives
     engine_version: str
-    bots: Mapping[str, Callable[[random.Random], Bot]]
+    perspectives: tuple[str, ...]  # "omniscient", each seat, "spectator"
+    seats: tuple[str, ...]
 
-    # -- cards -----------------------------------------------------------------------------
+    @property
+    def bots(self) -> Mapping[str, Callable[[random.Random], Bot]]:
+        """Simulated players by name, each made from its own RNG."""
+
+    # -- cards ---------------------------------------------------------------------------
     def default_cards(self) -> Any:
         """The card pool shipped with the package."""
+
+    def load_cards(self, paths: Iterable[str]) -> Any:
+        """A card pool read from card files."""
 
     def match_cards(self, opened: MatchOpened, pool: Any) -> Any:
         """The cards of one match: those its file embeds, else a copy of ``pool``."""
@@ -87,44 +106,82 @@ class Game(Protocol):
         """``MatchOpened`` as a new file records it: engine version, rules revision and the
         definitions of every card the seats can use (unknown cards raise here)."""
 
+    def definition(self, pool: Any, name: str) -> dict[str, Any] | None:
+        """The canonical definition of a card of ``pool`` (``None``: not in it)."""
+
+    def definitions_digest(self, definitions: list[dict[str, Any]]) -> str:
+        """The digest ``MatchOpened.cards_digest`` records for ``definitions``."""
+
+    def sample_decks(self, pool: Any) -> list[Any]:
+        """The decks shipped with the package (with ``name``, ``entries()``,
+        ``archive_entries()``)."""
+
     def deck_problems(self, deck: Any, pool: Any) -> list[str]:
-        """Why a deck list is not legal for this game (empty when it is)."""
+        """Why a deck is not legal for this game (empty when it is)."""
 
     # -- the log -------------------------------------------------------------------------
     def initial_state(self, opened: MatchOpened) -> Any:
         """The state at seq 0."""
 
     def evolve(self, state: Any, event: Event) -> Any:
-        """The state after ``event`` (the only writer of state; may update in place)."""
+        """The state after ``event`` (the only writer of state; updates ``state`` in place)."""
 
-    def rules(self, opened: MatchOpened, cards: Any) -> Rules:
-        """A new match at setup, under the revision ``opened`` records."""
+    def freeze(self, state: Any) -> bytes:
+        """A compact snapshot of a state."""
+
+    def thaw(self, data: bytes) -> Any:
+        """The state a snapshot holds (a fresh copy)."""
+
+    def clone(self, state: Any) -> Any:
+        """A deep copy of a state."""
+
+    def rules(self, opened: MatchOpened, pool: Any) -> Rules:
+        """A new match at setup, under the revision ``opened`` records, with its own cards."""
+
+    def resume(self, state: Any, match_cards: Any) -> Rules:
+        """A match at a snapshot taken when a turn prompt was pending."""
+
+    def cards_of(self, rules: Any) -> Any:
+        """The cards a match in progress uses (its own: tokens made in it are added there)."""
+
+    def effective_revision(self, recorded: int) -> int:
+        """The revision a match derives under (raises NewerRevisionError if unknown)."""
 
     def answer_chance(self, prompt: Prompt, rng: random.Random) -> Event:
         """The chance event answering a chance prompt, drawn from ``rng``."""
 
-    def is_turn_event(self, event: Event) -> bool:
-        """Whether ``event`` starts a turn (for "round r, turn t" addresses)."""
+    def same_outcome(self, mine: Event, theirs: Event, opened: MatchOpened) -> bool:
+        """Whether the engine's outcome ``mine`` is the recorded ``theirs``."""
+
+    def as_recorded(self, outcomes: list[Event], opened: MatchOpened) -> list[Event]:
+        """The engine's outcomes as a file of ``opened``'s schema records them."""
+
+    def is_fed(self, event: Event) -> bool:
+        """Whether an event is fed to the engine (a decision, chance or admin event) rather
+        than derived by it."""
+
+    def apply_admin(self, rules: Any, event: Event, opened: MatchOpened) -> list[Event]:
+        """The events a game's own administrative event stands for (a judge's ruling);
+        raises ReplayError when it can't apply."""
+
+    def address(self, event: Event) -> Address | None:
+        """Whether ``event`` starts a round, a turn or a game-specific place."""
 
     # -- who sees what -------------------------------------------------------------------
-    perspectives: tuple[str, ...]  # "omniscient", each seat, "spectator"
-
     def hidden_ids(self, state: Any) -> frozenset[str]:
         """Cards whose identity is hidden from every non-omniscient viewer at this state."""
 
-    def redact(self, event: Event, perspective: str, hidden: Iterable[str] = ()) -> Event:
-        """``event`` as ``perspective`` may see it."""
+    def redact(self, event: Event, view: str, hidden: Iterable[str] = ()) -> Event:
+        """``event`` as ``view`` (a perspective) may see it."""
 
-    def board(self, state: Any, cards: Any, perspective: str) -> dict[str, Any]:
-        """The board view model (JSON-ready) for ``perspective``."""
+    def board(self, state: Any, match_cards: Any, view: str) -> dict[str, Any]:
+        """The board view model (JSON-ready) for a perspective."""
 
-    def narrate(self, event: Event, state: Any, cards: Any) -> str:
+    def card_names(self, state: Any, view: str, events: Sequence[Event] = ()) -> dict[str, str]:
+        """Card id -> name, for the cards ``view`` may name."""
+
+    def describe(self, event: Event) -> str:
+        """A short technical description of an event (for errors and divergences)."""
+
+    def narrate(self, event: Event, round_: int | None, names: Mapping[str, str]) -> str:
         """One line of plain words for ``event`` (names, never ids)."""
-
-    # -- the API ---------------------------------------------------------------------------
-    def decision(self, seat: str, body: Mapping[str, Any]) -> Event:
-        """A seat's decision event from an API request body (raises ValueError if malformed)."""
-
-    # -- analytics -----------------------------------------------------------------------
-    def facts(self, stored: Sequence[Stored]) -> Mapping[str, list[Any]]:
-        """Warehouse rows of one match, by table name."""

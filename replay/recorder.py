@@ -10,66 +10,55 @@ follow -- as one atomic batch.  Nothing illegal is ever written; if the append f
 from __future__ import annotations
 
 import random
-
-import msgspec
 from collections.abc import Callable
+from typing import Any
 
 from ledger.codec import Stored, now_iso
 from ledger.errors import ConflictError
 from ledger.events import Conceded, Event, JudgeNote, MatchOpened, TakenBack
-from replay.wotf.events import ManualEffect
 from ledger.store import Store
-from replay.wotf.bots import answer_chance
-from replay.wotf.cards import CardDB, definitions_digest, used_definitions
-from replay.wotf.engine import ENGINE_VERSION, RULES_REVISION, Engine
-from replay.errors import IllegalDecisionError
-from replay.wotf.manual import apply_manual, why_not_manual
+from replay.errors import IllegalDecisionError, ReplayError
+from replay.game import Game, Rules
+from replay.games import game_of
 from replay.replayer import Replay
 
 
-def complete_opened(opened: MatchOpened, db: CardDB) -> MatchOpened:
+def complete_opened(opened: MatchOpened, db: Any) -> MatchOpened:
     """``MatchOpened`` as a new file records it (schema 3): the engine's version and rules
     revision, and the definition of every card either seat can use, with their digest."""
-    if opened.schema_version < 3 or opened.cards:
-        return opened
-    for info in opened.seats:
-        for entry in (*info.deck, *info.archive):
-            db[entry.card]  # an unknown card fails here, before anything is written
-    cards = used_definitions(opened, db)
-    return msgspec.structs.replace(
-        opened, cards=cards, cards_digest=definitions_digest(cards),
-        engine_version=opened.engine_version or ENGINE_VERSION,
-        rules_revision=opened.rules_revision or RULES_REVISION)
+    return game_of(opened).complete_opened(opened, db)
 
 
 class Recorder:
     """Records one match into a store."""
 
-    def __init__(self, store: Store, db: CardDB, match_id: str, engine: Engine, length: int,
+    def __init__(self, store: Store, db: Any, opened: MatchOpened, engine: Rules, length: int,
                  rng: random.Random | None = None, clock: Callable[[], str] = now_iso):
-        self.store, self.db, self.match_id = store, db, match_id
+        self.store, self.db, self.opened, self.match_id = store, db, opened, opened.match_id
+        self.game: Game = game_of(opened)
         self.engine, self.length = engine, length
         self.rng = rng if rng is not None else random.SystemRandom()
         self.clock = clock
 
     @classmethod
-    def open(cls, store: Store, db: CardDB, opened: MatchOpened,
+    def open(cls, store: Store, db: Any, opened: MatchOpened,
              rng: random.Random | None = None, clock: Callable[[], str] = now_iso) -> "Recorder":
         """Create the match in the store and run to the first prompt for a seat."""
-        opened = complete_opened(opened, db)
-        engine = Engine.for_match(opened, db)  # unknown cards fail before anything is written
+        game = game_of(opened)
+        opened = game.complete_opened(opened, db)
+        engine = game.rules(opened, db)  # unknown cards fail before anything is written
         store.create(opened, at=clock())
-        recorder = cls(store, db, opened.match_id, engine, 1, rng, clock)
+        recorder = cls(store, db, opened, engine, 1, rng, clock)
         batch = engine.start() + recorder._answer_chance()
         recorder._append(batch)
         return recorder
 
     @classmethod
-    def resume(cls, store: Store, db: CardDB, match_id: str, rng: random.Random | None = None,
+    def resume(cls, store: Store, db: Any, match_id: str, rng: random.Random | None = None,
                clock: Callable[[], str] = now_iso) -> "Recorder":
         """Pick up a match from its log (verifying it on the way)."""
         replay = Replay(list(store.read(match_id)), db)
-        return cls(store, db, match_id, replay.engine, len(replay), rng, clock)
+        return cls(store, db, replay.opened, replay.engine, len(replay), rng, clock)
 
     # -- recording -----------------------------------------------------------------------
 
@@ -87,13 +76,15 @@ class Recorder:
         self._expect(expected_seq)
         return self._append([JudgeNote(judge, text)])
 
-    def manual(self, effect: ManualEffect, expected_seq: int | None = None) -> list[Stored]:
-        """A judge's ruling as primitive operations, applied as given."""
+    def manual(self, effect: Event, expected_seq: int | None = None) -> list[Stored]:
+        """A judge's ruling (the game's administrative event, e.g. primitive operations),
+        applied as given; recorded with the outcome events it stands for."""
         self._expect(expected_seq)
-        reason = why_not_manual(self.engine, effect)
-        if reason:
-            raise IllegalDecisionError(f"manual effect rejected: {reason}")
-        return self._append(apply_manual(self.engine, effect))
+        try:
+            events = self.game.apply_admin(self.engine, effect, self.opened)
+        except ReplayError as exc:
+            raise IllegalDecisionError(f"manual effect rejected: {exc}") from None
+        return self._append(events)
 
     def take_back(self, to_seq: int, by: str = "judge", reason: str = "",
                   expected_seq: int | None = None) -> list[Stored]:
@@ -118,7 +109,7 @@ class Recorder:
     def _answer_chance(self) -> list[Event]:
         out: list[Event] = []
         while self.engine.prompt is not None and self.engine.prompt.kind == "chance":
-            out += self.engine.decide(answer_chance(self.engine.prompt, self.rng))
+            out += self.engine.decide(self.game.answer_chance(self.engine.prompt, self.rng))
         return out
 
     def _expect(self, expected_seq: int | None) -> None:

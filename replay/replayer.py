@@ -16,40 +16,20 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-import msgspec
+from typing import Any
 
 from ledger.codec import Stored
-from ledger.events import Conceded, Event, JudgeNote, MatchOpened, TakenBack, kind_of
-from replay.wotf.events import ManualEffect, Passed, TriggerResolved
-from replay.wotf.cards import CardDB
-from replay.wotf.engine import Engine
-from replay.errors import DivergenceError
-from replay.wotf.legacy import legacy_equal, legacy_outcomes
-from replay.wotf.manual import apply_manual, why_not_manual
-from replay.wotf.narrate import describe
-from replay.wotf.state import GameState, clone, freeze, thaw
-from replay.timeline import TURN_EVENTS, Index, TurnMark  # noqa: F401 - re-exported for readers
-
-
-
-def is_fed(event: Event) -> bool:
-    """Whether an event is fed to the engine (not derived by it)."""
-    if isinstance(event, Passed) or type(event).__name__ == "Answered":
-        return not event.auto
-    return kind_of(type(event).__name__) in ("decision", "chance", "admin")
+from ledger.events import Conceded, Event, JudgeNote, MatchOpened, TakenBack
+from ledger.registry import kind_of
+from replay.errors import DivergenceError, ReplayError
+from replay.game import Game, Rules
+from replay.games import game_of
+from replay.index import Index, TurnMark  # noqa: F401 - re-exported for readers
 
 
 def _is_decided(fed: Event) -> bool:
-    """Whether a fed event goes through ``Engine.decide`` (a decision or a chance event)."""
+    """Whether a fed event goes through ``Rules.decide`` (a decision or a chance event)."""
     return kind_of(type(fed).__name__) in ("decision", "chance") or isinstance(fed, Conceded)
-
-
-def _equal(mine: Event, theirs: Event) -> bool:
-    """Equal as outcomes: a trigger's ``detail`` is presentation, never compared."""
-    if isinstance(mine, TriggerResolved) and isinstance(theirs, TriggerResolved):
-        return msgspec.structs.replace(mine, detail="") == msgspec.structs.replace(theirs, detail="")
-    return mine == theirs
 
 
 class Divergence(DivergenceError):
@@ -70,27 +50,26 @@ class Segment:
 class Replay:
     """One match log folded through the engine (verified), with snapshots for seeking."""
 
-    def __init__(self, events: Sequence[Stored] | Sequence[Event], db: CardDB,
+    def __init__(self, events: Sequence[Stored] | Sequence[Event], db: Any = None,
                  snapshot_every: int = 1):
         self.events: list[Event] = [e.event if isinstance(e, Stored) else e for e in events]
         if not self.events or not isinstance(self.events[0], MatchOpened):
             raise Divergence("?", 0, "a match log starts with MatchOpened")
         self.opened: MatchOpened = self.events[0]
         self.match_id = self.opened.match_id
+        self.game: Game = game_of(self.opened)
         self.legacy = self.opened.schema_version < 3  # recorded before fold-complete events
-        self.db = db
         self.snapshot_every = max(1, snapshot_every)
         self.segments: list[Segment] = []
         self.snapshots: dict[int, bytes] = {}  # seq -> frozen state at a quiet point
         self._snapshot_keys: list[int] = []
-        self.index = Index()
-        self.engine = Engine.for_match(self.opened, db)
-        self.db = self.engine.db  # the match's own cards (recorded, or a copy of the pool)
+        self.index = Index(self.game)
+        pool = db if db is not None else self.game.default_cards()
+        self.engine: Rules = self.game.rules(self.opened, pool)
+        self.db = self.game.cards_of(self.engine)  # the match's own cards (recorded, or a copy)
         self._quiet_seen = 0
         self._snapshot(0)
-        derived = self.engine.start()
-        if self.legacy:
-            derived = legacy_outcomes(derived)
+        derived = self.game.as_recorded(self.engine.start(), self.opened)
         self._check_outcomes(derived, 1)
         self._consumed = 1 + len(derived)
         if derived:
@@ -106,12 +85,11 @@ class Replay:
         i = self._consumed
         while i < len(self.events):
             fed = self.events[i]
-            if not is_fed(fed):
-                raise Divergence(self.match_id, i, f"unexpected {describe(fed)}: the engine "
-                                 f"derived no such outcome here")
+            if not self.game.is_fed(fed):
+                raise Divergence(self.match_id, i, f"unexpected {self.game.describe(fed)}: the "
+                                 f"engine derived no such outcome here")
             self.engine, derived = self._feed(self.engine, fed, i)
-            if self.legacy:
-                derived = [derived[0], *legacy_outcomes(derived[1:])]
+            derived = [derived[0], *self.game.as_recorded(derived[1:], self.opened)]
             self._check_outcomes(derived[1:], i + 1)
             end = i + len(derived) - 1
             self.segments.append(Segment(i, end))
@@ -123,7 +101,7 @@ class Replay:
             i = end + 1
             self._consumed = i
 
-    def _feed(self, engine: Engine, fed: Event, seq: int) -> tuple[Engine, list[Event]]:
+    def _feed(self, engine: Rules, fed: Event, seq: int) -> tuple[Rules, list[Event]]:
         """Apply one fed event; returns the engine to go on with and ``[fed, *outcomes]``."""
         if isinstance(fed, JudgeNote):
             return engine, [fed]
@@ -132,15 +110,14 @@ class Replay:
                 raise Divergence(self.match_id, seq,
                                  f"take-back to seq {fed.to_seq} is not the end of an earlier batch")
             return self.engine_after(fed.to_seq), [fed]
-        if isinstance(fed, ManualEffect):
-            reason = why_not_manual(engine, fed)
-            if reason:
-                raise Divergence(self.match_id, seq, f"bad manual effect: {reason}")
-            derived = apply_manual(engine, fed)
-            return engine, [fed] if self.legacy else derived
+        if not _is_decided(fed):  # a game's own administrative event (a judge's ruling)
+            try:
+                return engine, self.game.apply_admin(engine, fed, self.opened)
+            except ReplayError as exc:
+                raise Divergence(self.match_id, seq, f"bad manual effect: {exc}") from None
         reason = engine.check(fed)
         if reason is not None:
-            raise Divergence(self.match_id, seq, f"illegal {describe(fed)}: {reason}")
+            raise Divergence(self.match_id, seq, f"illegal {self.game.describe(fed)}: {reason}")
         return engine, engine.decide(fed)
 
     def _check_outcomes(self, outcomes: list[Event], first_seq: int) -> None:
@@ -149,17 +126,17 @@ class Replay:
         A file of schema ≤ 2 recorded only the outcome types and fields of its time
         (:mod:`replay.wotf.legacy`): the engine's other outcomes are not looked for in it.
         """
-        same = legacy_equal if self.legacy else _equal
+        describe, opened = self.game.describe, self.opened
         recorded = self.events[first_seq:first_seq + len(outcomes)]
         for offset, (mine, theirs) in enumerate(zip(outcomes, recorded)):
-            if not same(mine, theirs):
+            if not self.game.same_outcome(mine, theirs, opened):
                 raise Divergence(self.match_id, first_seq + offset,
                                  f"recorded {describe(theirs)}, engine derives {describe(mine)}")
         if len(recorded) < len(outcomes):
             raise Divergence(self.match_id, first_seq + len(recorded),
                              f"the log ends; engine derives {describe(outcomes[len(recorded)])}")
         nxt = first_seq + len(outcomes)
-        if nxt < len(self.events) and not is_fed(self.events[nxt]):
+        if nxt < len(self.events) and not self.game.is_fed(self.events[nxt]):
             raise Divergence(self.match_id, nxt, f"recorded {describe(self.events[nxt])}, "
                              f"engine derives nothing more here")
 
@@ -168,14 +145,14 @@ class Replay:
             self.index.see(seq, self.events[seq])
 
     def _snapshot(self, seq: int) -> None:
-        self.snapshots[seq] = freeze(self.engine.state)
+        self.snapshots[seq] = self.game.freeze(self.engine.state)
         self._snapshot_keys.append(seq)
 
     def _recorded_count(self, out: list[Event], fed: bool = True) -> int:
         """How many of the engine's events so far the file records (all, from schema 3)."""
         if not self.legacy:
             return len(out)
-        return fed + len(legacy_outcomes(out[1:] if fed else out))
+        return fed + len(self.game.as_recorded(out[1:] if fed else out, self.opened))
 
     def is_batch_end(self, seq: int) -> bool:
         """Whether a prompt was pending after event ``seq`` (a point a take-back may return to)."""
@@ -186,23 +163,24 @@ class Replay:
     def __len__(self) -> int:
         return len(self.events)
 
-    def state_at(self, seq: int) -> GameState:
+    def state_at(self, seq: int) -> Any:
         """The state once event ``seq`` has happened (a fresh copy)."""
         if not 0 <= seq < len(self.events):
             raise IndexError(f"seq {seq} is outside 0..{len(self.events) - 1}")
-        captured: list[GameState] = []
+        captured: list[Any] = []
         engine = self._engine_until(seq, captured)
-        return captured[0] if captured else clone(engine.state)
+        return captured[0] if captured else self.game.clone(engine.state)
 
-    def engine_after(self, seq: int) -> Engine:
+    def engine_after(self, seq: int) -> Rules:
         """An engine positioned at the prompt after segment end ``seq``."""
         return self._engine_until(seq, [])
 
-    def _engine_until(self, seq: int, captured: list[GameState]) -> Engine:
+    def _engine_until(self, seq: int, captured: list[Any]) -> Rules:
         k = self._snapshot_keys[bisect.bisect_right(self._snapshot_keys, seq) - 1]
+        game, clone = self.game, self.game.clone
         # Seq 0 is set-up: the engine needs the deck lists its shuffles order.
-        engine = (Engine.for_match(self.opened, self.db) if k == 0
-                  else Engine(self.db, thaw(self.snapshots[k])))
+        engine = (game.rules(self.opened, self.db) if k == 0
+                  else game.resume(game.thaw(self.snapshots[k]), self.db))
         if k == 0 and 0 < seq:
             def on_start(_event):
                 if self._recorded_count(engine.out, fed=False) == seq and not captured:
@@ -246,7 +224,7 @@ class Cursor:
         self.seek(seq)
 
     @property
-    def state(self) -> GameState:
+    def state(self) -> Any:
         return self.replay.state_at(self.seq)
 
     @property

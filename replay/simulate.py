@@ -12,12 +12,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
+from typing import Any
+
 from ledger.codec import format_time
 from ledger.events import DeckEntry, MatchOpened, SeatInfo
 from ledger.store import Store
-from replay.wotf.bots import BOTS
-from replay.wotf.cards import CardDB
-from replay.wotf.engine import ENGINE_VERSION
+from replay.games import game
 from replay.recorder import Recorder
 
 EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -54,24 +54,27 @@ class Standing:
     opponents: list[str] = field(default_factory=list)
 
 
-def play_match(store: Store, db: CardDB, opened: MatchOpened, seed: int,
+def play_match(store: Store, db: Any, opened: MatchOpened, seed: int,
                bots: tuple[str, str], clock: Callable[[], str] | None = None) -> MatchOpened:
     """Record one bot-vs-bot match into ``store``; returns its ``MatchOpened``."""
     recorder = Recorder.open(store, db, opened, rng=random.Random(f"chance:{seed}"),
                              clock=clock or SimClock(seed))
-    players = {"A": BOTS[bots[0]](random.Random(f"A:{seed}")),
-               "B": BOTS[bots[1]](random.Random(f"B:{seed}"))}
+    makers = recorder.game.bots
+    players = {"A": makers[bots[0]](random.Random(f"A:{seed}")),
+               "B": makers[bots[1]](random.Random(f"B:{seed}"))}
     while recorder.engine.prompt is not None:
-        engine = recorder.engine
-        recorder.submit(players[engine.prompt.seat].decide(engine))
+        prompt = recorder.engine.prompt
+        recorder.submit(players[prompt.seat].decide(recorder.engine, prompt))
     return opened
 
 
-def _opened(match_id: str, a: Entrant, b: Entrant, ruleset: str, **meta) -> MatchOpened:
+def _opened(match_id: str, a: Entrant, b: Entrant, ruleset: str | None, game_name: str = "wotf",
+            **meta: Any) -> MatchOpened:
+    played = game(game_name)
     seats = [SeatInfo("A", a.name, a.deck_name, a.deck, a.archive),
              SeatInfo("B", b.name, b.deck_name, b.deck, b.archive)]
-    return MatchOpened(match_id=match_id, ruleset=ruleset, seats=seats,
-                       engine_version=ENGINE_VERSION, **meta)
+    return MatchOpened(match_id=match_id, ruleset=ruleset or played.rulesets[0], seats=seats,
+                       game=game_name, engine_version=played.engine_version, **meta)
 
 
 def entrants(decks: Sequence, bots: Sequence[str], count: int, rng: random.Random) -> list[Entrant]:
@@ -84,9 +87,10 @@ def entrants(decks: Sequence, bots: Sequence[str], count: int, rng: random.Rando
     return out
 
 
-def simulate_matches(store: Store, db: CardDB, decks: Sequence, count: int, seed: int,
-                     ruleset: str = "1.3.2", bots: Sequence[str] = ("greedy", "greedy"),
-                     prefix: str = "m", rules_revision: int = 0) -> Iterator[MatchOpened]:
+def simulate_matches(store: Store, db: Any, decks: Sequence, count: int, seed: int,
+                     ruleset: str | None = None, bots: Sequence[str] = ("greedy", "greedy"),
+                     prefix: str = "m", rules_revision: int = 0,
+                     game_name: str = "wotf") -> Iterator[MatchOpened]:
     """``count`` independent matches, ids ``m-0001`` …; yields each as it is written.
     ``rules_revision`` records them under an earlier rules revision (default: the current)."""
     rng = random.Random(f"decks:{seed}")
@@ -95,13 +99,15 @@ def simulate_matches(store: Store, db: CardDB, decks: Sequence, count: int, seed
         a = Entrant(f"{bots[0]} bot", a_deck.name, a_deck.entries(), a_deck.archive_entries(), bots[0])
         b = Entrant(f"{bots[-1]} bot", b_deck.name, b_deck.entries(), b_deck.archive_entries(), bots[-1])
         match_seed = rng.randrange(2**63)
-        opened = _opened(f"{prefix}-{i + 1:04d}", a, b, ruleset, rules_revision=rules_revision)
+        opened = _opened(f"{prefix}-{i + 1:04d}", a, b, ruleset, game_name,
+                         rules_revision=rules_revision)
         yield play_match(store, db, opened, match_seed, (a.bot, b.bot), SimClock(match_seed))
 
 
-def simulate_tournament(store: Store, db: CardDB, decks: Sequence, name: str, players: int,
-                        rounds: int, seed: int, ruleset: str = "1.3.2",
-                        bots: Sequence[str] = ("greedy",)) -> Iterator[MatchOpened]:
+def simulate_tournament(store: Store, db: Any, decks: Sequence, name: str, players: int,
+                        rounds: int, seed: int, ruleset: str | None = None,
+                        bots: Sequence[str] = ("greedy",),
+                        game_name: str = "wotf") -> Iterator[MatchOpened]:
     """A Swiss tournament: each round pairs players by match points (3 win, 1 draw),
     avoiding rematches where possible; an odd player out gets a bye (3 points)."""
     rng = random.Random(f"tournament:{seed}")
@@ -116,7 +122,7 @@ def simulate_tournament(store: Store, db: CardDB, decks: Sequence, name: str, pl
         for number, (one, two) in enumerate(pairs, start=1):
             match_seed = rng.randrange(2**63)
             opened = _opened(f"{slug}-r{round_no}-t{number:02d}", one.entrant, two.entrant,
-                             ruleset, tournament=name, round=round_no, table=number)
+                             ruleset, game_name, tournament=name, round=round_no, table=number)
             play_match(store, db, opened, match_seed, (one.entrant.bot, two.entrant.bot), clock)
             _score(store, opened.match_id, one, two)
             yield opened

@@ -17,49 +17,16 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Protocol
+
+from typing import Any
 
 from ledger.codec import Stored
 from ledger.events import Event, MatchOpened, TakenBack
-from replay.wotf.events import (
-    ActivationDeclared, AttackDeclared, BattleStarted, DrawDeclared, HarvestDeclared, Passed,
-    PlayDeclared, RoundStarted,
-)
-from replay.wotf.evolve import evolve, initial_state
-from replay.wotf.state import GameState, clone, freeze, thaw
-
-TURN_EVENTS = (PlayDeclared, AttackDeclared, DrawDeclared, ActivationDeclared, HarvestDeclared,
-               Passed)
-
-
-@dataclass(frozen=True)
-class TurnMark:
-    seq: int
-    round: int
-    number: int  # 1-based turn number within the round
-    seat: str
-
-
-@dataclass
-class Index:
-    """Addresses people use: rounds, turns and battles, by seq (:meth:`see` each event)."""
-
-    rounds: dict[int, int] = field(default_factory=dict)  # round -> seq of RoundStarted
-    turns: list[TurnMark] = field(default_factory=list)
-    battles: list[tuple[int, int, int]] = field(default_factory=list)  # (seq, round, realm)
-    _round: int = field(default=0, compare=False, repr=False)
-    _turn_no: int = field(default=0, compare=False, repr=False)
-
-    def see(self, seq: int, event: Event) -> None:
-        if isinstance(event, RoundStarted):
-            self._round, self._turn_no = event.round, 0
-            self.rounds[event.round] = seq
-        elif isinstance(event, TURN_EVENTS):
-            self._turn_no += 1
-            self.turns.append(TurnMark(seq, self._round, self._turn_no, event.seat))
-        elif isinstance(event, BattleStarted):
-            self.battles.append((seq, self._round, event.realm))
+from replay.game import Game
+from replay.games import game_of
+from replay.index import Index
+from replay.replayer import Replay
 
 
 class Reading(Protocol):
@@ -69,7 +36,7 @@ class Reading(Protocol):
 
     def __len__(self) -> int: ...
 
-    def state_at(self, seq: int) -> GameState: ...
+    def state_at(self, seq: int) -> Any: ...
 
 
 class TimelineError(ValueError):
@@ -86,12 +53,13 @@ class Timeline:
             raise TimelineError("a match log starts with MatchOpened")
         self.opened: MatchOpened = listed[0]
         self.match_id = self.opened.match_id
+        self.game: Game = game_of(self.opened)
         self.every = max(1, every)
         self.events: list[Event] = []
-        self.index = Index()
+        self.index = Index(self.game)
         self._snapshots: dict[int, bytes] = {}
         self._keys: list[int] = []
-        self._state = initial_state(self.opened)
+        self._state = self.game.initial_state(self.opened)
         self._append(self.opened)
         self.extend(listed[1:])
 
@@ -99,7 +67,7 @@ class Timeline:
         return len(self.events)
 
     @property
-    def state(self) -> GameState:
+    def state(self) -> Any:
         """The state after the last event (the live state; do not change it)."""
         return self._state
 
@@ -114,7 +82,7 @@ class Timeline:
                                         f"{event.to_seq}, which is not earlier")
                 self._state = self.state_at(event.to_seq)
             else:
-                evolve(self._state, event)
+                self.game.evolve(self._state, event)
             self._append(event)
 
     def _append(self, event: Event) -> None:
@@ -122,23 +90,23 @@ class Timeline:
         self.events.append(event)
         self.index.see(seq, event)
         if seq % self.every == 0:
-            self._snapshots[seq] = freeze(self._state)
+            self._snapshots[seq] = self.game.freeze(self._state)
             self._keys.append(seq)
 
-    def state_at(self, seq: int) -> GameState:
+    def state_at(self, seq: int) -> Any:
         """The state once event ``seq`` has happened (a fresh copy)."""
         if not 0 <= seq < len(self.events):
             raise IndexError(f"seq {seq} is outside 0..{len(self.events) - 1}")
         if seq == len(self.events) - 1:
-            return clone(self._state)
+            return self.game.clone(self._state)
         k = self._keys[bisect.bisect_right(self._keys, seq) - 1]
-        state = thaw(self._snapshots[k])
+        state = self.game.thaw(self._snapshots[k])
         for n in range(k + 1, seq + 1):
             event = self.events[n]
             if isinstance(event, TakenBack):
                 state = self.state_at(event.to_seq)
             else:
-                evolve(state, event)
+                self.game.evolve(state, event)
         return state
 
 
@@ -153,7 +121,4 @@ def open_timeline(events: Sequence[Stored] | Sequence[Event], db=None) -> Readin
     first = events[0].event if isinstance(events[0], Stored) else events[0]
     if isinstance(first, MatchOpened) and is_complete(first):
         return Timeline(events)
-    from replay.wotf.cards import default_cards
-    from replay.replayer import Replay
-
-    return Replay(events, db if db is not None else default_cards())
+    return Replay(events, db)

@@ -24,10 +24,10 @@ import msgspec
 from ledger.errors import LedgerError
 from ledger.events import Event, MatchOpened
 from ledger.integrity import NEWER, check_file
-from replay.wotf.cards import CardDB, definition, definitions_digest
 from replay.errors import NewerRevisionError, ReplayError
+from replay.game import Game
+from replay.games import game_of
 from replay.replayer import Divergence, Replay
-from replay.wotf.revisions import RULES_REVISION, effective
 
 OK, FAIL, NEWER_PROGRAM = "OK", "FAIL", "NEWER"
 
@@ -46,7 +46,7 @@ class Report:
         return self.status == OK
 
 
-def verify_file(path: str | os.PathLike, pool: CardDB, against_current: bool = False) -> Report:
+def verify_file(path: str | os.PathLike, pool: Any = None, against_current: bool = False) -> Report:
     """Verify one match file at every level (and, if asked, against today's pool and engine)."""
     name = os.path.basename(os.fspath(path))
     check = check_file(path)
@@ -56,6 +56,8 @@ def verify_file(path: str | os.PathLike, pool: CardDB, against_current: bool = F
         return Report(str(path), FAIL, check.message)
     events = [s.event for s in check.events]
     try:
+        if pool is None and events and isinstance(events[0], MatchOpened):
+            pool = game_of(events[0]).default_cards()
         replay = Replay(events, pool)
     except NewerRevisionError as exc:
         return Report(str(path), NEWER_PROGRAM, f"{name}: {exc}")
@@ -70,46 +72,49 @@ def verify_file(path: str | os.PathLike, pool: CardDB, against_current: bool = F
     opened = replay.opened
     report = Report(str(path), OK, f"{replay.match_id}: {len(replay)} events, {result} — intact, "
                     f"re-derived at rules {opened.ruleset} revision "
-                    f"{effective(opened.rules_revision)}, schema {opened.schema_version}")
+                    f"{replay.game.effective_revision(opened.rules_revision)}, "
+                    f"schema {opened.schema_version}")
     if against_current:
         report.lines = against_today(events, pool)
     return report
 
 
-def against_today(events: list[Event], pool: CardDB) -> list[str]:
+def against_today(events: list[Event], pool: Any) -> list[str]:
     """How today's pool and engine differ from what the match recorded (one line each)."""
     opened = events[0]
     assert isinstance(opened, MatchOpened)
+    game = game_of(opened)
+    current = game.rules_revision
     lines: list[str] = []
     if opened.cards:
-        lines += card_differences(opened.cards, pool)
+        lines += card_differences(opened.cards, pool, game)
     else:
         lines.append(f"schema {opened.schema_version}: the file records no cards; its cards "
                      f"are the pool's")
-    today = _as_today(opened, pool)
+    today = _as_today(opened, pool, game)
     try:
         Replay([today, *events[1:]], pool)
     except (LedgerError, ReplayError) as exc:
         seq = exc.seq if isinstance(exc, Divergence) else "?"
         detail = str(exc).split(": ", 1)[-1]
-        lines.append(f"today's engine (revision {RULES_REVISION}, today's cards) would diverge "
+        lines.append(f"today's engine (revision {current}, today's cards) would diverge "
                      f"at seq {seq}: {detail}")
     else:
-        lines.append(f"today's engine (revision {RULES_REVISION}, today's cards) re-derives "
+        lines.append(f"today's engine (revision {current}, today's cards) re-derives "
                      f"it unchanged")
     return lines
 
 
-def card_differences(recorded: list[dict[str, Any]], pool: CardDB) -> list[str]:
+def card_differences(recorded: list[dict[str, Any]], pool: Any, game: Game) -> list[str]:
     """``card 'X': field old → new`` for every recorded card that today's pool defines
     otherwise (or no longer defines)."""
     out: list[str] = []
     for old in recorded:
         card = old.get("name", "?")
-        if card not in pool:
+        new = game.definition(pool, card)
+        if new is None:
             out.append(f"card {card!r}: no longer in today's pool")
             continue
-        new = definition(pool[card])
         for key in sorted(set(old) | set(new), key=_field_order(old, new)):
             if old.get(key) != new.get(key):
                 out.append(f"card {card!r}: {key} {_show(old.get(key))} → {_show(new.get(key))}")
@@ -128,11 +133,11 @@ def _show(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "…"
 
 
-def _as_today(opened: MatchOpened, pool: CardDB) -> MatchOpened:
+def _as_today(opened: MatchOpened, pool: Any, game: Game) -> MatchOpened:
     """The match's opening as if recorded today: today's revision, today's card definitions."""
     if not opened.cards:
-        return msgspec.structs.replace(opened, rules_revision=RULES_REVISION)
-    names = [d.get("name") for d in opened.cards]
-    cards = [definition(pool[n]) for n in names if n in pool]
-    return msgspec.structs.replace(opened, rules_revision=RULES_REVISION, cards=cards,
-                                   cards_digest=definitions_digest(cards))
+        return msgspec.structs.replace(opened, rules_revision=game.rules_revision)
+    found = (game.definition(pool, d.get("name", "")) for d in opened.cards)
+    cards = [d for d in found if d is not None]
+    return msgspec.structs.replace(opened, rules_revision=game.rules_revision, cards=cards,
+                                   cards_digest=game.definitions_digest(cards))

@@ -15,7 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from ledger.events import EVENT_TYPES, SCHEMA, MatchOpened, kind_of
+from ledger.events import SCHEMA, MatchOpened, kind_of
+from ledger.registry import game_events
+
+#: docs/format.md documents the core events and those of Wonders of The First (State of
+#: Wonder's are documented in docs/sow.md).
+EVENT_TYPES = {**game_events(""), **game_events("wotf")}
 from ledger.integrity import INTACT, check_file
 from ledger.upcast import _REGISTRY as UPCASTERS
 from replay.wotf.cards import CardDB, definitions_digest

@@ -21,7 +21,9 @@ from replay.wotf.cards import default_cards
 from replay.wotf.decks import load_decks
 from replay.wotf.engine import Engine
 from replay.wotf.evolve import evolve, fold, initial_state
-from replay.replayer import is_fed
+from replay.wotf.game import GAME
+
+is_fed = GAME.is_fed
 from replay.simulate import simulate_matches
 from replay.wotf.state import state_hash
 

@@ -157,7 +157,7 @@ class Table:
         self._checked = self.length
         replay, self._mark = rederive(self.timeline.events, self.db)
         if replay is not None:  # its engine, at the pending prompt, becomes the recorder's
-            self._recorder = Recorder(self.store, self.db, self.match_id, replay.engine,
+            self._recorder = Recorder(self.store, self.db, replay.opened, replay.engine,
                                       len(replay))
         return self._recorder
 

@@ -1,0 +1,188 @@
+"""Wonders of The First as a :class:`replay.game.Game`: what the generic parts may use of it.
+
+Nothing here decides a rule; it only hands the generic recorder, replayer, timeline, verify,
+simulator, web and analytics the Wonders pieces they ask for, by the protocol's names.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from ledger.codec import Stored
+from ledger.events import Event, MatchOpened
+from ledger.registry import kind_of
+from replay.errors import ReplayError
+from replay.game import Address
+from replay.prompts import Prompt
+from replay.wotf import bots, cards, legacy, manual, narrate, perspective, revisions
+from replay.wotf import events as ev
+from replay.wotf.decks import load_decks, validate_deck
+from replay.wotf.engine import ENGINE_VERSION, Engine
+from replay.wotf.evolve import evolve, initial_state
+from replay.wotf.state import GameState, clone, freeze, thaw
+
+TURN_EVENTS = (ev.PlayDeclared, ev.AttackDeclared, ev.DrawDeclared, ev.ActivationDeclared,
+               ev.HarvestDeclared, ev.Passed)
+
+
+class _BotSeat:
+    """A Wonders bot behind the protocol's ``decide(rules, prompt)``."""
+
+    def __init__(self, bot: Any):
+        self.bot = bot
+
+    def decide(self, rules: Any, prompt: Prompt) -> Event:
+        decision: Event = self.bot.decide(rules)
+        return decision
+
+
+class WondersOfTheFirst:
+    """The game ``wotf`` (rules 000–003)."""
+
+    name = "wotf"
+    title = "Wonders of The First"
+    rulesets = ("1.3.2", "1.2")
+    rules_revision = revisions.RULES_REVISION
+    engine_version = ENGINE_VERSION
+    perspectives = perspective.PERSPECTIVES
+    seats = ("A", "B")
+
+    @property
+    def bots(self) -> Mapping[str, Any]:
+        return {name: (lambda rng, make=make: _BotSeat(make(rng))) for name, make in bots.BOTS.items()}
+
+    # -- cards ---------------------------------------------------------------------------
+    def default_cards(self) -> cards.CardDB:
+        return cards.default_cards()
+
+    def load_cards(self, paths: Iterable[str]) -> cards.CardDB:
+        return cards.load_cards(paths)
+
+    def match_cards(self, opened: MatchOpened, pool: cards.CardDB) -> cards.CardDB:
+        return cards.match_cards(opened, pool)
+
+    def complete_opened(self, opened: MatchOpened, pool: cards.CardDB) -> MatchOpened:
+        if opened.schema_version < 3 or opened.cards:
+            return opened
+        for info in opened.seats:
+            for entry in (*info.deck, *info.archive):
+                pool[entry.card]  # an unknown card fails here, before anything is written
+        used = cards.used_definitions(opened, pool)
+        return msgspec.structs.replace(
+            opened, cards=used, cards_digest=cards.definitions_digest(used),
+            engine_version=opened.engine_version or ENGINE_VERSION,
+            rules_revision=opened.rules_revision or revisions.RULES_REVISION)
+
+    def definition(self, pool: cards.CardDB, name: str) -> dict[str, Any] | None:
+        return cards.definition(pool[name]) if name in pool else None
+
+    def definitions_digest(self, definitions: list[dict[str, Any]]) -> str:
+        return cards.definitions_digest(definitions)
+
+    def sample_decks(self, pool: cards.CardDB) -> list[Any]:
+        return load_decks(db=pool)
+
+    def deck_problems(self, deck: Any, pool: cards.CardDB) -> list[str]:
+        return validate_deck(deck, pool)
+
+    # -- the log -------------------------------------------------------------------------
+    def initial_state(self, opened: MatchOpened) -> GameState:
+        return initial_state(opened)
+
+    def evolve(self, state: GameState, event: Event) -> GameState:
+        return evolve(state, event)
+
+    def freeze(self, state: GameState) -> bytes:
+        return freeze(state)
+
+    def thaw(self, data: bytes) -> GameState:
+        return thaw(data)
+
+    def clone(self, state: GameState) -> GameState:
+        return clone(state)
+
+    def rules(self, opened: MatchOpened, pool: cards.CardDB) -> Engine:
+        return Engine.for_match(opened, pool)
+
+    def resume(self, state: GameState, match_cards: cards.CardDB) -> Engine:
+        return Engine(match_cards, state)
+
+    def cards_of(self, rules: Engine) -> cards.CardDB:
+        return rules.db
+
+    def effective_revision(self, recorded: int) -> int:
+        return revisions.effective(recorded)
+
+    def answer_chance(self, prompt: Prompt, rng: random.Random) -> Event:
+        return bots.answer_chance(prompt, rng)
+
+    def same_outcome(self, mine: Event, theirs: Event, opened: MatchOpened) -> bool:
+        """Equal as outcomes (a trigger's ``detail`` is presentation); a file of schema ≤ 2
+        compares only the fields it recorded (:mod:`replay.wotf.legacy`)."""
+        if opened.schema_version < 3:
+            return legacy.legacy_equal(mine, theirs)
+        if isinstance(mine, ev.TriggerResolved) and isinstance(theirs, ev.TriggerResolved):
+            return (msgspec.structs.replace(mine, detail="")
+                    == msgspec.structs.replace(theirs, detail=""))
+        return mine == theirs
+
+    def as_recorded(self, outcomes: list[Event], opened: MatchOpened) -> list[Event]:
+        """The engine's outcomes as the file records them (schema ≤ 2 recorded fewer)."""
+        return legacy.legacy_outcomes(outcomes) if opened.schema_version < 3 else outcomes
+
+    def is_fed(self, event: Event) -> bool:
+        if isinstance(event, (ev.Passed, ev.Answered)):
+            return not event.auto
+        return kind_of(type(event).__name__) in ("decision", "chance", "admin")
+
+    def apply_admin(self, rules: Engine, event: Event, opened: MatchOpened) -> list[Event]:
+        """A game's own administrative event (a judge's ``ManualEffect``): its outcomes."""
+        if not isinstance(event, ev.ManualEffect):
+            raise ReplayError(f"{type(event).__name__} is not an administrative event of "
+                              f"{self.title}")
+        reason = manual.why_not_manual(rules, event)
+        if reason:
+            raise ReplayError(reason)
+        derived = manual.apply_manual(rules, event)
+        return [event] if opened.schema_version < 3 else derived
+
+    def address(self, event: Event) -> Address | None:
+        """Where an event puts a reader: a round starts, a turn is taken, a battle begins."""
+        if isinstance(event, ev.RoundStarted):
+            return Address("round", event.round)
+        if isinstance(event, TURN_EVENTS):
+            return Address("turn", event.seat)
+        if isinstance(event, ev.BattleStarted):
+            return Address("battle", event.realm)
+        return None
+
+    # -- who sees what -------------------------------------------------------------------
+    def hidden_ids(self, state: GameState) -> frozenset[str]:
+        return perspective.face_down_ids(state)
+
+    def redact(self, event: Event, view: str, hidden: Iterable[str] = ()) -> Event:
+        return perspective.redact_event(event, view, frozenset(hidden))
+
+    def board(self, state: GameState, match_cards: cards.CardDB, view: str) -> dict[str, Any]:
+        return perspective.board(state, match_cards, view)
+
+    def card_names(self, state: GameState, view: str, events: Sequence[Event] = ()) -> dict[str, str]:
+        return perspective.card_names(state, view, events)
+
+    def describe(self, event: Event) -> str:
+        return narrate.describe(event)
+
+    def narrate(self, event: Event, round_: int | None, names: Mapping[str, str]) -> str:
+        return narrate.narrate(event, round_, names)
+
+    # -- analytics -----------------------------------------------------------------------
+    def facts(self, stored: list[Stored], file: Any, card_facts: Any) -> Any:
+        from replay.wotf.facts import match_facts
+        return match_facts(stored, file, card_facts)
+
+
+GAME = WondersOfTheFirst()
