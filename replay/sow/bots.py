@@ -8,6 +8,7 @@ Randomness comes only from the ``random.Random`` the bot was made with.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from ledger.events import Event
@@ -99,4 +100,5 @@ def answer_chance(prompt: Prompt, rng: random.Random) -> Event:
     return CultureOrdered(prompt.text.removeprefix("shuffle "), order)  # type: ignore[arg-type]
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, Callable[[random.Random], RandomBot | GreedyBot]] = {
+    "random": RandomBot, "greedy": GreedyBot}

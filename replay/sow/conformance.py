@@ -140,7 +140,7 @@ def _decision(step: dict[str, Any]) -> Event:
     if step.get("concede"):
         return Conceded(step["seat"])
     if "chance" in step:
-        return msgspec.convert(step["chance"], Chance)  # type: ignore[return-value]
+        return msgspec.convert(step["chance"], Chance)
     return decision_from(step["seat"], step["decision"])
 
 

@@ -10,12 +10,12 @@ import msgspec
 import pytest
 
 from ledger.codec import Stored
-from ledger.events import MatchEnded, TakenBack
+from ledger.events import Event, MatchEnded, MatchOpened, TakenBack
 from ledger.registry import EVENT_TYPES, GAME_OF, load_games
 from replay.errors import CardDataError
 from replay.games import game
 from replay.sow import GAME
-from replay.sow.events import EVENTS, MainPassed, PlayChosen, Picked
+from replay.sow.events import EVENTS, MainPassed, PlayChosen, Picked, TurnBegan
 from replay.sow.evolve import evolve, initial_state
 from replay.sow.simulate import open_match
 from tests.replay.sow.helpers import deck_pair, played, pool
@@ -94,7 +94,7 @@ def test_every_event_narrates_in_names() -> None:
     assert GAME.is_turn_event(next(e for e in events if type(e).__name__ == "TurnBegan"))
 
 
-def stored_of(opened, events) -> list[Stored]:  # type: ignore[no-untyped-def]
+def stored_of(opened: MatchOpened, events: list[Event]) -> list[Stored]:
     return [Stored(n, "2026-01-01T00:00:00Z", n, "", "", e)
             for n, e in enumerate([opened, *events])]
 
@@ -106,7 +106,7 @@ def test_facts() -> None:
     assert isinstance(ended, MatchEnded)
     (match,) = facts["matches"]
     assert match.game == "sow" and match.winner_seat == ended.winner and match.reason == ended.reason
-    assert match.turns == max(e.number for e in events if type(e).__name__ == "TurnBegan")
+    assert match.turns == max(e.number for e in events if isinstance(e, TurnBegan))
     rows = facts["card_games"]
     assert {(r.seat, r.card) for r in rows} == {(i.seat, e.card) for i in opened.seats for e in i.deck}
     assert all(r.won == (r.seat == ended.winner) for r in rows)

@@ -41,8 +41,8 @@ def test_events_never_leak_the_other_seats_hidden_cards(seed: int) -> None:
     for event in events:
         before = hidden_ids(state)
         evolve(state, event)
-        still = before & hidden_ids(state) | {c.id for c in state.cards.values()
-                                              if c.area in HIDDEN_AREAS and c.id not in before}
+        still = before & hidden_ids(state) | frozenset(
+            c.id for c in state.cards.values() if c.area in HIDDEN_AREAS and c.id not in before)
         for perspective in ("A", "B", "spectator"):
             seen = redact(event, perspective, before)
             for seat in ("A", "B"):
@@ -50,7 +50,7 @@ def test_events_never_leak_the_other_seats_hidden_cards(seed: int) -> None:
                     _assert_no_hidden_identity(seen, seat, still)
 
 
-def _assert_no_hidden_identity(seen: Event, seat: str, hidden: set[str]) -> None:
+def _assert_no_hidden_identity(seen: Event, seat: str, hidden: frozenset[str]) -> None:
     if isinstance(seen, CultureOrdered) and seen.seat == seat:
         assert set(seen.cards) == {""}
     if isinstance(seen, WonderPlacedFaceDown) and seen.seat == seat:
