@@ -137,11 +137,12 @@ def decode_line(line: bytes, where: str = "", prev: str | None = None) -> Stored
             f"{where}: seq {env.seq}: hash chain broken (prev {env.prev[:12]}…, "
             f"expected {prev[:12]}… — a line was removed, inserted or reordered)")
     if event is None:
-        if newer:
+        if current is None or newer:
             what = (f"event type {env.type!r}, unknown to this program" if current is None else
                     f"{env.type} schema v{env.v}; this program reads up to v{current}")
             raise NewerFormatError(f"{where}: seq {env.seq}: written by a newer program ({what}); "
                                    f"upgrade wonders to read this file")
+        assert raw is not None  # _check_raw ran: the event was not decoded directly
         try:
             raw = upcast(env.type, env.v, current, raw)
             event = msgspec.convert(raw, EVENT_TYPES[env.type])
@@ -233,9 +234,9 @@ def _check_hash(line: bytes, env: Envelope, where: str, event: Event | None = No
         keys = None
         if event is not None:
             keys = list(_raw_decoder.decode(encode_line(event, env.seq, env.at, env.batch, env.prev)[0]))
-        problem = _diagnose(line, keys)
-        if problem is not None:
-            raise _non_canonical(where, env.seq, problem)
+        diagnosis = _diagnose(line, keys)
+        if diagnosis is not None:
+            raise _non_canonical(where, env.seq, diagnosis)
         raise IntegrityError(f"{where}: seq {env.seq}: hash mismatch (the line was altered)")
     return cut
 
@@ -263,9 +264,9 @@ def _same(got: object, want: object) -> bool:
     every depth, same values; an int may stand for an equal float."""
     if type(got) is not type(want):
         return type(got) is int and type(want) is float and got == want
-    if type(got) is dict:
+    if type(got) is dict and isinstance(want, dict):
         return list(got) == list(want) and all(_same(got[k], want[k]) for k in got)
-    if type(got) is list:
+    if type(got) is list and isinstance(want, list):
         return len(got) == len(want) and all(map(_same, got, want))
     return got == want
 

@@ -22,6 +22,7 @@ Durability contract (DESIGN.md section 5):
 
 from __future__ import annotations
 
+import builtins
 import fcntl
 import os
 import re
@@ -261,7 +262,7 @@ class FileStore(Store):
             infos.append(self.info_of(path))
         return infos
 
-    def files(self) -> list[Path]:
+    def files(self) -> builtins.list[Path]:  # `list` here is the method above
         """The match files of the store, sorted by name."""
         return sorted(self.root.glob(f"*{SUFFIX}"))
 
@@ -307,7 +308,7 @@ def _lines(data: bytes) -> Iterator[tuple[int, bytes, int | None]]:
         start = nl + 1
 
 
-def _decode_stream(data: bytes, path: Path, from_seq: int, known: list[Envelope] = (),
+def _decode_stream(data: bytes, path: Path, from_seq: int, known: Sequence[Envelope] = (),
                    verified: list | None = None, known_bytes: int = 0) -> Iterator[Stored]:
     """Decode the whole batches of a file, checking seq order and the hash chain.
 

@@ -101,13 +101,13 @@ def check_bytes(data: bytes, name: str) -> FileCheck:
         lineno += 1
         nl = data.find(b"\n", start)
         if nl < 0:  # the file ends inside a line
-            first = lineno - len(pending)
+            first_line = lineno - len(pending)
             seq = len(whole)
             return FileCheck(
                 name, TORN,
-                f"{name}:{first}: seq {seq}: torn final batch at line {first} (seq {seq}): the file "
-                f"ends inside line {lineno} ({len(data) - start} bytes); the {seq} events before "
-                f"it are intact", first, seq, tuple(whole))
+                f"{name}:{first_line}: seq {seq}: torn final batch at line {first_line} (seq {seq}): "
+                f"the file ends inside line {lineno} ({len(data) - start} bytes); the {seq} events "
+                f"before it are intact", first_line, seq, tuple(whole))
         line = data[start:nl]
         start = nl + 1
         where = f"{name}:{lineno}"

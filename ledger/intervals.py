@@ -19,6 +19,11 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float | None, float |
     """The Wilson score interval ``(low, high)`` of ``wins / games``; ``(None, None)`` if no games."""
     if games <= 0:
         return None, None
+    return _wilson(wins, games, z)
+
+
+def _wilson(wins: int, games: int, z: float) -> tuple[float, float]:
+    """:func:`wilson` for ``games > 0``."""
     if not 0 <= wins <= games:
         raise ValueError(f"wins must be within 0..games, got {wins}/{games}")
     p = wins / games
@@ -42,8 +47,8 @@ def newcombe(wins1: int, games1: int, wins2: int, games2: int,
     if games1 <= 0 or games2 <= 0:
         return None, None
     p1, p2 = wins1 / games1, wins2 / games2
-    l1, u1 = wilson(wins1, games1, z)
-    l2, u2 = wilson(wins2, games2, z)
+    l1, u1 = _wilson(wins1, games1, z)
+    l2, u2 = _wilson(wins2, games2, z)
     d = p1 - p2
     return (d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2),
             d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))

@@ -54,7 +54,8 @@ def _export_table(con: duckdb.DuckDBPyConnection, table: str, target: Path,
     else:
         select = (f"SELECT t.*, m.ruleset, m.tournament FROM {table} t "
                   f"JOIN matches m USING (match_id)")
-    count = con.execute(f"SELECT count(*) FROM ({select})").fetchone()[0]
+    row = con.execute(f"SELECT count(*) FROM ({select})").fetchone()
+    count = row[0] if row is not None else 0  # count(*) always returns one row
     if count == 0:
         return 0  # an empty table has no partition to write
     options = "FORMAT parquet, PARTITION_BY (ruleset, tournament)"
