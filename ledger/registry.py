@@ -15,8 +15,8 @@ never reused: two games can't register the same name.
 from __future__ import annotations
 
 import importlib
-from functools import cache
 from collections.abc import Iterable, Mapping
+from functools import cache
 from importlib.metadata import entry_points
 from typing import Literal, Union
 
@@ -97,7 +97,7 @@ def decoder() -> msgspec.json.Decoder:
 
 
 def _union(types: tuple[type, ...]) -> object:
-    return Union[types]  # built at run time from the registry
+    return Union[types]  # noqa: UP007 - built at run time from the registry: no `X | Y` to write
 
 
 def kind_of(event_type: str) -> Kind:

@@ -16,18 +16,18 @@ from pathlib import Path
 import pytest
 
 from ledger.events import SCHEMA, MatchOpened, kind_of
+from ledger.integrity import INTACT, check_file
 from ledger.registry import game_events
+from ledger.upcast import _REGISTRY as UPCASTERS
+from replay.replayer import Replay
+from replay.timeline import Timeline
+from replay.wotf.cards import CardDB, definitions_digest
+from replay.wotf.evolve import evolve, fold, initial_state
+from replay.wotf.state import state_hash
 
 #: docs/format.md documents the core events and those of Wonders of The First (State of
 #: Wonder's are documented in docs/sow.md).
 EVENT_TYPES = {**game_events(""), **game_events("wotf")}
-from ledger.integrity import INTACT, check_file
-from ledger.upcast import _REGISTRY as UPCASTERS
-from replay.wotf.cards import CardDB, definitions_digest
-from replay.wotf.evolve import evolve, fold, initial_state
-from replay.replayer import Replay
-from replay.wotf.state import state_hash
-from replay.timeline import Timeline
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "format.md"
 TEXT = DOC.read_text(encoding="utf-8")
@@ -119,4 +119,4 @@ def test_the_example_re_derives_from_its_own_cards_and_folds_to_the_engines_stat
 def test_the_hash_by_hand_snippet_runs_on_the_example(example, monkeypatch):
     snippet = TEXT.split("## Checking a hash by hand")[1].split("```python\n")[1].split("```")[0]
     monkeypatch.chdir(example.parent)
-    exec(compile(snippet, "docs/format.md", "exec"), {})  # noqa: S102 -- the doc's own snippet
+    exec(compile(snippet, "docs/format.md", "exec"), {})  # exec: runs the doc's own snippet
