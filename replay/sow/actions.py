@@ -78,7 +78,7 @@ class Actions(Effects):
         """"When a player no longer can activate any abilities or play any cards or does not
         wish to do so, the Main Phase ends and the Combat Phase begins.\""""
         while True:
-            decision = yield from self.ask(Prompt(seat, "main", options=self.main_options(seat),
+            decision = yield from self.ask(Prompt(seat, "turn", options=self.main_options(seat),
                                                   text="play a card, activate an ability or pass"))
             if isinstance(decision, MainPassed):
                 return

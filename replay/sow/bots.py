@@ -53,7 +53,7 @@ class GreedyBot:
             return Picked(prompt.seat, prompt.kind, list(prompt.choose.of))  # type: ignore[arg-type]
         return _as_decision(prompt, prompt.options[0])
 
-    def _main(self, rules: Any, prompt: Prompt) -> Event:
+    def _turn(self, rules: Any, prompt: Prompt) -> Event:
         plays = [o for o in prompt.options if isinstance(o, PlayChosen)]
         if plays:
             return max(plays, key=lambda o: (rules.view.card(o.card).cost, o.card))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import sys
 import tomllib
 from pathlib import Path
+from collections.abc import Iterator, Sequence
 from typing import Any, Union
 
 import msgspec
@@ -46,6 +47,9 @@ class CaseResult(msgspec.Struct, frozen=True):
     name: str
     passed: bool
     reason: str = ""
+
+    def line(self) -> str:
+        return f"PASS {self.name}" if self.passed else f"FAIL {self.name}: {self.reason}"
 
 
 def cases_dir() -> Path:
@@ -242,13 +246,20 @@ def case_files(paths: list[Path]) -> list[Path]:
     return out
 
 
+def run_paths(paths: Sequence[str | Path]) -> Iterator[CaseResult]:
+    """Run the cases of ``paths`` (files or directories; none: the shipped cases)."""
+    base = load_pool()
+    for path in case_files([Path(p) for p in paths] or [cases_dir()]):
+        yield run_case(path, base)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = argv if argv is not None else sys.argv[1:]
     files = case_files([Path(a) for a in args] or [cases_dir()])
     base = load_pool()
     results = [run_case(f, base) for f in files]
     for r in results:
-        print(f"PASS {r.name}" if r.passed else f"FAIL {r.name}: {r.reason}")
+        print(r.line())
     failed = sum(not r.passed for r in results)
     print(f"{len(results) - failed} passed, {failed} failed")
     return 0 if failed == 0 else 1

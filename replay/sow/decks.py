@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import tomllib
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import msgspec
@@ -41,6 +42,10 @@ class Deck(msgspec.Struct, frozen=True):
         return [DeckEntry(self.state), DeckEntry(self.wonder),
                 *(DeckEntry(n, c) for n, c in sorted(self.cards.items()))]
 
+    def archive_entries(self) -> list[DeckEntry]:
+        """State of Wonder has no archive (``SeatInfo.archive`` stays empty)."""
+        return []
+
 
 def decks_dir() -> Path:
     return data_root() / "sow" / "decks"
@@ -55,7 +60,15 @@ def load_deck(path: Path) -> Deck:
 
 
 def shipped_decks() -> dict[str, Deck]:
-    return {d.name: d for d in (load_deck(p) for p in sorted(decks_dir().glob("*.toml")))}
+    return {d.name: d for d in load_decks([decks_dir()])}
+
+
+def load_decks(paths: Sequence[Path]) -> list[Deck]:
+    """The decks of deck files or directories of them, in path order."""
+    files: list[Path] = []
+    for path in paths:
+        files += sorted(path.glob("*.toml")) if path.is_dir() else [path]
+    return [load_deck(f) for f in files]
 
 
 def entries_problems(entries: list[DeckEntry], pool: CardPool) -> list[str]:

@@ -32,7 +32,8 @@ from replay.sow.queries import UNIT_AREAS
 from replay.sow.revisions import TURN_LIMIT
 from replay.sow.state import SEATS, SowState, other
 
-TURN_RULE = "it is {seat}'s {kind} prompt (\"The turn player ...\"), not {other}'s"
+TURN_RULE = ("it is {seat}'s {kind} prompt, not {other}'s (the match waits for one decision at a "
+             "time; \"During your turn you can spend gold to play cards from your hand\")")
 
 
 class Engine(Combat):
@@ -67,7 +68,7 @@ class Engine(Combat):
         seat = getattr(decision, "seat", None)
         if seat != prompt.seat:
             return TURN_RULE.format(seat=prompt.seat, kind=prompt.kind, other=seat)
-        if prompt.kind == "main":
+        if prompt.kind == "turn":
             return None if decision in prompt.options else self.why_not_main(seat, decision)
         if prompt.kind == "tactics":
             return None if decision in prompt.options else self.why_not_tactic(decision)

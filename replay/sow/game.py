@@ -1,84 +1,175 @@
-"""``GAME``: State of Wonder's side of the game protocol (:class:`replay.game.Game`).
+"""``GAME``: State of Wonder as a :class:`replay.game.Game` -- what the generic parts may use.
 
-Everything generic code may ask of this game goes through the object built here; it only
-delegates to the modules that do the work.
+Nothing here decides a rule; it only hands the generic recorder, replayer, timeline, verify,
+simulator, web and analytics the State of Wonder pieces they ask for, by the protocol's names.
+Beyond the protocol it offers ``decision`` (an API body as a decision event), ``facts``
+(warehouse rows) and ``is_turn_event``.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from ledger.codec import Stored
-from ledger.events import DeckEntry, Event, MatchOpened
+from ledger.events import DeckEntry, Event, MatchOpened, kind_of
+from replay.errors import NewerRevisionError, ReplayError
+from replay.game import Address
 from replay.prompts import Prompt
 from replay.sow import bots, decks, events, evolve, facts, narrate, perspective, records
-from replay.sow.cards import CardPool, load_pool
+from replay.sow.cards import CardPool, definitions_digest, load_file, load_pool
 from replay.sow.engine import Engine
 from replay.sow.revisions import ENGINE_VERSION, RULES_REVISION, RULESETS
-from replay.sow.state import SowState
+from replay.sow.state import SEATS, SowState
 
 
 class StateOfWonder:
+    """The game ``sow`` (rules text 004)."""
+
     name = "sow"
     title = "State of Wonder"
     rulesets: tuple[str, ...] = RULESETS
     rules_revision = RULES_REVISION
     engine_version = ENGINE_VERSION
-    bots: Mapping[str, Callable[[random.Random], Any]] = bots.BOTS
     perspectives: tuple[str, ...] = perspective.PERSPECTIVES
+    seats: tuple[str, ...] = SEATS
 
-    # -- cards -------------------------------------------------------------------------
+    @property
+    def bots(self) -> Mapping[str, Callable[[random.Random], Any]]:
+        return bots.BOTS
+
+    # -- cards ---------------------------------------------------------------------------
     def default_cards(self) -> CardPool:
         return load_pool()
+
+    def load_cards(self, paths: Iterable[str]) -> CardPool:
+        files: list[Path] = []
+        for raw in paths:
+            path = Path(raw)
+            files += sorted(path.glob("*.toml")) if path.is_dir() else [path]
+        return CardPool(card for f in files for card in load_file(f))
 
     def match_cards(self, opened: MatchOpened, pool: CardPool) -> CardPool:
         return records.match_cards(opened, pool)
 
     def complete_opened(self, opened: MatchOpened, pool: CardPool) -> MatchOpened:
-        return records.complete_opened(opened, pool)
+        return opened if opened.cards else records.complete_opened(opened, pool)
+
+    def definition(self, pool: CardPool, name: str) -> dict[str, Any] | None:
+        return pool[name].definition() if name in pool else None
+
+    def definitions_digest(self, definitions: list[dict[str, Any]]) -> str:
+        return definitions_digest(definitions)
+
+    def sample_decks(self, pool: CardPool, paths: Sequence[str] = ()) -> list[decks.Deck]:
+        return decks.load_decks([Path(p) for p in paths] or [decks.decks_dir()])
 
     def deck_problems(self, deck: decks.Deck | list[DeckEntry], pool: CardPool) -> list[str]:
         return decks.deck_problems(deck, pool)
 
-    # -- the log -----------------------------------------------------------------------
+    def conformance(self, paths: Sequence[str]) -> Iterator[Any]:
+        # imported here so that ``python -m replay.sow.conformance`` runs a fresh module
+        from replay.sow.conformance import run_paths
+        return run_paths(paths)
+
+    # -- the log -------------------------------------------------------------------------
     def initial_state(self, opened: MatchOpened) -> SowState:
         return evolve.initial_state(opened)
 
     def evolve(self, state: SowState, event: Event) -> SowState:
         return evolve.evolve(state, event)
 
-    def rules(self, opened: MatchOpened, cards: CardPool) -> Engine:
-        return Engine.for_match(opened, records.match_cards(opened, cards))
+    def freeze(self, state: SowState) -> bytes:
+        return msgspec.json.encode(state)
+
+    def thaw(self, data: bytes) -> SowState:
+        return msgspec.json.decode(data, type=SowState)
+
+    def clone(self, state: SowState) -> SowState:
+        return self.thaw(self.freeze(state))
+
+    def rules(self, opened: MatchOpened, pool: CardPool) -> Engine:
+        self.effective_revision(opened.rules_revision)
+        return Engine.for_match(opened, records.match_cards(opened, pool))
+
+    def resume(self, state: SowState, match_cards: CardPool) -> Engine:
+        """A match at a snapshot taken while a ``turn`` prompt (the Main Phase) was pending:
+        everything the Main Phase needs is in the state, so ``start`` asks it again."""
+        return Engine(match_cards, state)
+
+    def cards_of(self, rules: Engine) -> CardPool:
+        return rules.cards
+
+    def effective_revision(self, recorded: int) -> int:
+        if recorded > RULES_REVISION:
+            raise NewerRevisionError(f"this match was recorded under State of Wonder rules "
+                                     f"revision {recorded}; this program knows up to "
+                                     f"{RULES_REVISION}")
+        return recorded or RULES_REVISION
 
     def answer_chance(self, prompt: Prompt, rng: random.Random) -> Event:
         return bots.answer_chance(prompt, rng)
 
+    def same_outcome(self, mine: Event, theirs: Event, opened: MatchOpened) -> bool:
+        return mine == theirs
+
+    def as_recorded(self, outcomes: list[Event], opened: MatchOpened) -> list[Event]:
+        return outcomes  # every State of Wonder file records every outcome
+
+    def is_fed(self, event: Event) -> bool:
+        return kind_of(type(event).__name__) in ("decision", "chance", "admin")
+
+    def apply_admin(self, rules: Engine, event: Event, opened: MatchOpened) -> list[Event]:
+        raise ReplayError(f"{type(event).__name__} is not an administrative event of "
+                          f"{self.title} (it has none of its own)")
+
+    def address(self, event: Event) -> Address | None:
+        """A turn begins; a pitched battle or a siege begins (no rounds in this game)."""
+        if isinstance(event, events.TurnBegan):
+            return Address("turn", event.seat)
+        if isinstance(event, events.AttackersDeclared):
+            return Address("battle", event.defender)
+        if isinstance(event, events.PlayerBesieged):
+            return Address("siege", event.defender)
+        return None
+
     def is_turn_event(self, event: Event) -> bool:
         return isinstance(event, events.TurnBegan)
 
-    # -- who sees what -----------------------------------------------------------------
+    # -- who sees what -------------------------------------------------------------------
     def hidden_ids(self, state: SowState) -> frozenset[str]:
         return perspective.hidden_ids(state)
 
-    def redact(self, event: Event, perspective_name: str, hidden: Iterable[str] = ()) -> Event:
-        return perspective.redact(event, perspective_name, hidden)
+    def redact(self, event: Event, view: str, hidden: Iterable[str] = ()) -> Event:
+        return perspective.redact(event, view, hidden)
 
-    def board(self, state: SowState, cards: CardPool, perspective_name: str) -> dict[str, Any]:
-        return perspective.board(state, cards, perspective_name)
+    def board(self, state: SowState, match_cards: CardPool, view: str) -> dict[str, Any]:
+        return perspective.board(state, match_cards, view)
 
-    def narrate(self, event: Event, state: SowState, cards: Any) -> str:
-        return narrate.narrate(event, state, cards)
+    def card_names(self, state: SowState, view: str, events: Sequence[Event] = ()) -> dict[str, str]:
+        return perspective.card_names(state, view, events)
 
-    # -- the API -----------------------------------------------------------------------
+    def describe(self, event: Event) -> str:
+        return narrate.describe(event)
+
+    def narrate(self, event: Event, round_: int | None, names: Mapping[str, str]) -> str:
+        return narrate.narrate(event, names)
+
+    # -- the API ---------------------------------------------------------------------------
     def decision(self, seat: str, body: Mapping[str, Any]) -> Event:
-        if seat not in ("A", "B"):
+        if seat not in SEATS:
             raise ValueError(f"unknown seat {seat!r}: State of Wonder seats are A and B")
         return events.decision_from(seat, dict(body))
 
-    # -- analytics ---------------------------------------------------------------------
-    def facts(self, stored: Sequence[Stored]) -> Mapping[str, list[Any]]:
+    # -- analytics -----------------------------------------------------------------------
+    def facts(self, stored: Sequence[Stored], file: Any = None,
+              card_facts: Any = None) -> Mapping[str, list[Any]]:
+        """Rows by table (``matches``, ``card_games``, ``sieges``, ``battles``); ``file`` and
+        ``card_facts`` (the Wonders warehouse's arguments) are not used."""
         return facts.facts(stored)
 
 

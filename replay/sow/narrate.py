@@ -1,29 +1,33 @@
 """One line of plain words per State of Wonder event: names, never ids.
 
-``narrate(event, state, cards)`` reads names from the event (events carry them) or from the
-state (the state after the event, or before it: the names of instances never change).
+``narrate(event, names)`` reads names from the event (events carry them) or from ``names``
+(card id -> name, as :func:`replay.sow.perspective.card_names` gives them for a perspective);
+a card the reader may not name is "a hidden card".
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
+
+import msgspec
 
 from ledger.events import Conceded, Event, JudgeNote, MatchEnded, MatchOpened, TakenBack
 from replay.sow import events as ev
-from replay.sow.state import SowState
 
 
-def _name(state: SowState, cid: str) -> str:
-    c = state.cards.get(cid)
-    return c.name if c is not None and c.name else "a hidden card"
+Names = Mapping[str, str]
 
 
-def _names(state: SowState, cids: list[str]) -> str:
-    return ", ".join(_name(state, c) for c in cids) or "nothing"
+def _name(names: Names, cid: str) -> str:
+    return names.get(cid) or "a hidden card"
 
 
-Line = Callable[[Any, SowState], str]
+def _names(names: Names, cids: list[str]) -> str:
+    return ", ".join(_name(names, c) for c in cids) or "nothing"
+
+
+Line = Callable[[Any, Names], str]
 
 LINES: dict[type, Line] = {
     MatchOpened: lambda e, s: f"A match of State of Wonder opens ({e.match_id}).",
@@ -81,15 +85,21 @@ LINES: dict[type, Line] = {
 }
 
 
-def _picked(e: ev.Picked, s: SowState) -> str:
+def _picked(e: ev.Picked, s: Names) -> str:
     pick = e.pick
     if isinstance(pick, list):
         return f"{e.seat} picks {_names(s, pick)} ({e.kind})."
-    if isinstance(pick, str) and pick in s.cards:
+    if isinstance(pick, str) and e.kind in ("target", "retrieve"):
         return f"{e.seat} picks {_name(s, pick)} ({e.kind})."
     return f"{e.seat} answers {pick} ({e.kind})."
 
 
-def narrate(event: Event, state: SowState, cards: Any = None) -> str:
+def narrate(event: Event, names: Names) -> str:
     line = LINES.get(type(event))
-    return line(event, state) if line is not None else f"{type(event).__name__}."
+    return line(event, names) if line is not None else f"{type(event).__name__}."
+
+
+def describe(event: Event) -> str:
+    """A short technical description (for errors and divergences): the type and fields."""
+    fields = msgspec.structs.asdict(event)
+    return f"{type(event).__name__}(" + ", ".join(f"{k}={v!r}" for k, v in fields.items()) + ")"

@@ -9,7 +9,7 @@ of the other seat's culture, the name of a face-down Wonder or Hero, the other s
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import msgspec
@@ -64,6 +64,13 @@ def _redact_opened(opened: MatchOpened, perspective: str) -> MatchOpened:
     seats = [info if can_see(perspective, info.seat) else msgspec.structs.replace(info, deck=[])
              for info in opened.seats]
     return msgspec.structs.replace(opened, seats=seats, cards=[])
+
+
+def card_names(state: SowState, perspective: str, events: Sequence[Event] = ()) -> dict[str, str]:
+    """Card id -> name for the cards ``perspective`` may name now: every card outside the hidden
+    areas, and the hidden cards of the perspective's own seat."""
+    return {c.id: c.name for c in state.cards.values()
+            if c.area not in HIDDEN_AREAS or can_see(perspective, c.owner)}
 
 
 # -- the board -------------------------------------------------------------------------

@@ -64,7 +64,7 @@ def test_a_rejected_decision_changes_nothing() -> None:
     for e in fed:
         engine.decide(e)
     before, prompt = encoded(engine.state), engine.prompt
-    assert prompt is not None and prompt.kind == "main"
+    assert prompt is not None and prompt.kind == "turn"
     bogus: Event = PlayChosen(prompt.seat, "nope")  # type: ignore[arg-type]
     assert engine.check(bogus) is not None
     try:
