@@ -11,7 +11,7 @@ from ledger.events import Event
 from replay.prompts import Choose, Prompt
 from replay.sow.actions import Actions
 from replay.sow.events import (
-    AttackersDeclared, BattleClosed, CombatJoined, CombatLocked, DamageDistributed,
+    AttackersDeclared, BattleClosed, CombatJoined, CombatLocked, DamageAssigned,
     DefendersSent, Exhausted, JoinChosen, LockChosen, PlayerBesieged, Retreated, SiegeDefendersSent,
     SiegeEntered, SiegeEnded, SiegeStepBegan, StrikeChosen, StructureAttacked, UnitsReturned,
 )
@@ -158,9 +158,10 @@ class Combat(Actions):
 
     def tactics(self, turn: str, siege: bool) -> Steps:
         """"The players alternate locking units into combat until there are no more
-        unassigned units left" (a player with nothing left to assign is skipped, R17)."""
-        actor = turn
+        unassigned units left" (a player with nothing left to assign is skipped, R17).  Who
+        assigns next is kept in the state (``Battle.actor``)."""
         while True:
+            actor = self.battle().actor or turn
             options = self.tactic_options(actor)
             if not options:
                 actor = other(actor)
@@ -171,7 +172,6 @@ class Combat(Actions):
                                                   text="lock a unit, join a combat"
                                                   + (" or attack a structure" if siege else "")))
             self.apply_tactic(decision)
-            actor = other(actor)
 
     def apply_tactic(self, decision: Event) -> None:
         b = self.battle()
@@ -231,9 +231,8 @@ class Combat(Actions):
             for seat in (turn, other(turn)):
                 for unit in [u for u in combat if self.state.cards[u].owner == seat]:
                     enemies = [u for u in combat if self.state.cards[u].owner != seat]
-                    split = yield from self.distribute(seat, unit, enemies)
-                    self.emit(DamageDistributed(seat, unit, split))  # type: ignore[arg-type]
-        splits = dict(self.battle().splits)
+                    yield from self.distribute(seat, unit, enemies)
+        splits = {unit: dict(split) for unit, split in self.battle().splits.items()}
         for unit, split in splits.items():
             for enemy, amount in split.items():
                 self.deal_damage(unit, enemy, amount)
@@ -242,10 +241,13 @@ class Combat(Actions):
 
     def distribute(self, seat: str, unit: str, enemies: list[str]) -> Steps:
         """The controller splits the unit's attack among the enemies, one enemy at a time
-        (how much to this one?); the last enemy gets the rest."""
-        remaining = self.view.attack(unit)
-        split: dict[str, int] = {}
+        (how much of what is left to this one?); the last enemy gets the rest.  Each part is
+        recorded (``DamageAssigned``) as it is chosen, so the split so far is in the state."""
         for k, enemy in enumerate(enemies):
+            done = self.battle().splits.get(unit, {})
+            if enemy in done:
+                continue
+            remaining = self.view.attack(unit) - sum(done.values())
             if k == len(enemies) - 1:
                 amount = remaining
             else:
@@ -253,6 +255,4 @@ class Combat(Actions):
                     seat, "damage", options=list(range(remaining + 1)), card=unit,
                     text=f"{unit} has {remaining} damage left: how much to {enemy}?"))
                 amount = answer.pick
-            split[enemy] = amount
-            remaining -= amount
-        return split
+            self.emit(DamageAssigned(seat, unit, enemy, amount))  # type: ignore[arg-type]

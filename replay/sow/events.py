@@ -224,10 +224,13 @@ class CombatJoined(Event, frozen=True):
     unit: str
 
 
-class DamageDistributed(Event, frozen=True):
+class DamageAssigned(Event, frozen=True):
+    """Part of a unit's attack assigned to one enemy of its combat (dealt in the damage step)."""
+
     seat: Seat
     unit: str
-    split: dict[str, int]
+    enemy: str
+    amount: int
 
 
 class DamageDealt(Event, frozen=True):
@@ -313,7 +316,7 @@ OUTCOME_TYPES: tuple[type, ...] = (
     StatePlaced, WonderPlacedFaceDown, FirstPlayerDetermined, TurnBegan, PhaseBegan, GoldGained,
     GoldSpent, CardPutIntoPlay, Exhausted, CardsReadied, WoundsHealed, ProgressAdded,
     AbilityResolved, CountersAdded, DamageRepaired, AttackersDeclared, DefendersSent,
-    CombatLocked, CombatJoined, DamageDistributed, DamageDealt, CardDestroyed, UnitsReturned,
+    CombatLocked, CombatJoined, DamageAssigned, DamageDealt, CardDestroyed, UnitsReturned,
     BattleClosed, PlayerBesieged, SiegeEntered, SiegeStepBegan, SiegeDefendersSent,
     StructureAttacked, Retreated, SiegeEnded, CardRetrieved, StateLost, TurnClosed)
 EVENTS: tuple[type, ...] = DECISION_TYPES + CHANCE_TYPES + OUTCOME_TYPES

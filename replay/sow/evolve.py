@@ -15,7 +15,7 @@ import msgspec
 from ledger.events import Conceded, Event, MatchEnded, MatchOpened
 from replay.sow import events as ev
 from replay.sow.revisions import RULES_REVISION
-from replay.sow.state import Battle, CardState, SowState, new_state
+from replay.sow.state import Battle, CardState, SowState, new_state, other
 
 Handler = Callable[[SowState, Any], None]
 
@@ -57,6 +57,7 @@ def _exhausted(s: SowState, e: ev.Exhausted) -> None:
 def _struck(s: SowState, e: ev.StructureAttacked) -> None:
     assert s.battle is not None
     s.battle.assigned.append(e.unit)
+    s.battle.actor = other(s.cards[e.unit].owner)
 
 
 def _readied(s: SowState, e: ev.CardsReadied) -> None:
@@ -99,17 +100,19 @@ def _locked(s: SowState, e: ev.CombatLocked) -> None:
     assert s.battle is not None
     s.battle.combats.append([e.unit, e.enemy])
     s.battle.assigned.extend([e.unit, e.enemy])
+    s.battle.actor = other(e.seat)
 
 
 def _joined(s: SowState, e: ev.CombatJoined) -> None:
     assert s.battle is not None
     s.battle.combats[e.combat].append(e.unit)
     s.battle.assigned.append(e.unit)
+    s.battle.actor = other(e.seat)
 
 
-def _distributed(s: SowState, e: ev.DamageDistributed) -> None:
+def _assigned(s: SowState, e: ev.DamageAssigned) -> None:
     assert s.battle is not None
-    s.battle.splits[e.unit] = dict(e.split)
+    s.battle.splits.setdefault(e.unit, {})[e.enemy] = e.amount
 
 
 def _dealt(s: SowState, e: ev.DamageDealt) -> None:
@@ -190,7 +193,7 @@ HANDLERS: dict[type, Handler] = {
     ev.DefendersSent: _defenders,
     ev.CombatLocked: _locked,
     ev.CombatJoined: _joined,
-    ev.DamageDistributed: _distributed,
+    ev.DamageAssigned: _assigned,
     ev.DamageDealt: _dealt,
     ev.CardDestroyed: _destroyed,
     ev.UnitsReturned: _returned,

@@ -66,8 +66,7 @@ LINES: dict[type, Line] = {
     ev.DefendersSent: lambda e, s: f"{e.seat} meets them in pitched battle with {_names(s, e.units)}.",
     ev.CombatLocked: lambda e, s: f"{_name(s, e.unit)} and {_name(s, e.enemy)} are locked in combat.",
     ev.CombatJoined: lambda e, s: f"{_name(s, e.unit)} joins combat {e.combat + 1}.",
-    ev.DamageDistributed: lambda e, s: (f"{_name(s, e.unit)} will deal " + ", ".join(
-        f"{n} to {_name(s, t)}" for t, n in e.split.items()) + "."),
+    ev.DamageAssigned: lambda e, s: f"{_name(s, e.unit)} will deal {e.amount} to {_name(s, e.enemy)}.",
     ev.DamageDealt: lambda e, s: f"{_name(s, e.source)} deals {e.amount} damage to {e.name}.",
     ev.CardDestroyed: lambda e, s: f"{e.name} ({e.owner}) is destroyed.",
     ev.UnitsReturned: lambda e, s: f"Back to their cities: {_names(s, e.units)}.",

@@ -50,6 +50,7 @@ class Battle(msgspec.Struct):
     combats: list[list[str]] = []  # units locked together, by combat index
     assigned: list[str] = []  # units locked, joined or striking a structure
     splits: dict[str, dict[str, int]] = {}  # unit -> damage it deals to each enemy
+    actor: str = ""  # who assigns next in combat tactics ("": the turn player, who starts)
 
 
 class SowState(msgspec.Struct):
