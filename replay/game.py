@@ -19,7 +19,7 @@ Two objects carry a match through its life:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -60,6 +60,15 @@ class Rules(Protocol):
     def decide(self, decision: Event) -> list[Event]:
         """Apply a legal decision (or raise :class:`replay.errors.IllegalDecisionError`) and run
         to the next prompt; return the decision followed by every event it produced."""
+
+
+class CaseOutcome(Protocol):
+    """One conformance case's result."""
+
+    passed: bool
+
+    def line(self) -> str:
+        """``PASS name`` / ``FAIL name: why`` -- one line."""
 
 
 class Bot(Protocol):
@@ -112,12 +121,15 @@ class Game(Protocol):
     def definitions_digest(self, definitions: list[dict[str, Any]]) -> str:
         """The digest ``MatchOpened.cards_digest`` records for ``definitions``."""
 
-    def sample_decks(self, pool: Any) -> list[Any]:
-        """The decks shipped with the package (with ``name``, ``entries()``,
-        ``archive_entries()``)."""
+    def sample_decks(self, pool: Any, paths: Sequence[str] = ()) -> list[Any]:
+        """Deck files read from ``paths`` (files or directories; none: the decks shipped with
+        the package), each with ``name``, ``entries()`` and ``archive_entries()``."""
 
     def deck_problems(self, deck: Any, pool: Any) -> list[str]:
         """Why a deck is not legal for this game (empty when it is)."""
+
+    def conformance(self, paths: Sequence[str]) -> Iterator[CaseOutcome]:
+        """Run conformance case files (or directories of them; none: the shipped cases)."""
 
     # -- the log -------------------------------------------------------------------------
     def initial_state(self, opened: MatchOpened) -> Any:

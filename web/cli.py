@@ -13,29 +13,30 @@ import click
 
 from ledger.errors import LedgerError
 from replay.errors import ReplayError
-from web.cli_cards import cards_option
+from web.cli_cards import cards_option, game_option
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def cli() -> None:
-    """Wonders Ledger: record, replay, verify and analyse Wonders of The First matches."""
+    """Wonders Ledger: record, replay, verify and analyse matches of Wonders of The First and
+    State of Wonder."""
 
 
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--quiet", "-q", is_flag=True, help="Print only failures and the closing line.")
+@game_option
 @cards_option
-def conformance(paths: tuple[str, ...], quiet: bool) -> None:
+def conformance(paths: tuple[str, ...], quiet: bool, game_name: str) -> None:
     """Run conformance cases (TOML files, or directories searched for *.toml; default: the
-    shipped cases).
+    game's shipped cases).
 
     Prints PASS/FAIL per case and a closing line "N passed, N failed"; exits 1 on any failure.
     """
-    from replay.wotf.conformance import run_paths
-    from replay.resources import conformance_dir
+    from replay.games import game
 
     passed = failed = 0
-    for result in run_paths(paths or [conformance_dir()]):
+    for result in game(game_name).conformance(list(paths)):
         if result.passed:
             passed += 1
         else:
@@ -86,7 +87,7 @@ def cards_validate(paths: tuple[str, ...]) -> None:
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed of everything random.")
 @click.option("--out", "-o", "out", type=click.Path(file_okay=False), required=True,
               help="Store directory to write match files into.")
-@click.option("--rules", type=click.Choice(["1.3.2", "1.2"]), default="1.3.2", show_default=True)
+@click.option("--rules", help="The ruleset (default: the game's newest; Wonders: 1.3.2 or 1.2).")
 @click.option("--decks", multiple=True, type=click.Path(exists=True),
               help="Deck files or directories (default: the shipped decks).")
 @click.option("--bots", default="greedy,greedy", show_default=True,
@@ -94,33 +95,37 @@ def cards_validate(paths: tuple[str, ...]) -> None:
 @click.option("--tournament", help="Simulate a Swiss tournament with this name.")
 @click.option("--players", type=click.IntRange(2), default=8, show_default=True)
 @click.option("--rounds", type=click.IntRange(1), default=3, show_default=True)
+@game_option
 @cards_option
-def simulate(matches, seed, out, rules, decks, bots, tournament, players, rounds) -> None:
+def simulate(matches, seed, out, rules, decks, bots, tournament, players, rounds,
+             game_name) -> None:
     """Bots play matches into a store; the same arguments give byte-identical files."""
     from rich.progress import Progress
 
     from ledger.filestore import FileStore
-    from replay.wotf.bots import BOTS
-    from replay.wotf.cards import default_cards
-    from replay.wotf.decks import load_decks
+    from replay.games import game
     from replay.simulate import simulate_matches, simulate_tournament
 
+    played = game(game_name)
+    if rules is not None and rules not in played.rulesets:
+        raise click.BadParameter(f"{played.title} has no ruleset {rules!r} (choose from "
+                                 f"{', '.join(played.rulesets)})", param_hint="--rules")
     names = [b.strip() for b in bots.split(",") if b.strip()]
-    unknown = [b for b in names if b not in BOTS]
+    unknown = [b for b in names if b not in played.bots]
     if unknown or not names:
         raise click.BadParameter(f"unknown bot {unknown[0] if unknown else bots!r} "
-                                 f"(choose from {', '.join(BOTS)})", param_hint="--bots")
-    db = default_cards()
-    deck_list = load_decks(_expand(decks) if decks else None, db)
+                                 f"(choose from {', '.join(played.bots)})", param_hint="--bots")
+    db = played.default_cards()
+    deck_list = played.sample_decks(db, list(decks))
     store = FileStore(out)
     if tournament:
         total = (players // 2) * rounds
         jobs = simulate_tournament(store, db, deck_list, tournament, players, rounds, seed,
-                                   rules, names)
+                                   rules, names, game_name=game_name)
     else:
         total = matches
         jobs = simulate_matches(store, db, deck_list, matches, seed, rules,
-                                (names[0], names[-1]))
+                                (names[0], names[-1]), game_name=game_name)
     with Progress(transient=True, disable=not sys.stderr.isatty()) as progress:
         task = progress.add_task("simulating", total=total)
         written = 0
@@ -143,7 +148,6 @@ def verify(paths: tuple[str, ...], against_current: bool) -> None:
     outcome).  Exit 0 if all pass, 1 if any fails, 2 if some file is from a newer program
     (and none failed).  Files are never modified."""
     from ledger.filestore import SUFFIX
-    from replay.wotf.cards import default_cards
     from replay.verify import NEWER_PROGRAM, verify_file
 
     files: list[Path] = []
@@ -157,10 +161,10 @@ def verify(paths: tuple[str, ...], against_current: bool) -> None:
             raise click.BadParameter(f"{raw}: no such file or directory", param_hint="PATH")
     if not files:
         raise click.BadParameter("no match files found", param_hint="PATH")
-    db = default_cards()
     counts = {"OK": 0, "FAIL": 0, NEWER_PROGRAM: 0}
     for path in files:
-        report = verify_file(path, db, against_current=against_current)
+        # Each match is checked against its own game's pool (``--cards``: Wonders' pool).
+        report = verify_file(path, None, against_current=against_current)
         counts[report.status] += 1
         click.echo(f"{report.status:<5}{report.message}")
         for line in report.lines:

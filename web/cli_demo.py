@@ -18,9 +18,9 @@ from pathlib import Path
 
 import click
 
-from web.cli_cards import cards_option
+from web.cli_cards import cards_option, game_option
 
-TOURNAMENT = "Demo Cup"
+TOURNAMENTS = {"wotf": "Demo Cup", "sow": "Demo Siege"}  # one per game: both can share a store
 
 
 @click.command("demo")
@@ -34,9 +34,10 @@ TOURNAMENT = "Demo Cup"
 @click.option("--port", type=click.IntRange(0, 65535), default=5000, show_default=True,
               help="Port to listen on (0: any free port; the URL printed says which).")
 @click.option("--no-serve", is_flag=True, help="Simulate and ingest only; do not start the server.")
+@game_option
 @cards_option
 def demo(directory: str, players: int, rounds: int, seed: int, host: str, port: int,
-         no_serve: bool) -> None:
+         no_serve: bool, game_name: str) -> None:
     """Simulate a small tournament, ingest it and serve the replay viewer and the dashboard.
 
     Open the printed URL: /matches lists the matches (step through any of them), /stats shows
@@ -44,7 +45,7 @@ def demo(directory: str, players: int, rounds: int, seed: int, host: str, port: 
     """
     store = Path(directory)
     warehouse = store / "warehouse.duckdb"
-    _simulate(store, players, rounds, seed)
+    _simulate(store, players, rounds, seed, game_name)
     _ingest(store, warehouse)
     if no_serve:
         click.echo(f"ready: run `wonders demo --dir {store}` (or `wonders serve --store {store}`) "
@@ -53,24 +54,25 @@ def demo(directory: str, players: int, rounds: int, seed: int, host: str, port: 
     _serve(store, warehouse, host, port)
 
 
-def _simulate(store: Path, players: int, rounds: int, seed: int) -> None:
+def _simulate(store: Path, players: int, rounds: int, seed: int, game_name: str) -> None:
     from rich.progress import MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from ledger.filestore import FileStore
-    from replay.wotf.cards import default_cards
-    from replay.wotf.decks import load_decks
+    from replay.games import game
     from replay.simulate import simulate_tournament
 
-    existing = sorted(store.glob("demo-cup-*.jsonl")) if store.is_dir() else []
+    played, tournament = game(game_name), TOURNAMENTS[game_name]
+    slug = tournament.lower().replace(" ", "-")
+    existing = sorted(store.glob(f"{slug}-*.jsonl")) if store.is_dir() else []
     if existing:
-        click.echo(f"reusing the {len(existing)} {TOURNAMENT} matches already in {store}")
+        click.echo(f"reusing the {len(existing)} {tournament} matches already in {store}")
         return
-    db = default_cards()
+    db = played.default_cards()
     total = (players // 2) * rounds
-    click.echo(f"simulating {TOURNAMENT}: {players} players, {rounds} Swiss rounds "
-               f"({total} matches) into {store}")
-    jobs = simulate_tournament(FileStore(store), db, load_decks(None, db), TOURNAMENT, players,
-                               rounds, seed, "1.3.2", ["greedy"])
+    click.echo(f"simulating {tournament} ({played.title}): {players} players, {rounds} Swiss "
+               f"rounds ({total} matches) into {store}")
+    jobs = simulate_tournament(FileStore(store), db, played.sample_decks(db), tournament,
+                               players, rounds, seed, None, ["greedy"], game_name=game_name)
     columns = (*Progress.get_default_columns()[:-1], MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, transient=True, disable=not sys.stderr.isatty()) as progress:
         task = progress.add_task("simulating", total=total)

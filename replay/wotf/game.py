@@ -7,7 +7,8 @@ simulator, web and analytics the Wonders pieces they ask for, by the protocol's 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -20,6 +21,8 @@ from replay.game import Address
 from replay.prompts import Prompt
 from replay.wotf import bots, cards, legacy, manual, narrate, perspective, revisions
 from replay.wotf import events as ev
+from replay.resources import conformance_dir
+from replay.wotf.conformance import run_paths
 from replay.wotf.decks import load_decks, validate_deck
 from replay.wotf.engine import ENGINE_VERSION, Engine
 from replay.wotf.evolve import evolve, initial_state
@@ -27,6 +30,14 @@ from replay.wotf.state import GameState, clone, freeze, thaw
 
 TURN_EVENTS = (ev.PlayDeclared, ev.AttackDeclared, ev.DrawDeclared, ev.ActivationDeclared,
                ev.HarvestDeclared, ev.Passed)
+
+
+def _deck_files(paths: Sequence[str]) -> list[Path]:
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        files += sorted(path.glob("*.toml")) if path.is_dir() else [path]
+    return files
 
 
 class _BotSeat:
@@ -83,11 +94,14 @@ class WondersOfTheFirst:
     def definitions_digest(self, definitions: list[dict[str, Any]]) -> str:
         return cards.definitions_digest(definitions)
 
-    def sample_decks(self, pool: cards.CardDB) -> list[Any]:
-        return load_decks(db=pool)
+    def sample_decks(self, pool: cards.CardDB, paths: Sequence[str] = ()) -> list[Any]:
+        return load_decks(_deck_files(paths) or None, db=pool)
 
     def deck_problems(self, deck: Any, pool: cards.CardDB) -> list[str]:
         return validate_deck(deck, pool)
+
+    def conformance(self, paths: Sequence[str]) -> Iterator[Any]:
+        return run_paths(paths or [conformance_dir()])
 
     # -- the log -------------------------------------------------------------------------
     def initial_state(self, opened: MatchOpened) -> GameState:
