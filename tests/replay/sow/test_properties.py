@@ -8,12 +8,12 @@ import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.events import Event, MatchEnded
+from ledger.events import Event, MatchEnded, kind_of
 from replay.sow.engine import Engine
 from replay.errors import IllegalDecisionError
 from replay.sow.events import PlayChosen
 from replay.sow.evolve import encoded, evolve, fold
-from replay.sow.simulate import open_match, play, rederive
+from replay.sow.simulate import inputs, open_match, play, rederive
 from tests.replay.sow.helpers import deck_pair, played, pool
 
 SEEDS = st.integers(min_value=0, max_value=10_000)
@@ -74,3 +74,37 @@ def test_a_rejected_decision_changes_nothing() -> None:
     else:
         raise AssertionError("an unknown card was played")
     assert encoded(engine.state) == before and engine.prompt == prompt
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=SEEDS, bots=BOTS, data=st.data())
+def test_prompts_always_have_a_choice_and_strangers_are_refused(
+        seed: int, bots: tuple[str, str], data: st.DataObject) -> None:
+    """No prompt has a single legal answer (it would have been taken), and a decision made
+    for another prompt -- or by the other seat -- is refused, the state unchanged."""
+    opened = open_match(f"prompts-{seed}", deck_pair(seed), pool())
+    events = play(opened, pool(), seed, bots)
+    fed = inputs(events)
+    seen = [e for e in fed if kind_of(type(e).__name__) == "decision"]
+    again = Engine.for_match(opened, pool())
+    again.start()
+    stop = data.draw(st.integers(min_value=0, max_value=len(fed) - 1))
+    for event in fed[:stop]:
+        prompt = again.prompt
+        assert prompt is not None
+        if prompt.choose is None:
+            assert len(prompt.options) > 1, prompt
+        again.decide(event)
+    if again.prompt is None or again.prompt.seat == "chance":
+        return
+    before, prompt = encoded(again.state), again.prompt
+    stranger = data.draw(st.sampled_from(seen))
+    if again.check(stranger) is None:
+        return  # by chance a legal decision here
+    try:
+        again.decide(stranger)
+    except IllegalDecisionError:
+        pass
+    else:
+        raise AssertionError(f"{stranger} was accepted at {prompt}")
+    assert encoded(again.state) == before and again.prompt == prompt
