@@ -35,6 +35,17 @@ from replay.sow.state import SEATS, SowState, other
 TURN_RULE = ("it is {seat}'s {kind} prompt, not {other}'s (the match waits for one decision at a "
              "time; \"During your turn you can spend gold to play cards from your hand\")")
 
+#: The sentence each kind of answer applies, named when an answer does not fit.
+PICK_RULES = {
+    "damage": "\"the controller of the unit decides how each unit distributes its damage among "
+              "the enemy units\"",
+    "retreat": "\"they can declare to retreat their units during any player's Declare Attackers "
+               "Step\"",
+    "siege": "\"If the attacker has units left, they may continue into a City Siege.\"",
+    "target": "the ability's controller chooses one of its legal targets (docs/rulings-sow.md R12)",
+    "retrieve": "\"the turn player returns a single card from their discard pile, to their hand\"",
+}
+
 
 class Engine(Combat):
     """One match in progress: its state, the pending prompt, and the procedure."""
@@ -75,7 +86,8 @@ class Engine(Combat):
         if not isinstance(decision, Picked) or decision.kind != prompt.kind:
             return (f"the pending prompt is {prompt.kind!r}: answer it with "
                     f"Picked(kind={prompt.kind!r})")
-        return self.why_not_pick(prompt, decision.pick) or pick_fits(prompt, decision.pick)
+        reason = self.why_not_pick(prompt, decision.pick) or pick_fits(prompt, decision.pick)
+        return f"{reason} ({PICK_RULES[prompt.kind]})" if reason and prompt.kind in PICK_RULES else reason
 
     def decide(self, decision: Event) -> list[Event]:
         reason = self.check(decision)
