@@ -73,7 +73,9 @@ def facts(stored: Sequence[Stored]) -> dict[str, list[msgspec.Struct]]:
     ended = next((e for _, e in events if isinstance(e, MatchEnded)), None)
     winner = ended.winner if ended else None
     turns = max((e.number for _, e in events if isinstance(e, ev.TurnBegan)), default=0)
-    played = {(e.seat, e.name) for _, e in events if isinstance(e, ev.CardPutIntoPlay)}
+    # A State is in play from the setup; every other card once it is played.
+    played = {(e.seat, e.name) for _, e in events
+              if isinstance(e, (ev.CardPutIntoPlay, ev.StatePlaced))}
     cards: list[msgspec.Struct] = [
         SowCardGameRow(opened.match_id, info.seat, info.player, entry.card,
                        (info.seat, entry.card) in played, winner == info.seat)

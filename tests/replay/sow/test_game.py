@@ -111,6 +111,8 @@ def test_facts() -> None:
     assert {(r.seat, r.card) for r in rows} == {(i.seat, e.card) for i in opened.seats for e in i.deck}
     assert all(r.won == (r.seat == ended.winner) for r in rows)
     assert any(r.played for r in rows) and any(not r.played for r in rows)
+    states = {info.seat: info.deck[0].card for info in opened.seats}
+    assert all(r.played for r in rows if states[r.seat] == r.card)
     assert set(facts) >= {"matches", "card_games", "sieges", "battles"}
     assert len(facts["sieges"]) == sum(type(e).__name__ == "PlayerBesieged" for e in events)
 
