@@ -17,12 +17,11 @@ import tempfile
 import time
 from pathlib import Path
 
-import msgspec
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ledger.events import Event, MatchOpened, SeatInfo
+from ledger.events import MatchOpened, SeatInfo
 from ledger.filestore import FileStore
+from ledger.registry import decoder as event_decoder
 from replay.wotf.events import BattleResolved, CardMoved, PlayDeclared, ResourcesChanged
 
 
@@ -83,7 +82,7 @@ def main() -> None:
     for i in range(0, len(many), 500):
         big.append("big", many[i:i + 500], 1 + i)
     lines = (root / "big" / "big.jsonl").read_bytes().splitlines()
-    decoder = msgspec.json.Decoder(Event)
+    decoder = event_decoder()  # the tagged union of every registered game's events
     rounds = 3 if quick else 7
     decode_s, read_s, cold_s = [], [], []
     for _ in range(rounds):

@@ -27,12 +27,10 @@ import tempfile
 import time
 from pathlib import Path
 
-import msgspec
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ledger.events import Event
 from ledger.filestore import FileStore
+from ledger.registry import decoder as event_decoder
 from replay.replayer import Replay
 from replay.simulate import simulate_matches
 from replay.timeline import Timeline
@@ -68,7 +66,7 @@ def main() -> None:
     # Full re-derivation of each match, against the raw decode rate of the same lines.
     logs = {mid: list(store.read(mid)) for mid in ids}
     lines = [line for mid in ids for line in (root / "greedy" / f"{mid}.jsonl").read_bytes().splitlines()]
-    decoder = msgspec.json.Decoder(Event)
+    decoder = event_decoder()  # the tagged union of every registered game's events
     decode_s = []
     for _ in range(PASSES):
         start = time.perf_counter()
