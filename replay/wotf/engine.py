@@ -34,7 +34,6 @@ from replay.wotf.queries import View
 from replay.wotf.movement import Movement
 from replay.wotf.scripts import Scripts
 from replay.wotf.evolve import STRUCTURAL, evolve, initial_state
-from replay.wotf.instances import deck_names, ids_by_shuffle
 from replay.wotf.revisions import RULES_REVISION
 from replay.wotf.state import GameState, SEATS, other
 
@@ -61,10 +60,8 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
         self.on_emit = None  # optional hook called after each event, state as of that event
         self.resolving: list = []  # (source, ability) of the abilities now resolving, nested (503)
         self.loop_plan: dict = {}  # voluntary loops: repetitions their controller stated (503)
-        self.nth_events: set | None = None  # events some card counts ("the third time …")
         self.targeting: list = []  # contexts of the effects now choosing targets (Nullify)
         self._flow: Flow | None = None
-        self.deck_lists: dict[str, list[str]] | None = None  # the decks a setup shuffle orders
 
     # -- construction --------------------------------------------------------------------
 
@@ -76,10 +73,7 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
         the pool ``db`` -- a stand-in token made in one match never changes another's cards.
         """
         db = match_cards(opened, db)
-        engine = cls(db, initial_state(opened))
-        if ids_by_shuffle(opened):
-            engine.deck_lists = {info.seat: deck_names(opened, info.seat) for info in opened.seats}
-        return engine
+        return cls(db, initial_state(opened))
 
     # -- the protocol --------------------------------------------------------------------
 
@@ -227,10 +221,10 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
         # 402: each player shuffles (a chance event: the full permutation) and draws 7.
         # From schema 3 the shuffle orders card names and so draws the instance ids.
         for seat in (first, other(first)):
-            if self.deck_lists is None:
+            if seat not in s.deck_lists:
                 deck, chance = list(s.players[seat].deck), "DeckShuffled"
             else:
-                deck, chance = list(self.deck_lists[seat]), "DeckOrdered"
+                deck, chance = list(s.deck_lists[seat]), "DeckOrdered"
             yield Prompt("chance", "chance", choose=Choose(deck, len(deck), len(deck), ordered=True),
                          text=f"shuffle {seat}", chance=chance)
         for seat in (first, other(first)):

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from replay.wotf import events as ev
-from replay.wotf.instances import card_instances
+from replay.wotf.instances import card_instances, deck_names, ids_by_shuffle
 from replay.wotf.revisions import effective
 from replay.wotf.state import CardState, Effect, GameState, PlayerState, SEATS, clone, new_realms
 
@@ -52,6 +52,9 @@ def initial_state(opened: ev.MatchOpened, ids: dict[str, list[tuple[str, str]]] 
     state = GameState(ruleset=opened.ruleset, format=opened.format, realms=new_realms(),
                       previous_loser=opened.previous_loser,
                       revision=effective(opened.rules_revision))
+    if ids_by_shuffle(opened):
+        # 402 (schema 3): the setup shuffle orders card names; DeckOrdered deals the ids.
+        state.deck_lists = {info.seat: deck_names(opened, info.seat) for info in opened.seats}
     for info in opened.seats:
         player = PlayerState(seat=info.seat)
         state.players[info.seat] = player
@@ -118,6 +121,7 @@ def _turn_action(s: GameState, e: Any) -> None:
 def _deck_ordered(s: GameState, e: ev.DeckOrdered) -> None:
     # 402 (schema 3): the shuffled deck comes into being; position k is instance <seat><k>.
     player = s.players[e.seat]
+    s.deck_lists.pop(e.seat, None)  # the list is shuffled: nothing more to order for it
     for k, name in enumerate(e.cards, start=1):
         cid = f"{e.seat}{k}"
         s.cards[cid] = CardState(cid, name, e.seat, "deck")

@@ -26,6 +26,7 @@ class View:
         self._static_sources: list | None = None
         self._statics: static_rules.Statics | None = None
         self._printed: dict[str, list] = {}  # card name -> its printed (key, ability, True)
+        self._counted: frozenset[str] | None = None
 
     def touch(self) -> None:
         """Forget cached facts: call whenever a card changes area (the engine's ``move``)."""
@@ -47,6 +48,17 @@ class View:
             self._statics = static_rules.EMPTY  # guards re-entry while computing
             self._statics = static_rules.compute(self, self._static_sources)
         return self._statics
+
+    def counted_events(self) -> frozenset[str]:
+        """The game events some card of this match counts ("the third time …", rule 511), so
+        only those are counted and the state stays small.  A fact of the match's cards: the
+        cards a match can use are all in its state from setup on (a stand-in token made
+        later has no abilities), so it is worked out once."""
+        if self._counted is None:
+            self._counted = frozenset(a.on.event for c in self.s.cards.values()
+                                      for a in self.db[c.name].abilities
+                                      if a.on is not None and a.on.nth is not None)
+        return self._counted
 
     # -- cards ---------------------------------------------------------------------------
 

@@ -114,11 +114,7 @@ class Scripts:
     def count_event(self: "Engine", event: str, subject: str, by: str | None) -> None:
         """Count game events for "the first/second/third time …" (rule 511) — only events
         that some card in this match counts, so the state stays small."""
-        if self.nth_events is None:
-            self.nth_events = {a.on.event for c in self.state.cards.values()
-                               for a in self.db[c.name].abilities
-                               if a.on is not None and a.on.nth is not None}
-        if event not in self.nth_events:
+        if event not in self.view.counted_events():
             return
         d = self.view.definition(subject)
         for scope in ("game", "round"):

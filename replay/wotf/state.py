@@ -10,7 +10,7 @@ Derived facts (current power, links, who controls a realm) are computed by
 from __future__ import annotations
 
 import hashlib
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -101,7 +101,19 @@ class GameState(msgspec.Struct):
     winner: Seat | None = None
     reason: str | None = None
     counts: dict[str, int] = {}  # counted game events (rule 511), e.g. "A:seize"
+    # -- what the procedure needs between prompts (DESIGN.md section 3); see ENGINE_FIELDS --
+    deck_lists: dict[str, list[str]] = {}  # 402 (schema 3): the card names a seat's setup
+    #                                        shuffle orders, until its DeckOrdered
 
+
+#: Fields added to :class:`GameState` for what the procedure needs between prompts.  They
+#: are part of the state (written by :func:`replay.wotf.evolve.evolve` only, folded, cloned,
+#: frozen), but :func:`canonical` leaves them out while they are at their empty defaults, so
+#: the hash of every state that had no such field before (every final state, and every
+#: state after setup) is the hash it always had: pinned hashes hold.
+ENGINE_FIELDS = ("deck_lists",)
+_PINNED_FIELDS = tuple(f for f in GameState.__struct_fields__ if f not in ENGINE_FIELDS)
+_Pinned = msgspec.defstruct("GameState", [(f, Any) for f in _PINNED_FIELDS])
 
 _encoder = msgspec.msgpack.Encoder()  # keeps insertion order: iteration order is state
 _decoder = msgspec.msgpack.Decoder(GameState)
@@ -109,8 +121,14 @@ _json = msgspec.json.Encoder(order="deterministic")
 
 
 def canonical(state: GameState) -> bytes:
-    """The canonical JSON encoding of a state (sorted keys, no whitespace)."""
-    return _json.encode(state)
+    """The canonical JSON encoding of a state (sorted keys, no whitespace).
+
+    The :data:`ENGINE_FIELDS` are encoded only when one of them is not empty: a state whose
+    procedure holds nothing between prompts encodes exactly as it did before those fields
+    existed (the pinned golden hashes of ``tests/replay/test_golden.py`` depend on it)."""
+    if any(getattr(state, name) for name in ENGINE_FIELDS):
+        return _json.encode(state)
+    return _json.encode(_Pinned(*(getattr(state, name) for name in _PINNED_FIELDS)))
 
 
 def state_hash(state: GameState) -> str:
