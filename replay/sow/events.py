@@ -21,7 +21,7 @@ from typing import Union
 import msgspec
 
 from ledger import registry
-from ledger.events import Event, Seat
+from ledger.events import Conceded, Event, Seat
 
 __all__ = ["EVENTS", "DECISIONS", "CHANCE", "END_REASONS", "Pick", "TacticDecision",
            "TurnDecision", "DECISION_UNION"]
@@ -332,6 +332,11 @@ DECISION_UNION = Union[PlayChosen, ActivationChosen, MainPassed, LockChosen, Joi
 def decision_from(seat: str, body: dict[str, object]) -> Event:
     """A decision event from a JSON-like body ``{"type": "PlayChosen", "card": "A3"}``; the seat
     is the caller's.  Raises ValueError with the reason when the body is malformed."""
+    if isinstance(body, dict) and body.get("type") == "Conceded":
+        reason = body.get("reason", "")
+        if not isinstance(reason, str):
+            raise ValueError("malformed Conceded decision: 'reason' is a string")
+        return Conceded(seat, reason)  # type: ignore[arg-type]
     if not isinstance(body, dict) or "type" not in body:
         raise ValueError("a decision body is an object with a 'type' field "
                          f"(one of {', '.join(sorted(DECISIONS))})")

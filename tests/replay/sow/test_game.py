@@ -10,7 +10,7 @@ import msgspec
 import pytest
 
 from ledger.codec import Stored
-from ledger.events import Event, MatchEnded, MatchOpened, TakenBack
+from ledger.events import Conceded, Event, MatchEnded, MatchOpened, TakenBack
 from ledger.registry import EVENT_TYPES, GAME_OF, load_games
 from replay.errors import CardDataError
 from replay.games import game
@@ -72,6 +72,12 @@ def test_api_decisions() -> None:
             GAME.decision("A", body)
     with pytest.raises(ValueError, match="seat"):
         GAME.decision("C", {"type": "MainPassed"})
+    assert GAME.decision("B", {"type": "Conceded", "reason": "late"}) == Conceded("B", "late")
+
+
+def test_every_event_type_has_a_narration() -> None:
+    from replay.sow.narrate import LINES
+    assert set(EVENTS) <= set(LINES)
 
 
 def test_rules_object_follows_the_protocol() -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ledger.events import Event, MatchOpened
 from replay.sow.events import CultureOrdered, WonderPlacedFaceDown
@@ -31,7 +33,8 @@ def test_hidden_ids_are_the_hidden_areas() -> None:
     assert ids and all(state.cards[i].area in HIDDEN_AREAS for i in ids)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=10_000))
 def test_events_never_leak_the_other_seats_hidden_cards(seed: int) -> None:
     """An event naming a card that is hidden before and after it (the setup shuffle, the
     face-down Wonder) shows no name to the other seat or a spectator; a card *played* from a
