@@ -207,7 +207,7 @@ class Combat(Actions):
             if self.state.owned(b.defender, "fortifications"):
                 return f"{decision.target} cannot be attacked yet: {FORT_RULE}"
             return f"{decision.target} is not a building or fortification of the besieged city"
-        return f"answer the tactics prompt with LockChosen, JoinChosen or StrikeChosen"
+        return "answer the tactics prompt with LockChosen, JoinChosen or StrikeChosen"
 
     def why_not_pick(self, prompt: Prompt, pick: object) -> str | None:
         """Why a pick of units to attack or defend names a unit that cannot (the rule)."""

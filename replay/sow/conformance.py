@@ -202,7 +202,8 @@ def _check_expect(case: dict[str, Any], engine: Engine, seen: list[Event]) -> st
             try:
                 got = get(k)
             except KeyError:
-                return f"expected {key} of {k!r}: no such {'seat' if key in ('gold', 'besieging') else 'card'}"
+                what = "seat" if key in ("gold", "besieging") else "card"
+                return f"expected {key} of {k!r}: no such {what}"
             if got != value:
                 return f"expected {key} of {k} = {value!r}, got {got!r}"
     types = [type(e).__name__ for e in seen]
