@@ -14,8 +14,14 @@ from __future__ import annotations
 from replay.prompts import Prompt
 from replay.sow.cards import Ability
 from replay.sow.events import (
-    AbilityResolved, CardDestroyed, CardRetrieved, CardsReadied, CountersAdded, DamageDealt,
-    DamageRepaired, GoldGained,
+    AbilityResolved,
+    CardDestroyed,
+    CardRetrieved,
+    CardsReadied,
+    CountersAdded,
+    DamageDealt,
+    DamageRepaired,
+    GoldGained,
 )
 from replay.sow.flow import Flow, Steps
 from replay.sow.state import other

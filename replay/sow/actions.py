@@ -15,7 +15,12 @@ from replay.prompts import Prompt
 from replay.sow.abilities import Effects
 from replay.sow.cards import IN_PLAY_TYPES
 from replay.sow.events import (
-    ActivationChosen, CardPutIntoPlay, Exhausted, GoldSpent, MainPassed, PlayChosen,
+    ActivationChosen,
+    CardPutIntoPlay,
+    Exhausted,
+    GoldSpent,
+    MainPassed,
+    PlayChosen,
 )
 from replay.sow.flow import Steps
 from replay.sow.state import IN_PLAY

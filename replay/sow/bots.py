@@ -14,8 +14,14 @@ from typing import Any
 from ledger.events import Event
 from replay.prompts import Prompt
 from replay.sow.events import (
-    ActivationChosen, CultureOrdered, InitiativeTossed, LockChosen, MainPassed, Picked,
-    PlayChosen, StrikeChosen,
+    ActivationChosen,
+    CultureOrdered,
+    InitiativeTossed,
+    LockChosen,
+    MainPassed,
+    Picked,
+    PlayChosen,
+    StrikeChosen,
 )
 
 

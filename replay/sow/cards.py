@@ -55,7 +55,7 @@ class Ability(BaseModel):
     text: str = ""
 
     @model_validator(mode="after")
-    def _coherent(self) -> "Ability":
+    def _coherent(self) -> Ability:
         if self.kind == "static" and self.effect not in STATIC_EFFECTS:
             raise ValueError(f"ability {self.id}: a static ability's effect is one of "
                              f"{sorted(STATIC_EFFECTS)}, not {self.effect!r}")
@@ -93,7 +93,7 @@ class Card(BaseModel):
     official: bool = False
 
     @model_validator(mode="after")
-    def _coherent(self) -> "Card":
+    def _coherent(self) -> Card:
         if self.type in ("wonder", "hero") and self.progress_rate < 1:
             raise ValueError(f"{self.name}: a {self.type} needs a progress_rate of at least 1")
         if self.type not in ("wonder", "hero") and self.progress_rate:
@@ -143,7 +143,7 @@ class CardPool:
     def cards(self) -> list[Card]:
         return [self._cards[n] for n in self.names()]
 
-    def with_cards(self, extra: Iterable[Card]) -> "CardPool":
+    def with_cards(self, extra: Iterable[Card]) -> CardPool:
         """A copy where ``extra`` replaces or adds definitions (conformance cases)."""
         merged = dict(self._cards)
         merged.update({c.name: c for c in extra})
@@ -153,7 +153,7 @@ class CardPool:
         return [self[n].definition() for n in sorted(set(names))]
 
     @classmethod
-    def from_definitions(cls, definitions: list[dict[str, Any]], where: str) -> "CardPool":
+    def from_definitions(cls, definitions: list[dict[str, Any]], where: str) -> CardPool:
         return cls(card_from(d, where) for d in definitions)
 
 

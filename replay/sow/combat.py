@@ -11,9 +11,24 @@ from ledger.events import Event
 from replay.prompts import Choose, Prompt
 from replay.sow.actions import Actions
 from replay.sow.events import (
-    AttackersDeclared, BattleClosed, CombatJoined, CombatLocked, DamageAssigned,
-    DefendersSent, Exhausted, JoinChosen, LockChosen, PlayerBesieged, Retreated, SiegeDefendersSent,
-    SiegeEntered, SiegeEnded, SiegeStepBegan, StrikeChosen, StructureAttacked, UnitsReturned,
+    AttackersDeclared,
+    BattleClosed,
+    CombatJoined,
+    CombatLocked,
+    DamageAssigned,
+    DefendersSent,
+    Exhausted,
+    JoinChosen,
+    LockChosen,
+    PlayerBesieged,
+    Retreated,
+    SiegeDefendersSent,
+    SiegeEnded,
+    SiegeEntered,
+    SiegeStepBegan,
+    StrikeChosen,
+    StructureAttacked,
+    UnitsReturned,
 )
 from replay.sow.flow import Steps
 from replay.sow.state import Battle, other

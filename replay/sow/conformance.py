@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import sys
 import tomllib
-from pathlib import Path
 from collections.abc import Iterator, Sequence
-from typing import Any, Union
+from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -29,7 +29,7 @@ from replay.sow.engine import Engine
 from replay.sow.events import CultureOrdered, InitiativeTossed, decision_from
 from replay.sow.evolve import encoded
 from replay.sow.revisions import RULES_REVISION
-from replay.sow.state import CardState, PlayerState, SEATS, SowState
+from replay.sow.state import SEATS, CardState, PlayerState, SowState
 
 TOP_KEYS = {"name", "rule", "ruling", "description", "cards", "state", "decks", "steps", "expect"}
 STATE_KEYS = {"turn", "phase", "turn_number", "first", "A", "B", "cards"}
@@ -40,7 +40,7 @@ EXPECT_KEYS = {"over", "winner", "reason", "phase", "turn", "turn_number", "prom
                "prompt_seat", "prompt_options", "gold", "area", "damage", "exhausted", "progress",
                "counters", "besieging", "events", "absent_events"}
 CASE_STATE = Card(name="Case State", type="state", health=10)
-Chance = Union[InitiativeTossed, CultureOrdered]
+Chance = InitiativeTossed | CultureOrdered
 
 
 class CaseResult(msgspec.Struct, frozen=True):
@@ -235,7 +235,7 @@ def run_case(path: Path, base: CardPool | None = None) -> CaseResult:
         reason = _run_steps(case, engine, seen) or _check_expect(case, engine, seen)
     except (ConformanceCaseError, CardDataError) as exc:
         return CaseResult(name, False, f"cannot load: {exc}")
-    except Exception as exc:  # a crash of the engine is a failed case, never of the runner
+    except Exception as exc:  # noqa: BLE001 -- a crash of the engine fails the case, not the runner
         return CaseResult(name, False, f"crashed: {type(exc).__name__}: {exc}")
     return CaseResult(name, reason is None, reason or "")
 

@@ -23,8 +23,18 @@ from replay.prompts import Choose, Prompt, pick_fits
 from replay.sow.cards import CardPool
 from replay.sow.combat import Combat
 from replay.sow.events import (
-    CardsReadied, CultureOrdered, FirstPlayerDetermined, GoldGained, InitiativeTossed, Picked,
-    PhaseBegan, StatePlaced, TurnBegan, TurnClosed, WonderPlacedFaceDown, WoundsHealed,
+    CardsReadied,
+    CultureOrdered,
+    FirstPlayerDetermined,
+    GoldGained,
+    InitiativeTossed,
+    PhaseBegan,
+    Picked,
+    StatePlaced,
+    TurnBegan,
+    TurnClosed,
+    WonderPlacedFaceDown,
+    WoundsHealed,
 )
 from replay.sow.evolve import evolve, initial_state
 from replay.sow.flow import MatchOver, Steps
@@ -56,7 +66,7 @@ class Engine(Combat):
         self._flow: Generator[Prompt, Any, Any] | None = None
 
     @classmethod
-    def for_match(cls, opened: MatchOpened, cards: CardPool) -> "Engine":
+    def for_match(cls, opened: MatchOpened, cards: CardPool) -> Engine:
         return cls(cards, initial_state(opened), {i.seat: list(i.deck) for i in opened.seats})
 
     # -- the protocol ------------------------------------------------------------------

@@ -16,20 +16,26 @@ the core ``MatchEnded``; its reasons are listed in :data:`END_REASONS`.
 
 from __future__ import annotations
 
-from typing import Union
-
 import msgspec
 
 from ledger import registry
 from ledger.events import Conceded, Event, Seat
 
-__all__ = ["EVENTS", "DECISIONS", "CHANCE", "END_REASONS", "Pick", "TacticDecision",
-           "TurnDecision", "DECISION_UNION"]
+__all__ = [
+    "CHANCE",
+    "DECISIONS",
+    "DECISION_UNION",
+    "END_REASONS",
+    "EVENTS",
+    "Pick",
+    "TacticDecision",
+    "TurnDecision",
+]
 
 #: Why a State of Wonder match ends (``MatchEnded.reason``); docs/rulings-sow.md R9, R14.
 END_REASONS = ("progress", "state_destroyed", "concession", "turn_limit")
 
-Pick = Union[int, str, list[str], dict[str, int], None]
+Pick = int | str | list[str] | dict[str, int] | None
 
 # --------------------------------------------------------------------------------------
 # Decisions
@@ -323,10 +329,10 @@ EVENTS: tuple[type, ...] = DECISION_TYPES + CHANCE_TYPES + OUTCOME_TYPES
 DECISIONS = frozenset(t.__name__ for t in DECISION_TYPES)
 CHANCE = frozenset(t.__name__ for t in CHANCE_TYPES)
 
-TurnDecision = Union[PlayChosen, ActivationChosen, MainPassed]
-TacticDecision = Union[LockChosen, JoinChosen, StrikeChosen]
-DECISION_UNION = Union[PlayChosen, ActivationChosen, MainPassed, LockChosen, JoinChosen,
-                       StrikeChosen, Picked]
+TurnDecision = PlayChosen | ActivationChosen | MainPassed
+TacticDecision = LockChosen | JoinChosen | StrikeChosen
+DECISION_UNION = (PlayChosen | ActivationChosen | MainPassed | LockChosen | JoinChosen
+                  | StrikeChosen | Picked)
 
 
 def decision_from(seat: str, body: dict[str, object]) -> Event:

@@ -230,4 +230,4 @@ def encoded(state: SowState) -> bytes:
     return msgspec.json.encode(state)
 
 
-__all__ = ["initial_state", "evolve", "fold", "encoded", "Conceded"]
+__all__ = ["Conceded", "encoded", "evolve", "fold", "initial_state"]

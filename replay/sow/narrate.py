@@ -15,7 +15,6 @@ import msgspec
 from ledger.events import Conceded, Event, JudgeNote, MatchEnded, MatchOpened, TakenBack
 from replay.sow import events as ev
 
-
 Names = Mapping[str, str]
 
 

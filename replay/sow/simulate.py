@@ -22,7 +22,7 @@ from replay.sow.records import complete_opened, match_cards
 def open_match(match_id: str, decks: tuple[Deck, Deck], pool: CardPool,
                players: tuple[str, str] = ("Ann", "Bob")) -> MatchOpened:
     seats = [SeatInfo(seat, player, deck.name, deck.entries())  # type: ignore[arg-type]
-             for seat, player, deck in zip(("A", "B"), players, decks)]
+             for seat, player, deck in zip(("A", "B"), players, decks, strict=True)]
     return complete_opened(MatchOpened(match_id, "004", seats, game="sow"), pool)
 
 

@@ -15,7 +15,7 @@ from ledger.registry import EVENT_TYPES, GAME_OF, load_games
 from replay.errors import CardDataError
 from replay.games import game
 from replay.sow import GAME
-from replay.sow.events import EVENTS, MainPassed, PlayChosen, Picked, TurnBegan
+from replay.sow.events import EVENTS, MainPassed, Picked, PlayChosen, TurnBegan
 from replay.sow.evolve import evolve, initial_state
 from replay.sow.simulate import open_match
 from tests.replay.sow.helpers import deck_pair, played, pool
@@ -126,6 +126,6 @@ def test_facts() -> None:
 def test_facts_after_a_take_back() -> None:
     opened, events = played(12)
     cut = 40
-    stored = stored_of(opened, events[:cut]) + [Stored(cut + 1, "", cut + 1, "", "", TakenBack(10))]
+    stored = [*stored_of(opened, events[:cut]), Stored(cut + 1, "", cut + 1, "", "", TakenBack(10))]
     facts = GAME.facts(stored)
     assert facts["matches"][0].reason is None and facts["matches"][0].turns <= 1

@@ -45,7 +45,7 @@ def head_of_rederived(path: Path) -> str:
     prev = GENESIS
     _, prev = encode_line(opened, 0, stored[0].at, stored[0].batch, prev)
     assert len(again) == len(stored) - 1
-    for event, original in zip(again, stored[1:]):
+    for event, original in zip(again, stored[1:], strict=True):
         _, prev = encode_line(event, original.seq, original.at, original.batch, prev)
     return prev
 

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.events import Event, MatchEnded, kind_of
-from replay.sow.engine import Engine
 from replay.errors import IllegalDecisionError
+from replay.sow.engine import Engine
 from replay.sow.events import PlayChosen
 from replay.sow.evolve import encoded, evolve, fold
 from replay.sow.simulate import inputs, open_match, play, rederive
