@@ -24,7 +24,18 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ledger.events import Event, MatchOpened
+from replay.errors import ReplayError
 from replay.prompts import Prompt
+
+
+class Refused(ReplayError):
+    """A seat's decision refused before the engine sees it (:meth:`Game.seat_decision`):
+    ``forbidden`` -- it is not the seat's to make (a judge's ruling); ``conceal`` -- say only
+    that it does not answer the prompt (the reason would name what the seat may not see)."""
+
+    def __init__(self, message: str, forbidden: bool = False, conceal: bool = False):
+        super().__init__(message)
+        self.forbidden, self.conceal = forbidden, conceal
 
 
 class State(Protocol):
@@ -197,3 +208,32 @@ class Game(Protocol):
 
     def narrate(self, event: Event, round_: int | None, names: Mapping[str, str]) -> str:
         """One line of plain words for ``event`` (names, never ids)."""
+
+    # -- the recording API (the web) -------------------------------------------------------
+    def decision(self, seat: str, body: Mapping[str, Any]) -> Event:
+        """A seat's decision event from an API body (JSON data, no seat: the caller's);
+        raises ``ValueError`` saying what is malformed."""
+
+
+class WebGame(Protocol):
+    """What the recording API also uses of a game when it has it (each optional: the web
+    falls back to a generic form built from the protocol above).
+
+    * ``prompt_view(rules, view, handle) -> dict | None`` -- the pending prompt as ``view``
+      may see it: ``seat, kind, text, card, yours`` and, for the seat it addresses or the
+      omniscient view, ``options`` (``[{decision, label}]``: ``decision`` is an API body) or
+      ``choose`` (``{of, min, max, ordered, multiset}``) with ``labels`` (pick -> words) and
+      ``answer`` (the body a chosen list is sent in, as ``pick``); ``handle(id)`` is an
+      opaque stand-in for a card the seat may not identify.
+    * ``answer(seat, prompt, pick) -> Event`` -- the decision answering a prompt of listed
+      picks (or a ``choose``) with ``pick`` (the generic prompt view needs it).
+    * ``seat_decision(rules, seat, event, handle) -> (event, conceal)`` -- a parsed decision
+      as the engine takes it (stand-ins turned back into ids), and whether a refusal must
+      conceal the engine's words; raises :class:`Refused`.
+    * ``ruling(ops, note, card) -> Event`` -- a judge's ruling (the game's administrative
+      event); without it the game has no judge's operations.
+    * ``learn_cards(cards, events)`` -- add to a match's cards those its events define
+      (stand-in tokens).
+    * ``preset_decks(pool) -> {name: deck}`` -- the decks an organizer may name as a preset.
+    * ``round_of(event) -> int | None`` -- the round an event starts, if it starts one.
+    """

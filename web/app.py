@@ -23,7 +23,7 @@ from pathlib import Path
 from flask import Flask
 
 from ledger.filestore import FileStore
-from replay.wotf.cards import default_cards
+from replay.games import game
 from web import errors
 from web.api import follow, imports, judge, meta, organizer, public, seat
 from web.api.common import Services
@@ -50,10 +50,14 @@ def create_app(settings: Settings | None = None) -> Flask:
         JSON_SORT_KEYS=False,
     )
     store = FileStore(settings.store)
-    db = default_cards()
+    # One card pool per game: Wonders' from --cards / WONDERS_CARDS (checked at start), every
+    # other game's its shipped pool, loaded when a match of that game is first used.
+    pools = {"wotf": game("wotf").default_cards()}
     tokens = TokenBook(settings.store)
     sweep(store, tokens)
-    app.extensions["wonders"] = Services(settings, store, Tables(store, db), tokens, db)
+    services = Services(settings, store, Tables(store, lambda name: services.pool(name)), tokens,
+                        pools)
+    app.extensions["wonders"] = services
     from web import dashboard, play, viewer  # pages import the API's helpers; keep them out of module import
     for bp in [*BLUEPRINTS, play.bp, viewer.bp, dashboard.bp]:
         app.register_blueprint(bp)

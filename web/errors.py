@@ -83,11 +83,12 @@ def error_body(kind: str, message: str, status: int):
     return response
 
 
-def describe_validation(exc: ValidationError) -> str:
-    """The first problem of a pydantic error as ``field: message`` (one line)."""
+def describe_validation(exc: ValidationError, within: tuple[str, ...] = ()) -> str:
+    """The first problem of a pydantic error as ``field: message`` (one line); ``within``:
+    where in the body the validated part sits (``("decision",)``)."""
     parts = []
     for problem in exc.errors()[:3]:
-        where = ".".join(str(p) for p in problem["loc"]) or "body"
+        where = ".".join(str(p) for p in (*within, *problem["loc"])) or "body"
         parts.append(f"{where}: {problem['msg']}")
     more = f" (and {exc.error_count() - 3} more)" if exc.error_count() > 3 else ""
     return "; ".join(parts) + more

@@ -39,7 +39,8 @@ class SeatEntry(Body):
     deck: dict[CardName, Copies] | None = Field(None, max_length=200)
     archive: dict[CardName, Copies] = Field({}, max_length=50)
     preset: Annotated[str, Field(max_length=120)] | None = Field(
-        None, description="name of a deck file in fixtures/decks, instead of `deck` (and "
+        None, description="name of a deck the game ships (Wonders: a file in fixtures/decks), "
+                          "instead of `deck` (and "
                           "`archive`: a preset brings its own archive; sending both is a 400)")
 
     @model_validator(mode="after")
@@ -52,7 +53,11 @@ class SeatEntry(Body):
 
 class CreateMatch(Body):
     match_id: MatchId | None = Field(None, description="default: a fresh random id")
-    ruleset: Literal["1.3.2", "1.2"] = "1.3.2"
+    game: Annotated[str, Field(min_length=1, max_length=40)] = Field(
+        "wotf", description="the game the match is played in (`wotf`, `sow`)")
+    ruleset: Annotated[str, Field(max_length=40)] | None = Field(
+        None, description="one of the game's published rules texts (default: its newest; "
+                          "Wonders: 1.3.2 or 1.2)")
     format: Literal["constructed", "prerelease"] = "constructed"
     seats: Annotated[list[SeatEntry], Field(min_length=2, max_length=2,
                                             description="seat A, then seat B")]
@@ -122,6 +127,9 @@ class PromptOut(BaseModel):
     options: list[OptionOut] = []
     choose: ChooseOut | None = None
     labels: dict[str, str] = Field({}, description="card id → card name for `choose.of`")
+    answer: dict[str, Any] | None = Field(
+        None, description="a `choose` prompt: the decision to send, with `pick` added (the "
+                          "chosen entries of `choose.of`)")
 
 
 class DivergenceOut(BaseModel):
@@ -186,68 +194,21 @@ class EventsOut(BaseModel):
     divergence: DivergenceOut | None = DIVERGENCE
 
 
-class Pass(Body):
-    type: Literal["Passed"]
-
-
-class Draw(Body):
-    type: Literal["DrawDeclared"]
-
-
-class Play(Body):
-    type: Literal["PlayDeclared"]
-    card: CardId
-    realm: Annotated[int, Field(ge=1, le=7)] | None = None
-    targets: Annotated[list[CardId], Field(max_length=20)] = []
-
-
-class Attack(Body):
-    type: Literal["AttackDeclared"]
-    realm: Annotated[int, Field(ge=1, le=7)]
-
-
-class Activate(Body):
-    type: Literal["ActivationDeclared"]
-    card: CardId
-    ability: Annotated[int, Field(ge=0, le=20)] = 0
-    targets: Annotated[list[CardId], Field(max_length=20)] = []
-
-
-class Harvest(Body):
-    type: Literal["HarvestDeclared"]
-    cards: Annotated[list[CardId], Field(max_length=60)]
-
-
-PickItem = Union[Annotated[int, Field(ge=-1000, le=1000)], Annotated[str, Field(max_length=40)]]
-
-
-class Answer(Body):
-    type: Literal["Answered"]
-    kind: Annotated[str, Field(max_length=20)]
-    pick: PickItem | Annotated[list[PickItem], Field(max_length=100)] | None = None
-
-
 class Concede(Body):
+    """A concession: the ledger's own decision, the same in every game."""
+
     type: Literal["Conceded"]
     reason: Text = ""
-
-
-class ResolveManually(Body):
-    """The answer to a ``manual`` prompt: what an unscripted card's text did, as operations."""
-
-    type: Literal["ManualResolved"]
-    card: CardId
-    ops: Annotated[list["ManualOpIn"], Field(max_length=50)] = []
-
-
-Decision = Annotated[Union[Pass, Draw, Play, Attack, Activate, Harvest, Answer, Concede,
-                           ResolveManually], Field(discriminator="type")]
 
 
 class SubmitDecision(Body):
     expected_seq: Annotated[int, Field(ge=0)] = Field(
         description="the match length the decision was made at; stale → 409, nothing written")
-    decision: Decision
+    decision: dict[str, Any] = Field(
+        description="the decision as the match's game takes it: an option's `decision` from "
+                    "GET …/prompt as it is, or for a `choose` prompt its `answer` with `pick` "
+                    "(a list of `choose.of`); `{\"type\": \"Conceded\", \"reason\": …}` in "
+                    "any game")
 
 
 class Recorded(BaseModel):
@@ -266,35 +227,11 @@ class TakeBack(Body):
     expected_seq: Annotated[int, Field(ge=0)] | None = None
 
 
-class ManualOpIn(Body):
-    """One primitive operation (``ledger.events.ManualOp``); value types are checked here,
-    the names it uses (cards, realms) by the rules side."""
-
-    op: Literal["move", "counter", "resource", "tap", "control", "stone", "token", "power"]
-    card: CardId | None = None
-    seat: Seat | None = None
-    to_zone: Literal["hand", "deck", "abyss", "banishment", "world"] | None = None
-    realm: Annotated[int, Field(ge=1, le=7)] | None = None
-    counter: Annotated[str, Field(max_length=40)] | None = None
-    resource: Literal["energy", "actions", "faith", "free_attacks"] | None = None
-    value: Annotated[float, Field(ge=-1000, le=1000)] | Annotated[str, Field(max_length=40)] | None = None
-    name: Annotated[str, Field(max_length=120)] | None = None
-    duration: Literal["round", "ever"] | None = None
-
-    @model_validator(mode="after")
-    def _value_fits_op(self) -> "ManualOpIn":
-        numeric = isinstance(self.value, (int, float))
-        if self.op in ("resource", "control") and self.seat is None:
-            raise ValueError(f"a {self.op} op needs a seat")
-        if self.op in ("resource", "counter", "power") and not numeric:
-            raise ValueError(f"a {self.op} op needs a numeric value")
-        if self.op == "stone" and self.seat is None and self.value not in (None, "center", "A", "B"):
-            raise ValueError("a stone op's value is center, A or B")
-        return self
-
-
 class Manual(Body):
-    ops: Annotated[list[ManualOpIn], Field(min_length=1, max_length=50)]
+    """A judge's ruling as primitive operations; which operations there are is the match's
+    game's (Wonders: move, counter, resource, tap, control, stone, token, power)."""
+
+    ops: Annotated[list[dict[str, Any]], Field(min_length=1, max_length=50)]
     note: Text = ""
     card: CardId | None = None
     expected_seq: Annotated[int, Field(ge=0)] | None = None

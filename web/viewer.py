@@ -4,7 +4,8 @@ The page is server-rendered (``matches.html``, ``viewer.html``); ``web/static/vi
 through the match with one JSON fetch per step:
 
 * ``GET /matches/<id>/step?seq=N&as=P`` -- the board at seq ``N`` from perspective ``P``
-  (always through :func:`replay.wotf.perspective.board`) and the narrated event; rendered once and
+  (always through the match's game: its ``board``, ``redact`` and ``narrate``) and the
+  narrated event, with the board's game (``game``: the page picks its renderer by it); rendered once and
   kept in a bounded cache, so stepping back and forth costs a dictionary lookup;
 * ``GET /matches/<id>/timeline?as=P&from=N`` -- the narrated events and the round / turn /
   battle index the controls jump to; the page polls it while the match is live.
@@ -29,8 +30,6 @@ import msgspec
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
 from ledger.errors import LedgerError
-from replay.wotf.narrate import narrate
-from replay.wotf.perspective import PERSPECTIVES, board, card_names, face_down_ids, redact_event
 from web.api.common import divergence_out, json_response, query_int, services, visible_seq
 from web.api.organizer import public_length
 from web.api.public import public_perspective
@@ -141,9 +140,10 @@ def viewer(match_id: str):
                 _timeline(table, perspective, 0, last))
     perspective, notice, step, timeline = services().tables.using(match_id, prepare)
     opened = timeline.pop("opened")
+    perspectives = timeline.pop("all_perspectives")
     return render_template("viewer.html", match_id=match_id, opened=opened, notice=notice,
                            divergence=timeline["divergence"],
-                           perspective=perspective, perspectives=PERSPECTIVES,
+                           perspective=perspective, perspectives=perspectives,
                            step_json=_script_safe(step.decode()),
                            timeline_json=_script_safe(json.dumps(timeline)))
 
@@ -160,7 +160,7 @@ def _script_safe(text: str) -> str:
 def _page_perspective(table) -> tuple[str, str | None]:
     """The page degrades a deep link's perspective to spectator while the match is live."""
     wanted = request.args.get("as", "omniscient" if table.state.over else "spectator")
-    if wanted not in PERSPECTIVES:
+    if wanted not in table.game.perspectives:
         raise MalformedRequestError(f"as={wanted!r}: use spectator, A, B or omniscient")
     if wanted != "spectator" and not table.state.over:
         return "spectator", ("This match is live: it is shown as a spectator sees it "
@@ -194,6 +194,7 @@ def timeline(match_id: str):
         perspective = public_perspective(table)
         out = _timeline(table, perspective, query_int("from", 0), visible_seq(table, delay))
         out.pop("opened")
+        out.pop("all_perspectives")
         return out
     return services().tables.using(match_id, render)
 
@@ -206,14 +207,15 @@ def _step(table, seq: int, perspective: str, last: int) -> bytes:
     if data is None:
         # Hidden as of ``last``, what this viewer may see (not the live state: a card face
         # down at the horizon and turned face up since is still hidden here).
-        event = redact_event(table.events[seq], perspective, face_down_ids(table.state_at(last)))
-        names = card_names(table.state, perspective, table.events[:last + 1])
+        game = table.game
+        event = game.redact(table.events[seq], perspective, game.hidden_ids(table.state_at(last)))
+        names = game.card_names(table.state, perspective, table.events[:last + 1])
         data = msgspec.json.encode({
             "match_id": table.match_id, "seq": seq, "last": last, "length": table.length,
-            "live": not table.state.over, "perspective": perspective,
-            "text": narrate(event, names=names),
+            "live": not table.state.over, "perspective": perspective, "game": game.name,
+            "text": game.narrate(event, None, names),
             "kind": type(event).__name__,
-            "board": board(table.state_at(seq), table.cards, perspective),
+            "board": game.board(table.state_at(seq), table.cards, perspective),
             "divergence": _divergence(table, perspective)})
         cache.put(key, data)
     return data
@@ -222,23 +224,25 @@ def _step(table, seq: int, perspective: str, last: int) -> bytes:
 def _timeline(table, perspective: str, start: int, last: int) -> dict:
     """Narrated events ``start``..``last``, the jump index (rounds, turns, battles) and the
     divergence mark, all from the recorded events."""
-    index = table.index
+    index, game = table.index, table.game
     rounds = sorted((r, s) for r, s in index.rounds.items() if s <= last)
     events, current = [], 0
-    names = card_names(table.state, perspective, table.events[:last + 1])
-    hidden = face_down_ids(table.state_at(last))  # as of what this viewer may see
+    names = game.card_names(table.state, perspective, table.events[:last + 1])
+    hidden = game.hidden_ids(table.state_at(last))  # as of what this viewer may see
+    round_of = getattr(game, "round_of", None)
     for seq in range(last + 1):
         event = table.events[seq]
-        current = getattr(event, "round", current) if type(event).__name__ == "RoundStarted" \
-            else current
+        started = round_of(event) if round_of is not None else None
+        current = started if started is not None else current
         if seq >= start:
             events.append({"seq": seq, "round": current, "kind": type(event).__name__,
-                           "text": narrate(redact_event(event, perspective, hidden),
-                                           names=names)})
+                           "text": game.narrate(game.redact(event, perspective, hidden), None,
+                                                names)})
     return {
         "match_id": table.match_id, "perspective": perspective, "last": last,
         "length": table.length, "live": not table.state.over, "from": start,
-        "perspectives": list(PERSPECTIVES) if table.state.over else ["spectator"],
+        "game": game.name, "all_perspectives": list(game.perspectives),
+        "perspectives": list(game.perspectives) if table.state.over else ["spectator"],
         "events": events, "opened": table.opened,
         "divergence": _divergence(table, perspective),
         "rounds": [{"round": r, "seq": s} for r, s in rounds],

@@ -23,7 +23,7 @@ from replay.wotf import bots, cards, legacy, manual, narrate, perspective, revis
 from replay.wotf import events as ev
 from replay.resources import conformance_dir
 from replay.wotf.conformance import run_paths
-from replay.wotf.decks import load_decks, validate_deck
+from replay.wotf.decks import Deck, load_deck, load_decks, validate_deck
 from replay.wotf.engine import ENGINE_VERSION, Engine
 from replay.wotf.evolve import evolve, initial_state
 from replay.wotf.state import GameState, clone, freeze, thaw
@@ -49,6 +49,16 @@ class _BotSeat:
     def decide(self, rules: Any, prompt: Prompt) -> Event:
         decision: Event = self.bot.decide(rules)
         return decision
+
+
+class _Lazy:
+    """A preset deck file, read when it is used."""
+
+    def __init__(self, path: Path, pool: Any):
+        self.path, self.pool = path, pool
+
+    def load(self) -> Any:
+        return load_deck(self.path, self.pool)
 
 
 class WondersOfTheFirst:
@@ -98,6 +108,11 @@ class WondersOfTheFirst:
         return load_decks(_deck_files(paths) or None, db=pool)
 
     def deck_problems(self, deck: Any, pool: cards.CardDB) -> list[str]:
+        """``deck``: a Wonders deck, or any deck with ``name``, ``entries()`` and
+        ``archive_entries()`` (a seat's entries as the API received them)."""
+        if not isinstance(deck, Deck):
+            deck = Deck(name=deck.name or "deck", cards={e.card: e.count for e in deck.entries()},
+                        archive={e.card: e.count for e in deck.archive_entries()})
         return validate_deck(deck, pool)
 
     def conformance(self, paths: Sequence[str]) -> Iterator[Any]:
@@ -192,6 +207,37 @@ class WondersOfTheFirst:
 
     def narrate(self, event: Event, round_: int | None, names: Mapping[str, str]) -> str:
         return narrate.narrate(event, round_, names)
+
+    # -- the recording API ----------------------------------------------------------------
+    def decision(self, seat: str, body: Mapping[str, Any]) -> Event:
+        from replay.wotf import api
+        return api.decision(seat, body)
+
+    def prompt_view(self, rules: Engine, view: str, handle: Any) -> dict[str, Any] | None:
+        from replay.wotf import api
+        return api.prompt_view(rules, view, handle)
+
+    def seat_decision(self, rules: Engine, seat: str, event: Event, handle: Any) -> tuple[Event, bool]:
+        from replay.wotf import api
+        return api.seat_decision(rules, seat, event, handle)
+
+    def ruling(self, ops: list[Any], note: str, card: str | None) -> Event:
+        from replay.wotf import api
+        return api.ruling(ops, note, card)
+
+    def learn_cards(self, match_cards: cards.CardDB, events: Iterable[Event]) -> None:
+        for event in events:
+            if isinstance(event, ev.TokenCreated) and event.definition and \
+                    event.name not in match_cards:
+                match_cards.add(cards.parse_card(event.definition, f"token {event.card}"))
+
+    def preset_decks(self, pool: cards.CardDB) -> dict[str, Any]:
+        """The shipped deck files by file name (what ``preset`` names), loaded lazily."""
+        from replay import resources
+        return {p.stem: _Lazy(p, pool) for p in resources.decks_dir().glob("*.toml")}
+
+    def round_of(self, event: Event) -> int | None:
+        return event.round if isinstance(event, ev.RoundStarted) else None
 
     # -- analytics -----------------------------------------------------------------------
     def facts(self, stored: list[Stored], file: Any, card_facts: Any) -> Any:

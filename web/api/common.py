@@ -6,8 +6,9 @@
   session also need the page's CSRF token);
 * :func:`parse_body` -- size-checked JSON decoded into a pydantic model;
 * :func:`state_out` / :func:`events_page` / :func:`prompt_out` -- a table as one perspective may
-  see it, always through :mod:`replay.wotf.perspective`, folded from the record (never today's
-  engine, except for the pending prompt's options); events come in bounded pages;
+  see it, always through the match's game (:func:`replay.games.game_of`: its board, redaction
+  and narration), folded from the record (never today's engine, except for the pending
+  prompt's options); events come in bounded pages;
 * :func:`visible_seq` / :func:`horizon` -- how far the public sees a live match (the spectator
   delay): nothing past it is shown, counted or hinted at (lengths, ``next_seq``, divergence);
 * :func:`divergence_out` -- where today's engine disagrees with the record, if it does.
@@ -25,11 +26,8 @@ from pydantic import BaseModel
 
 from ledger.codec import Stored
 from ledger.filestore import FileStore
-from replay.wotf.cards import CardDB
-from replay.wotf.engine import Engine
-from replay.wotf.narrate import narrate
-from replay.wotf.perspective import board, face_down_ids, redact_event
-from replay.wotf.state import GameState
+from replay.game import Game
+from replay.games import game as game_named
 from web.api import handles
 from web.api.tables import Table, Tables
 from web.config import Settings
@@ -45,13 +43,28 @@ SESSION_TOKENS = "tables"  # session key: match id -> {role, token hash}, set by
 SESSION_CSRF = "csrf"
 
 
+DEFAULT_GAME = "wotf"  # a match created without naming its game
+
+
 @dataclass
 class Services:
     settings: Settings
     store: FileStore
     tables: Tables
     tokens: TokenBook
-    db: CardDB
+    pools: dict[str, Any]  # game name -> its card pool (one per game, loaded on first need)
+
+    def pool(self, name: str) -> Any:
+        """The card pool of game ``name`` (its shipped pool unless the app was given one)."""
+        found = self.pools.get(name)
+        if found is None:
+            found = self.pools[name] = game_named(name).default_cards()
+        return found
+
+    @property
+    def db(self) -> Any:
+        """The default game's pool."""
+        return self.pool(DEFAULT_GAME)
 
 
 def services() -> Services:
@@ -157,11 +170,13 @@ def query_int(name: str, default: int, low: int = 0, high: int = 10**9) -> int:
 # -- views of a table --------------------------------------------------------------------------
 
 
-def event_out(stored: Stored, perspective: str, hidden: Collection[str] = ()) -> EventOut:
-    """One event as ``perspective`` may see it; ``hidden``: the cards face down now."""
-    event = redact_event(stored.event, perspective, hidden)
-    return EventOut(seq=stored.seq, at=stored.at, batch=stored.batch, text=narrate(event),
-                    event=msgspec.to_builtins(event))
+def event_out(game: Game, stored: Stored, perspective: str,
+              hidden: Collection[str] = ()) -> EventOut:
+    """One event of a ``game`` match as ``perspective`` may see it; ``hidden``: the cards whose
+    identity is hidden now."""
+    event = game.redact(stored.event, perspective, hidden)
+    return EventOut(seq=stored.seq, at=stored.at, batch=stored.batch,
+                    text=game.narrate(event, None, {}), event=msgspec.to_builtins(event))
 
 
 def state_out(table: Table, perspective: str, seq: int | None = None,
@@ -176,8 +191,8 @@ def state_out(table: Table, perspective: str, seq: int | None = None,
     live = not table.state.over
     last = table.length - 1 if upto is None else min(upto, table.length - 1)
     seq = last if seq is None else max(0, min(seq, last))
-    picture = board(table.state_at(seq), table.cards, perspective)
-    prompt = prompt_out(table.engine(), perspective, prompt_salt(table)) \
+    picture = table.game.board(table.state_at(seq), table.cards, perspective)
+    prompt = prompt_out(table.game, table.engine(), perspective, prompt_salt(table)) \
         if seq == table.length - 1 and live else None
     return StateOut(match_id=table.match_id, perspective=perspective, seq=seq,
                     length=last + 1, live=live, board=picture, prompt=prompt,
@@ -212,83 +227,57 @@ def divergence_out(table: Table, perspective: str, upto: int | None = None) -> D
     return DivergenceOut(seq=mark.seq, message=mark.message if shown else UNDISCLOSED)
 
 
-def prompt_out(engine: Engine | None, perspective: str, salt: str = "") -> PromptOut | None:
+def prompt_out(game: Game, engine: Any, perspective: str, salt: str = "") -> PromptOut | None:
     """The pending prompt; its options only for the seat it addresses (or the judge).
     ``None`` when there is none, or no engine (it disagrees with the record).
 
     ``salt`` (the match and its length, see :func:`prompt_salt`) makes the handles that
-    stand for face-down cards in a seat's options (:mod:`web.api.handles`)."""
-    if engine is None:
+    stand for cards a seat may not identify in its options (:mod:`web.api.handles`)."""
+    if engine is None or engine.prompt is None:
         return None
+    view = getattr(game, "prompt_view", None)
+    shown = view(engine, perspective, handle_maker(salt)) if view is not None \
+        else generic_prompt(game, engine, perspective)
+    return PromptOut(**shown) if shown is not None else None
+
+
+def handle_maker(salt: str):
+    """``id -> handle`` for one prompt of one match (an HMAC of the app's secret key)."""
+    secret = services().settings.secret_key
+    return lambda cid: handles.handle_of(secret, salt, cid)
+
+
+def generic_prompt(game: Game, engine: Any, perspective: str) -> dict[str, Any]:
+    """The pending prompt of a game without its own ``prompt_view``, from the protocol alone:
+    listed options that are decision events are offered as they are (labelled by the game's
+    narration); listed picks and a ``choose`` are answered with the game's ``answer``."""
     prompt = engine.prompt
-    if prompt is None:
-        return None
-    out = PromptOut(seat=prompt.seat, kind=prompt.kind, text=prompt.text, card=prompt.card,
-                    yours=perspective == prompt.seat)
+    out: dict[str, Any] = {"seat": prompt.seat, "kind": prompt.kind, "text": prompt.text,
+                           "card": prompt.card, "yours": perspective == prompt.seat}
     if perspective not in (prompt.seat, "omniscient"):
         return out  # the other seat's options would show that seat's hand
-    names = {cid: c.name for cid, c in engine.state.cards.items()}
-    if prompt.kind == "turn":
-        out.options = [OptionOut(decision=_without_seat(o),
-                                 label=turn_label(o, names, engine.state))
-                       for o in engine.legal_options()]
-    elif prompt.kind == "manual":
-        # An unscripted card's text: the seat enters what it did as operations (the page
-        # offers a field for them); the listed option records that it did nothing.
-        out.options = [OptionOut(decision={"type": "ManualResolved", "card": prompt.card, "ops": []},
-                                 label="It did nothing")]
-    else:
-        _offer_picks(out, engine, perspective, salt, names)
+    names = game.card_names(engine.state, prompt.seat)
+    answer = getattr(game, "answer", None)
+    if prompt.choose is not None:
+        c = prompt.choose
+        out["choose"] = {"of": list(c.of), "min": c.min, "max": c.max, "ordered": c.ordered,
+                         "multiset": c.multiset}
+        out["labels"] = {cid: names.get(cid, cid) for cid in c.of}
+        if answer is not None:
+            out["answer"] = _without_seat(answer(prompt.seat, prompt, []))
+            out["answer"].pop("pick", None)
+        return out
+    options = []
+    for option in prompt.options:
+        if isinstance(option, msgspec.Struct):
+            options.append({"decision": _without_seat(option),
+                            "label": game.narrate(option, None, names)})
+        elif answer is not None:
+            options.append({"decision": _without_seat(answer(prompt.seat, prompt, option)),
+                            "label": names.get(option, str(option))
+                            if isinstance(option, str) else str(option)})
+    out["options"] = options
     return out
-
-
-def _offer_picks(out: PromptOut, engine: Engine, perspective: str, salt: str,
-                 names: dict[str, str]) -> None:
-    """The options of a non-turn prompt; for a seat, each face-down card as a handle (rule
-    510: nobody but the omniscient view knows it).  Cards from a deck come in card-id order
-    from the engine itself (``replay.wotf.selectors.candidates``), never in the deck's order."""
-    secret = services().settings.secret_key
-    prompt = engine.prompt
-
-    def shown(pick: Any) -> tuple[Any, str | None]:
-        """The pick as offered, and the label of a face-down card (``None`` otherwise)."""
-        if perspective != "omniscient" and handles.is_face_down(engine.state, pick):
-            return handles.hidden(pick, engine, secret, salt), handles.label(engine, pick)
-        return pick, None
-    if prompt.choose is None:
-        offered = handles.arranged([shown(o) for o in prompt.options])
-        out.options = [OptionOut(decision={"type": "Answered", "kind": prompt.kind, "pick": pick},
-                                 label=label or _pick_label(pick, names))
-                       for pick, label in offered]
-        return
-    c = prompt.choose
-    offered = handles.arranged([shown(cid) for cid in c.of])
-    out.choose = ChooseOut(of=[pick for pick, _ in offered], min=c.min, max=c.max,
-                           ordered=c.ordered, multiset=c.multiset)
-    out.labels = {pick: label or names.get(pick, pick) for pick, label in offered}
-
-
-def prompt_salt(table: Table) -> str:
-    """What a face-down handle is good for: this match at this length (one prompt)."""
-    return f"{table.match_id}:{table.length}"
-
-
-def offers_hidden_cards(engine: Engine) -> bool:
-    """Whether the pending prompt's options name cards in a deck or face down: the engine's
-    own words about them (a refusal listing the options) would show what the seat may not
-    see -- the deck's order, a face-down card's id."""
-    prompt = engine.prompt
-    if prompt is None or prompt.kind in ("turn", "manual", "chance"):
-        return False
-    offered = prompt.choose.of if prompt.choose is not None else prompt.options
-    return any(_is_deck_card(o, engine.state) or handles.is_face_down(engine.state, o)
-               for o in offered)
-
-
-def _is_deck_card(pick: Any, state: GameState) -> bool:
-    card = state.cards.get(pick) if isinstance(pick, str) else None
-    return card is not None and card.zone == "deck"
-
 
 
 def _without_seat(event: Any) -> dict[str, Any]:
@@ -298,30 +287,9 @@ def _without_seat(event: Any) -> dict[str, Any]:
     return data
 
 
-def turn_label(option: Any, names: dict[str, str], state: GameState | None = None) -> str:
-    kind = type(option).__name__
-    if kind == "Passed":
-        return "Pass"
-    if kind == "DrawDeclared":
-        return "Draw a card"
-    if kind == "PlayDeclared":
-        where = f" into realm {option.realm}" if option.realm is not None else ""
-        top = " from the top of your deck" if state is not None and \
-            _is_deck_card(option.card, state) else ""  # Eye of the Maelstrom
-        return f"Play {names.get(option.card, option.card)}{top}{where}"
-    if kind == "AttackDeclared":
-        return f"Attack in realm {option.realm}"
-    if kind == "ActivationDeclared":
-        return f"Activate {names.get(option.card, option.card)} (ability {option.ability + 1})"
-    if kind == "HarvestDeclared":
-        return "Harvest " + ", ".join(names.get(cid, cid) for cid in option.cards)
-    return kind
-
-
-def _pick_label(pick: Any, names: dict[str, str]) -> str:
-    if isinstance(pick, str) and pick in names:
-        return f"{names[pick]} ({pick})"
-    return str(pick)
+def prompt_salt(table: Table) -> str:
+    """What a face-down handle is good for: this match at this length (one prompt)."""
+    return f"{table.match_id}:{table.length}"
 
 
 def events_out(table: Table, perspective: str, from_seq: int, upto: int,
@@ -332,11 +300,11 @@ def events_out(table: Table, perspective: str, from_seq: int, upto: int,
         return []
     # hidden as of ``upto``, the last seq this viewer may see (a delayed spectator's board
     # may still show face down a card turned face up since)
-    out, hidden = [], face_down_ids(table.state_at(min(upto, table.length - 1)))
+    out, hidden = [], table.game.hidden_ids(table.state_at(min(upto, table.length - 1)))
     for stored in table.store.read(table.match_id, from_seq):
         if stored.seq > upto or (limit is not None and len(out) >= limit):
             break
-        out.append(event_out(stored, perspective, hidden))
+        out.append(event_out(table.game, stored, perspective, hidden))
     return out
 
 

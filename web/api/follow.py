@@ -29,7 +29,6 @@ from flask import Blueprint, Response, current_app, request
 
 from ledger.codec import GENESIS, Stored, decode_line
 from ledger.errors import MalformedEventError
-from replay.wotf.perspective import face_down_ids
 from web.api.common import (bearer, divergence_out, event_out, query_int, role_for, services,
                             visible_seq)
 from web.api.openapi import Query, route
@@ -102,13 +101,13 @@ class Feed:
         self.offset, self.prev = 0, GENESIS
         self._messages: dict[tuple, str] = {}  # (seq, perspective, hidden) -> SSE message
 
-    def message(self, stored: Stored, perspective: str, hidden: frozenset[str]) -> str:
+    def message(self, game, stored: Stored, perspective: str, hidden: frozenset[str]) -> str:
         """The SSE message of one event for a perspective, rendered once for every stream on
         this match that sees it the same way (the redaction and narration are the cost)."""
         key = (stored.seq, perspective, hidden)
         text = self._messages.get(key)
         if text is None:
-            out = event_out(stored, perspective, hidden)
+            out = event_out(game, stored, perspective, hidden)
             text = f"id: {out.seq}\nevent: event\ndata: {json.dumps(out.model_dump())}\n\n"
             if len(self._messages) >= 4096:
                 self._messages.clear()
@@ -227,7 +226,8 @@ def follow(match_id: str):
     def _horizon(table):
         last = visible_seq(table, delay) if delayed else table.length - 1
         return (table.length, last, table.state.over and last == table.length - 1,
-                face_down_ids(table.state_at(last)), divergence_out(table, perspective, last))
+                table.game.hidden_ids(table.state_at(last)), divergence_out(table, perspective, last),
+                table.game)
 
     def stream():
         nxt, idle_since, marked, seen = start, time.monotonic(), None, -1
@@ -235,13 +235,13 @@ def follow(match_id: str):
             while not gone():
                 now = tables.using(match_id, lambda table: horizon(table, seen))
                 if now is not None:
-                    seen, last, done, hidden, mark = now
+                    seen, last, done, hidden, mark, played = now
                     if mark is not None and mark != marked:  # today's engine disagrees
                         yield f"event: divergence\ndata: {json.dumps(mark.model_dump())}\n\n"
                         marked = mark
                     if last >= nxt:
                         for stored in feed.between(nxt, last):
-                            yield feed.message(stored, perspective, hidden)
+                            yield feed.message(played, stored, perspective, hidden)
                             nxt = stored.seq + 1
                         idle_since = time.monotonic()
                         if nxt <= last:  # the file's last batch was not whole yet: look again

@@ -21,8 +21,8 @@ from ledger.errors import ConflictError, LedgerError
 from ledger.filestore import fsync_dir
 from ledger.events import MatchOpened
 from ledger.integrity import CUT, TORN, check_file
-from replay.wotf.cards import match_cards
 from replay.errors import ReplayError
+from replay.games import game_of
 from replay.replayer import Replay
 from replay.timeline import Reading, TimelineError, open_timeline
 from web.api.common import require_organizer, services
@@ -99,14 +99,16 @@ def _checked(path) -> tuple[Reading, Mark | None]:
         opened = events[0].event if events else None
         if not isinstance(opened, MatchOpened):
             raise IllegalError("verify failed: the upload does not start with MatchOpened")
+        played = game_of(opened)  # a game this program does not have: refused here
+        pool = services().pool(played.name)
         # The deck rules, against the cards the file records, before anything is folded
-        check_decks(opened.seats, match_cards(opened, services().db))
-        reading = open_timeline(events, services().db)
+        check_decks(opened.seats, played.match_cards(opened, pool), played)
+        reading = open_timeline(events, pool)
     except (LedgerError, ReplayError, TimelineError) as exc:
         raise IllegalError(f"verify failed: {_strip_path(str(exc), path)}") from None
     if isinstance(reading, Replay):
         return reading, None  # re-derived already
-    _, mark = rederive(reading.events, services().db)
+    _, mark = rederive(reading.events, pool)
     return reading, mark
 
 

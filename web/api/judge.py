@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from replay.wotf.events import ManualEffect, ManualOp
+from pydantic import ValidationError
+
 from web.api.common import event_out, parse_body, require_role, services
 from web.api.openapi import route
+from web.errors import IllegalError, MalformedRequestError, describe_validation
 from web.models import Ending, Manual, Note, Recorded, TakeBack
 
 bp = Blueprint("judge", __name__, url_prefix="/api/matches")
@@ -21,7 +23,8 @@ JUDGE_ERRORS = (400, 404, 409, 422)
 def _record(match_id: str, write) -> tuple[dict, int]:
     def run(table):
         stored = table.append(write)
-        return Recorded(seq=table.length, events=[event_out(s, "omniscient") for s in stored])
+        return Recorded(seq=table.length,
+                        events=[event_out(table.game, s, "omniscient") for s in stored])
     return services().tables.using(match_id, run).model_dump(), 201
 
 
@@ -39,9 +42,18 @@ def take_back(match_id: str):
 def manual_effect(match_id: str):
     require_role(match_id, JUDGE, "enter a manual effect")
     body = parse_body(Manual)
-    effect = ManualEffect("judge", [ManualOp(**op.model_dump()) for op in body.ops], body.note,
-                          body.card)
-    return _record(match_id, lambda rec: rec.manual(effect, body.expected_seq))
+
+    def write(rec):
+        rule = getattr(rec.game, "ruling", None)
+        if rule is None:
+            raise IllegalError(f"match {match_id}: this game has no judge's operations "
+                               f"({rec.game.title})")
+        try:
+            effect = rule(body.ops, body.note, body.card)
+        except ValidationError as exc:
+            raise MalformedRequestError(describe_validation(exc, ("ops",))) from None
+        return rec.manual(effect, body.expected_seq)
+    return _record(match_id, write)
 
 
 @route(bp, "/<match_id>/ending", "POST", "Record a concession or a game loss",

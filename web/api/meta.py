@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from replay.wotf.engine import ENGINE_VERSION
+from replay.games import game, names
 from web.api.common import services
 from web.api.openapi import document, route
 from web.models import Health
@@ -16,7 +16,8 @@ bp = Blueprint("meta", __name__, url_prefix="/api")
 @route(bp, "/openapi.json", "GET", "This document", errors=(),
        content={"response": {"application/json": {"schema": {"type": "object"}}}})
 def openapi():
-    return jsonify(document("Wonders Ledger recording API", ENGINE_VERSION))
+    versions = ", ".join(f"{name} {game(name).engine_version}" for name in names())
+    return jsonify(document("Wonders Ledger recording API", versions))
 
 
 @route(bp, "/health", "GET", "Liveness check", response=Health, errors=())

@@ -12,12 +12,12 @@ import secrets
 from flask import Blueprint, request
 
 from ledger.errors import ConflictError
+from typing import Any
+
 from ledger.events import DeckEntry, MatchOpened, SeatInfo
 from ledger.store import MatchInfo
-from replay import resources
-from replay.wotf.cards import CardDB
-from replay.wotf.decks import DECK_SIZE, Deck, load_deck, validate_deck
-from replay.wotf.engine import ENGINE_VERSION
+from replay.game import Game
+from replay.games import UnknownGameError, game
 from replay.recorder import Recorder
 from replay.replayer import Divergence
 from web.api.common import divergence_out, parse_body, query_int, require_organizer, services
@@ -41,16 +41,22 @@ def create_match():
     require_organizer()
     body = parse_body(CreateMatch)
     svc = services()
-    seats = [_seat_info(seat, entry) for seat, entry in zip("AB", body.seats)]
+    played = game_of_body(body.game)
+    ruleset = body.ruleset if body.ruleset is not None else played.rulesets[0]
+    if ruleset not in played.rulesets:
+        raise MalformedRequestError(f"ruleset {ruleset!r}: {played.title} is played under "
+                                    f"{' or '.join(played.rulesets)}")
+    pool = svc.pool(played.name)
+    seats = [_seat_info(played, pool, seat, entry) for seat, entry in zip("AB", body.seats)]
     match_id = body.match_id or f"m-{secrets.token_hex(6)}"
-    opened = MatchOpened(match_id=match_id, ruleset=body.ruleset, seats=seats, format=body.format,
+    opened = MatchOpened(match_id=match_id, ruleset=ruleset, seats=seats, format=body.format,
                          tournament=body.tournament, round=body.round, table=body.table,
                          game_number=body.game_number, previous_loser=body.previous_loser,
-                         engine_version=ENGINE_VERSION)
+                         engine_version=played.engine_version, game=played.name)
     with svc.tokens.creating(match_id, svc.store.path(match_id)) as creation:  # 409 if taken
         tokens = creation.issue()  # the tokens first: never a match file without them
         try:
-            recorder = Recorder.open(svc.store, svc.db, opened)
+            recorder = Recorder.open(svc.store, pool, opened)
         except ConflictError:
             creation.not_ours()
             raise ConflictError(f"match {match_id!r} already exists in this store; nothing "
@@ -59,29 +65,53 @@ def create_match():
                         seq=recorder.length).model_dump(), 201
 
 
-def _seat_info(seat: str, entry: SeatEntry) -> SeatInfo:
-    deck = _deck_of(seat, entry)
+def game_of_body(name: str) -> Game:
+    """The game a create names (400 if this program does not have it)."""
+    try:
+        return game(name)
+    except UnknownGameError as exc:
+        raise MalformedRequestError(f"game: {exc}") from None
+
+
+def _seat_info(played: Game, pool: Any, seat: str, entry: SeatEntry) -> SeatInfo:
+    deck = _deck_of(played, pool, seat, entry)
     info = SeatInfo(seat, entry.player, deck.name, deck.entries(), deck.archive_entries())
-    check_decks([info], services().db)
+    check_decks([info], pool, played)
     return info
 
 
 MAX_ENTRIES = 200  # distinct cards in a deck (it holds 50 in all) and archive entries
+DECK_SIZE = 50  # the most copies of one card an entry may count (no game's deck holds more)
 
 
-def check_decks(seats: list[SeatInfo], db: CardDB) -> None:
+class Entries(list):
+    """A seat's deck as entries (a list of ``DeckEntry``), with the protocol's deck methods
+    (``name``, ``entries()``, ``archive_entries()``) for the game's ``deck_problems``."""
+
+    def __init__(self, name: str, entries: list[DeckEntry], archive: list[DeckEntry]):
+        super().__init__(entries)
+        self.name, self.archive = name, archive
+
+    def entries(self) -> list[DeckEntry]:
+        return list(self)
+
+    def archive_entries(self) -> list[DeckEntry]:
+        return list(self.archive)
+
+
+def check_decks(seats: list[SeatInfo], db: Any, played: Game | None = None) -> None:
     """The deck rules (303) for every seat, against ``db`` (for an import: the cards its file
     records): 422 naming the seat and the first problems.  Counts are bounded (1–50 copies,
     each card listed once) before anything is built from them, so an absurd count costs
     nothing; a create and an import go through this same check."""
     for info in seats:
-        problems = deck_problems(info, db)
+        problems = deck_problems(info, db, played or game("wotf"))
         if problems:
             raise IllegalError(f"seat {info.seat} ({info.player}): deck {info.deck_name!r} is "
                                f"not legal: " + "; ".join(problems[:5]))
 
 
-def deck_problems(info: SeatInfo, db: CardDB) -> list[str]:
+def deck_problems(info: SeatInfo, db: Any, played: Game) -> list[str]:
     """Every problem with a seat's deck and archive (empty: legal)."""
     problems = []
     for table, entries in (("cards", info.deck), ("archive", info.archive)):
@@ -98,27 +128,33 @@ def deck_problems(info: SeatInfo, db: CardDB) -> list[str]:
             seen.add(entry.card)
     if problems:  # nothing below may see an absurd count
         return problems
-    deck = Deck(name=info.deck_name or f"seat {info.seat}'s deck", cards=_counts(info.deck),
-                archive=_counts(info.archive))
-    return validate_deck(deck, db)
+    deck = Entries(info.deck_name or f"seat {info.seat}'s deck", list(info.deck),
+                   list(info.archive))
+    return played.deck_problems(deck, db)
 
 
-def _counts(entries: list[DeckEntry]) -> dict[str, int]:
-    return {entry.card: entry.count for entry in entries}
-
-
-def _deck_of(seat: str, entry: SeatEntry) -> Deck:
+def _deck_of(played: Game, pool: Any, seat: str, entry: SeatEntry) -> Any:
     if (entry.preset is None) == (entry.deck is None):
         raise MalformedRequestError(f"seat {seat}: give exactly one of 'deck' (card → copies) "
                                     f"or 'preset' (a fixture deck name)")
     if entry.preset is not None:
-        presets = {p.stem: p for p in resources.decks_dir().glob("*.toml")}
+        presets = preset_decks(played, pool)
         if entry.preset not in presets:
             raise MalformedRequestError(f"seat {seat}: no preset deck {entry.preset!r} "
                                         f"(choose from {', '.join(sorted(presets))})")
-        return load_deck(presets[entry.preset], services().db)
-    return Deck(name=entry.deck_name or f"{entry.player}'s deck", cards=entry.deck,
-                archive=entry.archive)
+        found = presets[entry.preset]
+        return found.load() if hasattr(found, "load") else found
+    return Entries(entry.deck_name or f"{entry.player}'s deck",
+                   [DeckEntry(card, count) for card, count in entry.deck.items()],
+                   [DeckEntry(card, count) for card, count in entry.archive.items()])
+
+
+def preset_decks(played: Game, pool: Any) -> dict[str, Any]:
+    """The decks an organizer may name: the game's presets, else its sample decks by name."""
+    presets = getattr(played, "preset_decks", None)
+    if presets is not None:
+        return presets(pool)
+    return {deck.name: deck for deck in played.sample_decks(pool)}
 
 
 @route(bp, "/matches", "GET", "List matches, filtered by tournament, round, table, player, ended",

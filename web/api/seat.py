@@ -6,23 +6,21 @@ from __future__ import annotations
 import msgspec
 from flask import Blueprint
 
+from typing import Any
+
+from pydantic import ValidationError
+
 from ledger.events import Conceded, Event
-from replay.wotf.events import (
-    ActivationDeclared, Answered, AttackDeclared, DrawDeclared, HarvestDeclared, ManualOp,
-    ManualResolved, Passed, PlayDeclared,
-)
 from replay.errors import IllegalDecisionError
-from replay.wotf.manual import why_not_seat_ops
-from replay.wotf.perspective import face_down_ids
-from web.api import handles
+from replay.game import Game, Refused
 from web.api.common import (PAGE_FROM, PAGE_LIMIT, divergence_out, event_out, events_page,
-                            json_response, offers_hidden_cards, page_limit,
+                            handle_maker, json_response, page_limit,
                             parse_body, prompt_out, prompt_salt, query_int, rendered,
                             require_role, role_for, services, state_out)
 from web.api.openapi import route
-from web.errors import ForbiddenError, IllegalError
-from web.models import (Activate, Answer, Attack, Concede, Draw, EventsOut, Harvest, Pass,
-                        PendingOut, Play, Recorded, ResolveManually, StateOut, SubmitDecision)
+from web.errors import (ForbiddenError, IllegalError, MalformedRequestError,
+                        describe_validation)
+from web.models import Concede, EventsOut, PendingOut, Recorded, StateOut, SubmitDecision
 
 bp = Blueprint("seat", __name__, url_prefix="/api/matches")
 SEATS = ("A", "B")
@@ -40,7 +38,8 @@ def get_prompt(match_id: str):
     def view(table):
         engine = table.engine() if not table.state.over else None
         return PendingOut(match_id=match_id, length=table.length,
-                          prompt=prompt_out(engine, perspective, prompt_salt(table)),
+                          prompt=prompt_out(table.game, engine, perspective,
+                                            prompt_salt(table)),
                           divergence=divergence_out(table, perspective))
     return services().tables.using(match_id, view).model_dump()
 
@@ -51,13 +50,13 @@ def get_prompt(match_id: str):
 def submit_decision(match_id: str):
     seat = require_role(match_id, SEATS, "decide for a seat (judges take back or rule instead)")
     body = parse_body(SubmitDecision)
-    decision = to_event(seat, body.decision)
 
     def write(table):
-        check_manual_cards(seat, decision, table)
+        decision = to_event(table.game, seat, body.decision)
         stored = submit_as_seen(table, seat, decision, body.expected_seq)
-        hidden = face_down_ids(table.state)
-        return Recorded(seq=table.length, events=[event_out(s, seat, hidden) for s in stored])
+        hidden = table.game.hidden_ids(table.state)
+        return Recorded(seq=table.length,
+                        events=[event_out(table.game, s, seat, hidden) for s in stored])
     return services().tables.using(match_id, write).model_dump(), 201
 
 
@@ -86,78 +85,51 @@ def get_events(match_id: str):
 
 
 def submit_as_seen(table, seat: str, decision: Event, expected_seq: int) -> list:
-    """Record the seat's decision (face-down handles turned into ids).  A refused answer to
-    a prompt whose options are deck or face-down cards is refused without the engine's
-    words, which list those options as the seat may not see them."""
+    """Record the seat's decision as the game takes it from a seat (``seat_decision``: cards
+    named by the handles its prompt offered turned into ids, what only a judge may enter
+    refused).  A refused answer to a prompt whose options name cards the seat may not see is
+    refused without the engine's words, which would list them."""
     engine = table.recorder.engine
-    hidden = engine.prompt is not None and engine.prompt.seat == seat and \
-        offers_hidden_cards(engine)
-    event = with_card_ids(decision, table)
+    prepare = getattr(table.game, "seat_decision", None)
+    conceal = False
+    if prepare is not None:
+        try:
+            decision, conceal = prepare(engine, seat, decision, handle_maker(prompt_salt(table)))
+        except Refused as exc:
+            if exc.forbidden:
+                raise ForbiddenError(
+                    f"match {table.match_id}: {exc}; a seat enters only what touches its own "
+                    f"cards and resources -- the judge must enter it "
+                    f"(POST /api/matches/{table.match_id}/manual)") from None
+            raise wrong_answer(table, decision) from None
     try:
-        return table.append(lambda rec: rec.submit(event, expected_seq))
+        return table.append(lambda rec: rec.submit(decision, expected_seq))
     except IllegalDecisionError:
-        if not (hidden and isinstance(decision, Answered)):
+        if not conceal:
             raise
         raise wrong_answer(table, decision) from None
 
 
-def wrong_answer(table, decision: Answered) -> IllegalError:
-    """The one refusal of any wrong answer to a prompt offering deck or face-down cards."""
+def wrong_answer(table, decision: Event) -> IllegalError:
+    """The one refusal of any wrong answer to a prompt offering cards the seat may not see."""
     return IllegalError(
-        f"match {table.match_id}: {decision.pick!r} does not answer the pending "
-        f"{decision.kind!r} prompt; GET /api/matches/{table.match_id}/prompt lists its "
-        f"options as you may see them")
+        f"match {table.match_id}: {getattr(decision, 'pick', None)!r} does not answer the "
+        f"pending {getattr(decision, 'kind', '')!r} prompt; GET /api/matches/"
+        f"{table.match_id}/prompt lists its options as you may see them")
 
 
-def check_manual_cards(seat: str, decision: Event, table) -> None:
-    """A seat's manual answer touches only its own cards and its own resources
-    (:func:`replay.wotf.manual.why_not_seat_ops`); anything touching the other seat's cards or
-    resources, the stones or control is a judge's ruling (POST /manual): 403.  The refusal
-    never says where a card it names is (the other seat's hand or deck)."""
-    prompt = table.recorder.engine.prompt
-    if not isinstance(decision, ManualResolved) or prompt is None or \
-            (prompt.seat, prompt.kind) != (seat, "manual"):
-        return  # not its manual prompt: the engine refuses it (rule 403.2)
-    why = why_not_seat_ops(table.state, seat, decision.ops)
-    if why is not None:
-        raise ForbiddenError(
-            f"match {table.match_id}: {why}; a seat enters only what touches its own cards "
-            f"and resources -- the judge must enter it (POST /api/matches/{table.match_id}/manual)")
-
-
-def with_card_ids(decision: Event, table) -> Event:
-    """An answer naming face-down cards by the handles its prompt offered, with their ids."""
-    if not isinstance(decision, Answered):
-        return decision
-    known = handles.handles(table.recorder.engine, services().settings.secret_key,
-                            prompt_salt(table))
-    if not known:
-        return decision
-    if handles.raw_ids(decision.pick, table.recorder.engine):
-        # A face-down card named by its id, not by this prompt's handle: the seat can't have
-        # seen that id, so it is refused like any wrong answer (the refusal confirms nothing).
-        raise wrong_answer(table, decision)
-    return msgspec.structs.replace(decision, pick=handles.revealed(decision.pick, known))
-
-
-def to_event(seat: str, decision) -> Event:
-    """The ledger event for a decision body, for the caller's seat."""
-    if isinstance(decision, Pass):
-        return Passed(seat)
-    if isinstance(decision, Draw):
-        return DrawDeclared(seat)
-    if isinstance(decision, Play):
-        return PlayDeclared(seat, decision.card, decision.realm, list(decision.targets))
-    if isinstance(decision, Attack):
-        return AttackDeclared(seat, decision.realm)
-    if isinstance(decision, Activate):
-        return ActivationDeclared(seat, decision.card, decision.ability, list(decision.targets))
-    if isinstance(decision, Harvest):
-        return HarvestDeclared(seat, list(decision.cards))
-    if isinstance(decision, Answer):
-        return Answered(seat, decision.kind, decision.pick)
-    if isinstance(decision, Concede):
-        return Conceded(seat, decision.reason)
-    if isinstance(decision, ResolveManually):
-        return ManualResolved(seat, decision.card, [ManualOp(**op.model_dump()) for op in decision.ops])
-    raise TypeError(f"unknown decision {type(decision).__name__}")
+def to_event(game: Game, seat: str, body: dict[str, Any]) -> Event:
+    """The ledger event for a decision body, for the caller's seat: a concession is the
+    ledger's own; every other decision is the match's game's (``decision``)."""
+    if body.get("type") == "Conceded":
+        try:
+            concede = Concede.model_validate(body)
+        except ValidationError as exc:
+            raise MalformedRequestError(describe_validation(exc, ("decision",))) from None
+        return Conceded(seat, concede.reason)
+    try:
+        return game.decision(seat, body)
+    except ValidationError as exc:
+        raise MalformedRequestError(describe_validation(exc, ("decision",))) from None
+    except (ValueError, TypeError) as exc:
+        raise MalformedRequestError(f"decision: {exc}") from None

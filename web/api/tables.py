@@ -34,17 +34,18 @@ from typing import TypeVar
 
 from ledger.codec import Stored
 from ledger.filestore import FileStore
-from replay.wotf.events import TokenCreated
-from replay.wotf.cards import CardDB, cards_of_events, parse_card
-from replay.wotf.engine import Engine
+from typing import Any
+
 from replay.errors import ReplayError
+from replay.game import Game, Rules
+from replay.games import game_of
 from replay.recorder import Recorder
 from replay.replayer import Divergence, Replay
-from replay.wotf.state import GameState
 from replay.timeline import Reading, Timeline, open_timeline
 from web.errors import WebError
 
 T = TypeVar("T")
+Pools = Callable[[str], Any]  # a game's name -> this app's card pool of that game
 log = logging.getLogger("wonders.web")
 
 
@@ -65,15 +66,18 @@ class DivergedError(WebError):
 class Table:
     """One match as this process knows it; use it only inside :meth:`Tables.using`."""
 
-    def __init__(self, store: FileStore, db: CardDB, match_id: str):
-        self.store, self.db, self.match_id = store, db, match_id
+    def __init__(self, store: FileStore, pools: "Pools", match_id: str):
+        self.store, self.match_id = store, match_id
         self.path = store.path(match_id)
         self.lock = threading.RLock()
         try:
             self.size = self._file_size()  # before reading: a batch appended meanwhile is re-read
         except FileNotFoundError:
             self.size = -1  # the store says which match is missing
-        self.timeline: Reading = open_timeline(list(store.read(match_id)), db)
+        stored = list(store.read(match_id))
+        self.game: Game = game_of(stored[0].event)
+        self.db = db = pools(self.game.name)  # the card pool of the match's game
+        self.timeline: Reading = open_timeline(stored, db)
         self.cards = reading_cards(self.timeline, db)  # the match's own, its tokens included
         self._recorder: Recorder | None = None
         self._mark: Mark | None = None
@@ -99,7 +103,7 @@ class Table:
         """Fold appended events, learning the stand-in tokens they define."""
         self.timeline.extend(stored)
         if isinstance(self.timeline, Timeline):
-            learn_tokens(self.cards, (s.event for s in stored))
+            learn_tokens(self.game, self.cards, (s.event for s in stored))
 
     def after_append(self) -> None:
         """Remember the file as our own append left it (unless someone appended right after)."""
@@ -124,7 +128,7 @@ class Table:
                 f"not continued")
         return recorder
 
-    def engine(self) -> Engine | None:
+    def engine(self) -> Rules | None:
         """The engine at the pending prompt, or ``None`` when it disagrees with the record."""
         recorder = self._resume()
         return recorder.engine if recorder is not None else None
@@ -199,18 +203,18 @@ class Table:
         return self.timeline.events[0]
 
     @property
-    def state(self) -> GameState:
+    def state(self) -> Any:
         """The state after the last recorded event (do not change it)."""
         return final_state(self.timeline)
 
-    def state_at(self, seq: int) -> GameState:
+    def state_at(self, seq: int) -> Any:
         """The state after event ``seq``, folded from the record."""
         if seq == self.length - 1:
             return self.state
         return self.timeline.state_at(seq)
 
 
-def rederive(events, db: CardDB) -> tuple[Replay | None, Mark | None]:
+def rederive(events, db: Any) -> tuple[Replay | None, Mark | None]:
     """Verify a match: re-derive its events through today's engine.  Returns the replay, or
     where the engine disagrees with the record; never raises."""
     try:
@@ -225,22 +229,26 @@ def rederive(events, db: CardDB) -> tuple[Replay | None, Mark | None]:
                              f"({type(exc).__name__})")
 
 
-def reading_cards(reading: Reading, pool: CardDB) -> CardDB:
+def reading_cards(reading: Reading, pool: Any) -> Any:
     """The cards of a match as its reader needs them: those its file records (a copy of
     ``pool`` for a file of schema ≤ 2) and the stand-in tokens its events define."""
     if isinstance(reading, Timeline):
-        return cards_of_events(reading.events, pool)
-    return reading.engine.db  # schema ≤ 2: the re-derivation's (it learns tokens as it goes)
+        opened = reading.events[0]
+        game = game_of(opened)
+        cards = game.match_cards(opened, pool)
+        learn_tokens(game, cards, reading.events[1:])
+        return cards
+    return reading.game.cards_of(reading.engine)  # schema ≤ 2: the re-derivation's
 
 
-def learn_tokens(cards: CardDB, events) -> None:
-    """Add the stand-in tokens ``events`` define to a match's own cards."""
-    for event in events:
-        if isinstance(event, TokenCreated) and event.definition and event.name not in cards:
-            cards.add(parse_card(event.definition, f"token {event.card}"))
+def learn_tokens(game: Game, cards: Any, events) -> None:
+    """Add the cards ``events`` define (stand-in tokens) to a match's own cards."""
+    learn = getattr(game, "learn_cards", None)
+    if learn is not None:
+        learn(cards, events)
 
 
-def final_state(reading: Reading) -> GameState:
+def final_state(reading: Reading) -> Any:
     """The state after a reading's last event (do not change it)."""
     if isinstance(reading, Timeline):
         return reading.state
@@ -257,8 +265,8 @@ def _what_differs(exc: Divergence) -> str:
 class Tables:
     """The cache: match id → :class:`Table`, created on first use."""
 
-    def __init__(self, store: FileStore, db: CardDB, capacity: int = 1000):
-        self.store, self.db, self.capacity = store, db, capacity
+    def __init__(self, store: FileStore, pools: "Pools", capacity: int = 1000):
+        self.store, self.pools, self.capacity = store, pools, capacity
         self._tables: OrderedDict[str, Table] = OrderedDict()  # least recently used first
         self._lock = threading.Lock()
 
@@ -279,7 +287,7 @@ class Tables:
                 self._tables.move_to_end(match_id)
                 return table
         self.store.path(match_id)  # a malformed id fails here, before any file is touched
-        fresh = Table(self.store, self.db, match_id)  # outside the cache lock: folding is slow
+        fresh = Table(self.store, self.pools, match_id)  # outside the cache lock: folding is slow
         with self._lock:
             table = self._tables.setdefault(match_id, fresh)
             while len(self._tables) > self.capacity:  # an evicted table is refolded on next use

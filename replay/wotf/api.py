@@ -1,0 +1,321 @@
+"""Wonders of The First behind the recording API: request bodies of a seat's decisions and of
+a judge's ruling, the pending prompt as a seat may see it (face-down cards as handles), and
+what a seat may enter itself.
+
+The web asks for these through :class:`replay.game.Game` (``decision``, ``prompt_view``,
+``seat_decision``, ``ruling``); nothing here knows about HTTP.  Bodies are pydantic models,
+strict (no coercion) and closed (unknown fields refused); a malformed body raises
+``ValueError`` (pydantic's ``ValidationError``), which the web answers with a 400.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any, Literal, Union
+
+import msgspec
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+
+from ledger.events import Conceded, Event
+from replay.game import Refused
+from replay.wotf.engine import Engine
+from replay.wotf.events import (
+    ActivationDeclared, Answered, AttackDeclared, DrawDeclared, HarvestDeclared, ManualEffect,
+    ManualOp, ManualResolved, Passed, PlayDeclared,
+)
+from replay.wotf.manual import why_not_seat_ops
+from replay.wotf.state import GameState
+
+Seat = Literal["A", "B"]
+CardId = Annotated[str, Field(min_length=1, max_length=40)]
+Text = Annotated[str, Field(max_length=2000)]
+
+
+class Body(BaseModel):
+    """A request body: unknown fields refused, strict types (``"5"`` is not an integer)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Pass(Body):
+    type: Literal["Passed"]
+
+
+class Draw(Body):
+    type: Literal["DrawDeclared"]
+
+
+class Play(Body):
+    type: Literal["PlayDeclared"]
+    card: CardId
+    realm: Annotated[int, Field(ge=1, le=7)] | None = None
+    targets: Annotated[list[CardId], Field(max_length=20)] = []
+
+
+class Attack(Body):
+    type: Literal["AttackDeclared"]
+    realm: Annotated[int, Field(ge=1, le=7)]
+
+
+class Activate(Body):
+    type: Literal["ActivationDeclared"]
+    card: CardId
+    ability: Annotated[int, Field(ge=0, le=20)] = 0
+    targets: Annotated[list[CardId], Field(max_length=20)] = []
+
+
+class Harvest(Body):
+    type: Literal["HarvestDeclared"]
+    cards: Annotated[list[CardId], Field(max_length=60)]
+
+
+PickItem = Union[Annotated[int, Field(ge=-1000, le=1000)], Annotated[str, Field(max_length=40)]]
+
+
+class Answer(Body):
+    type: Literal["Answered"]
+    kind: Annotated[str, Field(max_length=20)]
+    pick: PickItem | Annotated[list[PickItem], Field(max_length=100)] | None = None
+
+
+class Concede(Body):
+    type: Literal["Conceded"]
+    reason: Text = ""
+
+
+class ManualOpIn(Body):
+    """One primitive operation (``ManualOp``); value types are checked here, the names it
+    uses (cards, realms) by the rules side."""
+
+    op: Literal["move", "counter", "resource", "tap", "control", "stone", "token", "power"]
+    card: CardId | None = None
+    seat: Seat | None = None
+    to_zone: Literal["hand", "deck", "abyss", "banishment", "world"] | None = None
+    realm: Annotated[int, Field(ge=1, le=7)] | None = None
+    counter: Annotated[str, Field(max_length=40)] | None = None
+    resource: Literal["energy", "actions", "faith", "free_attacks"] | None = None
+    value: Annotated[float, Field(ge=-1000, le=1000)] | Annotated[str, Field(max_length=40)] | None = None
+    name: Annotated[str, Field(max_length=120)] | None = None
+    duration: Literal["round", "ever"] | None = None
+
+    @model_validator(mode="after")
+    def _value_fits_op(self) -> "ManualOpIn":
+        numeric = isinstance(self.value, (int, float))
+        if self.op in ("resource", "control") and self.seat is None:
+            raise ValueError(f"a {self.op} op needs a seat")
+        if self.op in ("resource", "counter", "power") and not numeric:
+            raise ValueError(f"a {self.op} op needs a numeric value")
+        if self.op == "stone" and self.seat is None and self.value not in (None, "center", "A", "B"):
+            raise ValueError("a stone op's value is center, A or B")
+        return self
+
+
+class ResolveManually(Body):
+    """The answer to a ``manual`` prompt: what an unscripted card's text did, as operations."""
+
+    type: Literal["ManualResolved"]
+    card: CardId
+    ops: Annotated[list[ManualOpIn], Field(max_length=50)] = []
+
+
+Decision = Annotated[Union[Pass, Draw, Play, Attack, Activate, Harvest, Answer, Concede,
+                           ResolveManually], Field(discriminator="type")]
+DECISION = TypeAdapter(Decision)
+OPS = TypeAdapter(Annotated[list[ManualOpIn], Field(min_length=1, max_length=50)])
+
+
+def decision(seat: str, body: Mapping[str, Any]) -> Event:
+    """The ledger event for a decision body (JSON data), for the caller's seat."""
+    return to_event(seat, DECISION.validate_json(json.dumps(body)))
+
+
+def ruling(ops: list[Any], note: str, card: str | None) -> Event:
+    """A judge's ruling: primitive operations (``ManualEffect``)."""
+    checked = OPS.validate_json(json.dumps(ops))
+    return ManualEffect("judge", [ManualOp(**op.model_dump()) for op in checked], note, card)
+
+
+def to_event(seat: str, decision: Any) -> Event:
+    if isinstance(decision, Pass):
+        return Passed(seat)
+    if isinstance(decision, Draw):
+        return DrawDeclared(seat)
+    if isinstance(decision, Play):
+        return PlayDeclared(seat, decision.card, decision.realm, list(decision.targets))
+    if isinstance(decision, Attack):
+        return AttackDeclared(seat, decision.realm)
+    if isinstance(decision, Activate):
+        return ActivationDeclared(seat, decision.card, decision.ability, list(decision.targets))
+    if isinstance(decision, Harvest):
+        return HarvestDeclared(seat, list(decision.cards))
+    if isinstance(decision, Answer):
+        return Answered(seat, decision.kind, decision.pick)
+    if isinstance(decision, Concede):
+        return Conceded(seat, decision.reason)
+    if isinstance(decision, ResolveManually):
+        return ManualResolved(seat, decision.card, [ManualOp(**op.model_dump()) for op in decision.ops])
+    raise TypeError(f"unknown decision {type(decision).__name__}")
+
+
+# -- face-down cards (rule 510) -----------------------------------------------------------------
+
+
+def is_face_down(state: GameState, pick: Any) -> bool:
+    card = state.cards.get(pick) if isinstance(pick, str) else None
+    return card is not None and card.zone == "world" and card.face_down
+
+
+def _offered(engine: Engine) -> list[Any]:
+    prompt = engine.prompt
+    if prompt is None or prompt.kind in ("turn", "manual", "chance"):
+        return []
+    return list(prompt.choose.of if prompt.choose is not None else prompt.options)
+
+
+def handles(engine: Engine, handle: Callable[[str], str]) -> dict[str, str]:
+    """Handle -> card id, for every face-down card the pending prompt offers."""
+    return {handle(cid): cid for cid in _offered(engine) if is_face_down(engine.state, cid)}
+
+
+def raw_ids(pick: Any, engine: Engine) -> bool:
+    """Whether ``pick`` names a face-down card by its id instead of by a handle."""
+    picks = pick if isinstance(pick, list) else [pick]
+    return any(is_face_down(engine.state, p) for p in picks if isinstance(p, str))
+
+
+def face_down_label(engine: Engine, cid: str) -> str:
+    return f"a face-down card in realm {engine.state.cards[cid].realm}"
+
+
+def arranged(offered: list[tuple[Any, str | None]]) -> list[tuple[Any, str | None]]:
+    """Face-up picks as the engine lists them, then the face-down handles sorted by the
+    handle itself (an HMAC: where a handle stands says nothing about which card it is)."""
+    shown = [(pick, label) for pick, label in offered if label is None]
+    down = sorted(((pick, label) for pick, label in offered if label is not None),
+                  key=lambda item: str(item[0]))
+    return shown + down
+
+
+def revealed(pick: Any, known: dict[str, str]) -> Any:
+    if isinstance(pick, list):
+        return [known.get(p, p) if isinstance(p, str) else p for p in pick]
+    return known.get(pick, pick) if isinstance(pick, str) else pick
+
+
+def _is_deck_card(pick: Any, state: GameState) -> bool:
+    card = state.cards.get(pick) if isinstance(pick, str) else None
+    return card is not None and card.zone == "deck"
+
+
+def offers_hidden_cards(engine: Engine) -> bool:
+    """Whether the pending prompt's options name cards in a deck or face down: the engine's
+    own words about them (a refusal listing the options) would show what the seat may not see."""
+    return any(_is_deck_card(o, engine.state) or is_face_down(engine.state, o)
+               for o in _offered(engine))
+
+
+# -- the pending prompt as a perspective sees it ------------------------------------------------
+
+
+def prompt_view(engine: Engine, view: str, handle: Callable[[str], str]) -> dict[str, Any] | None:
+    """The pending prompt; its options only for the seat it addresses (or the omniscient
+    view); a face-down card offered to a seat is shown as ``handle(id)``."""
+    prompt = engine.prompt
+    if prompt is None:
+        return None
+    out: dict[str, Any] = {"seat": prompt.seat, "kind": prompt.kind, "text": prompt.text,
+                           "card": prompt.card, "yours": view == prompt.seat}
+    if view not in (prompt.seat, "omniscient"):
+        return out  # the other seat's options would show that seat's hand
+    names = {cid: c.name for cid, c in engine.state.cards.items()}
+    if prompt.kind == "turn":
+        out["options"] = [{"decision": _without_seat(o), "label": turn_label(o, names, engine.state)}
+                          for o in engine.legal_options()]
+    elif prompt.kind == "manual":
+        out["options"] = [{"decision": {"type": "ManualResolved", "card": prompt.card, "ops": []},
+                           "label": "It did nothing"}]
+    else:
+        _offer_picks(out, engine, view, handle, names)
+    return out
+
+
+def _offer_picks(out: dict[str, Any], engine: Engine, view: str, handle: Callable[[str], str],
+                 names: dict[str, str]) -> None:
+    prompt = engine.prompt
+
+    def shown(pick: Any) -> tuple[Any, str | None]:
+        if view != "omniscient" and is_face_down(engine.state, pick):
+            return handle(pick), face_down_label(engine, pick)
+        return pick, None
+    if prompt.choose is None:
+        offered = arranged([shown(o) for o in prompt.options])
+        out["options"] = [{"decision": {"type": "Answered", "kind": prompt.kind, "pick": pick},
+                           "label": label or _pick_label(pick, names)} for pick, label in offered]
+        return
+    c = prompt.choose
+    offered = arranged([shown(cid) for cid in c.of])
+    out["choose"] = {"of": [pick for pick, _ in offered], "min": c.min, "max": c.max,
+                     "ordered": c.ordered, "multiset": c.multiset}
+    out["labels"] = {pick: label or names.get(pick, pick) for pick, label in offered}
+    out["answer"] = {"type": "Answered", "kind": prompt.kind}
+
+
+def _without_seat(event: Any) -> dict[str, Any]:
+    data = msgspec.to_builtins(event)
+    data.pop("seat", None)
+    data.pop("auto", None)
+    return data
+
+
+def turn_label(option: Any, names: dict[str, str], state: GameState | None = None) -> str:
+    kind = type(option).__name__
+    if kind == "Passed":
+        return "Pass"
+    if kind == "DrawDeclared":
+        return "Draw a card"
+    if kind == "PlayDeclared":
+        where = f" into realm {option.realm}" if option.realm is not None else ""
+        top = " from the top of your deck" if state is not None and \
+            _is_deck_card(option.card, state) else ""  # Eye of the Maelstrom
+        return f"Play {names.get(option.card, option.card)}{top}{where}"
+    if kind == "AttackDeclared":
+        return f"Attack in realm {option.realm}"
+    if kind == "ActivationDeclared":
+        return f"Activate {names.get(option.card, option.card)} (ability {option.ability + 1})"
+    if kind == "HarvestDeclared":
+        return "Harvest " + ", ".join(names.get(cid, cid) for cid in option.cards)
+    return kind
+
+
+def _pick_label(pick: Any, names: dict[str, str]) -> str:
+    if isinstance(pick, str) and pick in names:
+        return f"{names[pick]} ({pick})"
+    return str(pick)
+
+
+# -- a seat's decision before the engine sees it ------------------------------------------------
+
+
+def seat_decision(engine: Engine, seat: str, event: Event,
+                  handle: Callable[[str], str]) -> tuple[Event, bool]:
+    """The decision as the engine takes it (face-down handles turned into ids), and whether
+    a refusal must conceal the engine's words (its options are deck or face-down cards).
+    Raises :class:`Refused`: a manual answer touching what is not the seat's (forbidden),
+    or a face-down card named by its id (concealed, like any wrong answer)."""
+    prompt = engine.prompt
+    if isinstance(event, ManualResolved) and prompt is not None and \
+            (prompt.seat, prompt.kind) == (seat, "manual"):
+        why = why_not_seat_ops(engine.state, seat, event.ops)
+        if why is not None:
+            raise Refused(why, forbidden=True)
+    conceal = prompt is not None and prompt.seat == seat and offers_hidden_cards(engine) \
+        and isinstance(event, Answered)
+    if not isinstance(event, Answered):
+        return event, conceal
+    known = handles(engine, handle)
+    if not known:
+        return event, conceal
+    if raw_ids(event.pick, engine):
+        raise Refused("", conceal=True)
+    return msgspec.structs.replace(event, pick=revealed(event.pick, known)), conceal
