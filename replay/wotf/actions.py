@@ -7,47 +7,44 @@ the ``_do_*`` methods trust their input.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from replay.wotf.events import (
     ActivationDeclared, AttackDeclared, CardPlayed, DrawDeclared, EventCounted, HarvestDeclared,
     Passed, PlayDeclared, ResourcesChanged, TurnEnded,
 )
-from replay.wotf.effects import Trigger
+from replay.wotf.trigger import Trigger
 from replay.prompts import Choose, Prompt
 from replay.wotf.state import other
+from replay.wotf.table import Component, Flow
 
-if TYPE_CHECKING:
-    from replay.wotf.engine import Engine, Flow
 
 TURN_ACTIONS = (Passed, DrawDeclared, PlayDeclared, AttackDeclared, ActivationDeclared,
                 HarvestDeclared)
 
 
-class TurnActions:
-    """Mixin of :class:`~replay.wotf.engine.Engine`: the turn loop and the turn actions."""
+class TurnActions(Component):
+    """The turn loop and the turn actions: a component of the engine."""
 
-    def take_turns(self: "Engine") -> "Flow":
+    def take_turns(self) -> Flow:
         """403.2: players alternate turns until both passed in a row or a pass limit is hit."""
         s = self.state
         while True:
             seat = s.turn
-            yield from self.settle()
+            yield from self.g.settle()
             if not self.has_turn_action(seat):
                 # 403.4 / 404.5: no actions and no other way to use the turn: pass automatically.
                 decision = Passed(seat, auto=True)
                 self.emit(decision)
             else:
                 decision = yield Prompt(seat, "turn", text="your turn: draw, play, attack or pass")
-            self.end_of_turn = []
+            self.stack.end_of_turn = []
             yield from self._do_turn(seat, decision)
-            yield from self.fly_at_end_of_turn()  # v1.2 flying
+            yield from self.g.fly_at_end_of_turn()  # v1.2 flying
             over = self._round_is_over(seat)
             self.emit(TurnEnded(seat, None if over else other(seat)))
             if over:
                 return
 
-    def _round_is_over(self: "Engine", seat: str) -> bool:
+    def _round_is_over(self, seat: str) -> bool:
         s = self.state
         if s.passes_in_row >= 2:
             return True  # 403.4: all players passed consecutively
@@ -58,15 +55,15 @@ class TurnActions:
 
     # -- legal options -------------------------------------------------------------------
 
-    def turn_options(self: "Engine", seat: str) -> list:
+    def turn_options(self, seat: str) -> list:
         """Every legal turn action of ``seat``; passing is always legal (404.5)."""
         return [Passed(seat), *self._candidate_actions(seat)]
 
-    def has_turn_action(self: "Engine", seat: str) -> bool:
+    def has_turn_action(self, seat: str) -> bool:
         """Whether ``seat`` can do anything but pass (403.4: otherwise it passes automatically)."""
         return next(self._candidate_actions(seat), None) is not None
 
-    def _candidate_actions(self: "Engine", seat: str):
+    def _candidate_actions(self, seat: str):
         """The legal non-pass turn actions, generated lazily (the check decides each one)."""
         if self.why_not_turn(seat, DrawDeclared(seat)) is None:
             yield DrawDeclared(seat)
@@ -83,7 +80,7 @@ class TurnActions:
                 yield attack
         yield from self._candidate_activations(seat)
 
-    def _candidate_activations(self: "Engine", seat: str):
+    def _candidate_activations(self, seat: str):
         """Activated abilities (one per turn) and harvests (any number at once), 404.4."""
         harvestable = []
         for c in list(self.view.world()):
@@ -102,7 +99,7 @@ class TurnActions:
         if len(harvestable) > 1:
             yield HarvestDeclared(seat, harvestable)
 
-    def why_not_turn(self: "Engine", seat: str, decision) -> str | None:
+    def why_not_turn(self, seat: str, decision) -> str | None:
         if not isinstance(decision, TURN_ACTIONS):
             return f"the pending prompt is a turn; {type(decision).__name__} is not a turn action"
         if isinstance(decision, Passed):
@@ -117,7 +114,7 @@ class TurnActions:
             return self._why_not_activate(seat, decision)
         return self._why_not_harvest(seat, decision)
 
-    def _has_unscripted_ability(self: "Engine", cid: str) -> bool:
+    def _has_unscripted_ability(self, cid: str) -> bool:
         """The card's text is not scripted, so it may be activated and entered by hand (R19)
         -- unless it is face down: a face-down card has no abilities and no effect (rule 510;
         revision 4: before it, the engine offered it, and the manual prompt showed its text)."""
@@ -125,7 +122,7 @@ class TurnActions:
             return False
         return self.view.definition(cid).has_unscripted_text
 
-    def _activated(self: "Engine", seat: str, cid: str, index: int):
+    def _activated(self, seat: str, cid: str, index: int):
         """The (key, ability) of activated ability ``index`` of a card ``seat`` controls."""
         c = self.state.cards.get(cid)
         if c is None or c.zone != "world" or c.controller != seat or c.face_down:
@@ -136,7 +133,7 @@ class TurnActions:
             return None, f"{c.name} has no activated ability #{index} (rule 404.4)"
         return refs[index], None
 
-    def _why_not_activate(self: "Engine", seat: str, act: ActivationDeclared) -> str | None:
+    def _why_not_activate(self, seat: str, act: ActivationDeclared) -> str | None:
         if act.targets:
             return "targets are chosen as the ability resolves (rule 501.1), not declared"
         card = self.state.cards.get(act.card)
@@ -155,7 +152,7 @@ class TurnActions:
             return f"{card.name}'s ability #{act.ability} is a harvest ability: harvest it (Harvest)"
         return self._why_not_pay(seat, act.card, ability)
 
-    def _why_not_pay(self: "Engine", seat: str, cid: str, ability) -> str | None:
+    def _why_not_pay(self, seat: str, cid: str, ability) -> str | None:
         """Whether ``seat`` can pay an activated ability's cost now (404.4, Tap, Faith)."""
         from replay.wotf.selectors import Context, holds
         c, p, cost = self.state.cards[cid], self.state.players[seat], ability.cost
@@ -174,7 +171,7 @@ class TurnActions:
             return f"discarding {cost.discard} needs {cost.discard} cards in hand"
         return None
 
-    def _why_not_harvest_one(self: "Engine", seat: str, cid: str) -> str | None:
+    def _why_not_harvest_one(self, seat: str, cid: str) -> str | None:
         c = self.state.cards.get(cid)
         if c is None or c.zone != "world" or c.controller != seat or c.face_down:
             return _not_activatable(cid, seat, "Harvest")
@@ -183,7 +180,7 @@ class TurnActions:
                 return self._why_not_pay(seat, cid, ability)
         return f"{c.name} has no harvest ability"
 
-    def _why_not_harvest(self: "Engine", seat: str, harvest: HarvestDeclared) -> str | None:
+    def _why_not_harvest(self, seat: str, harvest: HarvestDeclared) -> str | None:
         if not harvest.cards or len(set(harvest.cards)) != len(harvest.cards):
             return "harvest names one or more different cards (Harvest)"
         for cid in harvest.cards:
@@ -192,12 +189,12 @@ class TurnActions:
                 return why
         return None
 
-    def _why_not_draw(self: "Engine", seat: str) -> str | None:
+    def _why_not_draw(self, seat: str) -> str | None:
         if self.state.players[seat].actions < 1:
             return "no actions left (rule 404.1: drawing costs an action)"
         return None
 
-    def play_cost(self: "Engine", seat: str, cid: str) -> int:
+    def play_cost(self, seat: str, cid: str) -> int:
         """404.2 / Link: the cost, 1 less with a link of the card's orbital, never below 0."""
         card = self.view.definition(cid)
         cost = card.cost
@@ -205,14 +202,14 @@ class TurnActions:
             cost -= 1
         return max(0, cost)
 
-    def is_attuned_free(self: "Engine", seat: str, cid: str) -> bool:
+    def is_attuned_free(self, seat: str, cid: str) -> bool:
         """Attuned: spend no action if the requirement (if any) is met."""
         need = self.view.definition(cid).attunement
         if need is None:
             return False
         return need == "" or self.view.controls_matching(seat, need)
 
-    def _why_not_play(self: "Engine", seat: str, play: PlayDeclared) -> str | None:
+    def _why_not_play(self, seat: str, play: PlayDeclared) -> str | None:
         s = self.state
         if play.card not in s.players[seat].hand and play.card not in self._deck_top_playable(seat):
             return f"card {play.card} is not in {seat}'s hand (rule 404.2)"
@@ -237,12 +234,12 @@ class TurnActions:
             return "no actions left (rule 404.2: playing a card costs an action)"
         return None
 
-    def _deck_top_playable(self: "Engine", seat: str) -> list[str]:
+    def _deck_top_playable(self, seat: str) -> list[str]:
         """"You may play cards from the top of your deck as if they were in your hand"."""
         deck = self.state.players[seat].deck
         return deck[:1] if deck and seat in self.view.statics().deck_play else []
 
-    def _why_not_attack(self: "Engine", seat: str, realm: int) -> str | None:
+    def _why_not_attack(self, seat: str, realm: int) -> str | None:
         if not self.view.is_active_realm(realm):
             return f"realm {realm} is not active (rule 404.3: attack in an active realm)"
         if not any(self.view.is_wonder(c.id) for c in self.view.in_realm(realm, seat)):
@@ -256,14 +253,14 @@ class TurnActions:
 
     # -- applying ------------------------------------------------------------------------
 
-    def _do_turn(self: "Engine", seat: str, decision) -> "Flow":
+    def _do_turn(self, seat: str, decision) -> Flow:
         # The decision itself counted the pass, or reset the pass counts (replay.wotf.evolve).
         p = self.state.players[seat]
         if isinstance(decision, Passed):
             return  # 404.5: passing uses no resource
         if isinstance(decision, DrawDeclared):
             self.emit(ResourcesChanged(seat, "draw", actions=p.actions - 1))  # 404.1
-            self.draw(seat)
+            self.g.draw(seat)
         elif isinstance(decision, PlayDeclared):
             yield from self._do_play(seat, decision)
         elif isinstance(decision, ActivationDeclared):
@@ -277,10 +274,10 @@ class TurnActions:
                 self.emit(ResourcesChanged(seat, "attack", free_attacks=p.free_attacks - 1))
             else:
                 self.emit(ResourcesChanged(seat, "attack", actions=p.actions - 1))
-            yield from self.battle(seat, decision.realm, free=free)
-        yield from self.settle()
+            yield from self.g.battle(seat, decision.realm, free=free)
+        yield from self.g.settle()
 
-    def _do_play(self: "Engine", seat: str, play: PlayDeclared) -> "Flow":
+    def _do_play(self, seat: str, play: PlayDeclared) -> Flow:
         """404.2: pay the cost (and an action unless attuned), then the card resolves."""
         p = self.state.players[seat]
         card = self.view.definition(play.card)
@@ -289,24 +286,24 @@ class TurnActions:
         self.emit(ResourcesChanged(seat, "play", energy=p.energy - cost,
                                    actions=p.actions - (1 if spends_action else 0)))
         self.emit(CardPlayed(seat, play.card, card.name, play.realm, cost, spends_action))
-        yield from self.resolve_play(seat, play.card, play.realm)
+        yield from self.g.resolve_play(seat, play.card, play.realm)
 
-    def _do_activate(self: "Engine", seat: str, act: ActivationDeclared) -> "Flow":
+    def _do_activate(self, seat: str, act: ActivationDeclared) -> Flow:
         """404.4: pay the cost (tap, action, energy, faith, discard, sacrifice), then resolve."""
         c, p = self.state.cards[act.card], self.state.players[seat]
         if self.view.definition(act.card).has_unscripted_text and not self.view.ability_refs(act.card):
             self.emit(ResourcesChanged(seat, "activate", actions=p.actions - 1))
-            yield from self.resolve_manually(seat, act.card, "activated")
+            yield from self.g.resolve_manually(seat, act.card, "activated")
             return
         key, ability, _ = self.view.ability_refs(act.card)[act.ability]
         realm = c.realm  # "here" is where it was, even if the cost sacrificed it
         yield from self._pay(seat, act.card, ability)
-        yield from self.resolve([Trigger(act.card, seat, f"ab:{key}", realm)])
+        yield from self.g.resolve([Trigger(act.card, seat, f"ab:{key}", realm)])
 
-    def _pay(self: "Engine", seat: str, cid: str, ability) -> "Flow":
+    def _pay(self, seat: str, cid: str, ability) -> Flow:
         p, cost = self.state.players[seat], ability.cost
         if cost.tap or cost.harvest:
-            self.set_tapped(cid, True)
+            self.g.set_tapped(cid, True)
         actions = cost.actions + (1 if cost.spends_action and not cost.actions else 0)
         if actions or cost.energy or cost.faith:
             self.emit(ResourcesChanged(seat, "activate", energy=p.energy - cost.energy,
@@ -317,11 +314,11 @@ class TurnActions:
             cards = yield from self.ask(Prompt(seat, "discard", choose=Choose(
                 list(p.hand), cost.discard, cost.discard), card=cid, text="discard to pay"))
             for hand_card in cards:
-                self.move(hand_card, "abyss", "discard")
+                self.g.move(hand_card, "abyss", "discard")
         if cost.sacrifice:
-            yield from self.die(cid, "sacrifice", "cost")
+            yield from self.g.die(cid, "sacrifice", "cost")
 
-    def _do_harvest(self: "Engine", seat: str, harvest: HarvestDeclared) -> "Flow":
+    def _do_harvest(self, seat: str, harvest: HarvestDeclared) -> Flow:
         """Harvest: tap any number of cards at once; their effects and On Harvest triggers
         all trigger together, in the active player's order (Harvest)."""
         triggers = []
@@ -332,9 +329,9 @@ class TurnActions:
                     yield from self._pay(seat, cid, ability)
                     triggers.append(Trigger(cid, seat, f"ab:{key}", c.realm))
                     break
-            triggers += self.scripted_triggers(cid, "harvest")
-            triggers += self.event_triggers("harvested", cid, seat, c.realm)
-        yield from self.resolve(triggers)
+            triggers += self.g.scripted_triggers(cid, "harvest")
+            triggers += self.g.event_triggers("harvested", cid, seat, c.realm)
+        yield from self.g.resolve(triggers)
 
 
 def _not_activatable(cid: str, seat: str, rule: str = "rule 404.4") -> str:

@@ -6,22 +6,18 @@ resolves and when flying moves (see ``../shared/rules/README.md``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from replay.wotf.events import BattleResolved, BattleStarted, SeizePrevented, StoneSeized
-from replay.wotf.effects import Trigger
+from replay.wotf.trigger import Trigger
 from replay.prompts import Prompt
 from replay.wotf.state import other
-
-if TYPE_CHECKING:
-    from replay.wotf.engine import Engine, Flow
+from replay.wotf.table import Component, Flow
 
 
-class Battles:
-    """Mixin of :class:`~replay.wotf.engine.Engine`: one battle, start to finish."""
+class Battles(Component):
+    """One battle, start to finish: a component of the engine."""
 
-    def battle(self: "Engine", attacker: str, realm: int, free: bool = False,
-               rage_card: str | None = None) -> "Flow":
+    def battle(self, attacker: str, realm: int, free: bool = False,
+               rage_card: str | None = None) -> Flow:
         s, v = self.state, self.view
         defender = other(attacker)
         self.emit(BattleStarted(realm, attacker, defender, free_attack=free))
@@ -29,10 +25,10 @@ class Battles:
         # Flying is an on-attack ability whose effect waits for the end of battle.
         fliers = [c.id for c in v.in_realm(realm, attacker)
                   if v.is_wonder(c.id) and v.has(c.id, "flying")]
-        yield from self.resolve(self._step_triggers(realm, attacker, "attack", "attacks"))
+        yield from self.g.resolve(self._step_triggers(realm, attacker, "attack", "attacks"))
         # Steps 2 and 3, On Defense and On Battle (card abilities; no keyword uses them).
-        yield from self.resolve(self._step_triggers(realm, defender, "defense", "defends"))
-        yield from self.resolve(self._step_triggers(realm, None, "battle", None))
+        yield from self.g.resolve(self._step_triggers(realm, defender, "defense", "defends"))
+        yield from self.g.resolve(self._step_triggers(realm, None, "battle", None))
         # Step 4, check for victory: sum each side's power.
         attack_power, attackers = v.side_power(realm, attacker)
         defense_power, defenders = v.side_power(realm, defender)
@@ -41,7 +37,7 @@ class Battles:
         strikers = self._deathstrikers(realm, attacker, result)
         if s.ruleset == "1.3.2":
             # v1.3.2 Deathstrike: resolves right after the check, before protectors and flying.
-            yield from self.resolve(strikers)
+            yield from self.g.resolve(strikers)
         # Step 5, move a stone: the winner seizes one (the defender too, if it won).
         if result != "tie":
             winner = attacker if result == "attacker" else defender
@@ -49,16 +45,16 @@ class Battles:
         # Step 6, end of battle.
         if s.ruleset == "1.2":
             # v1.2 Deathstrike: its effect resolves in the end-of-battle step.
-            yield from self.resolve(strikers)
-            self.end_of_turn.extend(fliers)  # v1.2 Flying: moves at the end of the turn
+            yield from self.g.resolve(strikers)
+            self.stack.end_of_turn.extend(fliers)  # v1.2 Flying: moves at the end of the turn
         else:
             yield from self._fly(fliers, attacker)  # v1.3.2 Flying: battle step 6
-        yield from self.resolve(self._step_triggers(realm, None, "battle_end", None))
+        yield from self.g.resolve(self._step_triggers(realm, None, "battle_end", None))
         if rage_card is not None and s.cards[rage_card].zone == "world":
-            yield from self.die(rage_card, "sacrifice", "rage")  # Rage: sacrificed after its battle
-        yield from self.settle()
+            yield from self.g.die(rage_card, "sacrifice", "rage")  # Rage: sacrificed after its battle
+        yield from self.g.settle()
 
-    def _step_triggers(self: "Engine", realm: int, seat: str | None, when: str,
+    def _step_triggers(self, realm: int, seat: str | None, when: str,
                        event: str | None) -> list[Trigger]:
         """A battle step's triggers: the abilities of ``seat``'s cards here (everyone's if
         None) with that timing, and "whenever … attacks / defends" (404.3.2 steps 1–3, 6)."""
@@ -66,22 +62,22 @@ class Battles:
         for c in list(self.view.in_realm(realm)):
             if seat is not None and c.controller != seat:
                 continue
-            triggers += self.scripted_triggers(c.id, when, realm)
+            triggers += self.g.scripted_triggers(c.id, when, realm)
             if event is not None and self.view.is_wonder(c.id):
-                triggers += self.event_triggers(event, c.id, c.controller, realm)
+                triggers += self.g.event_triggers(event, c.id, c.controller, realm)
         return triggers
 
-    def _deathstrikers(self: "Engine", realm: int, attacker: str, result: str) -> list[Trigger]:
+    def _deathstrikers(self, realm: int, attacker: str, result: str) -> list[Trigger]:
         """Deathstrike triggers of each Wonder here whose side won or tied."""
         sides = {"attacker": [attacker], "defender": [other(attacker)],
                  "tie": [attacker, other(attacker)]}[result]
         triggers: list[Trigger] = []
         for c in self.view.in_realm(realm):
             if c.controller in sides and self.view.is_wonder(c.id):
-                triggers += self.triggers_of(c.id, "deathstrike", realm=realm)
+                triggers += self.g.triggers_of(c.id, "deathstrike", realm=realm)
         return triggers
 
-    def _seize(self: "Engine", realm: int, winner: str, attacker: str) -> "Flow":
+    def _seize(self, realm: int, winner: str, attacker: str) -> Flow:
         """404.3.2 step 5 / Seize Stone: one stone from the center or the opponent."""
         s, v = self.state, self.view
         stones = s.realms[realm - 1].stones
@@ -95,14 +91,14 @@ class Battles:
             if protectors:
                 pick = yield from self.ask(Prompt(other(attacker), "target", options=protectors,
                                                   text="remove a protector counter from"))
-                self.add_counters(pick, "protector", -1)
+                self.g.add_counters(pick, "protector", -1)
                 self.emit(SeizePrevented(realm, pick))
                 return
         source = yield from self.ask(Prompt(winner, "stone", options=sources,
                                             text=f"seize a stone in realm {realm}"))
         self.emit(StoneSeized(realm, winner, source))  # the seizer goes first next (403.2)
 
-    def _fly(self: "Engine", fliers: list[str], seat: str) -> "Flow":
+    def _fly(self, fliers: list[str], seat: str) -> Flow:
         """Flying: each attacking flier may move to an adjacent active realm."""
         for fid in fliers:
             c = self.state.cards[fid]
@@ -115,10 +111,10 @@ class Battles:
             pick = yield from self.ask(Prompt(seat, "realm", options=[*near, "no"], card=fid,
                                               text=f"fly {c.name} to an adjacent realm?"))
             if pick != "no":
-                yield from self.move_realm(fid, pick, "flying")
+                yield from self.g.move_realm(fid, pick, "flying")
 
-    def fly_at_end_of_turn(self: "Engine") -> "Flow":
-        fliers, self.end_of_turn = self.end_of_turn, []
+    def fly_at_end_of_turn(self) -> Flow:
+        fliers, self.stack.end_of_turn = self.stack.end_of_turn, []
         if fliers:
             seat = self.state.cards[fliers[0]].controller
             yield from self._fly(fliers, seat)

@@ -15,39 +15,23 @@ names a card.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import msgspec
-
 from replay.wotf.events import (
-    AbilitiesCopied, CardMoved, CounterChanged, EffectApplied, EffectsEnded, Equipped,
+    AbilitiesCopied, CardMoved, EffectApplied, EffectsEnded, Equipped,
     EventCounted, TriggerResolved, Unequipped,
 )
 from replay.prompts import Choose, Prompt
 from replay.wotf.state import other
-
-if TYPE_CHECKING:
-    from replay.wotf.engine import Engine, Flow
-
-ON_ARRIVAL = ("rage", "call", "symbiosis")
+from replay.wotf.table import Component, Flow, Rules
+from replay.wotf.trigger import ON_ARRIVAL, Trigger
 
 
-class Trigger(msgspec.Struct, frozen=True):
-    """A triggered ability waiting to resolve: whose, which, and where it happened."""
 
-    source: str
-    controller: str
-    ability: str
-    realm: int | None = None
-    subject: str | None = None  # the card the triggering event is about ("it")
-
-
-class Effects:
-    """Mixin of :class:`~replay.wotf.engine.Engine`: triggers, keywords, counters, deaths."""
+class Effects(Component):
+    """Triggers, keywords, deaths and shields: a component of the engine."""
 
     # -- triggers ------------------------------------------------------------------------
 
-    def triggers_of(self: "Engine", cid: str, ability: str, realm: int | None = None) -> list[Trigger]:
+    def triggers_of(self, cid: str, ability: str, realm: int | None = None) -> list[Trigger]:
         """The triggers of one ability of a card (twice under Heart of a Legend)."""
         c = self.state.cards[cid]
         count = self.view.keyword_count(cid, ability)
@@ -58,12 +42,12 @@ class Effects:
             count += 1  # the printed instance triggers twice
         return [trigger] * count
 
-    def _has_heart(self: "Engine", cid: str, ability: str) -> bool:
+    def _has_heart(self, cid: str, ability: str) -> bool:
         """Heart of a Legend: printed abilities trigger twice while its controller controls
         another legendary Wonder."""
-        return ability in self.view.definition(cid).keywords and self.heart_doubles(cid)
+        return ability in self.view.definition(cid).keywords and self.g.heart_doubles(cid)
 
-    def resolve(self: "Engine", triggers: list[Trigger]) -> "Flow":
+    def resolve(self, triggers: list[Trigger]) -> Flow:
         """502: the active player orders simultaneous triggers; each resolves in turn."""
         if not triggers:
             return
@@ -76,66 +60,66 @@ class Effects:
         for trigger in triggers:
             handler = _HANDLERS.get(trigger.ability)
             if handler is None:
-                yield from self.resolve_scripted(trigger)
+                yield from self.g.resolve_scripted(trigger)
             else:
-                yield from handler(self, trigger)
+                yield from handler(self.g, trigger)
             yield from self.settle()
 
-    def _resolved(self: "Engine", t: Trigger, detail: str = "") -> None:
+    def resolved(self, t: Trigger, detail: str = "") -> None:
         self.emit(TriggerResolved(t.source, self.state.cards[t.source].name, t.ability,
                                   t.controller, detail))
 
-    def round_start_triggers(self: "Engine") -> list[Trigger]:
+    def round_start_triggers(self) -> list[Trigger]:
         """403.1: On Round Start / On Round N; celestial counters give Ascend on round 7.
         (The round's first player is active meanwhile: ``RoundStarted``.)"""
-        triggers = self.world_triggers("round_start") + self.world_triggers("round")
+        triggers = self.g.world_triggers("round_start") + self.g.world_triggers("round")
         if self.state.round != 7:
             return triggers
         return triggers + [Trigger(c.id, c.controller, "ascend") for c in self.view.world()
                            if c.counters.get("celestial", 0) > 0]
 
-    def round_end_triggers(self: "Engine") -> list[Trigger]:
+    def round_end_triggers(self) -> list[Trigger]:
         """403.5: On Round End triggers; Unstable sacrifices the card."""
-        triggers: list[Trigger] = self.world_triggers("round_end")
+        triggers: list[Trigger] = self.g.world_triggers("round_end")
         for c in list(self.view.world()):
             triggers += self.triggers_of(c.id, "unstable")
         return triggers
 
-    def end_round_effects(self: "Engine") -> None:
+    def end_round_effects(self) -> None:
         """403.5: "this round" effects end (control taken this round returns first)."""
-        self.return_round_control()
+        self.g.return_round_control()
         for c in list(self.state.cards.values()):
             if any(e.until == "round" for e in c.effects):
                 self.emit(EffectsEnded(c.id, "round"))
 
     # -- arriving and moving -------------------------------------------------------------
 
-    def enter_world(self: "Engine", cid: str, controller: str, realm: int, reason: str) -> "Flow":
+    def enter_world(self, cid: str, controller: str, realm: int, reason: str) -> Flow:
         """A card arrives in a realm (Arrives); its arrival triggers then resolve."""
         if not self.view.is_active_realm(realm):
-            self.move(cid, "banishment", "inactive realm")  # 301.1: banished instead
+            self.g.move(cid, "banishment", "inactive realm")  # 301.1: banished instead
             return
         if self.state.realms[realm - 1].banished:
-            self.move(cid, "banishment", "banished realm")  # v1.2: it enters banishment with the realm
+            self.g.move(cid, "banishment", "banished realm")  # v1.2: it enters banishment with the realm
             return
-        self.move(cid, "world", reason, realm=realm, controller=controller)
+        self.g.move(cid, "world", reason, realm=realm, controller=controller)
         yield from self.resolve(self.arrival_triggers(cid))
         yield from self.settle()
 
-    def arrival_triggers(self: "Engine", cid: str) -> list[Trigger]:
+    def arrival_triggers(self, cid: str) -> list[Trigger]:
         v = self.view
         c = self.state.cards[cid]
         triggers: list[Trigger] = []
         for ability in ON_ARRIVAL:
             triggers += self.triggers_of(cid, ability, c.realm)
-        triggers += self.scripted_triggers(cid, "arrival", c.realm)
-        triggers += self.event_triggers("arrives", cid, c.controller, c.realm)
+        triggers += self.g.scripted_triggers(cid, "arrival", c.realm)
+        triggers += self.g.event_triggers("arrives", cid, c.controller, c.realm)
         if v.is_wonder(cid):
             triggers += self._guardians(cid, c.realm)
         triggers += self._equip_triggers(cid)
         return triggers
 
-    def _guardians(self: "Engine", cid: str, realm: int) -> list[Trigger]:
+    def _guardians(self, cid: str, realm: int) -> list[Trigger]:
         """Guardian: an enemy moving into or arriving in this realm gives this +2 this round."""
         seat = self.state.cards[cid].controller
         triggers: list[Trigger] = []
@@ -144,7 +128,7 @@ class Effects:
                 triggers += self.triggers_of(g.id, "guardian", realm)
         return triggers
 
-    def move_realm(self: "Engine", cid: str, to_realm: int, reason: str) -> "Flow":
+    def move_realm(self, cid: str, to_realm: int, reason: str) -> Flow:
         """Move: from one realm of The World to another (equipment moves with it)."""
         c = self.state.cards[cid]
         if to_realm == c.realm or not self.view.is_active_realm(to_realm):
@@ -162,15 +146,15 @@ class Effects:
 
     # -- equipment -----------------------------------------------------------------------
 
-    def is_equipment(self: "Engine", cid: str) -> bool:
+    def is_equipment(self, cid: str) -> bool:
         d = self.view.definition(cid)
         return d.type == "item" and "Equipment" in d.classes
 
-    def _equip_triggers(self: "Engine", cid: str) -> list[Trigger]:
+    def _equip_triggers(self, cid: str) -> list[Trigger]:
         """Equip: unequipped equipment beside an allied Wonder equips as a trigger."""
         c = self.state.cards[cid]
         triggers = []
-        if self.is_equipment(cid) and self._allies_for(cid):
+        if self.is_equipment(cid) and self.allies_for(cid):
             triggers.append(Trigger(cid, c.controller, "equip", c.realm))
         elif self.view.is_wonder(cid):
             for item in self.view.in_realm(c.realm, c.controller):
@@ -185,31 +169,13 @@ class Effects:
                                             subject=cid))
         return triggers
 
-    def _allies_for(self: "Engine", item: str) -> list[str]:
+    def allies_for(self, item: str) -> list[str]:
         c = self.state.cards[item]
         return [w.id for w in self.view.in_realm(c.realm, c.controller) if self.view.is_wonder(w.id)]
 
     # -- counters, deaths, shields -------------------------------------------------------
 
-    def add_counters(self: "Engine", cid: str, kind: str, amount: int) -> int:
-        """Put (or remove, if negative) counters; +1 and −1 counters cancel at once (Counters)."""
-        c = self.state.cards[cid]
-        counters = dict(c.counters)
-        counters[kind] = max(0, counters.get(kind, 0) + amount)
-        changes = [(kind, counters[kind] - c.counters.get(kind, 0))]
-        if kind in ("+1", "-1"):
-            cancel = min(counters.get("+1", 0), counters.get("-1", 0))
-            if cancel:
-                counters["+1"] -= cancel
-                counters["-1"] -= cancel
-                changes = [("+1", counters["+1"] - c.counters.get("+1", 0)),
-                           ("-1", counters["-1"] - c.counters.get("-1", 0))]
-        for name, delta in changes:
-            if delta:
-                self.emit(CounterChanged(cid, name, delta, counters.get(name, 0)))
-        return c.counters.get(kind, 0)
-
-    def shield_prevents(self: "Engine", cid: str, what: str) -> "Flow":
+    def shield_prevents(self, cid: str, what: str) -> Flow:
         """Shield: a card about to be destroyed or targeted may lose a shield counter instead."""
         c = self.state.cards[cid]
         if c.counters.get("shield", 0) <= 0:
@@ -218,25 +184,25 @@ class Effects:
                                             text=f"remove a shield counter from {c.name} "
                                                  f"instead of it being {what}?"))
         if answer == "yes":
-            self.add_counters(cid, "shield", -1)
+            self.g.add_counters(cid, "shield", -1)
             return True
         return False
 
-    def destroy(self: "Engine", cid: str, reason: str, shield_checked: bool = False) -> "Flow":
+    def destroy(self, cid: str, reason: str, shield_checked: bool = False) -> Flow:
         """Destroy: put a card from The World into The Abyss (a shield may stop it)."""
         if self.state.cards[cid].zone != "world" or self.view.cant(cid, "be_destroyed"):
             return
         if not shield_checked and (yield from self.shield_prevents(cid, "destroyed")):
             return
-        if (yield from self.replaced(cid, "destroyed")):
+        if (yield from self.g.replaced(cid, "destroyed")):
             return
         yield from self.die(cid, "destroyed", reason)
 
-    def die(self: "Engine", cid: str, how: str, reason: str) -> "Flow":
+    def die(self, cid: str, how: str, reason: str) -> Flow:
         """Dies: the card leaves The World for its owner's Abyss; equipment stays behind."""
         yield from self.resolve(self.leave_dying(cid, how, reason))
 
-    def die_together(self: "Engine", cards: list[str], how: str, reason: str) -> "Flow":
+    def die_together(self, cards: list[str], how: str, reason: str) -> Flow:
         """Cards that die at the same time: every trigger is collected first, then the active
         player orders them all (502; triggered effects example 2)."""
         triggers: list[Trigger] = []
@@ -244,7 +210,7 @@ class Effects:
             triggers += self.leave_dying(cid, how, reason)
         yield from self.resolve(triggers)
 
-    def leave_dying(self: "Engine", cid: str, how: str, reason: str) -> list[Trigger]:
+    def leave_dying(self, cid: str, how: str, reason: str) -> list[Trigger]:
         """Move a dying card to The Abyss; returns the triggers its death sets off."""
         c = self.state.cards[cid]
         if c.zone != "world":
@@ -253,25 +219,25 @@ class Effects:
         left_behind = [i.id for i in self.view.world() if i.equipped_to == cid]
         # On Death / "whenever … dies": checked while it is still in The World (rule 1);
         # v1.2 counts a sacrifice as being destroyed too (rules README).
-        triggers = self.scripted_triggers(cid, "death", realm)
-        triggers += self.event_triggers("dies", cid, seat, realm)
+        triggers = self.g.scripted_triggers(cid, "death", realm)
+        triggers += self.g.event_triggers("dies", cid, seat, realm)
         if how == "destroyed" or (how == "sacrifice" and self.state.ruleset == "1.2"):
-            triggers += self.event_triggers("destroyed", cid, seat, realm)
-        self.move(cid, "abyss", f"{how}: {reason}")
+            triggers += self.g.event_triggers("destroyed", cid, seat, realm)
+        self.g.move(cid, "abyss", f"{how}: {reason}")
         key = f"{seat}:{how}"
         self.emit(EventCounted(key, self.state.counts.get(key, 0) + 1))
         for item in left_behind:
             self.emit(Unequipped(item))
-            if self._allies_for(item):
+            if self.allies_for(item):
                 triggers.append(Trigger(item, self.state.cards[item].controller, "equip", realm))
         return triggers
 
-    def settle(self: "Engine") -> "Flow":
+    def settle(self) -> Flow:
         """State-based checks: +1 and −1 counters on a card cancel (Counters); every Wonder
         with negative power dies (101.6); repeated until nothing changes."""
         for c in self.view.world():
             if c.counters.get("+1", 0) and c.counters.get("-1", 0):
-                self.add_counters(c.id, "-1", 0)
+                self.g.add_counters(c.id, "-1", 0)
         while True:
             dying = [c.id for c in self.view.world()
                      if self.view.is_wonder(c.id) and self.view.power(c.id) < 0]
@@ -279,8 +245,8 @@ class Effects:
                 return
             yield from self.die_together(dying, "died", "negative power")
 
-    def pick_target(self: "Engine", t: Trigger, candidates: list[str], text: str,
-                    optional: bool = False) -> "Flow":
+    def pick_target(self, t: Trigger, candidates: list[str], text: str,
+                    optional: bool = False) -> Flow:
         """Choose a target as the effect resolves (501.1); a shield may refuse it."""
         options = [*candidates, "no"] if optional else list(candidates)
         if not candidates:
@@ -297,37 +263,37 @@ class Effects:
 # -- keyword handlers ---------------------------------------------------------------------
 
 
-def _guardian(g: "Engine", t: Trigger) -> "Flow":
+def _guardian(g: "Rules", t: Trigger) -> Flow:
     c = g.state.cards[t.source]
     if c.zone == "world" and c.realm == t.realm:
         g.emit(EffectApplied(t.source, "power+", 2, "round", "guardian"))
-        g._resolved(t, "+2 this round")
+        g.resolved(t, "+2 this round")
     return
     yield
 
 
-def _deathstrike(g: "Engine", t: Trigger) -> "Flow":
+def _deathstrike(g: "Rules", t: Trigger) -> Flow:
     """Deathstrike: destroy target enemy Wonder in the same realm (not optional)."""
     enemies = [c.id for c in g.view.in_realm(t.realm, other(t.controller)) if g.view.is_wonder(c.id)]
     target = yield from g.pick_target(t, enemies, "deathstrike: destroy which enemy?")
-    g._resolved(t, f"destroys {target}" if target else "no enemy to destroy")
+    g.resolved(t, f"destroys {target}" if target else "no enemy to destroy")
     if target is not None:
         yield from g.destroy(target, "deathstrike", shield_checked=True)
 
 
-def _rage(g: "Engine", t: Trigger) -> "Flow":
+def _rage(g: "Rules", t: Trigger) -> Flow:
     """Rage: on arrival you may attack here at once (no action); sacrifice it afterwards."""
     c = g.state.cards[t.source]
     if c.zone != "world":
         return  # v1.3.2 On Arrival: the effect fizzles if its source left The World
     answer = yield from g.ask(Prompt(t.controller, "may", options=["yes", "no"], card=t.source,
                                      text=f"rage: attack in realm {c.realm} now?"))
-    g._resolved(t, "attacks" if answer == "yes" else "declined")
+    g.resolved(t, "attacks" if answer == "yes" else "declined")
     if answer == "yes":
         yield from g.battle(t.controller, c.realm, rage_card=t.source)
 
 
-def _call(g: "Engine", t: Trigger) -> "Flow":
+def _call(g: "Rules", t: Trigger) -> Flow:
     """Call: you may move target Wonder one realm towards this card's realm if its controller
     controls a stone here."""
     c = g.state.cards[t.source]
@@ -339,14 +305,14 @@ def _call(g: "Engine", t: Trigger) -> "Flow":
                   and w.controller in stones]
     target = yield from g.pick_target(t, candidates, "call: move which Wonder one realm closer?",
                                       optional=True)
-    g._resolved(t, f"moves {target}" if target else "no move")
+    g.resolved(t, f"moves {target}" if target else "no move")
     if target is not None:
         where = g.state.cards[target].realm
         step = 1 if c.realm > where else -1
         yield from g.move_realm(target, where + step, "call")
 
 
-def _symbiosis(g: "Engine", t: Trigger) -> "Flow":
+def _symbiosis(g: "Rules", t: Trigger) -> Flow:
     """Symbiosis: copy all abilities of another Wonder with the same power, on arrival."""
     c = g.state.cards[t.source]
     if c.zone != "world":
@@ -355,7 +321,7 @@ def _symbiosis(g: "Engine", t: Trigger) -> "Flow":
                   and _same_power(g, t.source, w.id)]
     target = yield from g.pick_target(t, candidates, "symbiosis: copy which Wonder?")
     if target is None or not _same_power(g, t.source, target):
-        g._resolved(t, "nothing copied")
+        g.resolved(t, "nothing copied")
         return
     # Copy printed and symbiosis-copied abilities, never symbiosis itself nor abilities
     # granted by other effects (equipment, statics); the copy is locked in on resolution.
@@ -370,7 +336,7 @@ def _symbiosis(g: "Engine", t: Trigger) -> "Flow":
                         if k != "symbiosis" and k not in own)
     abilities = [key for key, a, _ in g.view.ability_refs(target) if a.when != "play"]
     g.emit(AbilitiesCopied(t.source, target, copied, abilities))
-    g._resolved(t, f"copies {', '.join(copied + abilities) or 'no keywords'} from {target}")
+    g.resolved(t, f"copies {', '.join(copied + abilities) or 'no keywords'} from {target}")
     # Symbiosis won't copy on play abilities; copied on arrival abilities trigger now.
     arrival = [Trigger(t.source, t.controller, k, c.realm) for k in copied if k in ON_ARRIVAL]
     arrival += [Trigger(t.source, t.controller, f"ab:{k}", c.realm)
@@ -379,21 +345,21 @@ def _symbiosis(g: "Engine", t: Trigger) -> "Flow":
     yield from g.resolve(arrival)
 
 
-def _same_power(g: "Engine", copier: str, target: str) -> bool:
+def _same_power(g: "Rules", copier: str, target: str) -> bool:
     """Symbiosis copies a Wonder of the same power, unless a card says it may copy this one
     "as if it had any power" (Symbiosis example 2)."""
     return (target in g.view.statics().any_power
             or g.view.power(copier) == g.view.power(target))
 
 
-def _copiable_keywords(g: "Engine", cid: str) -> set[str]:
+def _copiable_keywords(g: "Rules", cid: str) -> set[str]:
     c = g.state.cards[cid]
     if g.view.is_nullified(cid):
         return set()
     return set(g.view.definition(cid).keywords) | {k for k in c.gained if ":" not in k}
 
 
-def _copiable_instances(g: "Engine", cid: str) -> list[str]:
+def _copiable_instances(g: "Rules", cid: str) -> list[str]:
     """The keywords symbiosis copies from ``cid`` (revision 5), one entry per instance:
     printed and symbiosis-copied, never those granted by other effects."""
     c = g.state.cards[cid]
@@ -402,38 +368,38 @@ def _copiable_instances(g: "Engine", cid: str) -> list[str]:
     return [*g.view.definition(cid).keywords, *(k for k in c.gained if ":" not in k)]
 
 
-def _unstable(g: "Engine", t: Trigger) -> "Flow":
+def _unstable(g: "Rules", t: Trigger) -> Flow:
     if g.state.cards[t.source].zone == "world":
-        g._resolved(t, "sacrificed")
+        g.resolved(t, "sacrificed")
         yield from g.die(t.source, "sacrifice", "unstable")
 
 
-def _ascend(g: "Engine", t: Trigger) -> "Flow":
+def _ascend(g: "Rules", t: Trigger) -> Flow:
     """Celestial Counter: "Ascend: this gets +4" per counter, for round 7."""
     c = g.state.cards[t.source]
     if c.zone == "world":
         amount = 4 * c.counters.get("celestial", 0)
         g.emit(EffectApplied(t.source, "power+", amount, "round", "ascend"))
-        g._resolved(t, f"+{amount} this round")
+        g.resolved(t, f"+{amount} this round")
     return
     yield
 
 
-def _equip(g: "Engine", t: Trigger) -> "Flow":
+def _equip(g: "Rules", t: Trigger) -> Flow:
     """Equip: the controller chooses which allied Wonder here the equipment attaches to."""
     item = g.state.cards[t.source]
     if item.zone != "world" or item.equipped_to is not None:
         return
-    allies = g._allies_for(t.source)
+    allies = g.allies_for(t.source)
     if not allies:
         return
     pick = yield from g.ask(Prompt(t.controller, "equip", options=allies, card=t.source,
                                    text=f"equip {item.name} to which Wonder?"))
     g.emit(Equipped(t.source, pick))
-    g._resolved(t, f"equipped to {pick}")
+    g.resolved(t, f"equipped to {pick}")
 
 
-def _equip_move(g: "Engine", t: Trigger) -> "Flow":
+def _equip_move(g: "Rules", t: Trigger) -> Flow:
     """Equip (revision 2): the controller may move the equipment to the arriving Wonder."""
     item, wonder = g.state.cards[t.source], g.state.cards[t.subject]
     if (item.zone != "world" or wonder.zone != "world" or item.realm != wonder.realm
@@ -443,7 +409,7 @@ def _equip_move(g: "Engine", t: Trigger) -> "Flow":
                                      text=f"move {item.name} to {wonder.name}?"))
     if answer == "yes":
         g.emit(Equipped(t.source, wonder.id))
-    g._resolved(t, f"moved to {wonder.id}" if answer == "yes" else "stays")
+    g.resolved(t, f"moved to {wonder.id}" if answer == "yes" else "stays")
 
 
 _HANDLERS = {"guardian": _guardian, "deathstrike": _deathstrike, "rage": _rage, "call": _call,

@@ -6,48 +6,45 @@ which rule forbids it if not) without touching the state; :meth:`Engine.decide` 
 legal decision and runs the rules until the next prompt, returning the decision followed by
 every outcome event it produced.  Randomness enters only as answers to ``chance`` prompts.
 
-The procedure is written top to bottom as generators (``yield`` = wait for a decision):
-setup (401–402), then rounds (403): beginning of round, turns, round end, until the match
-ends (405).  Turn actions live in :mod:`replay.wotf.actions`, battles in :mod:`replay.wotf.battle`,
-keywords, counters and triggers in :mod:`replay.wotf.effects`.
+The engine is a façade over components that never see it (:mod:`replay.wotf.table`): the match
+procedure (:mod:`replay.wotf.match`: setup 401–402, rounds 403, the end 405), turns
+(:mod:`replay.wotf.actions`), battles (:mod:`replay.wotf.battle`), triggers and keywords
+(:mod:`replay.wotf.effects`), scripted abilities (:mod:`replay.wotf.scripts`), movement
+(:mod:`replay.wotf.movement`) and primitive moves (:mod:`replay.wotf.moves`).  The engine is
+their table: it holds the state and the pending prompt, records outcomes (``emit``), waits for
+decisions (``ask``), and hands each word of the rules' vocabulary to the component that owns it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from typing import Any
+from typing import Any, Callable
 
-from ledger.events import Conceded, Event, MatchEnded, MatchOpened
-from replay.wotf.events import (
-    Answered, CardMoved, CoinFlipped, DeckOrdered, FirstPlayerChosen, ManualResolved, Mulliganed,
-    RealmOpened, RealmSideChosen, ResourcesChanged, RoundEnded, RoundStarted, TriggerResolved,
-    TurnsBegan,
-)
+from ledger.events import Conceded, Event, MatchOpened
+from replay.errors import IllegalDecisionError
+from replay.prompts import Choose, Prompt, pick_fits
+from replay.wotf.abilities import Op, Selector
 from replay.wotf.actions import TurnActions
 from replay.wotf.battle import Battles
 from replay.wotf.cards import CardDB, match_cards
-from replay.wotf.effects import Effects, Trigger
-from replay.errors import IllegalDecisionError
-from replay.wotf.manual import apply_ops, why_not_ops
-from replay.prompts import Choose, Prompt, pick_fits
-from replay.wotf.queries import View
-from replay.wotf.movement import Movement
-from replay.wotf.scripts import Scripts
+from replay.wotf.effects import Effects
+from replay.wotf.events import Answered, CoinFlipped, DeckOrdered, ManualResolved, TriggerResolved
 from replay.wotf.evolve import STRUCTURAL, evolve, initial_state
+from replay.wotf.manual import apply_ops, why_not_ops
+from replay.wotf.match import Match
+from replay.wotf.movement import Movement
+from replay.wotf.moves import Moves
+from replay.wotf.queries import View
 from replay.wotf.revisions import RULES_REVISION
-from replay.wotf.state import GameState, SEATS, other
+from replay.wotf.scripts import Scripts
+from replay.wotf.selectors import Context
+from replay.wotf.state import SEATS, GameState, other
+from replay.wotf.table import Flow, MatchOver, Stack
+from replay.wotf.trigger import Trigger
 
 ENGINE_VERSION = "0.2.0"
 
 
-Flow = Generator[Prompt, Any, Any]
-
-
-class MatchOver(Exception):
-    """Raised inside the procedure when the match ends mid-way (deck-out, 405)."""
-
-
-class Engine(TurnActions, Battles, Effects, Scripts, Movement):
+class Engine:
     """One match in progress: its state, the pending prompt, and the procedure."""
 
     def __init__(self, db: CardDB, state: GameState):
@@ -56,12 +53,16 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
         self.view = View(state, db)
         self.prompt: Prompt | None = None
         self.out: list[Event] = []
-        self.end_of_turn: list[str] = []  # fliers that move at end of turn (v1.2)
-        self.on_emit = None  # optional hook called after each event, state as of that event
-        self.resolving: list = []  # (source, ability) of the abilities now resolving, nested (503)
-        self.loop_plan: dict = {}  # voluntary loops: repetitions their controller stated (503)
-        self.targeting: list = []  # contexts of the effects now choosing targets (Nullify)
+        self.on_emit: Callable[[Event], Any] | None = None  # called after each event
+        self.stack = Stack()
         self._flow: Flow | None = None
+        self._moves = Moves(self)
+        self._effects = Effects(self)
+        self._scripts = Scripts(self)
+        self._movement = Movement(self)
+        self._battles = Battles(self)
+        self._turns = TurnActions(self)
+        self._match = Match(self)
 
     # -- construction --------------------------------------------------------------------
 
@@ -72,15 +73,14 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
         The cards are the match's own: those its file records (schema 3), else a copy of
         the pool ``db`` -- a stand-in token made in one match never changes another's cards.
         """
-        db = match_cards(opened, db)
-        return cls(db, initial_state(opened))
+        return cls(match_cards(opened, db), initial_state(opened))
 
     # -- the protocol --------------------------------------------------------------------
 
     def start(self) -> list[Event]:
         """Run from the current state to the first prompt; returns the outcomes emitted."""
         self.out = []
-        self._flow = self._main()
+        self._flow = self._match.run()
         self._advance(None)
         return self.out
 
@@ -89,8 +89,12 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
         if self.prompt is None:
             return []
         if self.prompt.kind == "turn":
-            return self.turn_options(self.prompt.seat)
+            return self._turns.turn_options(self.prompt.seat)
         return list(self.prompt.options)
+
+    def play_cost(self, seat: str, cid: str) -> int:
+        """404.2 / Link: what playing ``cid`` costs ``seat`` now."""
+        return self._turns.play_cost(seat, cid)
 
     def check(self, decision: Event) -> str | None:
         """Why ``decision`` is illegal now (``None`` if it is legal).  Never changes state."""
@@ -106,7 +110,7 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
             return (f"it is {prompt.seat}'s {prompt.kind} prompt, not {seat}'s "
                     f"(rule 403.2: players alternate turns)")
         if prompt.kind == "turn":
-            return self.why_not_turn(seat, decision)
+            return self._turns.why_not_turn(seat, decision)
         if prompt.kind == "manual":
             if not isinstance(decision, ManualResolved) or decision.card != prompt.card:
                 return f"the pending prompt is manual for {prompt.card}; answer it with ManualResolved"
@@ -130,19 +134,26 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
         if self.on_emit is not None:
             self.on_emit(decision)
         if isinstance(decision, Conceded):
-            self._end_match(other(decision.seat), "concession")
-            self._flow = None
-            self.prompt = None
+            self.end_match(other(decision.seat), "concession")
+            self.stop()
             return self.out
         self._advance(decision)
         return self.out
 
     def _advance(self, decision: Any) -> None:
+        assert self._flow is not None
         try:
             self.prompt = self._flow.send(decision)
         except StopIteration:
-            self.prompt = None
-            self._flow = None
+            self.stop()
+
+    def stop(self) -> None:
+        """The match ended outside the procedure (a concession, or a judge's manual effect
+        emptied a deck): no prompt is pending any more."""
+        self._flow = None
+        self.prompt = None
+
+    # -- the table -----------------------------------------------------------------------
 
     def emit(self, event: Event) -> None:
         """Record an outcome: it is applied through :func:`~replay.wotf.evolve.evolve`, the only
@@ -182,179 +193,151 @@ class Engine(TurnActions, Battles, Effects, Scripts, Movement):
         self.emit(TriggerResolved(cid, card.name, "manual", seat,
                                   f"{len(answer.ops)} operation(s) entered by hand"))
 
-    def emit_reveal(self, ctx, cards: list[str]) -> None:
-        """Reveal: show cards to every player (they stay where they are)."""
-        names = ", ".join(f"{cid} {self.state.cards[cid].name}" for cid in cards) or "nothing"
-        self.emit(TriggerResolved(ctx.source, self.view.definition(ctx.source).name, "reveal",
-                                  ctx.controller, f"reveals {names}"))
-
-    # -- the match, top to bottom --------------------------------------------------------
-
-    def _main(self) -> Flow:
-        s = self.state
-        try:
-            if s.phase == "setup":
-                yield from self._setup()
-                yield from self._begin_round()
-            while not s.over:
-                if s.phase == "turns":
-                    yield from self.take_turns()
-                if s.phase == "round_end":
-                    yield from self._end_round()  # and the next round begins (403.2)
-        except MatchOver:
-            pass
-
-    def _setup(self) -> Flow:
-        s = self.state
-        # 401: the loser of the previous game chooses; otherwise a coin flip's winner does.
-        chooser = s.previous_loser
-        if chooser is None:
-            flip = yield Prompt("chance", "chance", options=list(SEATS), text="coin flip")
-            chooser = flip.winner
-        first = yield from self.ask(Prompt(chooser, "first", options=list(SEATS),
-                                           text="choose who plays first (rule 401)"))
-        self.emit(FirstPlayerChosen(first, chooser))
-        # 401: the player who plays second chooses the side of realm 1.
-        side = yield from self.ask(Prompt(other(first), "side", options=["left", "right"],
-                                          text="realm 1 on your left or right (rule 401)"))
-        self.emit(RealmSideChosen(other(first), side))
-        # 402: each player shuffles (a chance event: the full permutation) and draws 7.
-        # From schema 3 the shuffle orders card names and so draws the instance ids.
-        for seat in (first, other(first)):
-            if seat not in s.deck_lists:
-                deck, chance = list(s.players[seat].deck), "DeckShuffled"
-            else:
-                deck, chance = list(s.deck_lists[seat]), "DeckOrdered"
-            yield Prompt("chance", "chance", choose=Choose(deck, len(deck), len(deck), ordered=True),
-                         text=f"shuffle {seat}", chance=chance)
-        for seat in (first, other(first)):
-            for _ in range(7):
-                self.draw(seat, "opening hand")
-        # 402.1: up to 3 cards to the bottom in chosen order, draw as many; first player first.
-        for seat in (first, other(first)):
-            hand = s.players[seat].hand
-            cards = yield from self.ask(Prompt(seat, "mulligan", choose=Choose(
-                list(hand), 0, min(3, len(hand)), ordered=True),
-                text="put up to 3 cards on the bottom, in order (rule 402.1)"))
-            if cards:
-                for cid in cards:
-                    self.move(cid, "deck", "mulligan")
-                self.emit(Mulliganed(seat, list(cards)))
-                for _ in cards:
-                    self.draw(seat, "mulligan")
-
-    def _begin_round(self) -> Flow:
-        """403.1: the new realm opens, energy and actions, round-start triggers, draw."""
-        s = self.state
-        # 403.2: the last player to seize a stone goes first (round 1: the chosen player).
-        self.emit(RoundStarted(s.round + 1, s.last_seizer or s.round1_first))
-        self.emit(RealmOpened(s.round))
-        if s.ruleset == "1.2":
-            # v1.2 403.1: On Round Start / On Round N triggers come before energy and actions.
-            yield from self.resolve(self.round_start_triggers())
-            self._gain_round_resources()
-        else:
-            # v1.3.2 403.1 (section 4 order; see docs/rulings.md R1).
-            self._gain_round_resources()
-            yield from self.resolve(self.round_start_triggers())
-        for seat in (s.first, other(s.first)):
-            self.draw(seat, "round start")
-        self.emit(TurnsBegan(s.first))
-
-    def _gain_round_resources(self) -> None:
-        """202.1/202.2: energy = round number + stones controlled; 3 actions."""
-        s = self.state
-        for seat in SEATS:
-            p = s.players[seat]
-            self.emit(ResourcesChanged(seat, "round start",
-                                       energy=p.energy + s.round + self.view.stones_of(seat),
-                                       actions=p.actions + 3))
-
-    def _end_round(self) -> Flow:
-        """403.5: round-end triggers, lose resources, discard to 7, then the next round."""
-        s = self.state
-        yield from self.resolve(self.round_end_triggers())
-        yield from self.delayed_returns()
-        for seat in SEATS:
-            p = s.players[seat]
-            if p.energy or p.actions or p.free_attacks:
-                self.emit(ResourcesChanged(seat, "round end", energy=0, actions=0, free_attacks=0))
-        for seat in (s.turn, other(s.turn)):
-            hand = s.players[seat].hand
-            excess = len(hand) - 7
-            if excess > 0:
-                cards = yield from self.ask(Prompt(seat, "discard", choose=Choose(
-                    list(hand), excess, excess), text=f"discard {excess} (rule 403.5)"))
-                for cid in cards:
-                    self.move(cid, "abyss", "discard")
-        self.emit(RoundEnded(s.round))
-        if s.round == 7:
-            self._declare_winner()
-            return
-        self.end_round_effects()
-        yield from self.settle()
-        if not s.over:
-            yield from self._begin_round()
-
-    def _declare_winner(self) -> None:
-        """405: most stones wins; tie-break: lowest realm with a single controller."""
-        a, b = self.view.stones_of("A"), self.view.stones_of("B")
-        if a != b:
-            self._end_match("A" if a > b else "B", "stones")
-            return
-        for realm in range(1, 8):
-            controller = self.view.realm_controller(realm)
-            if controller is not None:
-                self._end_match(controller, "tiebreak")
-                return
-        self._end_match(None, "draw")
-
-    def _end_match(self, winner: str | None, reason: str) -> None:
-        self.emit(MatchEnded(winner, reason, {seat: self.view.stones_of(seat) for seat in SEATS}))
-
-    def check_decks(self) -> None:
-        """405: a player whose deck has no cards loses at once (both at once: a draw)."""
-        empty = [seat for seat in SEATS if not self.state.players[seat].deck]
-        if not empty or self.state.over:
-            return
-        self._end_match(None if len(empty) == 2 else other(empty[0]), "deck_out")
-        raise MatchOver
-
-    # -- primitive moves -----------------------------------------------------------------
+    # -- the rules' vocabulary, each word handed to the component that owns it -------------
 
     def draw(self, seat: str, reason: str = "draw") -> None:
-        deck = self.state.players[seat].deck
-        if deck:
-            self.move(deck[0], "hand", reason)
-        self.check_decks()
+        return self._moves.draw(seat, reason)
 
     def move(self, cid: str, to_zone: str, reason: str, realm: int | None = None,
              controller: str | None = None, face_down: bool = False,
              keep_effects: bool = False) -> None:
-        """Move a card between areas (301.06); leaving The World removes counters and effects
-        (:func:`replay.wotf.evolve.evolve` of ``CardMoved``).
+        return self._moves.move(cid, to_zone, reason, realm, controller, face_down, keep_effects)
 
-        A token put anywhere but The World ceases to exist (203) after the move is seen.
-        """
-        c = self.state.cards[cid]
-        from_zone, from_realm = c.zone, c.realm
-        to_controller = (controller or c.owner) if to_zone == "world" else None
-        self.emit(CardMoved(cid, c.name, c.owner, from_zone, to_zone, reason, from_realm,
-                            realm if to_zone == "world" else None, to_controller,
-                            face_down=face_down, keep_effects=keep_effects))
-        if c.token and to_zone not in ("world", "gone"):
-            self.emit(CardMoved(cid, c.name, c.owner, to_zone, "gone", "token ceases to exist"))
-        if from_zone == "deck" and self.state.revision >= 5:
-            # 405: "If at any time a deck has no cards, that player loses" -- whatever took
-            # the card (a draw, a deny, a seek, a card played from the deck, a manual move).
-            # Before revision 5 only draws and deny checked.
-            self.check_decks()
+    def check_decks(self) -> None:
+        return self._moves.check_decks()
 
-    def stop(self) -> None:
-        """The match ended outside the procedure (a judge's manual effect emptied a deck):
-        no prompt is pending any more."""
-        self._flow = None
-        self.prompt = None
+    def end_match(self, winner: str | None, reason: str) -> None:
+        return self._moves.end_match(winner, reason)
+
+    def add_counters(self, cid: str, kind: str, amount: int) -> int:
+        return self._moves.add_counters(cid, kind, amount)
+
+    def add_effect(self, cid: str, kind: str, value: float, until: str, source: str) -> None:
+        return self._moves.add_effect(cid, kind, value, until, source)
+
+    def set_tapped(self, cid: str, tapped: bool) -> bool:
+        return self._moves.set_tapped(cid, tapped)
+
+    def set_controller(self, cid: str, seat: str) -> bool:
+        return self._moves.set_controller(cid, seat)
+
+    def stand_in(self, name: str | None, type_: str, spec: Any,
+                 orbital: str | None = None) -> str:
+        return self._moves.stand_in(name, type_, spec, orbital)
+
+    def place_token(self, seat: str, card_name: str, realm: int, printed: str | None = None,
+                    blank: bool = False, stand_in: bool = False) -> str:
+        return self._moves.place_token(seat, card_name, realm, printed, blank, stand_in)
+
+    def emit_reveal(self, ctx: Context, cards: list[str]) -> None:
+        return self._moves.emit_reveal(ctx, cards)
+
+    def triggers_of(self, cid: str, ability: str, realm: int | None = None) -> list[Trigger]:
+        return self._effects.triggers_of(cid, ability, realm)
+
+    def resolve(self, triggers: list[Trigger]) -> Flow:
+        return self._effects.resolve(triggers)
+
+    def resolved(self, t: Trigger, detail: str = "") -> None:
+        return self._effects.resolved(t, detail)
+
+    def round_start_triggers(self) -> list[Trigger]:
+        return self._effects.round_start_triggers()
+
+    def round_end_triggers(self) -> list[Trigger]:
+        return self._effects.round_end_triggers()
+
+    def end_round_effects(self) -> None:
+        return self._effects.end_round_effects()
+
+    def enter_world(self, cid: str, controller: str, realm: int, reason: str) -> Flow:
+        return self._effects.enter_world(cid, controller, realm, reason)
+
+    def arrival_triggers(self, cid: str) -> list[Trigger]:
+        return self._effects.arrival_triggers(cid)
+
+    def move_realm(self, cid: str, to_realm: int, reason: str) -> Flow:
+        return self._effects.move_realm(cid, to_realm, reason)
+
+    def allies_for(self, item: str) -> list[str]:
+        return self._effects.allies_for(item)
+
+    def shield_prevents(self, cid: str, what: str) -> Flow:
+        return self._effects.shield_prevents(cid, what)
+
+    def destroy(self, cid: str, reason: str, shield_checked: bool = False) -> Flow:
+        return self._effects.destroy(cid, reason, shield_checked)
+
+    def die(self, cid: str, how: str, reason: str) -> Flow:
+        return self._effects.die(cid, how, reason)
+
+    def die_together(self, cards: list[str], how: str, reason: str) -> Flow:
+        return self._effects.die_together(cards, how, reason)
+
+    def settle(self) -> Flow:
+        return self._effects.settle()
+
+    def pick_target(self, t: Trigger, candidates: list[str], text: str,
+                    optional: bool = False) -> Flow:
+        return self._effects.pick_target(t, candidates, text, optional)
+
+    def scripted_triggers(self, cid: str, when: str, realm: int | None = None,
+                          subject: str | None = None) -> list[Trigger]:
+        return self._scripts.scripted_triggers(cid, when, realm, subject)
+
+    def world_triggers(self, when: str) -> list[Trigger]:
+        return self._scripts.world_triggers(when)
+
+    def event_triggers(self, event: str, subject: str, by: str | None,
+                       realm: int | None = None) -> list[Trigger]:
+        return self._scripts.event_triggers(event, subject, by, realm)
+
+    def heart_doubles(self, cid: str) -> bool:
+        return self._scripts.heart_doubles(cid)
+
+    def resolve_scripted(self, t: Trigger) -> Flow:
+        return self._scripts.resolve_scripted(t)
+
+    def run_effects(self, effects: tuple[Op, ...], ctx: Context, looping: bool = False) -> Flow:
+        return self._scripts.run_effects(effects, ctx, looping)
+
+    def choose(self, sel: Selector | None, ctx: Context, text: str,
+               chooser: str | None = None) -> Flow:
+        return self._scripts.choose(sel, ctx, text, chooser)
+
+    def choose_realm(self, how: str, ctx: Context, text: str) -> Flow:
+        return self._scripts.choose_realm(how, ctx, text)
+
+    def delayed_returns(self) -> Flow:
+        return self._scripts.delayed_returns()
+
+    def return_round_control(self) -> None:
+        return self._scripts.return_round_control()
+
+    def replaced(self, cid: str, event: str) -> Flow:
+        return self._movement.replaced(cid, event)
+
+    def banish(self, cid: str, reason: str) -> Flow:
+        return self._movement.banish(cid, reason)
+
+    def play_free(self, seat: str, cid: str, realm: int | None) -> Flow:
+        return self._movement.play_free(seat, cid, realm)
+
+    def resolve_play(self, seat: str, cid: str, realm: int | None) -> Flow:
+        return self._movement.resolve_play(seat, cid, realm)
+
+    def arrival_abilities(self, cid: str) -> list[str]:
+        return self._movement.arrival_abilities(cid)
+
+    def battle(self, attacker: str, realm: int, free: bool = False,
+               rage_card: str | None = None) -> Flow:
+        return self._battles.battle(attacker, realm, free, rage_card)
+
+    def fly_at_end_of_turn(self) -> Flow:
+        return self._battles.fly_at_end_of_turn()
+
+    def take_turns(self) -> Flow:
+        return self._turns.take_turns()
 
 
 def _only_pick(spec: Choose) -> list[str] | None:
@@ -378,9 +361,9 @@ def _check_chance(prompt: Prompt, decision: Event) -> str | None:
     expected = prompt.chance or "DeckShuffled"
     if type(decision).__name__ != expected:
         return f"the pending prompt is a chance event ({prompt.text}); expected {expected}"
-    if f"shuffle {decision.seat}" != prompt.text:
-        return f"expected {prompt.text}, got a shuffle of {decision.seat}"
-    order = decision.cards if isinstance(decision, DeckOrdered) else decision.order
+    if f"shuffle {getattr(decision, 'seat', None)}" != prompt.text:
+        return f"expected {prompt.text}, got a shuffle of {getattr(decision, 'seat', None)}"
+    order = decision.cards if isinstance(decision, DeckOrdered) else getattr(decision, "order")
     if sorted(order) != sorted(prompt.choose.of):
         return "a shuffle must be a full permutation of the deck"
     return None

@@ -12,25 +12,33 @@ judge's.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from ledger.events import Event
 from replay.wotf.events import (
     CardMoved, CardTapped, ControlChanged, ManualEffect, ManualOp, ResourcesChanged, StonesSet,
 )
+from replay.wotf.state import GameState
+from replay.wotf.table import MatchOver, Rules, Table
 
-if TYPE_CHECKING:
-    from replay.wotf.engine import Engine
-    from replay.wotf.state import GameState
+
+class Judged(Rules, Protocol):
+    """The engine as a judge's ruling applies to it: the rules' vocabulary, the outcomes of
+    the current step (``out``) and ``stop`` (no prompt pending once the match ended)."""
+
+    out: list[Event]
+
+    def stop(self) -> None: ...
 
 ZONES = ("hand", "deck", "abyss", "banishment", "world")
 RESOURCES = ("energy", "actions", "faith", "free_attacks")
 
 
-def why_not_manual(engine: "Engine", effect: ManualEffect) -> str | None:
+def why_not_manual(engine: Table, effect: ManualEffect) -> str | None:
     return why_not_ops(engine, effect.ops)
 
 
-def why_not_ops(engine: "Engine", ops: list[ManualOp]) -> str | None:
+def why_not_ops(engine: Table, ops: list[ManualOp]) -> str | None:
     """Why these operations can't be applied (``None`` if every one names real things)."""
     s = engine.state
     for n, op in enumerate(ops, start=1):
@@ -58,7 +66,7 @@ def why_not_ops(engine: "Engine", ops: list[ManualOp]) -> str | None:
     return None
 
 
-def why_not_seat_ops(state: "GameState", seat: str, ops: list[ManualOp]) -> str | None:
+def why_not_seat_ops(state: GameState, seat: str, ops: list[ManualOp]) -> str | None:
     """Why ``seat`` may not enter these operations itself, answering its own ``manual``
     prompt (``None`` if it may).  A seat's answer records what its own card did to its own
     side: its own cards (owned and, in The World, controlled by it) and its own resources
@@ -83,10 +91,8 @@ def why_not_seat_ops(state: "GameState", seat: str, ops: list[ManualOp]) -> str 
     return None
 
 
-def apply_manual(engine: "Engine", effect: ManualEffect) -> list:
+def apply_manual(engine: Judged, effect: ManualEffect) -> list:
     """Apply a judge's ruling; returns ``[effect, *the outcome events it produced]``."""
-    from replay.wotf.engine import MatchOver  # the engine imports this module
-
     engine.out = [effect]
     try:
         apply_ops(engine, effect.ops)
@@ -95,12 +101,12 @@ def apply_manual(engine: "Engine", effect: ManualEffect) -> list:
     return engine.out
 
 
-def apply_ops(engine: "Engine", ops: list[ManualOp]) -> None:
+def apply_ops(engine: Rules, ops: list[ManualOp]) -> None:
     for op in ops:
         _APPLY[op.op](engine, op)
 
 
-def _move(engine: "Engine", op: ManualOp) -> None:
+def _move(engine: Rules, op: ManualOp) -> None:
     c = engine.state.cards[op.card]
     if op.to_zone == "world" and c.zone == "world":
         engine.emit(CardMoved(c.id, c.name, c.owner, "world", "world", "manual", c.realm, op.realm,
@@ -109,35 +115,35 @@ def _move(engine: "Engine", op: ManualOp) -> None:
     engine.move(op.card, op.to_zone, "manual", realm=op.realm, controller=op.seat or c.owner)
 
 
-def _counter(engine: "Engine", op: ManualOp) -> None:
+def _counter(engine: Rules, op: ManualOp) -> None:
     engine.add_counters(op.card, op.counter or "+1", int(op.value))
 
 
-def _resource(engine: "Engine", op: ManualOp) -> None:
+def _resource(engine: Rules, op: ManualOp) -> None:
     value = op.value
     if op.resource in ("actions", "free_attacks"):
         value = int(float(value or 0))  # counted one by one (R26)
     engine.emit(ResourcesChanged(op.seat, "manual", **{op.resource: value}))
 
 
-def _tap(engine: "Engine", op: ManualOp) -> None:
+def _tap(engine: Rules, op: ManualOp) -> None:
     engine.emit(CardTapped(op.card, bool(op.value if op.value is not None else True)))
 
 
-def _control(engine: "Engine", op: ManualOp) -> None:
+def _control(engine: Rules, op: ManualOp) -> None:
     engine.emit(ControlChanged(op.card, op.seat))
 
 
-def _stone(engine: "Engine", op: ManualOp) -> None:
+def _stone(engine: Rules, op: ManualOp) -> None:
     owner = op.seat or str(op.value or "center")
     engine.emit(StonesSet(op.realm, [owner]))
 
 
-def _token(engine: "Engine", op: ManualOp) -> None:
+def _token(engine: Rules, op: ManualOp) -> None:
     engine.place_token(op.seat, engine.stand_in(op.name, "wonder", None), op.realm, stand_in=True)
 
 
-def _power(engine: "Engine", op: ManualOp) -> None:
+def _power(engine: Rules, op: ManualOp) -> None:
     engine.add_effect(op.card, "power+", float(op.value), op.duration or "round", "manual")
 
 

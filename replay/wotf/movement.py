@@ -1,6 +1,6 @@
 """Movement that abilities can see or replace: playing, arriving, banishing (504, On Play).
 
-A mixin of :class:`~replay.wotf.engine.Engine`.  A played card resolves here (On Play triggers,
+A component of the engine (:mod:`replay.wotf.table`).  A played card resolves here (On Play triggers,
 then a spell's effect or the card's arrival); a banishment or destruction first asks the
 card's movement-replacement abilities ("if this would be …, … instead"), which work from any
 area.  A card whose text is not scripted raises a ``manual`` prompt when it would apply.
@@ -8,70 +8,66 @@ area.  A card whose text is not scripted raises a ``manual`` prompt when it woul
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from replay.wotf.events import CardPlayed, TriggerResolved
 from replay.wotf.abilities import Ability
-from replay.wotf.effects import ON_ARRIVAL
+from replay.wotf.trigger import ON_ARRIVAL
 from replay.wotf.selectors import Context
-
-if TYPE_CHECKING:
-    from replay.wotf.engine import Engine, Flow
+from replay.wotf.table import Component, Flow, Rules
 
 
-class Movement:
-    """Mixin of :class:`~replay.wotf.engine.Engine`: movement that abilities can replace (504)."""
+class Movement(Component):
+    """Movement that abilities can replace (504): a component of the engine."""
 
-    def replaced(self: "Engine", cid: str, event: str) -> "Flow":
+    def replaced(self, cid: str, event: str) -> Flow:
         """Run a card's movement-replacement ability for ``event`` ("if this would be …,
         … instead"); it works from any area (504).  Returns whether it replaced the event."""
         c = self.state.cards[cid]
         for key, ability, _ in self.view.ability_refs(cid):
             if ability.when == "replacement" and ability.on.event == event:
                 ctx = Context(cid, c.controller or c.owner, c.realm)
-                self.emit(_replacement_event(self, cid, key, ctx.controller, ability))
-                yield from self.run_effects(ability.effects, ctx)
+                self.emit(_replacement_event(self.g, cid, key, ctx.controller, ability))
+                yield from self.g.run_effects(ability.effects, ctx)
                 return True
         return False
 
-    def banish(self: "Engine", cid: str, reason: str) -> "Flow":
+    def banish(self, cid: str, reason: str) -> Flow:
         """Banish: the card goes to banishment (no "dies" trigger) unless replaced."""
         if self.view.cant(cid, "be_banished") or (yield from self.replaced(cid, "banished")):
             return
         c = self.state.cards[cid]
-        triggers = self.event_triggers("banished", cid, c.controller or c.owner, c.realm)
-        self.move(cid, "banishment", reason)
-        yield from self.resolve(triggers)
+        triggers = self.g.event_triggers("banished", cid, c.controller or c.owner, c.realm)
+        self.g.move(cid, "banishment", reason)
+        yield from self.g.resolve(triggers)
 
-    def play_free(self: "Engine", seat: str, cid: str, realm: int | None) -> "Flow":
+    def play_free(self, seat: str, cid: str, realm: int | None) -> Flow:
         """Play a card for no cost as if from hand (Seek): the core mechanic doesn't apply."""
         card = self.view.definition(cid)
         self.emit(CardPlayed(seat, cid, card.name, realm if card.type != "spell" else None, 0, False))
         yield from self.resolve_play(seat, cid, realm)
 
-    def resolve_play(self: "Engine", seat: str, cid: str, realm: int | None) -> "Flow":
+    def resolve_play(self, seat: str, cid: str, realm: int | None) -> Flow:
         """A played card resolves: On Play and "whenever you play" first, then a spell's
         effect (then The Abyss) or the card arrives (404.2, On Play)."""
         card = self.view.definition(cid)
         spell = card.type == "spell"
         scripted = bool(card.abilities) or card.has_unscripted_text
         if spell and scripted:
-            self.move(cid, "played", "spell cast")
-        triggers = [] if spell else self.scripted_triggers(cid, "play", realm)
-        triggers += self.event_triggers("plays", cid, seat, realm)
-        yield from self.resolve(triggers)
+            self.g.move(cid, "played", "spell cast")
+        triggers = [] if spell else self.g.scripted_triggers(cid, "play", realm)
+        triggers += self.g.event_triggers("plays", cid, seat, realm)
+        yield from self.g.resolve(triggers)
         if spell:
             # A nullified spell resolves with no effect (Nullify).
-            yield from self.resolve(self.scripted_triggers(cid, "play", None))
+            yield from self.g.resolve(self.g.scripted_triggers(cid, "play", None))
             if card.has_unscripted_text and not self.view.is_nullified(cid):
-                yield from self.resolve_manually(seat, cid, "spell played")
-            self.move(cid, "abyss", "spell resolved")  # 101.3.3
+                yield from self.g.resolve_manually(seat, cid, "spell played")
+            self.g.move(cid, "abyss", "spell resolved")  # 101.3.3
             return
-        yield from self.enter_world(cid, seat, realm, "played")
+        yield from self.g.enter_world(cid, seat, realm, "played")
         if card.has_unscripted_text and self.state.cards[cid].zone == "world":
-            yield from self.resolve_manually(seat, cid, "arrived")
+            yield from self.g.resolve_manually(seat, cid, "arrived")
 
-    def arrival_abilities(self: "Engine", cid: str) -> list[str]:
+    def arrival_abilities(self, cid: str) -> list[str]:
         """Names of a card's on-arrival abilities (keywords and scripted), for Skraal-like
         "trigger it again" effects."""
         names = [k for k in ON_ARRIVAL if self.view.has(cid, k)]
@@ -79,7 +75,7 @@ class Movement:
         return names
 
 
-def _replacement_event(g: "Engine", cid: str, key: str, seat: str,
+def _replacement_event(g: "Rules", cid: str, key: str, seat: str,
                        ability: Ability) -> TriggerResolved:
     return TriggerResolved(cid, g.state.cards[cid].name, f"ab:{key}", seat,
                            f"instead: {ability.label or ability.text or 'replacement'}")

@@ -11,6 +11,7 @@ import math
 from replay.wotf import statics as static_rules
 from replay.wotf.abilities import Ability
 from replay.wotf.cards import Card, CardDB, ability_key, find_ability
+from replay.wotf.selectors import Context, amount
 from replay.wotf.state import CardState, GameState
 
 INF = math.inf
@@ -19,9 +20,11 @@ INF = math.inf
 class View:
     """Read-only questions about one state, with its card database."""
 
-    def __init__(self, state: GameState, db: CardDB):
+    def __init__(self, state: GameState, db: CardDB, consult_statics: bool = True):
         self.s = state
         self.db = db
+        self._consult_statics = consult_statics
+        self._base: View | None = None  # the same facts with no statics in force
         self._world: list[CardState] | None = None
         self._static_sources: list | None = None
         self._statics: static_rules.Statics | None = None
@@ -33,20 +36,31 @@ class View:
         self._world = None
         self._static_sources = None
         self._statics = None
+        if self._base is not None:
+            self._base.touch()
 
     def changed(self) -> None:
         """Forget the static-ability table: call after any change of the state (every event)."""
         self._statics = None
 
+    def without_statics(self) -> "View":
+        """The facts of this state before any static ability applies: what the static
+        abilities themselves are worked out with (:func:`replay.wotf.statics.compute`)."""
+        if self._base is None:
+            self._base = View(self.s, self.db, consult_statics=False)
+        return self._base
+
     def statics(self) -> static_rules.Statics:
         """The static abilities in force (empty, and free, when no card has one)."""
+        if not self._consult_statics:
+            return static_rules.EMPTY
         if self._statics is None:
+            base = self.without_statics()
             if self._static_sources is None:
-                self._static_sources = static_rules.sources(self)
+                self._static_sources = static_rules.sources(base)
             if not self._static_sources:
                 return static_rules.EMPTY
-            self._statics = static_rules.EMPTY  # guards re-entry while computing
-            self._statics = static_rules.compute(self, self._static_sources)
+            self._statics = static_rules.compute(base, self._static_sources)
         return self._statics
 
     def counted_events(self) -> frozenset[str]:
@@ -235,7 +249,6 @@ class View:
 
     def stat_defining_base(self, cid: str) -> float | None:
         """A stat-defining ability ("this gets power equal to …") works in every zone (rule 1)."""
-        from replay.wotf.selectors import Context, amount
         c = self.s.cards[cid]
         for ability in self.db[c.name].abilities:
             if ability.when == "static" and ability.all_zones and not self.has_null_mark(cid) \

@@ -1,6 +1,6 @@
 """The interpreter of scripted abilities: when they trigger and how they resolve.
 
-A mixin of :class:`~replay.wotf.engine.Engine`.  Triggered abilities become
+A component of the engine (:mod:`replay.wotf.table`).  Triggered abilities become
 :class:`~replay.wotf.effects.Trigger` objects named ``ab:<Card Name>#<i>`` and resolve through the
 same ordering machinery as keywords (502); activated and harvest abilities are turn actions
 (404.4, :mod:`replay.wotf.actions`); static abilities live in :mod:`replay.wotf.statics`; the effects
@@ -20,31 +20,28 @@ loop.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from replay.wotf.events import (
-    CardTapped, ControlChanged, EffectApplied, EffectsEnded, EventCounted, TokenCreated,
+    EffectsEnded, EventCounted,
 )
 from replay.wotf.abilities import Ability, Op, Selector
-from replay.wotf.cards import Card, definition, find_ability
-from replay.wotf.effects import Trigger
+from replay.wotf.cards import Card, find_ability
+from replay.wotf.trigger import Trigger
 from replay.prompts import Choose, Prompt
 from replay.wotf.ops import OPS
 from replay.wotf.selectors import Context, candidates, holds, matches
 from replay.wotf.state import other
+from replay.wotf.table import Component, Flow
 
-if TYPE_CHECKING:
-    from replay.wotf.engine import Engine, Flow
 
 LOOP_LIMIT = 24
 
 
-class Scripts:
-    """Mixin of :class:`~replay.wotf.engine.Engine`: scripted abilities."""
+class Scripts(Component):
+    """Scripted abilities: a component of the engine."""
 
     # -- collecting triggers -------------------------------------------------------------
 
-    def scripted_triggers(self: "Engine", cid: str, when: str, realm: int | None = None,
+    def scripted_triggers(self, cid: str, when: str, realm: int | None = None,
                           subject: str | None = None) -> list[Trigger]:
         """The triggers of one card's abilities with timing ``when`` (twice under Heart of a
         Legend for printed abilities)."""
@@ -62,14 +59,14 @@ class Scripts:
                 found.append(t)
         return found
 
-    def world_triggers(self: "Engine", when: str) -> list[Trigger]:
+    def world_triggers(self, when: str) -> list[Trigger]:
         """``when`` triggers of every card in The World (round start, round N, round end)."""
         found: list[Trigger] = []
         for c in list(self.view.world()):
             found += self.scripted_triggers(c.id, when)
         return found
 
-    def event_triggers(self: "Engine", event: str, subject: str, by: str | None,
+    def event_triggers(self, event: str, subject: str, by: str | None,
                        realm: int | None = None) -> list[Trigger]:
         """"Whenever …" abilities of cards in The World that this game event sets off.
 
@@ -88,7 +85,7 @@ class Scripts:
                         found.append(t)
         return found
 
-    def _fires(self: "Engine", cid: str, key: str, ability: Ability, subject: str,
+    def _fires(self, cid: str, key: str, ability: Ability, subject: str,
                by: str | None, realm: int | None) -> bool:
         on = ability.on
         seat = self.state.cards[cid].controller
@@ -111,7 +108,7 @@ class Scripts:
             self.emit(EventCounted(spent, 1))
         return True
 
-    def count_event(self: "Engine", event: str, subject: str, by: str | None) -> None:
+    def count_event(self, event: str, subject: str, by: str | None) -> None:
         """Count game events for "the first/second/third time …" (rule 511) — only events
         that some card in this match counts, so the state stays small."""
         if event not in self.view.counted_events():
@@ -121,10 +118,10 @@ class Scripts:
             for key in event_keys(event, by, d, scope, self.state.round):
                 self.emit(EventCounted(key, self.state.counts.get(key, 0) + 1))
 
-    def event_count(self: "Engine", key: str) -> int:
+    def event_count(self, key: str) -> int:
         return self.state.counts.get(key, 0)
 
-    def heart_doubles(self: "Engine", cid: str) -> bool:
+    def heart_doubles(self, cid: str) -> bool:
         """Heart of a Legend: printed abilities trigger twice with another legendary Wonder."""
         v = self.view
         if not v.has(cid, "heart of a legend"):
@@ -135,45 +132,45 @@ class Scripts:
 
     # -- resolving -----------------------------------------------------------------------
 
-    def resolve_scripted(self: "Engine", t: Trigger) -> "Flow":
+    def resolve_scripted(self, t: Trigger) -> Flow:
         """Resolve one scripted ability (a trigger, an activation or a harvest)."""
-        ability = ability_by_key(self, t.ability[3:])
+        ability = find_ability(self.db, t.ability[3:])
         c = self.state.cards[t.source]
         name = t.ability[3:]
         key = (t.source, t.ability)
-        depth = self.resolving.count(key)
+        depth = self.stack.resolving.count(key)
         voluntary = any(op.optional for op in ability.effects)
-        if depth >= LOOP_LIMIT or (voluntary and depth >= 2 and self.loop_plan.get(key) == 0):
-            self._resolved(t, "prevented: endless loop (rule 503)" if not voluntary
+        if depth >= LOOP_LIMIT or (voluntary and depth >= 2 and self.stack.loop_plan.get(key) == 0):
+            self.g.resolved(t, "prevented: endless loop (rule 503)" if not voluntary
                            else "the loop ends: its controller makes the other choice (rule 503)")
             return
         if voluntary and depth >= 2:
-            if key not in self.loop_plan:
-                self.loop_plan[key] = yield from self.ask(Prompt(
+            if key not in self.stack.loop_plan:
+                self.stack.loop_plan[key] = yield from self.ask(Prompt(
                     t.controller, "amount", options=list(range(LOOP_LIMIT + 1)), card=t.source,
                     text="a loop: how many more times will it repeat? (rule 503)"))
-                if self.loop_plan[key] == 0:
-                    self._resolved(t, "the loop ends: its controller makes the other choice (rule 503)")
+                if self.stack.loop_plan[key] == 0:
+                    self.g.resolved(t, "the loop ends: its controller makes the other choice (rule 503)")
                     return
-            self.loop_plan[key] -= 1
+            self.stack.loop_plan[key] -= 1
         if ability.when == "arrival" and self.state.ruleset == "1.3.2" and c.zone != "world":
-            self._resolved(t, "fizzles: its source left The World (On Arrival)")
+            self.g.resolved(t, "fizzles: its source left The World (On Arrival)")
             return
         ctx = Context(t.source, t.controller, t.realm, subject=t.subject)
         if not holds(self.view, ability.condition, ctx):
-            self._resolved(t, "condition not met")
+            self.g.resolved(t, "condition not met")
             return
-        self._resolved(t, ability.label or ability.text or name)
-        self.resolving.append(key)
+        self.g.resolved(t, ability.label or ability.text or name)
+        self.stack.resolving.append(key)
         try:
-            yield from self.run_effects(ability.effects, ctx, looping=key in self.loop_plan)
+            yield from self.run_effects(ability.effects, ctx, looping=key in self.stack.loop_plan)
         finally:
-            self.resolving.pop()
-            if not self.resolving:
-                self.loop_plan.clear()
+            self.stack.resolving.pop()
+            if not self.stack.resolving:
+                self.stack.loop_plan.clear()
 
-    def run_effects(self: "Engine", effects: tuple[Op, ...], ctx: Context,
-                    looping: bool = False) -> "Flow":
+    def run_effects(self, effects: tuple[Op, ...], ctx: Context,
+                    looping: bool = False) -> Flow:
         """Do each effect in order, as much as possible (rule 507).  Inside a voluntary loop
         whose count was stated, "you may" is answered by that count (503)."""
         for op in effects:
@@ -186,13 +183,13 @@ class Scripts:
                 if answer == "no":
                     ctx.did = False
                     continue
-            ctx.did = bool((yield from OPS[op.do](self, op, ctx)))
-            yield from self.settle()
+            ctx.did = bool((yield from OPS[op.do](self.g, op, ctx)))
+            yield from self.g.settle()
             if ctx.nullified:
                 return  # a nullified effect does nothing more (Nullify)
 
-    def choose(self: "Engine", sel: Selector | None, ctx: Context, text: str,
-               chooser: str | None = None) -> "Flow":
+    def choose(self, sel: Selector | None, ctx: Context, text: str,
+               chooser: str | None = None) -> Flow:
         """The cards an effect applies to: all of them, or chosen on resolution (501.1)."""
         if sel is None:
             return [ctx.source]
@@ -202,7 +199,7 @@ class Scripts:
         found = [cid for cid in found if not self.view.cant(cid, "be_targeted")]
         chooser = chooser or ctx.controller
         if sel.pick == "target" and sel.count == 1:
-            target = yield from self.pick_target(Trigger(ctx.source, chooser, "target"), found, text)
+            target = yield from self.g.pick_target(Trigger(ctx.source, chooser, "target"), found, text)
             kept = [target] if target else []
         elif not found:
             return []
@@ -212,12 +209,12 @@ class Scripts:
                 found, low, min(sel.count, len(found))), card=ctx.source, text=text))
             kept = []
             for cid in picks:
-                if not (yield from self.shield_prevents(cid, "targeted")):
+                if not (yield from self.g.shield_prevents(cid, "targeted")):
                     kept.append(cid)
         yield from self.targeted(kept, ctx)
         return [] if ctx.nullified else kept
 
-    def targeted(self: "Engine", targets: list[str], ctx: Context) -> "Flow":
+    def targeted(self, targets: list[str], ctx: Context) -> Flow:
         """"Whenever … would target a Wonder you control": those abilities resolve before the
         targeting effect goes on, and may nullify it (the Feline Entity example, Nullify)."""
         triggers: list[Trigger] = []
@@ -227,13 +224,13 @@ class Scripts:
                 triggers += self.event_triggers("targeted", cid, ctx.controller, c.realm)
         if not triggers:
             return
-        self.targeting.append(ctx)
+        self.stack.targeting.append(ctx)
         try:
-            yield from self.resolve(triggers)
+            yield from self.g.resolve(triggers)
         finally:
-            self.targeting.pop()
+            self.stack.targeting.pop()
 
-    def choose_realm(self: "Engine", how: str, ctx: Context, text: str) -> "Flow":
+    def choose_realm(self, how: str, ctx: Context, text: str) -> Flow:
         """Where a card goes: here, or a target active realm (only active realms, 301.1)."""
         if how == "here" and ctx.realm is not None and self.view.is_active_realm(ctx.realm):
             return ctx.realm
@@ -245,51 +242,7 @@ class Scripts:
 
     # -- shared primitives ---------------------------------------------------------------
 
-    def add_effect(self: "Engine", cid: str, kind: str, value: float, until: str,
-                   source: str) -> None:
-        self.emit(EffectApplied(cid, kind, value, "round" if until == "round" else "ever", source))
-
-    def set_tapped(self: "Engine", cid: str, tapped: bool) -> bool:
-        c = self.state.cards[cid]
-        if c.tapped == tapped or self.view.cant(cid, "be_tapped" if tapped else "untap"):
-            return False  # you can only untap a tapped card (Tap)
-        self.emit(CardTapped(cid, tapped))
-        return True
-
-    def set_controller(self: "Engine", cid: str, seat: str) -> bool:
-        c = self.state.cards[cid]
-        if c.controller == seat or (self.view.cant(cid, "be_controlled")
-                                    and seat != c.controller):
-            return False
-        self.emit(ControlChanged(cid, seat))
-        return True
-
-    def stand_in(self: "Engine", name: str | None, type_: str, spec, orbital: str | None = None) -> str:
-        """The card definition of a stand-in token (203): only what the effect defines."""
-        power = spec.power if spec is not None else 1
-        classes = tuple(spec.classes) if spec is not None else ()
-        label = name or " ".join(classes) or "Token"
-        card_name = f"{label} token ({power})" if type_ == "wonder" else f"{label} {type_} token"
-        if card_name not in self.db:
-            self.db.add(Card(name=card_name, type=type_, classes=classes, orbital=orbital,
-                             power=power if type_ == "wonder" else None, token=True,
-                             keywords=tuple(spec.keywords) if spec is not None else ()))
-        return card_name
-
-    def place_token(self: "Engine", seat: str, card_name: str, realm: int,
-                    printed: str | None = None, blank: bool = False,
-                    stand_in: bool = False) -> str:
-        """Put a token into The World (a printed one leaves the archive for good, 303.3).
-        A stand-in's definition is recorded by the event that creates it."""
-        s = self.state
-        cid = printed if printed is not None else f"{seat}-t{s.next_token}"
-        name = s.cards[printed].name if printed is not None else card_name
-        recorded = definition(self.db[name]) if stand_in else None
-        self.emit(TokenCreated(seat, cid, name, realm, blank=blank, definition=recorded))
-        self.move(cid, "world", "token created", realm=realm, controller=seat)
-        return cid
-
-    def delayed_returns(self: "Engine") -> "Flow":
+    def delayed_returns(self) -> Flow:
         """Delayed "return … at end of round" effects happen now (403.5)."""
         for c in list(self.state.cards.values()):
             for e in c.effects:
@@ -298,19 +251,15 @@ class Scripts:
                     realm = yield from self.choose_realm("target", ctx, f"return {c.name} to which realm?")
                     self.emit(EffectsEnded(c.id, "all"))
                     if realm is not None:
-                        yield from self.enter_world(c.id, e.source, realm, "returned")
+                        yield from self.g.enter_world(c.id, e.source, realm, "returned")
                     break
 
-    def return_round_control(self: "Engine") -> None:
+    def return_round_control(self) -> None:
         """403.5: "this round" control ends; the card returns unless its owner "can't" control it."""
         for c in self.view.world():
             for e in c.effects:
                 if e.kind == "control" and e.until == "round":
-                    self.set_controller(c.id, e.source)
-
-
-def ability_by_key(engine: "Engine", key: str) -> Ability:
-    return find_ability(engine.db, key)
+                    self.g.set_controller(c.id, e.source)
 
 
 def event_keys(event: str, by: str | None, card: Card, scope: str, round_: int) -> list[str]:

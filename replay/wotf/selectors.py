@@ -10,14 +10,32 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from replay.wotf.abilities import Amount, Condition, Selector
-from replay.wotf.cards import ORBITALS
-from replay.wotf.state import other
+from replay.wotf.abilities import Ability, Amount, Condition, Selector
+from replay.wotf.cards import ORBITALS, Card, CardDB
+from replay.wotf.state import CardState, GameState, other
 
-if TYPE_CHECKING:
-    from replay.wotf.queries import View
+
+class Facts(Protocol):
+    """The derived facts about a state the ability language is evaluated with (implemented by
+    :class:`~replay.wotf.queries.View`; declared here so that this module needs no view)."""
+
+    @property
+    def s(self) -> GameState: ...
+    @property
+    def db(self) -> CardDB: ...
+    def world(self) -> list[CardState]: ...
+    def in_realm(self, realm: int, controller: str | None = None) -> list[CardState]: ...
+    def definition(self, cid: str) -> Card: ...
+    def classes(self, cid: str) -> tuple[str, ...]: ...
+    def is_wonder(self, cid: str) -> bool: ...
+    def power(self, cid: str) -> float: ...
+    def base_power(self, cid: str) -> float: ...
+    def stones_of(self, seat: str) -> int: ...
+    def lands_controlled(self, seat: str) -> int: ...
+    def has_null_mark(self, cid: str) -> bool: ...
+    def abilities(self, cid: str, include_nullified: bool = False) -> list[Ability]: ...
 
 
 @dataclass
@@ -35,7 +53,7 @@ class Context:
     nullified: bool = False         # an ability nullified this effect as it chose targets
 
 
-def matches(v: "View", sel: Selector, cid: str, ctx: Context) -> bool:
+def matches(v: Facts, sel: Selector, cid: str, ctx: Context) -> bool:
     """Whether card ``cid`` fits ``sel`` for an ability of ``ctx.source``."""
     c = v.s.cards[cid]
     casting = c.zone == "played" and sel.zone == "world" and sel.what in ("card", "spell")
@@ -100,7 +118,7 @@ def _where_fits(where: str, realm: int | None, ctx: Context) -> bool:
     return realm is not None and abs(realm - ctx.realm) == 1  # adjacent
 
 
-def _type_fits(v: "View", what: str, cid: str, card_type: str) -> bool:
+def _type_fits(v: Facts, what: str, cid: str, card_type: str) -> bool:
     if what == "card":
         return True
     if what == "wonder":
@@ -108,7 +126,7 @@ def _type_fits(v: "View", what: str, cid: str, card_type: str) -> bool:
     return card_type == what
 
 
-def candidates(v: "View", sel: Selector, ctx: Context) -> list[str]:
+def candidates(v: Facts, sel: Selector, ctx: Context) -> list[str]:
     """Every card ``sel`` could pick for ``ctx`` (in zone order, then table order)."""
     if sel.pick == "this":
         return [ctx.source] if ctx.source in v.s.cards else []
@@ -138,7 +156,7 @@ def _id_order(cid: str) -> tuple:
     return (cid.rstrip("0123456789"), int(digits) if digits else 0, cid)
 
 
-def amount(v: "View", value, ctx: Context) -> float:
+def amount(v: Facts, value, ctx: Context) -> float:
     """The value of a :data:`~replay.wotf.abilities.Number` for ``ctx``."""
     if value == "inf":
         return math.inf
@@ -172,7 +190,7 @@ def amount(v: "View", value, ctx: Context) -> float:
     return value.times * n + value.plus
 
 
-def holds(v: "View", cond: Condition, ctx: Context) -> bool:
+def holds(v: Facts, cond: Condition, ctx: Context) -> bool:
     """Whether every part of ``cond`` holds for ``ctx`` (Hoard, Kingdom, Awaken …)."""
     seat = ctx.controller
     s = v.s
@@ -202,7 +220,7 @@ def holds(v: "View", cond: Condition, ctx: Context) -> bool:
     return True
 
 
-def kingdom_count(v: "View", ctx: Context) -> int:
+def kingdom_count(v: Facts, ctx: Context) -> int:
     """Kingdom N: lands you control; under v1.3.2 only lands of the source's orbital."""
     orbital = v.definition(ctx.source).orbital
     count = 0

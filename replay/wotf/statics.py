@@ -4,6 +4,9 @@ A static ability (``when = "static"``) changes how the game sees other cards whi
 source is in The World (or in every zone, for stat-defining abilities, rule 1 "Power").
 :func:`compute` gathers every static in force into a :class:`Statics` table that
 :class:`~replay.wotf.queries.View` consults for power, keywords, nullification and restrictions.
+The table is computed from the facts of a view that consults no statics
+(:meth:`~replay.wotf.queries.View.without_statics`): a static ability never sees the
+effect of statics, its own included.
 
 Order (rule 508 and the Nullify game term): continuous nullification is settled first
 ("can't be nullified" wins over "nullify", and a nullified card's statics do nothing), then
@@ -14,13 +17,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from replay.wotf.abilities import Ability
-from replay.wotf.selectors import Context, amount, candidates, holds
-
-if TYPE_CHECKING:
-    from replay.wotf.queries import View
+from replay.wotf.abilities import Ability, Op
+from replay.wotf.selectors import Context, Facts, amount, candidates, holds
 
 
 @dataclass
@@ -40,7 +39,7 @@ EMPTY = Statics()
 _NUMERIC = ("power", "multiply", "base_power", "counts_as_stones")
 
 
-def sources(v: "View") -> list[tuple[str, Ability]]:
+def sources(v: Facts) -> list[tuple[str, Ability]]:
     """(card id, ability) of every static ability on a card in The World."""
     found = []
     for c in v.world():
@@ -50,7 +49,7 @@ def sources(v: "View") -> list[tuple[str, Ability]]:
     return found
 
 
-def compute(v: "View", found: list[tuple[str, Ability]]) -> Statics:
+def compute(v: Facts, found: list[tuple[str, Ability]]) -> Statics:
     table = Statics()
     _settle_nullify(v, found, table)
     for cid, ability in found:
@@ -66,7 +65,7 @@ def compute(v: "View", found: list[tuple[str, Ability]]) -> Statics:
     return table
 
 
-def _settle_nullify(v: "View", found, table: Statics) -> None:
+def _settle_nullify(v: Facts, found: list[tuple[str, Ability]], table: Statics) -> None:
     protected: set[str] = set()
     for cid, ability in found:
         ctx = Context(cid, v.s.cards[cid].controller, v.s.cards[cid].realm)
@@ -85,7 +84,7 @@ def _settle_nullify(v: "View", found, table: Statics) -> None:
     table.cant.update({cid: {"be_nullified"} for cid in protected})
 
 
-def _apply(v: "View", op, ctx: Context, table: Statics) -> None:
+def _apply(v: Facts, op: Op, ctx: Context, table: Statics) -> None:
     targets = candidates(v, op.target, ctx) if op.target is not None else [ctx.source]
     value = amount(v, op.amount, ctx) if op.do in _NUMERIC else 0
     for cid in targets:
