@@ -7,7 +7,7 @@ carry no seat: the seat is the one the caller's token holds.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -44,7 +44,7 @@ class SeatEntry(Body):
                           "`archive`: a preset brings its own archive; sending both is a 400)")
 
     @model_validator(mode="after")
-    def _archive_needs_deck(self) -> "SeatEntry":
+    def _archive_needs_deck(self) -> SeatEntry:
         if self.preset is not None and self.archive:
             raise ValueError("'archive' goes with 'deck', not with 'preset' (a preset deck "
                              "brings its own archive); send 'deck' and 'archive' instead")
@@ -82,6 +82,7 @@ class MatchCreated(BaseModel):
 
 class MatchSummary(BaseModel):
     match_id: str
+    game: str = Field("wotf", description="the game the match is played in")
     players: dict[str, str]
     ruleset: str
     tournament: str | None = None
@@ -91,7 +92,7 @@ class MatchSummary(BaseModel):
     ended: bool
     winner: str | None = None
     reason: str | None = None
-    divergence: "DivergenceOut | None" = Field(
+    divergence: DivergenceOut | None = Field(
         None, description="one match only (GET /api/matches/{id}): set when today's engine "
                           "disagrees with the record; never filled in the list")
 

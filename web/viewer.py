@@ -144,6 +144,7 @@ def viewer(match_id: str):
     return render_template("viewer.html", match_id=match_id, opened=opened, notice=notice,
                            divergence=timeline["divergence"],
                            perspective=perspective, perspectives=perspectives,
+                           game_title=timeline.pop("game_title"),
                            step_json=_script_safe(step.decode()),
                            timeline_json=_script_safe(json.dumps(timeline)))
 
@@ -195,6 +196,7 @@ def timeline(match_id: str):
         out = _timeline(table, perspective, query_int("from", 0), visible_seq(table, delay))
         out.pop("opened")
         out.pop("all_perspectives")
+        out.pop("game_title")
         return out
     return services().tables.using(match_id, render)
 
@@ -241,7 +243,8 @@ def _timeline(table, perspective: str, start: int, last: int) -> dict:
     return {
         "match_id": table.match_id, "perspective": perspective, "last": last,
         "length": table.length, "live": not table.state.over, "from": start,
-        "game": game.name, "all_perspectives": list(game.perspectives),
+        "game": game.name, "game_title": game.title, "has_rounds": round_of is not None,
+        "all_perspectives": list(game.perspectives),
         "perspectives": list(game.perspectives) if table.state.over else ["spectator"],
         "events": events, "opened": table.opened,
         "divergence": _divergence(table, perspective),

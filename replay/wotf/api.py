@@ -21,8 +21,16 @@ from ledger.events import Conceded, Event
 from replay.game import Refused
 from replay.wotf.engine import Engine
 from replay.wotf.events import (
-    ActivationDeclared, Answered, AttackDeclared, DrawDeclared, HarvestDeclared, ManualEffect,
-    ManualOp, ManualResolved, Passed, PlayDeclared,
+    ActivationDeclared,
+    Answered,
+    AttackDeclared,
+    DrawDeclared,
+    HarvestDeclared,
+    ManualEffect,
+    ManualOp,
+    ManualResolved,
+    Passed,
+    PlayDeclared,
 )
 from replay.wotf.manual import why_not_seat_ops
 from replay.wotf.state import GameState
@@ -70,7 +78,8 @@ class Harvest(Body):
     cards: Annotated[list[CardId], Field(max_length=60)]
 
 
-PickItem = Union[Annotated[int, Field(ge=-1000, le=1000)], Annotated[str, Field(max_length=40)]]
+PickItem = Union[Annotated[int, Field(ge=-1000, le=1000)],  # noqa: UP007 - a runtime alias
+                 Annotated[str, Field(max_length=40)]]
 
 
 class Answer(Body):
@@ -100,7 +109,7 @@ class ManualOpIn(Body):
     duration: Literal["round", "ever"] | None = None
 
     @model_validator(mode="after")
-    def _value_fits_op(self) -> "ManualOpIn":
+    def _value_fits_op(self) -> ManualOpIn:
         numeric = isinstance(self.value, (int, float))
         if self.op in ("resource", "control") and self.seat is None:
             raise ValueError(f"a {self.op} op needs a seat")
@@ -119,8 +128,8 @@ class ResolveManually(Body):
     ops: Annotated[list[ManualOpIn], Field(max_length=50)] = []
 
 
-Decision = Annotated[Union[Pass, Draw, Play, Attack, Activate, Harvest, Answer, Concede,
-                           ResolveManually], Field(discriminator="type")]
+Decision = Annotated[Pass | Draw | Play | Attack | Activate | Harvest | Answer | Concede
+                     | ResolveManually, Field(discriminator="type")]
 DECISION = TypeAdapter(Decision)
 OPS = TypeAdapter(Annotated[list[ManualOpIn], Field(min_length=1, max_length=50)])
 
@@ -136,7 +145,7 @@ def ruling(ops: list[Any], note: str, card: str | None) -> Event:
     return ManualEffect("judge", [ManualOp(**op.model_dump()) for op in checked], note, card)
 
 
-def to_event(seat: str, decision: Any) -> Event:
+def to_event(seat: Any, decision: Any) -> Event:
     if isinstance(decision, Pass):
         return Passed(seat)
     if isinstance(decision, Draw):
@@ -188,7 +197,7 @@ def face_down_label(engine: Engine, cid: str) -> str:
     return f"a face-down card in realm {engine.state.cards[cid].realm}"
 
 
-def arranged(offered: list[tuple[Any, str | None]]) -> list[tuple[Any, str | None]]:
+def arranged(offered: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
     """Face-up picks as the engine lists them, then the face-down handles sorted by the
     handle itself (an HMAC: where a handle stands says nothing about which card it is)."""
     shown = [(pick, label) for pick, label in offered if label is None]
@@ -243,6 +252,7 @@ def prompt_view(engine: Engine, view: str, handle: Callable[[str], str]) -> dict
 def _offer_picks(out: dict[str, Any], engine: Engine, view: str, handle: Callable[[str], str],
                  names: dict[str, str]) -> None:
     prompt = engine.prompt
+    assert prompt is not None
 
     def shown(pick: Any) -> tuple[Any, str | None]:
         if view != "omniscient" and is_face_down(engine.state, pick):

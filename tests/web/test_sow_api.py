@@ -25,7 +25,7 @@ def sow_seats():
     decks = SOW.sample_decks(SOW.default_cards())[:2]
     return [{"player": player, "deck_name": deck.name,
              "deck": {e.card: e.count for e in deck.entries()}}
-            for player, deck in zip(("Ann", "Bob"), decks)]
+            for player, deck in zip(("Ann", "Bob"), decks, strict=True)]
 
 
 def create(api, **extra):
@@ -147,7 +147,7 @@ def store_of(api):
 def test_a_sow_match_is_recorded_through_the_api_and_verifies(api):
     mid, tokens = create(api, tournament="SoW Open")
     status, summary = api.call("GET", f"/api/matches/{mid}")
-    assert status == 200 and summary["ruleset"] == SOW.rulesets[0]
+    assert status == 200 and summary["ruleset"] == SOW.rulesets[0] and summary["game"] == "sow"
     decisions, replay = play_out(api, store_of(api), mid, tokens)
     assert decisions > 5 and replay.engine.state.over
     final = api.state(mid, tokens["judge"])
@@ -212,7 +212,7 @@ def test_a_sow_match_through_a_real_server(tmp_path):
     try:
         live = LiveApi(server)
         mid, tokens = create(live)
-        decisions, replay = play_out(live, lambda m: server.store / f"{m}.jsonl", mid, tokens,
+        _, replay = play_out(live, lambda m: server.store / f"{m}.jsonl", mid, tokens,
                                      seed=9, check_every=25)
         assert replay.engine.state.over
         assert verify_file(server.store / f"{mid}.jsonl").ok

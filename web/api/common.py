@@ -16,8 +16,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Collection
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import msgspec
@@ -29,13 +29,25 @@ from ledger.filestore import FileStore
 from replay.game import Game
 from replay.games import game as game_named
 from web.api import handles
+from web.api.openapi import Query
 from web.api.tables import Table, Tables
 from web.config import Settings
-from web.errors import (ForbiddenError, MalformedRequestError, TooLargeError,
-                        UnauthenticatedError, describe_validation)
-from web.api.openapi import Query
-from web.models import (EVENTS_LIMIT, EVENTS_MAX_LIMIT, ChooseOut, DivergenceOut, EventOut,
-                        EventsOut, OptionOut, PromptOut, StateOut)
+from web.errors import (
+    ForbiddenError,
+    MalformedRequestError,
+    TooLargeError,
+    UnauthenticatedError,
+    describe_validation,
+)
+from web.models import (
+    EVENTS_LIMIT,
+    EVENTS_MAX_LIMIT,
+    DivergenceOut,
+    EventOut,
+    EventsOut,
+    PromptOut,
+    StateOut,
+)
 from web.tokens import TokenBook, is_same_secret
 
 M = TypeVar("M", bound=BaseModel)

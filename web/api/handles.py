@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Any
 
 PREFIX = "face-down-"
 

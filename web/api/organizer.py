@@ -187,7 +187,8 @@ def summary(info: MatchInfo) -> MatchSummary:
     """A match's metadata as the public may see it: a live match's length stops at the
     spectator delay (its true length would tell how far play has gone)."""
     o = info.opened
-    return MatchSummary(match_id=info.match_id, players={s.seat: s.player for s in o.seats},
+    return MatchSummary(match_id=info.match_id, game=o.game,
+                        players={s.seat: s.player for s in o.seats},
                         ruleset=o.ruleset, tournament=o.tournament, round=o.round, table=o.table,
                         length=public_length(info.length, info.ended), ended=info.ended,
                         winner=info.winner, reason=info.reason)

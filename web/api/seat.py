@@ -3,23 +3,35 @@ caller's role may see it (a seat sees only its own hand; the judge token sees ev
 
 from __future__ import annotations
 
-import msgspec
-from flask import Blueprint
-
 from typing import Any
 
+from flask import Blueprint
 from pydantic import ValidationError
 
 from ledger.events import Conceded, Event
 from replay.errors import IllegalDecisionError
 from replay.game import Game, Refused
-from web.api.common import (PAGE_FROM, PAGE_LIMIT, divergence_out, event_out, events_page,
-                            handle_maker, json_response, page_limit,
-                            parse_body, prompt_out, prompt_salt, query_int, rendered,
-                            require_role, role_for, services, state_out)
+from web.api.common import (
+    PAGE_FROM,
+    PAGE_LIMIT,
+    divergence_out,
+    event_out,
+    events_page,
+    handle_maker,
+    json_response,
+    page_limit,
+    parse_body,
+    prompt_out,
+    prompt_salt,
+    query_int,
+    rendered,
+    require_role,
+    role_for,
+    services,
+    state_out,
+)
 from web.api.openapi import route
-from web.errors import (ForbiddenError, IllegalError, MalformedRequestError,
-                        describe_validation)
+from web.errors import ForbiddenError, IllegalError, MalformedRequestError, describe_validation
 from web.models import Concede, EventsOut, PendingOut, Recorded, StateOut, SubmitDecision
 
 bp = Blueprint("seat", __name__, url_prefix="/api/matches")

@@ -1,6 +1,10 @@
 // The /play table page: shows the board from this seat's side (the judge sees everything),
 // and the pending prompt as buttons (listed options) or checkboxes (choose N cards).
-// Talks to the JSON API with the page's session; writes carry the CSRF token.
+// Talks to the JSON API with the page's session; writes carry the CSRF token.  A board of
+// another game than Wonders (its `game`) is drawn by that game's renderer (boards.js); the
+// prompt is drawn from its options / `choose` alone, whatever the game.
+
+import { renderer } from "./boards.js";
 
 const root = document.getElementById("play");
 const matchId = root.dataset.match;
@@ -140,7 +144,8 @@ function renderChoice(prompt) {
       el("span", { class: "order" }), prompt.labels[id] || id));
   });
   submit.addEventListener("click", () => {
-    decide({ type: "Answered", kind: prompt.kind, pick: picked.map((i) => spec.of[i]) });
+    const answer = prompt.answer || { type: "Answered", kind: prompt.kind };
+    decide({ ...answer, pick: picked.map((i) => spec.of[i]) });
   });
   form.append(submit);
   redraw();
@@ -169,6 +174,12 @@ function sideSummary(seat, player, label) {
 
 function renderBoard(state) {
   const b = state.board;
+  const game = renderer(b);
+  if (game) {
+    const labels = role === "judge" ? {} : { [role]: "You", [role === "A" ? "B" : "A"]: "Opponent" };
+    document.getElementById("board").replaceChildren(game.draw(b, { me: role, labels }));
+    return;
+  }
   const me = role === "B" ? "B" : "A";
   const them = me === "A" ? "B" : "A";
   const realms = el("div", { class: "realms" }, b.realms.map((realm) =>
@@ -220,7 +231,8 @@ async function refresh() {
     setStatus(`The engine disagrees with the record at seq ${d.seq}, so this match can be ` +
               `viewed and downloaded but not continued: ${d.message}`, true);
   } else if (!document.getElementById("status").classList.contains("error")) {
-    setStatus(`Round ${b.round} · seq ${current.seq}`);
+    const game = renderer(b);
+    setStatus(`${game ? game.status(b) : `Round ${b.round}`} · seq ${current.seq}`);
   }
   if (current.length === shownLength) return;
   shownLength = current.length;

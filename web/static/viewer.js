@@ -1,6 +1,10 @@
 // The replay viewer: steps through a match with one JSON fetch per step (cached, prefetched),
 // keyboard and scrubber controls, jumps by round / turn / battle, perspectives, deep links and
 // live polling.  The server decides what a perspective may see; this file only draws it.
+// A board of another game than Wonders (its `game`) is drawn by that game's renderer
+// (web/static/boards.js).
+
+import { renderer } from "./boards.js";
 
 const root = document.getElementById("viewer");
 const matchId = root.dataset.match;
@@ -120,11 +124,26 @@ function drawEventMarks(seq) {
   }
 }
 
+function drawOther(step, game) {
+  const stage = $("board");
+  let holder = $("game-board");
+  if (!holder) {
+    holder = el("div", "game-board");
+    holder.id = "game-board";
+    stage.replaceChildren(holder);
+  }
+  holder.replaceChildren(game.draw(step.board, { me: step.perspective }));
+}
+
 function draw(step) {
   const b = step.board;
-  drawRealms(b);
-  drawSeat(b, "A");
-  drawSeat(b, "B");
+  const game = renderer(b);
+  if (game) drawOther(step, game);
+  else {
+    drawRealms(b);
+    drawSeat(b, "A");
+    drawSeat(b, "B");
+  }
   const when = b.round && step.kind !== "RoundStarted" ? `Round ${b.round} — ` : "";
   const d = step.divergence;
   const here = d && d.seq === step.seq;
@@ -132,8 +151,9 @@ function draw(step) {
     (here ? "  ⚠ today's engine derives something else here" : "");
   $("current").classList.toggle("diverged-here", Boolean(here));
   const result = b.over ? (b.winner ? `${b.winner} wins (${b.reason})` : `draw (${b.reason})`) : "";
-  $("status").textContent = [step.live ? "● live" : "", `round ${b.round || "–"}`,
-                             b.phase ? `phase ${b.phase}` : "", result].filter(Boolean).join(" · ");
+  $("status").textContent = game ? [step.live ? "● live" : "", game.status(b)].filter(Boolean).join(" · ")
+    : [step.live ? "● live" : "", `round ${b.round || "–"}`,
+       b.phase ? `phase ${b.phase}` : "", result].filter(Boolean).join(" · ");
   $("scrubber").max = String(view.timeline.last);
   $("scrubber").value = String(step.seq);
   $("position").textContent = `event ${step.seq} of ${view.timeline.last}`;
@@ -196,7 +216,7 @@ function appendEvents(events) {
   let lastRound = list.dataset.round ? Number(list.dataset.round) : -1;
   const items = [];
   for (const e of events) {
-    if (e.round !== lastRound) {
+    if (e.round !== lastRound && view.timeline.has_rounds !== false) {
       items.push(el("li", "round-head", e.round ? `Round ${e.round}` : "Before round 1"));
       lastRound = e.round;
     }
@@ -218,8 +238,9 @@ function fillSelect(select, options) {
 
 function drawJumps(t) {
   fillSelect($("jump-round"), t.rounds.map((r) => [r.seq, `round ${r.round}`]));
-  fillSelect($("jump-turn"), t.turns.map((x) => [x.seq, `round ${x.round}, turn ${x.turn} (${x.seat})`]));
-  fillSelect($("jump-battle"), t.battles.map((x) => [x.seq, `#${x.number}: round ${x.round}, realm ${x.realm}`]));
+  const rounds = t.has_rounds !== false;  // a game without rounds (State of Wonder) counts turns only
+  fillSelect($("jump-turn"), t.turns.map((x) => [x.seq, rounds ? `round ${x.round}, turn ${x.turn} (${x.seat})` : `turn ${x.turn} (${x.seat})`]));
+  fillSelect($("jump-battle"), t.battles.map((x) => [x.seq, rounds ? `#${x.number}: round ${x.round}, realm ${x.realm}` : `#${x.number}: at ${x.realm}`]));
   const allowed = new Set(t.perspectives);
   for (const o of $("perspective").options) o.disabled = !allowed.has(o.value);
 }

@@ -1,0 +1,162 @@
+"""State of Wonder in a real browser: the viewer steps through a finished match (both cities
+by area, the pitched-battle zone, names not ids, on a 390 px phone), and two seats record
+decisions by clicking on /play.
+
+A real ``wonders serve`` (``tests/security/live.py``) and Debian's Chromium
+(``/usr/bin/chromium``; no browser is downloaded)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from ledger.filestore import FileStore
+from replay.games import game
+from replay.replayer import Replay
+from tests.e2e.helpers import CHROMIUM, FLAGS
+from tests.security.live import LiveApi, LiveServer
+from tests.web.test_sow_api import create, play_out
+
+SOW = game("sow")
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    server = LiveServer(tmp_path_factory.mktemp("sow") / "store", spectator_delay=0)
+    yield server, LiveApi(server)
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def finished(live):
+    server, api = live
+    mid, tokens = create(api)
+    play_out(api, lambda m: server.store / f"{m}.jsonl", mid, tokens, seed=5, check_every=1000)
+    replay = Replay(list(FileStore.read_file(server.store / f"{mid}.jsonl")), SOW.default_cards())
+    assert replay.engine.state.over
+    return server, mid, replay
+
+
+@pytest.fixture
+def browser():
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+def watched(browser, viewport=PHONE):
+    page = browser.new_context(viewport=viewport).new_page()
+    errors: list[str] = []
+    # a failed load is reported by its address below (the browser's own favicon.ico is not ours)
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error"
+            and not m.text.startswith("Failed to load resource") else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400
+            and not r.url.endswith("/favicon.ico") else None)
+    return page, errors
+
+
+def city_text(page, seat):
+    return page.inner_text(f".sow-city[data-seat='{seat}']")
+
+
+def test_the_viewer_steps_through_a_finished_sow_match_on_a_phone(finished, browser):
+    server, mid, replay = finished
+    page, errors = watched(browser)
+    page.goto(f"{server.base}/matches/{mid}?seq=0&as=omniscient")
+    page.wait_for_selector("#board[data-seq='0'] .sow-board")
+    assert page.locator(".sow-city").count() == 2
+    assert page.locator("[data-area='pitched_battle']").count() == 1
+    for area in ("attackers", "fortifications", "units", "buildings", "state", "wonder_area",
+                 "culture", "discard"):
+        assert page.locator(f".sow-city [data-area='{area}']").count() == 2, area
+    seen_cards = False
+    for seq in range(1, min(len(replay), 60)):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector(f"#board[data-seq='{seq}']")
+        board = SOW.board(replay.state_at(seq), replay.db, "omniscient")
+        for seat in "AB":
+            city = board["cities"][seat]
+            gold = page.inner_text(f".sow-city[data-seat='{seat}'] [data-stat='gold'] b")
+            assert gold == str(city["gold"]), (seq, seat)
+            shown = page.locator(f".sow-city[data-seat='{seat}'] .sow-card").count()
+            on_board = sum(len(city[a]) for a in ("attackers", "fortifications", "units",
+                                                  "buildings", "state"))
+            assert shown == on_board, (seq, seat)
+            seen_cards = seen_cards or on_board > 0
+        assert page.locator(".sow-battle .sow-card").count() == len(board["pitched_battle"])
+    assert seen_cards
+    text = page.inner_text("#board")
+    assert not any(cid in text.split() for cid in replay.engine.state.cards)  # names, not ids
+    assert page.inner_text("#events li.now")  # the narrated event is marked
+    # the board fits a 390 px phone: nothing wider than the screen
+    width = page.evaluate("document.querySelector('#board').scrollWidth")
+    assert width <= PHONE["width"], width
+    assert errors == []
+
+
+def test_the_spectator_sees_culture_as_a_count(finished, browser):
+    server, mid, replay = finished
+    page, errors = watched(browser, {"width": 1280, "height": 900})
+    page.goto(f"{server.base}/matches/{mid}?seq=5&as=spectator")
+    page.wait_for_selector("#board[data-seq='5'] .sow-board")
+    state = replay.state_at(5)
+    for seat in "AB":
+        culture = page.locator(f".sow-city[data-seat='{seat}'] [data-area='culture']")
+        count = sum(1 for c in state.cards.values() if c.owner == seat and c.area == "culture")
+        assert culture.get_attribute("data-count") == str(count)
+        names = {c.name for c in state.cards.values() if c.owner == seat and c.area == "culture"}
+        shown = set(page.locator(f".sow-city[data-seat='{seat}'] [data-area='culture'] .sow-name")
+                    .all_inner_texts())
+        assert not shown & names
+    # switch to seat A: A's culture is named, B's still a count
+    page.select_option("#perspective", "A")
+    page.wait_for_selector("#board[data-perspective='A'] .sow-board")
+    assert page.locator(".sow-city[data-seat='A'] [data-area='culture']").get_attribute(
+        "data-count") is None
+    assert page.locator(".sow-city[data-seat='B'] [data-area='culture']").get_attribute(
+        "data-count") is not None
+    assert errors == []
+
+
+def test_two_seats_record_sow_decisions_by_clicking_on_play(live, browser):
+    server, api = live
+    mid, tokens = create(api)
+    pages = {}
+    for seat in "AB":
+        page, errors = watched(browser)
+        page.goto(f"{server.base}/play/{mid}?token={tokens[seat]}")
+        page.wait_for_selector("#play[data-length] .sow-board")
+        pages[seat] = (page, errors)
+    recorded = 0
+    for _ in range(3):
+        _, pending = api.call("GET", f"/api/matches/{mid}/prompt", tokens["judge"])
+        prompt = pending["prompt"]
+        if prompt is None or prompt["kind"] != "turn":
+            break
+        page, _ = pages[prompt["seat"]]
+        page.reload()
+        page.wait_for_selector("#play[data-length] .sow-board")
+        before = page.get_attribute("#play", "data-length")
+        options = page.locator("#prompt:not(.waiting) button.option")
+        options.first.wait_for()
+        assert options.count() == len(prompt["options"])  # the judge sees the same options
+        plays = page.locator("#prompt button.option", has_text="plays")
+        (plays if plays.count() else options).first.click()
+        page.wait_for_function(f"document.querySelector('#play').dataset.length !== '{before}'")
+        assert "error" not in (page.get_attribute("#status", "class") or ""), \
+            page.inner_text("#status")
+        recorded += 1
+    assert recorded >= 2
+    events = list(FileStore.read_file(server.store / f"{mid}.jsonl"))
+    assert sum(type(s.event).__name__ == "PlayChosen" for s in events) >= 2
+    # the other seat's page names no card of the opponent's culture
+    page, _ = pages["B"]
+    page.reload()
+    page.wait_for_selector("#play[data-length] .sow-board")
+    assert page.locator(".sow-city[data-seat='A'] [data-area='culture']").get_attribute(
+        "data-count") is not None
+    for _, errors in pages.values():
+        assert errors == []
