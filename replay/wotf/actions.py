@@ -14,6 +14,7 @@ from replay.wotf.events import (
 from replay.wotf.trigger import Trigger
 from replay.prompts import Choose, Prompt
 from replay.wotf.state import other
+from replay.wotf.bus import Occurrence
 from replay.wotf.table import Component, Flow
 
 
@@ -329,8 +330,7 @@ class TurnActions(Component):
                     yield from self._pay(seat, cid, ability)
                     triggers.append(Trigger(cid, seat, f"ab:{key}", c.realm))
                     break
-            triggers += self.g.scripted_triggers(cid, "harvest")
-            triggers += self.g.event_triggers("harvested", cid, seat, c.realm)
+            triggers += self.g.run_event(Occurrence("harvested", cid, seat, c.realm))
         yield from self.g.resolve(triggers)
 
 

@@ -10,6 +10,7 @@ from replay.wotf.events import BattleResolved, BattleStarted, SeizePrevented, St
 from replay.wotf.trigger import Trigger
 from replay.prompts import Prompt
 from replay.wotf.state import other
+from replay.wotf.bus import Occurrence
 from replay.wotf.table import Component, Flow
 
 
@@ -25,10 +26,10 @@ class Battles(Component):
         # Flying is an on-attack ability whose effect waits for the end of battle.
         fliers = [c.id for c in v.in_realm(realm, attacker)
                   if v.is_wonder(c.id) and v.has(c.id, "flying")]
-        yield from self.g.resolve(self._step_triggers(realm, attacker, "attack", "attacks"))
+        yield from self.g.resolve(self._step_triggers(realm, attacker, "attacks"))
         # Steps 2 and 3, On Defense and On Battle (card abilities; no keyword uses them).
-        yield from self.g.resolve(self._step_triggers(realm, defender, "defense", "defends"))
-        yield from self.g.resolve(self._step_triggers(realm, None, "battle", None))
+        yield from self.g.resolve(self._step_triggers(realm, defender, "defends"))
+        yield from self.g.resolve(self._step_triggers(realm, None, "battles"))
         # Step 4, check for victory: sum each side's power.
         attack_power, attackers = v.side_power(realm, attacker)
         defense_power, defenders = v.side_power(realm, defender)
@@ -49,22 +50,20 @@ class Battles(Component):
             self.stack.end_of_turn.extend(fliers)  # v1.2 Flying: moves at the end of the turn
         else:
             yield from self._fly(fliers, attacker)  # v1.3.2 Flying: battle step 6
-        yield from self.g.resolve(self._step_triggers(realm, None, "battle_end", None))
+        yield from self.g.resolve(self._step_triggers(realm, None, "battle_ends"))
         if rage_card is not None and s.cards[rage_card].zone == "world":
             yield from self.g.die(rage_card, "sacrifice", "rage")  # Rage: sacrificed after its battle
         yield from self.g.settle()
 
-    def _step_triggers(self, realm: int, seat: str | None, when: str,
-                       event: str | None) -> list[Trigger]:
-        """A battle step's triggers: the abilities of ``seat``'s cards here (everyone's if
-        None) with that timing, and "whenever … attacks / defends" (404.3.2 steps 1–3, 6)."""
+    def _step_triggers(self, realm: int, seat: str | None, event: str) -> list[Trigger]:
+        """A battle step's triggers: the event run for each of ``seat``'s cards here
+        (everyone's if None): their abilities of that step, and "whenever … attacks /
+        defends" (404.3.2 steps 1–3, 6)."""
         triggers: list[Trigger] = []
         for c in list(self.view.in_realm(realm)):
             if seat is not None and c.controller != seat:
                 continue
-            triggers += self.g.scripted_triggers(c.id, when, realm)
-            if event is not None and self.view.is_wonder(c.id):
-                triggers += self.g.event_triggers(event, c.id, c.controller, realm)
+            triggers += self.g.run_event(Occurrence(event, c.id, c.controller, realm))
         return triggers
 
     def _deathstrikers(self, realm: int, attacker: str, result: str) -> list[Trigger]:
@@ -74,7 +73,7 @@ class Battles(Component):
         triggers: list[Trigger] = []
         for c in self.view.in_realm(realm):
             if c.controller in sides and self.view.is_wonder(c.id):
-                triggers += self.g.triggers_of(c.id, "deathstrike", realm=realm)
+                triggers += self.g.run_event(Occurrence("wins_battle", c.id, c.controller, realm))
         return triggers
 
     def _seize(self, realm: int, winner: str, attacker: str) -> Flow:

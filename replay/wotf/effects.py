@@ -1,8 +1,10 @@
 """Triggers, keywords and counters: the machinery every card ability is built on.
 
-* **Triggers** (501/502): an event collects :class:`Trigger` objects; :meth:`Effects.resolve`
-  has the active player order simultaneous ones (an ``order`` prompt) and fires them one at
-  a time.  Heart of a Legend makes a card's printed keyword triggers trigger twice.
+* **Triggers** (501/502): a game event run on the event bus (:mod:`replay.wotf.bus`)
+  collects :class:`Trigger` objects from the keyword handlers here and the scripted
+  abilities; :meth:`Effects.resolve` has the active player order simultaneous ones (an
+  ``order`` prompt) and fires them one at a time.  Heart of a Legend makes a card's printed
+  keyword triggers trigger twice.
 * **Replacements** ("instead", 504): a shield counter instead of destruction or targeting,
   a protector counter instead of a seizure, banishment instead of entering an inactive realm,
   a token ceasing to exist instead of staying outside The World.
@@ -21,6 +23,7 @@ from replay.wotf.events import (
 )
 from replay.prompts import Choose, Prompt
 from replay.wotf.state import other
+from replay.wotf.bus import Occurrence
 from replay.wotf.table import Component, Flow, Rules
 from replay.wotf.trigger import ON_ARRIVAL, Trigger
 
@@ -72,18 +75,11 @@ class Effects(Component):
     def round_start_triggers(self) -> list[Trigger]:
         """403.1: On Round Start / On Round N; celestial counters give Ascend on round 7.
         (The round's first player is active meanwhile: ``RoundStarted``.)"""
-        triggers = self.g.world_triggers("round_start") + self.g.world_triggers("round")
-        if self.state.round != 7:
-            return triggers
-        return triggers + [Trigger(c.id, c.controller, "ascend") for c in self.view.world()
-                           if c.counters.get("celestial", 0) > 0]
+        return self.g.run_event(Occurrence("round_starts"))
 
     def round_end_triggers(self) -> list[Trigger]:
         """403.5: On Round End triggers; Unstable sacrifices the card."""
-        triggers: list[Trigger] = self.g.world_triggers("round_end")
-        for c in list(self.view.world()):
-            triggers += self.triggers_of(c.id, "unstable")
-        return triggers
+        return self.g.run_event(Occurrence("round_ends"))
 
     def end_round_effects(self) -> None:
         """403.5: "this round" effects end (control taken this round returns first)."""
@@ -107,26 +103,9 @@ class Effects(Component):
         yield from self.settle()
 
     def arrival_triggers(self, cid: str) -> list[Trigger]:
-        v = self.view
+        """The triggers of a card arriving in The World (Arrives), from the event bus."""
         c = self.state.cards[cid]
-        triggers: list[Trigger] = []
-        for ability in ON_ARRIVAL:
-            triggers += self.triggers_of(cid, ability, c.realm)
-        triggers += self.g.scripted_triggers(cid, "arrival", c.realm)
-        triggers += self.g.event_triggers("arrives", cid, c.controller, c.realm)
-        if v.is_wonder(cid):
-            triggers += self._guardians(cid, c.realm)
-        triggers += self._equip_triggers(cid)
-        return triggers
-
-    def _guardians(self, cid: str, realm: int) -> list[Trigger]:
-        """Guardian: an enemy moving into or arriving in this realm gives this +2 this round."""
-        seat = self.state.cards[cid].controller
-        triggers: list[Trigger] = []
-        for g in self.view.in_realm(realm, other(seat)):
-            if self.view.is_wonder(g.id):
-                triggers += self.triggers_of(g.id, "guardian", realm)
-        return triggers
+        return self.g.run_event(Occurrence("arrives", cid, c.controller, c.realm))
 
     def move_realm(self, cid: str, to_realm: int, reason: str) -> Flow:
         """Move: from one realm of The World to another (equipment moves with it)."""
@@ -141,8 +120,8 @@ class Effects(Component):
                 self.emit(CardMoved(item.id, item.name, item.owner, "world", "world",
                                     "moves with equipped Wonder", from_realm, to_realm,
                                     item.controller, face_down=item.face_down))
-        triggers = self._guardians(cid, to_realm) if self.view.is_wonder(cid) else []
-        yield from self.resolve(triggers)
+        yield from self.resolve(self.g.run_event(Occurrence("moves_into", cid, c.controller,
+                                                            to_realm)))
 
     # -- equipment -----------------------------------------------------------------------
 
@@ -150,8 +129,48 @@ class Effects(Component):
         d = self.view.definition(cid)
         return d.type == "item" and "Equipment" in d.classes
 
-    def _equip_triggers(self, cid: str) -> list[Trigger]:
+    # -- keyword handlers on the event bus (replay.wotf.bus.wire) --------------------------
+
+    def on_arrival_keywords(self, o: Occurrence) -> list[Trigger]:
+        """Rage, Call, Symbiosis: on-arrival keywords of the arriving card."""
+        triggers: list[Trigger] = []
+        for ability in ON_ARRIVAL:
+            triggers += self.triggers_of(o.subject, ability, o.realm)
+        return triggers
+
+    def guardians(self, o: Occurrence) -> list[Trigger]:
+        """Guardian: an enemy Wonder moving into or arriving in this realm gives this +2 this
+        round."""
+        if not self.view.is_wonder(o.subject):
+            return []
+        seat = self.state.cards[o.subject].controller
+        triggers: list[Trigger] = []
+        for g in self.view.in_realm(o.realm, other(seat)):
+            if self.view.is_wonder(g.id):
+                triggers += self.triggers_of(g.id, "guardian", o.realm)
+        return triggers
+
+    def ascend(self, o: Occurrence) -> list[Trigger]:
+        """Celestial Counter: "Ascend" on round 7, once per card with celestial counters."""
+        if self.state.round != 7:
+            return []
+        return [Trigger(c.id, c.controller, "ascend") for c in self.view.world()
+                if c.counters.get("celestial", 0) > 0]
+
+    def unstable(self, o: Occurrence) -> list[Trigger]:
+        """Unstable: sacrificed at the end of the round."""
+        triggers: list[Trigger] = []
+        for c in list(self.view.world()):
+            triggers += self.triggers_of(c.id, "unstable")
+        return triggers
+
+    def deathstrike(self, o: Occurrence) -> list[Trigger]:
+        """Deathstrike: a Wonder whose side won or tied the battle here."""
+        return self.triggers_of(o.subject, "deathstrike", realm=o.realm)
+
+    def equip(self, o: Occurrence) -> list[Trigger]:
         """Equip: unequipped equipment beside an allied Wonder equips as a trigger."""
+        cid = o.subject
         c = self.state.cards[cid]
         triggers = []
         if self.is_equipment(cid) and self.allies_for(cid):
@@ -219,10 +238,9 @@ class Effects(Component):
         left_behind = [i.id for i in self.view.world() if i.equipped_to == cid]
         # On Death / "whenever … dies": checked while it is still in The World (rule 1);
         # v1.2 counts a sacrifice as being destroyed too (rules README).
-        triggers = self.g.scripted_triggers(cid, "death", realm)
-        triggers += self.g.event_triggers("dies", cid, seat, realm)
+        triggers = self.g.run_event(Occurrence("dies", cid, seat, realm, how))
         if how == "destroyed" or (how == "sacrifice" and self.state.ruleset == "1.2"):
-            triggers += self.g.event_triggers("destroyed", cid, seat, realm)
+            triggers += self.g.run_event(Occurrence("destroyed", cid, seat, realm, how))
         self.g.move(cid, "abyss", f"{how}: {reason}")
         key = f"{seat}:{how}"
         self.emit(EventCounted(key, self.state.counts.get(key, 0) + 1))

@@ -25,6 +25,7 @@ from replay.prompts import Choose, Prompt, pick_fits
 from replay.wotf.abilities import Op, Selector
 from replay.wotf.actions import TurnActions
 from replay.wotf.battle import Battles
+from replay.wotf.bus import Bus, Occurrence, wire
 from replay.wotf.cards import CardDB, match_cards
 from replay.wotf.effects import Effects
 from replay.wotf.events import Answered, CoinFlipped, DeckOrdered, ManualResolved, TriggerResolved
@@ -63,6 +64,7 @@ class Engine:
         self._battles = Battles(self)
         self._turns = TurnActions(self)
         self._match = Match(self)
+        self._bus = wire(Bus(), self._effects, self._scripts)
 
     # -- construction --------------------------------------------------------------------
 
@@ -195,6 +197,10 @@ class Engine:
 
     # -- the rules' vocabulary, each word handed to the component that owns it -------------
 
+    def run_event(self, occurrence: Occurrence) -> list[Trigger]:
+        """The triggers a game event sets off (:mod:`replay.wotf.bus`)."""
+        return self._bus.run(occurrence)
+
     def draw(self, seat: str, reason: str = "draw") -> None:
         return self._moves.draw(seat, reason)
 
@@ -232,8 +238,6 @@ class Engine:
     def emit_reveal(self, ctx: Context, cards: list[str]) -> None:
         return self._moves.emit_reveal(ctx, cards)
 
-    def triggers_of(self, cid: str, ability: str, realm: int | None = None) -> list[Trigger]:
-        return self._effects.triggers_of(cid, ability, realm)
 
     def resolve(self, triggers: list[Trigger]) -> Flow:
         return self._effects.resolve(triggers)
@@ -285,12 +289,7 @@ class Engine:
                           subject: str | None = None) -> list[Trigger]:
         return self._scripts.scripted_triggers(cid, when, realm, subject)
 
-    def world_triggers(self, when: str) -> list[Trigger]:
-        return self._scripts.world_triggers(when)
 
-    def event_triggers(self, event: str, subject: str, by: str | None,
-                       realm: int | None = None) -> list[Trigger]:
-        return self._scripts.event_triggers(event, subject, by, realm)
 
     def heart_doubles(self, cid: str) -> bool:
         return self._scripts.heart_doubles(cid)

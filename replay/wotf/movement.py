@@ -12,6 +12,7 @@ from replay.wotf.events import CardPlayed, TriggerResolved
 from replay.wotf.abilities import Ability
 from replay.wotf.trigger import ON_ARRIVAL
 from replay.wotf.selectors import Context
+from replay.wotf.bus import Occurrence
 from replay.wotf.table import Component, Flow, Rules
 
 
@@ -35,7 +36,7 @@ class Movement(Component):
         if self.view.cant(cid, "be_banished") or (yield from self.replaced(cid, "banished")):
             return
         c = self.state.cards[cid]
-        triggers = self.g.event_triggers("banished", cid, c.controller or c.owner, c.realm)
+        triggers = self.g.run_event(Occurrence("banished", cid, c.controller or c.owner, c.realm))
         self.g.move(cid, "banishment", reason)
         yield from self.g.resolve(triggers)
 
@@ -53,9 +54,7 @@ class Movement(Component):
         scripted = bool(card.abilities) or card.has_unscripted_text
         if spell and scripted:
             self.g.move(cid, "played", "spell cast")
-        triggers = [] if spell else self.g.scripted_triggers(cid, "play", realm)
-        triggers += self.g.event_triggers("plays", cid, seat, realm)
-        yield from self.g.resolve(triggers)
+        yield from self.g.resolve(self.g.run_event(Occurrence("plays", cid, seat, realm)))
         if spell:
             # A nullified spell resolves with no effect (Nullify).
             yield from self.g.resolve(self.g.scripted_triggers(cid, "play", None))

@@ -30,6 +30,7 @@ from replay.prompts import Choose, Prompt
 from replay.wotf.ops import OPS
 from replay.wotf.selectors import Context, candidates, holds, matches
 from replay.wotf.state import other
+from replay.wotf.bus import Handler, Occurrence
 from replay.wotf.table import Component, Flow
 
 
@@ -58,6 +59,33 @@ class Scripts(Component):
             if printed and self.heart_doubles(cid):
                 found.append(t)
         return found
+
+    # -- handlers on the event bus (replay.wotf.bus.wire) ---------------------------------
+
+    def own(self, timing: str) -> Handler:
+        """The event's subject's own abilities with this timing (On Arrival, On Death, On
+        Play, On Harvest, battle steps).  A spell's On Play is not a trigger of its being
+        played: it is the spell's effect, resolved after (:meth:`Movement.resolve_play`)."""
+        def handler(o: Occurrence) -> list[Trigger]:
+            assert o.subject is not None
+            if timing == "play" and self.view.definition(o.subject).type == "spell":
+                return []
+            return self.scripted_triggers(o.subject, timing, o.realm)
+        return handler
+
+    def in_world(self, timing: str) -> Handler:
+        """Abilities with this timing of every card in The World (403.1, 403.5)."""
+        return lambda o: self.world_triggers(timing)
+
+    def whenever(self, event: str, of_wonders: bool = False) -> Handler:
+        """"Whenever …" abilities this game event sets off (only if its subject is a Wonder
+        when ``of_wonders``: attacking and defending are done by Wonders, 404.3.1)."""
+        def handler(o: Occurrence) -> list[Trigger]:
+            assert o.subject is not None
+            if of_wonders and not self.view.is_wonder(o.subject):
+                return []
+            return self.event_triggers(event, o.subject, o.by, o.realm)
+        return handler
 
     def world_triggers(self, when: str) -> list[Trigger]:
         """``when`` triggers of every card in The World (round start, round N, round end)."""
@@ -221,7 +249,7 @@ class Scripts(Component):
         for cid in targets:
             c = self.state.cards[cid]
             if c.zone == "world" and c.controller != ctx.controller:
-                triggers += self.event_triggers("targeted", cid, ctx.controller, c.realm)
+                triggers += self.g.run_event(Occurrence("targeted", cid, ctx.controller, c.realm))
         if not triggers:
             return
         self.stack.targeting.append(ctx)
