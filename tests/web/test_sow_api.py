@@ -218,3 +218,16 @@ def test_a_sow_match_through_a_real_server(tmp_path):
         assert verify_file(server.store / f"{mid}.jsonl").ok
     finally:
         server.stop()
+
+
+def test_a_finished_sow_match_file_imports_and_is_shown_as_its_game(api, tmp_path):
+    mid, tokens = create(api)
+    play_out(api, store_of(api), mid, tokens, seed=2, check_every=1000)
+    data = store_of(api)(mid).read_bytes()
+    other = Api(new_app(tmp_path / "other"))
+    status, out = other.call("POST", "/api/import", ORGANIZER, raw=data)
+    assert status == 201 and out["divergence"] is None and out["result"] != "in progress", out
+    status, state = other.call("GET", f"/api/public/matches/{mid}/state?as=A")
+    assert status == 200 and state["board"]["game"] == "sow"
+    page = other.client.get(f"/matches/{mid}")
+    assert page.status_code == 200 and b"State of Wonder" in page.data

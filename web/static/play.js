@@ -88,6 +88,10 @@ function renderPrompt(prompt) {
     return;
   }
   if (prompt.kind === "manual") box.append(renderManual(prompt));
+  if (!prompt.options.length && prompt.kind !== "manual") {
+    box.append(el("p", { class: "no-options" },
+      "No answer to this prompt is offered here; ask the judge (or answer it through the API)."));
+  }
   const row = el("div", { class: "options" });
   prompt.options.forEach((option) => {
     row.append(el("button", { type: "button", class: "option", onclick: () => decide(option.decision) },
