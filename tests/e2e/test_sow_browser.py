@@ -158,5 +158,7 @@ def test_two_seats_record_sow_decisions_by_clicking_on_play(live, browser):
     page.wait_for_selector("#play[data-length] .sow-board")
     assert page.locator(".sow-city[data-seat='A'] [data-area='culture']").get_attribute(
         "data-count") is not None
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], width  # /play fits a 390 px phone
     for _, errors in pages.values():
         assert errors == []
