@@ -15,10 +15,10 @@ never reused: two games can't register the same name.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from importlib.metadata import entry_points
-from typing import Literal, Union
+from typing import Any, Literal, Union
 
 import msgspec
 
@@ -61,6 +61,31 @@ def register(game: str, types: Iterable[type], kinds: Mapping[str, Kind],
         EVENT_TYPES[name], KIND[name], GAME_OF[name] = cls, kind, game
         SCHEMA[name] = (schema or {}).get(name, 1)
     _decoder = None
+
+
+#: A game's facts for analytics: ``facts(stored, file, card_facts)`` -> rows by table name
+#: (:mod:`ledger.warehouse`); ``file`` is a :class:`ledger.rows.FileInfo`, ``card_facts``
+#: today's facts of the Wonders pool for files that recorded no cards.
+FactsFn = Callable[..., Mapping[str, list[Any]]]
+FACTS: dict[str, FactsFn] = {}  # game -> its facts
+GAME_TABLES: dict[str, type] = {}  # a game's own warehouse tables: name -> row class
+
+
+def register_analytics(game: str, facts: FactsFn, tables: Mapping[str, type] | None = None) -> None:
+    """Register how a game's matches become warehouse rows, and its own tables (their names
+    start with the game's, e.g. ``sow_sieges``; the shared tables are :data:`ledger.rows.TABLES`)."""
+    FACTS[game] = facts
+    for name, row_class in (tables or {}).items():
+        if not name.startswith(f"{game}_"):
+            raise RegistryError(f"table {name!r} of game {game!r}: a game's own tables are "
+                                f"named {game}_…")
+        GAME_TABLES[name] = row_class
+
+
+def facts_for(game: str) -> FactsFn | None:
+    """The facts of a game's matches (``None``: no installed game of that name)."""
+    load_games()
+    return FACTS.get(game)
 
 
 def load_games() -> None:

@@ -8,9 +8,16 @@ overrides the SQL type derived from the Python type.
 
 from __future__ import annotations
 
+import hashlib
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Annotated
 
 import msgspec
+
+from ledger import registry
+from ledger.events import DeckEntry
 
 
 class SqlType:
@@ -24,8 +31,18 @@ Timestamp = Annotated[str | None, SqlType("TIMESTAMP")]
 Json = Annotated[msgspec.Raw, SqlType("JSON")]
 
 
+@dataclass(frozen=True)
+class FileInfo:
+    """Where a match file is and what it looked like when it was read."""
+
+    name: str
+    size: int
+    mtime_ns: int
+
+
 class MatchRow(msgspec.Struct):
     match_id: str
+    game: str  # MatchOpened.game: "wotf" (Wonders of The First), "sow" (State of Wonder)
     file: str
     file_bytes: int
     file_mtime_ns: int
@@ -157,7 +174,8 @@ class CardGameRow(msgspec.Struct):
     first_round_played: int | None
 
 
-#: Table name -> row class, in load order.
+#: The shared tables every game fills (table name -> row class, in load order); a game's own
+#: tables are registered with :func:`ledger.registry.register_analytics` (:func:`all_tables`).
 TABLES: dict[str, type[msgspec.Struct]] = {
     "matches": MatchRow,
     "players": PlayerRow,
@@ -170,6 +188,30 @@ TABLES: dict[str, type[msgspec.Struct]] = {
     "realm_stones": RealmRow,
     "card_games": CardGameRow,
 }
+
+
+def card_counts(entries: Iterable[DeckEntry]) -> Counter[str]:
+    """Copies of each card in a deck list (an entry may repeat a card)."""
+    counts: Counter[str] = Counter()
+    for entry in entries:
+        counts[entry.card] += entry.count
+    return counts
+
+
+def deck_hash(deck: Iterable[DeckEntry], archive: Iterable[DeckEntry] = ()) -> str:
+    """The ``players.deck_hash`` column: SHA-256 (hex) of the deck list, ``card\tcount`` lines
+    sorted by card, main deck then a ``--archive--`` line and the archive; the same list always
+    hashes the same, whatever the game."""
+    lines = [f"{card}\t{count}" for card, count in sorted(card_counts(deck).items())]
+    lines.append("--archive--")
+    lines += [f"{card}\t{count}" for card, count in sorted(card_counts(archive).items())]
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
+def all_tables() -> dict[str, type]:
+    """The shared tables and every installed game's own, by name."""
+    registry.load_games()
+    return {**TABLES, **registry.GAME_TABLES}
 
 
 def sql_columns(row_class: type[msgspec.Struct]) -> dict[str, str]:

@@ -7,7 +7,9 @@ published values).  Definitions (also in ``docs/analytics.md``):
 * a **game** is one seat of one *finished* match (a ``MatchEnded`` in force); a **win** is a
   game whose seat is the match winner; a draw is a game that is not a win.  A win rate is
   ``wins / games``, always reported with ``games`` and a Wilson 95% interval;
-* ``--ruleset`` and ``--tournament`` filter the matches; ``--min-games`` drops rows with
+* ``--game``, ``--ruleset`` and ``--tournament`` filter the matches (every statistic works for
+  every game unless it names a game's own table: ``realms``, ``dbs`` are Wonders', ``sieges``
+  State of Wonder's); ``--min-games`` drops rows with
   fewer games (for ``cards``: games with the card in the deck).
 """
 
@@ -33,6 +35,7 @@ class Filters:
     tournament: str | None = None
     min_games: int = 0
     dbs_bucket: int = 10
+    game: str | None = None  # only matches of this game ("wotf", "sow"); None: every game
 
 
 class Table(msgspec.Struct):
@@ -48,6 +51,7 @@ class Table(msgspec.Struct):
 
 _MATCHES = """
 WITH m AS (SELECT * FROM matches WHERE ended
+           AND ($game IS NULL OR game = $game)
            AND ($ruleset IS NULL OR ruleset = $ruleset)
            AND ($tournament IS NULL OR tournament = $tournament))
 """
@@ -55,7 +59,8 @@ _OPPONENTS = "players p JOIN players o ON o.match_id = p.match_id AND o.seat <> 
 
 
 def _query(con: duckdb.DuckDBPyConnection, sql: str, filters: Filters, **extra) -> list[tuple]:
-    params = {"ruleset": filters.ruleset, "tournament": filters.tournament, **extra}
+    params = {"ruleset": filters.ruleset, "tournament": filters.tournament,
+              "game": filters.game, **extra}
     used = {k: v for k, v in params.items() if f"${k}" in sql}
     try:
         return con.execute(sql, used).fetchall()
@@ -128,6 +133,8 @@ COLUMNS = {
                  "battles", "attacker_wr", "attacker_wr_low", "attacker_wr_high"],
     "standings": ["tournament", "rank", "player", "matches", "match_points", "game_wins",
                   "games", "omw"],
+    "endings": ["game", "reason", "matches", "share"],
+    "sieges": ["besieged", "games", "wins", "wr", "wr_low", "wr_high", "matches"],
 }
 
 
@@ -290,6 +297,35 @@ def sql(db_path: str, query: str) -> Table:
         con.close()
 
 
+# -- endings (every game) and sieges (State of Wonder) ---------------------------------------
+
+
+def endings(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
+    """How matches end, per game: each reason's count and share of the game's finished matches
+    (Wonders: stones, tiebreak, deck_out …; State of Wonder: progress, state_destroyed …)."""
+    rows = _query(con, _MATCHES + """
+        SELECT game, coalesce(reason, '?'), count(*),
+               count(*) / sum(count(*)) OVER (PARTITION BY game)
+        FROM m GROUP BY game, reason ORDER BY game, count(*) DESC, reason""", filters)
+    return Table("endings", COLUMNS["endings"], [tuple(r) for r in rows])
+
+
+def sieges(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
+    """State of Wonder: does laying siege win?  A game is one seat of a finished match; the
+    win rate of the seats that besieged their opponent at least once, and of those that never
+    did, each with its games and interval."""
+    rows = _query(con, _MATCHES + """
+        , g AS (SELECT p.match_id, p.seat, (p.result = 'win')::INTEGER AS won,
+                       EXISTS (SELECT 1 FROM sow_sieges s WHERE s.match_id = p.match_id
+                               AND s.attacker = p.seat) AS besieged
+                FROM players p JOIN m USING (match_id) WHERE m.game = 'sow')
+        SELECT besieged, count(*), coalesce(sum(won), 0), count(DISTINCT match_id)
+        FROM g GROUP BY besieged ORDER BY besieged DESC""", filters)
+    out = [("yes" if besieged else "no", games, wins, *_with_interval(wins, games), matches)
+           for besieged, games, wins, matches in rows]
+    return Table("sieges", COLUMNS["sieges"], out)
+
+
 STATISTICS: dict[str, Callable[[duckdb.DuckDBPyConnection, Filters], Table]] = {
     "cards": cards,
     "first-player": first_player,
@@ -298,6 +334,8 @@ STATISTICS: dict[str, Callable[[duckdb.DuckDBPyConnection, Filters], Table]] = {
     "dbs": dbs,
     "rulesets": rulesets,
     "standings": standings,
+    "endings": endings,
+    "sieges": sieges,
 }
 
 

@@ -2,7 +2,8 @@
 
 ``ingest(store, db, facts)`` reads a store directory's match files (through
 ``FileStore.read_file``: every line's hash and chain link checked, old schema versions
-upcast), turns each match into rows (:mod:`replay.wotf.facts`), stages them as JSON lines and loads
+upcast), turns each match into rows (its game's facts, :func:`ledger.registry.facts_for`: for
+Wonders of The First :mod:`replay.wotf.facts`), stages them as JSON lines and loads
 them into DuckDB in bulk, a chunk of matches per transaction.  Tables and columns are those of
 :mod:`ledger.rows`, documented in ``docs/analytics.md``.
 
@@ -20,21 +21,26 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import msgspec
 
 from ledger.errors import LedgerError
+from ledger.events import MatchOpened
 from ledger.filestore import SUFFIX, FileStore
-from ledger.rows import TABLES, sql_columns
-from replay.wotf.deckfacts import CardFacts
-from replay.wotf.facts import FileInfo, match_facts
+from ledger.registry import facts_for
+from ledger.rows import FileInfo, all_tables, sql_columns
+
+#: Card name -> facts the analytics need of it that a match file of schema ≤ 2 does not record
+#: (Wonders: orbital and DBS), from today's pool; a game's facts read what they need of it.
+CardFacts = Mapping[str, Any]
 
 CHUNK = 250  # matches per worker task and per load transaction
 PARALLEL_FROM = 200  # fewer files than this are read in-process
@@ -110,9 +116,20 @@ def connect(db: str | os.PathLike, read_only: bool = False) -> duckdb.DuckDBPyCo
 
 
 def create_tables(con: duckdb.DuckDBPyConnection) -> None:
-    for table, row_class in TABLES.items():
-        columns = ", ".join(f'"{name}" {sql}' for name, sql in sql_columns(row_class).items())
-        con.execute(f"CREATE TABLE IF NOT EXISTS {table} ({columns})")
+    """Create every table (the shared ones and each installed game's); a warehouse made by an
+    earlier version gains the columns it lacks (``matches.game``: its matches were all
+    Wonders of The First, the only game there was)."""
+    for table, row_class in all_tables().items():
+        columns = sql_columns(row_class)
+        listed = ", ".join(f'"{name}" {sql}' for name, sql in columns.items())
+        con.execute(f"CREATE TABLE IF NOT EXISTS {table} ({listed})")
+        have = {r[0] for r in con.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = ?",
+            [table]).fetchall()}
+        for name, sql in columns.items():
+            if name not in have:
+                default = " DEFAULT 'wotf'" if (table, name) == ("matches", "game") else ""
+                con.execute(f'ALTER TABLE {table} ADD COLUMN "{name}" {sql}{default}')
 
 
 def _first_line(exc: BaseException) -> str:
@@ -198,12 +215,12 @@ def _stage_chunk(task: tuple[list, dict, str, int]) -> _Staged:
     """Read a chunk of match files and write their rows as JSON lines, one file per table."""
     chunk, facts, stage, number = task
     staged = _Staged(files={}, replace=[], touched=[])
-    tables: dict[str, list] = {name: [] for name in TABLES}
+    tables: dict[str, list] = {name: [] for name in all_tables()}
     for raw_path, seen in chunk:
         facts_of_match = _read_match(Path(raw_path), seen, facts, staged)
         if facts_of_match is None:
             continue
-        for name, rows in facts_of_match.tables.items():
+        for name, rows in facts_of_match.items():
             tables[name] += rows
     encoder = msgspec.json.Encoder()
     for name, rows in tables.items():
@@ -214,7 +231,8 @@ def _stage_chunk(task: tuple[list, dict, str, int]) -> _Staged:
     return staged
 
 
-def _read_match(path: Path, seen: _Known | None, facts: dict, staged: _Staged):
+def _read_match(path: Path, seen: _Known | None, facts: dict,
+                staged: _Staged) -> Mapping[str, list[Any]] | None:
     """The rows of one file, or ``None`` (nothing new, or a problem recorded in ``staged``)."""
     stat = path.stat()
     try:
@@ -232,6 +250,13 @@ def _read_match(path: Path, seen: _Known | None, facts: dict, staged: _Staged):
                                    f"<match_id>{SUFFIX}"))
         return None
     if seen is not None and not _has_grown(stored, seen, path, stat, staged):
+        return None
+    opened = stored[0].event
+    game = opened.game if isinstance(opened, MatchOpened) else "?"
+    match_facts = facts_for(game)
+    if match_facts is None:
+        staged.problems.append(Problem(path.name, "unknown game",
+                                       f"game {game!r} is not installed in this program"))
         return None
     try:
         rows = match_facts(stored, FileInfo(path.name, stat.st_size, stat.st_mtime_ns), facts)
@@ -276,11 +301,11 @@ def _load(con: duckdb.DuckDBPyConnection, staged: _Staged) -> None:
         if staged.replace:
             con.execute("CREATE OR REPLACE TEMP TABLE _replace AS SELECT unnest(?) AS match_id",
                         [staged.replace])
-            for table in TABLES:
+            for table in all_tables():
                 con.execute(f"DELETE FROM {table} WHERE match_id IN (SELECT match_id FROM _replace)")
         for table, path in staged.files.items():
-            columns = _columns_literal(TABLES[table])
-            con.execute(f"INSERT INTO {table} SELECT * FROM read_json(?, "
+            columns = _columns_literal(all_tables()[table])
+            con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM read_json(?, "
                         f"format='newline_delimited', columns={columns})", [path])
         for match_id, size, mtime in staged.touched:
             con.execute("UPDATE matches SET file_bytes = ?, file_mtime_ns = ? WHERE match_id = ?",

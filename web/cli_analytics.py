@@ -1,9 +1,9 @@
 """The analytics commands of the ``wonders`` CLI: ``ingest``, ``stats`` and ``export parquet``.
 
 They sit in the web layer because they join the two lower layers: the card facts the
-warehouse needs (orbital and DBS per card) come from ``replay.wotf.cards``; everything else is
-``ledger.warehouse`` / ``ledger.stats`` / ``ledger.parquet``.  Errors reach ``web.cli.main``,
-which prints them as one line on stderr with a non-zero exit.
+warehouse needs (Wonders: orbital and DBS per card) come from each game's ``card_facts``;
+everything else is ``ledger.warehouse`` / ``ledger.stats`` / ``ledger.parquet``.  Errors reach
+``web.cli.main``, which prints them as one line on stderr with a non-zero exit.
 """
 
 from __future__ import annotations
@@ -17,15 +17,27 @@ import sys
 
 import click
 
-STAT_NAMES = ("cards", "first-player", "matchups", "realms", "dbs", "rulesets", "standings", "sql")
+STAT_NAMES = ("cards", "first-player", "matchups", "realms", "dbs", "rulesets", "standings",
+              "endings", "sieges", "sql")
+
+
+def game_filter(fn):
+    """``--game``: only matches of one game (default: every game)."""
+    from replay.games import names
+    return click.option("--game", "game_name", type=click.Choice(names()), default=None,
+                        help="Only matches of this game (wotf, sow; default: every game).")(fn)
 
 
 def card_facts() -> dict:
-    """Card name -> ``CardFact(orbital, dbs)`` for every card of the project's card pool."""
-    from replay.wotf.cards import default_cards
-    from replay.wotf.decks import card_facts as facts_of
+    """Card name -> what the analytics need of it that old match files did not record, from
+    every game's card pool in use (Wonders of The First: orbital and DBS)."""
+    from replay.games import game, names
 
-    return facts_of(default_cards())
+    out: dict = {}
+    for name in names():
+        played = game(name)
+        out.update(played.card_facts(played.default_cards()))
+    return out
 
 
 @click.command()
@@ -68,14 +80,15 @@ def ingest(store: str, db: str, jobs: int) -> None:
 @click.option("--db", "db", required=True, type=click.Path(exists=True, dir_okay=False),
               help="The DuckDB warehouse file made by `wonders ingest`.")
 @click.option("--tournament", help="Only matches of this tournament.")
-@click.option("--ruleset", type=click.Choice(["1.3.2", "1.2"]), help="Only matches under this ruleset.")
+@click.option("--ruleset", help="Only matches under this ruleset (Wonders: 1.3.2, 1.2).")
+@game_filter
 @click.option("--min-games", type=click.IntRange(0), default=0, show_default=True,
               help="Drop rows with fewer games (cards: games with the card in the deck).")
 @click.option("--dbs-bucket", type=click.IntRange(1), default=10, show_default=True,
               help="Width of the DBS-difference buckets (dbs).")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
               show_default=True)
-def stats(name, query, db, tournament, ruleset, min_games, dbs_bucket, fmt) -> None:
+def stats(name, query, db, tournament, ruleset, game_name, min_games, dbs_bucket, fmt) -> None:
     """Print a named statistic from the warehouse.
 
     \b
@@ -87,6 +100,8 @@ def stats(name, query, db, tournament, ruleset, min_games, dbs_bucket, fmt) -> N
     dbs           win rate by DBS-difference bucket
     rulesets      the headline numbers side by side per ruleset
     standings     per tournament: match points, game wins, opponents' match-win %
+    endings       how matches end, per game: each reason's count and share
+    sieges        State of Wonder: win rate of seats that laid siege, and of those that didn't
     sql "SELECT …"  read-only ad-hoc SQL over the warehouse
 
     Every rate comes with its number of games and a Wilson 95% interval.
@@ -102,7 +117,7 @@ def stats(name, query, db, tournament, ruleset, min_games, dbs_bucket, fmt) -> N
     else:
         if query:
             raise click.BadParameter(f"{name} takes no query argument", param_hint="QUERY")
-        filters = named.Filters(ruleset, tournament, min_games, dbs_bucket)
+        filters = named.Filters(ruleset, tournament, min_games, dbs_bucket, game_name)
         con = connect(db, read_only=True)
         try:
             table = named.compute(con, name, filters)

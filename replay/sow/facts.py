@@ -1,9 +1,14 @@
 """Warehouse rows of one State of Wonder match, by table name (for analytics).
 
-Tables: ``matches`` (one row: who won, why, how many turns), ``card_games`` (one row per seat
-and card name of its deck: played or not, won or not -- card win rates), ``sieges`` (one row
-per ``PlayerBesieged``) and ``battles`` (one row per pitched battle or siege step fought).
-A take-back (``TakenBack``) removes the events it undoes before anything is counted.
+The shared tables every game fills (:mod:`ledger.rows`) -- ``matches`` (``game = "sow"``: who
+won, why; ``rounds_played`` counts turns, the game has no rounds), ``players``, ``deck_cards``,
+``events`` and ``card_games`` (one row per seat and card of its deck: the whole deck is the
+hand from the start, so ``opening`` and ``in_hand`` are true; ``played``; the turn of its
+first play in ``first_round_played``) -- so card win rates and the other shared statistics work
+as for any game; and the game's own: ``sow_sieges`` (one row per ``PlayerBesieged``) and
+``sow_battles`` (one row per pitched battle or siege step fought).  A take-back
+(``TakenBack``) removes the events it undoes before anything is counted (the ``events`` table
+keeps every event, marked ``retracted``).
 """
 
 from __future__ import annotations
@@ -13,27 +18,19 @@ from collections.abc import Sequence
 import msgspec
 
 from ledger.codec import Stored
-from ledger.events import Event, MatchEnded, MatchOpened, TakenBack
+from ledger.events import Event, MatchEnded, MatchOpened, SeatInfo, TakenBack
+from ledger.registry import kind_of
+from ledger.rows import (
+    CardGameRow,
+    DeckCardRow,
+    EventRow,
+    FileInfo,
+    MatchRow,
+    PlayerRow,
+    card_counts,
+    deck_hash,
+)
 from replay.sow import events as ev
-
-
-class SowMatchRow(msgspec.Struct):
-    match_id: str
-    game: str
-    ruleset: str
-    winner_seat: str | None
-    winner_player: str | None
-    reason: str | None
-    turns: int
-
-
-class SowCardGameRow(msgspec.Struct):
-    match_id: str
-    seat: str
-    player: str
-    card: str
-    played: bool
-    won: bool
 
 
 class SowSiegeRow(msgspec.Struct):
@@ -66,28 +63,107 @@ def effective(stored: Sequence[Stored]) -> list[tuple[int, Event]]:
     return kept
 
 
-def facts(stored: Sequence[Stored]) -> dict[str, list[msgspec.Struct]]:
+#: The game's own warehouse tables (registered with ``ledger.registry.register_analytics``).
+TABLES: dict[str, type[msgspec.Struct]] = {"sow_sieges": SowSiegeRow, "sow_battles": SowBattleRow}
+
+
+def facts(stored: Sequence[Stored], file: FileInfo | None = None,
+          card_facts: object = None) -> dict[str, list[msgspec.Struct]]:
+    """Every row of one match by table; ``file`` says where it was read from (``None``: the
+    match has no file, e.g. in a test); ``card_facts`` (today's Wonders pool) is not used."""
     events = effective(stored)
     opened = next(e for _, e in events if isinstance(e, MatchOpened))
-    players = {info.seat: info.player for info in opened.seats}
+    ended_at = next((item.at for item in stored if isinstance(item.event, MatchEnded)), None)
     ended = next((e for _, e in events if isinstance(e, MatchEnded)), None)
-    winner = ended.winner if ended else None
-    turns = max((e.number for _, e in events if isinstance(e, ev.TurnBegan)), default=0)
-    # A State is in play from the setup; every other card once it is played.
-    played = {(e.seat, e.name) for _, e in events
-              if isinstance(e, (ev.CardPutIntoPlay, ev.StatePlaced))}
-    cards: list[msgspec.Struct] = [
-        SowCardGameRow(opened.match_id, info.seat, info.player, entry.card,
-                       (info.seat, entry.card) in played, winner == info.seat)
-        for info in opened.seats for entry in info.deck]
+    turns = _turns(events)
+    first = next((e.seat for _, e in events if isinstance(e, ev.FirstPlayerDetermined)), None)
     return {
-        "matches": [SowMatchRow(opened.match_id, "sow", opened.ruleset, winner,
-                                players.get(winner) if winner else None,
-                                ended.reason if ended else None, turns)],
-        "card_games": cards,
-        "sieges": _sieges(opened.match_id, events),
-        "battles": _battles(opened.match_id, events),
+        "matches": [_match(stored, opened, ended, ended_at, turns, first, file)],
+        "players": [_player(opened, info, ended, first, _factions(opened))
+                    for info in opened.seats],
+        "deck_cards": [DeckCardRow(opened.match_id, info.seat, "deck", card, n)
+                       for info in opened.seats for card, n in card_counts(info.deck).items()],
+        "events": _event_rows(opened.match_id, stored, {seq for seq, _ in events}),
+        "card_games": _card_games(opened, events),
+        "sow_sieges": _sieges(opened.match_id, events),
+        "sow_battles": _battles(opened.match_id, events),
     }
+
+
+def _turns(events: list[tuple[int, Event]]) -> dict[int, int]:
+    """seq -> the number of the turn it happened in (0 before the first)."""
+    out: dict[int, int] = {}
+    turn = 0
+    for seq, e in events:
+        if isinstance(e, ev.TurnBegan):
+            turn = e.number
+        out[seq] = turn
+    return out
+
+
+def _match(stored: Sequence[Stored], opened: MatchOpened, ended: MatchEnded | None,
+           ended_at: str | None, turns: dict[int, int], first: str | None,
+           file: FileInfo | None) -> MatchRow:
+    players = {info.seat: info.player for info in opened.seats}
+    winner = ended.winner if ended else None
+    coin = next((item.event.winner for item in stored
+                 if isinstance(item.event, ev.InitiativeTossed)), None)
+    return MatchRow(
+        opened.match_id, opened.game, file.name if file else f"{opened.match_id}.jsonl",
+        file.size if file else 0, file.mtime_ns if file else 0, len(stored), stored[-1].hash,
+        opened.tournament, opened.round, opened.table, opened.game_number, opened.ruleset,
+        opened.format, opened.engine_version, stored[0].at, ended_at, ended is not None,
+        max(turns.values(), default=0), coin, first, winner,
+        players.get(winner) if winner else None, ended.reason if ended else None, None, None,
+        sum(isinstance(item.event, TakenBack) for item in stored))
+
+
+def _factions(opened: MatchOpened) -> dict[str, str]:
+    """State card name -> its faction, from the cards the match recorded."""
+    return {card["name"]: str(card.get("faction", "")) for card in opened.cards
+            if card.get("type") == "state"}
+
+
+def _player(opened: MatchOpened, info: SeatInfo, ended: MatchEnded | None,
+            first: str | None, factions: dict[str, str]) -> PlayerRow:
+    """A seat's row; its archetype (``main_orbitals``) is its State's faction -- a deck's
+    faction cards all share it (deck building: "only use faction cards from the same faction
+    as your state")."""
+    result = None if ended is None else ("draw" if ended.winner is None else
+                                         "win" if ended.winner == info.seat else "loss")
+    faction = next((factions[e.card] for e in info.deck if e.card in factions), "")
+    return PlayerRow(opened.match_id, info.seat, info.player, info.deck_name, deck_hash(info.deck), 0,
+                     faction, None if first is None else first == info.seat, result)
+
+
+def _card_games(opened: MatchOpened, events: list[tuple[int, Event]]) -> list[msgspec.Struct]:
+    """One row per seat and distinct card of its deck.  A State is in play from the setup;
+    every other card once it is played; ``first_round_played`` is the turn of its first play."""
+    turn, first_play = 0, {}
+    for _, e in events:
+        if isinstance(e, ev.TurnBegan):
+            turn = e.number
+        elif isinstance(e, (ev.CardPutIntoPlay, ev.StatePlaced)):
+            first_play.setdefault((e.seat, e.name), turn)
+    return [CardGameRow(opened.match_id, info.seat, card, n, True, True,
+                        (info.seat, card) in first_play, first_play.get((info.seat, card)))
+            for info in opened.seats for card, n in card_counts(info.deck).items()]
+
+
+def _event_rows(match_id: str, stored: Sequence[Stored], kept: set[int]) -> list[msgspec.Struct]:
+    rows: list[msgspec.Struct] = []
+    turn = 0
+    for item in stored:
+        event = item.event
+        if isinstance(event, ev.TurnBegan) and item.seq in kept:
+            turn = event.number
+        name = type(event).__name__
+        seat = getattr(event, "seat", None)
+        rows.append(EventRow(match_id, item.seq, name, kind_of(name), 0, turn,
+                             seat if isinstance(seat, str) else None, item.at, item.batch,
+                             item.hash, item.seq not in kept,
+                             msgspec.Raw(msgspec.json.encode(event))))
+    return rows
 
 
 def _sieges(match_id: str, events: list[tuple[int, Event]]) -> list[msgspec.Struct]:

@@ -17,6 +17,7 @@ import msgspec
 
 from ledger.codec import Stored
 from ledger.events import DeckEntry, Event, MatchOpened, kind_of
+from ledger.registry import register_analytics
 from replay.errors import NewerRevisionError, ReplayError
 from replay.game import Address
 from replay.prompts import Prompt
@@ -168,9 +169,16 @@ class StateOfWonder:
     # -- analytics -----------------------------------------------------------------------
     def facts(self, stored: Sequence[Stored], file: Any = None,
               card_facts: Any = None) -> Mapping[str, list[Any]]:
-        """Rows by table (``matches``, ``card_games``, ``sieges``, ``battles``); ``file`` and
-        ``card_facts`` (the Wonders warehouse's arguments) are not used."""
-        return facts.facts(stored)
+        """Warehouse rows by table: the shared tables and ``sow_sieges``, ``sow_battles``
+        (:mod:`replay.sow.facts`); ``card_facts`` (today's Wonders pool) is not used."""
+        return facts.facts(stored, file)
+
+    def card_facts(self, pool: CardPool) -> dict[str, Any]:
+        """What the warehouse needs of today's cards for old files: nothing (every State of
+        Wonder file records its cards)."""
+        return {}
 
 
 GAME = StateOfWonder()
+# The warehouse finds a game's facts through the ledger's registry (it never imports a game).
+register_analytics(GAME.name, facts.facts, facts.TABLES)

@@ -12,7 +12,6 @@ main deck.
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
@@ -44,22 +43,6 @@ def recorded_facts(opened: "MatchOpened", facts: CardFacts) -> CardFacts:
     for card in opened.cards:
         merged[card["name"]] = CardFact(card.get("orbital"), int(card.get("dbs", 0)))
     return merged
-
-
-def deck_hash(deck: Iterable[DeckEntry], archive: Iterable[DeckEntry] = ()) -> str:
-    """SHA-256 (hex) of the deck list: ``card\\tcount`` lines sorted by card, main deck then a
-    ``--archive--`` line and the archive; the same list always hashes the same."""
-    lines = [f"{card}\t{count}" for card, count in sorted(_counts(deck).items())]
-    lines.append("--archive--")
-    lines += [f"{card}\t{count}" for card, count in sorted(_counts(archive).items())]
-    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
-
-
-def _counts(entries: Iterable[DeckEntry]) -> Counter[str]:
-    counts: Counter[str] = Counter()
-    for entry in entries:
-        counts[entry.card] += entry.count
-    return counts
 
 
 def dbs_total(deck: Iterable[DeckEntry], archive: Iterable[DeckEntry], facts: CardFacts) -> int:

@@ -16,21 +16,46 @@ before the first one.  After a take-back the count goes on from the round and tu
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 
 from ledger.codec import Stored
-from replay.wotf.deckfacts import CardFacts, archetype, dbs_total, deck_hash, recorded_facts
 from ledger.errors import MalformedEventError
 from ledger.events import MatchEnded, MatchOpened, TakenBack, kind_of
+from ledger.rows import (
+    BattleRow,
+    CardGameRow,
+    DeckCardRow,
+    DrawRow,
+    EventRow,
+    FileInfo,
+    MatchRow,
+    PlayerRow,
+    PlayRow,
+    RealmRow,
+    SeizureRow,
+    deck_hash,
+)
+from replay.wotf.deckfacts import CardFacts, archetype, dbs_total, recorded_facts
 from replay.wotf.events import (
-    ActivationDeclared, AttackDeclared, BattleResolved, BattleStarted, CardMoved, CardPlayed,
-    CoinFlipped, DrawDeclared, HarvestDeclared, ManualEffect, Passed, PlayDeclared, RoundStarted,
+    ActivationDeclared,
+    AttackDeclared,
+    BattleResolved,
+    BattleStarted,
+    CardMoved,
+    CardPlayed,
+    CoinFlipped,
+    DrawDeclared,
+    HarvestDeclared,
+    ManualEffect,
+    Passed,
+    PlayDeclared,
+    RoundStarted,
     StoneSeized,
 )
-from ledger.rows import (BattleRow, CardGameRow, DeckCardRow, DrawRow, EventRow, MatchRow,
-                         PlayerRow, PlayRow, RealmRow, SeizureRow)
 
 TURN_ACTIONS = (PlayDeclared, AttackDeclared, DrawDeclared, ActivationDeclared, HarvestDeclared,
                 Passed)
@@ -49,15 +74,6 @@ class MatchFacts:
         "battles": [], "seizures": [], "realm_stones": [], "card_games": []})
 
 
-@dataclass(frozen=True)
-class FileInfo:
-    """Where a match file is and what it looked like when it was read."""
-
-    name: str
-    size: int
-    mtime_ns: int
-
-
 def not_retracted(stored: list[Stored]) -> list[Stored]:
     """The events no take-back retracted (take-backs included, unless a later one retracted
     them too)."""
@@ -73,6 +89,11 @@ def not_retracted(stored: list[Stored]) -> list[Stored]:
 def in_force(stored: list[Stored]) -> list[Stored]:
     """The events still in force after every take-back (the take-backs themselves excluded)."""
     return [item for item in not_retracted(stored) if not isinstance(item.event, TakenBack)]
+
+
+def rows(stored: list[Stored], file: FileInfo, facts: CardFacts) -> Mapping[str, list[Any]]:
+    """The warehouse rows of one match, by table (``ledger.registry.register_analytics``)."""
+    return match_facts(stored, file, facts).tables
 
 
 def match_facts(stored: list[Stored], file: FileInfo, facts: CardFacts) -> MatchFacts:
@@ -242,7 +263,7 @@ def _add_match(out: MatchFacts, opened: MatchOpened, stored: list[Stored], kept:
     winner = ended.winner if ended else None
     takebacks = sum(isinstance(item.event, TakenBack) for item in stored)
     out.tables["matches"].append(MatchRow(
-        opened.match_id, file.name, file.size, file.mtime_ns, len(stored), stored[-1].hash,
+        opened.match_id, opened.game, file.name, file.size, file.mtime_ns, len(stored), stored[-1].hash,
         opened.tournament, opened.round, opened.table, opened.game_number, opened.ruleset,
         opened.format, opened.engine_version, stored[0].at,
         ended_item.at if ended_item else None, ended is not None, walk.rounds_played,

@@ -15,15 +15,16 @@ import msgspec
 
 from ledger.codec import Stored
 from ledger.events import Event, MatchOpened
-from ledger.registry import kind_of
+from ledger.registry import kind_of, register_analytics
 from replay.errors import ReplayError
 from replay.game import Address
 from replay.prompts import Prompt
-from replay.wotf import bots, cards, legacy, manual, narrate, perspective, revisions
+from replay.wotf import bots, cards, facts, legacy, manual, narrate, perspective, revisions
 from replay.wotf import events as ev
 from replay.resources import conformance_dir
 from replay.wotf.conformance import run_paths
 from replay.wotf.decks import Deck, load_deck, load_decks, validate_deck
+from replay.wotf.decks import card_facts as pool_card_facts
 from replay.wotf.engine import ENGINE_VERSION, Engine
 from replay.wotf.evolve import evolve, initial_state
 from replay.wotf.state import GameState, clone, freeze, thaw
@@ -240,9 +241,14 @@ class WondersOfTheFirst:
         return event.round if isinstance(event, ev.RoundStarted) else None
 
     # -- analytics -----------------------------------------------------------------------
-    def facts(self, stored: list[Stored], file: Any, card_facts: Any) -> Any:
-        from replay.wotf.facts import match_facts
-        return match_facts(stored, file, card_facts)
+    def facts(self, stored: list[Stored], file: Any, card_facts: Any) -> Mapping[str, list[Any]]:
+        return facts.rows(stored, file, card_facts)
+
+    def card_facts(self, pool: cards.CardDB) -> dict[str, Any]:
+        """Each card's orbital and DBS, for files of schema ≤ 2 (they recorded no cards)."""
+        return pool_card_facts(pool)
 
 
 GAME = WondersOfTheFirst()
+# The warehouse finds a game's facts through the ledger's registry (it never imports a game).
+register_analytics(GAME.name, facts.rows)

@@ -10,18 +10,23 @@ shapes as :mod:`ledger.stats`, with the same definitions.
 from __future__ import annotations
 
 import os
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from replay.wotf.deckfacts import CardFacts, archetype, dbs_total, recorded_facts
 from ledger.events import MatchEnded, MatchOpened, TakenBack
-from replay.wotf.events import (
-    BattleResolved, CardMoved, CardPlayed, ManualEffect, RoundStarted, StoneSeized,
-)
 from ledger.filestore import FileStore
 from ledger.intervals import newcombe, rate, wilson
 from ledger.stats import CARD_GROUPS, COLUMNS, MIN_MATCH_WIN, Filters, Table
+from replay.wotf.deckfacts import CardFacts, archetype, dbs_total, recorded_facts
+from replay.wotf.events import (
+    BattleResolved,
+    CardMoved,
+    CardPlayed,
+    ManualEffect,
+    RoundStarted,
+    StoneSeized,
+)
 
 
 @dataclass
@@ -311,5 +316,20 @@ def standings(matches: list[MatchSummary], filters: Filters) -> Table:
     return Table("standings", COLUMNS["standings"], [tuple(r) for r in rows])
 
 
+def endings(matches: list[MatchSummary], filters: Filters) -> Table:
+    """How the matches end: each reason's count and share (this reader reads Wonders files)."""
+    finished = [m for m in _finished(matches, filters) if filters.game in (None, "wotf")]
+    reasons = Counter(m.reason or "?" for m in finished)
+    rows = [("wotf", reason, n, n / len(finished)) for reason, n in
+            sorted(reasons.items(), key=lambda item: (-item[1], item[0]))]
+    return Table("endings", COLUMNS["endings"], rows)
+
+
+def sieges(matches: list[MatchSummary], filters: Filters) -> Table:
+    """State of Wonder's sieges: a Wonders corpus has none, so no row."""
+    return Table("sieges", COLUMNS["sieges"], [])
+
+
 STATISTICS = {"cards": cards, "first-player": first_player, "matchups": matchups,
-              "realms": realms, "dbs": dbs, "rulesets": rulesets, "standings": standings}
+              "realms": realms, "dbs": dbs, "rulesets": rulesets, "standings": standings,
+              "endings": endings, "sieges": sieges}

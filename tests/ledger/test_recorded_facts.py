@@ -2,11 +2,12 @@
 changed analytics of old matches")."""
 
 from ledger.filestore import FileStore
+from ledger.rows import FileInfo
 from replay.resources import golden_dir
 from replay.wotf.cards import default_cards
 from replay.wotf.deckfacts import CardFact
 from replay.wotf.decks import card_facts
-from replay.wotf.facts import FileInfo, match_facts
+from replay.wotf.facts import match_facts
 from replay.wotf.plainstats import summarize
 
 MATCH = "golden-s3-r3-132-0001.jsonl"

@@ -108,7 +108,7 @@ def test_statistic_equals_the_plain_computation(corpus, name, filters):
 
 def _key_columns(name):
     return {"cards": [0], "matchups": [0, 1], "realms": [0], "dbs": [0], "rulesets": [0],
-            "standings": [0, 2], "first-player": []}[name]
+            "standings": [0, 2], "first-player": [], "endings": [0, 1], "sieges": [0]}[name]
 
 
 def _same(a, b):
@@ -127,7 +127,8 @@ def test_counts_are_exact_integers_and_the_statistics_are_not_empty(corpus):
     try:
         for name in STATISTICS:
             table = compute(con, name, Filters())
-            assert table.rows, name
+            # (State of Wonder's sieges: this corpus is Wonders'; test_warehouse_games has them)
+            assert table.rows or name == "sieges", name
             for row in table.rows:
                 for column, value in zip(table.columns, row, strict=True):
                     if column.endswith(("_games", "games", "wins", "battles", "seizures")):

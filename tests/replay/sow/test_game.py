@@ -112,15 +112,18 @@ def test_facts() -> None:
     assert isinstance(ended, MatchEnded)
     (match,) = facts["matches"]
     assert match.game == "sow" and match.winner_seat == ended.winner and match.reason == ended.reason
-    assert match.turns == max(e.number for e in events if isinstance(e, TurnBegan))
+    assert match.rounds_played == max(e.number for e in events if isinstance(e, TurnBegan))
     rows = facts["card_games"]
     assert {(r.seat, r.card) for r in rows} == {(i.seat, e.card) for i in opened.seats for e in i.deck}
-    assert all(r.won == (r.seat == ended.winner) for r in rows)
+    results = {p.seat: p.result for p in facts["players"]}
+    assert all(results[r.seat] == ("win" if r.seat == ended.winner else "loss") for r in rows)
     assert any(r.played for r in rows) and any(not r.played for r in rows)
     states = {info.seat: info.deck[0].card for info in opened.seats}
-    assert all(r.played for r in rows if states[r.seat] == r.card)
-    assert set(facts) >= {"matches", "card_games", "sieges", "battles"}
-    assert len(facts["sieges"]) == sum(type(e).__name__ == "PlayerBesieged" for e in events)
+    assert all(r.played and r.first_round_played == 0 for r in rows if states[r.seat] == r.card)
+    assert set(facts) == {"matches", "players", "deck_cards", "events", "card_games",
+                          "sow_sieges", "sow_battles"}
+    assert len(facts["sow_sieges"]) == sum(type(e).__name__ == "PlayerBesieged" for e in events)
+    assert len(facts["events"]) == len(events) + 1
 
 
 def test_facts_after_a_take_back() -> None:
@@ -128,4 +131,4 @@ def test_facts_after_a_take_back() -> None:
     cut = 40
     stored = [*stored_of(opened, events[:cut]), Stored(cut + 1, "", cut + 1, "", "", TakenBack(10))]
     facts = GAME.facts(stored)
-    assert facts["matches"][0].reason is None and facts["matches"][0].turns <= 1
+    assert facts["matches"][0].reason is None and facts["matches"][0].rounds_played <= 1

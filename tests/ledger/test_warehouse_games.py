@@ -1,0 +1,107 @@
+"""The warehouse holds matches of every game: a ``game`` column, each game's own tables, and the
+shared statistics per game (card win rates for both games; sieges for State of Wonder)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import duckdb
+import pytest
+
+from ledger import stats
+from ledger.filestore import FileStore
+from ledger.rows import TABLES, sql_columns
+from ledger.warehouse import connect, ingest
+from replay.games import game
+from replay.simulate import simulate_matches
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory):
+    """A store with State of Wonder and Wonders of The First matches, ingested."""
+    root = tmp_path_factory.mktemp("mixed")
+    store = FileStore(root / "store")
+    for name, prefix, count in (("sow", "s", 6), ("wotf", "w", 3)):
+        played = game(name)
+        pool = played.default_cards()
+        list(simulate_matches(store, pool, played.sample_decks(pool), count, seed=7,
+                              prefix=prefix, game_name=name))
+    db = root / "w.duckdb"
+    report = ingest(root / "store", db, {})
+    assert not report.problems and report.new == 9
+    con = connect(db, read_only=True)
+    yield store, con
+    con.close()
+
+
+def test_every_match_is_ingested_under_its_game(mixed):
+    _, con = mixed
+    assert dict(con.execute("SELECT game, count(*) FROM matches GROUP BY game").fetchall()) == \
+        {"sow": 6, "wotf": 3}
+    assert con.execute("SELECT count(*) FROM matches WHERE NOT ended").fetchone() == (0,)
+
+
+def test_state_of_wonder_sieges_are_its_own_table(mixed):
+    store, con = mixed
+    recorded = Counter()
+    for info in store.list():
+        for item in store.read(info.match_id):
+            if type(item.event).__name__ == "PlayerBesieged":
+                recorded[info.match_id] += 1
+    in_table = dict(con.execute("SELECT match_id, count(*) FROM sow_sieges GROUP BY match_id")
+                    .fetchall())
+    assert in_table == dict(recorded) and sum(recorded.values()) > 0
+    assert con.execute("SELECT count(*) FROM sow_battles").fetchone()[0] > 0
+
+
+def test_card_win_rates_work_for_both_games(mixed):
+    _, con = mixed
+    for name in ("sow", "wotf"):
+        table = stats.compute(con, "cards", stats.Filters(game=name))
+        rows = table.records()
+        assert rows, name
+        decks = dict(con.execute(
+            "SELECT card, count(*) FROM card_games JOIN matches USING (match_id) "
+            "WHERE game = ? GROUP BY card", [name]).fetchall())
+        assert {r["card"]: r["deck_games"] for r in rows} == decks
+    sow_cards = {r["card"] for r in stats.compute(con, "cards", stats.Filters(game="sow")).records()}
+    wotf_cards = {r["card"] for r in stats.compute(con, "cards", stats.Filters(game="wotf")).records()}
+    assert not sow_cards & wotf_cards
+
+
+def test_endings_count_every_finished_match_by_reason(mixed):
+    _, con = mixed
+    rows = stats.compute(con, "endings", stats.Filters()).records()
+    assert {r["game"] for r in rows} == {"sow", "wotf"}
+    for name, total in (("sow", 6), ("wotf", 3)):
+        mine = [r for r in rows if r["game"] == name]
+        assert sum(r["matches"] for r in mine) == total
+        assert sum(r["share"] for r in mine) == pytest.approx(1.0)
+
+
+def test_sieges_split_state_of_wonder_games_by_whether_the_seat_laid_siege(mixed):
+    _, con = mixed
+    rows = {r["besieged"]: r for r in stats.compute(con, "sieges", stats.Filters()).records()}
+    assert sum(r["games"] for r in rows.values()) == 12  # two seats of six matches
+    besiegers = con.execute("SELECT count(DISTINCT (match_id, attacker)) FROM sow_sieges").fetchone()[0]
+    assert rows["yes"]["games"] == besiegers
+    wins = con.execute("""SELECT count(*) FROM players p JOIN matches m USING (match_id)
+                          WHERE m.game = 'sow' AND p.result = 'win' AND EXISTS (
+                            SELECT 1 FROM sow_sieges s WHERE s.match_id = p.match_id
+                            AND s.attacker = p.seat)""").fetchone()[0]
+    assert rows["yes"]["wins"] == wins
+
+
+def test_a_warehouse_of_an_earlier_version_gains_the_game_column(tmp_path):
+    db = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(db))
+    columns = {k: v for k, v in sql_columns(TABLES["matches"]).items() if k != "game"}
+    listed = ", ".join(f'"{k}" {v}' for k, v in columns.items())
+    con.execute(f"CREATE TABLE matches ({listed})")
+    con.execute("INSERT INTO matches (match_id, file, ended) VALUES ('old-1', 'old-1.jsonl', true)")
+    con.close()
+    con = connect(db)
+    try:
+        assert con.execute("SELECT game FROM matches WHERE match_id = 'old-1'").fetchone() == ("wotf",)
+    finally:
+        con.close()
