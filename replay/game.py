@@ -206,6 +206,10 @@ class Game(Protocol):
     def describe(self, event: Event) -> str:
         """A short technical description of an event (for errors and divergences)."""
 
+    def board_text(self, match_id: str, seq: int, what: str, board: dict[str, Any]) -> str:
+        """The board view model as plain text (``wonders replay``), headed by ``what`` happened
+        at ``seq``."""
+
     def narrate(self, event: Event, round_: int | None, names: Mapping[str, str]) -> str:
         """One line of plain words for ``event`` (names, never ids)."""
 

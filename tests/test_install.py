@@ -123,8 +123,14 @@ def test_the_shipped_pool_and_decks_validate(installed):
     assert done.returncode == 0, done.stderr
     count = int(re.match(r"(\d+) cards OK$", done.stdout.splitlines()[0]).group(1))
     assert count > 0
-    decks = [line for line in done.stdout.splitlines() if ": deck " in line]
+    decks = [line for line in done.stdout.splitlines() if re.match(r"deck '.+' OK$", line)]
     assert len(decks) == len(list((REPO / "fixtures" / "decks").glob("*.toml")))
+    # State of Wonder's cards and decks ship as package data too.
+    done = installed.wonders("cards", "validate", "--game", "sow")
+    assert done.returncode == 0, done.stderr
+    assert int(re.match(r"(\d+) cards OK$", done.stdout.splitlines()[0]).group(1)) >= 40
+    decks = [line for line in done.stdout.splitlines() if re.match(r"deck '.+' OK$", line)]
+    assert len(decks) == len(list((REPO / "fixtures" / "sow" / "decks").glob("*.toml"))) >= 3
 
 
 def test_the_shipped_conformance_cases_run(installed):
@@ -132,6 +138,10 @@ def test_the_shipped_conformance_cases_run(installed):
     assert done.returncode == 0, done.stdout[-3000:]
     passed = int(re.match(r"(\d+) passed, 0 failed$", done.stdout.splitlines()[-1]).group(1))
     assert passed >= 80
+    done = installed.wonders("conformance", "--quiet", "--game", "sow")
+    assert done.returncode == 0, done.stdout[-3000:]
+    passed = int(re.match(r"(\d+) passed, 0 failed$", done.stdout.splitlines()[-1]).group(1))
+    assert passed >= 60
 
 
 def test_an_empty_card_pool_is_one_line_error(installed):

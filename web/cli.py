@@ -54,29 +54,30 @@ def cards() -> None:
 
 @cards.command("validate")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True))
+@game_option
 @cards_option
-def cards_validate(paths: tuple[str, ...]) -> None:
+def cards_validate(paths: tuple[str, ...], game_name: str) -> None:
     """Validate card files and deck files (default: the card pool in use and the shipped decks)."""
-    from replay.wotf.cards import load_cards
-    from replay.wotf.decks import load_deck, validate_deck
-    from replay.resources import decks_dir
+    from replay.games import game
 
+    played = game(game_name)
     files = [Path(p) for p in paths]
     card_files = [p for p in files if "decks" not in p.parts] or None
-    deck_files = [p for p in files if "decks" in p.parts]
-    if not files:
-        deck_files = sorted(decks_dir().glob("*.toml"))
-    db = load_cards(_expand(card_files) if card_files else None)
-    click.echo(f"{len(db)} cards OK")
+    deck_files = [str(p) for p in files if "decks" in p.parts]
+    pool = (played.load_cards([str(p) for p in _expand(card_files)]) if card_files
+            else played.default_cards())
+    if not pool.names():
+        raise ReplayError(f"no {played.title} cards in {', '.join(map(str, card_files or []))}")
+    click.echo(f"{len(pool.names())} cards OK")
+    decks = played.sample_decks(pool, deck_files) if deck_files or not files else []
     problems = 0
-    for path in _expand(deck_files):
-        deck = load_deck(path, db)
-        issues = validate_deck(deck, db)
+    for deck in decks:
+        issues = played.deck_problems(deck, pool)
         for issue in issues:
-            click.echo(f"{path}: {issue}", err=True)
+            click.echo(f"deck {deck.name!r}: {issue}", err=True)
         problems += len(issues)
         if not issues:
-            click.echo(f"{path}: deck {deck.name!r} OK (DBS {deck.dbs(db)})")
+            click.echo(f"deck {deck.name!r} OK")
     if problems:
         raise ReplayError(f"{problems} deck problem(s)")
 
@@ -184,15 +185,15 @@ def upgrade(src: str, dst: str) -> None:
     their cards, every change of state and card ids that name nothing; each copy records its
     original's head hash.  The originals are only read."""
     from ledger.filestore import SUFFIX, FileStore
+    from ledger.events import MatchOpened
     from ledger.integrity import check_file
-    from replay.wotf.cards import default_cards
-    from replay.wotf.upgrade import upgrade as upgrade_file
+    from replay.games import game_of
 
     source = Path(src)
     files = sorted(source.glob(f"*{SUFFIX}")) if source.is_dir() else [source]
     if not files:
         raise click.BadParameter("no match files found", param_hint="SRC")
-    store, db = FileStore(dst), default_cards()
+    store = FileStore(dst)
     bad = skipped = 0
     for path in files:
         check = check_file(path)
@@ -204,7 +205,14 @@ def upgrade(src: str, dst: str) -> None:
                 skipped += 1
                 click.echo(f"SKIP {path.name}: already schema {first.schema_version}")
                 continue
-            opened = upgrade_file(list(check.events), db, store)
+            first_opened = first if isinstance(first, MatchOpened) else None
+            if first_opened is None:
+                raise ReplayError("seq 0 is not MatchOpened")
+            played = game_of(first_opened)
+            upgrade_file = getattr(played, "upgrade", None)
+            if upgrade_file is None:
+                raise ReplayError(f"{played.title} has no older schema to upgrade from")
+            opened = upgrade_file(list(check.events), played.default_cards(), store)
         except (LedgerError, ReplayError) as exc:
             bad += 1
             click.echo(f"FAIL {path.name}: {exc}")
@@ -217,11 +225,12 @@ def upgrade(src: str, dst: str) -> None:
 @cli.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--at", "at", type=int, default=None, help="Event seq (default: the last).")
-@click.option("--as", "perspective", type=click.Choice(["omniscient", "A", "B", "spectator"]),
-              default="omniscient", show_default=True)
+@click.option("--as", "perspective", default="omniscient", show_default=True,
+              help="omniscient, a seat (A, B) or spectator.")
 @click.option("--round", "round_", type=int, help="Go to the start of this round …")
 @click.option("--turn", type=int, help="… or to this turn of --round (\"round 4, turn 7\").")
-@click.option("--battle", type=int, help="Go to the N-th battle of the match.")
+@click.option("--battle", type=int, help="Go to the N-th battle of the match (Wonders: in a "
+                                        "realm; State of Wonder: a pitched battle or siege).")
 @click.option("--json", "as_json", is_flag=True, help="Print the board as JSON.")
 @cards_option
 def replay(file: str, at: int | None, perspective: str, round_: int | None, turn: int | None,
@@ -232,20 +241,24 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
     record, a board at or after that seq is still shown as recorded, with a warning."""
     import json
 
+    from ledger.events import MatchOpened
     from ledger.filestore import FileStore
-    from replay.wotf.cards import cards_of_events, default_cards
-    from replay.wotf.narrate import narrate
-    from replay.wotf.perspective import board, card_names, face_down_ids, redact_event
+    from replay.games import game_of
     from replay.replayer import Cursor, Divergence, Replay
     from replay.timeline import Timeline, open_timeline
+    from web.api.tables import final_state, reading_cards
 
     events = list(FileStore.read_file(file))
-    db = default_cards()
+    opened = events[0].event
+    if not isinstance(opened, MatchOpened):
+        raise ReplayError(f"{file}: seq 0 is not MatchOpened")
+    played = game_of(opened)
+    if perspective not in played.perspectives:
+        raise click.BadParameter(f"{played.title} has no perspective {perspective!r} (choose "
+                                 f"from {', '.join(played.perspectives)})", param_hint="--as")
+    db = played.default_cards()
     rep = open_timeline(events, db)  # schema ≤ 2: re-derived by the engine (Replay)
-    if isinstance(rep, Timeline):
-        final, cards = rep.state, cards_of_events(rep.events, db)
-    else:
-        final, cards = rep.engine.state, rep.engine.db
+    final, cards = final_state(rep), reading_cards(rep, db)
     cursor = Cursor(rep, len(rep) - 1)
     try:
         if at is not None:
@@ -267,50 +280,17 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
         except ReplayError as exc:  # e.g. a card today's pool no longer has
             click.echo(f"warning: today's engine cannot re-derive this match ({exc}); "
                        f"shown as recorded", err=True)
-    picture = board(rep.state_at(seq), cards, perspective)
-    event = redact_event(rep.events[seq], perspective, face_down_ids(final))
+    picture = played.board(rep.state_at(seq), cards, perspective)
+    event = played.redact(rep.events[seq], perspective, played.hidden_ids(final))
     if as_json:
         import msgspec
         picture["seq"] = seq
         picture["event"] = msgspec.to_builtins(event)
         click.echo(json.dumps(picture, indent=2, default=str))
         return
-    names = card_names(final, perspective, rep.events)
-    click.echo(_render_board(rep.match_id, seq, narrate(event, names=names), picture))
-
-
-def _render_board(match_id: str, seq: int, what: str, b: dict) -> str:
-    def num(x):
-        return str(int(x)) if isinstance(x, float) and x.is_integer() else str(x)
-
-    lines = [f"{match_id} @ seq {seq}: {what}",
-             f"round {b['round']}  turn {b['turn'] or '-'}  first {b['first'] or '-'}  "
-             f"({b['perspective']} view, rules {b['ruleset']})"]
-    if b["over"]:
-        lines.append(f"match over: {b['winner'] or 'draw'} ({b['reason']})")
-    for seat in ("A", "B"):
-        p = b["players"][seat]
-        lines.append(f"{seat}: energy {num(p['energy'])}  actions {p['actions']}  free attacks "
-                     f"{p['free_attacks']}  faith {num(p['faith'])}  stones {p['stones']}  "
-                     f"deck {p['deck_count']}")
-        hand = ", ".join(c["name"] for c in p["hand"]) if p["hand"] is not None else \
-            f"{p['hand_count']} hidden card(s)"
-        lines.append(f"   hand: {hand or '-'}")
-        lines.append(f"   abyss: {', '.join(c['name'] for c in p['abyss']) or '-'}")
-    lines.append("realms:")
-    for r in b["realms"]:
-        state = "active" if r["active"] else "locked"
-        stones = "/".join(r["stones"])
-        lines.append(f"  {r['number']} [{state}] stone {stones}")
-        for seat in ("A", "B"):
-            cards = r["cards"][seat]
-            if cards:
-                shown = ", ".join(
-                    f"{c['name']}" + (f" ({num(c['power'])})" if "power" in c else "")
-                    + (" tapped" if c["tapped"] else "")
-                    + "".join(f" {k}x{n}" for k, n in c["counters"].items()) for c in cards)
-                lines.append(f"     {seat}: {shown}")
-    return "\n".join(lines)
+    names = played.card_names(final, perspective, rep.events)
+    what = played.narrate(event, None, names)
+    click.echo(played.board_text(rep.match_id, seq, what, picture))
 
 
 @cli.command()

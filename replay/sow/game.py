@@ -26,6 +26,7 @@ from replay.sow.cards import CardPool, definitions_digest, load_file, load_pool
 from replay.sow.engine import Engine
 from replay.sow.revisions import ENGINE_VERSION, RULES_REVISION, RULESETS
 from replay.sow.state import SEATS, SowState
+from replay.sow.textboard import board_text
 
 
 class StateOfWonder:
@@ -156,6 +157,9 @@ class StateOfWonder:
 
     def describe(self, event: Event) -> str:
         return narrate.describe(event)
+
+    def board_text(self, match_id: str, seq: int, what: str, board: dict[str, Any]) -> str:
+        return board_text(match_id, seq, what, board)
 
     def narrate(self, event: Event, round_: int | None, names: Mapping[str, str]) -> str:
         return narrate.narrate(event, names)

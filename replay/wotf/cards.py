@@ -185,6 +185,10 @@ class CardDB:
     def __iter__(self):
         return iter(self._cards.values())
 
+    def names(self) -> list[str]:
+        """Every card's name, in the pool's order."""
+        return [card.name for card in self]
+
     def __len__(self) -> int:
         return len(self._cards)
 

@@ -28,6 +28,8 @@ from replay.wotf.decks import card_facts as pool_card_facts
 from replay.wotf.engine import ENGINE_VERSION, Engine
 from replay.wotf.evolve import evolve, initial_state
 from replay.wotf.state import GameState, clone, freeze, thaw
+from replay.wotf.textboard import board_text
+from replay.wotf.upgrade import upgrade as upgrade_file
 
 TURN_EVENTS = (ev.PlayDeclared, ev.AttackDeclared, ev.DrawDeclared, ev.ActivationDeclared,
                ev.HarvestDeclared, ev.Passed)
@@ -206,6 +208,9 @@ class WondersOfTheFirst:
     def describe(self, event: Event) -> str:
         return narrate.describe(event)
 
+    def board_text(self, match_id: str, seq: int, what: str, board: dict[str, Any]) -> str:
+        return board_text(match_id, seq, what, board)
+
     def narrate(self, event: Event, round_: int | None, names: Mapping[str, str]) -> str:
         return narrate.narrate(event, round_, names)
 
@@ -243,6 +248,10 @@ class WondersOfTheFirst:
     # -- analytics -----------------------------------------------------------------------
     def facts(self, stored: list[Stored], file: Any, card_facts: Any) -> Mapping[str, list[Any]]:
         return facts.rows(stored, file, card_facts)
+
+    def upgrade(self, stored: list[Stored], pool: cards.CardDB, store: Any) -> MatchOpened:
+        """Write a schema-3 copy of a file of schema ≤ 2 into ``store`` (``wonders upgrade``)."""
+        return upgrade_file(stored, pool, store)
 
     def card_facts(self, pool: cards.CardDB) -> dict[str, Any]:
         """Each card's orbital and DBS, for files of schema ≤ 2 (they recorded no cards)."""

@@ -1,0 +1,40 @@
+"""A Wonders of The First board as plain text (``wonders replay``): the realms with their stones
+and cards, each seat's resources, hand and abyss."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def board_text(match_id: str, seq: int, what: str, b: dict[str, Any]) -> str:
+    def num(x):
+        return str(int(x)) if isinstance(x, float) and x.is_integer() else str(x)
+
+    lines = [f"{match_id} @ seq {seq}: {what}",
+             f"round {b['round']}  turn {b['turn'] or '-'}  first {b['first'] or '-'}  "
+             f"({b['perspective']} view, rules {b['ruleset']})"]
+    if b["over"]:
+        lines.append(f"match over: {b['winner'] or 'draw'} ({b['reason']})")
+    for seat in ("A", "B"):
+        p = b["players"][seat]
+        lines.append(f"{seat}: energy {num(p['energy'])}  actions {p['actions']}  free attacks "
+                     f"{p['free_attacks']}  faith {num(p['faith'])}  stones {p['stones']}  "
+                     f"deck {p['deck_count']}")
+        hand = ", ".join(c["name"] for c in p["hand"]) if p["hand"] is not None else \
+            f"{p['hand_count']} hidden card(s)"
+        lines.append(f"   hand: {hand or '-'}")
+        lines.append(f"   abyss: {', '.join(c['name'] for c in p['abyss']) or '-'}")
+    lines.append("realms:")
+    for r in b["realms"]:
+        state = "active" if r["active"] else "locked"
+        stones = "/".join(r["stones"])
+        lines.append(f"  {r['number']} [{state}] stone {stones}")
+        for seat in ("A", "B"):
+            cards = r["cards"][seat]
+            if cards:
+                shown = ", ".join(
+                    f"{c['name']}" + (f" ({num(c['power'])})" if "power" in c else "")
+                    + (" tapped" if c["tapped"] else "")
+                    + "".join(f" {k}x{n}" for k, n in c["counters"].items()) for c in cards)
+                lines.append(f"     {seat}: {shown}")
+    return "\n".join(lines)
