@@ -4,14 +4,17 @@ greedy vs random.
 Prints one JSON object.  ``decode_events_per_s`` is the raw msgspec decode rate of the same
 match lines in the same run: the physical limit the replay and fold rates are read against.
 
+Every figure is measured for each game through the game protocol: Wonders of The First's keys
+as they are, State of Wonder's suffixed ``_sow``.
+
 * ``replay_events_per_s`` -- re-derivation through the rules engine (what ``verify`` does);
-* ``fold_events_per_s`` -- the same matches' decoded events folded with
-  :func:`replay.wotf.evolve.fold` from :func:`~replay.wotf.evolve.initial_state`, no engine (what
-  viewing does); ``fold_vs_decode`` is its ratio to the decode rate (target ≥ 0.30);
+* ``fold_events_per_s`` -- the same matches' decoded events folded by the game's ``evolve``
+  from its ``initial_state``, no engine (what viewing does); ``fold_vs_decode`` is its ratio to
+  the decode rate (target ≥ 0.30);
 * ``viewer_step_ms_p50`` / ``viewer_step_ms_p99`` -- one viewer step computed by folding: a
   match's :class:`~replay.timeline.Timeline` (built once, as the viewer keeps it) gives the
-  state at a random seq, and :func:`replay.wotf.perspective.board` draws it from a random
-  perspective (target: p99 ≤ 5 ms, over at least 1000 steps).
+  state at a random seq, and the game's ``board`` draws it from a random perspective (target:
+  p99 ≤ 5 ms, over at least 1000 steps).
 
 Decode and fold rates are the best of three passes over the same events.
 """
@@ -31,16 +34,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ledger.filestore import FileStore
 from ledger.registry import decoder as event_decoder
+from replay.games import game
 from replay.replayer import Replay
 from replay.simulate import simulate_matches
 from replay.timeline import Timeline
-from replay.wotf.cards import cards_of_events, default_cards
-from replay.wotf.decks import load_decks
-from replay.wotf.evolve import fold
-from replay.wotf.perspective import PERSPECTIVES, board
 
 PASSES = 3  # decode and fold: the best of this many passes
 VIEWER_STEPS = 1000  # at least this many viewer steps, spread over the matches
+GAMES = {"wotf": "", "sow": "_sow"}  # each game's figures, keys suffixed
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -48,42 +49,50 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def main() -> None:
-    quick = "--quick" in sys.argv
+def fold(played, events: list) -> object:
+    """The state after ``events`` by the game's ``evolve`` alone (simulated matches have no
+    take-backs)."""
+    state = played.initial_state(events[0])
+    for event in events[1:]:
+        played.evolve(state, event)
+    return state
+
+
+def best_rate(count: int, run) -> float:
+    """``count`` per second of the fastest of :data:`PASSES` runs of ``run()``."""
+    seconds = []
+    for _ in range(PASSES):
+        start = time.perf_counter()
+        run()
+        seconds.append(time.perf_counter() - start)
+    return count / min(seconds)
+
+
+def measure(name: str, root: Path, quick: bool) -> dict:
+    """Every figure for one game."""
+    played = game(name)
     n_sim = 10 if quick else 40
     n_duel = 20 if quick else 200
-    db = default_cards()
-    decks = load_decks(None, db)
-    root = Path(tempfile.mkdtemp(prefix="wonders-bench-"))
+    db = played.default_cards()
+    decks = played.sample_decks(db)
 
     # Simulation, greedy vs greedy.
-    store = FileStore(root / "greedy")
+    store = FileStore(root / name / "greedy")
     start = time.perf_counter()
     ids = [o.match_id for o in simulate_matches(store, db, decks, n_sim, seed=7,
-                                                bots=("greedy", "greedy"))]
+                                                bots=("greedy", "greedy"), game_name=name)]
     sim_seconds = time.perf_counter() - start
 
     # Full re-derivation of each match, against the raw decode rate of the same lines.
     logs = {mid: list(store.read(mid)) for mid in ids}
-    lines = [line for mid in ids for line in (root / "greedy" / f"{mid}.jsonl").read_bytes().splitlines()]
+    lines = [line for mid in ids for line in store.path(mid).read_bytes().splitlines()]
     decoder = event_decoder()  # the tagged union of every registered game's events
-    decode_s = []
-    for _ in range(PASSES):
-        start = time.perf_counter()
-        for line in lines:
-            decoder.decode(line)
-        decode_s.append(time.perf_counter() - start)
-    decode_rate = len(lines) / min(decode_s)
+    decode_rate = best_rate(len(lines), lambda: [decoder.decode(line) for line in lines])
 
     # Folding the same matches' decoded events without the engine (what viewing does).
     decoded = [[stored.event for stored in log] for log in logs.values()]
-    fold_s = []
-    for _ in range(PASSES):
-        start = time.perf_counter()
-        for events_of_match in decoded:
-            fold(events_of_match)
-        fold_s.append(time.perf_counter() - start)
-    fold_rate = sum(map(len, decoded)) / min(fold_s)
+    fold_rate = best_rate(sum(map(len, decoded)),
+                          lambda: [fold(played, events) for events in decoded])
     replay_ms, events = [], 0
     for log in logs.values():
         start = time.perf_counter()
@@ -108,30 +117,34 @@ def main() -> None:
     per_match = -(-VIEWER_STEPS // len(decoded))
     for events_of_match in decoded:
         timeline = Timeline(events_of_match)
-        cards = cards_of_events(events_of_match, db)
+        cards = played.match_cards(events_of_match[0], db)
+        learn = getattr(played, "learn_cards", None)  # tokens a match's events define
+        if learn is not None:
+            learn(cards, events_of_match)
         for _ in range(per_match):
             seq = rng.randrange(len(timeline))
-            perspective = rng.choice(PERSPECTIVES)
+            perspective = rng.choice(played.perspectives)
             start = time.perf_counter()
-            board(timeline.state_at(seq), cards, perspective)
+            played.board(timeline.state_at(seq), cards, perspective)
             step_ms.append((time.perf_counter() - start) * 1000)
 
     # Greedy vs random, seats alternating.
     wins = 0
     half = n_duel // 2
     for seats, prefix in ((("greedy", "random"), "gr"), (("random", "greedy"), "rg")):
-        duel = FileStore(root / prefix)
-        for opened in simulate_matches(duel, db, decks, half, seed=11, bots=seats, prefix=prefix):
+        duel = FileStore(root / name / prefix)
+        for opened in simulate_matches(duel, db, decks, half, seed=11, bots=seats, prefix=prefix,
+                                       game_name=name):
             info = next(i for i in duel.list() if i.match_id == opened.match_id)
             greedy_seat = "A" if seats[0] == "greedy" else "B"
             wins += info.winner == greedy_seat
 
-    shutil.rmtree(root, ignore_errors=True)
-    print(json.dumps({
+    replay_rate = events / (sum(replay_ms) / 1000)
+    return {
         "simulate_matches_per_s": round(n_sim / sim_seconds, 2),
-        "replay_events_per_s": round(events / (sum(replay_ms) / 1000)),
+        "replay_events_per_s": round(replay_rate),
         "decode_events_per_s": round(decode_rate),
-        "replay_vs_decode": round(events / (sum(replay_ms) / 1000) / decode_rate, 4),
+        "replay_vs_decode": round(replay_rate / decode_rate, 4),
         "fold_events_per_s": round(fold_rate),
         "fold_vs_decode": round(fold_rate / decode_rate, 4),
         "viewer_step_ms_p50": round(percentile(step_ms, 0.5), 3),
@@ -145,7 +158,19 @@ def main() -> None:
         "greedy_vs_random_matches": 2 * half,
         "matches_simulated": n_sim,
         "seeks": len(seek_ms),
-    }))
+    }
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    root = Path(tempfile.mkdtemp(prefix="wonders-bench-"))
+    figures: dict = {}
+    try:
+        for name, suffix in GAMES.items():
+            figures.update({key + suffix: value for key, value in measure(name, root, quick).items()})
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    print(json.dumps(figures))
 
 
 if __name__ == "__main__":
