@@ -108,5 +108,6 @@ def entries_problems(entries: list[DeckEntry], pool: CardPool) -> list[str]:
 
 
 def deck_problems(deck: Deck | list[DeckEntry], pool: CardPool) -> list[str]:
-    entries = deck.entries() if isinstance(deck, Deck) else list(deck)
+    """Why a deck is not legal: a deck (anything with ``entries()``) or its entries."""
+    entries = deck.entries() if hasattr(deck, "entries") else list(deck)
     return entries_problems(entries, pool)

@@ -165,6 +165,14 @@ class StateOfWonder:
         return narrate.narrate(event, names)
 
     # -- the API ---------------------------------------------------------------------------
+    def answer(self, seat: str, prompt: Prompt, pick: Any) -> Event:
+        """The decision answering a prompt of listed picks (or a ``choose``) with ``pick``:
+        a turn prompt lists the decisions themselves; any other prompt is answered with
+        ``Picked`` (attackers, defenders, retreat, siege target, damage split, retrieval …)."""
+        if prompt.kind == "turn" and isinstance(pick, Event):
+            return pick
+        return events.Picked(seat, prompt.kind, pick)
+
     def decision(self, seat: str, body: Mapping[str, Any]) -> Event:
         if seat not in SEATS:
             raise ValueError(f"unknown seat {seat!r}: State of Wonder seats are A and B")

@@ -231,3 +231,35 @@ def test_a_finished_sow_match_file_imports_and_is_shown_as_its_game(api, tmp_pat
     assert status == 200 and state["board"]["game"] == "sow"
     page = other.client.get(f"/matches/{mid}")
     assert page.status_code == 200 and b"State of Wonder" in page.data
+
+
+def test_a_sow_match_is_played_to_the_end_with_only_what_the_prompt_offers(api):
+    """Like ``/play``: each decision is one of the prompt's listed options, or a ``choose``
+    answered in the ``answer`` body it names -- never built by the client."""
+    mid, tokens = create(api)
+    rng = random.Random(3)
+    kinds = set()
+    for _ in range(3000):
+        status, pending = api.call("GET", f"/api/matches/{mid}/prompt", tokens["judge"])
+        if pending["prompt"] is None:
+            break
+        seat = pending["prompt"]["seat"]
+        status, mine = api.call("GET", f"/api/matches/{mid}/prompt", tokens[seat])
+        prompt = mine["prompt"]
+        kinds.add(prompt["kind"])
+        if prompt.get("choose") is not None:
+            spec = prompt["choose"]
+            assert "answer" in prompt, prompt  # the body a chosen list is sent in
+            pick = rng.sample(spec["of"], rng.randint(spec["min"], spec["max"]))
+            body = {**prompt["answer"], "pick": pick}
+        else:
+            assert prompt["options"], f"no answer offered to a {prompt['kind']} prompt"
+            body = rng.choice(prompt["options"])["decision"]
+        status, data = api.call("POST", f"/api/matches/{mid}/decisions", tokens[seat],
+                                {"expected_seq": mine["length"], "decision": body})
+        assert status == 201, (prompt, body, data)
+    else:
+        raise AssertionError("the match did not end")
+    assert api.state(mid, tokens["judge"])["board"]["over"]
+    assert {"turn"} < kinds  # turn prompts and at least one answer prompt were offered
+    assert verify_file(store_of(api)(mid)).ok
