@@ -141,9 +141,6 @@ def test_replay_imports_nothing_from_web():
     assert not wrong, "\n".join(wrong)
 
 
-@pytest.mark.xfail(strict=True, reason="ledger.warehouse imports replay.wotf.facts and "
-                                       "replay.wotf.deckfacts (analytics facts are to come "
-                                       "through the game protocol)")
 def test_ledger_imports_nothing_from_replay_or_web():
     wrong = _wrong_way("ledger", ("replay", "web"))
     assert not wrong, "\n".join(wrong)

@@ -17,9 +17,9 @@ import hashlib
 import json
 from functools import cached_property
 
-from typing import Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
 Timing = Literal[
     "play",          # On Play: when played from hand, before it resolves and arrives
@@ -147,30 +147,218 @@ OpName = Literal[
 ]
 
 
-class Op(_Data):
-    """One effect.  ``do`` says what; the other fields are its parameters (see the docs)."""
+Restriction = Literal["attack", "be_nullified", "untap", "be_tapped", "be_controlled",
+                      "get_counters", "be_targeted", "be_destroyed", "be_banished"]
+Where = Literal["here", "target", "any"]
 
-    do: OpName
+
+class _Op(_Data):
+    """What every effect may have: "you may" and a condition (``if_you_do`` and others)."""
+
+    optional: bool = False            # "you may"
+    condition: Condition | None = None
+
+
+class Draw(_Op):
+    """Draw N (one at a time); Deny N (the top N of your deck into The Abyss); Discard N;
+    Reveal the top N of your deck."""
+
+    do: Literal["draw", "deny", "discard", "reveal"]
+    amount: Number = 1
+
+
+class Seek(_Op):
+    """Seek N: reveal the top N, you may play a ``match``-ing one for free, bury the rest."""
+
+    do: Literal["seek"]
+    amount: Number = 1
+    match: Selector | None = None     # which card may be chosen
+    realm: Where = "here"
+
+
+class Affect(_Op):
+    """Do something to the chosen cards: bury, destroy, sacrifice, banish, portal, stun, tap,
+    untap, turn face up."""
+
+    do: Literal["bury", "destroy", "sacrifice", "banish", "portal", "stun", "tap", "untap",
+                "turn_face_up"]
+    target: Selector | None = None
+
+
+class Put(_Op):
+    """Return / put cards from another area into a realm (they arrive); "at end of round"
+    makes it a delayed effect."""
+
+    do: Literal["return", "put"]
+    target: Selector | None = None
+    realm: Where = "here"
+    at_round_end: bool = False
+
+
+class Move(_Op):
+    """Move: realm to realm (to an adjacent realm, or any)."""
+
+    do: Literal["move"]
+    target: Selector | None = None
+    to: Literal["adjacent", "realm"] | None = None
+    realm: Where = "here"
+
+
+class CreateToken(_Op):
+    """Create tokens (203): printed or stand-in; they arrive."""
+
+    do: Literal["create_token"]
+    token: "TokenSpec | None" = None
+    realm: Where = "here"
+
+
+class Counters(_Op):
+    """Put N counters of a kind (+1, -1, shield, protector, …) on the chosen cards."""
+
+    do: Literal["counters"]
+    target: Selector | None = None
+    amount: Number = 1
+    counter: str | None = None
+    up_to_amount: bool = False        # "up to N": the controller chooses 0..N
+
+
+class Power(_Op):
+    """"Gets +N", "double", "base power N" (rule 101.6 order); static or for a duration."""
+
+    do: Literal["power", "multiply", "base_power"]
     target: Selector | None = None
     amount: Number = 1
     until: Duration = "ever"
-    optional: bool = False            # "you may"
-    condition: Condition | None = None
-    resource: Resource | None = None  # gain/lose
-    counter: str | None = None        # counters: kind (+1, -1, shield, protector, …, custom)
-    to: Literal["adjacent", "realm"] | None = None  # move: to an adjacent realm, or any realm
-    realm: Literal["here", "target", "any"] = "here"  # where cards go: here, or a chosen realm
-    token: "TokenSpec | None" = None
-    keywords: tuple[str, ...] = ()    # grant: keywords given
-    restriction: Literal["attack", "be_nullified", "untap", "be_tapped", "be_controlled",
-                         "get_counters", "be_targeted", "be_destroyed", "be_banished"] | None = None
-    faceup: bool = True               # distribute face down
-    temporary: bool = True            # nullify: temporary (this round) unless "are nullified"
-    unless_pay: int = 0               # "unless they spend N energy"
-    times: int = 1                    # trigger_again
-    match: Selector | None = None     # seek: which card may be chosen
-    up_to_amount: bool = False        # "up to N": the controller chooses 0..N
-    at_round_end: bool = False        # return: happens at the end of the round (a delayed effect)
+
+
+class Nullify(_Op):
+    """Nullify: temporary (this round) unless "are nullified"; "unless they spend N"."""
+
+    do: Literal["nullify"]
+    target: Selector | None = None
+    temporary: bool = True
+    unless_pay: int = 0
+
+
+class Gain(_Op):
+    """Gain or lose a resource."""
+
+    do: Literal["gain", "lose"]
+    amount: Number = 1
+    resource: Resource | None = None
+
+
+class Control(_Op):
+    """Gain control (for the round, or for good)."""
+
+    do: Literal["control"]
+    target: Selector | None = None
+    until: Duration = "ever"
+
+
+class Copy(_Op):
+    """Copy: a token copy of the chosen card arrives."""
+
+    do: Literal["copy"]
+    target: Selector | None = None
+    realm: Where = "here"
+
+
+class Grant(_Op):
+    """The chosen cards get keywords."""
+
+    do: Literal["grant"]
+    target: Selector | None = None
+    keywords: tuple[str, ...] = ()
+    until: Duration = "ever"
+
+
+class Cant(_Op):
+    """A "can't" restriction on the chosen cards (rule 506)."""
+
+    do: Literal["cant"]
+    target: Selector | None = None
+    restriction: Restriction | None = None
+    until: Duration = "ever"
+
+
+class NameClass(_Op):
+    """Name a class (for ``named_class`` selectors)."""
+
+    do: Literal["name_class"]
+
+
+class Distribute(_Op):
+    """Shuffle the chosen cards and distribute them over the active realms (face down?)."""
+
+    do: Literal["distribute"]
+    target: Selector | None = None
+    faceup: bool = True
+
+
+class TriggerAgain(_Op):
+    """Trigger an on-arrival ability of another Wonder N times (not a copy, 507)."""
+
+    do: Literal["trigger_again"]
+    target: Selector | None = None
+    times: int = 1
+
+
+class RealmOp(_Op):
+    """Seize a stone outside a battle, or banish a realm: here or a chosen realm."""
+
+    do: Literal["seize_stone", "banish_realm"]
+    realm: Where = "here"
+
+
+class NullifyEffect(_Op):
+    """Nullify the effect now choosing targets, unless its controller pays N."""
+
+    do: Literal["nullify_effect"]
+    unless_pay: int = 0
+
+
+class StaticOnly(_Op):
+    """Effects only a static ability has: play from the top of the deck, symbiosis "as if
+    it had any power", counts as N stones."""
+
+    do: Literal["play_from_deck", "symbiosis_any_power", "counts_as_stones"]
+    target: Selector | None = None
+    amount: Number = 1
+
+
+OP_MODELS: tuple[type[_Op], ...] = (Draw, Seek, Affect, Put, Move, CreateToken, Counters, Power,
+                                    Nullify, Gain, Control, Copy, Grant, Cant, NameClass,
+                                    Distribute, TriggerAgain, RealmOp, NullifyEffect, StaticOnly)
+
+
+class _UnknownEffect(_Data):
+    """What an effect with an unknown ``do`` is checked as: the error names ``do``."""
+
+    do: OpName
+
+
+def _effect_kind(value: Any) -> str:
+    """The tag of an effect: its ``do``, or ``"do"`` (:class:`_UnknownEffect`) if unknown."""
+    do = value.get("do") if isinstance(value, dict) else getattr(value, "do", None)
+    return do if do in get_args(OpName) else "do"
+
+
+if TYPE_CHECKING:
+    Op = (Draw | Seek | Affect | Put | Move | CreateToken | Counters | Power | Nullify | Gain
+          | Control | Copy | Grant | Cant | NameClass | Distribute | TriggerAgain | RealmOp
+          | NullifyEffect | StaticOnly)
+else:
+    #: One effect: ``do`` says what (the tag); each kind of effect has only its own
+    #: parameters, validated per kind: a card file giving ``draw`` a ``target`` is an error
+    #: naming the card, the ability, the effect, its kind and the field
+    #: (``abilities.0.effects.1.draw.target``).
+    Op = Annotated[
+        Union[tuple(Annotated[model, Tag(tag)] for model in OP_MODELS
+                    for tag in get_args(model.model_fields["do"].annotation))
+              + (Annotated[_UnknownEffect, Tag("do")],)],
+        Discriminator(_effect_kind),
+    ]
 
 
 class TokenSpec(_Data):
@@ -228,7 +416,8 @@ class Ability(_Data):
         return self
 
 
-Op.model_rebuild()
+for _model in OP_MODELS:
+    _model.model_rebuild()
 
 
 def parse_abilities(raw: list[dict]) -> tuple[Ability, ...]:
@@ -249,7 +438,6 @@ _TRIGGER_FIELDS = ("nth", "next_time", "by")
 
 def all_constructs() -> set[str]:
     """Every construct of the language, named ``kind:value`` (derived from the models)."""
-    from typing import get_args
     names = {f"when:{w}" for w in get_args(Timing)}
     names |= {f"do:{d}" for d in get_args(OpName)}
     names |= {f"event:{e}" for e in get_args(EventKind)}
@@ -295,25 +483,30 @@ def constructs_of(ability: Ability) -> set[str]:
 
 
 def _op_constructs(op: Op) -> set[str]:
+    def param(name: str, default: Any = None) -> Any:
+        return getattr(op, name, default)  # a parameter this kind of effect has, if any
+
     found = {f"do:{op.do}"}
-    if op.target is not None:
-        found |= _selector_constructs(op.target)
-    if op.match is not None:
-        found |= _selector_constructs(op.match)
-    found |= _amount_constructs(op.amount)
-    if op.do in ("power", "multiply", "base_power", "grant", "cant", "control", "nullify") and op.until:
-        found.add(f"until:{op.until}")
-    if op.resource:
-        found.add(f"resource:{op.resource}")
+    for name in ("target", "match"):
+        if param(name) is not None:
+            found |= _selector_constructs(param(name))
+    found |= _amount_constructs(param("amount", 1))
+    if op.do in ("power", "multiply", "base_power", "grant", "cant", "control", "nullify") \
+            and param("until", "ever"):
+        found.add(f"until:{param('until', 'ever')}")
+    if param("resource"):
+        found.add(f"resource:{param('resource')}")
     if op.condition is not None:
         found |= _condition_constructs(op.condition)
-    if op.token is not None:
-        found |= {f"token:{t}" for t in _TOKEN_FIELDS if _is_set(getattr(op.token, t))
-                  and not (t == "count" and op.token.count == 1)}
-    flags = {"op:optional": op.optional, "op:up_to_amount": op.up_to_amount,
-             "op:at_round_end": op.at_round_end, "op:unless_pay": bool(op.unless_pay),
-             "op:continuous_nullify": op.do == "nullify" and not op.temporary,
-             "op:face_down": op.do == "distribute" and not op.faceup}
+    token = param("token")
+    if token is not None:
+        found |= {f"token:{t}" for t in _TOKEN_FIELDS if _is_set(getattr(token, t))
+                  and not (t == "count" and token.count == 1)}
+    flags = {"op:optional": op.optional, "op:up_to_amount": param("up_to_amount", False),
+             "op:at_round_end": param("at_round_end", False),
+             "op:unless_pay": bool(param("unless_pay", 0)),
+             "op:continuous_nullify": op.do == "nullify" and not param("temporary", True),
+             "op:face_down": op.do == "distribute" and not param("faceup", True)}
     return found | {name for name, used in flags.items() if used}
 
 

@@ -9,8 +9,13 @@ the state only through the engine's primitives, and returns whether it did anyth
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from replay.wotf.events import CardMoved, RealmBanished, ResourcesChanged, StoneSeized
-from replay.wotf.abilities import Op, Selector
+from replay.wotf.abilities import (
+    Affect, Cant, Control, Copy, Counters, CreateToken, Distribute, Draw, Gain, Grant, Move,
+    NameClass, Nullify, NullifyEffect, Power, Put, RealmOp, Seek, Selector, TriggerAgain,
+)
 from replay.prompts import Choose, Prompt
 from replay.wotf.selectors import Context, amount, candidates
 from replay.wotf.state import other
@@ -22,14 +27,14 @@ COUNTED_CAP = 999_999  # "infinite" actions or free attacks (docs/rulings.md R26
 FACE_DOWN = "distributed face down"  # the reason of a CardMoved that hides the card (Face Down)
 
 
-def _draw(g: Rules, op: Op, ctx: Context) -> Flow:
+def _draw(g: Rules, op: Draw, ctx: Context) -> Flow:
     for _ in range(int(amount(g.view, op.amount, ctx))):
         g.draw(ctx.controller, "effect")  # 6 Draw: one at a time
     return True
     yield
 
 
-def _deny(g: Rules, op: Op, ctx: Context) -> Flow:
+def _deny(g: Rules, op: Draw, ctx: Context) -> Flow:
     """Deny N: the top N cards of your deck into The Abyss."""
     deck = g.state.players[ctx.controller].deck
     n = min(int(amount(g.view, op.amount, ctx)), len(deck))
@@ -40,7 +45,7 @@ def _deny(g: Rules, op: Op, ctx: Context) -> Flow:
     yield
 
 
-def _discard(g: Rules, op: Op, ctx: Context) -> Flow:
+def _discard(g: Rules, op: Draw, ctx: Context) -> Flow:
     hand = g.state.players[ctx.controller].hand
     n = min(int(amount(g.view, op.amount, ctx)), len(hand))
     if n == 0:
@@ -52,7 +57,7 @@ def _discard(g: Rules, op: Op, ctx: Context) -> Flow:
     return True
 
 
-def _bury(g: Rules, op: Op, ctx: Context) -> Flow:
+def _bury(g: Rules, op: Affect, ctx: Context) -> Flow:
     """Bury: put cards on the bottom of their owner's deck."""
     cards = yield from g.choose(op.target, ctx, "bury which card?")
     for cid in cards:
@@ -60,7 +65,7 @@ def _bury(g: Rules, op: Op, ctx: Context) -> Flow:
     return bool(cards)
 
 
-def _reveal(g: Rules, op: Op, ctx: Context) -> Flow:
+def _reveal(g: Rules, op: Draw, ctx: Context) -> Flow:
     deck = g.state.players[ctx.controller].deck
     shown = deck[: int(amount(g.view, op.amount, ctx))]
     g.emit_reveal(ctx, shown)
@@ -69,7 +74,7 @@ def _reveal(g: Rules, op: Op, ctx: Context) -> Flow:
     yield
 
 
-def _seek(g: Rules, op: Op, ctx: Context) -> Flow:
+def _seek(g: Rules, op: Seek, ctx: Context) -> Flow:
     """Seek N: reveal the top N, you may play a matching one free here, bury the rest."""
     deck = g.state.players[ctx.controller].deck
     shown = list(deck[: int(amount(g.view, op.amount, ctx))])
@@ -91,7 +96,7 @@ def _seek(g: Rules, op: Op, ctx: Context) -> Flow:
     return True
 
 
-def _destroy(g: Rules, op: Op, ctx: Context) -> Flow:
+def _destroy(g: Rules, op: Affect, ctx: Context) -> Flow:
     cards = yield from g.choose(op.target, ctx, "destroy which card?")
     targeted = op.target is not None and op.target.pick in ("target", "up_to")
     why = g.view.definition(ctx.source).name
@@ -107,7 +112,7 @@ def _destroy(g: Rules, op: Op, ctx: Context) -> Flow:
     return bool(dying)
 
 
-def _sacrifice(g: Rules, op: Op, ctx: Context) -> Flow:
+def _sacrifice(g: Rules, op: Affect, ctx: Context) -> Flow:
     """Sacrifice: your own card to The Abyss; no target, no shield (Sacrifice)."""
     chooser = ctx.controller
     if op.target is not None and op.target.side == "enemy":
@@ -133,14 +138,14 @@ def _sacrifice(g: Rules, op: Op, ctx: Context) -> Flow:
     return bool(picks)
 
 
-def _banish(g: Rules, op: Op, ctx: Context) -> Flow:
+def _banish(g: Rules, op: Affect, ctx: Context) -> Flow:
     cards = yield from g.choose(op.target, ctx, "banish which card?")
     for cid in cards:
         yield from g.banish(cid, "banished")
     return bool(cards)
 
 
-def _portal(g: Rules, op: Op, ctx: Context) -> Flow:
+def _portal(g: Rules, op: Affect, ctx: Context) -> Flow:
     """Portal: banish, then return to The World at once, untapped, its counters gone and its
     equipment left behind; arrival re-triggers.  It is not a new instance: it keeps its
     "this round" and other effects (Portal)."""
@@ -154,7 +159,7 @@ def _portal(g: Rules, op: Op, ctx: Context) -> Flow:
     return bool(cards)
 
 
-def _put(g: Rules, op: Op, ctx: Context) -> Flow:
+def _put(g: Rules, op: Put, ctx: Context) -> Flow:
     """Return / put a card from another area into a realm (it arrives); "at end of round"
     marks the card and :meth:`Scripts.delayed_returns` does it then."""
     cards = yield from g.choose(op.target, ctx, "which card?")
@@ -170,7 +175,7 @@ def _put(g: Rules, op: Op, ctx: Context) -> Flow:
     return bool(cards)
 
 
-def _move(g: Rules, op: Op, ctx: Context) -> Flow:
+def _move(g: Rules, op: Move, ctx: Context) -> Flow:
     """Move: realm to realm, entering and leaving every realm in between (Move)."""
     cards = yield from g.choose(op.target, ctx, "move which card?")
     moved = False
@@ -193,7 +198,7 @@ def _move(g: Rules, op: Op, ctx: Context) -> Flow:
     return moved
 
 
-def _create_token(g: Rules, op: Op, ctx: Context) -> Flow:
+def _create_token(g: Rules, op: CreateToken, ctx: Context) -> Flow:
     """Create tokens (203): a printed token from the archive that meets the minimum
     requirements, or a stand-in; the token arrives."""
     spec = op.token
@@ -234,7 +239,7 @@ def _meets(g: Rules, cid: str, spec) -> bool:
     return set(spec.classes) <= set(d.classes)
 
 
-def _counters(g: Rules, op: Op, ctx: Context) -> Flow:
+def _counters(g: Rules, op: Counters, ctx: Context) -> Flow:
     cards = yield from g.choose(op.target, ctx, f"put {op.counter} counters on which card?")
     n = int(amount(g.view, op.amount, ctx))
     if op.up_to_amount and cards:
@@ -250,7 +255,7 @@ def _counters(g: Rules, op: Op, ctx: Context) -> Flow:
     return done
 
 
-def _power(g: Rules, op: Op, ctx: Context) -> Flow:
+def _power(g: Rules, op: Power, ctx: Context) -> Flow:
     """"Gets +N" (additive), "double" (multiplicative), "base power N" — rule 101.6 order."""
     cards = yield from g.choose(op.target, ctx, "which Wonder?")
     kind = {"power": "power+", "multiply": "power*", "base_power": "base"}[op.do]
@@ -260,7 +265,7 @@ def _power(g: Rules, op: Op, ctx: Context) -> Flow:
     return bool(cards)
 
 
-def _stun(g: Rules, op: Op, ctx: Context) -> Flow:
+def _stun(g: Rules, op: Affect, ctx: Context) -> Flow:
     """Stun: tap it, and its base power is 0 until the end of the round."""
     cards = yield from g.choose(op.target, ctx, "stun which Wonder?")
     for cid in cards:
@@ -269,13 +274,13 @@ def _stun(g: Rules, op: Op, ctx: Context) -> Flow:
     return bool(cards)
 
 
-def _tap(g: Rules, op: Op, ctx: Context) -> Flow:
+def _tap(g: Rules, op: Affect, ctx: Context) -> Flow:
     cards = yield from g.choose(op.target, ctx, f"{op.do} which card?")
     changed = [g.set_tapped(cid, op.do == "tap") for cid in cards]
     return any(changed)
 
 
-def _nullify(g: Rules, op: Op, ctx: Context) -> Flow:
+def _nullify(g: Rules, op: Nullify, ctx: Context) -> Flow:
     """Nullify: temporary (this round) or continuous (indefinitely); "can't" wins."""
     cards = yield from g.choose(op.target, ctx, "nullify which card?")
     done = False
@@ -296,7 +301,7 @@ def _nullify(g: Rules, op: Op, ctx: Context) -> Flow:
     return done
 
 
-def _gain(g: Rules, op: Op, ctx: Context) -> Flow:
+def _gain(g: Rules, op: Gain, ctx: Context) -> Flow:
     """Gain or lose a resource (never below 0).  Energy and faith may become infinite (rule 1);
     actions and free attacks are counted one by one, so "infinite" ones are capped (R26)."""
     p = g.state.players[ctx.controller]
@@ -310,7 +315,7 @@ def _gain(g: Rules, op: Op, ctx: Context) -> Flow:
     yield
 
 
-def _control(g: Rules, op: Op, ctx: Context) -> Flow:
+def _control(g: Rules, op: Control, ctx: Context) -> Flow:
     """Gain control: the card moves to your side of the same realm (506)."""
     cards = yield from g.choose(op.target, ctx, "gain control of which card?")
     done = False
@@ -324,7 +329,7 @@ def _control(g: Rules, op: Op, ctx: Context) -> Flow:
     return done
 
 
-def _copy(g: Rules, op: Op, ctx: Context) -> Flow:
+def _copy(g: Rules, op: Copy, ctx: Context) -> Flow:
     """Copy: a token with the copied card's printed stats and abilities; it arrives."""
     cards = yield from g.choose(op.target, ctx, "copy which card?")
     made = []
@@ -340,7 +345,7 @@ def _copy(g: Rules, op: Op, ctx: Context) -> Flow:
     return bool(made)
 
 
-def _grant(g: Rules, op: Op, ctx: Context) -> Flow:
+def _grant(g: Rules, op: Grant, ctx: Context) -> Flow:
     cards = yield from g.choose(op.target, ctx, "which card?")
     for cid in cards:
         for keyword in op.keywords:
@@ -348,14 +353,14 @@ def _grant(g: Rules, op: Op, ctx: Context) -> Flow:
     return bool(cards)
 
 
-def _cant(g: Rules, op: Op, ctx: Context) -> Flow:
+def _cant(g: Rules, op: Cant, ctx: Context) -> Flow:
     cards = yield from g.choose(op.target, ctx, "which card?")
     for cid in cards:
         g.add_effect(cid, f"cant:{op.restriction}", 0, op.until, ctx.source)
     return bool(cards)
 
 
-def _name_class(g: Rules, op: Op, ctx: Context) -> Flow:
+def _name_class(g: Rules, op: NameClass, ctx: Context) -> Flow:
     """Name a class: any class a card in the game has."""
     classes = sorted({k for card in g.db for k in card.classes})
     ctx.named_class = yield from g.ask(Prompt(ctx.controller, "target", options=classes,
@@ -363,7 +368,7 @@ def _name_class(g: Rules, op: Op, ctx: Context) -> Flow:
     return True
 
 
-def _distribute(g: Rules, op: Op, ctx: Context) -> Flow:
+def _distribute(g: Rules, op: Distribute, ctx: Context) -> Flow:
     """Shuffle the chosen cards (a chance event) and distribute them as evenly as possible
     over the active realms, face down if the effect says so (Distribute, Face Down)."""
     cards = yield from g.choose(op.target, ctx, "which cards?")
@@ -388,7 +393,7 @@ def _distribute(g: Rules, op: Op, ctx: Context) -> Flow:
     return True
 
 
-def _trigger_again(g: Rules, op: Op, ctx: Context) -> Flow:
+def _trigger_again(g: Rules, op: TriggerAgain, ctx: Context) -> Flow:
     """Choose an on-arrival ability of another Wonder you control; trigger it N times
     (not a copy, 507)."""
     sel = op.target or Selector(what="wonder", side="yours", other=True)
@@ -407,7 +412,7 @@ def _trigger_again(g: Rules, op: Op, ctx: Context) -> Flow:
     return True
 
 
-def _seize_stone(g: Rules, op: Op, ctx: Context) -> Flow:
+def _seize_stone(g: Rules, op: RealmOp, ctx: Context) -> Flow:
     """Seize a stone outside a battle (Seize Stone): one from the center or an opponent, in
     this or a target realm; protectors only stop seizures in battles."""
     seat = ctx.controller
@@ -427,7 +432,7 @@ def _seize_stone(g: Rules, op: Op, ctx: Context) -> Flow:
     return True
 
 
-def _banish_realm(g: Rules, op: Op, ctx: Context) -> Flow:
+def _banish_realm(g: Rules, op: RealmOp, ctx: Context) -> Flow:
     """Banish a realm: everything in it is banished with it, or nothing is if anything there
     can't be (Banishment).  v1.3.2: a banished realm is inactive; v1.2: it stays active, and a
     card sent there enters banishment with it (rules README)."""
@@ -443,7 +448,7 @@ def _banish_realm(g: Rules, op: Op, ctx: Context) -> Flow:
     return True
 
 
-def _turn_face_up(g: Rules, op: Op, ctx: Context) -> Flow:
+def _turn_face_up(g: Rules, op: Affect, ctx: Context) -> Flow:
     """Turn face-down cards face up: they are treated as if they entered from The Abyss
     (Face Down), so they arrive and their On Arrival abilities trigger."""
     cards = yield from g.choose(op.target, ctx, "turn which face-down card face up?")
@@ -456,7 +461,7 @@ def _turn_face_up(g: Rules, op: Op, ctx: Context) -> Flow:
     return bool(turned)
 
 
-def _nullify_effect(g: Rules, op: Op, ctx: Context) -> Flow:
+def _nullify_effect(g: Rules, op: NullifyEffect, ctx: Context) -> Flow:
     """Nullify the effect that is choosing targets right now, unless its controller pays
     (Feline Entity of Dreams).  A spell is a card: "can't be nullified" protects it; a
     triggered ability of a card is an effect, and nothing protects it (Nullify example)."""
@@ -480,7 +485,7 @@ def _nullify_effect(g: Rules, op: Op, ctx: Context) -> Flow:
     return True
 
 
-OPS = {
+OPS: dict[str, Callable[..., Flow]] = {
     "draw": _draw, "deny": _deny, "discard": _discard, "bury": _bury, "reveal": _reveal,
     "seek": _seek, "destroy": _destroy, "sacrifice": _sacrifice, "banish": _banish,
     "portal": _portal, "return": _put, "put": _put, "move": _move,

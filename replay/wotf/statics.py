@@ -85,8 +85,9 @@ def _settle_nullify(v: Facts, found: list[tuple[str, Ability]], table: Statics) 
 
 
 def _apply(v: Facts, op: Op, ctx: Context, table: Statics) -> None:
-    targets = candidates(v, op.target, ctx) if op.target is not None else [ctx.source]
-    value = amount(v, op.amount, ctx) if op.do in _NUMERIC else 0
+    target = getattr(op, "target", None)  # the effect's own parameters (abilities.Op)
+    targets = candidates(v, target, ctx) if target is not None else [ctx.source]
+    value = amount(v, getattr(op, "amount", 1), ctx) if op.do in _NUMERIC else 0
     for cid in targets:
         if op.do == "power":
             table.power_add[cid] += value
@@ -95,9 +96,9 @@ def _apply(v: Facts, op: Op, ctx: Context, table: Statics) -> None:
         elif op.do == "base_power":
             table.base[cid] = value
         elif op.do == "grant":
-            table.grants[cid] += list(op.keywords)
-        elif op.do == "cant" and op.restriction:
-            table.cant[cid].add(op.restriction)
+            table.grants[cid] += list(getattr(op, "keywords", ()))
+        elif op.do == "cant" and getattr(op, "restriction", None):
+            table.cant[cid].add(getattr(op, "restriction"))
         elif op.do == "symbiosis_any_power":
             table.any_power.add(cid)
     if op.do == "play_from_deck":
