@@ -30,6 +30,7 @@ class TurnActions(Component):
         s = self.state
         while True:
             seat = s.turn
+            assert seat is not None  # the turns phase always has an active player (403.2)
             yield from self.g.settle()
             if not self.has_turn_action(seat):
                 # 403.4 / 404.5: no actions and no other way to use the turn: pass automatically.

@@ -68,7 +68,7 @@ class Battles(Component):
 
     def _deathstrikers(self, realm: int, attacker: str, result: str) -> list[Trigger]:
         """Deathstrike triggers of each Wonder here whose side won or tied."""
-        sides = {"attacker": [attacker], "defender": [other(attacker)],
+        sides: dict[str, list[str]] = {"attacker": [attacker], "defender": [other(attacker)],
                  "tie": [attacker, other(attacker)]}[result]
         triggers: list[Trigger] = []
         for c in self.view.in_realm(realm):

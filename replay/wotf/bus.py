@@ -32,6 +32,18 @@ class Occurrence:
     realm: int | None = None  # where it happened
     how: str = ""  # "dies": destroyed, sacrifice, died
 
+    @property
+    def card(self) -> str:
+        """The card the event is about (for the events that are about one)."""
+        assert self.subject is not None, f"{self.event!r} names no card"
+        return self.subject
+
+    @property
+    def place(self) -> int:
+        """The realm the event happened in (for the events that happen in one)."""
+        assert self.realm is not None, f"{self.event!r} names no realm"
+        return self.realm
+
 
 Handler = Callable[[Occurrence], list[Trigger]]
 

@@ -135,17 +135,17 @@ class Effects(Component):
         """Rage, Call, Symbiosis: on-arrival keywords of the arriving card."""
         triggers: list[Trigger] = []
         for ability in ON_ARRIVAL:
-            triggers += self.triggers_of(o.subject, ability, o.realm)
+            triggers += self.triggers_of(o.card, ability, o.realm)
         return triggers
 
     def guardians(self, o: Occurrence) -> list[Trigger]:
         """Guardian: an enemy Wonder moving into or arriving in this realm gives this +2 this
         round."""
-        if not self.view.is_wonder(o.subject):
+        if not self.view.is_wonder(o.card):
             return []
-        seat = self.state.cards[o.subject].controller
+        seat = self.state.cards[o.card].controller
         triggers: list[Trigger] = []
-        for g in self.view.in_realm(o.realm, other(seat)):
+        for g in self.view.in_realm(o.place, other(seat)):
             if self.view.is_wonder(g.id):
                 triggers += self.triggers_of(g.id, "guardian", o.realm)
         return triggers
@@ -166,11 +166,11 @@ class Effects(Component):
 
     def deathstrike(self, o: Occurrence) -> list[Trigger]:
         """Deathstrike: a Wonder whose side won or tied the battle here."""
-        return self.triggers_of(o.subject, "deathstrike", realm=o.realm)
+        return self.triggers_of(o.card, "deathstrike", realm=o.realm)
 
     def equip(self, o: Occurrence) -> list[Trigger]:
         """Equip: unequipped equipment beside an allied Wonder equips as a trigger."""
-        cid = o.subject
+        cid = o.card
         c = self.state.cards[cid]
         triggers = []
         if self.is_equipment(cid) and self.allies_for(cid):

@@ -10,8 +10,14 @@ from __future__ import annotations
 
 from replay.prompts import Choose, Prompt
 from replay.wotf.events import (
-    FirstPlayerChosen, Mulliganed, RealmOpened, RealmSideChosen, ResourcesChanged, RoundEnded,
-    RoundStarted, TurnsBegan,
+    FirstPlayerChosen,
+    Mulliganed,
+    RealmOpened,
+    RealmSideChosen,
+    ResourcesChanged,
+    RoundEnded,
+    RoundStarted,
+    TurnsBegan,
 )
 from replay.wotf.state import SEATS, other
 from replay.wotf.table import Component, Flow, MatchOver

@@ -13,7 +13,12 @@ from typing import Any
 from ledger.events import MatchEnded
 from replay.wotf.cards import Card, definition
 from replay.wotf.events import (
-    CardMoved, CardTapped, ControlChanged, CounterChanged, EffectApplied, TokenCreated,
+    CardMoved,
+    CardTapped,
+    ControlChanged,
+    CounterChanged,
+    EffectApplied,
+    TokenCreated,
     TriggerResolved,
 )
 from replay.wotf.selectors import Context

@@ -104,7 +104,7 @@ class Scripts(Component):
         found: list[Trigger] = []
         for c in list(self.view.world()):
             for key, ability, printed in self.view.ability_refs(c.id):
-                if ability.when != "whenever" or ability.on.event != event:
+                if ability.when != "whenever" or ability.on is None or ability.on.event != event:
                     continue
                 if self._fires(c.id, key, ability, subject, by, realm):
                     t = Trigger(c.id, c.controller, f"ab:{key}", c.realm, subject)
@@ -116,6 +116,7 @@ class Scripts(Component):
     def _fires(self, cid: str, key: str, ability: Ability, subject: str,
                by: str | None, realm: int | None) -> bool:
         on = ability.on
+        assert on is not None  # a "whenever" ability has its trigger (Ability validates it)
         seat = self.state.cards[cid].controller
         if on.by == "yours" and by != seat or on.by == "enemy" and by != other(seat):
             return False

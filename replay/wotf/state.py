@@ -21,7 +21,7 @@ SEATS: tuple[Seat, Seat] = ("A", "B")
 Phase = Literal["setup", "round_start", "turns", "round_end", "over"]
 
 
-def other(seat: str) -> Seat:
+def other(seat: str | None) -> Seat:
     return "B" if seat == "A" else "A"
 
 
