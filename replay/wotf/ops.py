@@ -1,7 +1,9 @@
 """The effects of the ability language: one small procedure per ``do`` (docs/abilities.md).
 
-Each takes ``(engine, op, ctx)``, may prompt (targets, "you may", a realm, a class), changes
-the state only through the engine's primitives, and returns whether it did anything (for
+Each takes ``(g, op, ctx)`` -- ``g`` the rules' table (:class:`~replay.wotf.table.Rules`),
+``op`` its own kind of effect (:data:`replay.wotf.abilities.Op`) --, may prompt (targets,
+"you may", a realm, a class), changes the state only through the table's primitives
+(:mod:`replay.wotf.moves`), and returns whether it did anything (for
 "if you do").  :data:`OPS` maps each ``do`` to its procedure; static-only effects
 (``play_from_deck``, ``symbiosis_any_power``, ``counts_as_stones``) live in
 :mod:`replay.wotf.statics`.

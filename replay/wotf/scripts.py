@@ -1,13 +1,14 @@
 """The interpreter of scripted abilities: when they trigger and how they resolve.
 
 A component of the engine (:mod:`replay.wotf.table`).  Triggered abilities become
-:class:`~replay.wotf.effects.Trigger` objects named ``ab:<Card Name>#<i>`` and resolve through the
+:class:`~replay.wotf.trigger.Trigger` objects named ``ab:<Card Name>#<i>`` and resolve through the
 same ordering machinery as keywords (502); activated and harvest abilities are turn actions
 (404.4, :mod:`replay.wotf.actions`); static abilities live in :mod:`replay.wotf.statics`; the effects
 themselves, one procedure per ``do``, in :mod:`replay.wotf.ops`; playing and banishing in
 :mod:`replay.wotf.movement`.  Here: collecting triggers, resolving an ability effect by effect
-(conditions, "you may", "if you do"), choosing targets and realms, and the primitives the
-effects share (effects on cards, tapping, control, tokens).
+(conditions, "you may", "if you do"), choosing targets and realms, and the handlers that
+put scripted abilities on the event bus (:mod:`replay.wotf.bus`).  The primitives the
+effects share (effects on cards, tapping, control, tokens) are in :mod:`replay.wotf.moves`.
 
 Endless loops (503): an ability that, while resolving, sets itself off again is a loop.  If
 it has a choice ("you may"), the loop is voluntary: at the second repetition its controller
