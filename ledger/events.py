@@ -28,6 +28,7 @@ from ledger.registry import EVENT_TYPES, SCHEMA, kind_of
 __all__ = [
     "EVENT_TYPES",
     "SCHEMA",
+    "SEATS",
     "Conceded",
     "DeckEntry",
     "Event",
@@ -39,11 +40,13 @@ __all__ = [
     "Seat",
     "SeatInfo",
     "TakenBack",
+    "as_seat",
     "kind_of",
     "recorded_number",
 ]
 
 Seat = Literal["A", "B"]
+SEATS: tuple[Seat, Seat] = ("A", "B")
 #: A number an event records: JSON has no infinity, so ±∞ (Wonders rule 1: stats and resources
 #: may be infinite) is recorded as the string "inf" / "-inf"; ``float("inf")`` reads it back.
 Num = float | Literal["inf", "-inf"]
@@ -61,6 +64,16 @@ class NumericEvent(Event, frozen=True):
             value = getattr(self, name)
             if isinstance(value, float) and not math.isfinite(value):
                 msgspec.structs.force_setattr(self, name, recorded_number(value))
+
+
+def as_seat(value: object) -> Seat:
+    """``value`` as a seat: "A" or "B" (a prompt's seat, a request's, a case file's);
+    ``ValueError`` for anything else."""
+    if value == "A":
+        return "A"
+    if value == "B":
+        return "B"
+    raise ValueError(f"expected a seat, 'A' or 'B', got {value!r}")
 
 
 def recorded_number(value: float) -> Num:

@@ -210,6 +210,14 @@ class Game(Protocol):
         """The board view model as plain text (``wonders replay``), headed by ``what`` happened
         at ``seq``."""
 
+    # -- analytics -----------------------------------------------------------------------
+    def facts(self, stored: Sequence[Any], file: Any, card_facts: Any) -> Mapping[str, list[Any]]:
+        """Warehouse rows of one match by table (also registered with the ledger's registry,
+        which is how the warehouse finds them)."""
+
+    def card_facts(self, pool: Any) -> dict[str, Any]:
+        """What the warehouse needs of today's cards for files that recorded none."""
+
     def narrate(self, event: Event, round_: int | None, names: Mapping[str, str]) -> str:
         """One line of plain words for ``event`` (names, never ids)."""
 

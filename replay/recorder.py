@@ -15,7 +15,7 @@ from typing import Any
 
 from ledger.codec import Stored, now_iso
 from ledger.errors import ConflictError
-from ledger.events import Conceded, Event, JudgeNote, MatchOpened, TakenBack
+from ledger.events import Conceded, Event, JudgeNote, MatchOpened, TakenBack, as_seat
 from ledger.store import Store
 from replay.errors import IllegalDecisionError, ReplayError
 from replay.game import Game, Rules
@@ -42,7 +42,7 @@ class Recorder:
 
     @classmethod
     def open(cls, store: Store, db: Any, opened: MatchOpened,
-             rng: random.Random | None = None, clock: Callable[[], str] = now_iso) -> "Recorder":
+             rng: random.Random | None = None, clock: Callable[[], str] = now_iso) -> Recorder:
         """Create the match in the store and run to the first prompt for a seat."""
         game = game_of(opened)
         opened = game.complete_opened(opened, db)
@@ -55,7 +55,7 @@ class Recorder:
 
     @classmethod
     def resume(cls, store: Store, db: Any, match_id: str, rng: random.Random | None = None,
-               clock: Callable[[], str] = now_iso) -> "Recorder":
+               clock: Callable[[], str] = now_iso) -> Recorder:
         """Pick up a match from its log (verifying it on the way)."""
         replay = Replay(list(store.read(match_id)), db)
         return cls(store, db, replay.opened, replay.engine, len(replay), rng, clock)
@@ -70,7 +70,7 @@ class Recorder:
         return self._append(batch)
 
     def concede(self, seat: str, reason: str = "", expected_seq: int | None = None) -> list[Stored]:
-        return self.submit(Conceded(seat, reason), expected_seq)
+        return self.submit(Conceded(as_seat(seat), reason), expected_seq)
 
     def note(self, judge: str, text: str, expected_seq: int | None = None) -> list[Stored]:
         self._expect(expected_seq)

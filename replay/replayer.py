@@ -25,6 +25,7 @@ from replay.errors import DivergenceError, ReplayError
 from replay.game import Game, Rules
 from replay.games import game_of
 from replay.index import Index, TurnMark  # noqa: F401 - re-exported for readers
+from replay.reading import Reading
 
 
 def _is_decided(fed: Event) -> bool:
@@ -78,7 +79,8 @@ class Replay:
 
     # -- folding -------------------------------------------------------------------------
 
-    def extend(self, new_events: Sequence[Event], already_listed: bool = False) -> None:
+    def extend(self, new_events: Sequence[Stored] | Sequence[Event],
+               already_listed: bool = False) -> None:
         """Feed more events (a live match growing); raises :class:`Divergence` on mismatch."""
         if not already_listed:
             self.events.extend(e.event if isinstance(e, Stored) else e for e in new_events)
@@ -128,7 +130,7 @@ class Replay:
         """
         describe, opened = self.game.describe, self.opened
         recorded = self.events[first_seq:first_seq + len(outcomes)]
-        for offset, (mine, theirs) in enumerate(zip(outcomes, recorded)):
+        for offset, (mine, theirs) in enumerate(zip(outcomes, recorded, strict=False)):  # may end early
             if not self.game.same_outcome(mine, theirs, opened):
                 raise Divergence(self.match_id, first_seq + offset,
                                  f"recorded {describe(theirs)}, engine derives {describe(mine)}")
@@ -181,7 +183,7 @@ class Replay:
         # Seq 0 is set-up: the engine needs the deck lists its shuffles order.
         engine = (game.rules(self.opened, self.db) if k == 0
                   else game.resume(game.thaw(self.snapshots[k]), self.db))
-        if k == 0 and 0 < seq:
+        if k == 0 and seq > 0:
             def on_start(_event):
                 if self._recorded_count(engine.out, fed=False) == seq and not captured:
                     captured.append(clone(engine.state))
@@ -218,7 +220,7 @@ class Replay:
 class Cursor:
     """A position in a replay, moved by seq, by step, or by the addresses people use."""
 
-    def __init__(self, replay: Replay, seq: int = 0):
+    def __init__(self, replay: Reading, seq: int = 0):
         self.replay = replay
         self.seq = 0
         self.seek(seq)
@@ -231,19 +233,19 @@ class Cursor:
     def event(self) -> Event:
         return self.replay.events[self.seq]
 
-    def seek(self, seq: int) -> "Cursor":
+    def seek(self, seq: int) -> Cursor:
         if not 0 <= seq < len(self.replay):
             raise IndexError(f"seq {seq} is outside 0..{len(self.replay) - 1}")
         self.seq = seq
         return self
 
-    def step(self) -> "Cursor":
+    def step(self) -> Cursor:
         return self.seek(min(self.seq + 1, len(self.replay) - 1))
 
-    def back(self) -> "Cursor":
+    def back(self) -> Cursor:
         return self.seek(max(self.seq - 1, 0))
 
-    def seek_round(self, round_: int, turn: int | None = None) -> "Cursor":
+    def seek_round(self, round_: int, turn: int | None = None) -> Cursor:
         """Round ``round_`` (its start), or its ``turn``-th turn ("round 4, turn 7")."""
         index = self.replay.index
         if round_ not in index.rounds:
@@ -255,7 +257,7 @@ class Cursor:
                 return self.seek(mark.seq)
         raise IndexError(f"round {round_} has no turn {turn}")
 
-    def seek_battle(self, number: int = 1, realm: int | None = None) -> "Cursor":
+    def seek_battle(self, number: int = 1, realm: int | None = None) -> Cursor:
         """The ``number``-th battle (in ``realm``, if given): "the battle in realm 3"."""
         battles = [b for b in self.replay.index.battles if realm is None or b[2] == realm]
         if not 1 <= number <= len(battles):

@@ -10,17 +10,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
-
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ledger.codec import format_time
-from ledger.events import DeckEntry, MatchOpened, SeatInfo
+from ledger.events import DeckEntry, MatchEnded, MatchOpened, SeatInfo
 from ledger.store import Store
 from replay.games import game
 from replay.recorder import Recorder
 
-EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)
+EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 class SimClock:
@@ -146,7 +145,7 @@ def _pair(order: list[Standing]) -> tuple[list[tuple[Standing, Standing]], Stand
 def _score(store: Store, match_id: str, one: Standing, two: Standing) -> None:
     winner = None
     for stored in store.read(match_id):
-        if type(stored.event).__name__ == "MatchEnded":
+        if isinstance(stored.event, MatchEnded):
             winner = stored.event.winner
     one.opponents.append(two.entrant.name)
     two.opponents.append(one.entrant.name)

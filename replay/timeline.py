@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from typing import Protocol
-
 from typing import Any
 
 from ledger.codec import Stored
@@ -26,17 +24,8 @@ from ledger.events import Event, MatchOpened, TakenBack
 from replay.game import Game
 from replay.games import game_of
 from replay.index import Index
+from replay.reading import Reading
 from replay.replayer import Replay
-
-
-class Reading(Protocol):
-    """What a viewer reads from a match: its events, the state at any seq, and an index."""
-
-    events: list[Event]
-
-    def __len__(self) -> int: ...
-
-    def state_at(self, seq: int) -> Any: ...
 
 
 class TimelineError(ValueError):

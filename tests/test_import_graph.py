@@ -15,8 +15,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("ledger", "replay", "web")
 
@@ -146,8 +144,6 @@ def test_ledger_imports_nothing_from_replay_or_web():
     assert not wrong, "\n".join(wrong)
 
 
-@pytest.mark.xfail(strict=True, reason="generic modules are being moved onto the game protocol "
-                                       "(replay.game); flip this once they are")
 def test_only_a_game_imports_its_own_package():
     wrong = [f"{m} imports {t}" for game in _games() for m, targets in GRAPH.items()
              for t in sorted(targets)

@@ -184,8 +184,8 @@ def upgrade(src: str, dst: str) -> None:
     directory) into the store directory DST: re-derived at their recorded behaviour, with
     their cards, every change of state and card ids that name nothing; each copy records its
     original's head hash.  The originals are only read."""
-    from ledger.filestore import SUFFIX, FileStore
     from ledger.events import MatchOpened
+    from ledger.filestore import SUFFIX, FileStore
     from ledger.integrity import check_file
     from replay.games import game_of
 
@@ -200,14 +200,13 @@ def upgrade(src: str, dst: str) -> None:
         try:
             if not check.ok:
                 raise ReplayError(check.message)
-            first = check.events[0].event
-            if getattr(first, "schema_version", 0) >= 3:
-                skipped += 1
-                click.echo(f"SKIP {path.name}: already schema {first.schema_version}")
-                continue
-            first_opened = first if isinstance(first, MatchOpened) else None
-            if first_opened is None:
+            first_opened = check.events[0].event
+            if not isinstance(first_opened, MatchOpened):
                 raise ReplayError("seq 0 is not MatchOpened")
+            if first_opened.schema_version >= 3:
+                skipped += 1
+                click.echo(f"SKIP {path.name}: already schema {first_opened.schema_version}")
+                continue
             played = game_of(first_opened)
             upgrade_file = getattr(played, "upgrade", None)
             if upgrade_file is None:

@@ -197,9 +197,10 @@ def _matrix(table) -> str:
 def _printed(view, width: int) -> str:
     from rich.console import Console
 
-    console = Console(file=io.StringIO(), width=max(100, width), color_system=None)
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=max(100, width), color_system=None)
     console.print(view)
-    return console.file.getvalue().rstrip()
+    return buffer.getvalue().rstrip()
 
 
 def _rate_cell(value, low, high) -> str:

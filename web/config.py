@@ -42,7 +42,7 @@ class Settings(BaseModel):
     follow_poll: float = Field(0.2, gt=0, le=10, description="seconds between checks for new events")
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, **overrides) -> "Settings":
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides) -> Settings:
         """Read ``WONDERS_*`` variables (``overrides`` win); unknown names are ignored."""
         env = os.environ if env is None else env
         values = {name: env[PREFIX + name.upper()] for name in cls.model_fields

@@ -114,7 +114,7 @@ def rate_bars(items: list[tuple[str, float | None, float | None, float | None, i
         w = step * 0.7
         bar = {"label": label, "n": n, "x": x, "w": w, "cx": x + w / 2, "value": value,
                "low": low, "high": high}
-        if value is not None:
+        if value is not None and low is not None and high is not None:
             bar.update(y=y(value), h=plot_h * value, y_low=y(low), y_high=y(high))
         bars.append(bar)
     ticks = [{"y": y(t), "label": f"{int(t * 100)}%"} for t in (0, 0.25, 0.5, 0.75, 1)]

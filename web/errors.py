@@ -15,8 +15,7 @@ from flask import Flask, jsonify
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from ledger.errors import (ConflictError, IntegrityError, LedgerError, MalformedEventError,
-                           MatchNotFoundError)
+from ledger.errors import ConflictError, IntegrityError, LedgerError, MalformedEventError, MatchNotFoundError
 from replay.errors import CardDataError, DivergenceError, IllegalDecisionError, ReplayError
 from replay.timeline import TimelineError
 

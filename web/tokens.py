@@ -26,8 +26,8 @@ import hashlib
 import hmac
 import json
 import os
-import secrets
 import re
+import secrets
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -102,7 +102,7 @@ class TokenBook:
     # -- atomic creates ----------------------------------------------------------------------
 
     @contextmanager
-    def creating(self, match_id: str, match_path: Path) -> Iterator["Creation"]:
+    def creating(self, match_id: str, match_path: Path) -> Iterator[Creation]:
         """Hold ``match_id`` while a match is created at ``match_path`` with its tokens:
         409 (:class:`~ledger.errors.ConflictError`) if the id is taken or being created.
         Inside, call :meth:`Creation.issue` before writing the match file; on leaving without
@@ -268,7 +268,8 @@ class Creation:
             self.book._undo(self.match_id, self.path, self.match_path, self.checked,
                             self.own_file)
         finally:
-            os.close(self.fd)
+            if self.fd is not None:
+                os.close(self.fd)
             self.fd = None
 
     def release(self) -> None:
@@ -276,7 +277,8 @@ class Creation:
             self.path.unlink(missing_ok=True)
             fsync_dir(self.book.pending)
         finally:
-            os.close(self.fd)
+            if self.fd is not None:
+                os.close(self.fd)
             self.fd = None
 
 

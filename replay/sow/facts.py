@@ -139,7 +139,7 @@ def _player(opened: MatchOpened, info: SeatInfo, ended: MatchEnded | None,
 def _card_games(opened: MatchOpened, events: list[tuple[int, Event]]) -> list[msgspec.Struct]:
     """One row per seat and distinct card of its deck.  A State is in play from the setup;
     every other card once it is played; ``first_round_played`` is the turn of its first play."""
-    turn, first_play = 0, {}
+    turn, first_play = 0, dict[tuple[str, str], int]()
     for _, e in events:
         if isinstance(e, ev.TurnBegan):
             turn = e.number

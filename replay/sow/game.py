@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 
 from ledger.codec import Stored
-from ledger.events import DeckEntry, Event, MatchOpened, kind_of
+from ledger.events import DeckEntry, Event, MatchOpened, as_seat, kind_of
 from ledger.registry import register_analytics
 from replay.errors import NewerRevisionError, ReplayError
 from replay.game import Address
@@ -171,7 +171,7 @@ class StateOfWonder:
         ``Picked`` (attackers, defenders, retreat, siege target, damage split, retrieval …)."""
         if prompt.kind == "turn" and isinstance(pick, Event):
             return pick
-        return events.Picked(seat, prompt.kind, pick)
+        return events.Picked(as_seat(seat), prompt.kind, pick)
 
     def decision(self, seat: str, body: Mapping[str, Any]) -> Event:
         if seat not in SEATS:

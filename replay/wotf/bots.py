@@ -15,12 +15,20 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ledger.events import Event
+from ledger.events import Event, as_seat
+from replay.prompts import Choose, Prompt
 from replay.wotf.events import (
-    ActivationDeclared, Answered, AttackDeclared, CoinFlipped, DeckOrdered, DeckShuffled,
-    DrawDeclared, ManualResolved, Passed, PlayDeclared,
+    ActivationDeclared,
+    Answered,
+    AttackDeclared,
+    CoinFlipped,
+    DeckOrdered,
+    DeckShuffled,
+    DrawDeclared,
+    ManualResolved,
+    Passed,
+    PlayDeclared,
 )
-from replay.prompts import Prompt
 from replay.wotf.state import other
 
 
@@ -31,13 +39,20 @@ def answer_chance(prompt: Prompt, rng: random.Random) -> Event:
     order = list(prompt.choose.of)
     rng.shuffle(order)
     if prompt.chance == "DeckOrdered":
-        return DeckOrdered(prompt.text.split()[-1], order)
-    return DeckShuffled(prompt.text.split()[-1], order)
+        return DeckOrdered(as_seat(prompt.text.split()[-1]), order)
+    return DeckShuffled(as_seat(prompt.text.split()[-1]), order)
+
+
+def _choice(prompt: Prompt) -> Choose:
+    """The ``choose`` of a prompt that asks for a pick of cards (mulligan, discard)."""
+    if prompt.choose is None:
+        raise ValueError(f"a {prompt.kind} prompt without a choice of cards")
+    return prompt.choose
 
 
 def answer_manual(prompt: Prompt) -> Event:
     """Bots can't read rules text: they record that an unscripted card did nothing."""
-    return ManualResolved(prompt.seat, prompt.card, [])
+    return ManualResolved(as_seat(prompt.seat), prompt.card or "", [])
 
 
 def scripted_options(engine) -> list:
@@ -105,11 +120,11 @@ class GreedyBot:
         if plays:
             return max(plays, key=lambda p: self._play_value(engine, seat, p))
         if any(isinstance(o, DrawDeclared) for o in options) and len(v.s.players[seat].hand) < 4:
-            return DrawDeclared(seat)
+            return DrawDeclared(as_seat(seat))
         abilities = [o for o in options if not isinstance(o, (Passed, DrawDeclared))]
         if abilities:
             return abilities[0]  # activated and harvest abilities: use them rather than pass
-        return Passed(seat)
+        return Passed(as_seat(seat))
 
     def _attack_gain(self, engine, seat: str, realm: int) -> float:
         """How much an attack here is worth: a stone taken, nothing if it would not win."""
@@ -150,8 +165,9 @@ class GreedyBot:
         kind = prompt.kind
         if kind == "mulligan":
             # Bottom the most expensive cards beyond the first three if the hand is top-heavy.
-            costly = sorted(prompt.choose.of, key=lambda c: -v.definition(c).cost)
-            return [c for c in costly if v.definition(c).cost >= 6][: prompt.choose.max]
+            spec = _choice(prompt)
+            costly = sorted(spec.of, key=lambda c: -v.definition(c).cost)
+            return [c for c in costly if v.definition(c).cost >= 6][: spec.max]
         if kind == "first":
             return prompt.seat
         if kind == "may":
@@ -162,8 +178,9 @@ class GreedyBot:
             return max(prompt.options, key=lambda cid: v.power(cid) if isinstance(cid, str)
                        and cid in v.s.cards and v.s.cards[cid].zone == "world" else 0)
         if kind == "discard":
-            by_cost = sorted(prompt.choose.of, key=lambda c: v.definition(c).cost)
-            return by_cost[: prompt.choose.min]
+            spec = _choice(prompt)
+            by_cost = sorted(spec.of, key=lambda c: v.definition(c).cost)
+            return by_cost[: spec.min]
         if kind == "stone":
             return other(prompt.seat) if other(prompt.seat) in prompt.options else prompt.options[0]
         return random_pick(prompt, self.rng)

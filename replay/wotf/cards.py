@@ -135,7 +135,7 @@ def ability_key(card: Card, index: int, revision: int) -> str:
     return f"{card.name}#{ability.stable_id if revision >= 3 else index}"
 
 
-def find_ability(db: "CardDB", key: str) -> Ability:
+def find_ability(db: CardDB, key: str) -> Ability:
     """The ability an :func:`ability_key` names."""
     name, part = key.rsplit("#", 1)
     abilities = db[name].abilities
@@ -193,16 +193,16 @@ class CardDB:
         return len(self._cards)
 
     @classmethod
-    def from_definitions(cls, definitions: Iterable[dict[str, Any]], where: str = "") -> "CardDB":
+    def from_definitions(cls, definitions: Iterable[dict[str, Any]], where: str = "") -> CardDB:
         """The cards a match file recorded (errors name ``where`` and the card)."""
         return cls(parse_card(d, f"{where}: recorded card {d.get('name', '?')!r}")
                    for d in definitions)
 
-    def copy(self) -> "CardDB":
+    def copy(self) -> CardDB:
         """A copy: a match adds its stand-in tokens to its own copy, never to a shared pool."""
         return CardDB(self._cards.values())
 
-    def with_cards(self, extra: Iterable[Card]) -> "CardDB":
+    def with_cards(self, extra: Iterable[Card]) -> CardDB:
         """A copy with ``extra`` added, replacing same-named cards (inline case cards)."""
         db = CardDB(self._cards.values())
         for card in extra:
@@ -282,7 +282,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def match_cards(opened: "MatchOpened", pool: CardDB) -> CardDB:
+def match_cards(opened: MatchOpened, pool: CardDB) -> CardDB:
     """The cards of one match, its own copy: the definitions its ``MatchOpened`` records
     (checked against their digest), or -- for a file of schema ≤ 2, which recorded none --
     the pool's.  Every card either seat can use must be there."""
@@ -301,7 +301,7 @@ def match_cards(opened: "MatchOpened", pool: CardDB) -> CardDB:
     return db
 
 
-def used_definitions(opened: "MatchOpened", pool: CardDB) -> list[dict[str, Any]]:
+def used_definitions(opened: MatchOpened, pool: CardDB) -> list[dict[str, Any]]:
     """The canonical definitions of every card either seat can use, sorted by name."""
     names = sorted({e.card for info in opened.seats for e in (*info.deck, *info.archive)})
     return [definition(pool[name]) for name in names]

@@ -8,20 +8,26 @@ never a crash of the runner.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from replay.wotf.events import (
-    ActivationDeclared, Answered, AttackDeclared, DrawDeclared, HarvestDeclared, Passed,
-    PlayDeclared,
-)
+from ledger.events import Event, Seat, as_seat
+from replay.errors import CardDataError, ConformanceCaseError, IllegalDecisionError, ReplayError
 from replay.wotf.cards import Card, CardDB, default_cards, parse_card
 from replay.wotf.engine import Engine
-from replay.errors import CardDataError, ConformanceCaseError, IllegalDecisionError, ReplayError
+from replay.wotf.events import (
+    ActivationDeclared,
+    Answered,
+    AttackDeclared,
+    DrawDeclared,
+    HarvestDeclared,
+    Passed,
+    PlayDeclared,
+)
 from replay.wotf.revisions import RULES_REVISION
-from replay.wotf.state import CardState, GameState, PlayerState, SEATS, new_realms, state_hash
+from replay.wotf.state import SEATS, CardState, GameState, PlayerState, new_realms, state_hash
 
 # ``revision`` extends format version 1: the rules revision the case runs at (default: current).
 TOP_KEYS = {"name", "rules", "revision", "source", "description", "cards", "state", "steps",
@@ -81,7 +87,7 @@ def run_file(path: Path, db: CardDB | None = None) -> Result:
         return Result(name, False, f"{path}: cannot read case ({exc})")
     except (ReplayError, CaseFailure) as exc:
         return Result(name, False, str(exc))
-    except Exception as exc:  # an engine bug: the case fails, the runner goes on (spec)
+    except Exception as exc:  # noqa: BLE001 -- an engine bug: the case fails, the runner goes on (spec)
         return Result(name, False, f"the engine raised {type(exc).__name__}: {exc}")
 
 
@@ -143,8 +149,11 @@ def build_state(table: dict[str, Any], rules: str, db: CardDB) -> GameState:
     turn = _seat(table.get("turn", "A"), "state.turn")
     first = _seat(table.get("first", turn), "state.first")
     last = table.get("last_seizer")
-    state = GameState(ruleset=rules, phase="turns", round=round_, turn=turn, first=first,
-                      round1_first=first, last_seizer=_seat(last, "state.last_seizer") if last else None,
+    if rules not in ("1.3.2", "1.2"):
+        raise ConformanceCaseError(f"rules: {rules!r} is not a Wonders ruleset (1.3.2, 1.2)")
+    state = GameState(ruleset="1.2" if rules == "1.2" else "1.3.2", phase="turns", round=round_,
+                      turn=turn, first=first, round1_first=first,
+                      last_seizer=_seat(last, "state.last_seizer") if last else None,
                       realms=new_realms())
     for key, owner in table.get("stones", {}).items():
         realm = _realm(key, "state.stones")
@@ -208,10 +217,11 @@ def _new_id(cid: str, ids: set[str]) -> None:
     ids.add(cid)
 
 
-def _seat(value: Any, where: str) -> str:
-    if value not in SEATS:
-        raise ConformanceCaseError(f"{where}: expected 'A' or 'B', got {value!r}")
-    return value
+def _seat(value: Any, where: str) -> Seat:
+    try:
+        return as_seat(value)
+    except ValueError:
+        raise ConformanceCaseError(f"{where}: expected 'A' or 'B', got {value!r}") from None
 
 
 def _realm(key: Any, where: str) -> int:
@@ -227,20 +237,24 @@ def _realm(key: Any, where: str) -> int:
 # -- running ---------------------------------------------------------------------------------
 
 
-def _decision(step: dict[str, Any], seat: str, prompt_kind: str, where: str):
+def _decision(step: dict[str, Any], seat: Seat, prompt_kind: str, where: str) -> Event:
     if "action" in step:
         action = step["action"]
         if action not in ACTIONS:
             raise ConformanceCaseError(f"{where}: unknown action {action!r}")
-        card, realm, targets = step.get("card"), step.get("realm"), list(step.get("targets", []))
-        return {
+        card: Any = step.get("card")  # a case's values are checked by the engine, as a seat's
+        realm: Any = step.get("realm")
+        targets = list(step.get("targets", []))
+        made: dict[str, Callable[[], Event]] = {
             "pass": lambda: Passed(seat),
             "draw": lambda: DrawDeclared(seat),
             "play": lambda: PlayDeclared(seat, card, realm, targets),
             "attack": lambda: AttackDeclared(seat, realm),
             "activate": lambda: ActivationDeclared(seat, card, 0, targets),
-            "harvest": lambda: HarvestDeclared(seat, [card] if isinstance(card, str) else list(card or [])),
-        }[action]()
+            "harvest": lambda: HarvestDeclared(seat, [card] if isinstance(card, str)
+                                               else list(card or [])),
+        }
+        return made[action]()
     if "pick" in step:
         return Answered(seat, prompt_kind, step["pick"])
     raise ConformanceCaseError(f"{where}: a step needs an action or a pick")
@@ -297,7 +311,7 @@ def check_expect(engine: Engine, expect: dict[str, Any]) -> None:
         fields = expect.get(seat, {})
         _only(fields, EXPECT_PLAYER_KEYS, f"expect.{seat}")
         p = s.players[seat]
-        actual = {"energy": p.energy, "actions": p.actions, "faith": p.faith,
+        actual: dict[str, Any] = {"energy": p.energy, "actions": p.actions, "faith": p.faith,
                   "free_attacks": p.free_attacks, "hand_count": len(p.hand),
                   "deck_count": len(p.deck)}
         for key, value in fields.items():

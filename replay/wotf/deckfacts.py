@@ -33,7 +33,7 @@ class CardFact(msgspec.Struct, frozen=True):
 CardFacts = Mapping[str, CardFact]
 
 
-def recorded_facts(opened: "MatchOpened", facts: CardFacts) -> CardFacts:
+def recorded_facts(opened: MatchOpened, facts: CardFacts) -> CardFacts:
     """The facts of a match's cards as its file recorded them (schema 3: ``MatchOpened.cards``),
     over ``facts`` (today's pool) for files that recorded none -- so an errata of today's pool
     never changes the analytics of a match recorded before it."""

@@ -13,11 +13,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from replay.wotf import deckfacts
 from ledger.events import DeckEntry
 from replay import resources
-from replay.wotf.cards import CardDB
 from replay.errors import CardDataError
+from replay.wotf import deckfacts
+from replay.wotf.cards import CardDB
 
 DECK_SIZE = 50
 COPY_LIMITS = {"legendary": 1, "primary": 2, "secondary": 3}  # 303.1

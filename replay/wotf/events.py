@@ -16,22 +16,48 @@ the card *name* beside the id so a log reads on its own.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 import msgspec
 
 from ledger import registry
 from ledger.events import (  # the core events, re-exported: a Wonders match holds them too
-    Conceded, DeckEntry, Event, JudgeNote, MatchEnded, MatchOpened, Num, NumericEvent, Seat,
-    SeatInfo, TakenBack, recorded_number,
+    Conceded,
+    DeckEntry,
+    Event,
+    JudgeNote,
+    MatchEnded,
+    MatchOpened,
+    Num,
+    NumericEvent,
+    Seat,
+    SeatInfo,
+    TakenBack,
+    recorded_number,
 )
 
-__all__ = ["Zone", "Pick", "Num", "Seat", "recorded_number", "EVENTS", "DECISIONS", "CHANCE",
-           "Conceded", "DeckEntry", "Event", "JudgeNote", "MatchEnded", "MatchOpened", "NumericEvent",
-           "SeatInfo", "TakenBack"]
+__all__ = [
+    "CHANCE",
+    "DECISIONS",
+    "EVENTS",
+    "Conceded",
+    "DeckEntry",
+    "Event",
+    "JudgeNote",
+    "MatchEnded",
+    "MatchOpened",
+    "Num",
+    "NumericEvent",
+    "Pick",
+    "Seat",
+    "SeatInfo",
+    "TakenBack",
+    "Zone",
+    "recorded_number",
+]
 
 Zone = Literal["deck", "hand", "world", "abyss", "banishment", "gone", "archive", "played"]
-Pick = Union[int, str, list[Union[int, str]], None]
+Pick = int | str | list[int | str] | None
 
 
 # --------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ before the first one.  After a take-back the count goes on from the round and tu
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,7 +161,8 @@ class _Walk:
         self.stones = [["center"] for _ in range(REALMS)]
         self.hand: dict[str, tuple[int, str, str, str]] = {}  # card id -> (seq, seat, name, reason)
         self.opening_done = False
-        self.coin_winner = self.first_seat = None
+        self.coin_winner: str | None = None
+        self.first_seat: str | None = None
         self.rounds_played = 0
         self.ended: tuple[Stored, MatchEnded] | None = None
         self._defender: str | None = None
@@ -248,7 +249,7 @@ class _Walk:
         self.ended = (item, event)
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[_Walk, Stored, Any], None]] = {
     RoundStarted: _Walk._round_started, CardMoved: _Walk._card_moved,
     CardPlayed: _Walk._card_played, BattleStarted: _Walk._battle_started,
     BattleResolved: _Walk._battle_resolved, StoneSeized: _Walk._stone_seized,

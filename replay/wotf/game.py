@@ -7,8 +7,8 @@ simulator, web and analytics the Wonders pieces they ask for, by the protocol's 
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -19,9 +19,9 @@ from ledger.registry import kind_of, register_analytics
 from replay.errors import ReplayError
 from replay.game import Address
 from replay.prompts import Prompt
+from replay.resources import conformance_dir
 from replay.wotf import bots, cards, facts, legacy, manual, narrate, perspective, revisions
 from replay.wotf import events as ev
-from replay.resources import conformance_dir
 from replay.wotf.conformance import run_paths
 from replay.wotf.decks import Deck, load_deck, load_decks, validate_deck
 from replay.wotf.decks import card_facts as pool_card_facts

@@ -72,7 +72,8 @@ def _was_silent(event: Event) -> bool:
     seat's manual answer was silent too, but carries no reason to tell it from the rules'
     own; no file of schema 2 we know of has one.)"""
     name = type(event).__name__
-    if name == "ResourcesChanged" or (name == "CardMoved" and event.from_zone == event.to_zone):
+    moved_within = getattr(event, "from_zone", None) == getattr(event, "to_zone", False)
+    if name == "ResourcesChanged" or (name == "CardMoved" and moved_within):
         return getattr(event, "reason", "") in _SILENT_BEFORE
     return False
 

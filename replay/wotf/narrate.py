@@ -10,14 +10,39 @@ from collections.abc import Mapping
 
 import msgspec
 
-from replay.wotf import events as ev
 from ledger.events import Conceded, Event, JudgeNote, MatchEnded, MatchOpened, TakenBack
+from replay.wotf import events as ev
 from replay.wotf.events import (
-    ActivationDeclared, Answered, AttackDeclared, BattleResolved, BattleStarted, CardMoved,
-    CardPlayed, CardTapped, CoinFlipped, ControlChanged, CounterChanged, DeckShuffled,
-    DrawDeclared, EffectApplied, FirstPlayerChosen, HarvestDeclared, ManualEffect, ManualResolved,
-    Mulliganed, Passed, PlayDeclared, RealmBanished, RealmOpened, RealmSideChosen,
-    ResourcesChanged, RoundEnded, RoundStarted, SeizePrevented, StoneSeized, TokenCreated,
+    ActivationDeclared,
+    Answered,
+    AttackDeclared,
+    BattleResolved,
+    BattleStarted,
+    CardMoved,
+    CardPlayed,
+    CardTapped,
+    CoinFlipped,
+    ControlChanged,
+    CounterChanged,
+    DeckShuffled,
+    DrawDeclared,
+    EffectApplied,
+    FirstPlayerChosen,
+    HarvestDeclared,
+    ManualEffect,
+    ManualResolved,
+    Mulliganed,
+    Passed,
+    PlayDeclared,
+    RealmBanished,
+    RealmOpened,
+    RealmSideChosen,
+    ResourcesChanged,
+    RoundEnded,
+    RoundStarted,
+    SeizePrevented,
+    StoneSeized,
+    TokenCreated,
     TriggerResolved,
 )
 
@@ -87,7 +112,8 @@ def narrate(event: Event, round_: int | None = None,
     if isinstance(event, MatchEnded):
         if event.winner is None:
             return f"The match ends in a draw ({event.reason})"
-        return f"{event.winner} wins the match ({event.reason}, stones A {event.stones.get('A', 0)} – B {event.stones.get('B', 0)})"
+        stones = f"stones A {event.stones.get('A', 0)} – B {event.stones.get('B', 0)}"
+        return f"{event.winner} wins the match ({event.reason}, {stones})"
     if isinstance(event, TakenBack):
         return f"Judge takes back to event {event.to_seq}" + (f": {event.reason}" if event.reason else "")
     if isinstance(event, Conceded):
@@ -210,7 +236,7 @@ def _narrate_state(event: Event, namer: _Namer) -> str:
 
 def _narrate_answer(event: Answered, namer: _Namer) -> str:
     if event.kind == "mulligan":
-        picked = event.pick or []
+        picked = event.pick if isinstance(event.pick, list) else []
         return (f"{event.seat} keeps their opening hand" if not picked else
                 f"{event.seat} mulligans {len(picked)} card(s)")
     if event.kind == "first":

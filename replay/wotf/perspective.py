@@ -17,13 +17,19 @@ from typing import Any
 import msgspec
 
 from ledger.events import Event, recorded_number
+from replay.wotf.cards import CardDB
 from replay.wotf.events import (
-    Answered, CardMoved, DeckOrdered, DeckShuffled, ManualEffect, ManualOp, ManualResolved,
+    Answered,
+    CardMoved,
+    DeckOrdered,
+    DeckShuffled,
+    ManualEffect,
+    ManualOp,
+    ManualResolved,
     Mulliganed,
 )
-from replay.wotf.cards import CardDB
-from replay.wotf.queries import View
 from replay.wotf.ops import FACE_DOWN as LEGACY_FACE_DOWN
+from replay.wotf.queries import View
 from replay.wotf.state import GameState
 
 PERSPECTIVES = ("omniscient", "A", "B", "spectator")
@@ -87,9 +93,10 @@ def _hide(event: Event, hidden: Collection[str]) -> Event:
                 changes[field] = seen
     if changes.get("card") == HIDDEN and hasattr(event, "name"):
         changes["name"] = HIDDEN
-    if isinstance(getattr(event, "detail", None), str) and _quotes_any(event.detail, hidden):
+    detail, key = getattr(event, "detail", None), getattr(event, "key", None)
+    if isinstance(detail, str) and _quotes_any(detail, hidden):
         changes["detail"] = HIDDEN
-    if isinstance(getattr(event, "key", None), str) and _quotes_any(event.key, hidden):
+    if isinstance(key, str) and _quotes_any(key, hidden):
         changes["key"] = HIDDEN  # a count keyed by a card ("A3:once")
     if isinstance(event, (ManualEffect, ManualResolved)):
         ops = [msgspec.structs.replace(op, card=unseen(op.card)) for op in event.ops]
@@ -125,7 +132,8 @@ def _redact(event: Event, perspective: str) -> Event:
         return msgspec.structs.replace(event, cards=[HIDDEN] * len(event.cards))
     if isinstance(event, Answered) and event.kind == "mulligan" and \
             not can_see_hand(perspective, event.seat):
-        return msgspec.structs.replace(event, pick=[HIDDEN] * len(event.pick or []))
+        picked = event.pick if isinstance(event.pick, list) else []
+        return msgspec.structs.replace(event, pick=[HIDDEN] * len(picked))
     if isinstance(event, (ManualEffect, ManualResolved)):
         return msgspec.structs.replace(event, ops=[_redact_op(op, perspective) for op in event.ops])
     return event
@@ -166,9 +174,9 @@ def board(state: GameState, db: CardDB, perspective: str = "omniscient") -> dict
         down: dict[str, int] = {"A": 0, "B": 0}
         for c in v.in_realm(realm.number):
             if c.face_down and perspective != "omniscient":
-                down[c.controller] += 1  # listed below, after the face-up cards
+                down[c.controller or c.owner] += 1  # listed below, after the face-up cards
             else:
-                sides[c.controller].append(_world_card(v, c.id))
+                sides[c.controller or c.owner].append(_world_card(v, c.id))
         for seat, count in down.items():
             # Face Down (rule 510): which card it is is hidden, so nothing about the card may
             # decide where it is listed -- not its id, not its place among the face-up cards.

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import os
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ledger.events import MatchEnded, MatchOpened, TakenBack
 from ledger.filestore import FileStore
@@ -63,7 +64,9 @@ class MatchSummary:
 def summarize(path: str | os.PathLike, facts: CardFacts) -> MatchSummary:
     """Read one match file (hash chain checked) and summarise the events in force."""
     events = _events_in_force(path)
-    opened: MatchOpened = events[0][1]
+    opened = events[0][1]
+    if not isinstance(opened, MatchOpened):
+        raise ValueError(f"{path}: seq 0 is not MatchOpened")
     summary = MatchSummary(opened.match_id, opened.ruleset, opened.tournament, opened.round,
                            opened.table, _seats(opened, recorded_facts(opened, facts)))
     walk = _PlainWalk(summary)
@@ -86,7 +89,7 @@ def _events_in_force(path) -> list[tuple[int, object]]:
 
 
 def _seats(opened: MatchOpened, facts: CardFacts) -> dict[str, SeatSummary]:
-    seats = {}
+    seats: dict[str, SeatSummary] = {}
     for info in opened.seats:
         deck: dict[str, int] = defaultdict(int)
         for entry in info.deck:
@@ -151,10 +154,11 @@ class _PlainWalk:
         self.summary.reason = event.reason
 
 
-_PLAIN_HANDLERS = {RoundStarted: _PlainWalk.round_started, CardMoved: _PlainWalk.card_moved,
-                   CardPlayed: _PlainWalk.card_played, BattleResolved: _PlainWalk.battle,
-                   StoneSeized: _PlainWalk.seized, ManualEffect: _PlainWalk.manual,
-                   MatchEnded: _PlainWalk.ended}
+_PLAIN_HANDLERS: dict[type, Callable[[_PlainWalk, Any], None]] = {
+    RoundStarted: _PlainWalk.round_started, CardMoved: _PlainWalk.card_moved,
+    CardPlayed: _PlainWalk.card_played, BattleResolved: _PlainWalk.battle,
+    StoneSeized: _PlainWalk.seized, ManualEffect: _PlainWalk.manual,
+    MatchEnded: _PlainWalk.ended}
 
 
 def summarize_all(paths: Iterable[str | os.PathLike], facts: CardFacts) -> list[MatchSummary]:
@@ -201,7 +205,7 @@ def cards(matches: list[MatchSummary], filters: Filters) -> Table:
         rows.append(tuple(row))
     columns = ["card"] + [f"{g}_{x}" for g in CARD_GROUPS
                           for x in ("games", "wr", "wr_low", "wr_high")]
-    return Table("cards", columns + ["iwd", "iwd_low", "iwd_high", "avg_first_round"], rows)
+    return Table("cards", [*columns, "iwd", "iwd_low", "iwd_high", "avg_first_round"], rows)
 
 
 def first_player(matches: list[MatchSummary], filters: Filters) -> Table:
@@ -233,8 +237,10 @@ def matchups(matches: list[MatchSummary], filters: Filters) -> Table:
 
 
 def realms(matches: list[MatchSummary], filters: Filters) -> Table:
-    battles, seized = defaultdict(int), defaultdict(int)
-    decided, held = defaultdict(int), defaultdict(int)
+    battles: defaultdict[int, int] = defaultdict(int)
+    seized: defaultdict[int, int] = defaultdict(int)
+    decided: defaultdict[int, int] = defaultdict(int)
+    held: defaultdict[int, int] = defaultdict(int)
     for m in _finished(matches, filters):
         for realm, _result in m.battles:
             battles[realm] += 1

@@ -26,14 +26,14 @@ import msgspec
 
 from ledger.codec import Stored
 from ledger.events import Event, JudgeNote, MatchOpened, TakenBack
-from replay.wotf.events import DeckOrdered, DeckShuffled, ManualEffect
 from ledger.store import Store
+from replay.errors import ReplayError
+from replay.replayer import Replay
 from replay.wotf.cards import CardDB, definitions_digest, used_definitions
 from replay.wotf.engine import Engine
-from replay.errors import ReplayError
+from replay.wotf.events import DeckOrdered, DeckShuffled, ManualEffect
 from replay.wotf.instances import card_instances
 from replay.wotf.manual import apply_manual
-from replay.replayer import Replay
 from replay.wotf.revisions import effective
 
 _DECK_ID = re.compile(r"^([AB]\d+)(:.*)?$")  # an id, or an order label "A6:ability"

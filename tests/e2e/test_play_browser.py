@@ -17,8 +17,8 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from ledger.filestore import FileStore
-from replay.wotf.cards import default_cards
 from replay.replayer import Replay
+from replay.wotf.cards import default_cards
 from tests.e2e.helpers import CHROMIUM, FLAGS, api_call
 
 ORGANIZER = "browser-test-organizer-token-0123456789"

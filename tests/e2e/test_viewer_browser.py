@@ -26,9 +26,9 @@ from playwright.sync_api import sync_playwright
 
 from ledger import stats as named
 from ledger.filestore import FileStore
+from replay.replayer import Replay
 from replay.wotf.cards import default_cards
 from replay.wotf.perspective import board
-from replay.replayer import Replay
 from tests.e2e.helpers import CHROMIUM, FLAGS, api_call
 
 ORGANIZER = "viewer-test-organizer-token-0123456789"

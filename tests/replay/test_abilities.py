@@ -9,19 +9,20 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ledger.events import DeckEntry, MatchOpened, SeatInfo
-from replay.wotf.events import ManualOp, ManualResolved, PlayDeclared
 from ledger.filestore import FileStore
+from replay.errors import CardDataError, IllegalDecisionError
+from replay.recorder import Recorder
+from replay.replayer import Replay
 from replay.wotf.abilities import all_constructs, constructs_of
 from replay.wotf.bots import RandomBot, answer_chance
 from replay.wotf.cards import default_cards, load_card_file, load_cards
 from replay.wotf.conformance import build_state
 from replay.wotf.engine import Engine
-from replay.errors import CardDataError, IllegalDecisionError
-from replay.recorder import Recorder
-from replay.replayer import Replay
+from replay.wotf.events import ManualOp, ManualResolved, PlayDeclared
 from replay.wotf.state import state_hash
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -279,7 +280,8 @@ def test_random_play_with_the_full_pool_ends_and_verifies(tmp_path_factory, seed
     while recorder.engine.prompt is not None:
         assert steps < 5000, "the match did not end: a hang"
         prompt = recorder.engine.prompt
-        recorder.submit(answer_chance(prompt, rng) if prompt.kind == "chance" else bot.decide(recorder.engine))
+        chance = prompt.kind == "chance"
+        recorder.submit(answer_chance(prompt, rng) if chance else bot.decide(recorder.engine))
         steps += 1
     assert recorder.engine.state.over
     replay = Replay(list(store.read("m-pool")), db)  # verifies every decision and outcome

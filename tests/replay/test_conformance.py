@@ -81,8 +81,8 @@ def test_a_wrong_expectation_says_what_was_expected_and_what_is_held(tmp_path):
 
 def test_bad_toml_and_unknown_cards_fail_without_crashing(tmp_path):
     assert "cannot read case" in run_file(_case(tmp_path, "name = [")).reason
-    result = run_file(_case(tmp_path, BASE.replace('deck = ["Hill Brute", "Hill Brute", "Hill Brute"]\n[state.B]',
-                                                    'deck = ["Nobody"]\n[state.B]')))
+    brutes = 'deck = ["Hill Brute", "Hill Brute", "Hill Brute"]\n[state.B]'
+    result = run_file(_case(tmp_path, BASE.replace(brutes, 'deck = ["Nobody"]\n[state.B]')))
     assert not result.passed and "unknown card 'Nobody'" in result.reason
 
 

@@ -4,15 +4,21 @@ import random
 
 import pytest
 
-from ledger.events import MatchEnded, Conceded
-from replay.wotf.events import (
-    Answered, CoinFlipped, DeckOrdered, DeckShuffled, DrawDeclared, Mulliganed, Passed,
-    PlayDeclared, RoundStarted,
-)
-from replay.wotf.engine import Engine
+from ledger.events import Conceded, MatchEnded
 from replay.errors import IllegalDecisionError
+from replay.wotf.engine import Engine
+from replay.wotf.events import (
+    Answered,
+    CoinFlipped,
+    DeckOrdered,
+    DeckShuffled,
+    DrawDeclared,
+    Mulliganed,
+    Passed,
+    PlayDeclared,
+    RoundStarted,
+)
 from replay.wotf.state import state_hash
-
 from tests.replay.helpers import opened, play_out, small_db
 
 
@@ -106,7 +112,7 @@ def test_illegal_play_names_the_rule_and_leaves_the_state_untouched():
         engine.decide(PlayDeclared("A", card, 4))
     with pytest.raises(IllegalDecisionError, match="not in A's hand"):
         engine.decide(PlayDeclared("A", "B1", 1))
-    with pytest.raises(IllegalDecisionError, match="not B's|it is A's"):
+    with pytest.raises(IllegalDecisionError, match=r"not B's|it is A's"):
         engine.decide(DrawDeclared("B"))
     assert state_hash(engine.state) == before
     assert engine.prompt.kind == "turn" and engine.prompt.seat == "A"

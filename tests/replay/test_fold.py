@@ -11,21 +11,22 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from ledger.codec import decode_line, encode_line, GENESIS
+from ledger.codec import GENESIS, decode_line, encode_line
 from ledger.events import DeckEntry, Event, MatchOpened, SeatInfo
 from ledger.filestore import FileStore
+from replay.simulate import simulate_matches
 from replay.wotf.bots import RandomBot, answer_chance
 from replay.wotf.cards import default_cards
 from replay.wotf.decks import load_decks
 from replay.wotf.engine import Engine
 from replay.wotf.evolve import evolve, fold, initial_state
 from replay.wotf.game import GAME
+from replay.wotf.state import state_hash
 
 is_fed = GAME.is_fed
-from replay.simulate import simulate_matches
-from replay.wotf.state import state_hash
 
 DB = default_cards()
 
@@ -57,7 +58,7 @@ def fold_hashes(events: list[Event]) -> list[str]:
 def assert_fold_matches_engine(events: list[Event], where: str) -> None:
     derived, folded = engine_hashes(events), fold_hashes(events)
     assert len(derived) == len(folded) == len(events), where
-    for seq, (mine, theirs) in enumerate(zip(folded, derived)):
+    for seq, (mine, theirs) in enumerate(zip(folded, derived, strict=True)):
         assert mine == theirs, (f"{where} seq {seq} ({type(events[seq]).__name__}): the fold "
                                 f"differs from the engine's state")
 

@@ -18,8 +18,8 @@ import msgspec
 import pytest
 
 from ledger.filestore import FileStore
-from replay.wotf.cards import default_cards
 from replay.replayer import Divergence, Replay
+from replay.wotf.cards import default_cards
 from replay.wotf.revisions import effective
 from replay.wotf.state import state_hash
 
@@ -68,8 +68,8 @@ def _write() -> None:  # pragma: no cover - a maintenance command
     import shutil
     import tempfile
 
-    from replay.wotf.decks import load_decks
     from replay.simulate import simulate_matches
+    from replay.wotf.decks import load_decks
 
     db = default_cards()
     decks = load_decks(None, db)

@@ -6,12 +6,12 @@ token outside The World) and always end the match within 7 rounds.
 
 import random
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ledger.events import DeckEntry, MatchOpened, SeatInfo
 from replay.wotf.engine import Engine
 from replay.wotf.state import CardState, GameState, PlayerState, new_realms
-
 from tests.replay.helpers import play_out, small_db
 
 DB = small_db()
@@ -76,7 +76,7 @@ def test_random_positions_play_out_legally(round_, world, seed, ruleset, stones)
     rng = random.Random(seed)
     state = GameState(ruleset=ruleset, phase="turns", round=round_, turn="A", first="A",
                       round1_first="A", realms=new_realms())
-    for realm, owner in zip(state.realms, stones):
+    for realm, owner in zip(state.realms, stones, strict=False):
         realm.stones = [owner if realm.number <= round_ else "center"]
     for seat in ("A", "B"):
         player = PlayerState(seat=seat, energy=round_, actions=3)

@@ -6,15 +6,19 @@ import pytest
 
 from ledger import FileStore
 from ledger.events import JudgeNote, TakenBack
-from replay.wotf.events import (
-    Answered, DrawDeclared, ManualEffect, ManualOp, PlayDeclared, ResourcesChanged,
-)
-from replay.wotf.bots import RandomBot
 from replay.errors import IllegalDecisionError
 from replay.recorder import Recorder
 from replay.replayer import Replay
+from replay.wotf.bots import RandomBot
+from replay.wotf.events import (
+    Answered,
+    DrawDeclared,
+    ManualEffect,
+    ManualOp,
+    PlayDeclared,
+    ResourcesChanged,
+)
 from replay.wotf.state import state_hash
-
 from tests.replay.helpers import opened, small_db
 
 DB = small_db()
@@ -97,9 +101,9 @@ def test_manual_effects_and_notes_are_recorded_and_replayed(tmp_path):
 def test_a_stand_in_token_belongs_to_its_match_and_its_file(tmp_path):
     """A stand-in token is defined by the event that creates it and never joins a shared pool:
     two matches in one process can't change each other's cards (issue 12, point 3)."""
-    from replay.wotf.events import TokenCreated
-    from replay.wotf.cards import cards_of_events
     from replay.timeline import Timeline
+    from replay.wotf.cards import cards_of_events
+    from replay.wotf.events import TokenCreated
 
     pool = small_db()
     store = FileStore(tmp_path)

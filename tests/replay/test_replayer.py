@@ -5,16 +5,16 @@ import random
 
 import msgspec
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ledger import FileStore
 from ledger.codec import GENESIS, encode_line
-from replay.wotf.events import BattleResolved, CardMoved, DeckOrdered, DeckShuffled
-from replay.wotf.perspective import board, redact_event
 from replay.replayer import Divergence, Replay
 from replay.simulate import play_match
+from replay.wotf.events import BattleResolved, CardMoved, DeckOrdered, DeckShuffled
+from replay.wotf.perspective import board, redact_event
 from replay.wotf.state import state_hash
-
 from tests.replay.helpers import opened, small_db
 
 DB = small_db()
@@ -94,7 +94,7 @@ def test_state_at_moves_step_by_step(match_events):
 def test_a_perspective_never_contains_the_opponents_hand(match_events, perspective):
     replay = Replay(match_events, DB)
     rng = random.Random(1)
-    for seq in sorted(rng.sample(range(len(match_events)), 40)) + [len(match_events) - 1]:
+    for seq in [*sorted(rng.sample(range(len(match_events)), 40)), len(match_events) - 1]:
         state = replay.state_at(seq)
         picture = board(state, DB, perspective)
         for seat in ("A", "B"):

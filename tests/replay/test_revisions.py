@@ -10,7 +10,6 @@ from ledger.events import MatchOpened
 from replay.errors import NewerRevisionError
 from replay.wotf.evolve import initial_state
 from replay.wotf.revisions import REVISIONS, RULES_REVISION, effective
-
 from tests.replay.helpers import opened
 
 RULINGS = Path(__file__).resolve().parents[2] / "docs" / "rulings.md"

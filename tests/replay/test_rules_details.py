@@ -3,9 +3,9 @@ realm, infinite and indeterminate power."""
 
 import math
 
-from replay.wotf.events import Answered, AttackDeclared, PlayDeclared
 from replay.wotf.cards import Card, CardDB
 from replay.wotf.engine import Engine
+from replay.wotf.events import Answered, AttackDeclared, PlayDeclared
 from replay.wotf.queries import View
 from replay.wotf.state import CardState, Effect, GameState, PlayerState, new_realms
 

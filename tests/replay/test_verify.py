@@ -22,19 +22,19 @@ import pytest
 from ledger.codec import GENESIS, encode_line
 from ledger.events import MatchOpened
 from ledger.filestore import FileStore
-from replay.wotf.events import TriggerResolved
-from replay.wotf.cards import CardDB, ability_key, default_cards
-from replay.wotf.decks import load_decks
-from replay.wotf.evolve import fold
-from replay.wotf.perspective import board
 from replay.replayer import Replay
 from replay.resources import cards_dir, golden_dir
 from replay.simulate import simulate_matches
-from replay.wotf.state import state_hash
 from replay.timeline import Timeline
-from replay.wotf.upgrade import UpgradeError, upgrade
-from replay.wotf.revisions import RULES_REVISION
 from replay.verify import FAIL, NEWER_PROGRAM, OK, verify_file
+from replay.wotf.cards import CardDB, ability_key, default_cards
+from replay.wotf.decks import load_decks
+from replay.wotf.events import TriggerResolved
+from replay.wotf.evolve import fold
+from replay.wotf.perspective import board
+from replay.wotf.revisions import RULES_REVISION
+from replay.wotf.state import state_hash
+from replay.wotf.upgrade import UpgradeError, upgrade
 
 ROOT = Path(__file__).resolve().parents[2]
 POOL = default_cards()
@@ -214,10 +214,10 @@ def test_upgrade_writes_a_self_contained_schema_3_copy(path, tmp_path):
 
 def test_upgrade_keeps_a_take_back(tmp_path):
     """A schema-2 file with a take-back (written as that schema recorded it)."""
-    from replay.wotf.engine import Engine
-    from replay.wotf.bots import RandomBot, answer_chance
-    from replay.wotf.legacy import legacy_outcomes
     from ledger.events import TakenBack
+    from replay.wotf.bots import RandomBot, answer_chance
+    from replay.wotf.engine import Engine
+    from replay.wotf.legacy import legacy_outcomes
     from tests.replay.helpers import opened, small_db
 
     db, rng = small_db(), random.Random(8)
@@ -255,7 +255,7 @@ def test_upgrade_of_a_schema_3_file_is_refused(recorded, tmp_path):
 def test_wonders_upgrade_then_verify_from_the_command_line(tmp_path):
     src = tmp_path / "old"
     src.mkdir()
-    for path in LEGACY[:2] + [golden_dir() / "golden-s3-r2-12-0001.jsonl"]:
+    for path in [*LEGACY[:2], golden_dir() / "golden-s3-r2-12-0001.jsonl"]:
         shutil.copy(path, src)
     run = subprocess.run([sys.executable, "-m", "web.cli", "upgrade", str(src), str(tmp_path / "new")],
                          cwd=ROOT, capture_output=True, text=True)

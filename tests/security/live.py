@@ -88,7 +88,7 @@ class LiveClient:
     def get(self, path: str, headers=None) -> LiveResponse:
         return self.open(path, "GET", headers)
 
-    def post(self, path: str, headers=None, json=None, data=None) -> LiveResponse:  # noqa: A002
+    def post(self, path: str, headers=None, json=None, data=None) -> LiveResponse:
         return self.open(path, "POST", headers, json, data)
 
 

@@ -40,10 +40,10 @@ import pytest
 from ledger.codec import GENESIS, encode_line
 from ledger.events import MatchOpened, SeatInfo
 from ledger.filestore import FileStore
+from replay.recorder import Recorder
 from replay.wotf.bots import BOTS
 from replay.wotf.cards import default_cards
 from replay.wotf.decks import load_decks
-from replay.recorder import Recorder
 from tests.web.test_api import choose
 
 ROOT = Path(__file__).resolve().parents[2]

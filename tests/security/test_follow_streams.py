@@ -12,6 +12,7 @@ are open and while they reconnect; a stream past either cap gets 503 at once wit
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -125,10 +126,8 @@ class Stream:
         return self.response.readline().decode()
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             self.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
         if self.response is not None:
             self.response.close()
         self.conn.close()

@@ -61,8 +61,8 @@ def _distribute(t: Table, count: int, include=(), world=(), face_up=0,
         ops += [{"op": "move", "card": cid, "to_zone": "world", "realm": 1, "seat": "A"}
                 for cid in down]
     ops += [{"op": "move", "card": cid, "to_zone": "abyss"} for cid in down]
-    t.rule(ops + [{"op": "resource", "seat": "A", "resource": "actions", "value": 5},
-                  {"op": "resource", "seat": "A", "resource": "energy", "value": 20}])
+    t.rule([*ops, {"op": "resource", "seat": "A", "resource": "actions", "value": 5},
+            {"op": "resource", "seat": "A", "resource": "energy", "value": 20}])
     t.play("A", autumn)  # Autumn's "Tap Free: ... Distribute them ..., face down."
     board = t.omniscient()
     assert set(down) <= {c["id"] for r in board["realms"] for c in r["cards"]["A"]}

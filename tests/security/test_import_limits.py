@@ -22,10 +22,10 @@ import pytest
 from ledger.codec import GENESIS, encode_line
 from ledger.events import DeckEntry, MatchOpened, SeatInfo
 from ledger.filestore import FileStore
-from replay.wotf.cards import default_cards
-from replay.wotf.decks import load_decks
 from replay.recorder import complete_opened
 from replay.simulate import simulate_matches
+from replay.wotf.cards import default_cards
+from replay.wotf.decks import load_decks
 from tests.security.live import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]

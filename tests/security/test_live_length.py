@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from tests.web.test_api import Api, ORGANIZER, SEATS, choose, new_app
+from tests.web.test_api import ORGANIZER, SEATS, Api, choose, new_app
 
 
 def test_the_public_lists_do_not_tell_a_live_matchs_true_length(tmp_path):

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.security.live import LiveServer
 from web.app import create_app
 from web.config import Settings
-from tests.security.live import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
 ORGANIZER = "summaries-test-organizer-token-0123456789"

@@ -12,12 +12,12 @@ import json
 import random
 import re
 
-from replay.wotf.events import ManualEffect, ManualOp
 from ledger.filestore import FileStore
-from replay.wotf.bots import RandomBot
 from replay.recorder import Recorder
+from replay.wotf.bots import RandomBot
+from replay.wotf.events import ManualEffect, ManualOp
 from tests.replay.helpers import opened, small_db
-from tests.web.test_api import Api, ORGANIZER, SEATS, new_app
+from tests.web.test_api import ORGANIZER, SEATS, Api, new_app
 
 
 def _store(api) -> FileStore:

@@ -215,7 +215,7 @@ def test_seats_cannot_take_back_or_rule_and_the_judge_cannot_decide(api):
 
 def test_missing_wrong_and_foreign_tokens_are_refused(api):
     mid, tokens = api.create()
-    other_mid, other_tokens = api.create()
+    _other_mid, other_tokens = api.create()
     for token in (None, "not-a-token", other_tokens["A"], other_tokens["judge"]):
         for method, path in (("GET", "state"), ("GET", "events"), ("GET", "prompt")):
             status, data = api.call(method, f"/api/matches/{mid}/{path}", token)

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
+from tests.web.test_api import Api, new_app
 from web.config import Settings
 from web.errors import ConfigError
-from tests.web.test_api import Api, new_app
 
 
 def test_settings_come_from_wonders_variables(tmp_path):

@@ -7,8 +7,8 @@ import json
 import random
 
 from ledger.filestore import FileStore
-from replay.wotf.cards import default_cards
 from replay.replayer import Replay
+from replay.wotf.cards import default_cards
 from tests.web.test_api import ORGANIZER, Api, choose, drive, new_app
 
 
@@ -104,7 +104,7 @@ def test_a_finished_match_is_public_from_every_perspective(tmp_path):
     for perspective in ("spectator", "A", "B", "omniscient"):
         status, view = api.call("GET", f"/api/public/matches/{mid}/state?as={perspective}")
         assert status == 200 and view["seq"] == length - 1 and view["perspective"] == perspective
-    status, data = api.call("GET", f"/api/public/matches/{mid}/state?as=judge")
+    status, _data = api.call("GET", f"/api/public/matches/{mid}/state?as=judge")
     assert status == 400
 
 
@@ -123,7 +123,8 @@ def test_an_import_is_verified_then_stored(tmp_path):
     api = Api(new_app(tmp_path / "target"))
     status, out = api.call("POST", "/api/import", ORGANIZER, raw=data,
                            headers={"Content-Type": "application/x-ndjson"})
-    assert status == 201 and out["match_id"] == "imported-1" and "wins" in out["result"] or "draw" in out["result"]
+    assert (status == 201 and out["match_id"] == "imported-1" and "wins" in out["result"]) \
+        or "draw" in out["result"]
     assert (tmp_path / "target" / "store" / "imported-1.jsonl").read_bytes() == data
     status, out = api.call("POST", "/api/import", ORGANIZER, raw=data)
     assert status == 409

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from ledger.filestore import FileStore
-from replay.wotf.cards import default_cards
 from replay.replayer import Replay
+from replay.wotf.cards import default_cards
 
 ROOT = Path(__file__).parents[2]
 ORGANIZER = "serve-test-organizer-token-0123456789"
@@ -70,7 +70,7 @@ def test_racing_writers_on_two_servers_get_one_success_and_409s(two_servers):
             {"type": "Answered", "kind": prompt["prompt"]["kind"], "pick": []}
         results = []
 
-        def send(base):
+        def send(base, results=results, seat=seat, pending=pending, option=option):
             results.append(_call(base, "POST", f"/api/matches/{mid}/decisions", tokens[seat],
                                  {"expected_seq": pending["length"], "decision": option})[0])
         threads = [threading.Thread(target=send, args=((one, two)[i % 2],)) for i in range(8)]

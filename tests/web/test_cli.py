@@ -11,8 +11,8 @@ import msgspec
 import pytest
 
 from ledger.codec import GENESIS, encode_line
-from replay.wotf.events import BattleResolved
 from ledger.filestore import FileStore
+from replay.wotf.events import BattleResolved
 
 REPO = Path(__file__).resolve().parents[2]
 

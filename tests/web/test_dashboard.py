@@ -14,9 +14,9 @@ import pytest
 from ledger import stats as named
 from ledger.filestore import FileStore
 from ledger.warehouse import ingest
+from replay.simulate import simulate_matches, simulate_tournament
 from replay.wotf.cards import default_cards
 from replay.wotf.decks import load_decks
-from replay.simulate import simulate_matches, simulate_tournament
 from web.app import create_app
 from web.cli_analytics import card_facts
 from web.config import Settings

@@ -21,14 +21,14 @@ import msgspec
 import pytest
 
 from ledger.codec import GENESIS, encode_line
-from replay.wotf.events import ResourcesChanged
 from ledger.filestore import FileStore
-from replay.wotf.cards import cards_of_events, default_cards
-from replay.wotf.decks import load_decks
-from replay.wotf.evolve import fold
-from replay.wotf.perspective import PERSPECTIVES, board
 from replay.replayer import Divergence, Replay
 from replay.simulate import simulate_matches
+from replay.wotf.cards import cards_of_events, default_cards
+from replay.wotf.decks import load_decks
+from replay.wotf.events import ResourcesChanged
+from replay.wotf.evolve import fold
+from replay.wotf.perspective import PERSPECTIVES, board
 from tests.web.test_api import ORGANIZER, Api, choose, new_app
 from web.app import create_app
 from web.config import Settings
@@ -206,7 +206,7 @@ def test_a_divergent_file_is_imported_and_shown_with_the_mark(store, tmp_path, w
                               headers={"Content-Type": "application/x-ndjson"})
     assert status == 201, out
     assert out["match_id"] == DIVERGED and out["divergence"]["seq"] == where
-    assert out["length"] == len(recorded(store, DIVERGED)) and "wins" in out["result"] \
+    assert (out["length"] == len(recorded(store, DIVERGED)) and "wins" in out["result"]) \
         or "draw" in out["result"]
     assert (tmp_path / "store" / f"{DIVERGED}.jsonl").read_bytes() == data
     status, state = target.call("GET", f"/api/matches/{DIVERGED}/state", out["tokens"]["judge"])

@@ -13,12 +13,12 @@ import re
 import pytest
 
 from ledger.filestore import FileStore
+from replay.replayer import Replay
+from replay.simulate import simulate_matches, simulate_tournament
 from replay.wotf.cards import default_cards
 from replay.wotf.decks import load_decks
 from replay.wotf.narrate import narrate
 from replay.wotf.perspective import board, card_names, redact_event
-from replay.replayer import Replay
-from replay.simulate import simulate_matches, simulate_tournament
 from tests.web.test_api import ORGANIZER, SEATS, Api, choose, drive, new_app
 from web.app import create_app
 from web.config import Settings
@@ -88,7 +88,7 @@ def test_the_list_sorts_both_ways_and_refuses_unknown_keys(api, store):
 @pytest.mark.parametrize("perspective", ["omniscient", "A", "B", "spectator"])
 def test_each_step_is_the_replayers_board_from_the_perspective(api, store, perspective):
     replay = Replay(list(FileStore.read_file(store / "spring-cup-r1-t01.jsonl")), default_cards())
-    for seq in random.Random(perspective).sample(range(len(replay)), 25) + [0, len(replay) - 1]:
+    for seq in [*random.Random(perspective).sample(range(len(replay)), 25), 0, len(replay) - 1]:
         status, step = api.call("GET", f"/matches/spring-cup-r1-t01/step?seq={seq}&as={perspective}")
         assert status == 200, step
         expected = json.loads(json.dumps(board(replay.state_at(seq), replay.db, perspective)))

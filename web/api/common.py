@@ -22,9 +22,10 @@ from typing import Any, TypeVar
 
 import msgspec
 from flask import Response, current_app, has_app_context, request, session
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from ledger.codec import Stored
+from ledger.events import Event
 from ledger.filestore import FileStore
 from replay.game import Game
 from replay.games import game as game_named
@@ -162,7 +163,7 @@ def parse_body(model: type[M]) -> M:
         raise MalformedRequestError(f"{request.path}: the body is empty; expected JSON")
     try:
         return model.model_validate_json(data)
-    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+    except ValidationError as exc:
         raise MalformedRequestError(f"{request.path}: {describe_validation(exc)}") from None
 
 
@@ -281,7 +282,7 @@ def generic_prompt(game: Game, engine: Any, perspective: str) -> dict[str, Any]:
         return out
     options = []
     for option in prompt.options:
-        if isinstance(option, msgspec.Struct):
+        if isinstance(option, Event):
             options.append({"decision": _without_seat(option),
                             "label": game.narrate(option, None, names)})
         elif answer is not None:
@@ -312,7 +313,8 @@ def events_out(table: Table, perspective: str, from_seq: int, upto: int,
         return []
     # hidden as of ``upto``, the last seq this viewer may see (a delayed spectator's board
     # may still show face down a card turned face up since)
-    out, hidden = [], table.game.hidden_ids(table.state_at(min(upto, table.length - 1)))
+    out: list[EventOut] = []
+    hidden = table.game.hidden_ids(table.state_at(min(upto, table.length - 1)))
     for stored in table.store.read(table.match_id, from_seq):
         if stored.seq > upto or (limit is not None and len(out) >= limit):
             break

@@ -23,14 +23,14 @@ import json
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, request
 
 from ledger.codec import GENESIS, Stored, decode_line
 from ledger.errors import MalformedEventError
-from web.api.common import (bearer, divergence_out, event_out, query_int, role_for, services,
-                            visible_seq)
+from web.api.common import bearer, divergence_out, event_out, query_int, role_for, services, visible_seq
 from web.api.openapi import Query, route
 from web.api.public import public_perspective
 from web.api.seat import perspective_of
@@ -125,7 +125,8 @@ class Feed:
         with open(self.path, "rb") as handle:
             handle.seek(self.offset)
             data = handle.read()
-        pos, taken, pending, chain = 0, 0, [], self.prev
+        pending: list[Stored] = []
+        pos, taken, chain = 0, 0, self.prev
         while (end := data.find(b"\n", pos)) >= 0:
             seq = len(self.events) + len(pending)
             stored = decode_line(data[pos:end], f"{self.name}:{seq + 1}", chain)
@@ -233,7 +234,7 @@ def follow(match_id: str):
         nxt, idle_since, marked, seen = start, time.monotonic(), None, -1
         try:
             while not gone():
-                now = tables.using(match_id, lambda table: horizon(table, seen))
+                now = tables.using(match_id, partial(horizon, seen=seen))
                 if now is not None:
                     seen, last, done, hidden, mark, played = now
                     if mark is not None and mark != marked:  # today's engine disagrees

@@ -18,17 +18,18 @@ import secrets
 from flask import Blueprint, request
 
 from ledger.errors import ConflictError, LedgerError
-from ledger.filestore import fsync_dir
 from ledger.events import MatchOpened
+from ledger.filestore import fsync_dir
 from ledger.integrity import CUT, TORN, check_file
 from replay.errors import ReplayError
 from replay.games import game_of
+from replay.reading import Reading
 from replay.replayer import Replay
-from replay.timeline import Reading, TimelineError, open_timeline
+from replay.timeline import TimelineError, open_timeline
 from web.api.common import require_organizer, services
+from web.api.openapi import route
 from web.api.organizer import check_decks
 from web.api.tables import Mark, final_state, rederive
-from web.api.openapi import route
 from web.errors import IllegalError, MalformedRequestError, TooLargeError
 from web.models import DivergenceOut, Imported, Tokens
 
@@ -57,7 +58,7 @@ def import_match():
     try:
         tmp.write_bytes(data)
         reading, mark = _checked(tmp)
-        match_id = reading.events[0].match_id
+        match_id = reading.opened.match_id
         target = svc.store.path(match_id)
         _fsync(tmp)
         with svc.tokens.creating(match_id, target) as creation:  # 409 if the id is taken

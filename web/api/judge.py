@@ -7,7 +7,6 @@ and ``/events`` (its perspective is ``omniscient``).
 from __future__ import annotations
 
 from flask import Blueprint
-
 from pydantic import ValidationError
 
 from web.api.common import event_out, parse_body, require_role, services

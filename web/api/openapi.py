@@ -63,7 +63,7 @@ def route(bp: Blueprint, rule: str, method: str, summary: str, **doc):
 
 
 def document(title: str, version: str) -> dict[str, Any]:
-    models = {ErrorOut}
+    models: set[type[BaseModel]] = {ErrorOut}
     for op in OPERATIONS:
         models.update(m for m in (op.body, op.response) if m is not None)
     _, defs = models_json_schema([(m, "validation") for m in sorted(models, key=lambda m: m.__name__)],

@@ -8,13 +8,12 @@ match's summary reads only that match's file.
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from flask import Blueprint, request
 
 from ledger.errors import ConflictError
-from typing import Any
-
-from ledger.events import DeckEntry, MatchOpened, SeatInfo
+from ledger.events import DeckEntry, MatchOpened, SeatInfo, as_seat
 from ledger.store import MatchInfo
 from replay.game import Game
 from replay.games import UnknownGameError, game
@@ -23,8 +22,7 @@ from replay.replayer import Divergence
 from web.api.common import divergence_out, parse_body, query_int, require_organizer, services
 from web.api.openapi import Query, route
 from web.errors import IllegalError, MalformedRequestError, NotFoundError
-from web.models import (CreateMatch, DivergenceOut, MatchCreated, MatchList, MatchSummary,
-                        SeatEntry, Tokens)
+from web.models import CreateMatch, DivergenceOut, MatchCreated, MatchList, MatchSummary, SeatEntry, Tokens
 
 bp = Blueprint("organizer", __name__, url_prefix="/api")
 
@@ -47,7 +45,7 @@ def create_match():
         raise MalformedRequestError(f"ruleset {ruleset!r}: {played.title} is played under "
                                     f"{' or '.join(played.rulesets)}")
     pool = svc.pool(played.name)
-    seats = [_seat_info(played, pool, seat, entry) for seat, entry in zip("AB", body.seats)]
+    seats = [_seat_info(played, pool, seat, entry) for seat, entry in zip("AB", body.seats, strict=False)]
     match_id = body.match_id or f"m-{secrets.token_hex(6)}"
     opened = MatchOpened(match_id=match_id, ruleset=ruleset, seats=seats, format=body.format,
                          tournament=body.tournament, round=body.round, table=body.table,
@@ -75,7 +73,7 @@ def game_of_body(name: str) -> Game:
 
 def _seat_info(played: Game, pool: Any, seat: str, entry: SeatEntry) -> SeatInfo:
     deck = _deck_of(played, pool, seat, entry)
-    info = SeatInfo(seat, entry.player, deck.name, deck.entries(), deck.archive_entries())
+    info = SeatInfo(as_seat(seat), entry.player, deck.name, deck.entries(), deck.archive_entries())
     check_decks([info], pool, played)
     return info
 
@@ -145,7 +143,7 @@ def _deck_of(played: Game, pool: Any, seat: str, entry: SeatEntry) -> Any:
         found = presets[entry.preset]
         return found.load() if hasattr(found, "load") else found
     return Entries(entry.deck_name or f"{entry.player}'s deck",
-                   [DeckEntry(card, count) for card, count in entry.deck.items()],
+                   [DeckEntry(card, count) for card, count in (entry.deck or {}).items()],
                    [DeckEntry(card, count) for card, count in entry.archive.items()])
 
 
@@ -199,8 +197,8 @@ def public_length(length: int, ended: bool) -> int:
     return length if ended else max(1, length - services().settings.spectator_delay)
 
 
-def _filters() -> dict:
-    wanted = {}
+def _filters() -> dict[str, Any]:
+    wanted: dict[str, Any] = {}
     for name in ("tournament", "player"):
         if request.args.get(name) is not None:
             wanted[name] = request.args[name]

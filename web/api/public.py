@@ -9,8 +9,19 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, request
 
-from web.api.common import (PAGE_FROM, PAGE_LIMIT, divergence_out, events_page, json_response,
-                            page_limit, query_int, rendered, services, state_out, visible_seq)
+from web.api.common import (
+    PAGE_FROM,
+    PAGE_LIMIT,
+    divergence_out,
+    events_page,
+    json_response,
+    page_limit,
+    query_int,
+    rendered,
+    services,
+    state_out,
+    visible_seq,
+)
 from web.api.openapi import Query, route
 from web.errors import ForbiddenError, MalformedRequestError
 from web.models import EventsOut, StateOut

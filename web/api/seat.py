@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint
 from pydantic import ValidationError
 
-from ledger.events import Conceded, Event
+from ledger.events import Conceded, Event, as_seat
 from replay.errors import IllegalDecisionError
 from replay.game import Game, Refused
 from web.api.common import (
@@ -138,7 +138,7 @@ def to_event(game: Game, seat: str, body: dict[str, Any]) -> Event:
             concede = Concede.model_validate(body)
         except ValidationError as exc:
             raise MalformedRequestError(describe_validation(exc, ("decision",))) from None
-        return Conceded(seat, concede.reason)
+        return Conceded(as_seat(seat), concede.reason)
     try:
         return game.decision(seat, body)
     except ValidationError as exc:

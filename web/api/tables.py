@@ -30,18 +30,18 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ledger.codec import Stored
+from ledger.events import MatchOpened
 from ledger.filestore import FileStore
-from typing import Any
-
 from replay.errors import ReplayError
 from replay.game import Game, Rules
 from replay.games import game_of
+from replay.reading import Reading
 from replay.recorder import Recorder
 from replay.replayer import Divergence, Replay
-from replay.timeline import Reading, Timeline, open_timeline
+from replay.timeline import Timeline, open_timeline
 from web.errors import WebError
 
 T = TypeVar("T")
@@ -66,7 +66,7 @@ class DivergedError(WebError):
 class Table:
     """One match as this process knows it; use it only inside :meth:`Tables.using`."""
 
-    def __init__(self, store: FileStore, pools: "Pools", match_id: str):
+    def __init__(self, store: FileStore, pools: Pools, match_id: str):
         self.store, self.match_id = store, match_id
         self.path = store.path(match_id)
         self.lock = threading.RLock()
@@ -75,7 +75,10 @@ class Table:
         except FileNotFoundError:
             self.size = -1  # the store says which match is missing
         stored = list(store.read(match_id))
-        self.game: Game = game_of(stored[0].event)
+        opened = stored[0].event
+        if not isinstance(opened, MatchOpened):
+            raise ReplayError(f"{match_id}: seq 0 is not MatchOpened")
+        self.game: Game = game_of(opened)
         self.db = db = pools(self.game.name)  # the card pool of the match's game
         self.timeline: Reading = open_timeline(stored, db)
         self.cards = reading_cards(self.timeline, db)  # the match's own, its tokens included
@@ -232,13 +235,11 @@ def rederive(events, db: Any) -> tuple[Replay | None, Mark | None]:
 def reading_cards(reading: Reading, pool: Any) -> Any:
     """The cards of a match as its reader needs them: those its file records (a copy of
     ``pool`` for a file of schema ≤ 2) and the stand-in tokens its events define."""
-    if isinstance(reading, Timeline):
-        opened = reading.events[0]
-        game = game_of(opened)
-        cards = game.match_cards(opened, pool)
-        learn_tokens(game, cards, reading.events[1:])
-        return cards
-    return reading.game.cards_of(reading.engine)  # schema ≤ 2: the re-derivation's
+    if isinstance(reading, Replay):
+        return reading.game.cards_of(reading.engine)  # schema ≤ 2: the re-derivation's
+    cards = reading.game.match_cards(reading.opened, pool)
+    learn_tokens(reading.game, cards, reading.events[1:])
+    return cards
 
 
 def learn_tokens(game: Game, cards: Any, events) -> None:
@@ -250,9 +251,11 @@ def learn_tokens(game: Game, cards: Any, events) -> None:
 
 def final_state(reading: Reading) -> Any:
     """The state after a reading's last event (do not change it)."""
+    if isinstance(reading, Replay):
+        return reading.engine.state  # schema ≤ 2: the re-derivation's
     if isinstance(reading, Timeline):
         return reading.state
-    return reading.engine.state  # schema ≤ 2: the re-derivation's
+    return reading.state_at(len(reading) - 1)
 
 
 def _what_differs(exc: Divergence) -> str:
@@ -265,7 +268,7 @@ def _what_differs(exc: Divergence) -> str:
 class Tables:
     """The cache: match id → :class:`Table`, created on first use."""
 
-    def __init__(self, store: FileStore, pools: "Pools", capacity: int = 1000):
+    def __init__(self, store: FileStore, pools: Pools, capacity: int = 1000):
         self.store, self.pools, self.capacity = store, pools, capacity
         self._tables: OrderedDict[str, Table] = OrderedDict()  # least recently used first
         self._lock = threading.Lock()
