@@ -55,6 +55,8 @@ class Actions(Effects):
         return None
 
     def why_not_activate(self, seat: str, cid: str, ability_id: str) -> str | None:
+        # Ruling R19: any card in play may have an activated ability; "Exhaust" in its cost
+        # can't be paid while the card is exhausted; none in the Culture or Wonder Area.
         c = self.state.cards.get(cid)
         if c is None or c.owner != seat or c.area not in IN_PLAY:
             return f"{cid} is not one of your cards in play"

@@ -98,7 +98,8 @@ class Combat(Actions):
         left = [u for u in battle.units if self.state.cards[u].owner == seat]
         foes = [u for u in battle.units if self.state.cards[u].owner == opponent]
         if left and not foes:
-            # "If the attacker has units left, they may continue into a City Siege."
+            # "If the attacker has units left, they may continue into a City Siege." (ruling R20:
+            # only the attacker's units are left, so the attacker is asked)
             go = yield from self.ask(Prompt(seat, "siege", options=["besiege", "return"],
                                             text="continue into a City Siege?"))
             if go.pick == "besiege":
