@@ -341,7 +341,7 @@ class _UnknownEffect(_Data):
 def _effect_kind(value: Any) -> str:
     """The tag of an effect: its ``do``, or ``"do"`` (:class:`_UnknownEffect`) if unknown."""
     do = value.get("do") if isinstance(value, dict) else getattr(value, "do", None)
-    return do if do in get_args(OpName) else "do"
+    return do if isinstance(do, str) and do in get_args(OpName) else "do"
 
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from replay.wotf.events import (
 )
 from replay.wotf.trigger import Trigger
 from replay.prompts import Choose, Prompt
-from replay.wotf.state import other
+from replay.wotf.state import Seat, other
 from replay.wotf.bus import Occurrence
 from replay.wotf.table import Component, Flow
 
@@ -46,7 +46,7 @@ class TurnActions(Component):
             if over:
                 return
 
-    def _round_is_over(self, seat: str) -> bool:
+    def _round_is_over(self, seat: Seat) -> bool:
         s = self.state
         if s.passes_in_row >= 2:
             return True  # 403.4: all players passed consecutively
@@ -57,15 +57,15 @@ class TurnActions(Component):
 
     # -- legal options -------------------------------------------------------------------
 
-    def turn_options(self, seat: str) -> list:
+    def turn_options(self, seat: Seat) -> list:
         """Every legal turn action of ``seat``; passing is always legal (404.5)."""
         return [Passed(seat), *self._candidate_actions(seat)]
 
-    def has_turn_action(self, seat: str) -> bool:
+    def has_turn_action(self, seat: Seat) -> bool:
         """Whether ``seat`` can do anything but pass (403.4: otherwise it passes automatically)."""
         return next(self._candidate_actions(seat), None) is not None
 
-    def _candidate_actions(self, seat: str):
+    def _candidate_actions(self, seat: Seat):
         """The legal non-pass turn actions, generated lazily (the check decides each one)."""
         if self.why_not_turn(seat, DrawDeclared(seat)) is None:
             yield DrawDeclared(seat)
@@ -82,7 +82,7 @@ class TurnActions(Component):
                 yield attack
         yield from self._candidate_activations(seat)
 
-    def _candidate_activations(self, seat: str):
+    def _candidate_activations(self, seat: Seat):
         """Activated abilities (one per turn) and harvests (any number at once), 404.4."""
         harvestable = []
         for c in list(self.view.world()):
@@ -101,7 +101,7 @@ class TurnActions(Component):
         if len(harvestable) > 1:
             yield HarvestDeclared(seat, harvestable)
 
-    def why_not_turn(self, seat: str, decision) -> str | None:
+    def why_not_turn(self, seat: Seat, decision) -> str | None:
         if not isinstance(decision, TURN_ACTIONS):
             return f"the pending prompt is a turn; {type(decision).__name__} is not a turn action"
         if isinstance(decision, Passed):
@@ -124,7 +124,7 @@ class TurnActions(Component):
             return False
         return self.view.definition(cid).has_unscripted_text
 
-    def _activated(self, seat: str, cid: str, index: int):
+    def _activated(self, seat: Seat, cid: str, index: int):
         """The (key, ability) of activated ability ``index`` of a card ``seat`` controls."""
         c = self.state.cards.get(cid)
         if c is None or c.zone != "world" or c.controller != seat or c.face_down:
@@ -135,7 +135,7 @@ class TurnActions(Component):
             return None, f"{c.name} has no activated ability #{index} (rule 404.4)"
         return refs[index], None
 
-    def _why_not_activate(self, seat: str, act: ActivationDeclared) -> str | None:
+    def _why_not_activate(self, seat: Seat, act: ActivationDeclared) -> str | None:
         if act.targets:
             return "targets are chosen as the ability resolves (rule 501.1), not declared"
         card = self.state.cards.get(act.card)
@@ -150,11 +150,12 @@ class TurnActions(Component):
         if why:
             return why
         _, ability, _ = ref
+        assert card is not None  # _activated refused a card that is not there
         if ability.cost.harvest:
             return f"{card.name}'s ability #{act.ability} is a harvest ability: harvest it (Harvest)"
         return self._why_not_pay(seat, act.card, ability)
 
-    def _why_not_pay(self, seat: str, cid: str, ability) -> str | None:
+    def _why_not_pay(self, seat: Seat, cid: str, ability) -> str | None:
         """Whether ``seat`` can pay an activated ability's cost now (404.4, Tap, Faith)."""
         from replay.wotf.selectors import Context, holds
         c, p, cost = self.state.cards[cid], self.state.players[seat], ability.cost
@@ -173,7 +174,7 @@ class TurnActions(Component):
             return f"discarding {cost.discard} needs {cost.discard} cards in hand"
         return None
 
-    def _why_not_harvest_one(self, seat: str, cid: str) -> str | None:
+    def _why_not_harvest_one(self, seat: Seat, cid: str) -> str | None:
         c = self.state.cards.get(cid)
         if c is None or c.zone != "world" or c.controller != seat or c.face_down:
             return _not_activatable(cid, seat, "Harvest")
@@ -182,7 +183,7 @@ class TurnActions(Component):
                 return self._why_not_pay(seat, cid, ability)
         return f"{c.name} has no harvest ability"
 
-    def _why_not_harvest(self, seat: str, harvest: HarvestDeclared) -> str | None:
+    def _why_not_harvest(self, seat: Seat, harvest: HarvestDeclared) -> str | None:
         if not harvest.cards or len(set(harvest.cards)) != len(harvest.cards):
             return "harvest names one or more different cards (Harvest)"
         for cid in harvest.cards:
@@ -191,7 +192,7 @@ class TurnActions(Component):
                 return why
         return None
 
-    def _why_not_draw(self, seat: str) -> str | None:
+    def _why_not_draw(self, seat: Seat) -> str | None:
         if self.state.players[seat].actions < 1:
             return "no actions left (rule 404.1: drawing costs an action)"
         return None
@@ -204,14 +205,14 @@ class TurnActions(Component):
             cost -= 1
         return max(0, cost)
 
-    def is_attuned_free(self, seat: str, cid: str) -> bool:
+    def is_attuned_free(self, seat: Seat, cid: str) -> bool:
         """Attuned: spend no action if the requirement (if any) is met."""
         need = self.view.definition(cid).attunement
         if need is None:
             return False
         return need == "" or self.view.controls_matching(seat, need)
 
-    def _why_not_play(self, seat: str, play: PlayDeclared) -> str | None:
+    def _why_not_play(self, seat: Seat, play: PlayDeclared) -> str | None:
         s = self.state
         if play.card not in s.players[seat].hand and play.card not in self._deck_top_playable(seat):
             return f"card {play.card} is not in {seat}'s hand (rule 404.2)"
@@ -236,12 +237,12 @@ class TurnActions(Component):
             return "no actions left (rule 404.2: playing a card costs an action)"
         return None
 
-    def _deck_top_playable(self, seat: str) -> list[str]:
+    def _deck_top_playable(self, seat: Seat) -> list[str]:
         """"You may play cards from the top of your deck as if they were in your hand"."""
         deck = self.state.players[seat].deck
         return deck[:1] if deck and seat in self.view.statics().deck_play else []
 
-    def _why_not_attack(self, seat: str, realm: int) -> str | None:
+    def _why_not_attack(self, seat: Seat, realm: int) -> str | None:
         if not self.view.is_active_realm(realm):
             return f"realm {realm} is not active (rule 404.3: attack in an active realm)"
         if not any(self.view.is_wonder(c.id) for c in self.view.in_realm(realm, seat)):
@@ -255,7 +256,7 @@ class TurnActions(Component):
 
     # -- applying ------------------------------------------------------------------------
 
-    def _do_turn(self, seat: str, decision) -> Flow:
+    def _do_turn(self, seat: Seat, decision) -> Flow:
         # The decision itself counted the pass, or reset the pass counts (replay.wotf.evolve).
         p = self.state.players[seat]
         if isinstance(decision, Passed):
@@ -279,7 +280,7 @@ class TurnActions(Component):
             yield from self.g.battle(seat, decision.realm, free=free)
         yield from self.g.settle()
 
-    def _do_play(self, seat: str, play: PlayDeclared) -> Flow:
+    def _do_play(self, seat: Seat, play: PlayDeclared) -> Flow:
         """404.2: pay the cost (and an action unless attuned), then the card resolves."""
         p = self.state.players[seat]
         card = self.view.definition(play.card)
@@ -290,7 +291,7 @@ class TurnActions(Component):
         self.emit(CardPlayed(seat, play.card, card.name, play.realm, cost, spends_action))
         yield from self.g.resolve_play(seat, play.card, play.realm)
 
-    def _do_activate(self, seat: str, act: ActivationDeclared) -> Flow:
+    def _do_activate(self, seat: Seat, act: ActivationDeclared) -> Flow:
         """404.4: pay the cost (tap, action, energy, faith, discard, sacrifice), then resolve."""
         c, p = self.state.cards[act.card], self.state.players[seat]
         if self.view.definition(act.card).has_unscripted_text and not self.view.ability_refs(act.card):
@@ -302,7 +303,7 @@ class TurnActions(Component):
         yield from self._pay(seat, act.card, ability)
         yield from self.g.resolve([Trigger(act.card, seat, f"ab:{key}", realm)])
 
-    def _pay(self, seat: str, cid: str, ability) -> Flow:
+    def _pay(self, seat: Seat, cid: str, ability) -> Flow:
         p, cost = self.state.players[seat], ability.cost
         if cost.tap or cost.harvest:
             self.g.set_tapped(cid, True)
@@ -320,7 +321,7 @@ class TurnActions(Component):
         if cost.sacrifice:
             yield from self.g.die(cid, "sacrifice", "cost")
 
-    def _do_harvest(self, seat: str, harvest: HarvestDeclared) -> Flow:
+    def _do_harvest(self, seat: Seat, harvest: HarvestDeclared) -> Flow:
         """Harvest: tap any number of cards at once; their effects and On Harvest triggers
         all trigger together, in the active player's order (Harvest)."""
         triggers = []
@@ -335,7 +336,7 @@ class TurnActions(Component):
         yield from self.g.resolve(triggers)
 
 
-def _not_activatable(cid: str, seat: str, rule: str = "rule 404.4") -> str:
+def _not_activatable(cid: str, seat: Seat, rule: str = "rule 404.4") -> str:
     """Why ``cid`` can't be activated or harvested by ``seat``: not in The World, not its, or
     face down (a face-down card has no abilities, rule 510) -- said the same way for all, so
     the refusal tells a seat nothing about a face-down card it names by id."""

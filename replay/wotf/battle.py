@@ -6,18 +6,23 @@ resolves and when flying moves (see ``../shared/rules/README.md``).
 
 from __future__ import annotations
 
+from typing import Literal
+
 from replay.wotf.events import BattleResolved, BattleStarted, SeizePrevented, StoneSeized
 from replay.wotf.trigger import Trigger
 from replay.prompts import Prompt
-from replay.wotf.state import other
+from replay.wotf.state import Seat, other
 from replay.wotf.bus import Occurrence
 from replay.wotf.table import Component, Flow
+
+#: Who won a battle (404.3.2 step 4), as ``BattleResolved`` records it.
+Victor = Literal["attacker", "defender", "tie"]
 
 
 class Battles(Component):
     """One battle, start to finish: a component of the engine."""
 
-    def battle(self, attacker: str, realm: int, free: bool = False,
+    def battle(self, attacker: Seat, realm: int, free: bool = False,
                rage_card: str | None = None) -> Flow:
         s, v = self.state, self.view
         defender = other(attacker)
@@ -55,7 +60,7 @@ class Battles(Component):
             yield from self.g.die(rage_card, "sacrifice", "rage")  # Rage: sacrificed after its battle
         yield from self.g.settle()
 
-    def _step_triggers(self, realm: int, seat: str | None, event: str) -> list[Trigger]:
+    def _step_triggers(self, realm: int, seat: Seat | None, event: str) -> list[Trigger]:
         """A battle step's triggers: the event run for each of ``seat``'s cards here
         (everyone's if None): their abilities of that step, and "whenever … attacks /
         defends" (404.3.2 steps 1–3, 6)."""
@@ -66,9 +71,9 @@ class Battles(Component):
             triggers += self.g.run_event(Occurrence(event, c.id, c.controller, realm))
         return triggers
 
-    def _deathstrikers(self, realm: int, attacker: str, result: str) -> list[Trigger]:
+    def _deathstrikers(self, realm: int, attacker: Seat, result: Victor) -> list[Trigger]:
         """Deathstrike triggers of each Wonder here whose side won or tied."""
-        sides: dict[str, list[str]] = {"attacker": [attacker], "defender": [other(attacker)],
+        sides: list[Seat] = {"attacker": [attacker], "defender": [other(attacker)],
                  "tie": [attacker, other(attacker)]}[result]
         triggers: list[Trigger] = []
         for c in self.view.in_realm(realm):
@@ -76,7 +81,7 @@ class Battles(Component):
                 triggers += self.g.run_event(Occurrence("wins_battle", c.id, c.controller, realm))
         return triggers
 
-    def _seize(self, realm: int, winner: str, attacker: str) -> Flow:
+    def _seize(self, realm: int, winner: Seat, attacker: Seat) -> Flow:
         """404.3.2 step 5 / Seize Stone: one stone from the center or the opponent."""
         s, v = self.state, self.view
         stones = s.realms[realm - 1].stones
@@ -97,13 +102,15 @@ class Battles(Component):
                                             text=f"seize a stone in realm {realm}"))
         self.emit(StoneSeized(realm, winner, source))  # the seizer goes first next (403.2)
 
-    def _fly(self, fliers: list[str], seat: str) -> Flow:
-        """Flying: each attacking flier may move to an adjacent active realm."""
+    def _fly(self, fliers: list[str], seat: Seat | None) -> Flow:
+        """Flying: each attacking flier may move to an adjacent active realm (those ``seat``
+        controls; none if ``seat`` is None)."""
         for fid in fliers:
             c = self.state.cards[fid]
             if c.zone != "world" or c.controller != seat or not self.view.has(fid, "flying"):
                 continue
             here = c.realm
+            assert here is not None and seat is not None, "in The World: a realm, a controller"
             near = [r for r in (here - 1, here + 1) if self.view.is_active_realm(r)]
             if not near:
                 continue
@@ -119,7 +126,7 @@ class Battles(Component):
             yield from self._fly(fliers, seat)
 
 
-def _victor(ruleset: str, attack: float, attackers: int, defense: float, defenders: int) -> str:
+def _victor(ruleset: str, attack: float, attackers: int, defense: float, defenders: int) -> Victor:
     """404.3.2 step 4, with v1.3.2's "any Wonders beat no Wonders" (v1.2: any attack vs. no
     enemies wins)."""
     if ruleset == "1.3.2":

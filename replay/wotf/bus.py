@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from replay.wotf.state import Seat
 from replay.wotf.trigger import Trigger
 
 
@@ -28,7 +29,7 @@ class Occurrence:
 
     event: str
     subject: str | None = None  # the card the event is about ("it"), if any
-    by: str | None = None  # the seat that did it (the card's controller, the player)
+    by: Seat | None = None  # the seat that did it (the card's controller, the player)
     realm: int | None = None  # where it happened
     how: str = ""  # "dies": destroyed, sacrifice, died
 

@@ -17,12 +17,13 @@ names a card.
 
 from __future__ import annotations
 
+from ledger.events import as_seat
 from replay.wotf.events import (
     AbilitiesCopied, CardMoved, EffectApplied, EffectsEnded, Equipped,
     EventCounted, TriggerResolved, Unequipped,
 )
 from replay.prompts import Choose, Prompt
-from replay.wotf.state import other
+from replay.wotf.state import Seat, controller_of, other
 from replay.wotf.bus import Occurrence
 from replay.wotf.table import Component, Flow, Rules
 from replay.wotf.trigger import ON_ARRIVAL, Trigger
@@ -56,7 +57,9 @@ class Effects(Component):
             return
         if len({(t.source, t.ability) for t in triggers}) > 1:
             labels = _labels(triggers)
-            order = yield from self.ask(Prompt(self.state.turn, "order", choose=Choose(
+            active = self.state.turn
+            assert active is not None, "triggers resolve in a round: there is an active player"
+            order = yield from self.ask(Prompt(active, "order", choose=Choose(
                 labels, len(triggers), len(triggers), ordered=True,
                 multiset=True), text="order the triggered abilities (rule 502)"))
             triggers = _reorder(triggers, labels, order)
@@ -70,7 +73,7 @@ class Effects(Component):
 
     def resolved(self, t: Trigger, detail: str = "") -> None:
         self.emit(TriggerResolved(t.source, self.state.cards[t.source].name, t.ability,
-                                  t.controller, detail))
+                                  as_seat(t.controller), detail))  # Trigger.controller: str
 
     def round_start_triggers(self) -> list[Trigger]:
         """403.1: On Round Start / On Round N; celestial counters give Ascend on round 7.
@@ -90,7 +93,7 @@ class Effects(Component):
 
     # -- arriving and moving -------------------------------------------------------------
 
-    def enter_world(self, cid: str, controller: str, realm: int, reason: str) -> Flow:
+    def enter_world(self, cid: str, controller: Seat, realm: int, reason: str) -> Flow:
         """A card arrives in a realm (Arrives); its arrival triggers then resolve."""
         if not self.view.is_active_realm(realm):
             self.g.move(cid, "banishment", "inactive realm")  # 301.1: banished instead
@@ -154,7 +157,7 @@ class Effects(Component):
         """Celestial Counter: "Ascend" on round 7, once per card with celestial counters."""
         if self.state.round != 7:
             return []
-        return [Trigger(c.id, c.controller, "ascend") for c in self.view.world()
+        return [Trigger(c.id, controller_of(c), "ascend") for c in self.view.world()
                 if c.counters.get("celestial", 0) > 0]
 
     def unstable(self, o: Occurrence) -> list[Trigger]:
@@ -174,17 +177,17 @@ class Effects(Component):
         c = self.state.cards[cid]
         triggers = []
         if self.is_equipment(cid) and self.allies_for(cid):
-            triggers.append(Trigger(cid, c.controller, "equip", c.realm))
+            triggers.append(Trigger(cid, controller_of(c), "equip", c.realm))  # it arrived
         elif self.view.is_wonder(cid):
             for item in self.view.in_realm(c.realm, c.controller):
                 if self.is_equipment(item.id) and item.equipped_to is None:
-                    triggers.append(Trigger(item.id, item.controller, "equip", c.realm))
+                    triggers.append(Trigger(item.id, controller_of(item), "equip", c.realm))
                 elif (self.state.revision >= 2 and self.is_equipment(item.id)
                       and item.equipped_to not in (None, cid)):
                     # Equip (revision 2): "If a Wonder you control arrives in the same realm as
                     # an equipped Wonder you control, you may choose to move the equipment to
                     # the new Wonder as a triggered effect."
-                    triggers.append(Trigger(item.id, item.controller, "equip_move", c.realm,
+                    triggers.append(Trigger(item.id, controller_of(item), "equip_move", c.realm,
                                             subject=cid))
         return triggers
 
@@ -199,7 +202,8 @@ class Effects(Component):
         c = self.state.cards[cid]
         if c.counters.get("shield", 0) <= 0:
             return False
-        answer = yield from self.ask(Prompt(c.controller, "may", options=["yes", "no"], card=cid,
+        # (Counters are only on cards in The World: it has a controller.)
+        answer = yield from self.ask(Prompt(controller_of(c), "may", options=["yes", "no"], card=cid,
                                             text=f"remove a shield counter from {c.name} "
                                                  f"instead of it being {what}?"))
         if answer == "yes":
@@ -247,7 +251,8 @@ class Effects(Component):
         for item in left_behind:
             self.emit(Unequipped(item))
             if self.allies_for(item):
-                triggers.append(Trigger(item, self.state.cards[item].controller, "equip", realm))
+                # the equipment stays in The World
+                triggers.append(Trigger(item, controller_of(self.state.cards[item]), "equip", realm))
         return triggers
 
     def settle(self) -> Flow:
@@ -308,7 +313,8 @@ def _rage(g: "Rules", t: Trigger) -> Flow:
                                      text=f"rage: attack in realm {c.realm} now?"))
     g.resolved(t, "attacks" if answer == "yes" else "declined")
     if answer == "yes":
-        yield from g.battle(t.controller, c.realm, rage_card=t.source)
+        assert c.realm is not None  # in The World
+        yield from g.battle(as_seat(t.controller), c.realm, rage_card=t.source)
 
 
 def _call(g: "Rules", t: Trigger) -> Flow:
@@ -317,6 +323,7 @@ def _call(g: "Rules", t: Trigger) -> Flow:
     c = g.state.cards[t.source]
     if c.zone != "world":
         return
+    assert c.realm is not None  # in The World
     stones = g.state.realms[c.realm - 1].stones
     candidates = [w.id for w in g.view.world()
                   if w.id != t.source and w.realm != c.realm and g.view.is_wonder(w.id)
@@ -326,6 +333,7 @@ def _call(g: "Rules", t: Trigger) -> Flow:
     g.resolved(t, f"moves {target}" if target else "no move")
     if target is not None:
         where = g.state.cards[target].realm
+        assert where is not None  # a Wonder in The World
         step = 1 if c.realm > where else -1
         yield from g.move_realm(target, where + step, "call")
 
@@ -419,6 +427,7 @@ def _equip(g: "Rules", t: Trigger) -> Flow:
 
 def _equip_move(g: "Rules", t: Trigger) -> Flow:
     """Equip (revision 2): the controller may move the equipment to the arriving Wonder."""
+    assert t.subject is not None  # the arriving Wonder (Effects.equip)
     item, wonder = g.state.cards[t.source], g.state.cards[t.subject]
     if (item.zone != "world" or wonder.zone != "world" or item.realm != wonder.realm
             or wonder.controller != item.controller or item.equipped_to in (None, wonder.id)):

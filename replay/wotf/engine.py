@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ledger.events import Conceded, Event, MatchOpened
+from ledger.events import Conceded, Event, MatchOpened, as_seat
 from replay.errors import IllegalDecisionError
 from replay.prompts import Choose, Prompt, pick_fits
 from replay.wotf.abilities import Op, Selector
@@ -38,7 +38,7 @@ from replay.wotf.queries import View
 from replay.wotf.revisions import RULES_REVISION
 from replay.wotf.scripts import Scripts
 from replay.wotf.selectors import Context
-from replay.wotf.state import SEATS, GameState, other
+from replay.wotf.state import SEATS, GameState, Seat, Zone, other
 from replay.wotf.table import Flow, MatchOver, Stack
 from replay.wotf.trigger import Trigger
 
@@ -91,7 +91,7 @@ class Engine:
         if self.prompt is None:
             return []
         if self.prompt.kind == "turn":
-            return self._turns.turn_options(self.prompt.seat)
+            return self._turns.turn_options(as_seat(self.prompt.seat))  # a seat's turn
         return list(self.prompt.options)
 
     def play_cost(self, seat: str, cid: str) -> int:
@@ -176,17 +176,18 @@ class Engine:
         exists"), e.g. a forced sacrifice of every Wonder a player has."""
         if prompt.choose is None and len(prompt.options) == 1:
             pick = prompt.options[0]
-            self.emit(Answered(prompt.seat, prompt.kind, pick, auto=True))
+            # A seat's prompt (a chance prompt is yielded, never asked): "A" or "B".
+            self.emit(Answered(as_seat(prompt.seat), prompt.kind, pick, auto=True))
             return pick
         if self.state.revision >= 5 and prompt.choose is not None:
             only = _only_pick(prompt.choose)
             if only is not None:
-                self.emit(Answered(prompt.seat, prompt.kind, only, auto=True))
+                self.emit(Answered(as_seat(prompt.seat), prompt.kind, only, auto=True))
                 return only
         answer = yield prompt
         return answer.pick
 
-    def resolve_manually(self, seat: str, cid: str, why: str) -> Flow:
+    def resolve_manually(self, seat: Seat, cid: str, why: str) -> Flow:
         """An unscripted card's text would apply: its controller enters what it did as
         primitive operations (a ``manual`` prompt, DESIGN.md section 3)."""
         card = self.view.definition(cid)
@@ -201,18 +202,18 @@ class Engine:
         """The triggers a game event sets off (:mod:`replay.wotf.bus`)."""
         return self._bus.run(occurrence)
 
-    def draw(self, seat: str, reason: str = "draw") -> None:
+    def draw(self, seat: Seat, reason: str = "draw") -> None:
         return self._moves.draw(seat, reason)
 
-    def move(self, cid: str, to_zone: str, reason: str, realm: int | None = None,
-             controller: str | None = None, face_down: bool = False,
+    def move(self, cid: str, to_zone: Zone, reason: str, realm: int | None = None,
+             controller: Seat | None = None, face_down: bool = False,
              keep_effects: bool = False) -> None:
         return self._moves.move(cid, to_zone, reason, realm, controller, face_down, keep_effects)
 
     def check_decks(self) -> None:
         return self._moves.check_decks()
 
-    def end_match(self, winner: str | None, reason: str) -> None:
+    def end_match(self, winner: Seat | None, reason: str) -> None:
         return self._moves.end_match(winner, reason)
 
     def add_counters(self, cid: str, kind: str, amount: int) -> int:
@@ -224,14 +225,14 @@ class Engine:
     def set_tapped(self, cid: str, tapped: bool) -> bool:
         return self._moves.set_tapped(cid, tapped)
 
-    def set_controller(self, cid: str, seat: str) -> bool:
+    def set_controller(self, cid: str, seat: Seat) -> bool:
         return self._moves.set_controller(cid, seat)
 
     def stand_in(self, name: str | None, type_: str, spec: Any,
                  orbital: str | None = None) -> str:
         return self._moves.stand_in(name, type_, spec, orbital)
 
-    def place_token(self, seat: str, card_name: str, realm: int, printed: str | None = None,
+    def place_token(self, seat: Seat, card_name: str, realm: int, printed: str | None = None,
                     blank: bool = False, stand_in: bool = False) -> str:
         return self._moves.place_token(seat, card_name, realm, printed, blank, stand_in)
 
@@ -254,7 +255,7 @@ class Engine:
     def end_round_effects(self) -> None:
         return self._effects.end_round_effects()
 
-    def enter_world(self, cid: str, controller: str, realm: int, reason: str) -> Flow:
+    def enter_world(self, cid: str, controller: Seat, realm: int, reason: str) -> Flow:
         return self._effects.enter_world(cid, controller, realm, reason)
 
     def arrival_triggers(self, cid: str) -> list[Trigger]:
@@ -301,7 +302,7 @@ class Engine:
         return self._scripts.run_effects(effects, ctx, looping)
 
     def choose(self, sel: Selector | None, ctx: Context, text: str,
-               chooser: str | None = None) -> Flow:
+               chooser: Seat | None = None) -> Flow:
         return self._scripts.choose(sel, ctx, text, chooser)
 
     def choose_realm(self, how: str, ctx: Context, text: str) -> Flow:
@@ -319,16 +320,16 @@ class Engine:
     def banish(self, cid: str, reason: str) -> Flow:
         return self._movement.banish(cid, reason)
 
-    def play_free(self, seat: str, cid: str, realm: int | None) -> Flow:
+    def play_free(self, seat: Seat, cid: str, realm: int | None) -> Flow:
         return self._movement.play_free(seat, cid, realm)
 
-    def resolve_play(self, seat: str, cid: str, realm: int | None) -> Flow:
+    def resolve_play(self, seat: Seat, cid: str, realm: int | None) -> Flow:
         return self._movement.resolve_play(seat, cid, realm)
 
     def arrival_abilities(self, cid: str) -> list[str]:
         return self._movement.arrival_abilities(cid)
 
-    def battle(self, attacker: str, realm: int, free: bool = False,
+    def battle(self, attacker: Seat, realm: int, free: bool = False,
                rage_card: str | None = None) -> Flow:
         return self._battles.battle(attacker, realm, free, rage_card)
 
@@ -339,7 +340,7 @@ class Engine:
         return self._turns.take_turns()
 
 
-def _only_pick(spec: Choose) -> list[str] | None:
+def _only_pick(spec: Choose) -> list[int | str] | None:
     """The one legal pick of a ``Choose``, if it has exactly one (else ``None``): nothing when
     at most nothing may be picked; every candidate when all must be picked and their order
     is free or can't differ."""

@@ -19,7 +19,7 @@ state, which only a reader holding the earlier states can do (:func:`fold`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Literal
 
 from replay.wotf import events as ev
 from replay.wotf.instances import card_instances, deck_names, ids_by_shuffle
@@ -49,7 +49,10 @@ def initial_state(opened: ev.MatchOpened, ids: dict[str, list[tuple[str, str]]] 
     and under the key ``"<seat>-archive"`` for the archive (:mod:`replay.wotf.instances`).
     """
     ids = ids if ids is not None else card_instances(opened)
-    state = GameState(ruleset=opened.ruleset, format=opened.format, realms=new_realms(),
+    # The ruleset is the file's, not checked here (a game checks it where a match opens): an
+    # unknown one folds as before, matching neither "1.3.2" nor "1.2", so it is not narrowed.
+    state = GameState(ruleset=opened.ruleset,  # type: ignore[arg-type]
+                      format=opened.format, realms=new_realms(),
                       previous_loser=opened.previous_loser,
                       revision=effective(opened.rules_revision))
     if ids_by_shuffle(opened):
@@ -248,7 +251,7 @@ def _control_changed(s: GameState, e: ev.ControlChanged) -> None:
 
 def _effect_applied(s: GameState, e: ev.EffectApplied) -> None:
     c = s.cards[e.card]
-    until = "round" if e.duration == "round" else "ever"
+    until: Literal["round", "ever"] = "round" if e.duration == "round" else "ever"
     c.effects = [*c.effects, Effect(e.effect, number(e.amount), until, e.source)]
 
 

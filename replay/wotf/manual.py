@@ -12,9 +12,9 @@ judge's.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Literal, Protocol
 
-from ledger.events import Event
+from ledger.events import Event, as_seat
 from replay.wotf.events import (
     CardMoved, CardTapped, ControlChanged, ManualEffect, ManualOp, ResourcesChanged, StonesSet,
 )
@@ -55,7 +55,7 @@ def why_not_ops(engine: Table, ops: list[ManualOp]) -> str | None:
             return f"{where}: stone needs a realm 1..7"
         if op.op == "counter" and not isinstance(op.value, (int, float)):
             return f"{where}: counter needs a numeric value (the change)"
-        if op.op == "move" and op.to_zone == "world" and not engine.view.is_active_realm(op.realm):
+        if op.op == "move" and op.to_zone == "world" and not engine.view.is_active_realm(op.realm or 0):
             return f"{where}: realm {op.realm} is not active (rule 301.1)"
         if op.op == "token" and not (op.seat in ("A", "B") and op.name
                                      and engine.view.is_active_realm(op.realm or 0)):
@@ -106,45 +106,74 @@ def apply_ops(engine: Rules, ops: list[ManualOp]) -> None:
         _APPLY[op.op](engine, op)
 
 
+# What an operation names, narrowed: :func:`why_not_ops` (and the API's ``ManualOpIn``) checked
+# it before any operation is applied; what comes from outside and is a seat goes through
+# ``as_seat``.
+
+
+def _card(op: ManualOp) -> str:
+    assert op.card is not None, "why_not_ops: a card operation names a card"
+    return op.card
+
+
+def _realm(op: ManualOp) -> int:
+    assert op.realm is not None, "why_not_ops: a stone, a token, a move into The World name a realm"
+    return op.realm
+
+
+def _number(op: ManualOp) -> float:
+    assert isinstance(op.value, (int, float)), "why_not_ops: a counter or power value is a number"
+    return op.value
+
+
+def _stone_side(value: object) -> Literal["center", "A", "B"]:
+    """A stone op's value: "center" or a seat (``ValueError`` for anything else)."""
+    return "center" if value == "center" else as_seat(value)
+
+
 def _move(engine: Rules, op: ManualOp) -> None:
-    c = engine.state.cards[op.card]
+    c = engine.state.cards[_card(op)]
     if op.to_zone == "world" and c.zone == "world":
         engine.emit(CardMoved(c.id, c.name, c.owner, "world", "world", "manual", c.realm, op.realm,
                               c.controller, face_down=c.face_down))
         return
-    engine.move(op.card, op.to_zone, "manual", realm=op.realm, controller=op.seat or c.owner)
+    assert op.to_zone is not None, "why_not_ops: a move names its zone"
+    engine.move(_card(op), op.to_zone, "manual", realm=op.realm, controller=op.seat or c.owner)
 
 
 def _counter(engine: Rules, op: ManualOp) -> None:
-    engine.add_counters(op.card, op.counter or "+1", int(op.value))
+    engine.add_counters(_card(op), op.counter or "+1", int(_number(op)))
 
 
 def _resource(engine: Rules, op: ManualOp) -> None:
+    assert op.resource is not None, "why_not_ops: a resource op names one of RESOURCES"
     value = op.value
     if op.resource in ("actions", "free_attacks"):
         value = int(float(value or 0))  # counted one by one (R26)
-    engine.emit(ResourcesChanged(op.seat, "manual", **{op.resource: value}))
+    totals: dict[str, Any] = {op.resource: value}  # applied as given (see the module doc)
+    engine.emit(ResourcesChanged(as_seat(op.seat), "manual", **totals))
 
 
 def _tap(engine: Rules, op: ManualOp) -> None:
-    engine.emit(CardTapped(op.card, bool(op.value if op.value is not None else True)))
+    engine.emit(CardTapped(_card(op), bool(op.value if op.value is not None else True)))
 
 
 def _control(engine: Rules, op: ManualOp) -> None:
-    engine.emit(ControlChanged(op.card, op.seat))
+    engine.emit(ControlChanged(_card(op), as_seat(op.seat)))
 
 
 def _stone(engine: Rules, op: ManualOp) -> None:
-    owner = op.seat or str(op.value or "center")
-    engine.emit(StonesSet(op.realm, [owner]))
+    owner = op.seat or _stone_side(op.value or "center")
+    engine.emit(StonesSet(_realm(op), [owner]))
 
 
 def _token(engine: Rules, op: ManualOp) -> None:
-    engine.place_token(op.seat, engine.stand_in(op.name, "wonder", None), op.realm, stand_in=True)
+    engine.place_token(as_seat(op.seat), engine.stand_in(op.name, "wonder", None), _realm(op),
+                       stand_in=True)
 
 
 def _power(engine: Rules, op: ManualOp) -> None:
-    engine.add_effect(op.card, "power+", float(op.value), op.duration or "round", "manual")
+    engine.add_effect(_card(op), "power+", float(_number(op)), op.duration or "round", "manual")
 
 
 _APPLY = {"move": _move, "counter": _counter, "resource": _resource, "tap": _tap,

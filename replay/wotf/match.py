@@ -19,7 +19,7 @@ from replay.wotf.events import (
     RoundStarted,
     TurnsBegan,
 )
-from replay.wotf.state import SEATS, other
+from replay.wotf.state import SEATS, Seat, other
 from replay.wotf.table import Component, Flow, MatchOver
 
 
@@ -71,7 +71,7 @@ class Match(Component):
         for seat in (first, other(first)):
             yield from self.mulligan(seat)
 
-    def mulligan(self, seat: str) -> Flow:
+    def mulligan(self, seat: Seat) -> Flow:
         """402.1: put up to 3 cards on the bottom in the chosen order, then draw as many."""
         hand = self.state.players[seat].hand
         cards = yield from self.ask(Prompt(seat, "mulligan", choose=Choose(
@@ -89,7 +89,9 @@ class Match(Component):
         """403.1: the new realm opens, energy and actions, round-start triggers, draw."""
         s = self.state
         # 403.2: the last player to seize a stone goes first (round 1: the chosen player).
-        self.emit(RoundStarted(s.round + 1, s.last_seizer or s.round1_first))
+        first = s.last_seizer or s.round1_first
+        assert first is not None, "401 chose the first player before round 1"
+        self.emit(RoundStarted(s.round + 1, first))  # the fold makes it s.first
         self.emit(RealmOpened(s.round))
         if s.ruleset == "1.2":
             # v1.2 403.1: On Round Start / On Round N triggers come before energy and actions.
@@ -99,9 +101,9 @@ class Match(Component):
             # v1.3.2 403.1 (section 4 order; see docs/rulings.md R1).
             self.gain_round_resources()
             yield from self.g.resolve(self.g.round_start_triggers())
-        for seat in (s.first, other(s.first)):
+        for seat in (first, other(first)):
             self.g.draw(seat, "round start")
-        self.emit(TurnsBegan(s.first))
+        self.emit(TurnsBegan(first))
 
     def gain_round_resources(self) -> None:
         """202.1/202.2: energy = round number + stones controlled; 3 actions."""
@@ -121,6 +123,7 @@ class Match(Component):
             p = s.players[seat]
             if p.energy or p.actions or p.free_attacks:
                 self.emit(ResourcesChanged(seat, "round end", energy=0, actions=0, free_attacks=0))
+        assert s.turn is not None, "a round ends with the last turn's active player"
         for seat in (s.turn, other(s.turn)):
             yield from self.discard_to_seven(seat)
         self.emit(RoundEnded(s.round))
@@ -132,7 +135,7 @@ class Match(Component):
         if not s.over:
             yield from self.begin_round()
 
-    def discard_to_seven(self, seat: str) -> Flow:
+    def discard_to_seven(self, seat: Seat) -> Flow:
         """403.5: a player with more than 7 cards in hand discards the excess, chosen."""
         hand = self.state.players[seat].hand
         excess = len(hand) - 7

@@ -12,6 +12,7 @@ from replay.wotf.events import CardPlayed, TriggerResolved
 from replay.wotf.abilities import Ability
 from replay.wotf.trigger import ON_ARRIVAL
 from replay.wotf.selectors import Context
+from replay.wotf.state import Seat
 from replay.wotf.bus import Occurrence
 from replay.wotf.table import Component, Flow, Rules
 
@@ -24,7 +25,8 @@ class Movement(Component):
         … instead"); it works from any area (504).  Returns whether it replaced the event."""
         c = self.state.cards[cid]
         for key, ability, _ in self.view.ability_refs(cid):
-            if ability.when == "replacement" and ability.on.event == event:
+            if (ability.when == "replacement" and ability.on is not None  # (checked at load)
+                    and ability.on.event == event):
                 ctx = Context(cid, c.controller or c.owner, c.realm)
                 self.emit(_replacement_event(self.g, cid, key, ctx.controller, ability))
                 yield from self.g.run_effects(ability.effects, ctx)
@@ -40,13 +42,13 @@ class Movement(Component):
         self.g.move(cid, "banishment", reason)
         yield from self.g.resolve(triggers)
 
-    def play_free(self, seat: str, cid: str, realm: int | None) -> Flow:
+    def play_free(self, seat: Seat, cid: str, realm: int | None) -> Flow:
         """Play a card for no cost as if from hand (Seek): the core mechanic doesn't apply."""
         card = self.view.definition(cid)
         self.emit(CardPlayed(seat, cid, card.name, realm if card.type != "spell" else None, 0, False))
         yield from self.resolve_play(seat, cid, realm)
 
-    def resolve_play(self, seat: str, cid: str, realm: int | None) -> Flow:
+    def resolve_play(self, seat: Seat, cid: str, realm: int | None) -> Flow:
         """A played card resolves: On Play and "whenever you play" first, then a spell's
         effect (then The Abyss) or the card arrives (404.2, On Play)."""
         card = self.view.definition(cid)
@@ -62,6 +64,7 @@ class Movement(Component):
                 yield from self.g.resolve_manually(seat, cid, "spell played")
             self.g.move(cid, "abyss", "spell resolved")  # 101.3.3
             return
+        assert realm is not None, "a card other than a spell is played to a realm (404.2)"
         yield from self.g.enter_world(cid, seat, realm, "played")
         if card.has_unscripted_text and self.state.cards[cid].zone == "world":
             yield from self.g.resolve_manually(seat, cid, "arrived")
@@ -74,7 +77,7 @@ class Movement(Component):
         return names
 
 
-def _replacement_event(g: "Rules", cid: str, key: str, seat: str,
+def _replacement_event(g: "Rules", cid: str, key: str, seat: Seat,
                        ability: Ability) -> TriggerResolved:
     return TriggerResolved(cid, g.state.cards[cid].name, f"ab:{key}", seat,
                            f"instead: {ability.label or ability.text or 'replacement'}")

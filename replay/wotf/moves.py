@@ -22,7 +22,7 @@ from replay.wotf.events import (
     TriggerResolved,
 )
 from replay.wotf.selectors import Context
-from replay.wotf.state import SEATS, other
+from replay.wotf.state import SEATS, Seat, Zone, other
 from replay.wotf.table import MatchOver, Table
 
 
@@ -34,14 +34,14 @@ class Moves:
 
     # -- cards between areas -------------------------------------------------------------
 
-    def draw(self, seat: str, reason: str = "draw") -> None:
+    def draw(self, seat: Seat, reason: str = "draw") -> None:
         deck = self.t.state.players[seat].deck
         if deck:
             self.move(deck[0], "hand", reason)
         self.check_decks()
 
-    def move(self, cid: str, to_zone: str, reason: str, realm: int | None = None,
-             controller: str | None = None, face_down: bool = False,
+    def move(self, cid: str, to_zone: Zone, reason: str, realm: int | None = None,
+             controller: Seat | None = None, face_down: bool = False,
              keep_effects: bool = False) -> None:
         """Move a card between areas (301.06); leaving The World removes counters and effects
         (:func:`replay.wotf.evolve.evolve` of ``CardMoved``).
@@ -74,8 +74,8 @@ class Moves:
         self.end_match(None if len(empty) == 2 else other(empty[0]), "deck_out")
         raise MatchOver
 
-    def end_match(self, winner: str | None, reason: str) -> None:
-        stones = {seat: self.t.view.stones_of(seat) for seat in SEATS}
+    def end_match(self, winner: Seat | None, reason: str) -> None:
+        stones: dict[str, int] = {seat: self.t.view.stones_of(seat) for seat in SEATS}
         self.t.emit(MatchEnded(winner, reason, stones))
 
     # -- counters and effects ------------------------------------------------------------
@@ -109,7 +109,7 @@ class Moves:
         self.t.emit(CardTapped(cid, tapped))
         return True
 
-    def set_controller(self, cid: str, seat: str) -> bool:
+    def set_controller(self, cid: str, seat: Seat) -> bool:
         c = self.t.state.cards[cid]
         if c.controller == seat or (self.t.view.cant(cid, "be_controlled")
                                     and seat != c.controller):
@@ -131,7 +131,7 @@ class Moves:
                                keywords=tuple(spec.keywords) if spec is not None else ()))
         return card_name
 
-    def place_token(self, seat: str, card_name: str, realm: int, printed: str | None = None,
+    def place_token(self, seat: Seat, card_name: str, realm: int, printed: str | None = None,
                     blank: bool = False, stand_in: bool = False) -> str:
         """Put a token into The World (a printed one leaves the archive for good, 303.3).
         A stand-in's definition is recorded by the event that creates it."""

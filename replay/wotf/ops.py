@@ -20,7 +20,7 @@ from replay.wotf.abilities import (
 )
 from replay.prompts import Choose, Prompt
 from replay.wotf.selectors import Context, amount, candidates
-from replay.wotf.state import other
+from replay.wotf.state import controller_of, other
 from replay.wotf.table import Flow, Rules
 from replay.wotf.trigger import Trigger
 
@@ -157,6 +157,7 @@ def _portal(g: Rules, op: Affect, ctx: Context) -> Flow:
         realm, seat = c.realm, c.controller
         g.move(cid, "banishment", "portal", keep_effects=True)
         if c.zone == "banishment":
+            assert seat is not None and realm is not None, "a portalled card was in The World"
             yield from g.enter_world(cid, seat, realm, "portal")
     return bool(cards)
 
@@ -183,6 +184,7 @@ def _move(g: Rules, op: Move, ctx: Context) -> Flow:
     moved = False
     for cid in cards:
         here = g.state.cards[cid].realm
+        assert here is not None, "a card that moves is in The World (Move)"
         if op.to == "adjacent":
             options = [r for r in (here - 1, here + 1) if g.view.is_active_realm(r)]
         else:
@@ -204,6 +206,7 @@ def _create_token(g: Rules, op: CreateToken, ctx: Context) -> Flow:
     """Create tokens (203): a printed token from the archive that meets the minimum
     requirements, or a stand-in; the token arrives."""
     spec = op.token
+    assert spec is not None, "create_token names the token it creates"
     classes = tuple(spec.classes)
     if spec.copy_classes and ctx.chosen:
         classes += tuple(k for k in g.view.classes(ctx.chosen[0]) if k not in classes)
@@ -322,7 +325,7 @@ def _control(g: Rules, op: Control, ctx: Context) -> Flow:
     cards = yield from g.choose(op.target, ctx, "gain control of which card?")
     done = False
     for cid in cards:
-        before = g.state.cards[cid].controller
+        before = controller_of(g.state.cards[cid])  # a card in The World (506)
         if g.set_controller(cid, ctx.controller):
             done = True
             if op.until == "round":

@@ -12,7 +12,7 @@ from replay.wotf import statics as static_rules
 from replay.wotf.abilities import Ability
 from replay.wotf.cards import Card, CardDB, ability_key, find_ability
 from replay.wotf.selectors import Context, amount
-from replay.wotf.state import CardState, GameState
+from replay.wotf.state import CardState, GameState, Seat, controller_of
 
 INF = math.inf
 
@@ -88,7 +88,7 @@ class View:
             self._world = [c for c in self.s.cards.values() if c.zone == "world"]
         return self._world
 
-    def in_realm(self, realm: int, controller: str | None = None) -> list[CardState]:
+    def in_realm(self, realm: int | None, controller: str | None = None) -> list[CardState]:
         return [c for c in self.world()
                 if c.realm == realm and (controller is None or c.controller == controller)]
 
@@ -234,7 +234,7 @@ class View:
         d = self.db[c.name]
         base: float
         if d.type == "land" and c.counters.get("growth", 0) > 0:
-            base = self.lands_controlled(c.controller) if c.zone == "world" else 0
+            base = self.lands_controlled(controller_of(c)) if c.zone == "world" else 0
         else:
             base = d.base_power
         defining = self.stat_defining_base(cid)
@@ -297,7 +297,7 @@ class View:
         extra = self.statics().extra_stones.get(seat, 0)
         return sum(r.stones.count(seat) for r in self.s.realms if not r.banished) + extra
 
-    def realm_controller(self, realm: int) -> str | None:
+    def realm_controller(self, realm: int) -> Seat | None:
         """505.3: the player controlling the most stones in a realm, if there is one."""
         stones = self.s.realms[realm - 1].stones
         a, b = stones.count("A"), stones.count("B")

@@ -21,6 +21,7 @@ loop.
 
 from __future__ import annotations
 
+from ledger.events import as_seat
 from replay.wotf.events import (
     EffectsEnded, EventCounted,
 )
@@ -30,7 +31,7 @@ from replay.wotf.trigger import Trigger
 from replay.prompts import Choose, Prompt
 from replay.wotf.ops import OPS
 from replay.wotf.selectors import Context, candidates, holds, matches
-from replay.wotf.state import other
+from replay.wotf.state import Seat, controller_of, other
 from replay.wotf.bus import Handler, Occurrence
 from replay.wotf.table import Component, Flow
 
@@ -95,7 +96,7 @@ class Scripts(Component):
             found += self.scripted_triggers(c.id, when)
         return found
 
-    def event_triggers(self, event: str, subject: str, by: str | None,
+    def event_triggers(self, event: str, subject: str, by: Seat | None,
                        realm: int | None = None) -> list[Trigger]:
         """"Whenever …" abilities of cards in The World that this game event sets off.
 
@@ -108,17 +109,17 @@ class Scripts(Component):
                 if ability.when != "whenever" or ability.on is None or ability.on.event != event:
                     continue
                 if self._fires(c.id, key, ability, subject, by, realm):
-                    t = Trigger(c.id, c.controller, f"ab:{key}", c.realm, subject)
+                    t = Trigger(c.id, controller_of(c), f"ab:{key}", c.realm, subject)
                     found.append(t)
                     if printed and self.heart_doubles(c.id):
                         found.append(t)
         return found
 
     def _fires(self, cid: str, key: str, ability: Ability, subject: str,
-               by: str | None, realm: int | None) -> bool:
+               by: Seat | None, realm: int | None) -> bool:
         on = ability.on
         assert on is not None  # a "whenever" ability has its trigger (Ability validates it)
-        seat = self.state.cards[cid].controller
+        seat = controller_of(self.state.cards[cid])  # in The World
         if on.by == "yours" and by != seat or on.by == "enemy" and by != other(seat):
             return False
         sub = self.state.cards[subject]
@@ -138,7 +139,7 @@ class Scripts(Component):
             self.emit(EventCounted(spent, 1))
         return True
 
-    def count_event(self, event: str, subject: str, by: str | None) -> None:
+    def count_event(self, event: str, subject: str, by: Seat | None) -> None:
         """Count game events for "the first/second/third time …" (rule 511) — only events
         that some card in this match counts, so the state stays small."""
         if event not in self.view.counted_events():
@@ -186,7 +187,7 @@ class Scripts(Component):
         if ability.when == "arrival" and self.state.ruleset == "1.3.2" and c.zone != "world":
             self.g.resolved(t, "fizzles: its source left The World (On Arrival)")
             return
-        ctx = Context(t.source, t.controller, t.realm, subject=t.subject)
+        ctx = Context(t.source, as_seat(t.controller), t.realm, subject=t.subject)  # Trigger.controller: str
         if not holds(self.view, ability.condition, ctx):
             self.g.resolved(t, "condition not met")
             return
@@ -219,7 +220,7 @@ class Scripts(Component):
                 return  # a nullified effect does nothing more (Nullify)
 
     def choose(self, sel: Selector | None, ctx: Context, text: str,
-               chooser: str | None = None) -> Flow:
+               chooser: Seat | None = None) -> Flow:
         """The cards an effect applies to: all of them, or chosen on resolution (501.1)."""
         if sel is None:
             return [ctx.source]
@@ -277,11 +278,12 @@ class Scripts(Component):
         for c in list(self.state.cards.values()):
             for e in c.effects:
                 if e.kind == "return_at_round_end" and c.zone == "abyss":
-                    ctx = Context(c.id, e.source, None)
+                    seat = as_seat(e.source)  # this effect's source is the seat that returns it
+                    ctx = Context(c.id, seat, None)
                     realm = yield from self.choose_realm("target", ctx, f"return {c.name} to which realm?")
                     self.emit(EffectsEnded(c.id, "all"))
                     if realm is not None:
-                        yield from self.g.enter_world(c.id, e.source, realm, "returned")
+                        yield from self.g.enter_world(c.id, seat, realm, "returned")
                     break
 
     def return_round_control(self) -> None:
@@ -289,7 +291,7 @@ class Scripts(Component):
         for c in self.view.world():
             for e in c.effects:
                 if e.kind == "control" and e.until == "round":
-                    self.g.set_controller(c.id, e.source)
+                    self.g.set_controller(c.id, as_seat(e.source))  # the seat it had before
 
 
 def event_keys(event: str, by: str | None, card: Card, scope: str, round_: int) -> list[str]:

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from replay.wotf.abilities import Ability, Amount, Condition, Selector
 from replay.wotf.cards import ORBITALS, Card, CardDB
-from replay.wotf.state import CardState, GameState, other
+from replay.wotf.state import CardState, GameState, Seat, other
 
 
 class Facts(Protocol):
@@ -43,7 +43,7 @@ class Context:
     """Who is resolving what: the source card, its controller, and what the event was about."""
 
     source: str
-    controller: str
+    controller: Seat
     realm: int | None = None        # "here": where the source is (or was, when it triggered)
     subject: str | None = None      # the card the triggering event is about ("it")
     chosen: list[str] = field(default_factory=list)  # cards the previous effect chose ("it")
@@ -164,6 +164,7 @@ def amount(v: Facts, value, ctx: Context) -> float:
         return value
     seat = ctx.controller
     per = value.per
+    n: float
     if per == "round":
         n = v.s.round
     elif per == "stones":

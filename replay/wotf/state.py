@@ -14,10 +14,12 @@ from typing import Any, Literal
 
 import msgspec
 
+# Seats and areas as the events spell them, re-exported: the engine's modules take them from here.
+from ledger.events import SEATS as SEATS
+from ledger.events import Seat as Seat
+from replay.wotf.events import Zone as Zone
 from replay.wotf.revisions import RULES_REVISION
 
-Seat = Literal["A", "B"]
-SEATS: tuple[Seat, Seat] = ("A", "B")
 Phase = Literal["setup", "round_start", "turns", "round_end", "over"]
 
 
@@ -44,7 +46,7 @@ class CardState(msgspec.Struct):
     id: str
     name: str
     owner: Seat
-    zone: str
+    zone: Zone
     controller: Seat | None = None
     realm: int | None = None
     tapped: bool = False
@@ -56,6 +58,11 @@ class CardState(msgspec.Struct):
     arrived_round: int = 0
     face_down: bool = False  # put face down: no card type, no effect until turned up
     blank: bool = False  # a copy of a nullified card: blank rules text, yet not nullified (Copy)
+
+
+def controller_of(card: CardState) -> Seat:
+    """Who controls a card: its controller in The World; outside it, its owner."""
+    return card.controller or card.owner
 
 
 class PlayerState(msgspec.Struct):

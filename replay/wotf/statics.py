@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from replay.wotf.abilities import Ability, Op
 from replay.wotf.selectors import Context, Facts, amount, candidates, holds
+from replay.wotf.state import controller_of
 
 
 @dataclass
@@ -55,7 +56,7 @@ def compute(v: Facts, found: list[tuple[str, Ability]]) -> Statics:
     for cid, ability in found:
         if cid in table.nullified or v.has_null_mark(cid):
             continue
-        ctx = Context(cid, v.s.cards[cid].controller, v.s.cards[cid].realm)
+        ctx = Context(cid, controller_of(v.s.cards[cid]), v.s.cards[cid].realm)  # in The World
         if not holds(v, ability.condition, ctx):
             continue
         for op in ability.effects:
@@ -68,14 +69,14 @@ def compute(v: Facts, found: list[tuple[str, Ability]]) -> Statics:
 def _settle_nullify(v: Facts, found: list[tuple[str, Ability]], table: Statics) -> None:
     protected: set[str] = set()
     for cid, ability in found:
-        ctx = Context(cid, v.s.cards[cid].controller, v.s.cards[cid].realm)
+        ctx = Context(cid, controller_of(v.s.cards[cid]), v.s.cards[cid].realm)  # in The World
         for op in ability.effects:
             if op.do == "cant" and op.restriction == "be_nullified" and op.target is not None:
                 protected |= set(candidates(v, op.target, ctx))
     for cid, ability in found:
         if v.has_null_mark(cid) and cid not in protected:
             continue
-        ctx = Context(cid, v.s.cards[cid].controller, v.s.cards[cid].realm)
+        ctx = Context(cid, controller_of(v.s.cards[cid]), v.s.cards[cid].realm)  # in The World
         if not holds(v, ability.condition, ctx):
             continue
         for op in ability.effects:
