@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import cached_property
-
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
@@ -208,7 +207,7 @@ class CreateToken(_Op):
     """Create tokens (203): printed or stand-in; they arrive."""
 
     do: Literal["create_token"]
-    token: "TokenSpec | None" = None
+    token: TokenSpec | None = None
     realm: Where = "here"
 
 
@@ -353,8 +352,9 @@ else:
     #: parameters, validated per kind: a card file giving ``draw`` a ``target`` is an error
     #: naming the card, the ability, the effect, its kind and the field
     #: (``abilities.0.effects.1.draw.target``).
+    # A union of a computed tuple of types: it has no ``X | Y`` spelling (UP007, RUF005).
     Op = Annotated[
-        Union[tuple(Annotated[model, Tag(tag)] for model in OP_MODELS
+        Union[tuple(Annotated[model, Tag(tag)] for model in OP_MODELS  # noqa: UP007, RUF005
                     for tag in get_args(model.model_fields["do"].annotation))
               + (Annotated[_UnknownEffect, Tag("do")],)],
         Discriminator(_effect_kind),
@@ -400,7 +400,7 @@ class Ability(_Data):
         return f"{self.when}-{digest[:8]}"
 
     @model_validator(mode="after")
-    def _consistent(self) -> "Ability":
+    def _consistent(self) -> Ability:
         if self.id and (self.id.isdigit() or "#" in self.id):
             raise ValueError("an ability id is a name: not a number, no '#'")
         if self.when == "round" and self.round is None:

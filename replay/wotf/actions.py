@@ -7,16 +7,23 @@ the ``_do_*`` methods trust their input.
 
 from __future__ import annotations
 
-from replay.wotf.events import (
-    ActivationDeclared, AttackDeclared, CardPlayed, DrawDeclared, EventCounted, HarvestDeclared,
-    Passed, PlayDeclared, ResourcesChanged, TurnEnded,
-)
-from replay.wotf.trigger import Trigger
 from replay.prompts import Choose, Prompt
-from replay.wotf.state import Seat, other
 from replay.wotf.bus import Occurrence
+from replay.wotf.events import (
+    ActivationDeclared,
+    AttackDeclared,
+    CardPlayed,
+    DrawDeclared,
+    EventCounted,
+    HarvestDeclared,
+    Passed,
+    PlayDeclared,
+    ResourcesChanged,
+    TurnEnded,
+)
+from replay.wotf.state import Seat, other
 from replay.wotf.table import Component, Flow
-
+from replay.wotf.trigger import Trigger
 
 TURN_ACTIONS = (Passed, DrawDeclared, PlayDeclared, AttackDeclared, ActivationDeclared,
                 HarvestDeclared)
@@ -248,7 +255,8 @@ class TurnActions(Component):
         if not any(self.view.is_wonder(c.id) for c in self.view.in_realm(realm, seat)):
             return f"{seat} has no Wonder in realm {realm} to attack with (rule 404.3.1)"
         if any(self.view.cant(c.id, "attack") for c in self.view.in_realm(realm, seat)):
-            return f"a Wonder of {seat}'s in realm {realm} can't attack, so no attack takes place there (404.3)"
+            return (f"a Wonder of {seat}'s in realm {realm} can't attack, "
+                    f"so no attack takes place there (404.3)")
         p = self.state.players[seat]
         if p.free_attacks < 1 and p.actions < 1:
             return "no actions or free attacks left (rule 404.3)"

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from replay.wotf.events import BattleResolved, BattleStarted, SeizePrevented, StoneSeized
-from replay.wotf.trigger import Trigger
 from replay.prompts import Prompt
-from replay.wotf.state import Seat, other
 from replay.wotf.bus import Occurrence
+from replay.wotf.events import BattleResolved, BattleStarted, SeizePrevented, StoneSeized
+from replay.wotf.state import Seat, other
 from replay.wotf.table import Component, Flow
+from replay.wotf.trigger import Trigger
 
 #: Who won a battle (404.3.2 step 4), as ``BattleResolved`` records it.
 Victor = Literal["attacker", "defender", "tie"]

@@ -18,16 +18,21 @@ names a card.
 from __future__ import annotations
 
 from ledger.events import as_seat
-from replay.wotf.events import (
-    AbilitiesCopied, CardMoved, EffectApplied, EffectsEnded, Equipped,
-    EventCounted, TriggerResolved, Unequipped,
-)
 from replay.prompts import Choose, Prompt
-from replay.wotf.state import Seat, controller_of, other
 from replay.wotf.bus import Occurrence
+from replay.wotf.events import (
+    AbilitiesCopied,
+    CardMoved,
+    EffectApplied,
+    EffectsEnded,
+    Equipped,
+    EventCounted,
+    TriggerResolved,
+    Unequipped,
+)
+from replay.wotf.state import Seat, controller_of, other
 from replay.wotf.table import Component, Flow, Rules
 from replay.wotf.trigger import ON_ARRIVAL, Trigger
-
 
 
 class Effects(Component):
@@ -286,7 +291,7 @@ class Effects(Component):
 # -- keyword handlers ---------------------------------------------------------------------
 
 
-def _guardian(g: "Rules", t: Trigger) -> Flow:
+def _guardian(g: Rules, t: Trigger) -> Flow:
     c = g.state.cards[t.source]
     if c.zone == "world" and c.realm == t.realm:
         g.emit(EffectApplied(t.source, "power+", 2, "round", "guardian"))
@@ -295,7 +300,7 @@ def _guardian(g: "Rules", t: Trigger) -> Flow:
     yield
 
 
-def _deathstrike(g: "Rules", t: Trigger) -> Flow:
+def _deathstrike(g: Rules, t: Trigger) -> Flow:
     """Deathstrike: destroy target enemy Wonder in the same realm (not optional)."""
     enemies = [c.id for c in g.view.in_realm(t.realm, other(t.controller)) if g.view.is_wonder(c.id)]
     target = yield from g.pick_target(t, enemies, "deathstrike: destroy which enemy?")
@@ -304,7 +309,7 @@ def _deathstrike(g: "Rules", t: Trigger) -> Flow:
         yield from g.destroy(target, "deathstrike", shield_checked=True)
 
 
-def _rage(g: "Rules", t: Trigger) -> Flow:
+def _rage(g: Rules, t: Trigger) -> Flow:
     """Rage: on arrival you may attack here at once (no action); sacrifice it afterwards."""
     c = g.state.cards[t.source]
     if c.zone != "world":
@@ -317,7 +322,7 @@ def _rage(g: "Rules", t: Trigger) -> Flow:
         yield from g.battle(as_seat(t.controller), c.realm, rage_card=t.source)
 
 
-def _call(g: "Rules", t: Trigger) -> Flow:
+def _call(g: Rules, t: Trigger) -> Flow:
     """Call: you may move target Wonder one realm towards this card's realm if its controller
     controls a stone here."""
     c = g.state.cards[t.source]
@@ -338,7 +343,7 @@ def _call(g: "Rules", t: Trigger) -> Flow:
         yield from g.move_realm(target, where + step, "call")
 
 
-def _symbiosis(g: "Rules", t: Trigger) -> Flow:
+def _symbiosis(g: Rules, t: Trigger) -> Flow:
     """Symbiosis: copy all abilities of another Wonder with the same power, on arrival."""
     c = g.state.cards[t.source]
     if c.zone != "world":
@@ -371,21 +376,21 @@ def _symbiosis(g: "Rules", t: Trigger) -> Flow:
     yield from g.resolve(arrival)
 
 
-def _same_power(g: "Rules", copier: str, target: str) -> bool:
+def _same_power(g: Rules, copier: str, target: str) -> bool:
     """Symbiosis copies a Wonder of the same power, unless a card says it may copy this one
     "as if it had any power" (Symbiosis example 2)."""
     return (target in g.view.statics().any_power
             or g.view.power(copier) == g.view.power(target))
 
 
-def _copiable_keywords(g: "Rules", cid: str) -> set[str]:
+def _copiable_keywords(g: Rules, cid: str) -> set[str]:
     c = g.state.cards[cid]
     if g.view.is_nullified(cid):
         return set()
     return set(g.view.definition(cid).keywords) | {k for k in c.gained if ":" not in k}
 
 
-def _copiable_instances(g: "Rules", cid: str) -> list[str]:
+def _copiable_instances(g: Rules, cid: str) -> list[str]:
     """The keywords symbiosis copies from ``cid`` (revision 5), one entry per instance:
     printed and symbiosis-copied, never those granted by other effects."""
     c = g.state.cards[cid]
@@ -394,13 +399,13 @@ def _copiable_instances(g: "Rules", cid: str) -> list[str]:
     return [*g.view.definition(cid).keywords, *(k for k in c.gained if ":" not in k)]
 
 
-def _unstable(g: "Rules", t: Trigger) -> Flow:
+def _unstable(g: Rules, t: Trigger) -> Flow:
     if g.state.cards[t.source].zone == "world":
         g.resolved(t, "sacrificed")
         yield from g.die(t.source, "sacrifice", "unstable")
 
 
-def _ascend(g: "Rules", t: Trigger) -> Flow:
+def _ascend(g: Rules, t: Trigger) -> Flow:
     """Celestial Counter: "Ascend: this gets +4" per counter, for round 7."""
     c = g.state.cards[t.source]
     if c.zone == "world":
@@ -411,7 +416,7 @@ def _ascend(g: "Rules", t: Trigger) -> Flow:
     yield
 
 
-def _equip(g: "Rules", t: Trigger) -> Flow:
+def _equip(g: Rules, t: Trigger) -> Flow:
     """Equip: the controller chooses which allied Wonder here the equipment attaches to."""
     item = g.state.cards[t.source]
     if item.zone != "world" or item.equipped_to is not None:
@@ -425,7 +430,7 @@ def _equip(g: "Rules", t: Trigger) -> Flow:
     g.resolved(t, f"equipped to {pick}")
 
 
-def _equip_move(g: "Rules", t: Trigger) -> Flow:
+def _equip_move(g: Rules, t: Trigger) -> Flow:
     """Equip (revision 2): the controller may move the equipment to the arriving Wonder."""
     assert t.subject is not None  # the arriving Wonder (Effects.equip)
     item, wonder = g.state.cards[t.source], g.state.cards[t.subject]
@@ -455,7 +460,7 @@ def _labels(triggers: list[Trigger]) -> list[str]:
 
 
 def _reorder(triggers: list[Trigger], labels: list[str], order: list[str]) -> list[Trigger]:
-    remaining = list(zip(labels, triggers))
+    remaining = list(zip(labels, triggers, strict=False))  # one label per trigger (_labels)
     ordered = []
     for label in order:
         for i, (have, _) in enumerate(remaining):

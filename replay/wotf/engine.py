@@ -17,7 +17,8 @@ decisions (``ask``), and hands each word of the rules' vocabulary to the compone
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ledger.events import Conceded, Event, MatchOpened, as_seat
 from replay.errors import IllegalDecisionError
@@ -28,7 +29,14 @@ from replay.wotf.battle import Battles
 from replay.wotf.bus import Bus, Occurrence, wire
 from replay.wotf.cards import CardDB, match_cards
 from replay.wotf.effects import Effects
-from replay.wotf.events import Answered, CoinFlipped, DeckOrdered, ManualResolved, TriggerResolved
+from replay.wotf.events import (
+    Answered,
+    CoinFlipped,
+    DeckOrdered,
+    DeckShuffled,
+    ManualResolved,
+    TriggerResolved,
+)
 from replay.wotf.evolve import STRUCTURAL, evolve, initial_state
 from replay.wotf.manual import apply_ops, why_not_ops
 from replay.wotf.match import Match
@@ -69,7 +77,7 @@ class Engine:
     # -- construction --------------------------------------------------------------------
 
     @classmethod
-    def for_match(cls, opened: MatchOpened, db: CardDB) -> "Engine":
+    def for_match(cls, opened: MatchOpened, db: CardDB) -> Engine:
         """A new match at setup: the state at seq 0 (:func:`replay.wotf.evolve.initial_state`).
 
         The cards are the match's own: those its file records (schema 3), else a copy of
@@ -363,7 +371,11 @@ def _check_chance(prompt: Prompt, decision: Event) -> str | None:
         return f"the pending prompt is a chance event ({prompt.text}); expected {expected}"
     if f"shuffle {getattr(decision, 'seat', None)}" != prompt.text:
         return f"expected {prompt.text}, got a shuffle of {getattr(decision, 'seat', None)}"
-    order = decision.cards if isinstance(decision, DeckOrdered) else getattr(decision, "order")
+    if isinstance(decision, DeckOrdered):
+        order = decision.cards
+    else:
+        assert isinstance(decision, DeckShuffled)  # a chance prompt expects DeckOrdered or DeckShuffled
+        order = decision.order
     if sorted(order) != sorted(prompt.choose.of):
         return "a shuffle must be a full permutation of the deck"
     return None

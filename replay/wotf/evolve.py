@@ -24,7 +24,7 @@ from typing import Any, Literal
 from replay.wotf import events as ev
 from replay.wotf.instances import card_instances, deck_names, ids_by_shuffle
 from replay.wotf.revisions import effective
-from replay.wotf.state import CardState, Effect, GameState, PlayerState, SEATS, clone, new_realms
+from replay.wotf.state import SEATS, CardState, Effect, GameState, PlayerState, clone, new_realms
 
 _TURN_ACTIONS = (ev.PlayDeclared, ev.AttackDeclared, ev.DrawDeclared, ev.ActivationDeclared,
                  ev.HarvestDeclared)
@@ -327,4 +327,4 @@ STRUCTURAL = frozenset({ev.CardMoved, ev.TokenCreated, ev.ControlChanged, ev.Abi
                         ev.Equipped, ev.Unequipped, ev.RealmBanished, ev.EffectApplied,
                         ev.EffectsEnded, ev.DeckShuffled, ev.DeckOrdered})
 
-__all__ = ["evolve", "fold", "initial_state", "number", "SEATS", "STRUCTURAL"]
+__all__ = ["SEATS", "STRUCTURAL", "evolve", "fold", "initial_state", "number"]

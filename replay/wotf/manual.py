@@ -16,7 +16,13 @@ from typing import Any, Literal, Protocol
 
 from ledger.events import Event, as_seat
 from replay.wotf.events import (
-    CardMoved, CardTapped, ControlChanged, ManualEffect, ManualOp, ResourcesChanged, StonesSet,
+    CardMoved,
+    CardTapped,
+    ControlChanged,
+    ManualEffect,
+    ManualOp,
+    ResourcesChanged,
+    StonesSet,
 )
 from replay.wotf.state import GameState
 from replay.wotf.table import MatchOver, Rules, Table

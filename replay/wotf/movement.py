@@ -8,13 +8,13 @@ area.  A card whose text is not scripted raises a ``manual`` prompt when it woul
 
 from __future__ import annotations
 
-from replay.wotf.events import CardPlayed, TriggerResolved
 from replay.wotf.abilities import Ability
-from replay.wotf.trigger import ON_ARRIVAL
+from replay.wotf.bus import Occurrence
+from replay.wotf.events import CardPlayed, TriggerResolved
 from replay.wotf.selectors import Context
 from replay.wotf.state import Seat
-from replay.wotf.bus import Occurrence
 from replay.wotf.table import Component, Flow, Rules
+from replay.wotf.trigger import ON_ARRIVAL
 
 
 class Movement(Component):
@@ -77,7 +77,7 @@ class Movement(Component):
         return names
 
 
-def _replacement_event(g: "Rules", cid: str, key: str, seat: Seat,
+def _replacement_event(g: Rules, cid: str, key: str, seat: Seat,
                        ability: Ability) -> TriggerResolved:
     return TriggerResolved(cid, g.state.cards[cid].name, f"ab:{key}", seat,
                            f"instead: {ability.label or ability.text or 'replacement'}")

@@ -13,17 +13,34 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from replay.wotf.events import CardMoved, RealmBanished, ResourcesChanged, StoneSeized
-from replay.wotf.abilities import (
-    Affect, Cant, Control, Copy, Counters, CreateToken, Distribute, Draw, Gain, Grant, Move,
-    NameClass, Nullify, NullifyEffect, Power, Put, RealmOp, Seek, Selector, TriggerAgain,
-)
 from replay.prompts import Choose, Prompt
+from replay.wotf.abilities import (
+    Affect,
+    Cant,
+    Control,
+    Copy,
+    Counters,
+    CreateToken,
+    Distribute,
+    Draw,
+    Gain,
+    Grant,
+    Move,
+    NameClass,
+    Nullify,
+    NullifyEffect,
+    Power,
+    Put,
+    RealmOp,
+    Seek,
+    Selector,
+    TriggerAgain,
+)
+from replay.wotf.events import CardMoved, RealmBanished, ResourcesChanged, StoneSeized
 from replay.wotf.selectors import Context, amount, candidates
 from replay.wotf.state import controller_of, other
 from replay.wotf.table import Flow, Rules
 from replay.wotf.trigger import Trigger
-
 
 COUNTED_CAP = 999_999  # "infinite" actions or free attacks (docs/rulings.md R26)
 FACE_DOWN = "distributed face down"  # the reason of a CardMoved that hides the card (Face Down)

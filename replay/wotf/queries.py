@@ -43,7 +43,7 @@ class View:
         """Forget the static-ability table: call after any change of the state (every event)."""
         self._statics = None
 
-    def without_statics(self) -> "View":
+    def without_statics(self) -> View:
         """The facts of this state before any static ability applies: what the static
         abilities themselves are worked out with (:func:`replay.wotf.statics.compute`)."""
         if self._base is None:
@@ -96,9 +96,7 @@ class View:
         """Active Realm: opened (1..round) and, under v1.3.2, not banished (301.2)."""
         if not 1 <= realm <= self.s.round:
             return False
-        if self.s.ruleset == "1.3.2" and self.s.realms[realm - 1].banished:
-            return False
-        return True
+        return not (self.s.ruleset == "1.3.2" and self.s.realms[realm - 1].banished)
 
     def active_realms(self) -> list[int]:
         return [r for r in range(1, self.s.round + 1) if self.is_active_realm(r)]

@@ -22,19 +22,19 @@ loop.
 from __future__ import annotations
 
 from ledger.events import as_seat
-from replay.wotf.events import (
-    EffectsEnded, EventCounted,
-)
-from replay.wotf.abilities import Ability, Op, Selector
-from replay.wotf.cards import Card, find_ability
-from replay.wotf.trigger import Trigger
 from replay.prompts import Choose, Prompt
+from replay.wotf.abilities import Ability, Op, Selector
+from replay.wotf.bus import Handler, Occurrence
+from replay.wotf.cards import Card, find_ability
+from replay.wotf.events import (
+    EffectsEnded,
+    EventCounted,
+)
 from replay.wotf.ops import OPS
 from replay.wotf.selectors import Context, candidates, holds, matches
 from replay.wotf.state import Seat, controller_of, other
-from replay.wotf.bus import Handler, Occurrence
 from replay.wotf.table import Component, Flow
-
+from replay.wotf.trigger import Trigger
 
 LOOP_LIMIT = 24
 
@@ -120,7 +120,7 @@ class Scripts(Component):
         on = ability.on
         assert on is not None  # a "whenever" ability has its trigger (Ability validates it)
         seat = controller_of(self.state.cards[cid])  # in The World
-        if on.by == "yours" and by != seat or on.by == "enemy" and by != other(seat):
+        if (on.by == "yours" and by != seat) or (on.by == "enemy" and by != other(seat)):
             return False
         sub = self.state.cards[subject]
         ctx = Context(cid, seat, self.state.cards[cid].realm, subject=subject)

@@ -98,8 +98,8 @@ def _apply(v: Facts, op: Op, ctx: Context, table: Statics) -> None:
             table.base[cid] = value
         elif op.do == "grant":
             table.grants[cid] += list(getattr(op, "keywords", ()))
-        elif op.do == "cant" and getattr(op, "restriction", None):
-            table.cant[cid].add(getattr(op, "restriction"))
+        elif op.do == "cant" and op.restriction:
+            table.cant[cid].add(op.restriction)
         elif op.do == "symbiosis_any_power":
             table.any_power.add(cid)
     if op.do == "play_from_deck":
