@@ -19,6 +19,10 @@ class UnknownGameError(ReplayError):
     """A match names a game this program does not have."""
 
 
+class UnknownRulesetError(ReplayError):
+    """A match names a ruleset its game does not have (``MatchOpened.ruleset``)."""
+
+
 def game(name: str) -> Game:
     """The game called ``name`` (``wotf``, ``sow`` …)."""
     module = game_modules().get(name)
@@ -31,8 +35,14 @@ def game(name: str) -> Game:
 
 
 def game_of(opened: MatchOpened) -> Game:
-    """The game a match is played in."""
-    return game(opened.game)
+    """The game a match is played in; a ruleset that game does not have is an error here, so
+    no game's engine ever sees one."""
+    played = game(opened.game)
+    if opened.ruleset not in played.rulesets:
+        raise UnknownRulesetError(
+            f"match {opened.match_id}: ruleset {opened.ruleset!r} is not one of "
+            f"{played.title}'s ({', '.join(played.rulesets)})")
+    return played
 
 
 def names() -> list[str]:

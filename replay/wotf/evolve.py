@@ -49,9 +49,9 @@ def initial_state(opened: ev.MatchOpened, ids: dict[str, list[tuple[str, str]]] 
     and under the key ``"<seat>-archive"`` for the archive (:mod:`replay.wotf.instances`).
     """
     ids = ids if ids is not None else card_instances(opened)
-    # The ruleset is the file's, not checked here (a game checks it where a match opens): an
-    # unknown one folds as before, matching neither "1.3.2" nor "1.2", so it is not narrowed.
-    state = GameState(ruleset=opened.ruleset,  # type: ignore[arg-type]
+    # The ruleset is one of the game's: replay.games.game_of refuses any other before a match
+    # is read, recorded or re-derived.
+    state = GameState(ruleset="1.2" if opened.ruleset == "1.2" else "1.3.2",
                       format=opened.format, realms=new_realms(),
                       previous_loser=opened.previous_loser,
                       revision=effective(opened.rules_revision))
