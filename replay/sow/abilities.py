@@ -24,13 +24,13 @@ from replay.sow.events import (
     GoldGained,
 )
 from replay.sow.flow import Flow, Steps
-from replay.sow.state import other
+from replay.sow.state import Seat, other
 
 
 class Effects(Flow):
     """Resolving abilities, dealing damage, destroying cards, retrieving."""
 
-    def resolve_triggers(self, seats: tuple[str, ...], when: str) -> Steps:
+    def resolve_triggers(self, seats: tuple[Seat, ...], when: str) -> Steps:
         """Resolve every ``when`` trigger of ``seats``' cards in play, seat by seat, each in
         the order the state lists the cards (R11)."""
         for seat in seats:
@@ -39,12 +39,12 @@ class Effects(Flow):
                     continue  # its source left play while earlier triggers resolved
                 yield from self.resolve(seat, cid, ability)
 
-    def resolve(self, seat: str, cid: str, ability: Ability) -> Steps:
+    def resolve(self, seat: Seat, cid: str, ability: Ability) -> Steps:
         name = self.state.cards[cid].name
-        self.emit(AbilityResolved(cid, name, ability.id, seat, ability.text or ability.effect))  # type: ignore[arg-type]
+        self.emit(AbilityResolved(cid, name, ability.id, seat, ability.text or ability.effect))
         effect, amount = ability.effect, ability.amount
         if effect == "gain_gold":
-            self.emit(GoldGained(seat, amount, f"{name}: {ability.id}"))  # type: ignore[arg-type]
+            self.emit(GoldGained(seat, amount, f"{name}: {ability.id}"))
         elif effect == "progress":
             wonder = self.view.progress_card(seat)
             if wonder is not None:
@@ -61,7 +61,7 @@ class Effects(Flow):
             if target is not None:
                 self.apply_targeted(cid, ability, target)
 
-    def choose_target(self, seat: str, cid: str, ability: Ability) -> Steps:
+    def choose_target(self, seat: Seat, cid: str, ability: Ability) -> Steps:
         options = self.view.targets(seat, ability.target)
         if not options:
             return None  # R12: no legal target, the effect does nothing
@@ -101,13 +101,13 @@ class Effects(Flow):
         for cid in lethal:
             if cid not in states:
                 c = self.state.cards[cid]
-                self.emit(CardDestroyed(cid, c.name, c.owner, reason))  # type: ignore[arg-type]
+                self.emit(CardDestroyed(cid, c.name, c.owner, reason))
         if states:
             if len(states) == 2:  # both States at once (R9): nobody is left standing alone
                 self.end_match(None, "state_destroyed")
             self.lose_state(self.state.cards[states[0]].owner, states[0])
 
-    def retrieve(self, seat: str) -> Steps:
+    def retrieve(self, seat: Seat) -> Steps:
         """"Whenever a player is told to retrieve a card they put a card from their discard
         pile into their hand" -- the player chooses which (nothing when the pile is empty,
         R13)."""
@@ -117,4 +117,4 @@ class Effects(Flow):
         answer = yield from self.ask(Prompt(seat, "retrieve", options=pile,
                                             text="return a card from your discard pile to your hand"))
         card = self.state.cards[answer.pick]
-        self.emit(CardRetrieved(seat, card.id, card.name))  # type: ignore[arg-type]
+        self.emit(CardRetrieved(seat, card.id, card.name))

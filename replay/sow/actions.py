@@ -23,7 +23,7 @@ from replay.sow.events import (
     PlayChosen,
 )
 from replay.sow.flow import Steps
-from replay.sow.state import IN_PLAY
+from replay.sow.state import IN_PLAY, Seat
 
 PLAY_RULE = "\"You must pay this cost if you wish to play the card\""
 HAND_RULE = ("\"They put their deck into the Culture Area and can play any card from this area\"; "
@@ -35,16 +35,16 @@ ACTIVATE_RULE = ("\"Activated abilities can only be activated during the Main Ph
 class Actions(Effects):
     """The turn player's Main Phase options and what they do."""
 
-    def main_options(self, seat: str) -> list[Event]:
-        plays: list[Event] = [PlayChosen(seat, c.id)  # type: ignore[arg-type]
+    def main_options(self, seat: Seat) -> list[Event]:
+        plays: list[Event] = [PlayChosen(seat, c.id)
                               for c in self.state.owned(seat, "culture", "wonder_area")
                               if self.why_not_play(seat, c.id) is None]
-        uses: list[Event] = [ActivationChosen(seat, c.id, a.id)  # type: ignore[arg-type]
+        uses: list[Event] = [ActivationChosen(seat, c.id, a.id)
                              for c in self.view.in_play(seat) for a in self.view.card(c.id).abilities
                              if a.kind == "activated" and self.why_not_activate(seat, c.id, a.id) is None]
-        return [*plays, *uses, MainPassed(seat)]  # type: ignore[arg-type]
+        return [*plays, *uses, MainPassed(seat)]
 
-    def why_not_play(self, seat: str, cid: str) -> str | None:
+    def why_not_play(self, seat: Seat, cid: str) -> str | None:
         c = self.state.cards.get(cid)
         if c is None or c.owner != seat or c.area not in ("culture", "wonder_area"):
             return f"{cid} is not a card in your Culture or Wonder area ({HAND_RULE})"
@@ -54,7 +54,7 @@ class Actions(Effects):
                     f"{self.state.players[seat].gold} ({PLAY_RULE})")
         return None
 
-    def why_not_activate(self, seat: str, cid: str, ability_id: str) -> str | None:
+    def why_not_activate(self, seat: Seat, cid: str, ability_id: str) -> str | None:
         # Ruling R19: any card in play may have an activated ability; "Exhaust" in its cost
         # can't be paid while the card is exhausted; none in the Culture or Wonder Area.
         c = self.state.cards.get(cid)
@@ -71,7 +71,7 @@ class Actions(Effects):
                     f"{self.state.players[seat].gold} ({ACTIVATE_RULE})")
         return None
 
-    def why_not_main(self, seat: str, decision: Event) -> str | None:
+    def why_not_main(self, seat: Seat, decision: Event) -> str | None:
         if isinstance(decision, PlayChosen):
             return self.why_not_play(seat, decision.card)
         if isinstance(decision, ActivationChosen):
@@ -81,7 +81,7 @@ class Actions(Effects):
         return (f"in the Main Phase \"players can play cards and activate abilities\" or end "
                 f"it; {type(decision).__name__} is not one of those")
 
-    def main_phase(self, seat: str) -> Steps:
+    def main_phase(self, seat: Seat) -> Steps:
         """"When a player no longer can activate any abilities or play any cards or does not
         wish to do so, the Main Phase ends and the Combat Phase begins.\""""
         while True:
@@ -94,27 +94,27 @@ class Actions(Effects):
             elif isinstance(decision, ActivationChosen):
                 yield from self.activate(seat, decision.card, decision.ability)
 
-    def play(self, seat: str, cid: str) -> Steps:
+    def play(self, seat: Seat, cid: str) -> Steps:
         c = self.state.cards[cid]
         card = self.view.card(cid)
         if card.cost:
-            self.emit(GoldSpent(seat, card.cost, f"play {c.name}"))  # type: ignore[arg-type]
+            self.emit(GoldSpent(seat, card.cost, f"play {c.name}"))
         # "Units are exhausted the turn they are played" (a Hero fights as a unit, R5).
         exhausted = card.type in ("unit", "hero")
-        self.emit(CardPutIntoPlay(seat, cid, c.name, c.area, IN_PLAY_TYPES[card.type],  # type: ignore[arg-type]
+        self.emit(CardPutIntoPlay(seat, cid, c.name, c.area, IN_PLAY_TYPES[card.type],
                                   exhausted))
         # Triggered: "such as a player playing a unit" -- "when this is played".
         for ability in card.abilities:
             if ability.kind == "triggered" and ability.when == "play":
                 yield from self.resolve(seat, cid, ability)
 
-    def activate(self, seat: str, cid: str, ability_id: str) -> Steps:
+    def activate(self, seat: Seat, cid: str, ability_id: str) -> Steps:
         c = self.state.cards[cid]
         ability = self.view.card(cid).ability(ability_id)
         assert ability is not None
         # "To activate such an ability, a player would have to pay 2 Gold and exhaust the card."
         if ability.gold:
-            self.emit(GoldSpent(seat, ability.gold, f"{c.name}: {ability.id}"))  # type: ignore[arg-type]
+            self.emit(GoldSpent(seat, ability.gold, f"{c.name}: {ability.id}"))
         if ability.exhaust:
             self.emit(Exhausted(cid, c.name, f"cost of {ability.id}"))
         yield from self.resolve(seat, cid, ability)

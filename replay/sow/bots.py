@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ledger.events import Event
+from ledger.events import Event, as_seat
 from replay.prompts import Prompt
 from replay.sow.events import (
     ActivationChosen,
@@ -23,12 +23,13 @@ from replay.sow.events import (
     PlayChosen,
     StrikeChosen,
 )
+from replay.sow.state import other
 
 
 def _as_decision(prompt: Prompt, option: Any) -> Event:
     if isinstance(option, Event):
         return option
-    return Picked(prompt.seat, prompt.kind, option)  # type: ignore[arg-type]
+    return Picked(as_seat(prompt.seat), prompt.kind, option)
 
 
 class RandomBot:
@@ -41,7 +42,7 @@ class RandomBot:
         if prompt.choose is not None:
             spec = prompt.choose
             size = self.rng.randint(spec.min, spec.max)
-            return Picked(prompt.seat, prompt.kind, self.rng.sample(spec.of, size))  # type: ignore[arg-type]
+            return Picked(as_seat(prompt.seat), prompt.kind, self.rng.sample(spec.of, size))
         return _as_decision(prompt, self.rng.choice(prompt.options))
 
 
@@ -56,7 +57,7 @@ class GreedyBot:
         if pick is not None:
             return pick(rules, prompt)
         if prompt.choose is not None:  # defenders, siege defenders: everything it has
-            return Picked(prompt.seat, prompt.kind, list(prompt.choose.of))  # type: ignore[arg-type]
+            return Picked(as_seat(prompt.seat), prompt.kind, list(prompt.choose.of))
         return _as_decision(prompt, prompt.options[0])
 
     def _turn(self, rules: Any, prompt: Prompt) -> Event:
@@ -71,9 +72,9 @@ class GreedyBot:
     def _attackers(self, rules: Any, prompt: Prompt) -> Event:
         assert prompt.choose is not None
         mine = prompt.choose.of
-        theirs = rules.view.ready_home_units("B" if prompt.seat == "A" else "A")
+        theirs = rules.view.ready_home_units(other(as_seat(prompt.seat)))
         go = len(mine) > len(theirs) or (mine and self.rng.random() < 0.3)
-        return Picked(prompt.seat, prompt.kind, list(mine) if go else [])  # type: ignore[arg-type]
+        return Picked(as_seat(prompt.seat), prompt.kind, list(mine) if go else [])
 
     def _tactics(self, rules: Any, prompt: Prompt) -> Event:
         for kind in (StrikeChosen, LockChosen):
@@ -83,17 +84,17 @@ class GreedyBot:
         return self.rng.choice(prompt.options)
 
     def _damage(self, rules: Any, prompt: Prompt) -> Event:
-        return Picked(prompt.seat, prompt.kind, max(prompt.options))  # type: ignore[arg-type]
+        return Picked(as_seat(prompt.seat), prompt.kind, max(prompt.options))
 
     def _retreat(self, rules: Any, prompt: Prompt) -> Event:
-        return Picked(prompt.seat, prompt.kind, "stay")  # type: ignore[arg-type]
+        return Picked(as_seat(prompt.seat), prompt.kind, "stay")
 
     def _siege(self, rules: Any, prompt: Prompt) -> Event:
-        return Picked(prompt.seat, prompt.kind, "besiege")  # type: ignore[arg-type]
+        return Picked(as_seat(prompt.seat), prompt.kind, "besiege")
 
     def _retrieve(self, rules: Any, prompt: Prompt) -> Event:
         best = max(prompt.options, key=lambda cid: (rules.view.card(cid).cost, cid))
-        return Picked(prompt.seat, prompt.kind, best)  # type: ignore[arg-type]
+        return Picked(as_seat(prompt.seat), prompt.kind, best)
 
 
 def answer_chance(prompt: Prompt, rng: random.Random) -> Event:
@@ -103,7 +104,7 @@ def answer_chance(prompt: Prompt, rng: random.Random) -> Event:
     assert prompt.choose is not None
     order = list(prompt.choose.of)
     rng.shuffle(order)
-    return CultureOrdered(prompt.text.removeprefix("shuffle "), order)  # type: ignore[arg-type]
+    return CultureOrdered(as_seat(prompt.text.removeprefix("shuffle ")), order)
 
 
 BOTS: dict[str, Callable[[random.Random], RandomBot | GreedyBot]] = {

@@ -7,7 +7,7 @@ it implements; the gaps the text leaves are ruled in docs/rulings-sow.md (R4-R8)
 
 from __future__ import annotations
 
-from ledger.events import Event
+from ledger.events import Event, as_seat
 from replay.prompts import Choose, Prompt
 from replay.sow.actions import Actions
 from replay.sow.events import (
@@ -31,7 +31,7 @@ from replay.sow.events import (
     UnitsReturned,
 )
 from replay.sow.flow import Steps
-from replay.sow.state import Battle, other
+from replay.sow.state import Battle, Seat, other
 
 TACTICS_RULE = ("Combat Tactics: \"choosing one of their units and one of their opponent's "
                 "units\"; then \"the out of turn player can choose either a unit to lock in "
@@ -46,7 +46,7 @@ FORT_RULE = ("\"Fortifications has to be attacked before your opponent can attac
 class Combat(Actions):
     """The turn player's Combat Phase."""
 
-    def combat_phase(self, seat: str) -> Steps:
+    def combat_phase(self, seat: Seat) -> Steps:
         opponent = other(seat)
         yield from self.offer_retreats(seat)
         # "The turn player declares which units to attack with, by moving them into the
@@ -56,7 +56,7 @@ class Combat(Actions):
                                             text="declare attackers (none: no attack)"))
         attackers = list(answer.pick or [])
         if attackers:
-            self.emit(AttackersDeclared(seat, opponent, attackers))  # type: ignore[arg-type]
+            self.emit(AttackersDeclared(seat, opponent, attackers))
             # "The defending player can choose to meet the attacking player in pitched battle
             # if they wish" -- with any of its ready units (R4).
             can_defend = self.view.ready_home_units(opponent)
@@ -65,7 +65,7 @@ class Combat(Actions):
                                               text="send units to meet them in pitched battle"))
             defenders = list(sent.pick or [])
             if defenders:
-                self.emit(DefendersSent(opponent, defenders))  # type: ignore[arg-type]
+                self.emit(DefendersSent(opponent, defenders))
                 yield from self.pitched_battle(seat, opponent)
             else:
                 # "If the player does not wish to send any units to the Pitched Battle Zone,
@@ -75,7 +75,7 @@ class Combat(Actions):
         if any(not self.state.cards[u].exhausted for u in self.view.besiegers(seat)):
             yield from self.siege_step(seat, opponent)
 
-    def offer_retreats(self, turn: str) -> Steps:
+    def offer_retreats(self, turn: Seat) -> Steps:
         """"If a player is in a city siege, they can declare to retreat their units during any
         player's Declare Attackers Step. To do this, return all the units that player controls
         in that city siege back to that player's City Zone.\""""
@@ -86,12 +86,12 @@ class Combat(Actions):
             answer = yield from self.ask(Prompt(seat, "retreat", options=["stay", "retreat"],
                                                 text="retreat your besieging units?"))
             if answer.pick == "retreat":
-                self.emit(Retreated(seat, units))  # type: ignore[arg-type]
-                self.emit(SiegeEnded(seat, "retreat"))  # type: ignore[arg-type]
+                self.emit(Retreated(seat, units))
+                self.emit(SiegeEnded(seat, "retreat"))
 
     # -- pitched battle ----------------------------------------------------------------
 
-    def pitched_battle(self, seat: str, opponent: str) -> Steps:
+    def pitched_battle(self, seat: Seat, opponent: Seat) -> Steps:
         yield from self.tactics(seat, siege=False)
         yield from self.damage_step(seat)
         battle = self.battle()
@@ -114,37 +114,37 @@ class Combat(Actions):
 
     # -- city siege --------------------------------------------------------------------
 
-    def enter_siege(self, seat: str, units: list[str]) -> Steps:
+    def enter_siege(self, seat: Seat, units: list[str]) -> Steps:
         """"When a player first enters into a City Siege with another player, the attacking
         player besieges their opponent. Trigger all abilities that state that they are
         triggered when a player is besieged." (R8: the besieged player's first.)"""
         opponent = other(seat)
         first = not self.state.players[seat].besieging
-        self.emit(SiegeEntered(seat, units))  # type: ignore[arg-type]
+        self.emit(SiegeEntered(seat, units))
         if first:
-            self.emit(PlayerBesieged(seat, opponent))  # type: ignore[arg-type]
+            self.emit(PlayerBesieged(seat, opponent))
             yield from self.resolve_triggers((opponent,), "besieged")
             yield from self.resolve_triggers((seat,), "besieging")
         self.end_siege_if_empty(seat)
 
-    def end_siege_if_empty(self, seat: str) -> None:
+    def end_siege_if_empty(self, seat: Seat) -> None:
         """"or if there are no remaining units controlled by the attacking player still inside
         the opponent's City Zone.\""""
         if self.state.players[seat].besieging and not self.view.besiegers(seat):
-            self.emit(SiegeEnded(seat, "no units"))  # type: ignore[arg-type]
+            self.emit(SiegeEnded(seat, "no units"))
 
-    def siege_step(self, seat: str, opponent: str) -> Steps:
+    def siege_step(self, seat: Seat, opponent: Seat) -> Steps:
         """"the City Siege phase is played out as a normal pitched battle ... WITH the
         following exception: The attacking player can choose to attack a building or
         fortification with a unit."  Only ready besiegers fight (R6)."""
         fighters = [u for u in self.view.besiegers(seat) if not self.state.cards[u].exhausted]
-        self.emit(SiegeStepBegan(seat, opponent, fighters))  # type: ignore[arg-type]
+        self.emit(SiegeStepBegan(seat, opponent, fighters))
         can_defend = self.view.ready_home_units(opponent)
         sent = yield from self.ask(Prompt(opponent, "siege_defenders",
                                           choose=Choose(can_defend, 0, len(can_defend)),
                                           text="send units against the besiegers"))
         if sent.pick:
-            self.emit(SiegeDefendersSent(opponent, list(sent.pick)))  # type: ignore[arg-type]
+            self.emit(SiegeDefendersSent(opponent, list(sent.pick)))
         yield from self.tactics(seat, siege=True)
         yield from self.damage_step(seat)
         self.emit(BattleClosed("siege"))
@@ -156,23 +156,23 @@ class Combat(Actions):
         assert self.state.battle is not None
         return self.state.battle
 
-    def unassigned(self, seat: str) -> list[str]:
+    def unassigned(self, seat: Seat) -> list[str]:
         b = self.battle()
         return [u for u in b.units if self.state.cards[u].owner == seat and u not in b.assigned]
 
-    def tactic_options(self, seat: str) -> list[Event]:
+    def tactic_options(self, seat: Seat) -> list[Event]:
         b = self.battle()
         mine, theirs = self.unassigned(seat), self.unassigned(other(seat))
         options: list[Event] = []
         for unit in mine:
-            options += [LockChosen(seat, unit, enemy) for enemy in theirs]  # type: ignore[arg-type]
-            options += [JoinChosen(seat, unit, i) for i in range(len(b.combats))]  # type: ignore[arg-type]
+            options += [LockChosen(seat, unit, enemy) for enemy in theirs]
+            options += [JoinChosen(seat, unit, i) for i in range(len(b.combats))]
             if b.step == "siege" and seat == b.attacker:
-                options += [StrikeChosen(seat, unit, t)  # type: ignore[arg-type]
+                options += [StrikeChosen(seat, unit, t)
                             for t in self.view.siege_targets(b.defender)]
         return options
 
-    def tactics(self, turn: str, siege: bool) -> Steps:
+    def tactics(self, turn: Seat, siege: bool) -> Steps:
         """"The players alternate locking units into combat until there are no more
         unassigned units left" (a player with nothing left to assign is skipped, R17).  Who
         assigns next is kept in the state (``Battle.actor``)."""
@@ -208,7 +208,7 @@ class Combat(Actions):
 
     def why_not_tactic(self, decision: Event) -> str:
         b = self.battle()
-        seat = getattr(decision, "seat", "")
+        seat = as_seat(getattr(decision, "seat", ""))  # engine.check: the pending prompt's seat
         unit = getattr(decision, "unit", "")
         if unit not in self.unassigned(seat):
             return f"{unit} is not an unassigned unit of yours in this battle ({TACTICS_RULE})"
@@ -238,7 +238,7 @@ class Combat(Actions):
 
     # -- damage ------------------------------------------------------------------------
 
-    def damage_step(self, turn: str) -> Steps:
+    def damage_step(self, turn: Seat) -> Steps:
         """"When all units have been assigned to a combat, damage is dealt. Each combatant
         deals their attack to the other combatant. If there are multiple combatants on each
         side, the controller of the unit decides how each unit distributes its damage among
@@ -255,7 +255,7 @@ class Combat(Actions):
         # "Units which have been dealt damage equal to or more than their health are destroyed."
         self.destroy_lethal([u for c in self.battle().combats for u in c], "combat")
 
-    def distribute(self, seat: str, unit: str, enemies: list[str]) -> Steps:
+    def distribute(self, seat: Seat, unit: str, enemies: list[str]) -> Steps:
         """The controller splits the unit's attack among the enemies, one enemy at a time
         (how much of what is left to this one?); the last enemy gets the rest.  Each part is
         recorded (``DamageAssigned``) as it is chosen, so the split so far is in the state."""
@@ -271,4 +271,4 @@ class Combat(Actions):
                     seat, "damage", options=list(range(remaining + 1)), card=unit,
                     text=f"{unit} has {remaining} damage left: how much to {enemy}?"))
                 amount = answer.pick
-            self.emit(DamageAssigned(seat, unit, enemy, amount))  # type: ignore[arg-type]
+            self.emit(DamageAssigned(seat, unit, enemy, amount))

@@ -130,7 +130,7 @@ def case_engine(case: dict[str, Any], pool: CardPool) -> Engine:
             deck = case["decks"][seat]
             if deck not in decks:
                 raise ConformanceCaseError(f"case {case['name']}: unknown deck {deck!r}")
-            seats.append(SeatInfo(seat, seat, deck, decks[deck].entries()))  # type: ignore[arg-type]
+            seats.append(SeatInfo(seat, seat, deck, decks[deck].entries()))
         opened = MatchOpened(case["name"], "004", seats, game="sow",
                              rules_revision=RULES_REVISION)
         return Engine.for_match(opened, pool)

@@ -40,7 +40,7 @@ from replay.sow.evolve import evolve, initial_state
 from replay.sow.flow import MatchOver, Steps
 from replay.sow.queries import UNIT_AREAS
 from replay.sow.revisions import TURN_LIMIT
-from replay.sow.state import SEATS, SowState, other
+from replay.sow.state import SEATS, Seat, SowState, other
 
 TURN_RULE = ("it is {seat}'s {kind} prompt, not {other}'s (the match waits for one decision at a "
              "time; \"During your turn you can spend gold to play cards from your hand\")")
@@ -109,7 +109,7 @@ class Engine(Combat):
         if self.on_emit is not None:
             self.on_emit(decision)
         if isinstance(decision, Conceded):
-            self.emit(MatchEnded(other(decision.seat), "concession"))  # type: ignore[arg-type]
+            self.emit(MatchEnded(other(decision.seat), "concession"))
             self._flow, self.prompt = None, None
             return self.out
         self._advance(decision)
@@ -129,24 +129,24 @@ class Engine(Combat):
         try:
             if s.phase == "setup":
                 yield from self.setup()
-                self.begin_turn(s.first)
+                self.begin_turn(s.first_player())
             while True:
                 if s.phase == "start":
                     yield from self.start_of_turn()
                 if s.phase == "main":
-                    yield from self.main_phase(s.turn)
+                    yield from self.main_phase(s.turn_player())
                     self.emit(PhaseBegan("combat"))
                 if s.phase == "combat":
-                    yield from self.combat_phase(s.turn)
+                    yield from self.combat_phase(s.turn_player())
                     self.emit(PhaseBegan("retrieval"))
                 if s.phase == "retrieval":
                     # "In the Retrieval Phase, the turn player returns a single card from
                     # their discard pile, to their hand."
-                    yield from self.retrieve(s.turn)
+                    yield from self.retrieve(s.turn_player())
                     self.emit(PhaseBegan("end"))
                 if s.phase == "end":
                     yield from self.end_phase()
-                    self.begin_turn(other(s.turn))
+                    self.begin_turn(other(s.turn_player()))
         except MatchOver:
             pass
 
@@ -156,8 +156,8 @@ class Engine(Combat):
         that instance ids name nothing (R2)."""
         for seat in SEATS:
             state, wonder, culture = self.split_deck(seat)
-            self.emit(StatePlaced(seat, f"{seat}-S", state))  # type: ignore[arg-type]
-            self.emit(WonderPlacedFaceDown(seat, f"{seat}-W", wonder))  # type: ignore[arg-type]
+            self.emit(StatePlaced(seat, f"{seat}-S", state))
+            self.emit(WonderPlacedFaceDown(seat, f"{seat}-W", wonder))
             yield Prompt("chance", "chance", choose=Choose(culture, len(culture), len(culture),
                                                            ordered=True, multiset=True),
                          text=f"shuffle {seat}", chance="CultureOrdered")
@@ -166,35 +166,35 @@ class Engine(Combat):
         initiative = {seat: self.view.card(f"{seat}-S").initiative for seat in SEATS}
         if initiative["A"] != initiative["B"]:
             first = max(SEATS, key=lambda seat: initiative[seat])
-            self.emit(FirstPlayerDetermined(first, "initiative"))  # type: ignore[arg-type]
+            self.emit(FirstPlayerDetermined(first, "initiative"))
         else:
             toss = yield Prompt("chance", "chance", options=list(SEATS), text="initiative toss",
                                 chance="InitiativeTossed")
             self.emit(FirstPlayerDetermined(toss.winner, "toss"))
         # "If there are any State effects that happens at this phase you resolve them."
-        first = self.state.first
+        first = self.state.first_player()
         yield from self.resolve_triggers((first, other(first)), "setup")
 
-    def split_deck(self, seat: str) -> tuple[str, str, list[str]]:
+    def split_deck(self, seat: Seat) -> tuple[str, str, list[str]]:
         names = [e.card for e in self.decks.get(seat, []) for _ in range(e.count)]
         state = next(n for n in names if self.cards[n].type == "state")
         wonder = next(n for n in names if self.cards[n].type in ("wonder", "hero"))
         return state, wonder, [n for n in names if n not in (state, wonder)]
 
-    def begin_turn(self, seat: str) -> None:
+    def begin_turn(self, seat: Seat) -> None:
         number = self.state.turn_number + 1
         if number > TURN_LIMIT:
             self.end_match(None, "turn_limit")  # R14: a match that could last forever
-        self.emit(TurnBegan(number, seat))  # type: ignore[arg-type]
+        self.emit(TurnBegan(number, seat))
 
     def start_of_turn(self) -> Steps:
         """"The first thing that happens in this phase, is that the turn player gains their
         income." Then the progress counter (R9), then "resolve all "At the Start of Turn"
         abilities"."""
-        seat = self.state.turn
+        seat = self.state.turn_player()
         income = self.view.income(seat)
         if income:
-            self.emit(GoldGained(seat, income, "income"))  # type: ignore[arg-type]
+            self.emit(GoldGained(seat, income, "income"))
         # "At the start of every turn you put a progress counter on a wonder if it is in play."
         wonder = self.view.progress_card(seat)
         if wonder is not None:
@@ -207,7 +207,7 @@ class Engine(Combat):
         """"In the End phase card effects that refer to the end of turn are resolved. All
         exhausted cards are then readied"; unit health "returns to its original value at the
         end of every turn"."""
-        seat = self.state.turn
+        seat = self.state.turn_player()
         yield from self.resolve_triggers((seat,), "end_of_turn")
         exhausted = [c.id for c in self.state.cards.values() if c.exhausted]
         if exhausted:
@@ -216,7 +216,7 @@ class Engine(Combat):
                    if c.damage and c.area in UNIT_AREAS and self.view.is_unit(c.id)]
         if wounded:
             self.emit(WoundsHealed(wounded))
-        self.emit(TurnClosed(seat))  # type: ignore[arg-type]
+        self.emit(TurnClosed(seat))
 
 
 def _why_not_chance(prompt: Prompt, decision: Event) -> str | None:

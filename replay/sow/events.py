@@ -19,7 +19,7 @@ from __future__ import annotations
 import msgspec
 
 from ledger import registry
-from ledger.events import Conceded, Event, Seat
+from ledger.events import Conceded, Event, Seat, as_seat
 
 __all__ = [
     "CHANCE",
@@ -342,7 +342,7 @@ def decision_from(seat: str, body: dict[str, object]) -> Event:
         reason = body.get("reason", "")
         if not isinstance(reason, str):
             raise ValueError("malformed Conceded decision: 'reason' is a string")
-        return Conceded(seat, reason)  # type: ignore[arg-type]
+        return Conceded(as_seat(seat), reason)
     if not isinstance(body, dict) or "type" not in body:
         raise ValueError("a decision body is an object with a 'type' field "
                          f"(one of {', '.join(sorted(DECISIONS))})")

@@ -15,7 +15,7 @@ import msgspec
 from ledger.events import Conceded, Event, MatchEnded, MatchOpened
 from replay.sow import events as ev
 from replay.sow.revisions import RULES_REVISION
-from replay.sow.state import Battle, CardState, SowState, new_state, other
+from replay.sow.state import Battle, CardState, Seat, SowState, new_state, other
 
 Handler = Callable[[SowState, Any], None]
 
@@ -24,7 +24,7 @@ def initial_state(opened: MatchOpened) -> SowState:
     return new_state(opened.rules_revision or RULES_REVISION)
 
 
-def _place(state: SowState, seat: str, cid: str, name: str, area: str) -> None:
+def _place(state: SowState, seat: Seat, cid: str, name: str, area: str) -> None:
     state.cards[cid] = CardState(cid, name, seat, area)
 
 
@@ -41,7 +41,7 @@ def _first(s: SowState, e: ev.FirstPlayerDetermined) -> None:
     s.first = e.seat
 
 
-def _gold(s: SowState, seat: str, delta: int) -> None:
+def _gold(s: SowState, seat: Seat, delta: int) -> None:
     s.players[seat].gold += delta
 
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from typing import Any
 
-from ledger.events import Event, MatchEnded
+from ledger.events import Event, MatchEnded, as_seat
 from replay.prompts import Prompt
 from replay.sow.cards import CardPool
 from replay.sow.events import Picked, ProgressAdded, StateLost
 from replay.sow.evolve import evolve
 from replay.sow.queries import View
-from replay.sow.state import SowState, other
+from replay.sow.state import Seat, SowState, other
 
 Steps = Generator[Prompt, Any, Any]
 
@@ -47,17 +47,18 @@ class Flow:
 
     def ask(self, prompt: Prompt) -> Steps:
         """Wait for the answer to ``prompt``: the decision event itself for prompts that list
-        decisions, else a ``Picked``.  One legal answer: taken without asking."""
+        decisions, else a ``Picked``.  One legal answer: taken without asking.  (``ask`` is
+        for a seat's prompts; ``Prompt.seat`` is a ``str`` because it may be "chance".)"""
         if prompt.choose is None and len(prompt.options) == 1:
             only = prompt.options[0]
-            return only if isinstance(only, Event) else Picked(prompt.seat, prompt.kind, only)  # type: ignore[arg-type]
+            return only if isinstance(only, Event) else Picked(as_seat(prompt.seat), prompt.kind, only)
         if prompt.choose is not None and (prompt.choose.max == 0 or not prompt.choose.of):
-            return Picked(prompt.seat, prompt.kind, [])  # type: ignore[arg-type]
+            return Picked(as_seat(prompt.seat), prompt.kind, [])
         answer = yield prompt
         return answer
 
-    def end_match(self, winner: str | None, reason: str) -> None:
-        self.emit(MatchEnded(winner, reason))  # type: ignore[arg-type]
+    def end_match(self, winner: Seat | None, reason: str) -> None:
+        self.emit(MatchEnded(winner, reason))
         raise MatchOver
 
     # -- outcomes that can end the match -----------------------------------------------
@@ -71,8 +72,8 @@ class Flow:
         if self.state.cards[cid].progress >= target:
             self.end_match(c.owner, "progress")
 
-    def lose_state(self, seat: str, cid: str) -> None:
+    def lose_state(self, seat: Seat, cid: str) -> None:
         """"when all other players have lost their State card (i.e. it has been destroyed by
         damage)" -- with two players, the other player wins at once."""
-        self.emit(StateLost(seat, cid, self.state.cards[cid].name))  # type: ignore[arg-type]
+        self.emit(StateLost(seat, cid, self.state.cards[cid].name))
         self.end_match(other(seat), "state_destroyed")

@@ -14,21 +14,21 @@ from typing import Any
 
 import msgspec
 
-from ledger.events import Event, MatchOpened
+from ledger.events import Event, MatchOpened, as_seat
 from replay.sow.cards import CardPool
 from replay.sow.events import CultureOrdered, WonderPlacedFaceDown
 from replay.sow.queries import View
-from replay.sow.state import HIDDEN_AREAS, SEATS, CardState, SowState
+from replay.sow.state import HIDDEN_AREAS, SEATS, CardState, Seat, SowState
 
 PERSPECTIVES = ("omniscient", "A", "B", "spectator")
 HIDDEN_NAME = ""
 
 
-def viewer_of(perspective: str) -> str | None:
+def viewer_of(perspective: str) -> Seat | None:
     """The seat a perspective sees as (``None``: the spectator); raises on an unknown one."""
     if perspective not in PERSPECTIVES:
         raise ValueError(f"unknown perspective {perspective!r}: one of {', '.join(PERSPECTIVES)}")
-    return perspective if perspective in SEATS else None
+    return as_seat(perspective) if perspective in SEATS else None
 
 
 def hidden_ids(state: SowState) -> frozenset[str]:
@@ -36,7 +36,7 @@ def hidden_ids(state: SowState) -> frozenset[str]:
     return frozenset(c.id for c in state.cards.values() if c.area in HIDDEN_AREAS)
 
 
-def can_see(perspective: str, seat: str) -> bool:
+def can_see(perspective: str, seat: Seat) -> bool:
     """Whether ``perspective`` sees ``seat``'s hidden areas."""
     return perspective == "omniscient" or viewer_of(perspective) == seat
 
@@ -91,7 +91,7 @@ def _card_view(view: View, c: CardState) -> dict[str, Any]:
     return out
 
 
-def _city(state: SowState, view: View, seat: str, perspective: str) -> dict[str, Any]:
+def _city(state: SowState, view: View, seat: Seat, perspective: str) -> dict[str, Any]:
     def area(name: str) -> list[dict[str, Any]]:
         return [_card_view(view, c) for c in state.owned(seat, name)]
 

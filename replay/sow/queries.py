@@ -8,7 +8,7 @@ long as the source of the ability is in play").  Nothing here changes the state.
 from __future__ import annotations
 
 from replay.sow.cards import Ability, Card, CardPool
-from replay.sow.state import IN_PLAY, CardState, SowState, other
+from replay.sow.state import IN_PLAY, CardState, Seat, SowState, other
 
 UNIT_AREAS = ("units", "battle", "siege")
 STRUCTURE_AREAS = ("fortifications", "buildings", "state")
@@ -24,10 +24,10 @@ class View:
     def card(self, cid: str) -> Card:
         return self.cards[self.state.cards[cid].name]
 
-    def in_play(self, seat: str) -> list[CardState]:
+    def in_play(self, seat: Seat) -> list[CardState]:
         return [c for c in self.state.cards.values() if c.owner == seat and c.area in IN_PLAY]
 
-    def statics(self, seat: str, effect: str) -> int:
+    def statics(self, seat: Seat, effect: str) -> int:
         return sum(a.amount for c in self.in_play(seat) for a in self.card(c.id).abilities
                    if a.kind == "static" and a.effect == effect)
 
@@ -50,7 +50,7 @@ class View:
         destroyed"; a building's or fortification's value "reaches 0"."""
         return self.state.cards[cid].damage >= self.health(cid)
 
-    def income(self, seat: str) -> int:
+    def income(self, seat: Seat) -> int:
         """Start of Turn: "a State Card with an income of 4 and a card that has the following
         ability "Income +1" ... would gain 5 Gold"."""
         state_card = self.state_card(seat)
@@ -59,27 +59,27 @@ class View:
 
     # -- areas -------------------------------------------------------------------------
 
-    def state_card(self, seat: str) -> CardState | None:
+    def state_card(self, seat: Seat) -> CardState | None:
         return next((c for c in self.state.owned(seat, "state")), None)
 
-    def progress_card(self, seat: str) -> CardState | None:
+    def progress_card(self, seat: Seat) -> CardState | None:
         """The seat's Wonder or Hero in play (Wonders in the Building Area, Heroes in the Unit
         Area or fighting)."""
         return next((c for c in self.in_play(seat)
                      if self.card(c.id).type in ("wonder", "hero")), None)
 
-    def home_units(self, seat: str) -> list[str]:
+    def home_units(self, seat: Seat) -> list[str]:
         return [c.id for c in self.state.owned(seat, "units") if self.is_unit(c.id)]
 
-    def ready_home_units(self, seat: str) -> list[str]:
+    def ready_home_units(self, seat: Seat) -> list[str]:
         """Exhausted units "cannot attack or defend"."""
         return [u for u in self.home_units(seat) if not self.state.cards[u].exhausted]
 
-    def besiegers(self, seat: str) -> list[str]:
+    def besiegers(self, seat: Seat) -> list[str]:
         """``seat``'s units in the Attacker Area of the opponent's city."""
         return [c.id for c in self.state.owned(seat, "siege")]
 
-    def siege_targets(self, defender: str) -> list[str]:
+    def siege_targets(self, defender: Seat) -> list[str]:
         """What a besieging unit may attack: "Fortifications has to be attacked before your
         opponent can attack anything else in your city" (R7: then buildings, a Wonder, the
         State)."""
@@ -88,7 +88,7 @@ class View:
             return forts
         return [c.id for c in self.state.owned(defender, "buildings", "state")]
 
-    def targets(self, seat: str, target: str) -> list[str]:
+    def targets(self, seat: Seat, target: str) -> list[str]:
         """Legal targets of an ability controlled by ``seat``."""
         s = self.state
         if target == "enemy_unit":
@@ -105,7 +105,7 @@ class View:
             return [c.id for c in s.owned(other(seat), "fortifications", "buildings")]
         return []
 
-    def triggered(self, seat: str, when: str) -> list[tuple[str, Ability]]:
+    def triggered(self, seat: Seat, when: str) -> list[tuple[str, Ability]]:
         """``seat``'s in-play abilities triggered by ``when``, in card order."""
         return [(c.id, a) for c in self.in_play(seat) for a in self.card(c.id).abilities
                 if a.kind == "triggered" and a.when == when]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from ledger.events import Conceded, Event, MatchOpened, SeatInfo, kind_of
+from ledger.events import SEATS, Conceded, Event, MatchOpened, SeatInfo, kind_of
 from replay.sow.bots import BOTS, answer_chance
 from replay.sow.cards import CardPool
 from replay.sow.decks import Deck
@@ -21,8 +21,8 @@ from replay.sow.records import complete_opened, match_cards
 
 def open_match(match_id: str, decks: tuple[Deck, Deck], pool: CardPool,
                players: tuple[str, str] = ("Ann", "Bob")) -> MatchOpened:
-    seats = [SeatInfo(seat, player, deck.name, deck.entries())  # type: ignore[arg-type]
-             for seat, player, deck in zip(("A", "B"), players, decks, strict=True)]
+    seats = [SeatInfo(seat, player, deck.name, deck.entries())
+             for seat, player, deck in zip(SEATS, players, decks, strict=True)]
     return complete_opened(MatchOpened(match_id, "004", seats, game="sow"), pool)
 
 

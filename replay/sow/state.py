@@ -12,21 +12,30 @@ Areas of a card (rules: "Zones & Areas"): ``culture`` (hand, hidden), ``wonder_a
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
-SEATS = ("A", "B")
+# Seats as the events spell them, re-exported: the engine's modules take them from here.
+from ledger.events import SEATS as SEATS
+from ledger.events import Seat as Seat
+
+#: A seat field not set yet ("" in the encoded state): the turn and the first player before
+#: the first turn begins, a battle's next actor before anyone has assigned.
+Unset = Literal[""]
 IN_PLAY = frozenset({"state", "units", "buildings", "fortifications", "battle", "siege"})
 HIDDEN_AREAS = frozenset({"culture", "wonder_area"})
 
 
-def other(seat: str) -> str:
+def other(seat: Seat) -> Seat:
+    """The opponent of ``seat`` (two players)."""
     return "B" if seat == "A" else "A"
 
 
 class CardState(msgspec.Struct):
     id: str
     name: str
-    owner: str
+    owner: Seat
     area: str
     exhausted: bool = False
     damage: int = 0
@@ -35,7 +44,7 @@ class CardState(msgspec.Struct):
 
 
 class PlayerState(msgspec.Struct):
-    seat: str
+    seat: Seat
     gold: int = 0
     besieging: bool = False  # a City Siege of this player's units in the opponent's city
 
@@ -44,31 +53,41 @@ class Battle(msgspec.Struct):
     """The battle being fought: a pitched battle or a city siege step."""
 
     step: str  # "pitched" | "siege"
-    attacker: str
-    defender: str
+    attacker: Seat
+    defender: Seat
     units: list[str] = []  # every unit taking part, both sides
     combats: list[list[str]] = []  # units locked together, by combat index
     assigned: list[str] = []  # units locked, joined or striking a structure
     splits: dict[str, dict[str, int]] = {}  # unit -> damage it deals to each enemy
-    actor: str = ""  # who assigns next in combat tactics ("": the turn player, who starts)
+    actor: Seat | Unset = ""  # who assigns next in combat tactics ("": the turn player, who starts)
 
 
 class SowState(msgspec.Struct):
     revision: int
     over: bool = False
-    winner: str | None = None
+    winner: Seat | None = None
     reason: str = ""
     phase: str = "setup"  # setup | start | main | combat | retrieval | end
-    turn: str = ""
+    turn: Seat | Unset = ""
     turn_number: int = 0
-    first: str = ""
-    players: dict[str, PlayerState] = {}
+    first: Seat | Unset = ""
+    players: dict[Seat, PlayerState] = {}
     cards: dict[str, CardState] = {}
     battle: Battle | None = None
 
-    def owned(self, seat: str, *areas: str) -> list[CardState]:
+    def owned(self, seat: Seat, *areas: str) -> list[CardState]:
         """``seat``'s cards in any of ``areas``, in id order of creation."""
         return [c for c in self.cards.values() if c.owner == seat and c.area in areas]
+
+    def turn_player(self) -> Seat:
+        """Whose turn it is: set by the first ``TurnBegan``, before anything reads it."""
+        assert self.turn, "no turn has begun"
+        return self.turn
+
+    def first_player(self) -> Seat:
+        """Who goes first: set in the setup (``FirstPlayerDetermined``)."""
+        assert self.first, "the first player is not determined yet"
+        return self.first
 
 
 def new_state(revision: int) -> SowState:

@@ -12,11 +12,11 @@ from ledger.events import Event, MatchOpened
 from replay.sow.events import CultureOrdered, WonderPlacedFaceDown
 from replay.sow.evolve import evolve, initial_state
 from replay.sow.perspective import board, hidden_ids, redact
-from replay.sow.state import HIDDEN_AREAS, SowState
+from replay.sow.state import HIDDEN_AREAS, Seat, SowState
 from tests.replay.sow.helpers import played, pool
 
 
-def hidden_names_of(state: SowState, seat: str) -> set[str]:
+def hidden_names_of(state: SowState, seat: Seat) -> set[str]:
     """Names of ``seat``'s cards in hidden areas that are *not* also visible elsewhere."""
     hidden = {c.name for c in state.cards.values() if c.owner == seat and c.area in HIDDEN_AREAS}
     public = {c.name for c in state.cards.values()
