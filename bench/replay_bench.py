@@ -118,9 +118,6 @@ def measure(name: str, root: Path, quick: bool) -> dict:
     for events_of_match in decoded:
         timeline = Timeline(events_of_match)
         cards = played.match_cards(events_of_match[0], db)
-        learn = getattr(played, "learn_cards", None)  # tokens a match's events define
-        if learn is not None:
-            learn(cards, events_of_match)
         for _ in range(per_match):
             seq = rng.randrange(len(timeline))
             perspective = rng.choice(played.perspectives)

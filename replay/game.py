@@ -244,8 +244,6 @@ class WebGame(Protocol):
       conceal the engine's words; raises :class:`Refused`.
     * ``ruling(ops, note, card) -> Event`` -- a judge's ruling (the game's administrative
       event); without it the game has no judge's operations.
-    * ``learn_cards(cards, events)`` -- add to a match's cards those its events define
-      (stand-in tokens).
     * ``preset_decks(pool) -> {name: deck}`` -- the decks an organizer may name as a preset.
     * ``round_of(event) -> int | None`` -- the round an event starts, if it starts one.
     """

@@ -10,9 +10,9 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import msgspec
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -161,14 +161,16 @@ def definitions_digest(definitions: list[dict[str, Any]]) -> str:
 
 
 class CardDB:
-    """Cards by name; later definitions of a name are an error."""
+    """Cards by name; later definitions of a name are an error.  A database never changes once
+    built: a match's stand-in tokens are not added to it but folded into its state
+    (:class:`MatchCards`)."""
 
     def __init__(self, cards: Iterable[Card] = ()):
         self._cards: dict[str, Card] = {}
         for card in cards:
-            self.add(card)
+            self._add(card)
 
-    def add(self, card: Card, replace: bool = False) -> None:
+    def _add(self, card: Card, replace: bool = False) -> None:
         if card.name in self._cards and not replace:
             raise CardDataError(f"card {card.name!r} is defined twice")
         self._cards[card.name] = card
@@ -198,16 +200,62 @@ class CardDB:
         return cls(parse_card(d, f"{where}: recorded card {d.get('name', '?')!r}")
                    for d in definitions)
 
-    def copy(self) -> CardDB:
-        """A copy: a match adds its stand-in tokens to its own copy, never to a shared pool."""
-        return CardDB(self._cards.values())
-
     def with_cards(self, extra: Iterable[Card]) -> CardDB:
-        """A copy with ``extra`` added, replacing same-named cards (inline case cards)."""
+        """A new database: these cards and ``extra``, replacing same-named ones (inline case
+        cards)."""
         db = CardDB(self._cards.values())
         for card in extra:
-            db.add(card, replace=True)
+            db._add(card, replace=True)
         return db
+
+
+class Defines(Protocol):
+    """A state that records the stand-in tokens its match defined (name -> definition)."""
+
+    defined: dict[str, dict[str, Any]]
+
+
+class MatchCards(CardDB):
+    """One match's cards as its state knows them at this point: the cards the match file
+    records (or the pool's), and the stand-in tokens its events defined so far (203:
+    ``TokenCreated.definition``, folded into the state's ``defined``).  Read-only, like every
+    database: what a match adds lives in its state, so a snapshot of the state carries it and
+    a fold derives it."""
+
+    def __init__(self, base: CardDB, state: Defines):
+        self.base: CardDB = base.base if isinstance(base, MatchCards) else base
+        self._cards = self.base._cards  # read only: the recorded cards
+        self._state = state
+        self._parsed: dict[str, Card] = {}
+
+    def _defined(self, name: str) -> Card | None:
+        data = self._state.defined.get(name)
+        if data is None:
+            return None
+        card = self._parsed.get(name)
+        if card is None:
+            card = self._parsed[name] = parse_card(data, f"stand-in token {name!r}")
+        return card
+
+    def __getitem__(self, name: str) -> Card:
+        card = self._cards.get(name) or self._defined(name)
+        if card is None:
+            raise CardDataError(f"unknown card {name!r}")
+        return card
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._cards or name in self._state.defined
+
+    def __iter__(self) -> Iterator[Card]:
+        yield from self._cards.values()
+        for name in self._state.defined:
+            if name not in self._cards:
+                card = self._defined(name)
+                if card is not None:
+                    yield card
+
+    def __len__(self) -> int:
+        return len(self._cards) + sum(1 for n in self._state.defined if n not in self._cards)
 
 
 def parse_card(data: dict[str, Any], where: str) -> Card:
@@ -251,7 +299,7 @@ def load_cards(paths: Iterable[str | Path] | None = None) -> CardDB:
         for card in load_card_file(path):
             if card.name in db:
                 raise CardDataError(f"{path}: card {card.name!r} is already defined elsewhere")
-            db.add(card)
+            db._add(card)
     if not len(db):
         if pool is not None:
             raise CardDataError(f"card pool {pool} is empty: its card files define no cards")
@@ -293,7 +341,7 @@ def match_cards(opened: MatchOpened, pool: CardDB) -> CardDB:
                                 f"digest (cards_digest): the file was altered")
         db = CardDB.from_definitions(opened.cards, where)
     else:
-        db = pool.copy()
+        db = pool  # a database never changes: sharing the pool is safe
     for info in opened.seats:
         for entry in (*info.deck, *info.archive):
             if entry.card not in db:
@@ -305,16 +353,3 @@ def used_definitions(opened: MatchOpened, pool: CardDB) -> list[dict[str, Any]]:
     """The canonical definitions of every card either seat can use, sorted by name."""
     names = sorted({e.card for info in opened.seats for e in (*info.deck, *info.archive)})
     return [definition(pool[name]) for name in names]
-
-
-def cards_of_events(events: Iterable[Any], pool: CardDB) -> CardDB:
-    """The cards of a recorded match as a reader needs them: :func:`match_cards` plus the
-    stand-in tokens its ``TokenCreated`` events define."""
-    from replay.wotf.events import TokenCreated
-
-    iterator = iter(events)
-    db = match_cards(next(iterator), pool)
-    for event in iterator:
-        if isinstance(event, TokenCreated) and event.definition and event.name not in db:
-            db.add(parse_card(event.definition, f"token {event.card}"))
-    return db

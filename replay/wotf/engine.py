@@ -27,7 +27,7 @@ from replay.wotf.abilities import Op, Selector
 from replay.wotf.actions import TurnActions
 from replay.wotf.battle import Battles
 from replay.wotf.bus import Bus, Occurrence, wire
-from replay.wotf.cards import CardDB, match_cards
+from replay.wotf.cards import Card, CardDB, MatchCards, match_cards
 from replay.wotf.effects import Effects
 from replay.wotf.events import (
     Answered,
@@ -57,9 +57,9 @@ class Engine:
     """One match in progress: its state, the pending prompt, and the procedure."""
 
     def __init__(self, db: CardDB, state: GameState):
-        self.db = db
+        self.db: CardDB = MatchCards(db, state)  # read-only: stand-ins live in the state
         self.state = state
-        self.view = View(state, db)
+        self.view = View(state, self.db)
         self.prompt: Prompt | None = None
         self.out: list[Event] = []
         self.on_emit: Callable[[Event], Any] | None = None  # called after each event
@@ -237,11 +237,11 @@ class Engine:
         return self._moves.set_controller(cid, seat)
 
     def stand_in(self, name: str | None, type_: str, spec: Any,
-                 orbital: str | None = None) -> str:
+                 orbital: str | None = None) -> Card:
         return self._moves.stand_in(name, type_, spec, orbital)
 
     def place_token(self, seat: Seat, card_name: str, realm: int, printed: str | None = None,
-                    blank: bool = False, stand_in: bool = False) -> str:
+                    blank: bool = False, stand_in: Card | None = None) -> str:
         return self._moves.place_token(seat, card_name, realm, printed, blank, stand_in)
 
     def emit_reveal(self, ctx: Context, cards: list[str]) -> None:

@@ -232,6 +232,8 @@ def _token_created(s: GameState, e: ev.TokenCreated) -> None:
     if e.card not in s.cards:
         s.cards[e.card] = CardState(e.card, e.name, e.seat, "archive", token=True)
         s.next_token += 1
+    if e.definition is not None and e.name not in s.defined:
+        s.defined[e.name] = e.definition  # a stand-in: what the effect defined (203)
     s.cards[e.card].blank = e.blank
 
 

@@ -144,7 +144,9 @@ class WondersOfTheFirst:
         return Engine(match_cards, state)
 
     def cards_of(self, rules: Engine) -> cards.CardDB:
-        return rules.db
+        """The match's recorded cards (its stand-in tokens are in its state)."""
+        db = rules.db
+        return db.base if isinstance(db, cards.MatchCards) else db
 
     def effective_revision(self, recorded: int) -> int:
         return revisions.effective(recorded)
@@ -230,12 +232,6 @@ class WondersOfTheFirst:
     def ruling(self, ops: list[Any], note: str, card: str | None) -> Event:
         from replay.wotf import api
         return api.ruling(ops, note, card)
-
-    def learn_cards(self, match_cards: cards.CardDB, events: Iterable[Event]) -> None:
-        for event in events:
-            if isinstance(event, ev.TokenCreated) and event.definition and \
-                    event.name not in match_cards:
-                match_cards.add(cards.parse_card(event.definition, f"token {event.card}"))
 
     def preset_decks(self, pool: cards.CardDB) -> dict[str, Any]:
         """The shipped deck files by file name (what ``preset`` names), loaded lazily."""

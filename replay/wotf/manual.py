@@ -174,8 +174,8 @@ def _stone(engine: Rules, op: ManualOp) -> None:
 
 
 def _token(engine: Rules, op: ManualOp) -> None:
-    engine.place_token(as_seat(op.seat), engine.stand_in(op.name, "wonder", None), _realm(op),
-                       stand_in=True)
+    made_up = engine.stand_in(op.name, "wonder", None)
+    engine.place_token(as_seat(op.seat), made_up.name, _realm(op), stand_in=made_up)
 
 
 def _power(engine: Rules, op: ManualOp) -> None:

@@ -119,26 +119,29 @@ class Moves:
 
     # -- tokens (203) ----------------------------------------------------------------------
 
-    def stand_in(self, name: str | None, type_: str, spec: Any, orbital: str | None = None) -> str:
-        """The card definition of a stand-in token (203): only what the effect defines."""
+    def stand_in(self, name: str | None, type_: str, spec: Any, orbital: str | None = None) -> Card:
+        """The card definition of a stand-in token (203): only what the effect defines (a
+        name already defined in this match keeps its first definition)."""
         power = spec.power if spec is not None else 1
         classes = tuple(spec.classes) if spec is not None else ()
         label = name or " ".join(classes) or "Token"
         card_name = f"{label} token ({power})" if type_ == "wonder" else f"{label} {type_} token"
-        if card_name not in self.t.db:
-            self.t.db.add(Card(name=card_name, type=type_, classes=classes, orbital=orbital,
-                               power=power if type_ == "wonder" else None, token=True,
-                               keywords=tuple(spec.keywords) if spec is not None else ()))
-        return card_name
+        if card_name in self.t.db:
+            return self.t.db[card_name]
+        return Card(name=card_name, type=type_, classes=classes, orbital=orbital,
+                    power=power if type_ == "wonder" else None, token=True,
+                    keywords=tuple(spec.keywords) if spec is not None else ())
 
     def place_token(self, seat: Seat, card_name: str, realm: int, printed: str | None = None,
-                    blank: bool = False, stand_in: bool = False) -> str:
+                    blank: bool = False, stand_in: Card | None = None) -> str:
         """Put a token into The World (a printed one leaves the archive for good, 303.3).
         A stand-in's definition is recorded by the event that creates it."""
         s = self.t.state
         cid = printed if printed is not None else f"{seat}-t{s.next_token}"
         name = s.cards[printed].name if printed is not None else card_name
-        recorded = definition(self.t.db[name]) if stand_in else None
+        # A stand-in's definition is recorded by every event that creates one; evolve folds it
+        # into the state (its first definition), where the match's cards are read.
+        recorded = definition(stand_in) if stand_in is not None else None
         self.t.emit(TokenCreated(seat, cid, name, realm, blank=blank, definition=recorded))
         self.move(cid, "world", "token created", realm=realm, controller=seat)
         return cid

@@ -240,10 +240,11 @@ def _create_token(g: Rules, op: CreateToken, ctx: Context) -> Flow:
         realm = yield from g.choose_realm(how, ctx, "create the token in which realm?")
         if realm is None:
             break
-        name = g.state.cards[pick].name if pick != "stand-in" else g.stand_in(
-            spec.name, spec.type, spec, g.view.definition(ctx.source).orbital)
-        cid = g.place_token(seat, name, realm, printed=pick if pick != "stand-in" else None,
-                            stand_in=pick == "stand-in")
+        if pick == "stand-in":
+            made_up = g.stand_in(spec.name, spec.type, spec, g.view.definition(ctx.source).orbital)
+            cid = g.place_token(seat, made_up.name, realm, stand_in=made_up)
+        else:
+            cid = g.place_token(seat, g.state.cards[pick].name, realm, printed=pick)
         made.append(cid)
         yield from g.resolve(g.arrival_triggers(cid))
     ctx.chosen = made

@@ -10,7 +10,7 @@ import math
 
 from replay.wotf import statics as static_rules
 from replay.wotf.abilities import Ability
-from replay.wotf.cards import Card, CardDB, ability_key, find_ability
+from replay.wotf.cards import Card, CardDB, MatchCards, ability_key, find_ability
 from replay.wotf.selectors import Context, amount
 from replay.wotf.state import CardState, GameState, Seat, controller_of
 
@@ -22,7 +22,7 @@ class View:
 
     def __init__(self, state: GameState, db: CardDB, consult_statics: bool = True):
         self.s = state
-        self.db = db
+        self.db = db if isinstance(db, MatchCards) else MatchCards(db, state)
         self._consult_statics = consult_statics
         self._base: View | None = None  # the same facts with no statics in force
         self._world: list[CardState] | None = None

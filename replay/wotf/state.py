@@ -109,6 +109,7 @@ class GameState(msgspec.Struct):
     reason: str | None = None
     counts: dict[str, int] = {}  # counted game events (rule 511), e.g. "A:seize"
     # -- what the procedure needs between prompts (DESIGN.md section 3); see ENGINE_FIELDS --
+    defined: dict[str, dict[str, Any]] = {}  # 203: stand-in tokens' definitions, by name
     deck_lists: dict[str, list[str]] = {}  # 402 (schema 3): the card names a seat's setup
     #                                        shuffle orders, until its DeckOrdered
 
@@ -119,8 +120,16 @@ class GameState(msgspec.Struct):
 #: the hash of every state that had no such field before (every final state, and every
 #: state after setup) is the hash it always had: pinned hashes hold.
 ENGINE_FIELDS = ("deck_lists",)
-_PINNED_FIELDS = tuple(f for f in GameState.__struct_fields__ if f not in ENGINE_FIELDS)
+#: What the state knows that is the match file's own data, not something the rules derived:
+#: the definitions of the stand-in tokens its events created (203; recorded in full by each
+#: ``TokenCreated``, under the file's hash chain).  Folded like the rest, but never part of the
+#: canonical encoding: a state hash pins what the rules derived.
+DATA_FIELDS = ("defined",)
+_PINNED_FIELDS = tuple(f for f in GameState.__struct_fields__
+                       if f not in ENGINE_FIELDS and f not in DATA_FIELDS)
+_HASHED_FIELDS = tuple(f for f in GameState.__struct_fields__ if f not in DATA_FIELDS)
 _Pinned = msgspec.defstruct("GameState", [(f, Any) for f in _PINNED_FIELDS])
+_Hashed = msgspec.defstruct("GameState", [(f, Any) for f in _HASHED_FIELDS])
 
 _encoder = msgspec.msgpack.Encoder()  # keeps insertion order: iteration order is state
 _decoder = msgspec.msgpack.Decoder(GameState)
@@ -134,7 +143,7 @@ def canonical(state: GameState) -> bytes:
     procedure holds nothing between prompts encodes exactly as it did before those fields
     existed (the pinned golden hashes of ``tests/replay/test_golden.py`` depend on it)."""
     if any(getattr(state, name) for name in ENGINE_FIELDS):
-        return _json.encode(state)
+        return _json.encode(_Hashed(*(getattr(state, name) for name in _HASHED_FIELDS)))
     return _json.encode(_Pinned(*(getattr(state, name) for name in _PINNED_FIELDS)))
 
 

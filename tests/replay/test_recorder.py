@@ -102,7 +102,7 @@ def test_a_stand_in_token_belongs_to_its_match_and_its_file(tmp_path):
     """A stand-in token is defined by the event that creates it and never joins a shared pool:
     two matches in one process can't change each other's cards (issue 12, point 3)."""
     from replay.timeline import Timeline
-    from replay.wotf.cards import cards_of_events
+    from replay.wotf.cards import MatchCards, match_cards
     from replay.wotf.events import TokenCreated
 
     pool = small_db()
@@ -113,9 +113,12 @@ def test_a_stand_in_token_belongs_to_its_match_and_its_file(tmp_path):
     created = [s.event for s in store.read("m-test") if isinstance(s.event, TokenCreated)]
     assert len(created) == 1 and created[0].definition["name"] == created[0].name
     assert created[0].name in one.engine.db and created[0].name not in pool
+    assert created[0].name not in one.engine.db.base  # no database changes: the state has it
     events = [s.event for s in store.read("m-test")]
-    assert created[0].name in cards_of_events(events, small_db())  # the file defines it
-    assert Timeline(events).state.cards[created[0].card].name == created[0].name
+    folded = Timeline(events).state
+    assert folded.defined == one.engine.state.defined == {created[0].name: created[0].definition}
+    assert created[0].name in MatchCards(match_cards(events[0], small_db()), folded)
+    assert folded.cards[created[0].card].name == created[0].name
     Replay(list(store.read("m-test")), small_db())  # and re-derives from the file alone
 
 

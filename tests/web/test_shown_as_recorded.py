@@ -24,7 +24,7 @@ from ledger.codec import GENESIS, encode_line
 from ledger.filestore import FileStore
 from replay.replayer import Divergence, Replay
 from replay.simulate import simulate_matches
-from replay.wotf.cards import cards_of_events, default_cards
+from replay.wotf.cards import default_cards, match_cards
 from replay.wotf.decks import load_decks
 from replay.wotf.events import ResourcesChanged
 from replay.wotf.evolve import fold
@@ -93,7 +93,7 @@ def recorded(store, match_id):
 def folded_board(events, seq, perspective):
     """The board the record says: the fold of the events up to ``seq``."""
     return json.loads(json.dumps(board(fold(events[:seq + 1]),
-                                       cards_of_events(events, default_cards()), perspective)))
+                                       match_cards(events[0], default_cards()), perspective)))
 
 
 # -- the viewer ----------------------------------------------------------------------------------

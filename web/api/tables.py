@@ -103,10 +103,8 @@ class Table:
         self._fold(list(self.store.read(self.match_id, self.length)))
 
     def _fold(self, stored: list[Stored]) -> None:
-        """Fold appended events, learning the stand-in tokens they define."""
+        """Fold appended events (the stand-in tokens they define are folded with them)."""
         self.timeline.extend(stored)
-        if isinstance(self.timeline, Timeline):
-            learn_tokens(self.game, self.cards, (s.event for s in stored))
 
     def after_append(self) -> None:
         """Remember the file as our own append left it (unless someone appended right after)."""
@@ -233,20 +231,12 @@ def rederive(events, db: Any) -> tuple[Replay | None, Mark | None]:
 
 
 def reading_cards(reading: Reading, pool: Any) -> Any:
-    """The cards of a match as its reader needs them: those its file records (a copy of
-    ``pool`` for a file of schema ≤ 2) and the stand-in tokens its events define."""
+    """The cards of a match as its reader needs them: those its file records (``pool``'s for
+    a file of schema ≤ 2).  The stand-in tokens its events define are part of the state a
+    board is drawn from, so no reader adds to a match's cards."""
     if isinstance(reading, Replay):
         return reading.game.cards_of(reading.engine)  # schema ≤ 2: the re-derivation's
-    cards = reading.game.match_cards(reading.opened, pool)
-    learn_tokens(reading.game, cards, reading.events[1:])
-    return cards
-
-
-def learn_tokens(game: Game, cards: Any, events) -> None:
-    """Add the cards ``events`` define (stand-in tokens) to a match's own cards."""
-    learn = getattr(game, "learn_cards", None)
-    if learn is not None:
-        learn(cards, events)
+    return reading.game.match_cards(reading.opened, pool)
 
 
 def final_state(reading: Reading) -> Any:
