@@ -17,7 +17,6 @@ names a card.
 
 from __future__ import annotations
 
-from ledger.events import as_seat
 from replay.prompts import Choose, Prompt
 from replay.wotf.bus import Occurrence
 from replay.wotf.events import (
@@ -78,7 +77,7 @@ class Effects(Component):
 
     def resolved(self, t: Trigger, detail: str = "") -> None:
         self.emit(TriggerResolved(t.source, self.state.cards[t.source].name, t.ability,
-                                  as_seat(t.controller), detail))  # Trigger.controller: str
+                                  t.controller, detail))
 
     def round_start_triggers(self) -> list[Trigger]:
         """403.1: On Round Start / On Round N; celestial counters give Ascend on round 7.
@@ -319,7 +318,7 @@ def _rage(g: Rules, t: Trigger) -> Flow:
     g.resolved(t, "attacks" if answer == "yes" else "declined")
     if answer == "yes":
         assert c.realm is not None  # in The World
-        yield from g.battle(as_seat(t.controller), c.realm, rage_card=t.source)
+        yield from g.battle(t.controller, c.realm, rage_card=t.source)
 
 
 def _call(g: Rules, t: Trigger) -> Flow:

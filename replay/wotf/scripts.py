@@ -187,7 +187,7 @@ class Scripts(Component):
         if ability.when == "arrival" and self.state.ruleset == "1.3.2" and c.zone != "world":
             self.g.resolved(t, "fizzles: its source left The World (On Arrival)")
             return
-        ctx = Context(t.source, as_seat(t.controller), t.realm, subject=t.subject)  # Trigger.controller: str
+        ctx = Context(t.source, t.controller, t.realm, subject=t.subject)
         if not holds(self.view, ability.condition, ctx):
             self.g.resolved(t, "condition not met")
             return
