@@ -48,6 +48,20 @@ class StreamsFullError(WebError):
     status, kind = 503, "unavailable"
 
 
+def once(lock: threading.Lock, action: Callable[[], None]) -> Callable[[], None]:
+    """``action`` run under ``lock`` the first time the returned release is called, never
+    again (a stream's release may be called by its generator's end and by the server)."""
+    done = False
+
+    def release() -> None:
+        nonlocal done
+        with lock:
+            if not done:
+                done = True
+                action()
+    return release
+
+
 class Slots:
     """The open live-follow streams of one app: at most ``total``, ``per_client`` per address."""
 
@@ -71,21 +85,15 @@ class Slots:
                     f"retry in {RETRY_AFTER} s, or poll /state")
             self.open += 1
             self.by_client[client] = mine + 1
-        released = False
 
-        def release() -> None:
-            nonlocal released
-            with self.lock:
-                if released:
-                    return
-                released = True
-                self.open -= 1
-                left = self.by_client[client] - 1
-                if left:
-                    self.by_client[client] = left
-                else:
-                    del self.by_client[client]
-        return release
+        def free() -> None:
+            self.open -= 1
+            left = self.by_client[client] - 1
+            if left:
+                self.by_client[client] = left
+            else:
+                del self.by_client[client]
+        return once(self.lock, free)
 
 
 class Feed:
@@ -155,20 +163,18 @@ class Follows:
         with self.lock:
             feed, users = self.feeds.get(match_id) or (Feed(path, match_id), 0)
             self.feeds[match_id] = (feed, users + 1)
-        released = False
+
+        def leave() -> None:
+            shared, users = self.feeds[match_id]
+            if users > 1:
+                self.feeds[match_id] = (shared, users - 1)
+            else:
+                del self.feeds[match_id]
+        left = once(self.lock, leave)
 
         def release() -> None:
-            nonlocal released
-            with self.lock:
-                if released:
-                    return
-                released = True
-                feed, users = self.feeds[match_id]
-                if users > 1:
-                    self.feeds[match_id] = (feed, users - 1)
-                else:
-                    del self.feeds[match_id]
-            free_slot()
+            left()
+            free_slot()  # idempotent too: a second release frees nothing
         return feed, release
 
 
