@@ -2,7 +2,9 @@
 
 Prints one JSON object.  The corpus is 10,000 simulated matches (half under ruleset 1.3.2,
 half under 1.2, two simulator processes), generated once and cached under
-``/tmp/wonders-analytics-bench/<parameters>/`` (the output says where and whether it was reused).
+``/tmp/wonders-analytics-bench/<parameters>-code<hash>/``, the hash taken over the code and
+data that make it (``ledger/``, ``replay/``, ``fixtures/`` and this script), so a corpus made by
+older code is never measured (the output says where and whether it was reused).
 
 * ``ingest_matches_per_s`` / ``ingest_events_per_s`` / ``ingest_10k_s``: a fresh ``ingest`` of
   the 10,000 match files (every line's hash and chain link checked) into a new DuckDB file;
@@ -12,13 +14,19 @@ half under 1.2, two simulator processes), generated once and cached under
 * ``naive_cards_10k_s`` / ``naive_cards_100k_s``: the same statistic computed in plain Python
   (:mod:`replay.wotf.plainstats`: decode every file, loop over the events) over the same files --
   for 100,000 matches every file is decoded and counted ten times, under the ten ids;
-* ``cards_naive_ratio``: naive / DuckDB at 10,000 matches (``cards_naive_ratio_100k`` at 100,000).
+* ``cards_naive_ratio``: naive / DuckDB at 10,000 matches (``cards_naive_ratio_100k`` at 100,000);
+* the limits of ingest, measured in the same run over the same files: ``floor_read_bytes_s``
+  (reading every byte) and ``floor_read_and_verify_1_process_s`` (decoding every line and
+  checking its hash and chain link in one process); ``ingest_vs_verify_floor`` is that floor
+  divided by the ingest time with ``jobs`` processes (1.0: ingest costs no more than verifying
+  the files once in one process), ``ingest_vs_read_floor`` the same for reading the bytes.
 
 ``--quick`` uses 400 matches (and 4 repeats) for a smoke test.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing
 import os
@@ -52,15 +60,29 @@ def _simulate_shard(args: tuple[str, int, int, str, str]) -> int:
     return done
 
 
+def code_hash() -> str:
+    """A hash of everything that decides the corpus's bytes: the ledger, the games' engines,
+    cards and decks, and this script."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    files = [Path(__file__).resolve()]
+    for top in ("ledger", "replay", "fixtures"):
+        files += sorted(f for f in (root / top).rglob("*")
+                        if f.is_file() and "__pycache__" not in f.parts)
+    for f in files:
+        digest.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
 def corpus(matches: int) -> tuple[Path, bool]:
     """The cached corpus directory for ``matches`` simulated matches; built if missing."""
-    key = f"n{matches}-seed{SEED}-rules{'+'.join(RULESETS)}-greedy"
+    key = f"n{matches}-seed{SEED}-rules{'+'.join(RULESETS)}-greedy-code{code_hash()}"
     root = CACHE / key
     ready = root / "READY"
     if ready.exists():
         return root / "store", True
-    if root.exists():
-        shutil.rmtree(root)
+    for stale in CACHE.glob(key.rsplit("-code", 1)[0] + "-code*"):
+        shutil.rmtree(stale)  # the same corpus made by other code: never measured again
     store = root / "store"
     store.mkdir(parents=True)
     shards = len(RULESETS)
@@ -135,7 +157,9 @@ def measure_ingest(store: Path, files: list[Path], db: Path, facts: dict, jobs: 
             "ingest_events_per_s": round(events / ingest_s),
             f"ingest_{label}_s": round(ingest_s, 2),
             "floor_read_bytes_s": round(read_s, 2),
-            "floor_read_and_verify_1_process_s": round(verify_s, 2)}
+            "floor_read_and_verify_1_process_s": round(verify_s, 2),
+            "ingest_vs_verify_floor": round(verify_s / ingest_s, 3),
+            "ingest_vs_read_floor": round(read_s / ingest_s, 4)}
 
 
 def measure_cards(db: Path, files: list[Path], facts: dict, copies: int) -> tuple[float, float]:

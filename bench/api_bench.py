@@ -15,6 +15,14 @@ match ends (or the load stops).  ``decisions_per_s_with_streams`` and
 ``state_p99_ms_with_streams`` are that load's figures; the streams must not cost recording
 more than 20% (``with_streams_ratio`` ≥ 0.8).  ``follow_refused`` counts 503s (a new stream
 can come a moment before its table's previous stream has let its slot go; it retries).
+
+Ratios to the limits: ``decisions_vs_fsync_20_writers`` (durable decisions per second over the
+disk's fsync rate with 20 writers) and ``requests_vs_noop`` (all requests the tables made per
+second -- state reads and decisions -- over the no-op request rate).
+
+The benchmark fails loudly (exit 1, the first error on stderr) if any client thread or process
+raises, if the server answers any request with a 5xx, or if no decision was accepted: a crash
+never reads as a low rate.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,6 +52,20 @@ STREAMS = 32  # live-follow streams in the second load: two on each of the first
 
 def streams_of(table: int) -> int:
     return 2 if table < STREAMS - TABLES else 1
+
+
+class BenchFailed(Exception):
+    """A client thread or process failed: the figures would be wrong, so none are printed."""
+
+
+def guarded(errors: list[str], target, *args) -> threading.Thread:
+    """A thread running ``target(*args)`` that records its exception in ``errors``."""
+    def run() -> None:
+        try:
+            target(*args)
+        except Exception:  # noqa: BLE001 - any failure is recorded; the caller raises BenchFailed
+            errors.append(traceback.format_exc(limit=3).strip().splitlines()[-1])
+    return threading.Thread(target=run, daemon=True)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -113,18 +136,22 @@ def noop_worker(host: str, port: int, seconds: float, threads: int, results) -> 
     counts = [0] * threads
     stop = time.perf_counter() + seconds
 
+    errors: list[str] = []
+
     def work(i: int) -> None:
         client = Client(host, port)
         while time.perf_counter() < stop:
-            client.call("GET", "/api/health")
+            status, _ = client.call("GET", "/api/health")
+            if status != 200:
+                raise BenchFailed(f"/api/health answered {status}")
             counts[i] += 1
-    pool = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
+    pool = [guarded(errors, work, i) for i in range(threads)]
     start = time.perf_counter()
     for t in pool:
         t.start()
     for t in pool:
         t.join()
-    results.put((sum(counts), time.perf_counter() - start))
+    results.put({"count": sum(counts), "seconds": time.perf_counter() - start, "errors": errors})
 
 
 def noop_rate(host: str, port: int, seconds: float) -> float:
@@ -134,10 +161,27 @@ def noop_rate(host: str, port: int, seconds: float) -> float:
         host, port, seconds, TABLES // CLIENT_PROCESSES, results)) for _ in range(CLIENT_PROCESSES)]
     for p in procs:
         p.start()
-    parts = [results.get() for _ in procs]
+    parts = collect(results, procs)
+    return sum(p["count"] for p in parts) / max(p["seconds"] for p in parts)
+
+
+def collect(results, procs: list) -> list[dict]:
+    """Each client process's result; a process that died or whose threads failed fails the
+    benchmark (with its first error) instead of hanging or reading as a low rate."""
+    parts = []
+    while len(parts) < len(procs):
+        try:
+            parts.append(results.get(timeout=5))
+        except Exception as gone:
+            dead = [p for p in procs if p.exitcode not in (None, 0)]
+            if dead:
+                raise BenchFailed(f"client process exited with {dead[0].exitcode}") from gone
     for p in procs:
         p.join()
-    return sum(count for count, _ in parts) / max(elapsed for _, elapsed in parts)
+    errors = [e for part in parts for e in part["errors"]]
+    if errors:
+        raise BenchFailed(f"{len(errors)} client thread(s) failed; first: {errors[0]}")
+    return parts
 
 
 # -- the load -------------------------------------------------------------------------------------------
@@ -167,6 +211,7 @@ class Load:
         self.matches = 0
         self.refused: dict[int, int] = {}
         self.state_ms: list[float] = []
+        self.errors: list[str] = []
         self.lock = threading.Lock()
 
     def is_done(self) -> bool:
@@ -179,11 +224,12 @@ class Load:
                 "seats": [{"player": f"P{number}a", "preset": rng.choice(PRESETS)},
                           {"player": f"P{number}b", "preset": rng.choice(PRESETS)}],
                 "tournament": "Bench Open", "table": number + 1})
-            assert status == 201, created
+            if status != 201:
+                raise BenchFailed(f"creating a match answered {status}: {created}")
             if self.streams:
                 for j in range(streams_of(number)):
-                    follower = threading.Thread(target=self.spectate, args=(
-                        created["match_id"], f"127.0.1.{number * 2 + j + 1}"), daemon=True)
+                    follower = guarded(self.errors, self.spectate, created["match_id"],
+                                       f"127.0.1.{number * 2 + j + 1}")
                     follower.start()
                     self.followers.append(follower)
             self.play(client, rng, created["match_id"], created["tokens"])
@@ -226,6 +272,8 @@ class Load:
         while not self.is_done():
             start = time.perf_counter()
             status, state = client.call("GET", f"/api/matches/{mid}/state", tokens[seat])
+            if status != 200:
+                raise BenchFailed(f"state of {mid} answered {status}: {state}")
             elapsed = (time.perf_counter() - start) * 1000
             with self.lock:
                 self.state_ms.append(elapsed)
@@ -237,8 +285,10 @@ class Load:
             if prompt["seat"] != seat:
                 seat = prompt["seat"]  # the other seat's client reads its own state next
                 continue
-            status, _ = client.call("POST", f"/api/matches/{mid}/decisions", tokens[seat],
-                                    {"expected_seq": state["length"], "decision": pick(prompt, rng)})
+            status, reply = client.call("POST", f"/api/matches/{mid}/decisions", tokens[seat],
+                                        {"expected_seq": state["length"], "decision": pick(prompt, rng)})
+            if status >= 500:
+                raise BenchFailed(f"a decision on {mid} answered {status}: {reply}")
             with self.lock:
                 if status == 201:
                     self.decisions += 1
@@ -246,7 +296,7 @@ class Load:
                     self.refused[status] = self.refused.get(status, 0) + 1
 
     def run(self, tables: range) -> dict:
-        threads = [threading.Thread(target=self.table, args=(i,)) for i in tables]
+        threads = [guarded(self.errors, self.table, i) for i in tables]
         start = time.perf_counter()
         for t in threads:
             t.start()
@@ -256,14 +306,18 @@ class Load:
         for t in self.followers:
             t.join()
         return {"seconds": seconds, "decisions": self.decisions, "follow": self.follow,
-                "matches": self.matches, "refused": self.refused, "state_ms": self.state_ms}
+                "matches": self.matches, "refused": self.refused, "state_ms": self.state_ms,
+                "errors": self.errors}
 
 
 def client_process(host: str, port: int, seconds: float, max_decisions: int, tables: range,
                    streams: bool, results) -> None:
     """One client process driving some of the tables (threads), so that the clients' own
     interpreter lock does not add to the latencies they measure."""
-    results.put(Load(host, port, seconds, max_decisions, streams).run(tables))
+    try:
+        results.put(Load(host, port, seconds, max_decisions, streams).run(tables))
+    except Exception:  # noqa: BLE001 - any failure goes back to the parent, which fails
+        results.put({"errors": [traceback.format_exc(limit=3).strip().splitlines()[-1]]})
 
 
 def run_load(host: str, port: int, seconds: float, max_decisions: int,
@@ -275,9 +329,7 @@ def run_load(host: str, port: int, seconds: float, max_decisions: int,
         streams, results)) for i in range(CLIENT_PROCESSES)]
     for p in procs:
         p.start()
-    parts = [results.get() for _ in procs]
-    for p in procs:
-        p.join()
+    parts = collect(results, procs)
     total: dict = {"seconds": max(p["seconds"] for p in parts), "refused": {}, "state_ms": []}
     for key in ("decisions", "matches"):
         total[key] = sum(p[key] for p in parts)
@@ -286,6 +338,8 @@ def run_load(host: str, port: int, seconds: float, max_decisions: int,
         total["state_ms"] += p["state_ms"]
         for status, count in p["refused"].items():
             total["refused"][status] = total["refused"].get(status, 0) + count
+    if not total["decisions"]:
+        raise BenchFailed(f"no decision was accepted (refused: {total['refused']})")
     return total
 
 
@@ -309,6 +363,8 @@ def main() -> None:
             proc.wait(timeout=10)
     finally:
         shutil.rmtree(root, ignore_errors=True)
+    rate = load["decisions"] / elapsed
+    requests = (load["decisions"] + sum(load["refused"].values()) + len(load["state_ms"])) / elapsed
     print(json.dumps({
         "tables": TABLES,
         "server_threads": server_threads,
@@ -336,9 +392,14 @@ def main() -> None:
         "noop_requests_per_s": round(noop, 1),
         "fsync_per_s_1_writer": round(fsync_1, 1),
         "fsync_per_s_20_writers": round(fsync_20, 1),
+        "decisions_vs_fsync_20_writers": round(rate / fsync_20, 3),
+        "requests_vs_noop": round(requests / noop, 3),
         "targets": {"decisions_per_s": 200, "state_p99_ms": 50, "with_streams_ratio": 0.8},
     }))
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except BenchFailed as failed:
+        raise SystemExit(f"api bench failed: {failed}") from None
