@@ -11,11 +11,14 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from ledger.events import SCHEMA, MatchOpened, kind_of
+from ledger.codec import GENESIS, decode_line, encode_line, format_time, now_iso
+from ledger.events import SCHEMA, JudgeNote, MatchOpened, SeatInfo, kind_of
+from ledger.filestore import FileStore
 from ledger.integrity import INTACT, check_file
 from ledger.registry import game_events
 from ledger.upcast import _REGISTRY as UPCASTERS
@@ -120,3 +123,60 @@ def test_the_hash_by_hand_snippet_runs_on_the_example(example, monkeypatch):
     snippet = TEXT.split("## Checking a hash by hand")[1].split("```python\n")[1].split("```")[0]
     monkeypatch.chdir(example.parent)
     exec(compile(snippet, "docs/format.md", "exec"), {})  # exec: runs the doc's own snippet
+
+
+# -- the example re-encodes, byte for byte ----------------------------------------------------
+
+#: ``at`` as the table of "A line" documents it: ISO 8601 UTC with milliseconds.
+AT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
+
+
+def test_the_documented_time_format_is_what_the_ledger_writes():
+    documented = re.search(r"^\| `at` \| .*?\(`([^`]+)`\)", TEXT, re.MULTILINE)
+    assert documented, "the `at` row of the line table gives no example"
+    example = documented.group(1)
+    assert AT.fullmatch(example), example
+    moment = datetime.fromisoformat(example)
+    assert moment.microsecond == 946_000
+    assert format_time(moment) == example
+    # milliseconds are written even when they are zero, and sub-milliseconds are cut
+    assert format_time(datetime(2026, 4, 21, 19, 35, 23, tzinfo=UTC)) == "2026-04-21T19:35:23.000Z"
+    assert format_time(datetime(2026, 4, 21, 19, 35, 23, 946_999, tzinfo=UTC)) == example
+    assert AT.fullmatch(now_iso()), now_iso()
+
+
+def test_every_line_of_the_example_re_encodes_byte_for_byte_from_its_event_and_time():
+    """Decode each documented line, parse its ``at`` into a time, and encode the event again
+    at that time (``format_time``, what a writer uses): the very same bytes and hash.
+
+    The one documented tolerance (an integer recorded where today's encoding writes the same
+    number as a float, ``1`` for ``1.0``: lines recorded before number fields were normalised)
+    is allowed, and only it: such a line must equal the re-encoding with those ``.0`` cut."""
+    prev, exact = GENESIS, 0
+    lines = example_bytes().splitlines()
+    for number, line in enumerate(lines, start=1):
+        stored = decode_line(line, f"docs/format.md example line {number}", prev)
+        at = format_time(datetime.fromisoformat(stored.at))
+        again, digest = encode_line(stored.event, stored.seq, at, stored.batch, stored.prev)
+        if again == line:
+            assert digest == stored.hash
+            exact += 1
+        else:
+            cut = again.rfind(b',"hash":"')
+            tolerated = (again[:cut].replace(b".0,", b",").replace(b".0}", b"}")
+                         .replace(b".0]", b"]") + b',"hash":"%s"}' % stored.hash.encode())
+            assert tolerated == line, (
+                f"line {number} (seq {stored.seq}) re-encodes differently:\n"
+                f"  doc   {line[-260:]!r}\n  again {again[-260:]!r}")
+        prev = stored.hash
+    assert exact >= len(lines) // 2, f"only {exact} of {len(lines)} lines re-encode exactly"
+
+
+def test_a_store_writes_the_documented_time_format(tmp_path):
+    store = FileStore(tmp_path)
+    store.create(MatchOpened(match_id="m-at", ruleset="1.3.2",
+                             seats=[SeatInfo("A", "Ann"), SeatInfo("B", "Bob")]))
+    store.append("m-at", [JudgeNote("judge", "a note")], 1)
+    for line in (tmp_path / "m-at.jsonl").read_bytes().splitlines():
+        at = re.search(rb',"at":"([^"]*)",', line).group(1).decode()
+        assert AT.fullmatch(at), f"written time {at!r} is not ISO 8601 UTC with milliseconds"
