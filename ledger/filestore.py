@@ -141,16 +141,19 @@ class FileStore(Store):
             if start >= 0 or chunk == size:
                 break
             chunk = min(size, chunk * 4)
-        last = data[start + 1:].rstrip(b"\n")
-        env = _parse_envelope(last, path, "last line")
-        if not data.endswith(b"\n") or env.seq != env.batch:
-            # Another process crashed mid-append since we first opened the match.
-            self._recover_locked(fd, path)
+        last = data[start + 1:]
+        env = _parse_envelope(last[:-1], path, "last line") if last.endswith(b"\n") else None
+        if env is None or env.seq != env.batch:
+            # Another process crashed mid-append since we first opened the match: half a line
+            # (checked before it is parsed), or whole lines of a batch whose last never came.
+            if not self._recover_locked(fd, path):
+                raise MalformedEventError(f"{path}: the file ends inside a batch and there is "
+                                          f"no whole batch before it")
             return self._tail_locked(fd, path, match_id)
         return env.seq + 1, env.hash
 
-    def _recover_locked(self, fd: int, path: Path) -> None:
-        """Truncate a torn tail away (caller holds the lock)."""
+    def _recover_locked(self, fd: int, path: Path) -> bool:
+        """Truncate a torn tail away (caller holds the lock); whether there was one."""
         with open(path, "rb") as handle:
             data = handle.read()
         good_end, suspect = 0, None
@@ -175,6 +178,8 @@ class FileStore(Store):
             warnings.warn(TornTailWarning(
                 f"{path}: dropped a torn tail of {len(tail)} bytes after byte {good_end} "
                 f"(a batch interrupted by a crash; it was never acknowledged)"), stacklevel=4)
+            return True
+        return False
 
     # -- reading (never modifies a file) -------------------------------------------------
 
