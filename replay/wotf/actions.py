@@ -15,6 +15,7 @@ from replay.wotf.events import (
     CardPlayed,
     DrawDeclared,
     EventCounted,
+    FlightsCleared,
     HarvestDeclared,
     Passed,
     PlayDeclared,
@@ -45,7 +46,8 @@ class TurnActions(Component):
                 self.emit(decision)
             else:
                 decision = yield Prompt(seat, "turn", text="your turn: draw, play, attack or pass")
-            self.stack.end_of_turn = []
+            if s.stack is not None and s.stack.fliers:  # v1.2 Flying: this turn's fliers only
+                self.emit_stack(FlightsCleared(list(s.stack.fliers)))
             yield from self._do_turn(seat, decision)
             yield from self.g.fly_at_end_of_turn()  # v1.2 flying
             over = self._round_is_over(seat)

@@ -10,8 +10,15 @@ from typing import Literal
 
 from replay.prompts import Prompt
 from replay.wotf.bus import Occurrence
-from replay.wotf.events import BattleResolved, BattleStarted, SeizePrevented, StoneSeized
-from replay.wotf.state import Seat, other
+from replay.wotf.events import (
+    BattleResolved,
+    BattleStarted,
+    FlightScheduled,
+    FlightsCleared,
+    SeizePrevented,
+    StoneSeized,
+)
+from replay.wotf.state import GameState, Seat, other
 from replay.wotf.table import Component, Flow
 from replay.wotf.trigger import Trigger
 
@@ -52,7 +59,8 @@ class Battles(Component):
         if s.ruleset == "1.2":
             # v1.2 Deathstrike: its effect resolves in the end-of-battle step.
             yield from self.g.resolve(strikers)
-            self.stack.end_of_turn.extend(fliers)  # v1.2 Flying: moves at the end of the turn
+            if fliers:  # v1.2 Flying: they move at the end of the turn
+                self.emit_stack(FlightScheduled(fliers))
         else:
             yield from self._fly(fliers, attacker)  # v1.3.2 Flying: battle step 6
         yield from self.g.resolve(self._step_triggers(realm, None, "battle_ends"))
@@ -120,10 +128,17 @@ class Battles(Component):
                 yield from self.g.move_realm(fid, pick, "flying")
 
     def fly_at_end_of_turn(self) -> Flow:
-        fliers, self.stack.end_of_turn = self.stack.end_of_turn, []
+        """v1.2 Flying: the fliers scheduled this turn leave the stack and may fly now."""
+        fliers = _scheduled_fliers(self.state)
         if fliers:
+            self.emit_stack(FlightsCleared(fliers))
             seat = self.state.cards[fliers[0]].controller
             yield from self._fly(fliers, seat)
+
+
+def _scheduled_fliers(state: GameState) -> list[str]:
+    """v1.2 Flying: the attacking fliers on the stack, waiting for the end of the turn."""
+    return list(state.stack.fliers) if state.stack is not None else []
 
 
 def _victor(ruleset: str, attack: float, attackers: int, defense: float, defenders: int) -> Victor:

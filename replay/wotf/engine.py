@@ -30,6 +30,7 @@ from replay.wotf.bus import Bus, Occurrence, wire
 from replay.wotf.cards import Card, CardDB, MatchCards, match_cards
 from replay.wotf.effects import Effects
 from replay.wotf.events import (
+    STACK_EVENTS,
     Answered,
     CoinFlipped,
     DeckOrdered,
@@ -43,14 +44,16 @@ from replay.wotf.match import Match
 from replay.wotf.movement import Movement
 from replay.wotf.moves import Moves
 from replay.wotf.queries import View
-from replay.wotf.revisions import RULES_REVISION
+from replay.wotf.revisions import RULES_REVISION, STACK_REVISION
 from replay.wotf.scripts import Scripts
 from replay.wotf.selectors import Context
 from replay.wotf.state import SEATS, GameState, Seat, Zone, other
-from replay.wotf.table import Flow, MatchOver, Stack
+from replay.wotf.table import Flow, MatchOver
 from replay.wotf.trigger import Trigger
 
 ENGINE_VERSION = "0.2.0"
+
+_STACK = frozenset(STACK_EVENTS)
 
 
 class Engine:
@@ -63,7 +66,6 @@ class Engine:
         self.prompt: Prompt | None = None
         self.out: list[Event] = []
         self.on_emit: Callable[[Event], Any] | None = None  # called after each event
-        self.stack = Stack()
         self._flow: Flow | None = None
         self._moves = Moves(self)
         self._effects = Effects(self)
@@ -171,10 +173,25 @@ class Engine:
         evolve(self.state, event)
         if type(event) in STRUCTURAL:
             self.view.touch()
-        self.view.changed()
+        if type(event) not in _STACK:
+            self.view.changed()  # (the stack changes no fact the view derives)
         self.out.append(event)
         if self.on_emit is not None:
             self.on_emit(event)
+
+    def emit_stack(self, event: Event) -> None:
+        """Change the stack (``GameState.stack``): one of the stack events, applied through
+        :func:`~replay.wotf.evolve.evolve` like any outcome.
+
+        From rules revision 6 it is recorded (:meth:`emit`).  A match of an earlier revision
+        didn't record its stack, so for it the event is applied to the state and nothing
+        more: not recorded (not in ``out``), not seen by ``on_emit`` (which the replayer
+        counts recorded events with), so the match re-derives exactly its recorded events.
+        One code path either way: the components read the stack from the state."""
+        if self.state.revision >= STACK_REVISION:
+            self.emit(event)
+        else:
+            evolve(self.state, event)
 
     def ask(self, prompt: Prompt) -> Flow:
         """Wait for an answer; a prompt with exactly one legal option answers itself.

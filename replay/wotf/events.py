@@ -40,6 +40,7 @@ __all__ = [
     "CHANCE",
     "DECISIONS",
     "EVENTS",
+    "STACK_EVENTS",
     "Conceded",
     "DeckEntry",
     "Event",
@@ -342,6 +343,71 @@ class RoundEnded(Event, frozen=True):
     round: int
 
 # --------------------------------------------------------------------------------------
+# Outcomes: the stack (recorded from rules revision 6; see GameState.stack)
+# --------------------------------------------------------------------------------------
+
+
+class ResolutionStarted(Event, frozen=True):
+    """``source``'s scripted ``ability`` begins to do its effects (501, 507): it is on the
+    stack, innermost, until its ``ResolutionEnded`` (503 counts its repetitions there)."""
+
+    source: str
+    ability: str
+
+class ResolutionEnded(Event, frozen=True):
+    """``source``'s ``ability`` did its effects: it leaves the stack.  When nothing resolves
+    any more, the loops stated meanwhile are over."""
+
+    source: str
+    ability: str
+
+class LoopStated(Event, frozen=True):
+    """503, a voluntary loop: the controller of ``source``'s ``ability`` stated that it
+    repeats ``times`` more times (0: it ends now, "making a different choice")."""
+
+    source: str
+    ability: str
+    times: int
+
+class LoopRepeated(Event, frozen=True):
+    """503: one of the stated repetitions of ``source``'s ``ability`` begins (one fewer left)."""
+
+    source: str
+    ability: str
+
+class TargetingStarted(Event, frozen=True):
+    """An effect of ``source``, controlled by ``controller``, chose targets, and abilities
+    react to it ("whenever … would target"): they resolve before the effect goes on."""
+
+    source: str
+    controller: Seat
+
+class EffectNullified(Event, frozen=True):
+    """Nullify: an ability of ``card`` nullified the effect of ``source`` that is choosing
+    targets (the innermost ``TargetingStarted``): it does nothing more."""
+
+    source: str
+    card: str
+
+class TargetingEnded(Event, frozen=True):
+    """The abilities reacting to ``source``'s targeting resolved; the effect goes on (or,
+    nullified, stops)."""
+
+    source: str
+
+class FlightScheduled(Event, frozen=True):
+    """v1.2 Flying: the attacking fliers ``cards`` may move at the end of the turn."""
+
+    cards: list[str]
+
+class FlightsCleared(Event, frozen=True):
+    """v1.2 Flying: the scheduled fliers ``cards`` leave the stack -- at the end of the turn,
+    when each may now fly, or at the start of a turn (fliers of a battle fought outside a
+    turn, which don't fly)."""
+
+    cards: list[str]
+
+# --------------------------------------------------------------------------------------
 # Administration (a judge's ruling as primitive operations)
 # --------------------------------------------------------------------------------------
 
@@ -411,8 +477,21 @@ EVENTS: tuple[type[Event], ...] = (
     SeizePrevented,
     RealmBanished,
     RoundEnded,
+    ResolutionStarted,
+    ResolutionEnded,
+    LoopStated,
+    LoopRepeated,
+    TargetingStarted,
+    EffectNullified,
+    TargetingEnded,
+    FlightScheduled,
+    FlightsCleared,
     ManualEffect,
 )
+#: The events that change only the stack (``GameState.stack``), recorded from revision 6.
+STACK_EVENTS: tuple[type[Event], ...] = (
+    ResolutionStarted, ResolutionEnded, LoopStated, LoopRepeated, TargetingStarted,
+    EffectNullified, TargetingEnded, FlightScheduled, FlightsCleared)
 __all__ += [cls.__name__ for cls in EVENTS] + ["ManualOp"]
 
 DECISIONS = frozenset(

@@ -24,7 +24,19 @@ from typing import Any, Literal
 from replay.wotf import events as ev
 from replay.wotf.instances import card_instances, deck_names, ids_by_shuffle
 from replay.wotf.revisions import effective
-from replay.wotf.state import SEATS, CardState, Effect, GameState, PlayerState, clone, new_realms
+from replay.wotf.state import (
+    SEATS,
+    CardState,
+    Effect,
+    GameState,
+    Loop,
+    PlayerState,
+    Resolving,
+    Stack,
+    Targeting,
+    clone,
+    new_realms,
+)
 
 _TURN_ACTIONS = (ev.PlayDeclared, ev.AttackDeclared, ev.DrawDeclared, ev.ActivationDeclared,
                  ev.HarvestDeclared)
@@ -171,6 +183,7 @@ def _turn_ended(s: GameState, e: ev.TurnEnded) -> None:
 
 def _match_ended(s: GameState, e: ev.MatchEnded) -> None:
     s.over, s.winner, s.reason, s.phase = True, e.winner, e.reason, "over"
+    s.stack = None  # a match can end in the middle of a resolution (deck-out, 405)
 
 
 # -- resources and counts ---------------------------------------------------------------------
@@ -275,6 +288,76 @@ def _abilities_copied(s: GameState, e: ev.AbilitiesCopied) -> None:
     c.gained = [*c.gained, *e.keywords, *(f"ability:{k}" for k in e.abilities), f"from:{e.source}"]
 
 
+# -- the stack (recorded from revision 6; applied unrecorded before, Engine.emit_stack) -------
+
+
+def _stack(s: GameState) -> Stack:
+    if s.stack is None:
+        s.stack = Stack()
+    return s.stack
+
+
+def _tidy(s: GameState) -> None:
+    """An empty stack is no stack (``None``): it encodes as nothing."""
+    st = s.stack
+    if st is not None and not (st.resolving or st.loops or st.targeting or st.fliers):
+        s.stack = None
+
+
+def _resolution_started(s: GameState, e: ev.ResolutionStarted) -> None:
+    st = _stack(s)
+    st.resolving = [*st.resolving, Resolving(e.source, e.ability)]
+
+
+def _resolution_ended(s: GameState, e: ev.ResolutionEnded) -> None:
+    # 503: the innermost resolution ends; when nothing resolves any more, so do the loops.
+    st = _stack(s)
+    st.resolving = st.resolving[:-1]
+    if not st.resolving:
+        st.loops = []
+    _tidy(s)
+
+
+def _loop_stated(s: GameState, e: ev.LoopStated) -> None:
+    st = _stack(s)
+    st.loops = [*(x for x in st.loops if (x.source, x.ability) != (e.source, e.ability)),
+                Loop(e.source, e.ability, e.times)]
+
+
+def _loop_repeated(s: GameState, e: ev.LoopRepeated) -> None:
+    for loop in _stack(s).loops:
+        if (loop.source, loop.ability) == (e.source, e.ability):
+            loop.left -= 1
+
+
+def _targeting_started(s: GameState, e: ev.TargetingStarted) -> None:
+    st = _stack(s)
+    st.targeting = [*st.targeting, Targeting(e.source, e.controller)]
+
+
+def _effect_nullified(s: GameState, e: ev.EffectNullified) -> None:
+    st = _stack(s)
+    if st.targeting:
+        st.targeting[-1].nullified = True  # Nullify: the effect choosing targets right now
+
+
+def _targeting_ended(s: GameState, e: ev.TargetingEnded) -> None:
+    st = _stack(s)
+    st.targeting = st.targeting[:-1]
+    _tidy(s)
+
+
+def _flight_scheduled(s: GameState, e: ev.FlightScheduled) -> None:
+    st = _stack(s)
+    st.fliers = [*st.fliers, *e.cards]
+    _tidy(s)
+
+
+def _flights_cleared(s: GameState, e: ev.FlightsCleared) -> None:
+    _stack(s).fliers = []
+    _tidy(s)
+
+
 # -- realms ---------------------------------------------------------------------------------
 
 
@@ -322,6 +405,15 @@ _APPLY: dict[type, Callable[[GameState, Any], None]] = {
     ev.StoneSeized: _stone_seized,
     ev.StonesSet: _stones_set,
     ev.RealmBanished: _realm_banished,
+    ev.ResolutionStarted: _resolution_started,
+    ev.ResolutionEnded: _resolution_ended,
+    ev.LoopStated: _loop_stated,
+    ev.LoopRepeated: _loop_repeated,
+    ev.TargetingStarted: _targeting_started,
+    ev.EffectNullified: _effect_nullified,
+    ev.TargetingEnded: _targeting_ended,
+    ev.FlightScheduled: _flight_scheduled,
+    ev.FlightsCleared: _flights_cleared,
 }
 
 #: Event types after which cards may be elsewhere or under other control (queries re-index).

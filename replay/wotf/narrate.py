@@ -231,7 +231,39 @@ def _narrate_state(event: Event, namer: _Namer) -> str:
         return f"Counted: {event.key} is now {event.total}"
     if isinstance(event, ev.StonesSet):
         return f"Judge sets the stones of realm {event.realm}: {', '.join(event.stones)}"
+    return _narrate_stack(event, namer)
+
+
+def _narrate_stack(event: Event, namer: _Namer) -> str:
+    """Short plain sentences for the stack's bookkeeping (recorded from rules revision 6)."""
+    if isinstance(event, ev.ResolutionStarted):
+        return f"{namer(event.source)}'s {_ability(event.ability)} starts resolving"
+    if isinstance(event, ev.ResolutionEnded):
+        return f"{namer(event.source)}'s {_ability(event.ability)} has resolved"
+    if isinstance(event, ev.LoopStated):
+        return (f"Loop: {namer(event.source)}'s {_ability(event.ability)} repeats "
+                f"{event.times} more time(s)" if event.times else
+                f"Loop: {namer(event.source)}'s {_ability(event.ability)} ends")
+    if isinstance(event, ev.LoopRepeated):
+        return f"Loop: {namer(event.source)}'s {_ability(event.ability)} repeats"
+    if isinstance(event, ev.TargetingStarted):
+        return f"{namer(event.source)}'s effect chooses targets; abilities react first"
+    if isinstance(event, ev.EffectNullified):
+        return f"{namer(event.card)} nullifies {namer(event.source)}'s effect"
+    if isinstance(event, ev.TargetingEnded):
+        return f"{namer(event.source)}'s effect goes on"
+    if isinstance(event, ev.FlightScheduled):
+        return f"{', '.join(map(namer, event.cards))} will fly at the end of the turn"
+    if isinstance(event, ev.FlightsCleared):
+        return f"{', '.join(map(namer, event.cards))}: no longer waiting to fly"
     return describe(event)
+
+
+def _ability(label: str) -> str:
+    """An ability as people read it: ``ab:Card#id`` is "ability id", a keyword its name."""
+    if label.startswith("ab:") and "#" in label:
+        return f"ability #{label.rsplit('#', 1)[1]}"
+    return label
 
 
 def _narrate_answer(event: Answered, namer: _Namer) -> str:

@@ -36,7 +36,13 @@ from replay.wotf.abilities import (
     Selector,
     TriggerAgain,
 )
-from replay.wotf.events import CardMoved, RealmBanished, ResourcesChanged, StoneSeized
+from replay.wotf.events import (
+    CardMoved,
+    EffectNullified,
+    RealmBanished,
+    ResourcesChanged,
+    StoneSeized,
+)
 from replay.wotf.selectors import Context, amount, candidates
 from replay.wotf.state import controller_of, other
 from replay.wotf.table import Flow, Rules
@@ -488,9 +494,10 @@ def _nullify_effect(g: Rules, op: NullifyEffect, ctx: Context) -> Flow:
     """Nullify the effect that is choosing targets right now, unless its controller pays
     (Feline Entity of Dreams).  A spell is a card: "can't be nullified" protects it; a
     triggered ability of a card is an effect, and nothing protects it (Nullify example)."""
-    if not g.stack.targeting:
+    stack = g.state.stack
+    if stack is None or not stack.targeting:
         return False
-    victim = g.stack.targeting[-1]
+    victim = stack.targeting[-1]  # the effect choosing targets right now
     source = victim.source
     spell = g.view.definition(source).type == "spell"
     if spell and g.view.cant(source, "be_nullified"):
@@ -502,7 +509,7 @@ def _nullify_effect(g: Rules, op: NullifyEffect, ctx: Context) -> Flow:
         if pay == "yes":
             g.emit(ResourcesChanged(victim.controller, "pay", energy=p.energy - op.unless_pay))
             return False
-    victim.nullified = True
+    g.emit_stack(EffectNullified(source, ctx.source))
     if spell:
         g.add_effect(source, "nullify", 0, "round", ctx.source)
     return True

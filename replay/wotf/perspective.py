@@ -93,6 +93,9 @@ def _hide(event: Event, hidden: Collection[str]) -> Event:
                 changes[field] = seen
     if changes.get("card") == HIDDEN and hasattr(event, "name"):
         changes["name"] = HIDDEN
+    if HIDDEN in (changes.get("card"), changes.get("source")) and \
+            isinstance(getattr(event, "ability", None), str):
+        changes["ability"] = HIDDEN  # "ab:<Card Name>#<id>" names the card (the stack events)
     detail, key = getattr(event, "detail", None), getattr(event, "key", None)
     if isinstance(detail, str) and _quotes_any(detail, hidden):
         changes["detail"] = HIDDEN

@@ -14,7 +14,11 @@ from __future__ import annotations
 from replay.errors import NewerRevisionError
 
 #: The revision new matches are recorded at.
-RULES_REVISION = 5
+RULES_REVISION = 6
+
+#: From this revision the stack (what is resolving, stated loops, targeting, v1.2 fliers) is
+#: recorded as events; before, the same events are applied to the state but not recorded.
+STACK_REVISION = 6
 
 #: What each revision changed (0 means "recorded before revisions existed" and derives as 1).
 REVISIONS: dict[int, str] = {
@@ -38,6 +42,15 @@ REVISIONS: dict[int, str] = {
        "a pick-N prompt with exactly one legal pick (all of its candidates, e.g. a forced "
        "sacrifice of every Wonder, a \"sacrifice which?\" of one Wonder) answers itself "
        "(an auto Answered), as single-option prompts did; before, it was asked",
+    6: "the stack is recorded: what the engine holds while an ability resolves is in the state "
+       "(GameState.stack) and changes only by outcome events -- ResolutionStarted and "
+       "ResolutionEnded around each scripted ability's effects (503), LoopStated and "
+       "LoopRepeated for a voluntary loop's stated repetitions (503), TargetingStarted, "
+       "EffectNullified and TargetingEnded around the abilities that react to an effect "
+       "choosing targets (Nullify), FlightScheduled and FlightsCleared for v1.2 Flying's "
+       "end-of-turn fliers; before, the engine applies the same events to its state without "
+       "recording them (the file doesn't hold them, and the state hash leaves the stack out), "
+       "so what it derives is otherwise unchanged",
 }
 
 

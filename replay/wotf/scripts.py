@@ -16,7 +16,10 @@ states how many more times it will repeat (an ``amount`` prompt), the loop runs 
 times and then ends by the other choice.  Otherwise it is involuntary: once nested
 :data:`LOOP_LIMIT` deep the engine prevents it, the one effect that keeps the loop going
 (docs/rulings.md R18).  Abilities that merely trigger many times one after another are no
-loop.
+loop.  What is resolving and the repetitions stated are on the stack, in the state
+(``GameState.stack``: ``ResolutionStarted`` / ``ResolutionEnded``, ``LoopStated`` /
+``LoopRepeated``), as are the effects choosing targets that Nullify can reach
+(``TargetingStarted`` / ``TargetingEnded``); from rules revision 6 those events are recorded.
 """
 
 from __future__ import annotations
@@ -29,6 +32,12 @@ from replay.wotf.cards import Card, find_ability
 from replay.wotf.events import (
     EffectsEnded,
     EventCounted,
+    LoopRepeated,
+    LoopStated,
+    ResolutionEnded,
+    ResolutionStarted,
+    TargetingEnded,
+    TargetingStarted,
 )
 from replay.wotf.ops import OPS
 from replay.wotf.selectors import Context, candidates, holds, matches
@@ -169,21 +178,23 @@ class Scripts(Component):
         c = self.state.cards[t.source]
         name = t.ability[3:]
         key = (t.source, t.ability)
-        depth = self.stack.resolving.count(key)
+        stack = self.state.stack  # 503: what is resolving now, and the loops stated
+        depth = sum((r.source, r.ability) == key for r in stack.resolving) if stack else 0
         voluntary = any(op.optional for op in ability.effects)
-        if depth >= LOOP_LIMIT or (voluntary and depth >= 2 and self.stack.loop_plan.get(key) == 0):
+        if depth >= LOOP_LIMIT or (voluntary and depth >= 2 and self._loop_left(key) == 0):
             self.g.resolved(t, "prevented: endless loop (rule 503)" if not voluntary
                            else "the loop ends: its controller makes the other choice (rule 503)")
             return
         if voluntary and depth >= 2:
-            if key not in self.stack.loop_plan:
-                self.stack.loop_plan[key] = yield from self.ask(Prompt(
+            if self._loop_left(key) is None:
+                times = yield from self.ask(Prompt(
                     t.controller, "amount", options=list(range(LOOP_LIMIT + 1)), card=t.source,
                     text="a loop: how many more times will it repeat? (rule 503)"))
-                if self.stack.loop_plan[key] == 0:
+                self.emit_stack(LoopStated(t.source, t.ability, times))
+                if times == 0:
                     self.g.resolved(t, "the loop ends: its controller makes the other choice (rule 503)")
                     return
-            self.stack.loop_plan[key] -= 1
+            self.emit_stack(LoopRepeated(t.source, t.ability))
         if ability.when == "arrival" and self.state.ruleset == "1.3.2" and c.zone != "world":
             self.g.resolved(t, "fizzles: its source left The World (On Arrival)")
             return
@@ -192,13 +203,19 @@ class Scripts(Component):
             self.g.resolved(t, "condition not met")
             return
         self.g.resolved(t, ability.label or ability.text or name)
-        self.stack.resolving.append(key)
-        try:
-            yield from self.run_effects(ability.effects, ctx, looping=key in self.stack.loop_plan)
-        finally:
-            self.stack.resolving.pop()
-            if not self.stack.resolving:
-                self.stack.loop_plan.clear()
+        # On the stack while its effects happen (a match that ends meanwhile clears it).
+        self.emit_stack(ResolutionStarted(t.source, t.ability))
+        yield from self.run_effects(ability.effects, ctx, looping=self._loop_left(key) is not None)
+        self.emit_stack(ResolutionEnded(t.source, t.ability))
+
+    def _loop_left(self, key: tuple[str, str]) -> int | None:
+        """503: how many of the stated repetitions of a voluntary loop are left (``None``:
+        none stated)."""
+        stack = self.state.stack
+        for loop in stack.loops if stack else ():
+            if (loop.source, loop.ability) == key:
+                return loop.left
+        return None
 
     def run_effects(self, effects: tuple[Op, ...], ctx: Context,
                     looping: bool = False) -> Flow:
@@ -255,11 +272,12 @@ class Scripts(Component):
                 triggers += self.g.run_event(Occurrence("targeted", cid, ctx.controller, c.realm))
         if not triggers:
             return
-        self.stack.targeting.append(ctx)
-        try:
-            yield from self.g.resolve(triggers)
-        finally:
-            self.stack.targeting.pop()
+        self.emit_stack(TargetingStarted(ctx.source, ctx.controller))
+        yield from self.g.resolve(triggers)
+        stack = self.state.stack
+        if stack is not None and stack.targeting and stack.targeting[-1].nullified:
+            ctx.nullified = True  # EffectNullified: the effect does nothing more
+        self.emit_stack(TargetingEnded(ctx.source))
 
     def choose_realm(self, how: str, ctx: Context, text: str) -> Flow:
         """Where a card goes: here, or a target active realm (only active realms, 301.1)."""

@@ -18,7 +18,7 @@ import msgspec
 from ledger.events import SEATS as SEATS
 from ledger.events import Seat as Seat
 from replay.wotf.events import Zone as Zone
-from replay.wotf.revisions import RULES_REVISION
+from replay.wotf.revisions import RULES_REVISION, STACK_REVISION
 
 Phase = Literal["setup", "round_start", "turns", "round_end", "over"]
 
@@ -87,6 +87,50 @@ class RealmState(msgspec.Struct):
     banished: bool = False
 
 
+class Resolving(msgspec.Struct):
+    """A scripted ability now resolving its effects (503): ``source``'s ``ability``."""
+
+    source: str
+    ability: str
+
+
+class Loop(msgspec.Struct):
+    """A voluntary loop (503): its controller stated how many more times ``source``'s
+    ``ability`` repeats; ``left`` is how many of those repetitions are still to come."""
+
+    source: str
+    ability: str
+    left: int
+
+
+class Targeting(msgspec.Struct):
+    """An effect of ``source`` (controlled by ``controller``) that chose targets, while the
+    abilities that react to the targeting resolve (Nullify); ``nullified`` once one of them
+    nullified it."""
+
+    source: str
+    controller: Seat
+    nullified: bool = False
+
+
+class Stack(msgspec.Struct):
+    """What is going on while an ability resolves, nested (503, Nullify, v1.2 Flying).
+
+    Written only by :func:`replay.wotf.evolve.evolve`, from the stack events
+    (``ResolutionStarted`` … ``FlightsCleared``, :mod:`replay.wotf.events`).  From rules
+    revision 6 those events are recorded, so the stack is the fold of the log like the rest of
+    the state; before revision 6 the engine applies the same events without recording them
+    (:meth:`replay.wotf.engine.Engine.emit_stack`), the file doesn't hold them, and
+    :func:`canonical` leaves the stack out.  ``GameState.stack`` is ``None`` whenever all four
+    are empty (at every turn prompt, as a rule), so an empty stack encodes as nothing.
+    """
+
+    resolving: list[Resolving] = []  # abilities resolving, innermost last (503)
+    loops: list[Loop] = []  # voluntary loops' stated repetitions (503), until nothing resolves
+    targeting: list[Targeting] = []  # effects choosing targets, innermost last (Nullify)
+    fliers: list[str] = []  # v1.2 Flying: attacking fliers that move at the end of the turn
+
+
 class GameState(msgspec.Struct):
     ruleset: Literal["1.3.2", "1.2"] = "1.3.2"
     revision: int = RULES_REVISION  # the rules revision this match derives under (revisions.py)
@@ -112,39 +156,51 @@ class GameState(msgspec.Struct):
     defined: dict[str, dict[str, Any]] = {}  # 203: stand-in tokens' definitions, by name
     deck_lists: dict[str, list[str]] = {}  # 402 (schema 3): the card names a seat's setup
     #                                        shuffle orders, until its DeckOrdered
+    stack: Stack | None = None  # what is resolving (503, Nullify, Flying); None: nothing
 
 
 #: Fields added to :class:`GameState` for what the procedure needs between prompts.  They
 #: are part of the state (written by :func:`replay.wotf.evolve.evolve` only, folded, cloned,
-#: frozen), but :func:`canonical` leaves them out while they are at their empty defaults, so
-#: the hash of every state that had no such field before (every final state, and every
-#: state after setup) is the hash it always had: pinned hashes hold.
-ENGINE_FIELDS = ("deck_lists",)
+#: frozen), but :func:`canonical` leaves each out while it is at its empty default, so the
+#: hash of every state that had no such field before (every final state, and every state
+#: after setup) is the hash it always had: pinned hashes hold.
+ENGINE_FIELDS = ("deck_lists", "stack")
 #: What the state knows that is the match file's own data, not something the rules derived:
 #: the definitions of the stand-in tokens its events created (203; recorded in full by each
 #: ``TokenCreated``, under the file's hash chain).  Folded like the rest, but never part of the
 #: canonical encoding: a state hash pins what the rules derived.
 DATA_FIELDS = ("defined",)
-_PINNED_FIELDS = tuple(f for f in GameState.__struct_fields__
-                       if f not in ENGINE_FIELDS and f not in DATA_FIELDS)
-_HASHED_FIELDS = tuple(f for f in GameState.__struct_fields__ if f not in DATA_FIELDS)
-_Pinned = msgspec.defstruct("GameState", [(f, Any) for f in _PINNED_FIELDS])
-_Hashed = msgspec.defstruct("GameState", [(f, Any) for f in _HASHED_FIELDS])
+_ENCODINGS: dict[tuple[str, ...], type] = {}
 
 _encoder = msgspec.msgpack.Encoder()  # keeps insertion order: iteration order is state
 _decoder = msgspec.msgpack.Decoder(GameState)
 _json = msgspec.json.Encoder(order="deterministic")
 
 
-def canonical(state: GameState) -> bytes:
-    """The canonical JSON encoding of a state (sorted keys, no whitespace).
+def _encoded(state: GameState) -> tuple[str, ...]:
+    """The fields :func:`canonical` encodes, in declaration order.
 
-    The :data:`ENGINE_FIELDS` are encoded only when one of them is not empty: a state whose
-    procedure holds nothing between prompts encodes exactly as it did before those fields
-    existed (the pinned golden hashes of ``tests/replay/test_golden.py`` depend on it)."""
-    if any(getattr(state, name) for name in ENGINE_FIELDS):
-        return _json.encode(_Hashed(*(getattr(state, name) for name in _HASHED_FIELDS)))
-    return _json.encode(_Pinned(*(getattr(state, name) for name in _PINNED_FIELDS)))
+    An engine field is encoded only when it is not empty, and the stack only from rules
+    revision 6 (:data:`~replay.wotf.revisions.STACK_REVISION`): before, the engine holds it
+    without recording it, so the fold of such a match never has it and the hash -- which pins
+    what the log derives -- leaves it out."""
+    present = tuple(name for name in ENGINE_FIELDS if getattr(state, name)
+                    and (name != "stack" or state.revision >= STACK_REVISION))
+    return tuple(f for f in GameState.__struct_fields__
+                 if f not in DATA_FIELDS and (f not in ENGINE_FIELDS or f in present))
+
+
+def canonical(state: GameState) -> bytes:
+    """The canonical JSON encoding of a state (dict keys sorted, no whitespace).
+
+    The :data:`ENGINE_FIELDS` are encoded only when not empty: a state whose procedure holds
+    nothing between prompts encodes exactly as it did before those fields existed (the pinned
+    golden hashes of ``tests/replay/test_golden.py`` depend on it)."""
+    fields = _encoded(state)
+    shape = _ENCODINGS.get(fields)
+    if shape is None:
+        shape = _ENCODINGS[fields] = msgspec.defstruct("GameState", [(f, Any) for f in fields])
+    return _json.encode(shape(*(getattr(state, name) for name in fields)))
 
 
 def state_hash(state: GameState) -> str:

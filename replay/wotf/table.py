@@ -4,8 +4,9 @@ The engine is a set of components (turns, battles, triggers, scripted abilities,
 primitive moves, the match procedure), none of which knows the others or the
 :class:`~replay.wotf.engine.Engine` façade.  Each reads and changes the match only through a
 :class:`Table`: the state, the match's card database, the derived facts about the state
-(:class:`~replay.wotf.queries.View`), ``emit`` (record an outcome; the fold applies it) and
-``ask`` (wait for a decision).  The rules' vocabulary that the components lend each other
+(:class:`~replay.wotf.queries.View`), ``emit`` (record an outcome; the fold applies it),
+``emit_stack`` (the same for a change of the stack, which is in the state too) and ``ask``
+(wait for a decision).  The rules' vocabulary that the components lend each other
 (resolve triggers, destroy, choose targets, battle, …) is the :class:`Rules` protocol, which
 the façade implements by handing each word to the component that owns it.
 
@@ -37,24 +38,16 @@ class MatchOver(Exception):
     """Raised inside the procedure when the match ends mid-way (deck-out, 405)."""
 
 
-class Stack:
-    """What the procedure holds while an ability is resolving, nested (503, Nullify, Flying).
-
-    These change where no event happens (an ability finishing its effects) or are decided
-    from card data the fold can't see (which attackers had flying), so they can't be folded
-    from the log; they are empty at every turn prompt, where a match can be resumed from its
-    state alone (:meth:`replay.wotf.game.WondersGame.resume`).
-    """
-
-    def __init__(self) -> None:
-        self.resolving: list[tuple[str, str]] = []  # (source, ability) now resolving (503)
-        self.loop_plan: dict[tuple[str, str], int] = {}  # voluntary loops: repetitions stated (503)
-        self.targeting: list[Context] = []  # effects now choosing targets (Nullify)
-        self.end_of_turn: list[str] = []  # v1.2 Flying: fliers that move at the end of the turn
-
-
 class Table(Protocol):
-    """The narrow interface: state, cards, derived facts, emit, ask."""
+    """The narrow interface: state, cards, derived facts, emit, ask.
+
+    The stack -- what is resolving (503), the loops stated (503), the effects choosing
+    targets (Nullify), v1.2's end-of-turn fliers -- is part of the state
+    (``state.stack``, :class:`~replay.wotf.state.Stack`), read there and changed only by
+    ``emit_stack`` with a stack event.  From rules revision 6 that records the event like
+    ``emit``; for a match of an earlier revision, whose file doesn't hold the stack, it
+    applies the same event through the same ``evolve`` without recording it.
+    """
 
     @property
     def state(self) -> GameState: ...
@@ -62,9 +55,8 @@ class Table(Protocol):
     def db(self) -> CardDB: ...
     @property
     def view(self) -> View: ...
-    @property
-    def stack(self) -> Stack: ...
     def emit(self, event: Event) -> None: ...
+    def emit_stack(self, event: Event) -> None: ...
     def ask(self, prompt: Prompt) -> Flow: ...
 
 
@@ -155,15 +147,14 @@ class Component:
     def view(self) -> View:
         return self.g.view
 
-    @property
-    def stack(self) -> Stack:
-        return self.g.stack
-
     def emit(self, event: Event) -> None:
         self.g.emit(event)
+
+    def emit_stack(self, event: Event) -> None:
+        self.g.emit_stack(event)
 
     def ask(self, prompt: Prompt) -> Flow:
         return self.g.ask(prompt)
 
 
-__all__ = ["Component", "Flow", "MatchOver", "Rules", "Stack", "Table"]
+__all__ = ["Component", "Flow", "MatchOver", "Rules", "Table"]

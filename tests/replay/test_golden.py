@@ -4,7 +4,7 @@ behaviour shows up as a divergence or a different hash.
 The corpus is re-derived at each file's recorded ruleset and rules revision (issue 12, point 5):
 a change to what the engine derives that is not kept behind a revision bump fails here.
 Files of schema 2 (golden-1*, golden-ab-*) were recorded before events were fold-complete;
-golden-s3-* are schema 3, recorded at revisions 1 to 5.
+golden-s3-* are schema 3, recorded at revisions 1 to 6.
 
 To re-record after an intended rules change:
 ``python -m tests.replay.test_golden --write`` (then review the diff of fixtures/matches/).
@@ -77,7 +77,8 @@ def _write() -> None:  # pragma: no cover - a maintenance command
     # golden-1*: recorded before cards had abilities (old matches must keep replaying);
     # golden-ab-*: the scripted decks, so abilities are pinned too.
     # golden-s3-r<N>-*: schema 3 at rules revision N (revision 3: stable ability ids;
-    # revision 4: a face-down card can't be activated; revision 5: issue 15's first slice; seed
+    # revision 4: a face-down card can't be activated; revision 5: issue 15's first slice;
+    # revision 6: the stack is recorded -- seed 3012 has v1.2 fliers scheduled; seed
     # 3001 makes Equip's revision-2 choice come up: an arriving Wonder may take its ally's
     # equipment).
     for ruleset, bots, prefix, seed, revision in (
@@ -93,7 +94,9 @@ def _write() -> None:  # pragma: no cover - a maintenance command
             ("1.3.2", ("greedy", "random"), "golden-s3-r4-132", 3005, 4),
             ("1.2", ("random", "greedy"), "golden-s3-r4-12", 3006, 4),
             ("1.3.2", ("greedy", "random"), "golden-s3-r5-132", 3007, 5),
-            ("1.2", ("random", "greedy"), "golden-s3-r5-12", 3008, 5)):
+            ("1.2", ("random", "greedy"), "golden-s3-r5-12", 3008, 5),
+            ("1.3.2", ("greedy", "random"), "golden-s3-r6-132", 3009, 6),
+            ("1.2", ("random", "greedy"), "golden-s3-r6-12", 3012, 6)):
         if any(MATCHES.glob(f"{prefix}-*.jsonl")):
             continue  # recorded matches stay as recorded; delete them to record anew
         for opened in simulate_matches(FileStore(work), db, decks, 1, seed=seed,
