@@ -9,6 +9,7 @@ cards under test, and the judge's manual effect puts them where the test needs t
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -389,3 +390,150 @@ def test_a_wrong_answer_is_refused_without_quoting_the_deck_order(table):
     listed = [cid for cid in deck if cid in data["message"]]
     order = sorted(listed, key=lambda cid: data["message"].index(cid))
     assert order == sorted(listed, key=lambda cid: int(cid[1:])), data["message"]
+
+
+# -- 4. what a write answers is the caller's own view ------------------------------------------
+#
+# A POST that records events (a seat's decision or manual answer, a judge's ruling, take-back,
+# ending or note) answers with the events it wrote.  To a seat they must be exactly what that
+# seat reads at GET /events -- never the omniscient view: the batch of a seat's decision holds
+# the setup shuffles (deck orders), the other seat's draws, a card put into a deck.  To the
+# judge they are the judge's (omniscient) view.
+
+
+def _as_seen(api, mid: str, token: str, reply: dict, judge: str) -> bool:
+    """``reply`` (a 201 ``Recorded``) holds exactly the caller's view of the seqs it wrote;
+    returns whether the judge's view of them differs (something was withheld from the
+    caller).  A seat's reply is also checked directly: no deck order, no card of the other
+    seat's hand, no card put into a deck."""
+    events = reply["events"]
+    assert events and reply["seq"] == events[-1]["seq"] + 1, reply
+    first = events[0]["seq"]
+    path = f"/api/matches/{mid}/events?from={first}&limit={len(events)}"
+    status, mine = api.call("GET", path, token)
+    assert status == 200, mine
+    assert events == mine["events"], "a write's reply differs from the caller's own view of it"
+    if mine["perspective"] in ("A", "B"):
+        seat = mine["perspective"]
+        for e in (out["event"] for out in events):
+            if e["type"] == "DeckOrdered":
+                assert set(e["cards"]) == {"?"}, f"a deck order in a reply to seat {seat}: {e}"
+            if e["type"] == "CardMoved" and e.get("owner") != seat and \
+                    "hand" in (e["from_zone"], e["to_zone"]) and "deck" in (e["from_zone"], e["to_zone"]):
+                assert e["card"] == "?" and e["name"] == "?", f"the other seat's card: {e}"
+            for op in e.get("ops") or []:
+                if op.get("op") == "move" and op.get("to_zone") == "deck":
+                    assert op["card"] == "?", f"a card put into a deck, named to seat {seat}: {e}"
+    return events != api.call("GET", path, judge)[1]["events"]
+
+
+def test_a_seats_decision_replies_are_its_own_view_through_setup_and_a_round_change(tmp_path):
+    api = Api(new_app(tmp_path, spectator_delay=0))
+    status, created = api.call("POST", "/api/matches", ORGANIZER, {
+        "seats": [{"player": "Ann", "preset": "solfera-blaze"},
+                  {"player": "Bob", "preset": "thalwind-sky"}], "previous_loser": "B"})
+    assert status == 201, created
+    mid, tokens = created["match_id"], created["tokens"]
+    from tests.web.test_api import choose
+    rng, withheld, replies, taken_back = random.Random(5), 0, 0, False
+    while True:
+        judge = api.call("GET", f"/api/matches/{mid}/state", tokens["judge"])[1]
+        if judge["board"]["round"] >= 2 or judge["prompt"] is None:
+            break
+        seat = judge["prompt"]["seat"]
+        pending = api.call("GET", f"/api/matches/{mid}/prompt", tokens[seat])[1]
+        status, reply = api.decide(mid, tokens[seat], choose(pending["prompt"], rng),
+                                   pending["length"])
+        assert status == 201, reply
+        replies += 1
+        withheld += _as_seen(api, mid, tokens[seat], reply, tokens["judge"])
+        if not taken_back and any(e["event"]["type"] == "DeckOrdered" for e in reply["events"]):
+            # the judge takes the shuffles back: the seats decide again, the decks are
+            # shuffled again, and those replies are checked too
+            status, back = api.call("POST", f"/api/matches/{mid}/takeback", tokens["judge"], {
+                "to_seq": reply["events"][0]["seq"] - 1, "expected_seq": reply["seq"]})
+            assert status == 201, back
+            assert not _as_seen(api, mid, tokens["judge"], back, tokens["judge"])
+            taken_back = True
+        assert replies < 300, "round 2 never came"
+    assert judge["board"]["round"] == 2 and taken_back
+    # the setup shuffles (twice: before and after the take-back) and the other seat's
+    # round-start draw were withheld
+    assert withheld >= 3, f"only {withheld} of {replies} replies withheld anything"
+
+
+def test_a_seats_manual_answer_reply_is_its_own_view(manual):
+    t, cid = manual
+    board = t.omniscient()["players"]["A"]
+    own_deck, own_hand = board["deck"][0]["id"], board["hand"][0]["id"]
+    ops = [{"op": "move", "card": own_deck, "to_zone": "hand"},
+           {"op": "move", "card": own_hand, "to_zone": "deck"},  # which card: hidden, even to A
+           {"op": "counter", "card": cid, "counter": "+1", "value": 1}]
+    status, reply = t.decide("A", {"type": "ManualResolved", "card": cid, "ops": ops})
+    assert status == 201, reply
+    assert _as_seen(t.api, t.mid, t.tokens["A"], reply, t.tokens["judge"])
+    answered = next(e["event"] for e in reply["events"] if e["event"]["type"] == "ManualResolved")
+    assert [op["card"] for op in answered["ops"]] == [own_deck, "?", cid]
+
+
+def test_the_judges_replies_are_the_judges_view(table):
+    t, judge = table, table.tokens["judge"]
+    secret = t.omniscient()["players"]["A"]["deck"][2]["id"]
+    status, ruled = t.api.call("POST", f"/api/matches/{t.mid}/manual", judge, {
+        "expected_seq": t.length(), "ops": [{"op": "move", "card": secret, "to_zone": "hand"}],
+        "note": "a card into A's hand"})
+    assert status == 201, ruled
+    assert not _as_seen(t.api, t.mid, judge, ruled, judge)
+    assert _quotes(json.dumps(ruled), secret)  # the judge sees which card
+    back_to = ruled["events"][0]["seq"] - 1
+    status, back = t.api.call("POST", f"/api/matches/{t.mid}/takeback", judge,
+                              {"to_seq": back_to, "reason": "wrong card", "expected_seq": t.length()})
+    assert status == 201, back
+    assert not _as_seen(t.api, t.mid, judge, back, judge)
+    assert back["events"][0]["event"]["type"] == "TakenBack"
+    status, noted = t.api.call("POST", f"/api/matches/{t.mid}/notes", judge,
+                               {"text": "taken back", "expected_seq": t.length()})
+    assert status == 201 and not _as_seen(t.api, t.mid, judge, noted, judge)
+    # after the take-back, a seat's decision is answered in its own view
+    seat = t.prompt("judge")["prompt"]["seat"]
+    pending = t.prompt(seat)
+    option = next(o["decision"] for o in pending["prompt"]["options"]
+                  if o["decision"]["type"] == "DrawDeclared")
+    status, reply = t.decide(seat, option, pending["length"])
+    assert status == 201, reply
+    _as_seen(t.api, t.mid, t.tokens[seat], reply, judge)  # its own draw: it sees the card
+    status, ended = t.api.call("POST", f"/api/matches/{t.mid}/ending", judge,
+                               {"kind": "concession", "seat": "B", "expected_seq": t.length()})
+    assert status == 201 and not _as_seen(t.api, t.mid, judge, ended, judge)
+
+
+def test_a_state_of_wonder_seats_decision_replies_are_its_own_view(tmp_path):
+    """State of Wonder through the same API: every decision's reply is the seat's own view,
+    a take-back's the judge's.  (Its hidden setup -- the Wonder or Hero placed face down, the
+    culture shuffled -- is recorded with the create, so here a seat's decision batch names no
+    hidden card: this pins that the reply is the caller's view of exactly what was written.)"""
+    from tests.web.test_sow_api import create
+    api = Api(new_app(tmp_path, spectator_delay=0))
+    mid, tokens = create(api)
+    rng, replies, taken_back = random.Random(11), 0, False
+    for _ in range(40):
+        judge = api.call("GET", f"/api/matches/{mid}/prompt", tokens["judge"])[1]
+        if judge["prompt"] is None:
+            break
+        seat = judge["prompt"]["seat"]
+        prompt = api.call("GET", f"/api/matches/{mid}/prompt", tokens[seat])[1]
+        spec = prompt["prompt"].get("choose")
+        decision = ({**prompt["prompt"]["answer"],
+                     "pick": rng.sample(spec["of"], rng.randint(spec["min"], spec["max"]))}
+                    if spec else rng.choice(prompt["prompt"]["options"])["decision"])
+        status, reply = api.decide(mid, tokens[seat], decision, prompt["length"])
+        assert status == 201, reply
+        replies += 1
+        _as_seen(api, mid, tokens[seat], reply, tokens["judge"])
+        if replies == 10:
+            status, back = api.call("POST", f"/api/matches/{mid}/takeback", tokens["judge"], {
+                "to_seq": reply["events"][0]["seq"] - 1, "expected_seq": reply["seq"]})
+            assert status == 201, back
+            assert not _as_seen(api, mid, tokens["judge"], back, tokens["judge"])
+            taken_back = True
+    assert taken_back and replies >= 20
