@@ -192,6 +192,15 @@ def follows() -> Follows:
         return ext["wonders.follow"]
 
 
+#: One server-sent event of the stream (OpenAPI 3.1: an event stream's ``schema`` describes
+#: each event): ``event`` names it -- ``event`` (``data``: an EventOut, ``id``: its seq),
+#: ``divergence`` (``data``: ``{seq, message}``) or ``end`` (``data``: ``{}``).
+SSE_EVENT = {"type": "object", "required": ["event", "data"],
+             "properties": {"id": {"type": "string"},
+                            "event": {"type": "string", "enum": ["event", "divergence", "end"]},
+                            "data": {"type": "string", "description": "a JSON object"}}}
+
+
 @bp.after_request
 def _retry_after(response: Response) -> Response:
     if response.status_code == 503:
@@ -200,12 +209,12 @@ def _retry_after(response: Response) -> Response:
 
 
 @route(bp, "/<match_id>/follow", "GET", "Server-sent events of new events for your perspective",
-       errors=(400, 403, 404, 503),
+       errors=(400, 401, 403, 404, 503),
        query=(Query("from", {"type": "integer", "minimum": 0}),
               Query("timeout", {"type": "integer", "minimum": 0},
                     "idle seconds before the stream closes (at most WONDERS_FOLLOW_TIMEOUT)"),
               Query("as", {"type": "string", "enum": ["spectator", "A", "B", "omniscient"]})),
-       content={"response": {"text/event-stream": {"schema": {"type": "string"}}}})
+       content={"response": {"text/event-stream": {"schema": SSE_EVENT}}})
 def follow(match_id: str):
     svc = services()
     settings = svc.settings
