@@ -92,6 +92,14 @@ BUGS = [
         "tests": ["tests/ledger/test_stats_crosscheck.py"],
     },
     {
+        "bug": "5d",
+        "title": "--min-games drops the match-ups with exactly the minimum number of games",
+        "file": "ledger/stats.py",
+        "old": "GROUP BY ALL HAVING count(*) >= $min_games ORDER BY 1, 2",
+        "new": "GROUP BY ALL HAVING count(*) > $min_games ORDER BY 1, 2",
+        "tests": ["tests/ledger/test_stats_crosscheck.py"],
+    },
+    {
         "bug": "6",
         "title": "the time of a line is written to the second, not to the millisecond",
         "file": "ledger/codec.py",
