@@ -34,3 +34,8 @@ class NewerFormatError(LedgerError):
 
 class MatchNotFoundError(LedgerError):
     """No match with that id in the store."""
+
+
+class StoreUnavailableError(LedgerError):
+    """The store cannot be reached or opened: a database that refuses connections, a URL it
+    does not understand, a driver that is not installed."""

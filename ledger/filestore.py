@@ -18,6 +18,13 @@ Durability contract (DESIGN.md section 5):
 * every line is checked to be the canonical encoding of its event, with its hash and chain link,
   the first time this store reads it (:func:`ledger.codec.check_canonical`);
 * any other damage is an error naming file, line and seq.
+
+Beside the protocol (:class:`ledger.store.Store`) it keeps what only a directory of files has:
+:meth:`FileStore.path`, :meth:`FileStore.files`, :meth:`FileStore.info_of`,
+:meth:`FileStore.read_file` and :meth:`FileStore.torn_tail`.  :meth:`FileStore.head` is cheap:
+one ``fstat`` while a file is as this store last saw it (device, inode, size, mtime), else one
+read of its last lines -- so incremental readers (the web's tables, the viewer's listing,
+``wonders ingest``) ask the protocol, never the file system.
 """
 
 from __future__ import annotations
@@ -25,7 +32,6 @@ from __future__ import annotations
 import builtins
 import fcntl
 import os
-import re
 import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -41,14 +47,19 @@ from ledger.codec import (
     encode_line,
     now_iso,
 )
-from ledger.errors import ConflictError, MalformedEventError, MatchNotFoundError
+from ledger.errors import (
+    ConflictError,
+    MalformedEventError,
+    MatchNotFoundError,
+    NewerFormatError,
+    NonCanonicalLineError,
+)
 from ledger.events import SCHEMA, Event, MatchEnded, MatchOpened, TakenBack
+from ledger.integrity import INTACT, NEWER, NON_CANONICAL, FileCheck, check_bytes
 from ledger.registry import decoder
-from ledger.store import MatchInfo, Store, TornTail
+from ledger.store import SUFFIX, Head, MatchInfo, Store, TornTail, check_match_id
 
-SUFFIX = ".jsonl"
-# Matched with fullmatch: ``$`` would also match before a final newline ("m1\n").
-_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+__all__ = ["SUFFIX", "FileStore", "TornTailWarning", "fsync_dir"]
 
 
 class TornTailWarning(UserWarning):
@@ -61,18 +72,21 @@ class FileStore(Store):
     def __init__(self, root: str | os.PathLike, clock: Callable[[], str] = now_iso):
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
+        self.url = str(self.root)
         self.clock = clock
         self._opened: set[str] = set()
         # Envelopes this process has verified, per file: (device, inode, bytes, envelopes).
         self._verified: dict[Path, tuple[int, int, int, list[Envelope]]] = {}
+        # Heads this process has read, per file: ((device, inode, size, mtime), head).
+        self._heads: dict[Path, tuple[tuple[int, int, int, int], Head]] = {}
+
+    def __repr__(self) -> str:
+        return f"FileStore({self.url!r})"
 
     # -- paths ---------------------------------------------------------------------------
 
     def path(self, match_id: str) -> Path:
-        if not isinstance(match_id, str) or not _ID.fullmatch(match_id):
-            raise MalformedEventError(
-                f"match id {match_id!r} is not valid (letters, digits, '.', '_', '-'; ≤128)")
-        return self.root / f"{match_id}{SUFFIX}"
+        return self.root / f"{check_match_id(match_id)}{SUFFIX}"
 
     def _existing(self, match_id: str) -> Path:
         path = self.path(match_id)
@@ -261,13 +275,67 @@ class FileStore(Store):
                     return
                 time.sleep(poll)
 
-    def list(self) -> list[MatchInfo]:
-        infos = []
-        for path in self.files():
-            infos.append(self.info_of(path))
-        return infos
+    def ids(self) -> builtins.list[str]:
+        return [path.name[:-len(SUFFIX)] for path in self.files()]
 
-    def files(self) -> builtins.list[Path]:  # `list` here is the method above
+    def info(self, match_id: str) -> MatchInfo:
+        return self.info_of(self._existing(match_id))
+
+    def head(self, match_id: str) -> Head:
+        """Length, last hash and bytes of the whole batches: one ``fstat`` while the file is
+        as last seen, else its last lines (a torn tail is left out, as :meth:`read` does)."""
+        path = self._existing(match_id)
+        try:
+            with open(path, "rb") as handle:
+                stat = os.fstat(handle.fileno())
+                key = (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
+                hit = self._heads.get(path)
+                if hit is not None and hit[0] == key:
+                    return hit[1]
+                head = _head_of(handle.fileno(), stat.st_size, path)
+        except FileNotFoundError:
+            raise MatchNotFoundError(f"no match {match_id!r} in this store") from None
+        self._heads[path] = (key, head)
+        return head
+
+    def export_lines(self, match_id: str) -> bytes:
+        """The file's bytes up to the end of its last whole batch (a torn tail left out)."""
+        path = self._existing(match_id)
+        data = path.read_bytes()
+        tail = _tail_of(data, path)
+        return data[:tail.offset] if tail else data
+
+    def import_lines(self, data: bytes, where: str = "upload") -> Head:
+        """Check a match file's bytes, then write them beside, fsync, hard-link into place
+        (never over a match) and fsync the directory."""
+        opened = _checked_opened(check_bytes(data, where), where)
+        path = self.path(opened.match_id)
+        tmp = self.root / f".{opened.match_id}.{os.getpid()}.{time.monotonic_ns()}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            raise ConflictError(f"match {opened.match_id!r} already exists in this store; "
+                                f"nothing was imported") from None
+        finally:
+            tmp.unlink()
+        fsync_dir(self.root)
+        return self.head(opened.match_id)
+
+    def discard(self, match_id: str) -> None:
+        path = self.path(match_id)
+        path.unlink(missing_ok=True)
+        fsync_dir(self.root)
+        self._opened.discard(match_id)
+        self._verified.pop(path, None)
+        self._heads.pop(path, None)
+
+    def files(self) -> builtins.list[Path]:  # `list` here is the protocol's method
         """The match files of the store, sorted by name."""
         return sorted(self.root.glob(f"*{SUFFIX}"))
 
@@ -298,6 +366,44 @@ class FileStore(Store):
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+
+def _checked_opened(check: FileCheck, where: str) -> MatchOpened:
+    """The ``MatchOpened`` of a match file's bytes that :func:`check_bytes` found intact; any
+    other verdict is the error of its cause (``where`` names the data)."""
+    if check.status != INTACT:
+        cls = {NON_CANONICAL: NonCanonicalLineError, NEWER: NewerFormatError}.get(
+            check.status, MalformedEventError)
+        raise cls(f"{check.message} (an import takes an intact match file of whole batches)")
+    opened = check.events[0].event
+    if not isinstance(opened, MatchOpened):
+        raise MalformedEventError(f"{where}:1: seq 0: expected MatchOpened, got "
+                                  f"{type(opened).__name__}")
+    check_match_id(opened.match_id)
+    return opened
+
+
+def _head_of(fd: int, size: int, path: Path) -> Head:
+    """The :class:`Head` of a match file from its last lines: the last line that ends a batch
+    (a torn or cut tail after it is left out).  Reads more of the file only if the tail is
+    longer than the chunk read."""
+    chunk = min(size, 1 << 14)
+    while True:
+        data = os.pread(fd, chunk, size - chunk)
+        base = size - chunk
+        end = data.rfind(b"\n") + 1  # complete lines end here
+        while end > 0:
+            start = data.rfind(b"\n", 0, end - 1) + 1
+            if start == 0 and base > 0:
+                break  # this line may begin before the chunk: read more
+            env = _parse_envelope(data[start:end - 1], path, "a line near the end")
+            if env.seq == env.batch:
+                return Head(env.seq + 1, env.hash, base + end)
+            end = start
+        if base == 0:
+            raise MalformedEventError(f"{path}: no whole batch in the file (a match file starts "
+                                      f"with seq 0, MatchOpened)")
+        chunk = min(size, chunk * 4)
 
 
 def _lines(data: bytes) -> Iterator[tuple[int, bytes, int | None]]:

@@ -1,19 +1,56 @@
-"""The store API every backend implements (DESIGN.md section 5).
+"""The store protocol every backend implements, and every consumer uses (DESIGN.md section 5).
 
 A store holds streams of events, one per match.  Appends are optimistic: the caller says
 which seq its first event will get (``expected_seq`` = the stream's current length); a
 stale writer gets a :class:`~ledger.errors.ConflictError` and nothing is written.
+
+What a consumer may ask of any store (no file paths, sizes or mtimes: those belong to the
+file store, :mod:`ledger.filestore`):
+
+* :meth:`Store.create`, :meth:`Store.append` -- write (a batch is durable on return);
+* :meth:`Store.read` (from a seq, chain-checked), :meth:`Store.follow` (blocks until new
+  events), :meth:`Store.head` (length, last hash, bytes: cheap), :meth:`Store.heads`;
+* :meth:`Store.info` (one match's summary, reading no other match), :meth:`Store.list`
+  (with filters), :meth:`Store.ids`, :meth:`Store.exists`, :meth:`Store.check_id`;
+* :meth:`Store.export_lines` / :meth:`Store.import_lines` -- a match's canonical lines, byte
+  for byte as written (a match file), in and out of any store;
+* :meth:`Store.discard` -- only to roll back a create that was never acknowledged.
+
+The recording service's hashed tokens are kept by the backend too (:mod:`web.tokens`: files
+beside a file store's matches, a table in PostgreSQL).
+
+:func:`ledger.stores.open_store` opens a store from a directory or a ``postgresql://`` URL.
+The contract every backend meets is ``tests/ledger/contract/``.
 """
 
 from __future__ import annotations
 
 import abc
+import builtins
+import re
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import msgspec
 
 from ledger.codec import Stored
+from ledger.errors import MalformedEventError, MatchNotFoundError
 from ledger.events import Event, MatchOpened
+
+# Matched with fullmatch: ``$`` would also match before a final newline ("m1\n").
+MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+#: The name a match's lines have as a file (an export, a file store's file).
+SUFFIX = ".jsonl"
+#: The filters :meth:`Store.list` takes (``None``: any).
+FILTERS = ("game", "tournament", "round", "table", "player", "ended")
+
+
+def check_match_id(match_id: object) -> str:
+    """``match_id`` if it is a valid match id, else a :class:`MalformedEventError`."""
+    if not isinstance(match_id, str) or not MATCH_ID.fullmatch(match_id):
+        raise MalformedEventError(
+            f"match id {match_id!r} is not valid (letters, digits, '.', '_', '-'; ≤128)")
+    return match_id
 
 
 class TornTail(msgspec.Struct, frozen=True):
@@ -56,8 +93,40 @@ class MatchInfo(msgspec.Struct, frozen=True):
     torn_tail: TornTail | None = None
 
 
+class Head(msgspec.Struct, frozen=True):
+    """Where a match's stream ends: ``length`` events of whole batches (the next
+    ``expected_seq``), the ``last_hash`` of the last one (it vouches for every event before it:
+    the chain), and ``size``, the bytes of their canonical lines (the size of the match file
+    an export gives)."""
+
+    length: int
+    last_hash: str
+    size: int
+
+
+def matches_filters(info: MatchInfo, game: str | None = None, tournament: str | None = None,
+                    round: int | None = None, table: int | None = None,
+                    player: str | None = None, ended: bool | None = None) -> bool:
+    """Whether a listing row passes :meth:`Store.list`'s filters (``None``: any)."""
+    o = info.opened
+    if game is not None and o.game != game:
+        return False
+    if tournament is not None and o.tournament != tournament:
+        return False
+    if round is not None and o.round != round:
+        return False
+    if table is not None and o.table != table:
+        return False
+    if player is not None and player not in [s.player for s in o.seats]:
+        return False
+    return ended is None or info.ended == ended
+
+
 class Store(abc.ABC):
     """Append-only streams of match events."""
+
+    #: How to open this store again (another process, a worker): a directory or a URL.
+    url: str = ""
 
     @abc.abstractmethod
     def create(self, opened: MatchOpened, at: str | None = None) -> Stored:
@@ -73,8 +142,76 @@ class Store(abc.ABC):
         """The stream's events from ``from_seq`` on, checked against the hash chain."""
 
     @abc.abstractmethod
-    def list(self) -> list[MatchInfo]:
-        """Every match in the store with its metadata."""
+    def ids(self) -> builtins.list[str]:
+        """The ids of every match in the store, sorted."""
+
+    @abc.abstractmethod
+    def head(self, match_id: str) -> Head:
+        """Where the match's stream ends (cheap: reads no event but the last);
+        :class:`~ledger.errors.MatchNotFoundError` if there is no such match."""
+
+    @abc.abstractmethod
+    def info(self, match_id: str) -> MatchInfo:
+        """One match's summary, reading no other match."""
+
+    @abc.abstractmethod
+    def export_lines(self, match_id: str) -> bytes:
+        """The match's lines exactly as stored (its whole batches): a match file."""
+
+    @abc.abstractmethod
+    def import_lines(self, data: bytes, where: str = "upload") -> Head:
+        """Store a match file's lines byte for byte, after checking them (canonical lines,
+        hashes, chain, seqs, whole batches, seq 0 ``MatchOpened``; ``where`` names the data
+        in errors); :class:`~ledger.errors.ConflictError` if the match exists.  Atomic."""
+
+    @abc.abstractmethod
+    def discard(self, match_id: str) -> None:
+        """Remove a match whose create was never acknowledged (a create rolled back); never
+        used on a match anyone was told of."""
+
+    def list(self, **filters: Any) -> builtins.list[MatchInfo]:
+        """Every match in the store with its metadata, filtered (:data:`FILTERS`: game,
+        tournament, round, table, player -- either seat's --, ended); a match that cannot be
+        read raises its error."""
+        unknown = set(filters) - set(FILTERS)
+        if unknown:
+            raise TypeError(f"unknown filter(s): {', '.join(sorted(unknown))}")
+        return [info for info in (self.info(m) for m in self.ids())
+                if matches_filters(info, **filters)]
+
+    def heads(self) -> dict[str, Head | Exception]:
+        """Every match's head (or the error that reading it raised), by id."""
+        out: dict[str, Head | Exception] = {}
+        for match_id in self.ids():
+            try:
+                out[match_id] = self.head(match_id)
+            except Exception as exc:  # noqa: BLE001 - reported per match by the caller
+                out[match_id] = exc
+        return out
+
+    def exists(self, match_id: str) -> bool:
+        try:
+            self.head(self.check_id(match_id))
+        except MatchNotFoundError:
+            return False
+        return True
+
+    def check_id(self, match_id: str) -> str:
+        """``match_id`` if it is a valid id (400 for the web), before anything is read."""
+        return check_match_id(match_id)
+
+    def torn_tail(self, match_id: str) -> TornTail | None:
+        """An unfinished batch a crashed writer left (only a file store can have one)."""
+        return None
+
+    def close(self) -> None:  # noqa: B027 - optional: only backends with connections need it
+        """Release connections and the like (a file store holds none)."""
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     @abc.abstractmethod
     def follow(self, match_id: str, from_seq: int = 0, poll: float = 0.05,
@@ -84,4 +221,4 @@ class Store(abc.ABC):
 
     def length(self, match_id: str) -> int:
         """The number of events in a stream (the next ``expected_seq``)."""
-        return sum(1 for _ in self.read(match_id))
+        return self.head(match_id).length

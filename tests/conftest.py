@@ -15,3 +15,6 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.register_profile("dev")
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+# The throwaway PostgreSQL cluster of the PostgreSQL tests (tests/postgres.py).
+from tests.postgres import pg_url, postgres_cluster  # noqa: E402, F401

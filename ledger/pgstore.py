@@ -1,0 +1,494 @@
+"""The scale-out store: match streams in PostgreSQL, for many recording servers on one database.
+
+The same protocol as the file store (:class:`ledger.store.Store`, held to the same contract by
+``tests/ledger/contract/``), with the database doing the serialising (DESIGN.md section 5):
+
+* ``wonders_events(match_id, seq, line)`` -- one row per event, primary key
+  ``(match_id, seq)``: the database itself refuses a second event at a seq, so two servers can
+  never fork a match.  ``line`` is the canonical line's bytes exactly as written (an export is
+  the lines joined by ``\\n``: byte-identical to the match file); every read decodes each line
+  and checks its hash and chain link (:func:`ledger.codec.decode_line`) and its seq.
+* ``wonders_matches`` -- one row per match: what a listing filters on (game, tournament,
+  round, table, players), where the stream ends (``length``, ``last_hash``, ``size``: the
+  :class:`~ledger.store.Head`) and how it ended.  An append locks this row (``SELECT … FOR
+  UPDATE``), checks ``expected_seq`` against ``length``, inserts the batch's lines and moves
+  the head, all in **one transaction**: a stale writer gets a
+  :class:`~ledger.errors.ConflictError` and nothing is written; a batch is acknowledged only
+  once its ``COMMIT`` returned (durable, with PostgreSQL's default ``synchronous_commit``).
+* ``wonders_tokens(match_id, hashes)`` -- the recording service's token hashes (SHA-256 hex
+  per role; never a token), used by :class:`web.tokens.PgTokenBook`.
+* Live follow: each append's transaction does ``pg_notify('wonders_appended', match_id)``;
+  PostgreSQL delivers it on commit to every listening server.  One listener thread per store
+  (one connection doing ``LISTEN``) wakes the :meth:`PgStore.wait` / :meth:`PgStore.follow`
+  callers of that match at once -- no polling of the table (a slow poll stays as a safety net
+  should a connection drop).
+
+Connections come from a ``psycopg_pool.ConnectionPool``.  The tables are created at open
+(under an advisory lock, so servers starting together don't race).  Open one with
+:func:`ledger.stores.open_store` (``postgresql://user@host/db``; ``?host=/socket/dir`` for a
+unix socket).
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from ledger.codec import GENESIS, Stored, decode_line, encode_line, now_iso
+from ledger.errors import (
+    ConflictError,
+    IntegrityError,
+    LedgerError,
+    MalformedEventError,
+    MatchNotFoundError,
+    StoreUnavailableError,
+)
+from ledger.events import Event, MatchEnded, MatchOpened
+from ledger.integrity import check_bytes
+from ledger.store import SUFFIX, Head, MatchInfo, Store, check_match_id
+
+try:  # the optional extra: pip install 'wonders-ledger[postgres]'
+    import psycopg
+    from psycopg_pool import ConnectionPool
+except ImportError:  # pragma: no cover - reported when a postgresql:// store is opened
+    psycopg = None  # type: ignore[assignment]
+    ConnectionPool = None  # type: ignore[assignment,misc]
+
+CHANNEL = "wonders_appended"
+_SCHEMA_LOCK = 0x574F4E44  # advisory lock key while creating the tables ("WOND")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS wonders_matches (
+    match_id   text PRIMARY KEY,
+    game       text NOT NULL,
+    tournament text,
+    round      integer,
+    table_no   integer,
+    players    text[] NOT NULL,
+    length     integer NOT NULL,
+    last_hash  text NOT NULL,
+    size       bigint NOT NULL,
+    ended      boolean NOT NULL DEFAULT false,
+    winner     text,
+    reason     text
+);
+CREATE TABLE IF NOT EXISTS wonders_events (
+    match_id text NOT NULL REFERENCES wonders_matches (match_id) ON DELETE CASCADE,
+    seq      integer NOT NULL CHECK (seq >= 0),
+    line     bytea NOT NULL,
+    PRIMARY KEY (match_id, seq)
+);
+CREATE TABLE IF NOT EXISTS wonders_tokens (
+    match_id text PRIMARY KEY,
+    hashes   jsonb NOT NULL
+);
+"""
+
+_MATCH_COLUMNS = "m.match_id, m.length, m.ended, m.winner, m.reason, e.line"
+
+
+class PgStore(Store):
+    """Match streams in one PostgreSQL database (see the module's docstring)."""
+
+    def __init__(self, url: str, clock: Callable[[], str] = now_iso, pool_size: int = 10,
+                 connect_timeout: float = 10.0):
+        if psycopg is None or ConnectionPool is None:
+            raise StoreUnavailableError(
+                "a postgresql:// store needs psycopg and psycopg-pool: "
+                "pip install 'wonders-ledger[postgres]'")
+        self.url, self.clock = url, clock
+        self.pool = ConnectionPool(url, min_size=1, max_size=max(1, pool_size), open=False,
+                                   timeout=connect_timeout, name="wonders")
+        try:
+            self.pool.open(wait=True, timeout=connect_timeout)
+        except Exception as exc:  # noqa: BLE001 - psycopg_pool raises its own PoolTimeout
+            self.pool.close()
+            raise StoreUnavailableError(f"PostgreSQL store {_safe(url)}: cannot connect "
+                                        f"({_first_line(exc)})") from None
+        self._cond = threading.Condition()
+        self._appended: dict[str, int] = {}  # match id -> notifications seen
+        self._listener: threading.Thread | None = None
+        self._closed = False
+        with self._tx() as conn:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", [_SCHEMA_LOCK])
+            conn.execute(SCHEMA)
+
+    def __repr__(self) -> str:
+        return f"PgStore({_safe(self.url)!r})"
+
+    # -- connections -----------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _tx(self) -> Iterator[Any]:
+        """A pooled connection in one transaction (committed on leaving, rolled back on an
+        error); a database error is a :class:`LedgerError` naming the store."""
+        try:
+            with self.pool.connection() as conn:
+                yield conn
+        except LedgerError:
+            raise
+        except psycopg.Error as exc:
+            raise StoreUnavailableError(f"PostgreSQL store {_safe(self.url)}: "
+                                        f"{_first_line(exc)}") from None
+
+    def close(self) -> None:
+        self._closed = True
+        with self._cond:
+            self._cond.notify_all()
+        self.pool.close()
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def create(self, opened: MatchOpened, at: str | None = None) -> Stored:
+        match_id = check_match_id(opened.match_id)
+        line, digest = encode_line(opened, 0, at or self.clock(), 0, GENESIS)
+        with self._tx() as conn:
+            row = conn.execute(
+                "INSERT INTO wonders_matches (match_id, game, tournament, round, table_no, "
+                "players, length, last_hash, size) VALUES (%s, %s, %s, %s, %s, %s, 1, %s, %s) "
+                "ON CONFLICT (match_id) DO NOTHING RETURNING match_id",
+                [match_id, opened.game, opened.tournament, opened.round, opened.table,
+                 [s.player for s in opened.seats], digest, len(line) + 1]).fetchone()
+            if row is None:
+                raise ConflictError(f"match {match_id!r} already exists")
+            conn.execute("INSERT INTO wonders_events (match_id, seq, line) VALUES (%s, 0, %s)",
+                         [match_id, line])
+            conn.execute("SELECT pg_notify(%s, %s)", [CHANNEL, match_id])
+        return decode_line(line, _where(match_id, 0))
+
+    def append(self, match_id: str, events: Sequence[Event], expected_seq: int,
+               at: str | None = None) -> list[Stored]:
+        if not events:
+            return []
+        check_match_id(match_id)
+        with self._tx() as conn:
+            row = conn.execute("SELECT length, last_hash, size FROM wonders_matches "
+                               "WHERE match_id = %s FOR UPDATE", [match_id]).fetchone()
+            if row is None:
+                raise MatchNotFoundError(f"no match {match_id!r} in this store")
+            length, last_hash, size = row
+            if expected_seq != length:
+                raise ConflictError(
+                    f"match {match_id!r}: expected seq {expected_seq} but the match has {length} "
+                    f"events (another writer appended first); nothing was written")
+            stamp = at or self.clock()
+            batch_end = length + len(events) - 1
+            lines, prev = [], last_hash
+            for offset, event in enumerate(events):
+                line, prev = encode_line(event, length + offset, stamp, batch_end, prev)
+                lines.append(line)
+            ended = next((e for e in reversed(events) if isinstance(e, MatchEnded)), None)
+            with conn.cursor() as cur:
+                cur.executemany("INSERT INTO wonders_events (match_id, seq, line) "
+                                "VALUES (%s, %s, %s)",
+                                [(match_id, length + i, line) for i, line in enumerate(lines)])
+            conn.execute(
+                "UPDATE wonders_matches SET length = %s, last_hash = %s, size = %s, "
+                "ended = ended OR %s, winner = CASE WHEN %s THEN %s ELSE winner END, "
+                "reason = CASE WHEN %s THEN %s ELSE reason END WHERE match_id = %s",
+                [batch_end + 1, prev, size + sum(len(line) + 1 for line in lines),
+                 ended is not None, ended is not None, ended.winner if ended else None,
+                 ended is not None, ended.reason if ended else None, match_id])
+            conn.execute("SELECT pg_notify(%s, %s)", [CHANNEL, match_id])
+        return [decode_line(line, _where(match_id, length + i)) for i, line in enumerate(lines)]
+
+    def import_lines(self, data: bytes, where: str = "upload") -> Head:
+        from ledger.filestore import _checked_opened  # the same check as the file store's
+
+        check = check_bytes(data, where)
+        opened = _checked_opened(check, where)
+        match_id = opened.match_id
+        lines = data.split(b"\n")[:-1]
+        last = check.events[-1]
+        ended = next((s.event for s in reversed(check.events)
+                      if isinstance(s.event, MatchEnded)), None)
+        with self._tx() as conn:
+            row = conn.execute(
+                "INSERT INTO wonders_matches (match_id, game, tournament, round, table_no, "
+                "players, length, last_hash, size, ended, winner, reason) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+                "ON CONFLICT (match_id) DO NOTHING RETURNING match_id",
+                [match_id, opened.game, opened.tournament, opened.round, opened.table,
+                 [s.player for s in opened.seats], len(lines), last.hash, len(data),
+                 ended is not None, ended.winner if ended else None,
+                 ended.reason if ended else None]).fetchone()
+            if row is None:
+                raise ConflictError(f"match {match_id!r} already exists in this store; "
+                                    f"nothing was imported")
+            with conn.cursor() as cur, cur.copy(
+                    "COPY wonders_events (match_id, seq, line) FROM STDIN") as copy:
+                for seq, line in enumerate(lines):
+                    copy.write_row((match_id, seq, line))
+            conn.execute("SELECT pg_notify(%s, %s)", [CHANNEL, match_id])
+        return Head(len(lines), last.hash, len(data))
+
+    def discard(self, match_id: str) -> None:
+        with self._tx() as conn:
+            conn.execute("DELETE FROM wonders_matches WHERE match_id = %s",
+                         [check_match_id(match_id)])
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def read(self, match_id: str, from_seq: int = 0) -> Iterator[Stored]:
+        """The match's events from ``from_seq``, each line's hash and chain link checked (from
+        the line before ``from_seq``, whose own hash is checked too) and its seq."""
+        check_match_id(match_id)
+        start = max(from_seq - 1, 0)
+        with self._tx() as conn:
+            rows = conn.execute("SELECT seq, line FROM wonders_events WHERE match_id = %s "
+                                "AND seq >= %s ORDER BY seq", [match_id, start]).fetchall()
+            if not rows and not self._has(conn, match_id):
+                raise MatchNotFoundError(f"no match {match_id!r} in this store")
+        yield from _decoded(match_id, rows, start, from_seq)
+
+    def follow(self, match_id: str, from_seq: int = 0, poll: float = 0.05,
+               timeout: float | None = None) -> Iterator[Stored]:
+        """Events from ``from_seq`` as they are appended: woken by ``NOTIFY`` (``poll`` is
+        only the safety net's period, at least a second)."""
+        nxt, idle_since = from_seq, time.monotonic()
+        while True:
+            seen = self._seen(match_id)
+            got = False
+            for stored in self.read(match_id, nxt):
+                got = True
+                nxt = stored.seq + 1
+                yield stored
+                if isinstance(stored.event, MatchEnded):
+                    return
+            if got:
+                idle_since = time.monotonic()
+            left = None if timeout is None else timeout - (time.monotonic() - idle_since)
+            if left is not None and left <= 0:
+                return
+            self._wait_notified(match_id, seen, max(1.0, poll) if left is None
+                                else min(left, max(1.0, poll)))
+            if self._closed:
+                return
+
+    def wait(self, match_id: str, length: int, timeout: float) -> bool:
+        """Block until the match has more than ``length`` events (``True``) or ``timeout``
+        seconds passed (``False``); woken by ``NOTIFY``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            seen = self._seen(match_id)
+            if self.head(match_id).length > length:
+                return True
+            left = deadline - time.monotonic()
+            if left <= 0 or self._closed:
+                return False
+            self._wait_notified(match_id, seen, min(left, 1.0))
+
+    def ids(self) -> builtins.list[str]:
+        with self._tx() as conn:
+            rows = conn.execute('SELECT match_id FROM wonders_matches '
+                                'ORDER BY match_id COLLATE "C"').fetchall()
+        return [r[0] for r in rows]
+
+    def head(self, match_id: str) -> Head:
+        check_match_id(match_id)
+        with self._tx() as conn:
+            row = conn.execute("SELECT length, last_hash, size FROM wonders_matches "
+                               "WHERE match_id = %s", [match_id]).fetchone()
+        if row is None:
+            raise MatchNotFoundError(f"no match {match_id!r} in this store")
+        return Head(*row)
+
+    def heads(self) -> dict[str, Head | Exception]:
+        with self._tx() as conn:
+            rows = conn.execute("SELECT match_id, length, last_hash, size "
+                                "FROM wonders_matches").fetchall()
+        return {r[0]: Head(r[1], r[2], r[3]) for r in sorted(rows)}
+
+    def info(self, match_id: str) -> MatchInfo:
+        check_match_id(match_id)
+        with self._tx() as conn:
+            row = conn.execute(f"SELECT {_MATCH_COLUMNS} FROM wonders_matches m JOIN "
+                               f"wonders_events e ON e.match_id = m.match_id AND e.seq = 0 "
+                               f"WHERE m.match_id = %s", [match_id]).fetchone()
+        if row is None:
+            raise MatchNotFoundError(f"no match {match_id!r} in this store")
+        return _info(row)
+
+    def list(self, **filters: Any) -> builtins.list[MatchInfo]:
+        """Filtered in SQL (game, tournament, round, table, player, ended)."""
+        unknown = set(filters) - {"game", "tournament", "round", "table", "player", "ended"}
+        if unknown:
+            raise TypeError(f"unknown filter(s): {', '.join(sorted(unknown))}")
+        where, args = [], []
+        for name, column in (("game", "game"), ("tournament", "tournament"),
+                             ("round", "round"), ("table", "table_no"), ("ended", "ended")):
+            if filters.get(name) is not None:
+                where.append(f"m.{column} = %s")
+                args.append(filters[name])
+        if filters.get("player") is not None:
+            where.append("%s = ANY(m.players)")
+            args.append(filters["player"])
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        with self._tx() as conn:
+            rows = conn.execute(f"SELECT {_MATCH_COLUMNS} FROM wonders_matches m JOIN "
+                                f"wonders_events e ON e.match_id = m.match_id AND e.seq = 0 "
+                                f'{clause} ORDER BY m.match_id COLLATE "C"', args).fetchall()
+        return [_info(row) for row in rows]
+
+    def export_lines(self, match_id: str) -> bytes:
+        """The lines as written, joined: byte-identical to the match file."""
+        check_match_id(match_id)
+        with self._tx() as conn:
+            rows = conn.execute("SELECT line FROM wonders_events WHERE match_id = %s "
+                                "ORDER BY seq", [match_id]).fetchall()
+        if not rows:
+            raise MatchNotFoundError(f"no match {match_id!r} in this store")
+        return b"".join(bytes(r[0]) + b"\n" for r in rows)
+
+    @staticmethod
+    def _has(conn: Any, match_id: str) -> bool:
+        return conn.execute("SELECT 1 FROM wonders_matches WHERE match_id = %s",
+                            [match_id]).fetchone() is not None
+
+    # -- tokens (web.tokens.PgTokenBook) ---------------------------------------------------
+
+    def put_tokens(self, match_id: str, hashes: dict[str, str]) -> None:
+        """Store a match's token hashes; :class:`ConflictError` if it has some already."""
+        with self._tx() as conn:
+            row = conn.execute("INSERT INTO wonders_tokens (match_id, hashes) VALUES (%s, %s) "
+                               "ON CONFLICT (match_id) DO NOTHING RETURNING match_id",
+                               [check_match_id(match_id), json.dumps(hashes)]).fetchone()
+        if row is None:
+            raise ConflictError(f"match {match_id!r} is being created right now; nothing "
+                                f"was written")
+
+    def token_hashes(self, match_id: str) -> dict[str, str]:
+        with self._tx() as conn:
+            row = conn.execute("SELECT hashes FROM wonders_tokens WHERE match_id = %s",
+                               [match_id]).fetchone()
+        return dict(row[0]) if row else {}
+
+    def drop_tokens(self, match_id: str) -> None:
+        with self._tx() as conn:
+            conn.execute("DELETE FROM wonders_tokens WHERE match_id = %s", [match_id])
+
+    def tokens_without_match(self) -> builtins.list[str]:
+        """Matches whose tokens were written by a create that has not (yet) made the match."""
+        with self._tx() as conn:
+            rows = conn.execute("SELECT t.match_id FROM wonders_tokens t WHERE NOT EXISTS "
+                                "(SELECT 1 FROM wonders_matches m WHERE m.match_id = "
+                                "t.match_id) ORDER BY 1").fetchall()
+        return [r[0] for r in rows]
+
+    @contextlib.contextmanager
+    def claim(self, match_id: str, wait: bool = False) -> Iterator[bool]:
+        """Hold a match id across servers while a create runs: a session advisory lock on a
+        connection of its own (released when the block ends, or when a crashed server's
+        connection drops).  Yields whether the id was claimed (``wait``: blocks until it is)."""
+        try:
+            conn = psycopg.connect(self.url, autocommit=True)
+        except psycopg.Error as exc:
+            raise StoreUnavailableError(f"PostgreSQL store {_safe(self.url)}: "
+                                        f"{_first_line(exc)}") from None
+        try:
+            key = ["wonders:create:" + match_id]
+            if wait:
+                conn.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", key)
+                got = True
+            else:
+                row = conn.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0))",
+                                   key).fetchone()
+                got = bool(row and row[0])
+            yield got
+        finally:
+            conn.close()  # ends the session: releases the lock
+
+    # -- notifications -----------------------------------------------------------------------
+
+    def _seen(self, match_id: str) -> int:
+        self._listen()
+        with self._cond:
+            return self._appended.get(match_id, 0)
+
+    def _wait_notified(self, match_id: str, seen: int, timeout: float) -> None:
+        with self._cond:
+            self._cond.wait_for(lambda: self._closed or
+                                self._appended.get(match_id, 0) != seen, timeout)
+
+    def _listen(self) -> None:
+        """Start the listener thread (once): ``LISTEN`` on a connection of its own."""
+        with self._cond:
+            if self._listener is not None and self._listener.is_alive():
+                return
+            ready = threading.Event()
+            self._listener = threading.Thread(target=self._run_listener, args=(ready,),
+                                              name="wonders-pg-listen", daemon=True)
+            self._listener.start()
+        ready.wait(5)
+
+    def _run_listener(self, ready: threading.Event) -> None:
+        while not self._closed:
+            try:
+                with psycopg.connect(self.url, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    ready.set()
+                    with self._cond:  # anything appended while not listening: look again
+                        for key in self._appended:
+                            self._appended[key] += 1
+                        self._cond.notify_all()
+                    while not self._closed:
+                        for note in conn.notifies(timeout=0.5):
+                            with self._cond:
+                                self._appended[note.payload] = \
+                                    self._appended.get(note.payload, 0) + 1
+                                self._cond.notify_all()
+            except psycopg.Error:
+                ready.set()
+                if not self._closed:
+                    time.sleep(0.5)  # the waiters' timed wait is the safety net meanwhile
+
+
+def _decoded(match_id: str, rows: list, start: int, from_seq: int) -> Iterator[Stored]:
+    """Decode and check rows ``(seq, line)`` from seq ``start`` (= ``from_seq`` - 1, the
+    chain's anchor, unless ``from_seq`` is 0)."""
+    prev = GENESIS if start == 0 else None
+    for index, (seq, line) in enumerate(rows):
+        expected = start + index
+        where = _where(match_id, expected)
+        stored = decode_line(bytes(line), where, prev)
+        if seq != expected or stored.seq != expected:
+            raise IntegrityError(f"{where}: seq {stored.seq}: expected seq {expected} "
+                                 f"(a row is missing or out of place)")
+        prev = stored.hash
+        if stored.seq >= from_seq:
+            yield stored
+
+
+def _info(row: tuple) -> MatchInfo:
+    match_id, length, ended, winner, reason, line = row
+    opened = decode_line(bytes(line), _where(match_id, 0)).event
+    if not isinstance(opened, MatchOpened):
+        raise MalformedEventError(f"{_where(match_id, 0)}: seq 0: expected MatchOpened, got "
+                                  f"{type(opened).__name__}")
+    return MatchInfo(match_id, opened, length, ended, winner, reason)
+
+
+def _where(match_id: str, seq: int) -> str:
+    """Where a line is, named as in its match file (``<match>.jsonl:<line>``)."""
+    return f"{match_id}{SUFFIX}:{seq + 1}"
+
+
+def _safe(url: str) -> str:
+    """A URL without its password (it goes into messages and logs)."""
+    try:
+        from psycopg.conninfo import conninfo_to_dict
+
+        parts = conninfo_to_dict(url)
+    except Exception:  # noqa: BLE001 - not parseable: show only its scheme
+        return url.split(":", 1)[0] + "://…"
+    host = parts.get("host", "")
+    return f"postgresql://{parts.get('user', '')}@{host}/{parts.get('dbname', '')}"
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
