@@ -9,7 +9,8 @@ file store, :mod:`ledger.filestore`):
 
 * :meth:`Store.create`, :meth:`Store.append` -- write (a batch is durable on return);
 * :meth:`Store.read` (from a seq, chain-checked), :meth:`Store.follow` (blocks until new
-  events), :meth:`Store.head` (length, last hash, bytes: cheap), :meth:`Store.heads`;
+  events), :meth:`Store.wait` (blocks until the match grows), :meth:`Store.head` (length,
+  last hash, bytes: cheap), :meth:`Store.heads`;
 * :meth:`Store.info` (one match's summary, reading no other match), :meth:`Store.list`
   (with filters), :meth:`Store.ids`, :meth:`Store.exists`, :meth:`Store.check_id`;
 * :meth:`Store.export_lines` / :meth:`Store.import_lines` -- a match's canonical lines, byte
@@ -28,6 +29,7 @@ from __future__ import annotations
 import abc
 import builtins
 import re
+import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -188,6 +190,15 @@ class Store(abc.ABC):
             except Exception as exc:  # noqa: BLE001 - reported per match by the caller
                 out[match_id] = exc
         return out
+
+    def wait(self, match_id: str, length: int, timeout: float) -> bool:
+        """Block until the match has more than ``length`` events (``True``) or about
+        ``timeout`` seconds passed (``False``).  This default sleeps and looks once; a backend
+        that is told of appends (PostgreSQL's ``NOTIFY``) returns as soon as one lands."""
+        if self.head(match_id).length > length:
+            return True
+        time.sleep(timeout)
+        return self.head(match_id).length > length
 
     def exists(self, match_id: str) -> bool:
         try:

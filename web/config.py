@@ -11,8 +11,9 @@ import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from ledger.stores import is_url
 from web.errors import ConfigError
 
 PREFIX = "WONDERS_"
@@ -23,7 +24,9 @@ class Settings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    store: Path = Field(Path("wonders-data"), description="directory of match files")
+    store: Path | str = Field(Path("wonders-data"),
+                              description="the store: a directory of match files, or a "
+                                          "postgresql:// URL (many servers on one database)")
     organizer_token: str = Field(default_factory=lambda: secrets.token_urlsafe(32), min_length=32,
                                  description="bearer token for creating and importing matches "
                                              "(at least 32 characters)")
@@ -40,6 +43,14 @@ class Settings(BaseModel):
     follow_max_per_client: int = Field(2, ge=1, le=1024,
                                        description="live-follow streams open at once from one address")
     follow_poll: float = Field(0.2, gt=0, le=10, description="seconds between checks for new events")
+
+    @field_validator("store", mode="before")
+    @classmethod
+    def _store(cls, value: object) -> object:
+        """A ``postgresql://`` URL stays a string; anything else names a directory."""
+        if isinstance(value, str) and not is_url(value):
+            return Path(value)
+        return value
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides) -> Settings:

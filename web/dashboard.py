@@ -6,7 +6,8 @@ The numbers are the warehouse's (``wonders ingest``); this module only calls
 :func:`ledger.stats.compute` and turns the tables into chart geometry -- nothing is recounted.
 
 The warehouse file is ``app.config["WONDERS_WAREHOUSE"]``, else the ``WONDERS_WAREHOUSE``
-environment variable, else ``<store>/warehouse.duckdb``.  It is opened read-only per request
+environment variable, else ``<store>/warehouse.duckdb`` (for a ``postgresql://`` store,
+``./warehouse.duckdb``).  It is opened read-only per request
 (so ``wonders ingest`` can update it while the server runs) and a rendered page is kept until
 the file changes.
 """
@@ -32,7 +33,10 @@ RULESETS = ("1.3.2", "1.2")
 
 def warehouse_path() -> Path:
     configured = current_app.config.get("WONDERS_WAREHOUSE") or os.environ.get(WAREHOUSE_ENV)
-    return Path(configured) if configured else services().settings.store / "warehouse.duckdb"
+    if configured:
+        return Path(configured)
+    store = services().settings.store
+    return store / "warehouse.duckdb" if isinstance(store, Path) else Path("warehouse.duckdb")
 
 
 @bp.get("/stats")

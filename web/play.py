@@ -65,7 +65,7 @@ def _normal_host(host: str, scheme: str) -> str:
 
 @bp.route("/play/<match_id>", methods=["GET"])
 def page(match_id: str):
-    services().store.path(match_id)  # 400 on a malformed id
+    services().store.check_id(match_id)  # 400 on a malformed id
     token = request.args.get("token")
     if token is not None:
         return _enter(match_id, token)
@@ -80,7 +80,7 @@ def page(match_id: str):
 
 @bp.route("/play/<match_id>", methods=["POST"])
 def enter(match_id: str):
-    services().store.path(match_id)
+    services().store.check_id(match_id)
     return _enter(match_id, request.form.get("token", ""))
 
 

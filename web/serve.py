@@ -2,9 +2,10 @@
 
 Threads suit this service: requests spend their time in fsync and file I/O (which release
 the GIL), the table cache is shared by all threads of the process, and writers to one match
-are serialised by the table lock and the file store's ``flock``.  Several ``wonders serve``
-processes over one store directory are safe too: each table notices another process's
-appends and reloads, and a stale writer gets a 409.
+are serialised by the table lock and the store (the file store's ``flock``, PostgreSQL's row
+lock and ``(match_id, seq)`` key).  Several ``wonders serve`` processes over one store
+directory -- or one PostgreSQL database, on many machines -- are safe too: each table notices
+another process's appends (the store's head) and reloads, and a stale writer gets a 409.
 
 A live-follow stream (``GET /api/matches/<id>/follow``) keeps its thread until it ends, so
 those requests run on a pool of their own (:class:`SplitDispatcher`): ``--threads`` threads
@@ -24,6 +25,7 @@ import sys
 from waitress.server import create_server
 from waitress.task import ThreadedTaskDispatcher
 
+from ledger.stores import describe
 from web.app import create_app
 from web.config import Settings
 
@@ -77,7 +79,7 @@ def serve(settings: Settings, host: str, port: int, threads: int, announce=print
                            clear_untrusted_proxy_headers=True,
                            _dispatcher=SplitDispatcher(threads, follow_threads))
     actual_port = server.effective_port
-    announce(f"serving {settings.store} on http://{host}:{actual_port} with {threads} threads "
+    announce(f"serving {describe(settings.store)} on http://{host}:{actual_port} with {threads} threads "
              f"(and {follow_threads} for live follow: at most {settings.follow_max_streams} "
              f"streams, {settings.follow_max_per_client} per address)")
     announce(f"organizer token: {settings.organizer_token}")

@@ -17,24 +17,40 @@ back (match file, then tokens, then the pending file); one whose process died le
 file nobody holds, which :meth:`TokenBook.recover_pending` (at every start) or the next create
 of that id rolls back the same way.  So the id of a create that was never acknowledged can be
 used again, and there is never a match file without its tokens.
+
+That is the file store's book (:class:`TokenBook`, files beside the match files).  A
+PostgreSQL store keeps the hashes in its ``wonders_tokens`` table (:class:`PgTokenBook`): a
+create holds the id with an advisory lock on a session of its own (a crashed server's lock goes
+with its connection), writes the tokens, then the match; a create that fails rolls back the
+same way, and one whose server died leaves tokens without a match, which the next create of
+that id or :meth:`PgTokenBook.recover_pending` removes.  :func:`token_book` picks the book of
+a store.  At start the app has the book sweep what a killed server left (:meth:`TokenBook.sweep`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import hmac
 import json
+import logging
 import os
 import re
 import secrets
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ledger.errors import ConflictError
-from ledger.filestore import fsync_dir
+from ledger.filestore import SUFFIX, FileStore, fsync_dir
+from ledger.store import Store
+
+log = logging.getLogger("wonders.web")
+ORPHANS = ".orphans"  # under a file store: live matches without tokens, moved aside
 
 ROLES = ("A", "B", "judge")
 PENDING = ".pending"  # under the store: the creates in progress (see the module's docstring)
@@ -59,8 +75,64 @@ def is_same_secret(given: str, expected: str) -> bool:
     return hmac.compare_digest(hash_token(given), hash_token(expected))
 
 
-class TokenBook:
-    """The hashed tokens of every match in one store directory."""
+class Book:
+    """What every token book answers: which role a token holds, from the stored hashes."""
+
+    def _hashes(self, match_id: str) -> dict[str, str]:
+        raise NotImplementedError
+
+    def role_of(self, match_id: str, token: str | None) -> str | None:
+        """The role ``token`` holds in ``match_id`` (``None``: no role at all)."""
+        if not token or not _SAFE_ID.fullmatch(match_id):
+            return None
+        hashes = self._hashes(match_id)
+        found = None
+        for role in ROLES:  # every role is compared, whatever matched
+            if role in hashes and is_same_token(token, hashes[role]):
+                found = role
+        return found
+
+    def is_role_hash(self, match_id: str, role: str, digest: str) -> bool:
+        """Whether ``digest`` is the stored hash of ``role``'s token (constant time)."""
+        if not _SAFE_ID.fullmatch(match_id):
+            return False
+        stored = self._hashes(match_id).get(role, "")
+        return bool(stored) and hmac.compare_digest(stored, digest)
+
+    def has_tokens(self, match_id: str) -> bool:
+        return bool(self._hashes(match_id))
+
+
+def token_book(store: Store) -> TokenBook | PgTokenBook:
+    """The token book of a store: files beside a file store's, a table in PostgreSQL."""
+    if isinstance(store, FileStore):
+        return TokenBook(store.root)
+    if hasattr(store, "put_tokens"):
+        return PgTokenBook(store)
+    raise TypeError(f"{store!r} keeps no tokens")
+
+
+@dataclass
+class Swept:
+    """What a start swept of what a killed server left."""
+
+    rolled_back: list[str] = field(default_factory=list)  # creates that never finished
+    temporary: list[str] = field(default_factory=list)  # .tmp files of dead processes
+    orphans: list[str] = field(default_factory=list)  # live matches without tokens, moved aside
+
+    def __bool__(self) -> bool:
+        return bool(self.rolled_back or self.temporary or self.orphans)
+
+    def describe(self, root: object) -> str:
+        return (f"store {root}: swept what a stopped server left: "
+                f"{len(self.rolled_back)} unfinished create(s) rolled back"
+                f"{_names(self.rolled_back)}, {len(self.temporary)} temporary file(s) removed, "
+                f"{len(self.orphans)} live match(es) without tokens moved to {ORPHANS}/"
+                f"{_names(self.orphans)}")
+
+
+class TokenBook(Book):
+    """The hashed tokens of every match in one file store's directory."""
 
     def __init__(self, store_root: str | os.PathLike):
         self.store_root = Path(store_root)
@@ -102,13 +174,13 @@ class TokenBook:
     # -- atomic creates ----------------------------------------------------------------------
 
     @contextmanager
-    def creating(self, match_id: str, match_path: Path) -> Iterator[Creation]:
+    def creating(self, match_id: str, match_path: Path | None = None) -> Iterator[Creation]:
         """Hold ``match_id`` while a match is created at ``match_path`` with its tokens:
         409 (:class:`~ledger.errors.ConflictError`) if the id is taken or being created.
         Inside, call :meth:`Creation.issue` before writing the match file; on leaving without
         an error the create is committed (durably), on an error it is rolled back."""
         _check_id(match_id)
-        creation = Creation(self, match_id, match_path)
+        creation = Creation(self, match_id, match_path or self.match_path(match_id))
         creation.take()
         try:
             yield creation
@@ -116,6 +188,36 @@ class TokenBook:
             creation.roll_back()
             raise
         creation.commit()
+
+    def match_path(self, match_id: str) -> Path:
+        return self.store_root / f"{match_id}{SUFFIX}"
+
+    def sweep(self, store: Store) -> Swept:
+        """Leftovers of a server that was killed, swept at start (a create or import in
+        progress in another live process is left alone): unfinished creates rolled back,
+        temporary files of dead processes removed, and live matches without tokens (no one
+        can ever continue them; only a create or import that died half-way under an older
+        version leaves one) moved to ``<store>/.orphans/``, which frees their ids."""
+        swept = Swept(rolled_back=self.recover_pending())
+        for folder in (self.store_root, self.root, self.pending):
+            for path in sorted(folder.glob("*.tmp")):
+                if path.is_file() and not _writer_alive(path):
+                    path.unlink(missing_ok=True)
+                    swept.temporary.append(path.name)
+        for match_id in store.ids():
+            if self.has_tokens(match_id) or self.is_pending(match_id):
+                continue
+            try:
+                ended = store.info(match_id).ended
+            except Exception:  # noqa: BLE001 - unreadable: listed as such, never moved
+                continue
+            if not ended:
+                orphans = self.store_root / ORPHANS
+                orphans.mkdir(exist_ok=True)
+                os.replace(self.match_path(match_id), orphans / f"{match_id}{SUFFIX}")
+                swept.orphans.append(match_id)
+        _log_swept(swept, self.store_root)
+        return swept
 
     def recover_pending(self) -> list[str]:
         """Roll back every create whose process died (its pending file held by no one);
@@ -149,7 +251,7 @@ class TokenBook:
             except FileNotFoundError:
                 return False  # committed or rolled back meanwhile
             checked = os.fstat(fd).st_size > 0
-            self._undo(match_id, path, self.store_root / f"{match_id}.jsonl", checked)
+            self._undo(match_id, path, self.match_path(match_id), checked)
             return True
         finally:
             os.close(fd)
@@ -166,27 +268,6 @@ class TokenBook:
             self.revoke(match_id)
         pending.unlink(missing_ok=True)
         fsync_dir(self.pending)
-
-    def role_of(self, match_id: str, token: str | None) -> str | None:
-        """The role ``token`` holds in ``match_id`` (``None``: no role at all)."""
-        if not token or not _SAFE_ID.fullmatch(match_id):
-            return None
-        hashes = self._hashes(match_id)
-        found = None
-        for role in ROLES:  # every role is compared, whatever matched
-            if role in hashes and is_same_token(token, hashes[role]):
-                found = role
-        return found
-
-    def is_role_hash(self, match_id: str, role: str, digest: str) -> bool:
-        """Whether ``digest`` is the stored hash of ``role``'s token (constant time)."""
-        if not _SAFE_ID.fullmatch(match_id):
-            return False
-        stored = self._hashes(match_id).get(role, "")
-        return bool(stored) and hmac.compare_digest(stored, digest)
-
-    def has_tokens(self, match_id: str) -> bool:
-        return bool(self._hashes(match_id))
 
     def _hashes(self, match_id: str) -> dict[str, str]:
         with self._lock:
@@ -280,6 +361,146 @@ class Creation:
             if self.fd is not None:
                 os.close(self.fd)
             self.fd = None
+
+
+class PgTokenBook(Book):
+    """The hashed tokens of a PostgreSQL store's matches (its ``wonders_tokens`` table)."""
+
+    def __init__(self, store: Any):
+        self.store = store
+        self._cache: dict[str, dict[str, str]] = {}
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def creating(self, match_id: str, match_path: object = None) -> Iterator[PgCreation]:
+        """As :meth:`TokenBook.creating`: 409 if the id is taken or being created (by any
+        server on the database); on leaving without an error the create is committed, on an
+        error it is rolled back."""
+        _check_id(match_id)
+        with self.store.claim(match_id) as claimed:
+            if not claimed:
+                raise ConflictError(f"match {match_id!r} is being created right now; nothing "
+                                    f"was written")
+            if self.store.exists(match_id):
+                raise ConflictError(f"match {match_id!r} already exists in this store; "
+                                    f"nothing was written")
+            self._drop(match_id)  # tokens of a create whose server died, if any
+            creation = PgCreation(self, match_id)
+            try:
+                yield creation
+            except BaseException:
+                creation.roll_back()
+                raise
+
+    def issue(self, match_id: str) -> dict[str, str]:
+        _check_id(match_id)
+        tokens = {role: new_token() for role in ROLES}
+        hashes = {role: hash_token(token) for role, token in tokens.items()}
+        self.store.put_tokens(match_id, hashes)  # committed before the match is created
+        with self._lock:
+            self._cache[match_id] = hashes
+        return tokens
+
+    def revoke(self, match_id: str) -> None:
+        _check_id(match_id)
+        self._drop(match_id)
+
+    def _drop(self, match_id: str) -> None:
+        with self._lock:
+            self._cache.pop(match_id, None)
+        self.store.drop_tokens(match_id)
+
+    def recover_pending(self) -> list[str]:
+        """Remove the tokens of every create whose server died before making its match (a
+        create in progress on a live server holds its claim and is left alone)."""
+        rolled = []
+        for match_id in self.store.tokens_without_match():
+            with self.store.claim(match_id) as claimed:
+                if claimed and not self.store.exists(match_id):
+                    self._drop(match_id)
+                    rolled.append(match_id)
+        return rolled
+
+    def is_pending(self, match_id: str) -> bool:
+        return self.has_tokens(match_id) and not self.store.exists(match_id)
+
+    def sweep(self, store: Store) -> Swept:
+        """Creates that died half-way are rolled back; a database has no temporary files, and
+        a match without tokens (copied in with ``wonders copy``) is left where it is."""
+        swept = Swept(rolled_back=self.recover_pending())
+        _log_swept(swept, store)
+        return swept
+
+    def _hashes(self, match_id: str) -> dict[str, str]:
+        with self._lock:
+            cached = self._cache.get(match_id)
+        if cached is not None:
+            return cached
+        hashes = self.store.token_hashes(match_id)
+        if hashes:  # tokens never change once written (a rolled-back create's are gone)
+            with self._lock:
+                self._cache[match_id] = hashes
+        return hashes
+
+
+class PgCreation:
+    """One create in progress on a PostgreSQL store (see :meth:`PgTokenBook.creating`)."""
+
+    def __init__(self, book: PgTokenBook, match_id: str):
+        self.book, self.match_id = book, match_id
+        self.issued = False
+        self.own_file = True
+
+    def issue(self) -> dict[str, str]:
+        tokens = self.book.issue(self.match_id)
+        self.issued = True
+        return tokens
+
+    def not_ours(self) -> None:
+        self.own_file = False
+
+    def roll_back(self) -> None:
+        if not self.issued:
+            return
+        if self.own_file:
+            with contextlib.suppress(Exception):
+                self.book.store.discard(self.match_id)
+        self.book.revoke(self.match_id)
+
+
+def _log_swept(swept: Swept, where: object) -> None:
+    if swept:
+        log.warning(swept.describe(where))
+    else:
+        log.info("store %s: nothing to sweep", where)
+
+
+_PID = re.compile(r"^\.(?:import-(\d+)-[0-9a-f]+|.+\.(\d+)\.\d+)\.tmp$")
+
+
+def _writer_alive(path: Path) -> bool:
+    """Whether the process named in a temporary file's name (its writer) still runs.  This
+    process has no write of its own in progress while it starts."""
+    found = _PID.match(path.name)
+    if found is None:
+        return False
+    pid = int(found.group(1) or found.group(2))
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _names(ids: list[str]) -> str:
+    if not ids:
+        return ""
+    shown = ", ".join(ids[:5])
+    return f" ({shown}{', …' if len(ids) > 5 else ''})"
 
 
 def _check_id(match_id: str) -> None:

@@ -22,7 +22,6 @@ A live match is shown as the public API shows it: as a spectator only, and
 from __future__ import annotations
 
 import json
-import os
 import threading
 from collections import OrderedDict
 
@@ -73,18 +72,19 @@ def matches():
 
 
 def listing(store, extensions: dict) -> tuple[list[dict], list[str]]:
-    """One row per match file of the store, and the problems of files that cannot be read;
-    a file is re-read only when its size or modification time changed."""
+    """One row per match of the store, and the problems of matches that cannot be read; a
+    match's summary is read again only when its head (length, last hash) changed."""
     cache: dict = extensions.setdefault("wonders_listing", {})
     rows, problems, present = [], [], set()
-    for path in store.files():
-        present.add(path)
-        stat = os.stat(path)
-        key = (stat.st_mtime_ns, stat.st_size)
-        hit = cache.get(path)
-        if hit is None or hit[0] != key:
+    for match_id, head in store.heads().items():
+        present.add(match_id)
+        if isinstance(head, Exception):
+            problems.append(str(head))
+            continue
+        hit = cache.get(match_id)
+        if hit is None or hit[0] != head:
             try:
-                hit = cache[path] = (key, _row(store.info_of(path)))
+                hit = cache[match_id] = (head, _row(store.info(match_id)))
             except LedgerError as exc:
                 problems.append(str(exc))
                 continue

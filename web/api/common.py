@@ -26,7 +26,7 @@ from pydantic import BaseModel, ValidationError
 
 from ledger.codec import Stored
 from ledger.events import Event
-from ledger.filestore import FileStore
+from ledger.store import Store
 from replay.game import Game
 from replay.games import game as game_named
 from web.api import handles
@@ -49,7 +49,7 @@ from web.models import (
     PromptOut,
     StateOut,
 )
-from web.tokens import TokenBook, is_same_secret
+from web.tokens import PgTokenBook, TokenBook, is_same_secret
 
 M = TypeVar("M", bound=BaseModel)
 SESSION_TOKENS = "tables"  # session key: match id -> {role, token hash}, set by /play
@@ -62,9 +62,9 @@ DEFAULT_GAME = "wotf"  # a match created without naming its game
 @dataclass
 class Services:
     settings: Settings
-    store: FileStore
+    store: Store
     tables: Tables
-    tokens: TokenBook
+    tokens: TokenBook | PgTokenBook
     pools: dict[str, Any]  # game name -> its card pool (one per game, loaded on first need)
 
     def pool(self, name: str) -> Any:

@@ -13,8 +13,10 @@ Open streams are counted: at most ``follow_max_streams`` at once in the process 
 it ends, however it ends.  ``wonders serve`` runs these streams on threads of their own
 (:mod:`web.serve`), so however many are open, the recording requests keep their threads.
 
-The streams on one match share a :class:`Feed`: the match file read as it grows, each new
-line decoded once, so a stream costs the events it sends, not a re-read of the whole file.
+The streams on one match share a :class:`Feed`: the match read from the store as it grows,
+each new event decoded once, so a stream costs the events it sends.  Between looks a stream
+waits on the store (:meth:`ledger.store.Store.wait`: woken at once by PostgreSQL's
+``NOTIFY``; a file store sleeps ``follow_poll``).
 """
 
 from __future__ import annotations
@@ -24,12 +26,11 @@ import threading
 import time
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 
 from flask import Blueprint, Response, current_app, request
 
-from ledger.codec import GENESIS, Stored, decode_line
-from ledger.errors import MalformedEventError
+from ledger.codec import Stored
+from ledger.store import Store
 from web.api.common import bearer, divergence_out, event_out, query_int, role_for, services, visible_seq
 from web.api.openapi import Query, route
 from web.api.public import public_perspective
@@ -97,16 +98,15 @@ class Slots:
 
 
 class Feed:
-    """The recorded events of one match, read from its file as it grows: each read starts
-    where the last whole batch ended, so no line is read twice.  Lines are checked as the
-    store checks them (canonical bytes, hash chain, seq); an unfinished (or torn) batch is
-    left for the next read, as :meth:`ledger.filestore.FileStore.follow` does."""
+    """The recorded events of one match, read from the store as it grows: each read starts
+    at the first seq not read yet.  The store checks what it reads (canonical bytes, hash
+    chain, seq) and gives whole batches only (a file's unfinished or torn batch is left for
+    the next read)."""
 
-    def __init__(self, path: Path, name: str):
-        self.path, self.name = path, name
+    def __init__(self, store: Store, match_id: str):
+        self.store, self.name = store, match_id
         self.lock = threading.Lock()
         self.events: list[Stored] = []
-        self.offset, self.prev = 0, GENESIS
         self._messages: dict[tuple, str] = {}  # (seq, perspective, hidden) -> SSE message
 
     def message(self, game, stored: Stored, perspective: str, hidden: frozenset[str]) -> str:
@@ -130,23 +130,7 @@ class Feed:
             return self.events[first:last + 1]
 
     def _grow(self) -> None:
-        with open(self.path, "rb") as handle:
-            handle.seek(self.offset)
-            data = handle.read()
-        pending: list[Stored] = []
-        pos, taken, chain = 0, 0, self.prev
-        while (end := data.find(b"\n", pos)) >= 0:
-            seq = len(self.events) + len(pending)
-            stored = decode_line(data[pos:end], f"{self.name}:{seq + 1}", chain)
-            if stored.seq != seq:
-                raise MalformedEventError(f"{self.name}:{seq + 1}: seq {stored.seq}: "
-                                          f"expected seq {seq}")
-            pending.append(stored)
-            chain, pos = stored.hash, end + 1
-            if stored.seq == stored.batch:  # a whole batch
-                self.events += pending
-                pending, taken, self.prev = [], pos, chain
-        self.offset += taken
+        self.events += self.store.read(self.name, len(self.events))
 
 
 class Follows:
@@ -157,11 +141,11 @@ class Follows:
         self.lock = threading.Lock()
         self.feeds: dict[str, tuple[Feed, int]] = {}  # match id → (feed, streams on it)
 
-    def open(self, client: str, match_id: str, path: Path) -> tuple[Feed, Callable[[], None]]:
+    def open(self, client: str, match_id: str, store: Store) -> tuple[Feed, Callable[[], None]]:
         """A slot (or 503) and the match's feed; returns the feed and the stream's release."""
         free_slot = self.slots.take(client)
         with self.lock:
-            feed, users = self.feeds.get(match_id) or (Feed(path, match_id), 0)
+            feed, users = self.feeds.get(match_id) or (Feed(store, match_id), 0)
             self.feeds[match_id] = (feed, users + 1)
 
         def leave() -> None:
@@ -230,8 +214,8 @@ def follow(match_id: str):
     tables, poll, delay = svc.tables, settings.follow_poll, settings.spectator_delay
     gone = request.environ.get("waitress.client_disconnected") or (lambda: False)
     # last: a refused request holds nothing
-    feed, release = follows().open(request.remote_addr or "?", match_id,
-                                   svc.store.path(match_id))
+    feed, release = follows().open(request.remote_addr or "?", match_id, svc.store)
+    store = svc.store
 
     def horizon(table, seen: int):
         if table.length == seen:  # nothing new: the cheap answer, every poll
@@ -267,7 +251,7 @@ def follow(match_id: str):
                         return
                 if time.monotonic() - idle_since >= timeout:
                     return
-                time.sleep(poll)
+                store.wait(match_id, seen, poll)  # PostgreSQL: woken by the next append
         finally:
             release()
     response = Response(stream(), mimetype="text/event-stream",

@@ -7,20 +7,17 @@ is refused at the cost of reading one line.  A file of schema 3 today's engine d
 is intact and shown as recorded: it is imported, and the answer carries the divergence mark
 (``divergence: {seq, message}``).
 
-Storing is atomic with the tokens (:meth:`web.tokens.TokenBook.creating`): the verified file
-is linked into place under the pending create, after its tokens."""
+Storing is atomic with the tokens (:meth:`web.tokens.TokenBook.creating`): the verified lines
+are stored byte for byte (:meth:`ledger.store.Store.import_lines`, in any backend) under the
+pending create, after its tokens."""
 
 from __future__ import annotations
-
-import os
-import secrets
 
 from flask import Blueprint, request
 
 from ledger.errors import ConflictError, LedgerError
 from ledger.events import MatchOpened
-from ledger.filestore import fsync_dir
-from ledger.integrity import CUT, TORN, check_file
+from ledger.integrity import CUT, TORN, check_bytes
 from replay.errors import ReplayError
 from replay.games import game_of
 from replay.reading import Reading
@@ -34,6 +31,7 @@ from web.errors import IllegalError, MalformedRequestError, TooLargeError
 from web.models import DivergenceOut, Imported, Tokens
 
 bp = Blueprint("imports", __name__, url_prefix="/api")
+UPLOAD = "upload"  # how messages name the uploaded file
 
 
 class ImportedWithTokens(Imported):
@@ -54,24 +52,16 @@ def import_match():
         raise TooLargeError(f"match file of {len(data)} bytes; the limit is {limit}")
     if not data.strip():
         raise MalformedRequestError("the upload is empty; send a match file's JSON lines as the body")
-    tmp = svc.store.root / f".import-{os.getpid()}-{secrets.token_hex(8)}.tmp"
-    try:
-        tmp.write_bytes(data)
-        reading, mark = _checked(tmp)
-        match_id = reading.opened.match_id
-        target = svc.store.path(match_id)
-        _fsync(tmp)
-        with svc.tokens.creating(match_id, target) as creation:  # 409 if the id is taken
-            tokens = creation.issue()  # the tokens first: never a match file without them
-            try:
-                os.link(tmp, target)  # never overwrite a match
-            except FileExistsError:
-                creation.not_ours()
-                raise ConflictError(f"match {match_id!r} already exists in this store; "
-                                    f"nothing was imported") from None
-            fsync_dir(svc.store.root)
-    finally:
-        tmp.unlink(missing_ok=True)
+    reading, mark = _checked(data)
+    match_id = svc.store.check_id(reading.opened.match_id)
+    with svc.tokens.creating(match_id) as creation:  # 409 if the id is taken
+        tokens = creation.issue()  # the tokens first: never a match without them
+        try:
+            svc.store.import_lines(data)  # never over a match
+        except ConflictError:
+            creation.not_ours()
+            raise ConflictError(f"match {match_id!r} already exists in this store; "
+                                f"nothing was imported") from None
     s = final_state(reading)
     result = ("in progress" if not s.over else
               f"{s.winner} wins ({s.reason})" if s.winner else f"draw ({s.reason})")
@@ -80,22 +70,22 @@ def import_match():
                               divergence=divergence, tokens=Tokens(**tokens)).model_dump(), 201
 
 
-def _checked(path) -> tuple[Reading, Mark | None]:
+def _checked(data: bytes) -> tuple[Reading, Mark | None]:
     """The ``wonders verify`` check of one file, and its reading; failure → 422 (400 for a
     torn or cut file) with the verify message.
 
-    The ledger check (:func:`ledger.integrity.check_file`: canonical lines, hash chain, seqs,
+    The ledger check (:func:`ledger.integrity.check_bytes`: canonical lines, hash chain, seqs,
     whole batches only) names line and seq; a damaged file is refused.  A file of schema 3 is
     then folded (shown as recorded) and re-derived by the engine: where the engine disagrees
     it is still imported, with the divergence mark.  A file of schema ≤ 2 is shown only by
     re-deriving it, so a divergence refuses it."""
     try:
-        check = check_file(path)
+        check = check_bytes(data, UPLOAD)
         if check.status in (TORN, CUT):  # not a whole match file: a malformed upload
-            raise MalformedRequestError(f"verify failed: {_strip_path(check.message, path)} "
+            raise MalformedRequestError(f"verify failed: {check.message} "
                                         f"(a match file holds whole batches only)")
         if not check.ok:  # damaged (or from a newer program): refused as illegal, like the engine's
-            raise IllegalError(f"verify failed: {_strip_path(check.message, path)}")
+            raise IllegalError(f"verify failed: {check.message}")
         events = list(check.events)
         opened = events[0].event if events else None
         if not isinstance(opened, MatchOpened):
@@ -106,20 +96,8 @@ def _checked(path) -> tuple[Reading, Mark | None]:
         check_decks(opened.seats, played.match_cards(opened, pool), played)
         reading = open_timeline(events, pool)
     except (LedgerError, ReplayError, TimelineError) as exc:
-        raise IllegalError(f"verify failed: {_strip_path(str(exc), path)}") from None
+        raise IllegalError(f"verify failed: {exc}") from None
     if isinstance(reading, Replay):
         return reading, None  # re-derived already
     _, mark = rederive(reading.events, pool)
     return reading, mark
-
-
-def _strip_path(message: str, path) -> str:
-    return message.replace(str(path), "upload")
-
-
-def _fsync(path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -1,8 +1,9 @@
 """Organizer endpoints: create a match (decks validated, tokens issued) and list matches.
 
-A create is atomic with its tokens (:meth:`web.tokens.TokenBook.creating`): the match file
+A create is atomic with its tokens (:meth:`web.tokens.TokenBook.creating`): the match
 appears only after its tokens, and a create that fails or dies half-way is rolled back.  One
-match's summary reads only that match's file.
+match's summary reads only that match (:meth:`ledger.store.Store.info`); a listing is filtered
+by the store (:meth:`ledger.store.Store.list`: in SQL for PostgreSQL).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from replay.recorder import Recorder
 from replay.replayer import Divergence
 from web.api.common import divergence_out, parse_body, query_int, require_organizer, services
 from web.api.openapi import Query, route
-from web.errors import IllegalError, MalformedRequestError, NotFoundError
+from web.errors import IllegalError, MalformedRequestError
 from web.models import CreateMatch, DivergenceOut, MatchCreated, MatchList, MatchSummary, SeatEntry, Tokens
 
 bp = Blueprint("organizer", __name__, url_prefix="/api")
@@ -51,7 +52,7 @@ def create_match():
                          tournament=body.tournament, round=body.round, table=body.table,
                          game_number=body.game_number, previous_loser=body.previous_loser,
                          engine_version=played.engine_version, game=played.name)
-    with svc.tokens.creating(match_id, svc.store.path(match_id)) as creation:  # 409 if taken
+    with svc.tokens.creating(match_id) as creation:  # 409 if taken
         tokens = creation.issue()  # the tokens first: never a match file without them
         try:
             recorder = Recorder.open(svc.store, pool, opened)
@@ -158,20 +159,15 @@ def preset_decks(played: Game, pool: Any) -> dict[str, Any]:
 @route(bp, "/matches", "GET", "List matches, filtered by tournament, round, table, player, ended",
        response=MatchList, query=FILTERS, errors=(400,))
 def list_matches():
-    infos = services().store.list()
-    wanted = _filters()
-    return MatchList(matches=[summary(i) for i in infos if _matches(i, wanted)]).model_dump()
+    infos = services().store.list(**_filters())
+    return MatchList(matches=[summary(i) for i in infos]).model_dump()
 
 
 @route(bp, "/matches/<match_id>", "GET", "One match's metadata and progress",
        response=MatchSummary, errors=(400, 404))
 def get_match(match_id: str):
     svc = services()
-    path = svc.store.path(match_id)  # a bad id: 400
-    try:
-        info = svc.store.info_of(path)  # this match's file only, never the whole store
-    except FileNotFoundError:
-        raise NotFoundError(f"no match {match_id!r} in this store") from None
+    info = svc.store.info(svc.store.check_id(match_id))  # a bad id: 400; missing: 404
     out = summary(info)
     try:
         out.divergence = svc.tables.using(
@@ -211,15 +207,3 @@ def _filters() -> dict[str, Any]:
             raise MalformedRequestError(f"query parameter ended={ended!r}: use true or false")
         wanted["ended"] = ended == "true"
     return wanted
-
-
-def _matches(info: MatchInfo, wanted: dict) -> bool:
-    o = info.opened
-    checks = {"tournament": o.tournament, "round": o.round, "table": o.table, "ended": info.ended}
-    for name, value in wanted.items():
-        if name == "player":
-            if value not in [s.player for s in o.seats]:
-                return False
-        elif checks[name] != value:
-            return False
-    return True

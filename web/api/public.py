@@ -79,7 +79,7 @@ def download(match_id: str):
         table.state.over, divergence_out(table, "spectator") if table.state.over else None))
     if not over:
         raise ForbiddenError(f"match {match_id} is live; its file can be downloaded once it has ended")
-    data = svc.store.path(match_id).read_bytes()
+    data = svc.store.export_lines(match_id)  # the lines as recorded: the match file
     headers = {"Content-Disposition": f'attachment; filename="{match_id}.jsonl"'}
     if mark is not None:  # the file as recorded, with where today's engine disagrees
         headers["X-Wonders-Divergence-Seq"] = str(mark.seq)

@@ -13,19 +13,18 @@ read -- with a divergence mark, :meth:`Table.divergence` -- but refuses writes
 (:class:`DivergedError`, 409): the match can be viewed and downloaded, not continued.  The
 verification is computed lazily, once per match length, and never fails a read.
 
-Another worker (thread or process) may append to the same match.  Before each use the table
-compares the match file's size with the size it last saw; if the file grew by someone else's
-batch the timeline is extended and the recorder is made again on its next use.  Writers to one
-match are serialised twice: a lock per table inside the process, and the file store's ``flock``
-+ ``expected_seq`` check across processes (a stale writer gets a conflict, and nothing is
-written).
+Another worker (thread or process, on this machine or another over one database) may append
+to the same match.  Before each use the table compares the store's head of the match
+(:meth:`ledger.store.Store.head`: length and last hash, cheap in every backend) with the head
+it last saw; if someone else appended a batch the timeline is extended and the recorder is
+made again on its next use.  Writers to one match are serialised twice: a lock per table
+inside the process, and the store's ``expected_seq`` check across processes (a stale writer
+gets a conflict, and nothing is written).
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -34,7 +33,7 @@ from typing import Any, TypeVar
 
 from ledger.codec import Stored
 from ledger.events import MatchOpened
-from ledger.filestore import FileStore
+from ledger.store import Head, Store
 from replay.errors import ReplayError
 from replay.game import Game, Rules
 from replay.games import game_of
@@ -66,14 +65,11 @@ class DivergedError(WebError):
 class Table:
     """One match as this process knows it; use it only inside :meth:`Tables.using`."""
 
-    def __init__(self, store: FileStore, pools: Pools, match_id: str):
+    def __init__(self, store: Store, pools: Pools, match_id: str):
         self.store, self.match_id = store, match_id
-        self.path = store.path(match_id)
         self.lock = threading.RLock()
-        try:
-            self.size = self._file_size()  # before reading: a batch appended meanwhile is re-read
-        except FileNotFoundError:
-            self.size = -1  # the store says which match is missing
+        # Before reading: a batch appended meanwhile is read again (None: look next time).
+        self.seen: Head | None = store.head(match_id)
         stored = list(store.read(match_id))
         opened = stored[0].event
         if not isinstance(opened, MatchOpened):
@@ -92,12 +88,12 @@ class Table:
 
     def refresh(self) -> None:
         """Fold what another writer appended since this table last looked."""
-        size = self._file_size()
-        if size == self.size:
+        head = self.store.head(self.match_id)
+        if head == self.seen:
             return
-        if tail_length(self.path) != self.length:
+        if head.length > self.length:
             self._grow()
-        self.size = size
+        self.seen = head
 
     def _grow(self) -> None:
         self._fold(list(self.store.read(self.match_id, self.length)))
@@ -107,12 +103,9 @@ class Table:
         self.timeline.extend(stored)
 
     def after_append(self) -> None:
-        """Remember the file as our own append left it (unless someone appended right after)."""
-        size = self._file_size()
-        self.size = size if tail_length(self.path) == self.length else -1
-
-    def _file_size(self) -> int:
-        return os.stat(self.path).st_size
+        """Remember the head as our own append left it (unless someone appended right after)."""
+        head = self.store.head(self.match_id)
+        self.seen = head if head.length == self.length else None
 
     # -- recording -------------------------------------------------------------------------
 
@@ -142,7 +135,7 @@ class Table:
         try:
             stored = write(recorder)
         except Exception:
-            self.size = -1  # re-check the file before the next use (the recorder may have reloaded)
+            self.seen = None  # look again before the next use (the recorder may have reloaded)
             raise
         self._fold(stored)
         if recorder.length == self.length:
@@ -258,7 +251,7 @@ def _what_differs(exc: Divergence) -> str:
 class Tables:
     """The cache: match id → :class:`Table`, created on first use."""
 
-    def __init__(self, store: FileStore, pools: Pools, capacity: int = 1000):
+    def __init__(self, store: Store, pools: Pools, capacity: int = 1000):
         self.store, self.pools, self.capacity = store, pools, capacity
         self._tables: OrderedDict[str, Table] = OrderedDict()  # least recently used first
         self._lock = threading.Lock()
@@ -279,7 +272,7 @@ class Tables:
             if table is not None:
                 self._tables.move_to_end(match_id)
                 return table
-        self.store.path(match_id)  # a malformed id fails here, before any file is touched
+        self.store.check_id(match_id)  # a malformed id fails here, before anything is read
         fresh = Table(self.store, self.pools, match_id)  # outside the cache lock: folding is slow
         with self._lock:
             table = self._tables.setdefault(match_id, fresh)
@@ -290,21 +283,3 @@ class Tables:
     def forget(self, match_id: str) -> None:
         with self._lock:
             self._tables.pop(match_id, None)
-
-
-def tail_length(path: os.PathLike) -> int:
-    """The number of events in a match file, read from its last complete line's ``seq``."""
-    with open(path, "rb") as handle:
-        size = os.fstat(handle.fileno()).st_size
-        chunk = min(size, 4096)
-        while True:
-            handle.seek(size - chunk)
-            data = handle.read(chunk)
-            end = data.rfind(b"\n")
-            start = data.rfind(b"\n", 0, end) if end > 0 else -1
-            if start >= 0 or chunk == size:
-                break
-            chunk = min(size, chunk * 4)
-    if end < 0:
-        return 0
-    return int(json.loads(data[start + 1:end])["seq"]) + 1
