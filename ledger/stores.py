@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from ledger.errors import StoreUnavailableError
 from ledger.store import Store
 
 URL_SCHEMES = ("postgresql://", "postgres://")
@@ -19,10 +20,12 @@ def is_url(target: str | os.PathLike) -> bool:
     return isinstance(target, str) and target.startswith(URL_SCHEMES)
 
 
-def open_store(target: str | os.PathLike | Store, **options: object) -> Store:
+def open_store(target: str | os.PathLike | Store, must_exist: bool = False,
+               **options: object) -> Store:
     """The store at ``target``: a :class:`~ledger.pgstore.PgStore` for a ``postgresql://``
-    URL, else a :class:`~ledger.filestore.FileStore` on that directory (created if missing).
-    A store given is returned as it is."""
+    URL, else a :class:`~ledger.filestore.FileStore` on that directory (created if missing,
+    unless ``must_exist``: then a missing directory is a
+    :class:`~ledger.errors.StoreUnavailableError`).  A store given is returned as it is."""
     if isinstance(target, Store):
         return target
     if is_url(target):
@@ -31,13 +34,17 @@ def open_store(target: str | os.PathLike | Store, **options: object) -> Store:
         return PgStore(str(target), **options)  # type: ignore[arg-type]
     from ledger.filestore import FileStore
 
+    if must_exist and not os.path.isdir(target):
+        raise StoreUnavailableError(f"{os.fspath(target)}: not a store directory (no such "
+                                    f"directory)")
+
     return FileStore(target, **options)  # type: ignore[arg-type]
 
 
 def describe(target: str | os.PathLike | Store) -> str:
     """How to name a store in a message (a URL without its password)."""
     if isinstance(target, Store):
-        return repr(target)
+        target = target.url
     if is_url(target):
         from ledger.pgstore import _safe
 

@@ -1,20 +1,24 @@
 """The analytics warehouse: match files ingested into DuckDB tables, incrementally.
 
-``ingest(store, db, facts)`` reads a store directory's match files (through
-``FileStore.read_file``: every line's hash and chain link checked, old schema versions
-upcast), turns each match into rows (its game's facts, :func:`ledger.registry.facts_for`: for
-Wonders of The First :mod:`replay.wotf.facts`), stages them as JSON lines and loads
-them into DuckDB in bulk, a chunk of matches per transaction.  Tables and columns are those of
-:mod:`ledger.rows`, documented in ``docs/analytics.md``.
+``ingest(store, db, facts)`` reads the matches of a store -- a directory or a
+``postgresql://`` URL, through the store protocol (:meth:`ledger.store.Store.read`: every
+line's hash and chain link checked, old schema versions upcast) --, turns each match into
+rows (its game's facts, :func:`ledger.registry.facts_for`: for Wonders of The First
+:mod:`replay.wotf.facts`), stages them as JSON lines and loads them into DuckDB in bulk, a
+chunk of matches per transaction.  Tables and columns are those of :mod:`ledger.rows`,
+documented in ``docs/analytics.md``.
 
-Incremental: a file whose size and modification time are those recorded at its last ingest is
-not read again.  Any other known file is read and compared with what was ingested: because
-each line's hash covers the previous line's hash, the hash of the last ingested event
-vouches for every event before it.  If that hash still matches, the file only grew: the match
-is re-read whole and replaces its old rows; if it does not (or the file lost events), the
-match **changed under an existing seq**: it is reported and its rows are left as they were.
-A file that cannot be read (bad line, broken chain, misnamed) is reported by name and skipped;
-the rest is ingested.
+Incremental, through the protocol: a match whose head (:meth:`ledger.store.Store.heads`: its
+length and last hash, cheap in every backend) is the one recorded at its last ingest is not
+read again -- no file sizes or modification times.  Any other known match is read and
+compared with what was ingested: because each line's hash covers the previous line's hash,
+the hash of the last ingested event vouches for every event before it.  If that hash still
+matches, the match only grew: it is re-read whole and replaces its old rows; if it does not
+(or the match lost events), the match **changed under an existing seq**: it is reported and
+its rows are left as they were.  A match that cannot be read (bad line, broken chain,
+misnamed) is reported by its file name (``<match_id>.jsonl``) and skipped; the rest is
+ingested.  The ``file_bytes`` column is the size of the match's lines (its match file, in any
+store), ``file_mtime_ns`` the time of its last append (its last event's ``at``).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from datetime import datetime
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -34,9 +39,10 @@ import msgspec
 
 from ledger.errors import LedgerError
 from ledger.events import MatchOpened
-from ledger.filestore import SUFFIX, FileStore
 from ledger.registry import facts_for
 from ledger.rows import FileInfo, all_tables, sql_columns
+from ledger.store import SUFFIX, Head, Store
+from ledger.stores import open_store
 
 #: Card name -> facts the analytics need of it that a match file of schema ≤ 2 does not record
 #: (Wonders: orbital and DBS), from today's pool; a game's facts read what they need of it.
@@ -139,45 +145,57 @@ def _first_line(exc: BaseException) -> str:
 # -- ingesting -----------------------------------------------------------------------------
 
 
-def ingest(store: str | os.PathLike, db: str | os.PathLike, facts: CardFacts, jobs: int = 1,
-           on_progress: Callable[[int, int], None] | None = None) -> IngestReport:
-    """Ingest the match files of ``store`` into the warehouse ``db`` (see the module doc).
+def ingest(store: str | os.PathLike | Store, db: str | os.PathLike, facts: CardFacts,
+           jobs: int = 1, on_progress: Callable[[int, int], None] | None = None) -> IngestReport:
+    """Ingest the matches of ``store`` (a directory, a ``postgresql://`` URL or a store) into
+    the warehouse ``db`` (see the module doc).
 
-    ``facts`` gives each card's orbital and DBS; ``jobs`` worker processes read files in
-    parallel; ``on_progress(done, total)`` is called as files are handled.
+    ``facts`` gives each card's orbital and DBS; ``jobs`` worker processes read matches in
+    parallel (each opens the store again from its URL); ``on_progress(done, total)`` is called
+    as matches are handled.
     """
-    root = Path(store)
-    if not root.is_dir():
-        raise WarehouseError(f"{root}: not a store directory")
+    try:
+        opened = open_store(store, must_exist=True)
+    except LedgerError as exc:
+        raise WarehouseError(str(exc)) from None
     con = connect(db)
     try:
-        files = sorted(root.glob(f"*{SUFFIX}"))
-        report = IngestReport(files=len(files))
-        todo = _to_read(files, _known(con), report)
+        heads = opened.heads()
+        report = IngestReport(files=len(heads))
+        todo = _to_read(heads, _known(con), report)
         if on_progress:
-            on_progress(report.unchanged, len(files))
+            on_progress(report.unchanged + len(report.problems), len(heads))
+        _STORES[opened.url] = opened  # read in this process: the same instance
         with tempfile.TemporaryDirectory(prefix="wonders-ingest-") as stage:
-            for staged in _stage_all(todo, dict(facts), stage, jobs):
+            for staged in _stage_all(opened.url, todo, dict(facts), stage, jobs):
                 _load(con, staged)
                 _count(report, staged)
                 if on_progress:
                     on_progress(report.new + report.grown + report.unchanged
-                                + len(report.problems), len(files))
+                                + len(report.problems), len(heads))
         return report
     finally:
         con.close()
+        _STORES.pop(opened.url, None)
+        if opened is not store:
+            opened.close()
 
 
-def _to_read(files: list[Path], known: dict[str, _Known], report: IngestReport) -> list:
-    """``(path, what was ingested of it)`` for each file that is new or not as last seen."""
+def _to_read(heads: Mapping[str, Head | Exception], known: dict[str, _Known],
+             report: IngestReport) -> list:
+    """``(match id, what was ingested of it)`` for each match that is new or whose head is
+    not the one ingested; a match whose head can't be read is reported here."""
     todo = []
-    for path in files:
-        stat = path.stat()
-        seen = known.get(path.name)
-        if seen and (seen.size, seen.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
+    for match_id, head in heads.items():
+        name = f"{match_id}{SUFFIX}"
+        if isinstance(head, Exception):
+            report.problems.append(Problem(name, "corrupt", str(head)))
+            continue
+        seen = known.get(name)
+        if seen and (seen.events, seen.last_hash) == (head.length, head.last_hash):
             report.unchanged += 1
         else:
-            todo.append((str(path), seen))
+            todo.append((match_id, seen))
     return todo
 
 
@@ -196,9 +214,20 @@ def _known(con: duckdb.DuckDBPyConnection) -> dict[str, _Known]:
     return {r[0]: _Known(r[1], r[2], r[3], r[4], r[5]) for r in rows}
 
 
-def _stage_all(todo: list, facts: dict, stage: str, jobs: int) -> Iterable[_Staged]:
+#: Stores open in this process, by URL (a worker opens its store once, for every chunk).
+_STORES: dict[str, Store] = {}
+
+
+def _store_at(url: str) -> Store:
+    found = _STORES.get(url)
+    if found is None:
+        found = _STORES[url] = open_store(url)
+    return found
+
+
+def _stage_all(url: str, todo: list, facts: dict, stage: str, jobs: int) -> Iterable[_Staged]:
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
-    tasks = [(chunk, facts, stage, n) for n, chunk in enumerate(chunks)]
+    tasks = [(url, chunk, facts, stage, n) for n, chunk in enumerate(chunks)]
     if jobs <= 1 or len(todo) < PARALLEL_FROM:
         for task in tasks:
             yield _stage_chunk(task)
@@ -207,17 +236,18 @@ def _stage_all(todo: list, facts: dict, stage: str, jobs: int) -> Iterable[_Stag
         with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
             yield from pool.map(_stage_chunk, tasks)
     except BrokenProcessPool:
-        raise WarehouseError("a worker process reading match files died (out of memory?); "
+        raise WarehouseError("a worker process reading matches died (out of memory?); "
                              "try again with --jobs 1") from None
 
 
-def _stage_chunk(task: tuple[list, dict, str, int]) -> _Staged:
-    """Read a chunk of match files and write their rows as JSON lines, one file per table."""
-    chunk, facts, stage, number = task
+def _stage_chunk(task: tuple[str, list, dict, str, int]) -> _Staged:
+    """Read a chunk of matches and write their rows as JSON lines, one file per table."""
+    url, chunk, facts, stage, number = task
+    store = _store_at(url)
     staged = _Staged(files={}, replace=[], touched=[])
     tables: dict[str, list] = {name: [] for name in all_tables()}
-    for raw_path, seen in chunk:
-        facts_of_match = _read_match(Path(raw_path), seen, facts, staged)
+    for match_id, seen in chunk:
+        facts_of_match = _read_match(store, match_id, seen, facts, staged)
         if facts_of_match is None:
             continue
         for name, rows in facts_of_match.items():
@@ -231,37 +261,39 @@ def _stage_chunk(task: tuple[list, dict, str, int]) -> _Staged:
     return staged
 
 
-def _read_match(path: Path, seen: _Known | None, facts: dict,
+def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
                 staged: _Staged) -> Mapping[str, list[Any]] | None:
-    """The rows of one file, or ``None`` (nothing new, or a problem recorded in ``staged``)."""
-    stat = path.stat()
+    """The rows of one match, or ``None`` (nothing new, or a problem recorded in ``staged``)."""
+    name = f"{name_id}{SUFFIX}"
     try:
-        stored = list(FileStore.read_file(path))
+        stored = list(store.read(name_id))
+        size = store.head(name_id).size
     except LedgerError as exc:
-        staged.problems.append(Problem(path.name, "corrupt", str(exc)))
+        staged.problems.append(Problem(name, "corrupt", str(exc)))
         return None
     if not stored:
-        staged.problems.append(Problem(path.name, "corrupt", "no complete event in the file"))
+        staged.problems.append(Problem(name, "corrupt", "no complete event in the match"))
         return None
     match_id = getattr(stored[0].event, "match_id", None)
-    if match_id != path.name[:-len(SUFFIX)]:
+    if match_id != name_id:
         staged.problems.append(Problem(
-            path.name, "misnamed", f"seq 0 says match {match_id!r}; a match file is named "
-                                   f"<match_id>{SUFFIX}"))
+            name, "misnamed", f"seq 0 says match {match_id!r}; a match file is named "
+                              f"<match_id>{SUFFIX}"))
         return None
-    if seen is not None and not _has_grown(stored, seen, path, stat, staged):
+    stamp = _ns(stored[-1].at)
+    if seen is not None and not _has_grown(stored, seen, name, size, stamp, staged):
         return None
     opened = stored[0].event
     game = opened.game if isinstance(opened, MatchOpened) else "?"
     match_facts = facts_for(game)
     if match_facts is None:
-        staged.problems.append(Problem(path.name, "unknown game",
+        staged.problems.append(Problem(name, "unknown game",
                                        f"game {game!r} is not installed in this program"))
         return None
     try:
-        rows = match_facts(stored, FileInfo(path.name, stat.st_size, stat.st_mtime_ns), facts)
+        rows = match_facts(stored, FileInfo(name, size, stamp), facts)
     except LedgerError as exc:
-        staged.problems.append(Problem(path.name, "corrupt", str(exc)))
+        staged.problems.append(Problem(name, "corrupt", str(exc)))
         return None
     if seen is not None:
         staged.replace.append(match_id)
@@ -272,22 +304,32 @@ def _read_match(path: Path, seen: _Known | None, facts: dict,
     return rows
 
 
-def _has_grown(stored: list, seen: _Known, path: Path, stat: os.stat_result,
+def _ns(at: str) -> int:
+    """An ``at`` time (``2026-04-21T19:35:23.946Z``) in nanoseconds since the epoch (0 if it
+    is not one)."""
+    try:
+        return int(datetime.fromisoformat(at.replace("Z", "+00:00")).timestamp() * 1000) \
+            * 1_000_000
+    except ValueError:
+        return 0
+
+
+def _has_grown(stored: list, seen: _Known, name: str, size: int, stamp: int,
                staged: _Staged) -> bool:
     """Whether an ingested match has new events on top of the ingested ones; a match
     changed under an ingested seq is recorded as a problem, an unchanged one as touched."""
     if len(stored) < seen.events or stored[seen.events - 1].hash != seen.last_hash:
-        staged.problems.append(Problem(path.name, "changed", _changed(stored, seen)))
+        staged.problems.append(Problem(name, "changed", _changed(stored, seen)))
         return False
     if len(stored) == seen.events:
-        staged.touched.append((seen.match_id, stat.st_size, stat.st_mtime_ns))
+        staged.touched.append((seen.match_id, size, stamp))
         return False
     return True
 
 
 def _changed(stored: list, seen: _Known) -> str:
     if len(stored) < seen.events:
-        return (f"the file now has {len(stored)} events but {seen.events} were ingested; "
+        return (f"the match now has {len(stored)} events but {seen.events} were ingested; "
                 f"kept the ingested rows")
     return (f"event seq {seen.events - 1} now hashes {stored[seen.events - 1].hash[:12]}…, "
             f"ingested as {seen.last_hash[:12]}… (the match was rewritten under an existing "

@@ -10,7 +10,9 @@
    old → new), and whether today's engine -- today's revision and today's cards -- would
    re-derive the match unchanged, or where it would diverge.
 
-Verifying never modifies a file.
+Verifying never modifies a file.  :func:`verify_file` checks a file (and says whether a
+writer holds a torn one); :func:`verify_lines` checks a match's lines from any store
+(:meth:`ledger.store.Store.export_lines`: byte for byte as stored).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import msgspec
 
 from ledger.errors import LedgerError
 from ledger.events import Event, MatchOpened
-from ledger.integrity import NEWER, check_file
+from ledger.integrity import NEWER, FileCheck, check_bytes, check_file
 from replay.errors import NewerRevisionError, ReplayError
 from replay.game import Game
 from replay.games import game_of
@@ -48,8 +50,20 @@ class Report:
 
 def verify_file(path: str | os.PathLike, pool: Any = None, against_current: bool = False) -> Report:
     """Verify one match file at every level (and, if asked, against today's pool and engine)."""
-    name = os.path.basename(os.fspath(path))
-    check = check_file(path)
+    return verify_check(check_file(path), str(path), os.path.basename(os.fspath(path)), pool,
+                        against_current)
+
+
+def verify_lines(data: bytes, name: str, pool: Any = None, against_current: bool = False,
+                 where: str | None = None) -> Report:
+    """Verify a match's lines (``name``: how messages name them, e.g. ``<match>.jsonl``;
+    ``where``: the report's path, default ``name``) at every level."""
+    return verify_check(check_bytes(data, name), where or name, name, pool, against_current)
+
+
+def verify_check(check: FileCheck, path: str, name: str, pool: Any = None,
+                 against_current: bool = False) -> Report:
+    """Verify at every level, from the intact check of a match's lines."""
     if check.status == NEWER:
         return Report(str(path), NEWER_PROGRAM, check.message)
     if not check.ok:

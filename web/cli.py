@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from ledger.errors import LedgerError
+from ledger.integrity import FileCheck
 from replay.errors import ReplayError
 from web.cli_cards import cards_option, game_option
 
@@ -86,8 +87,8 @@ def cards_validate(paths: tuple[str, ...], game_name: str) -> None:
 @click.option("--matches", "-n", type=click.IntRange(1), default=10, show_default=True,
               help="Number of matches (ignored with --tournament).")
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed of everything random.")
-@click.option("--out", "-o", "out", type=click.Path(file_okay=False), required=True,
-              help="Store directory to write match files into.")
+@click.option("--out", "-o", "out", required=True, metavar="STORE",
+              help="The store to write matches into: a directory or a postgresql:// URL.")
 @click.option("--rules", help="The ruleset (default: the game's newest; Wonders: 1.3.2 or 1.2).")
 @click.option("--decks", multiple=True, type=click.Path(exists=True),
               help="Deck files or directories (default: the shipped decks).")
@@ -103,7 +104,7 @@ def simulate(matches, seed, out, rules, decks, bots, tournament, players, rounds
     """Bots play matches into a store; the same arguments give byte-identical files."""
     from rich.progress import Progress
 
-    from ledger.filestore import FileStore
+    from ledger.stores import describe, open_store
     from replay.games import game
     from replay.simulate import simulate_matches, simulate_tournament
 
@@ -118,7 +119,7 @@ def simulate(matches, seed, out, rules, decks, bots, tournament, players, rounds
                                  f"(choose from {', '.join(played.bots)})", param_hint="--bots")
     db = played.default_cards()
     deck_list = played.sample_decks(db, list(decks))
-    store = FileStore(out)
+    store = open_store(out)
     if tournament:
         total = (players // 2) * rounds
         jobs = simulate_tournament(store, db, deck_list, tournament, players, rounds, seed,
@@ -133,39 +134,29 @@ def simulate(matches, seed, out, rules, decks, bots, tournament, players, rounds
         for _opened in jobs:
             written += 1
             progress.advance(task)
-    click.echo(f"wrote {written} match files to {out}")
+    store.close()
+    click.echo(f"wrote {written} match files to {describe(out)}")
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.argument("paths", nargs=-1, required=True, metavar="PATH_OR_URL…")
 @click.option("--against-current", is_flag=True,
               help="Also report which recorded cards differ from today's pool and where "
                    "today's engine would diverge.")
 @cards_option
 def verify(paths: tuple[str, ...], against_current: bool) -> None:
-    """Verify match files or store directories, in levels: intact (canonical bytes, hash
-    chain, schema; a torn or cut final batch is a failure), then re-derived (the engine at
-    the file's recorded ruleset and rules revision, with its recorded cards, re-derives every
-    outcome).  Exit 0 if all pass, 1 if any fails, 2 if some file is from a newer program
-    (and none failed).  Files are never modified."""
-    from ledger.filestore import SUFFIX
-    from replay.verify import NEWER_PROGRAM, verify_file
+    """Verify match files, store directories or postgresql:// stores (every match of them),
+    in levels: intact (canonical bytes, hash chain, schema; a torn or cut final batch is a
+    failure), then re-derived (the engine at the file's recorded ruleset and rules revision,
+    with its recorded cards, re-derives every outcome).  Exit 0 if all pass, 1 if any fails,
+    2 if some file is from a newer program (and none failed).  Nothing is ever modified."""
+    from replay.verify import NEWER_PROGRAM, Report
 
-    files: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            files += sorted(path.glob(f"*{SUFFIX}"))
-        elif path.is_file():
-            files.append(path)
-        else:
-            raise click.BadParameter(f"{raw}: no such file or directory", param_hint="PATH")
-    if not files:
-        raise click.BadParameter("no match files found", param_hint="PATH")
+    jobs = _verify_jobs(paths, against_current)
     counts = {"OK": 0, "FAIL": 0, NEWER_PROGRAM: 0}
-    for path in files:
+    for job in jobs:
         # Each match is checked against its own game's pool (``--cards``: Wonders' pool).
-        report = verify_file(path, None, against_current=against_current)
+        report: Report = job()
         counts[report.status] += 1
         click.echo(f"{report.status:<5}{report.message}")
         for line in report.lines:
@@ -175,28 +166,76 @@ def verify(paths: tuple[str, ...], against_current: bool) -> None:
     sys.exit(1 if counts["FAIL"] else 2 if counts[NEWER_PROGRAM] else 0)
 
 
+def _verify_jobs(paths: tuple[str, ...], against_current: bool) -> list:
+    """One callable per match to verify: a file as a file (a torn one: is a writer on it?),
+    a directory's files, every match of a postgresql:// store by its lines."""
+    from functools import partial
+
+    from ledger.filestore import FileStore
+    from ledger.stores import describe, is_url, open_store
+    from replay.verify import verify_file, verify_lines
+
+    jobs: list = []
+    for raw in paths:
+        if is_url(raw):
+            store = open_store(raw)
+            for match_id in store.ids():
+                jobs.append(lambda s=store, m=match_id: verify_lines(
+                    s.export_lines(m), f"{m}.jsonl", None, against_current,
+                    f"{describe(s)}/{m}"))
+            continue
+        path = Path(raw)
+        if path.is_dir():
+            files = FileStore(path).files()
+        elif path.is_file():
+            files = [path]
+        else:
+            raise click.BadParameter(f"{raw}: no such file or directory", param_hint="PATH")
+        jobs += [partial(verify_file, file, None, against_current=against_current)
+                 for file in files]
+    if not jobs:
+        raise click.BadParameter("no match files found", param_hint="PATH")
+    return jobs
+
+
+def _sources(src: str) -> list[tuple[str, FileCheck]]:
+    """``(name, check)`` for every match of SRC: a match file, a store directory's files, or
+    a postgresql:// store's matches (by their lines); each check as ``check_file`` gives it."""
+    from ledger.filestore import FileStore
+    from ledger.integrity import check_bytes, check_file
+    from ledger.stores import is_url, open_store
+
+    if is_url(src):
+        store = open_store(src)
+        return [(f"{m}.jsonl", check_bytes(store.export_lines(m), f"{m}.jsonl"))
+                for m in store.ids()]
+    source = Path(src)
+    if not source.exists():
+        raise click.BadParameter(f"{src}: no such file or directory", param_hint="SRC")
+    files = FileStore(source).files() if source.is_dir() else [source]
+    return [(path.name, check_file(path)) for path in files]
+
+
 @cli.command()
-@click.argument("src", type=click.Path(exists=True))
-@click.argument("dst", type=click.Path(file_okay=False))
+@click.argument("src", metavar="SRC")
+@click.argument("dst", metavar="DST")
 @cards_option
 def upgrade(src: str, dst: str) -> None:
-    """Write schema-3 copies of the match files of schema ≤ 2 in SRC (a file or a store
-    directory) into the store directory DST: re-derived at their recorded behaviour, with
-    their cards, every change of state and card ids that name nothing; each copy records its
-    original's head hash.  The originals are only read."""
+    """Write schema-3 copies of the match files of schema ≤ 2 in SRC (a file, a store
+    directory or a postgresql:// store) into the store DST (a directory or a postgresql://
+    URL): re-derived at their recorded behaviour, with their cards, every change of state and
+    card ids that name nothing; each copy records its original's head hash.  The originals are
+    only read."""
     from ledger.events import MatchOpened
-    from ledger.filestore import SUFFIX, FileStore
-    from ledger.integrity import check_file
+    from ledger.stores import describe, open_store
     from replay.games import game_of
 
-    source = Path(src)
-    files = sorted(source.glob(f"*{SUFFIX}")) if source.is_dir() else [source]
+    files = _sources(src)
     if not files:
         raise click.BadParameter("no match files found", param_hint="SRC")
-    store = FileStore(dst)
+    store = open_store(dst)
     bad = skipped = 0
-    for path in files:
-        check = check_file(path)
+    for name, check in files:
         try:
             if not check.ok:
                 raise ReplayError(check.message)
@@ -205,7 +244,7 @@ def upgrade(src: str, dst: str) -> None:
                 raise ReplayError("seq 0 is not MatchOpened")
             if first_opened.schema_version >= 3:
                 skipped += 1
-                click.echo(f"SKIP {path.name}: already schema {first_opened.schema_version}")
+                click.echo(f"SKIP {name}: already schema {first_opened.schema_version}")
                 continue
             played = game_of(first_opened)
             upgrade_file = getattr(played, "upgrade", None)
@@ -214,10 +253,56 @@ def upgrade(src: str, dst: str) -> None:
             opened = upgrade_file(list(check.events), played.default_cards(), store)
         except (LedgerError, ReplayError) as exc:
             bad += 1
-            click.echo(f"FAIL {path.name}: {exc}")
+            click.echo(f"FAIL {name}: {exc}")
             continue
-        click.echo(f"OK   {opened.match_id}: schema 3 copy in {store.path(opened.match_id)}")
+        click.echo(f"OK   {opened.match_id}: schema 3 copy in {describe(store)}")
     click.echo(f"{len(files) - bad - skipped} upgraded, {skipped} already schema 3, {bad} failed")
+    sys.exit(1 if bad else 0)
+
+
+@cli.command()
+@click.argument("src", metavar="SRC")
+@click.argument("dst", metavar="DST")
+@click.option("--match", "match_ids", multiple=True, metavar="ID",
+              help="Copy only this match (repeatable; default: every match of SRC).")
+def copy(src: str, dst: str, match_ids: tuple[str, ...]) -> None:
+    """Copy matches from the store SRC to the store DST (each a directory or a postgresql://
+    URL), byte-identical line for line: each match's lines are exported from SRC as stored,
+    checked and imported into DST.  A match DST already has with the same lines is reported
+    as such; one DST has otherwise is not touched (a failure).  Exit 1 on any failure."""
+    from ledger.errors import ConflictError
+    from ledger.stores import describe, open_store
+
+    source = open_store(src, must_exist=True)
+    target = open_store(dst)
+    ids = list(match_ids) or source.ids()
+    copied = same = bad = 0
+    for match_id in ids:
+        try:
+            data = source.export_lines(source.check_id(match_id))
+            try:
+                head = target.import_lines(data, where=f"{match_id}.jsonl")
+            except ConflictError:
+                theirs = target.export_lines(match_id)
+                if theirs == data:
+                    same += 1
+                    click.echo(f"SAME {match_id}: already in {describe(target)}, byte-identical")
+                    continue
+                what = ("an earlier copy: its first lines are these" if data.startswith(theirs)
+                        else "other lines")
+                raise ConflictError(f"{describe(target)} already has match {match_id!r} with "
+                                    f"{what} ({len(theirs)} bytes, here {len(data)}); left "
+                                    f"as it is") from None
+        except LedgerError as exc:
+            bad += 1
+            click.echo(f"FAIL {match_id}: {exc}")
+            continue
+        copied += 1
+        click.echo(f"OK   {match_id}: {head.length} events, {head.size} bytes")
+    source.close()
+    target.close()
+    click.echo(f"{copied} copied, {same} already there, {bad} failed "
+               f"({describe(source)} → {describe(target)})")
     sys.exit(1 if bad else 0)
 
 

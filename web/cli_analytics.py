@@ -41,15 +41,17 @@ def card_facts() -> dict:
 
 
 @click.command()
-@click.argument("store", type=click.Path(file_okay=False))
+@click.argument("store", metavar="STORE")
 @click.option("--db", "db", required=True, type=click.Path(dir_okay=False),
               help="The DuckDB warehouse file (created if missing).")
 @click.option("--jobs", "-j", type=click.IntRange(1), default=min(4, os.cpu_count() or 1),
-              show_default=True, help="Worker processes reading match files.")
+              show_default=True, help="Worker processes reading matches.")
 def ingest(store: str, db: str, jobs: int) -> None:
-    """Read a store's match files into a DuckDB warehouse, incrementally.
+    """Read a store's matches (STORE: a directory or a postgresql:// URL) into a DuckDB
+    warehouse, incrementally.
 
-    A second run reads only new or grown matches.  A match file that changed under an
+    A second run reads only new or grown matches (by each match's head: length and last
+    hash).  A match file that changed under an
     already-ingested seq, or that is corrupt, is reported by name and not ingested (exit 1);
     the other files are ingested.  Tables: see docs/analytics.md.
     """

@@ -57,13 +57,14 @@ def demo(directory: str, players: int, rounds: int, seed: int, host: str, port: 
 def _simulate(store: Path, players: int, rounds: int, seed: int, game_name: str) -> None:
     from rich.progress import MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from ledger.filestore import FileStore
+    from ledger.stores import open_store
     from replay.games import game
     from replay.simulate import simulate_tournament
 
     played, tournament = game(game_name), TOURNAMENTS[game_name]
     slug = tournament.lower().replace(" ", "-")
-    existing = sorted(store.glob(f"{slug}-*.jsonl")) if store.is_dir() else []
+    matches = open_store(store)
+    existing = [m for m in matches.ids() if m.startswith(f"{slug}-")]
     if existing:
         click.echo(f"reusing the {len(existing)} {tournament} matches already in {store}")
         return
@@ -71,7 +72,7 @@ def _simulate(store: Path, players: int, rounds: int, seed: int, game_name: str)
     total = (players // 2) * rounds
     click.echo(f"simulating {tournament} ({played.title}): {players} players, {rounds} Swiss "
                f"rounds ({total} matches) into {store}")
-    jobs = simulate_tournament(FileStore(store), db, played.sample_decks(db), tournament,
+    jobs = simulate_tournament(matches, db, played.sample_decks(db), tournament,
                                players, rounds, seed, None, ["greedy"], game_name=game_name)
     columns = (*Progress.get_default_columns()[:-1], MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, transient=True, disable=not sys.stderr.isatty()) as progress:

@@ -8,8 +8,9 @@ from web.cli_cards import cards_option
 
 
 @click.command("serve")
-@click.option("--store", type=click.Path(file_okay=False), default=None,
-              help="Store directory of match files [env WONDERS_STORE; default ./wonders-data].")
+@click.option("--store", default=None, metavar="DIR_OR_URL",
+              help="The store: a directory of match files, or a postgresql:// URL (many "
+                   "servers on one database) [env WONDERS_STORE; default ./wonders-data].")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free port; the chosen one is printed).")
