@@ -102,6 +102,11 @@ class PgStore(Store):
                 "a postgresql:// store needs psycopg and psycopg-pool: "
                 "pip install 'wonders-ledger[postgres]'")
         self.url, self.clock = url, clock
+        try:  # one connection first: a database that can't be reached is one clear error
+            psycopg.connect(url, connect_timeout=max(1, int(connect_timeout))).close()
+        except psycopg.Error as exc:
+            raise StoreUnavailableError(f"PostgreSQL store {_safe(url)}: cannot connect "
+                                        f"({_first_line(exc)})") from None
         self.pool = ConnectionPool(url, min_size=1, max_size=max(1, pool_size), open=False,
                                    timeout=connect_timeout, name="wonders")
         try:

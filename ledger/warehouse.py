@@ -9,8 +9,10 @@ chunk of matches per transaction.  Tables and columns are those of :mod:`ledger.
 documented in ``docs/analytics.md``.
 
 Incremental, through the protocol: a match whose head (:meth:`ledger.store.Store.heads`: its
-length and last hash, cheap in every backend) is the one recorded at its last ingest is not
-read again -- no file sizes or modification times.  Any other known match is read and
+length, last hash and the bytes of its lines, cheap in every backend) is the one recorded at
+its last ingest is not read again -- no file modification times.  (Damage that leaves all
+three as they were -- bytes changed in place inside an earlier line -- is for ``wonders
+verify`` to find: it reads every line.)  Any other known match is read and
 compared with what was ingested: because each line's hash covers the previous line's hash,
 the hash of the last ingested event vouches for every event before it.  If that hash still
 matches, the match only grew: it is re-read whole and replaces its old rows; if it does not
@@ -192,7 +194,8 @@ def _to_read(heads: Mapping[str, Head | Exception], known: dict[str, _Known],
             report.problems.append(Problem(name, "corrupt", str(head)))
             continue
         seen = known.get(name)
-        if seen and (seen.events, seen.last_hash) == (head.length, head.last_hash):
+        if seen and (seen.events, seen.last_hash, seen.size) == \
+                (head.length, head.last_hash, head.size):
             report.unchanged += 1
         else:
             todo.append((match_id, seen))
