@@ -4,9 +4,12 @@
 ``postgresql://`` URL, through the store protocol (:meth:`ledger.store.Store.read`: every
 line's hash and chain link checked, old schema versions upcast) --, turns each match into
 rows (its game's facts, :func:`ledger.registry.facts_for`: for Wonders of The First
-:mod:`replay.wotf.facts`), stages them as JSON lines and loads them into DuckDB in bulk, a
-chunk of matches per transaction.  Tables and columns are those of :mod:`ledger.rows`,
-documented in ``docs/analytics.md``.
+:mod:`replay.wotf.facts`) and writes them as Parquet, a file per table and chunk of
+matches; DuckDB then loads each table's files in one statement, all tables in one
+transaction.  The chunks are read in this process, or by the workers of a Dask cluster
+(:mod:`ledger.distributed`: a local one of ``jobs`` processes, or an existing one): a failed
+task is retried, then match by match, and a match that still fails is reported by name.
+Tables and columns are those of :mod:`ledger.rows`, documented in ``docs/analytics.md``.
 
 Incremental, through the protocol: a match whose head (:meth:`ledger.store.Store.heads`: its
 length, last hash and the bytes of its lines, cheap in every backend) is the one recorded at
@@ -26,19 +29,21 @@ store), ``file_mtime_ns`` the time of its last append (its last event's ``at``).
 from __future__ import annotations
 
 import os
+import secrets
+import shutil
 import tempfile
+import uuid
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import msgspec
 
+from ledger.distributed import RETRIES, Failure, cluster, maybe_fault, run_chunks
 from ledger.errors import LedgerError
 from ledger.events import MatchOpened
 from ledger.registry import facts_for
@@ -50,8 +55,8 @@ from ledger.stores import open_store
 #: (Wonders: orbital and DBS), from today's pool; a game's facts read what they need of it.
 CardFacts = Mapping[str, Any]
 
-CHUNK = 250  # matches per worker task and per load transaction
-PARALLEL_FROM = 200  # fewer files than this are read in-process
+CHUNK = 250  # matches per worker task
+PARALLEL_FROM = 200  # fewer matches than this are read in-process (unless on a scheduler)
 
 
 class WarehouseError(LedgerError):
@@ -59,7 +64,8 @@ class WarehouseError(LedgerError):
 
 
 class Problem(msgspec.Struct, frozen=True):
-    """A match file that was not ingested: ``kind`` is ``corrupt``, ``misnamed`` or ``changed``."""
+    """A match file that was not ingested: ``kind`` is ``corrupt``, ``misnamed``, ``changed``
+    or ``failed`` (its worker task kept failing: ``message`` is the last error)."""
 
     file: str
     kind: str
@@ -95,9 +101,12 @@ class _Known(msgspec.Struct, frozen=True):
 
 
 class _Staged(msgspec.Struct):
-    """A worker's answer for one chunk of files."""
+    """A worker's answer for one chunk of matches: its rows as Parquet, one file per table,
+    in the stage directory (or, for a worker that can't see that directory -- another
+    machine --, the files' bytes, which the caller writes there)."""
 
-    files: dict[str, str]  # table -> staged JSON-lines file
+    files: dict[str, str]  # table -> staged Parquet file
+    blobs: dict[str, bytes]  # table -> Parquet bytes (a worker without the stage directory)
     replace: list[str]  # match ids whose old rows the staged rows replace
     touched: list[tuple[str, int, int]]  # (match id, size, mtime) of files with nothing new
     new: int = 0
@@ -148,13 +157,20 @@ def _first_line(exc: BaseException) -> str:
 
 
 def ingest(store: str | os.PathLike | Store, db: str | os.PathLike, facts: CardFacts,
-           jobs: int = 1, on_progress: Callable[[int, int], None] | None = None) -> IngestReport:
+           jobs: int = 1, on_progress: Callable[[int, int], None] | None = None,
+           scheduler: str | None = None, retries: int = RETRIES) -> IngestReport:
     """Ingest the matches of ``store`` (a directory, a ``postgresql://`` URL or a store) into
     the warehouse ``db`` (see the module doc).
 
-    ``facts`` gives each card's orbital and DBS; ``jobs`` worker processes read matches in
-    parallel (each opens the store again from its URL); ``on_progress(done, total)`` is called
-    as matches are handled.
+    ``facts`` gives each card's orbital and DBS.  Workers read the matches and write their
+    rows as Parquet, a file per table and chunk of matches, in a stage directory beside
+    ``db``; the warehouse then loads every table's files in one statement, all in one
+    transaction.  The workers are ``jobs`` processes of a local Dask cluster (from
+    :data:`PARALLEL_FROM` matches to read on; fewer are read in this process), or those of the
+    Dask cluster at ``scheduler`` (``tcp://HOST:PORT``; each worker opens the store again from
+    its URL or path, so both must mean the same store there).  A task that fails is retried
+    ``retries`` times, then match by match; a match that still fails is reported
+    (``failed``).  ``on_progress(done, total)`` is called as matches are handled.
     """
     try:
         opened = open_store(store, must_exist=True)
@@ -168,13 +184,21 @@ def ingest(store: str | os.PathLike | Store, db: str | os.PathLike, facts: CardF
         if on_progress:
             on_progress(report.unchanged + len(report.problems), len(heads))
         _STORES[opened.url] = opened  # read in this process: the same instance
-        with tempfile.TemporaryDirectory(prefix="wonders-ingest-") as stage:
-            for staged in _stage_all(opened.url, todo, dict(facts), stage, jobs):
-                _load(con, staged)
-                _count(report, staged)
+        stage = Path(tempfile.mkdtemp(prefix=".wonders-ingest-", dir=Path(db).parent))
+        try:
+            token = secrets.token_hex(16)
+            (stage / _TOKEN).write_text(token)
+            staged = _Staged(files={}, blobs={}, replace=[], touched=[])
+            for part in _stage_all(opened.url, todo, dict(facts), str(stage), token, jobs,
+                                   scheduler, retries):
+                _merge(staged, part, stage)
+                _count(report, part)
                 if on_progress:
                     on_progress(report.new + report.grown + report.unchanged
                                 + len(report.problems), len(heads))
+            _load(con, staged)
+        finally:
+            shutil.rmtree(stage, ignore_errors=True)
         return report
     finally:
         con.close()
@@ -228,26 +252,38 @@ def _store_at(url: str) -> Store:
     return found
 
 
-def _stage_all(url: str, todo: list, facts: dict, stage: str, jobs: int) -> Iterable[_Staged]:
+_TOKEN = ".token"  # a stage directory's token: a worker that reads it sees the directory
+
+
+def _stage_all(url: str, todo: list, facts: dict, stage: str, token: str, jobs: int,
+               scheduler: str | None, retries: int) -> Iterable[_Staged]:
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
-    tasks = [(url, chunk, facts, stage, n) for n, chunk in enumerate(chunks)]
-    if jobs <= 1 or len(todo) < PARALLEL_FROM:
-        for task in tasks:
-            yield _stage_chunk(task)
+    if not chunks:
         return
-    try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-            yield from pool.map(_stage_chunk, tasks)
-    except BrokenProcessPool:
-        raise WarehouseError("a worker process reading matches died (out of memory?); "
-                             "try again with --jobs 1") from None
+    here = scheduler is None and (jobs <= 1 or len(todo) < PARALLEL_FROM)
+    if here:
+        # In this process: chunks small enough that each one's progress shows.
+        chunks = [todo[i:i + 25] for i in range(0, len(todo), 25)]
+    elif scheduler is None:
+        size = max(1, min(CHUNK, -(-len(todo) // (4 * jobs))))  # >= 4 tasks per worker
+        chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
+    with nullcontext(None) if here else cluster(jobs, scheduler) as client:
+        for result in run_chunks(stage_chunk, chunks, (url, facts, stage, token), client,
+                                 retries):
+            if isinstance(result, Failure):
+                match_id = result.item[0]
+                yield _Staged(files={}, blobs={}, replace=[], touched=[], problems=[
+                    Problem(f"{match_id}{SUFFIX}", "failed", result.error)])
+            else:
+                yield result
 
 
-def _stage_chunk(task: tuple[str, list, dict, str, int]) -> _Staged:
-    """Read a chunk of matches and write their rows as JSON lines, one file per table."""
-    url, chunk, facts, stage, number = task
+def stage_chunk(chunk: list, url: str, facts: dict, stage: str, token: str) -> _Staged:
+    """A worker's task: read a chunk of ``(match id, what was ingested of it)`` from the store
+    at ``url`` and write their rows as Parquet, one file per table."""
+    maybe_fault([match_id for match_id, _seen in chunk])
     store = _store_at(url)
-    staged = _Staged(files={}, replace=[], touched=[])
+    staged = _Staged(files={}, blobs={}, replace=[], touched=[])
     tables: dict[str, list] = {name: [] for name in all_tables()}
     for match_id, seen in chunk:
         facts_of_match = _read_match(store, match_id, seen, facts, staged)
@@ -255,13 +291,67 @@ def _stage_chunk(task: tuple[str, list, dict, str, int]) -> _Staged:
             continue
         for name, rows in facts_of_match.items():
             tables[name] += rows
-    encoder = msgspec.json.Encoder()
+    try:
+        shared = (Path(stage) / _TOKEN).read_text() == token
+    except OSError:
+        shared = False
     for name, rows in tables.items():
-        if rows:
-            target = Path(stage) / f"{name}-{number:06d}.jsonl"
-            target.write_bytes(encoder.encode_lines(rows))
+        if not rows:
+            continue
+        table = _arrow(rows, all_tables()[name])
+        if shared:
+            target = Path(stage) / f"{name}-{uuid.uuid4().hex}.parquet"
+            _write_parquet(table, target)
             staged.files[name] = str(target)
+        else:
+            staged.blobs[name] = _parquet_bytes(table)
     return staged
+
+
+def _merge(into: _Staged, part: _Staged, stage: Path) -> None:
+    """Gather a chunk's answer (the tables' file lists become ``;``-joined)."""
+    for name, blob in part.blobs.items():
+        target = stage / f"{name}-{uuid.uuid4().hex}.parquet"
+        target.write_bytes(blob)
+        part.files[name] = str(target)
+    for name, path in part.files.items():
+        into.files[name] = f"{into.files[name]};{path}" if name in into.files else path
+    into.replace += part.replace
+    into.touched += part.touched
+
+
+# -- Parquet -------------------------------------------------------------------------------
+
+_ARROW = {"VARCHAR": "string", "BIGINT": "int64", "DOUBLE": "float64", "BOOLEAN": "bool_",
+          "TIMESTAMP": "string", "JSON": "string"}  # TIMESTAMP and JSON: cast by the load
+
+
+def _arrow(rows: list, row_class: type) -> Any:
+    """Rows (``msgspec.Struct``) as an Arrow table with the row class's columns."""
+    import pyarrow as pa
+
+    columns = sql_columns(row_class)
+    values = list(zip(*map(msgspec.structs.astuple, rows), strict=True))
+    arrays = []
+    for sql, column in zip(columns.values(), values, strict=True):
+        data = [bytes(v).decode() for v in column] if sql == "JSON" else column
+        arrays.append(pa.array(data, getattr(pa, _ARROW[sql])()))
+    return pa.Table.from_arrays(arrays, names=list(columns))
+
+
+def _write_parquet(table: Any, target: Path) -> None:
+    import pyarrow.parquet as pq
+
+    pq.write_table(table, target, compression="zstd", compression_level=1)
+
+
+def _parquet_bytes(table: Any) -> bytes:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd", compression_level=1)
+    return sink.getvalue().to_pybytes()
 
 
 def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
@@ -340,7 +430,8 @@ def _changed(stored: list, seen: _Known) -> str:
 
 
 def _load(con: duckdb.DuckDBPyConnection, staged: _Staged) -> None:
-    """Load one staged chunk in one transaction."""
+    """Load every staged table in one transaction: the replaced matches' old rows out, then
+    each table's Parquet files in one statement."""
     con.execute("BEGIN TRANSACTION")
     try:
         if staged.replace:
@@ -348,10 +439,12 @@ def _load(con: duckdb.DuckDBPyConnection, staged: _Staged) -> None:
                         [staged.replace])
             for table in all_tables():
                 con.execute(f"DELETE FROM {table} WHERE match_id IN (SELECT match_id FROM _replace)")
-        for table, path in staged.files.items():
-            columns = _columns_literal(all_tables()[table])
-            con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM read_json(?, "
-                        f"format='newline_delimited', columns={columns})", [path])
+        for table, paths in staged.files.items():
+            columns = sql_columns(all_tables()[table])
+            casts = [f'CAST("{name}" AS {sql}) AS "{name}"' if sql in ("TIMESTAMP", "JSON")
+                     else f'"{name}"' for name, sql in columns.items()]
+            con.execute(f"INSERT INTO {table} BY NAME SELECT {', '.join(casts)} "
+                        f"FROM read_parquet(?)", [paths.split(";")])
         for match_id, size, mtime in staged.touched:
             con.execute("UPDATE matches SET file_bytes = ?, file_mtime_ns = ? WHERE match_id = ?",
                         [size, mtime, match_id])
@@ -359,10 +452,3 @@ def _load(con: duckdb.DuckDBPyConnection, staged: _Staged) -> None:
     except duckdb.Error as exc:
         con.execute("ROLLBACK")
         raise WarehouseError(f"loading staged rows failed: {_first_line(exc)}") from None
-    for path in staged.files.values():
-        os.unlink(path)
-
-
-def _columns_literal(row_class) -> str:
-    items = ", ".join(f"'{name}': '{sql}'" for name, sql in sql_columns(row_class).items())
-    return "{" + items + "}"

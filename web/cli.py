@@ -143,20 +143,30 @@ def simulate(matches, seed, out, rules, decks, bots, tournament, players, rounds
 @click.option("--against-current", is_flag=True,
               help="Also report which recorded cards differ from today's pool and where "
                    "today's engine would diverge.")
+@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
+              help="Verify on a local Dask cluster of this many worker processes.")
+@click.option("--scheduler", metavar="tcp://HOST:PORT", default=None,
+              help="Verify on this existing Dask cluster (its workers open the files or "
+                   "store themselves: a shared directory or the same postgresql:// URL).")
 @cards_option
-def verify(paths: tuple[str, ...], against_current: bool) -> None:
+def verify(paths: tuple[str, ...], against_current: bool, jobs: int,
+           scheduler: str | None) -> None:
     """Verify match files, store directories or postgresql:// stores (every match of them),
     in levels: intact (canonical bytes, hash chain, schema; a torn or cut final batch is a
     failure), then re-derived (the engine at the file's recorded ruleset and rules revision,
     with its recorded cards, re-derives every outcome).  Exit 0 if all pass, 1 if any fails,
-    2 if some file is from a newer program (and none failed).  Nothing is ever modified."""
-    from replay.verify import NEWER_PROGRAM, Report
+    2 if some file is from a newer program (and none failed).  Nothing is ever modified.
+    With --jobs N > 1 or --scheduler, Dask workers verify the matches (a failed task is
+    retried, then match by match; a match that still fails is a FAIL naming its error);
+    the lines come out in the same order."""
+    from replay.verify import NEWER_PROGRAM
 
-    jobs = _verify_jobs(paths, against_current)
+    reports = (_verify_distributed(paths, against_current, jobs, scheduler)
+               if jobs > 1 or scheduler else
+               (job() for job in _verify_jobs(paths, against_current)))
     counts = {"OK": 0, "FAIL": 0, NEWER_PROGRAM: 0}
-    for job in jobs:
+    for report in reports:
         # Each match is checked against its own game's pool (``--cards``: Wonders' pool).
-        report: Report = job()
         counts[report.status] += 1
         click.echo(f"{report.status:<5}{report.message}")
         for line in report.lines:
@@ -164,6 +174,35 @@ def verify(paths: tuple[str, ...], against_current: bool) -> None:
     newer = f", {counts[NEWER_PROGRAM]} from a newer program" if counts[NEWER_PROGRAM] else ""
     click.echo(f"{counts['OK']} passed, {counts['FAIL']} failed{newer}")
     sys.exit(1 if counts["FAIL"] else 2 if counts[NEWER_PROGRAM] else 0)
+
+
+def _verify_distributed(paths: tuple[str, ...], against_current: bool, jobs: int,
+                        scheduler: str | None):
+    """The reports of ``verify --jobs/--scheduler``, in the order of the sources, with a
+    progress bar on stderr (a terminal's)."""
+    from rich.progress import MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from ledger.distributed import cluster
+    from replay.distributed_verify import sources, verify_many
+
+    try:
+        found = sources(paths)
+    except FileNotFoundError as exc:
+        raise click.BadParameter(str(exc), param_hint="PATH") from None
+    if not found:
+        raise click.BadParameter("no match files found", param_hint="PATH")
+    columns = (*Progress.get_default_columns()[:-1], MofNCompleteColumn(), TimeElapsedColumn())
+    waiting: dict = {}
+    following = 0
+    with cluster(jobs, scheduler) as client, \
+            Progress(*columns, transient=True, disable=not sys.stderr.isatty()) as progress:
+        task = progress.add_task("verifying", total=len(found))
+        for index, report in verify_many(found, against_current, client):
+            progress.advance(task)
+            waiting[index] = report
+            while following in waiting:
+                yield waiting.pop(following)
+                following += 1
 
 
 def _verify_jobs(paths: tuple[str, ...], against_current: bool) -> list:

@@ -45,15 +45,21 @@ def card_facts() -> dict:
 @click.option("--db", "db", required=True, type=click.Path(dir_okay=False),
               help="The DuckDB warehouse file (created if missing).")
 @click.option("--jobs", "-j", type=click.IntRange(1), default=min(4, os.cpu_count() or 1),
-              show_default=True, help="Worker processes reading matches.")
-def ingest(store: str, db: str, jobs: int) -> None:
+              show_default=True,
+              help="Worker processes (a local Dask cluster) reading matches into Parquet.")
+@click.option("--scheduler", metavar="tcp://HOST:PORT", default=None,
+              help="Run the workers on this existing Dask cluster instead (they open STORE "
+                   "themselves: a shared directory or the same postgresql:// URL).")
+def ingest(store: str, db: str, jobs: int, scheduler: str | None) -> None:
     """Read a store's matches (STORE: a directory or a postgresql:// URL) into a DuckDB
     warehouse, incrementally.
 
     A second run reads only new or grown matches (by each match's head: length and last
     hash).  A match file that changed under an
     already-ingested seq, or that is corrupt, is reported by name and not ingested (exit 1);
-    the other files are ingested.  Tables: see docs/analytics.md.
+    the other files are ingested.  Workers turn matches into Parquet per table, loaded in
+    one statement per table; a failed worker task is retried, then match by match, and a
+    match that still fails is reported by name (``failed``).  Tables: see docs/analytics.md.
     """
     from rich.progress import MofNCompleteColumn, Progress, TimeElapsedColumn
 
@@ -66,7 +72,8 @@ def ingest(store: str, db: str, jobs: int) -> None:
         def advance(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        report = run_ingest(store, db, card_facts(), jobs=jobs, on_progress=advance)
+        report = run_ingest(store, db, card_facts(), jobs=jobs, on_progress=advance,
+                            scheduler=scheduler)
     for problem in report.problems:
         click.echo(f"not ingested: {problem.line()}", err=True)
     click.echo(report.summary())

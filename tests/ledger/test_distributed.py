@@ -1,0 +1,164 @@
+"""Verify and ingest on a Dask cluster of real worker processes (a ``LocalCluster`` of 2,
+started here and reached by its address, as ``--scheduler`` reaches one): the same reports and
+the same warehouse rows as one process; a task that fails once, or whose worker process dies,
+is run again and succeeds; a match whose task always fails, and a corrupt match file, are
+reported by name while every other match is verified and loaded."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from ledger.distributed import Failure, cluster, run_chunks, set_test_faults
+from ledger.filestore import FileStore
+from ledger.rows import all_tables
+from ledger.warehouse import connect, ingest
+from replay.distributed_verify import sources, verify_many
+from replay.simulate import simulate_matches
+from replay.wotf.cards import default_cards
+from replay.wotf.decks import load_decks
+from tests import dask_cluster
+from web.cli_analytics import card_facts
+
+
+@pytest.fixture(scope="module")
+def address():
+    """A cluster started apart from the code under test: 2 worker processes, 1 thread each."""
+    return dask_cluster.address()
+
+
+@pytest.fixture(scope="module")
+def client(address):
+    with cluster(scheduler=address) as connected:
+        yield connected
+
+
+@pytest.fixture
+def faults(client):
+    """Set ``$WONDERS_TEST_FAULTS`` in every worker for one test (both workers up: one
+    that a test killed comes back without it)."""
+    client.wait_for_workers(2, timeout=60)
+    yield lambda spec: client.run(set_test_faults, spec)
+    client.wait_for_workers(2, timeout=60)
+    client.run(set_test_faults, "")
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    root = tmp_path_factory.mktemp("dist") / "store"
+    db = default_cards()
+    list(simulate_matches(FileStore(root), db, load_decks(None, db), 8, 41, "1.3.2",
+                          ("greedy", "random"), "d"))
+    return root
+
+
+@pytest.fixture(scope="module")
+def facts():
+    return card_facts()
+
+
+def store_copy(base, tmp_path):
+    target = tmp_path / "store"
+    shutil.copytree(base, target)
+    return target
+
+
+def rows(db):
+    con = connect(db, read_only=True)
+    try:
+        return {t: con.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall() for t in all_tables()}
+    finally:
+        con.close()
+
+
+def reports(found, client):
+    return [(r.path, r.status, r.message, r.lines)
+            for _i, r in sorted(verify_many(found, False, client), key=lambda p: p[0])]
+
+
+def test_ingest_on_the_cluster_loads_exactly_the_rows_of_one_process(base, client, address,
+                                                                   facts, tmp_path):
+    here = ingest(base, tmp_path / "here.duckdb", facts, jobs=1)
+    there = ingest(base, tmp_path / "there.duckdb", facts, scheduler=address)
+    assert (there.new, there.problems) == (here.new, here.problems) == (8, [])
+    assert there.events == here.events
+    assert rows(tmp_path / "there.duckdb") == rows(tmp_path / "here.duckdb")
+    again = ingest(base, tmp_path / "there.duckdb", facts, scheduler=address)
+    assert (again.new, again.unchanged) == (0, 8)
+
+
+def test_verify_on_the_cluster_reports_exactly_what_one_process_does(base, client):
+    found = sources([str(base)])
+    assert len(found) == 8
+    assert reports(found, client) == reports(found, None)
+    assert all(status == "OK" for _p, status, _m, _l in reports(found, None))
+
+
+def test_a_task_that_fails_once_is_retried_and_succeeds(base, client, address, facts, faults,
+                                                       tmp_path):
+    flag = tmp_path / "flag"
+    flag.mkdir()
+    faults(f"raise-once:{flag}")
+    report = ingest(base, tmp_path / "w.duckdb", facts, scheduler=address)
+    assert (flag / "raised").exists()  # it did fail once
+    assert (report.new, report.problems) == (8, [])
+    assert rows(tmp_path / "w.duckdb") == rows_of_one_process(base, facts, tmp_path)
+
+
+def rows_of_one_process(base, facts, tmp_path):
+    ingest(base, tmp_path / "one.duckdb", facts, jobs=1)
+    return rows(tmp_path / "one.duckdb")
+
+
+def test_a_task_whose_worker_process_dies_is_run_again(base, client, faults, tmp_path):
+    flag = tmp_path / "flag"
+    flag.mkdir()
+    faults(f"crash-once:{flag}")
+    found = sources([str(base)])
+    got = reports(found, client)
+    assert (flag / "raised").exists()
+    assert [status for _p, status, _m, _l in got] == ["OK"] * 8
+
+
+def test_a_match_that_always_fails_is_reported_by_name_and_the_rest_loaded(
+        base, client, address, facts, faults, tmp_path):
+    store = store_copy(base, tmp_path)
+    victim = store / "d-0005.jsonl"
+    victim.write_bytes(victim.read_bytes().replace(b'"type":"CardPlayed"', b'"type":"CardPlayeD"', 1))
+    faults("raise:d-0002")
+    report = ingest(store, tmp_path / "w.duckdb", facts, scheduler=address)
+    problems = {(p.file, p.kind): p.message for p in report.problems}
+    assert set(problems) == {("d-0002.jsonl", "failed"), ("d-0005.jsonl", "corrupt")}
+    assert "injected failure for d-0002" in problems["d-0002.jsonl", "failed"]
+    assert report.new == 6
+    loaded = rows(tmp_path / "w.duckdb")["matches"]
+    assert sorted(r[0] for r in loaded) == [f"d-000{n}" for n in (1, 3, 4, 6, 7, 8)]
+
+    verified = reports(sources([str(store)]), client)
+    failed = {path.rsplit("/", 1)[-1]: message for path, status, message, _l in verified
+              if status != "OK"}
+    assert set(failed) == {"d-0002.jsonl", "d-0005.jsonl"}
+    assert failed["d-0002.jsonl"].startswith("d-0002.jsonl: not verified: its worker task "
+                                             "failed after 2 retries: RuntimeError: injected")
+    assert len(verified) == 8
+
+
+def test_in_process_a_chunk_that_raises_is_split_and_only_the_bad_item_fails():
+    results = list(run_chunks(_explode_on_3, [[1, 2], [3, 4]]))
+    assert results == [[2, 4], Failure(3, "ValueError: 3 is bad"), [8]]
+
+
+def _explode_on_3(chunk):
+    if 3 in chunk:
+        raise ValueError("3 is bad")
+    return [2 * n for n in chunk]
+
+
+def test_an_unreachable_scheduler_is_one_clear_error():
+    from ledger.distributed import DistributedError
+
+    with pytest.raises(DistributedError, match=r"^tcp://127\.0\.0\.1:9: cannot reach the "
+                                               r"Dask scheduler"), \
+            cluster(scheduler="tcp://127.0.0.1:9"):
+        pass

@@ -1,0 +1,69 @@
+"""`wonders verify` and `wonders ingest` on a Dask cluster, run as real subprocesses:
+``--scheduler`` on a separately started cluster (tests/dask_cluster.py) prints what one process
+prints and loads the same warehouse; ``verify --jobs 2`` starts its own local cluster; an
+unreachable scheduler is one error line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests import dask_cluster
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def wonders(*args):
+    return subprocess.run([sys.executable, "-m", "web.cli", *map(str, args)], cwd=REPO,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    root = tmp_path_factory.mktemp("cli-dist") / "store"
+    done = wonders("simulate", "--matches", 5, "--seed", 8, "--out", root)
+    assert done.returncode == 0, done.stderr
+    victim = sorted(root.glob("*.jsonl"))[1]
+    victim.write_bytes(victim.read_bytes().replace(b'"type":"CardPlayed"', b'"type":"CardPlayeD"', 1))
+    return root
+
+
+def test_verify_on_a_scheduler_and_on_jobs_prints_what_one_process_prints(store):
+    one = wonders("verify", store)
+    on_cluster = wonders("verify", "--scheduler", dask_cluster.address(), store)
+    local = wonders("verify", "--jobs", 2, store)
+    assert one.returncode == on_cluster.returncode == local.returncode == 1
+    assert on_cluster.stdout == one.stdout == local.stdout
+    assert one.stdout.splitlines()[-1] == "4 passed, 1 failed"
+    assert "Traceback" not in on_cluster.stderr + local.stderr
+
+
+def test_ingest_on_a_scheduler_reports_and_loads_what_one_process_does(store, tmp_path):
+    import duckdb
+
+    one = wonders("ingest", store, "--db", tmp_path / "one.duckdb", "--jobs", 1)
+    there = wonders("ingest", store, "--db", tmp_path / "there.duckdb", "--scheduler",
+                    dask_cluster.address())
+    assert one.returncode == there.returncode == 1
+    assert (one.stdout, one.stderr) == (there.stdout, there.stderr)
+    assert "4 new" in there.stdout and "not ingested: m-0002.jsonl: corrupt:" in there.stderr
+    tables = {}
+    for name in ("one", "there"):
+        con = duckdb.connect(str(tmp_path / f"{name}.duckdb"), read_only=True)
+        tables[name] = [con.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall()
+                        for t in ("matches", "events", "card_games")]
+        con.close()
+    assert tables["one"] == tables["there"]
+
+
+def test_an_unreachable_scheduler_is_one_error_line(store, tmp_path):
+    for args in (("verify", "--scheduler", "tcp://127.0.0.1:9", store),
+                 ("ingest", store, "--db", tmp_path / "w.duckdb", "--scheduler",
+                  "tcp://127.0.0.1:9")):
+        done = wonders(*args)
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        assert done.returncode != 0 and "Traceback" not in done.stderr
+        assert lines[-1].startswith("error: tcp://127.0.0.1:9: cannot reach the Dask scheduler")
