@@ -3,8 +3,9 @@
 * **Triggers** (501/502): a game event run on the event bus (:mod:`replay.wotf.bus`)
   collects :class:`Trigger` objects from the keyword handlers here and the scripted
   abilities; :meth:`Effects.resolve` has the active player order simultaneous ones (an
-  ``order`` prompt) and fires them one at a time.  Heart of a Legend makes a card's printed
-  keyword triggers trigger twice.
+  ``order`` prompt) and fires them one at a time, the ones still to come waiting on the stack
+  in the state (``TriggersQueued``, ``TriggerDequeued``).  Heart of a Legend makes a card's
+  printed keyword triggers trigger twice.
 * **Replacements** ("instead", 504): a shield counter instead of destruction or targeting,
   a protector counter instead of a seizure, banishment instead of entering an inactive realm,
   a token ceasing to exist instead of staying outside The World.
@@ -26,7 +27,9 @@ from replay.wotf.events import (
     EffectsEnded,
     Equipped,
     EventCounted,
+    TriggerDequeued,
     TriggerResolved,
+    TriggersQueued,
     Unequipped,
 )
 from replay.wotf.state import Seat, controller_of, other
@@ -67,13 +70,30 @@ class Effects(Component):
                 labels, len(triggers), len(triggers), ordered=True,
                 multiset=True), text="order the triggered abilities (rule 502)"))
             triggers = _reorder(triggers, labels, order)
-        for trigger in triggers:
-            handler = _HANDLERS.get(trigger.ability)
-            if handler is None:
-                yield from self.g.resolve_scripted(trigger)
-            else:
-                yield from handler(self.g, trigger)
-            yield from self.settle()
+        if len(triggers) == 1:
+            yield from self._resolve_one(triggers[0])  # a lone trigger: nothing waits
+            return
+        # 502: the ordered batch waits on the stack, innermost; each trigger is read from
+        # there and taken off as it begins to resolve.  The batch leaves the stack with its
+        # last trigger (the batches its triggers' resolutions queue come and go above it).
+        self.emit_stack(TriggersQueued(list(triggers)))
+        stack = self.state.stack
+        assert stack is not None and stack.pending
+        depth = len(stack.pending)
+        while (stack := self.state.stack) is not None and len(stack.pending) == depth:
+            trigger = stack.pending[-1][0]
+            self.emit_stack(TriggerDequeued(trigger.source, trigger.ability))
+            yield from self._resolve_one(trigger)
+
+    def _resolve_one(self, trigger: Trigger) -> Flow:
+        """One trigger resolves: its keyword's handler, or its scripted ability; then the
+        state-based checks."""
+        handler = _HANDLERS.get(trigger.ability)
+        if handler is None:
+            yield from self.g.resolve_scripted(trigger)
+        else:
+            yield from handler(self.g, trigger)
+        yield from self.settle()
 
     def resolved(self, t: Trigger, detail: str = "") -> None:
         self.emit(TriggerResolved(t.source, self.state.cards[t.source].name, t.ability,

@@ -35,6 +35,7 @@ from ledger.events import (  # the core events, re-exported: a Wonders match hol
     TakenBack,
     recorded_number,
 )
+from replay.wotf.trigger import Trigger
 
 __all__ = [
     "CHANCE",
@@ -347,6 +348,22 @@ class RoundEnded(Event, frozen=True):
 # --------------------------------------------------------------------------------------
 
 
+class TriggersQueued(Event, frozen=True):
+    """502: simultaneous triggered abilities, in the order the active player chose (or the
+    order they triggered in, when they are all the same ability), wait to resolve: the batch
+    goes on the stack, innermost, and each leaves it as it begins to resolve
+    (``TriggerDequeued``).  A lone trigger resolves at once and is not queued."""
+
+    triggers: list[Trigger]
+
+class TriggerDequeued(Event, frozen=True):
+    """The first trigger of the innermost batch of ``TriggersQueued`` -- ``source``'s
+    ``ability`` -- begins to resolve: it leaves the batch, and an emptied batch leaves the
+    stack (so a batch queued while it resolves sits above the batch it came from)."""
+
+    source: str
+    ability: str
+
 class ResolutionStarted(Event, frozen=True):
     """``source``'s scripted ``ability`` begins to do its effects (501, 507): it is on the
     stack, innermost, until its ``ResolutionEnded`` (503 counts its repetitions there)."""
@@ -477,6 +494,8 @@ EVENTS: tuple[type[Event], ...] = (
     SeizePrevented,
     RealmBanished,
     RoundEnded,
+    TriggersQueued,
+    TriggerDequeued,
     ResolutionStarted,
     ResolutionEnded,
     LoopStated,
@@ -490,9 +509,10 @@ EVENTS: tuple[type[Event], ...] = (
 )
 #: The events that change only the stack (``GameState.stack``), recorded from revision 6.
 STACK_EVENTS: tuple[type[Event], ...] = (
-    ResolutionStarted, ResolutionEnded, LoopStated, LoopRepeated, TargetingStarted,
-    EffectNullified, TargetingEnded, FlightScheduled, FlightsCleared)
-__all__ += [cls.__name__ for cls in EVENTS] + ["ManualOp"]
+    TriggersQueued, TriggerDequeued, ResolutionStarted, ResolutionEnded, LoopStated,
+    LoopRepeated, TargetingStarted, EffectNullified, TargetingEnded, FlightScheduled,
+    FlightsCleared)
+__all__ += [cls.__name__ for cls in EVENTS] + ["ManualOp", "Trigger"]
 
 DECISIONS = frozenset(
     {"PlayDeclared", "AttackDeclared", "DrawDeclared", "ActivationDeclared", "HarvestDeclared",

@@ -300,8 +300,25 @@ def _stack(s: GameState) -> Stack:
 def _tidy(s: GameState) -> None:
     """An empty stack is no stack (``None``): it encodes as nothing."""
     st = s.stack
-    if st is not None and not (st.resolving or st.loops or st.targeting or st.fliers):
+    if st is not None and not (st.pending or st.resolving or st.loops or st.targeting
+                               or st.fliers):
         s.stack = None
+
+
+def _triggers_queued(s: GameState, e: ev.TriggersQueued) -> None:
+    # 502: the ordered batch waits, innermost (a copy: the state never shares the event's list)
+    st = _stack(s)
+    st.pending = [*st.pending, list(e.triggers)]
+
+
+def _trigger_dequeued(s: GameState, e: ev.TriggerDequeued) -> None:
+    # The innermost batch's first trigger begins to resolve; an emptied batch leaves the stack,
+    # so the batches its resolution queues sit above the batch it came from.
+    st = _stack(s)
+    if st.pending:
+        rest = st.pending[-1][1:]
+        st.pending = [*st.pending[:-1], rest] if rest else st.pending[:-1]
+    _tidy(s)
 
 
 def _resolution_started(s: GameState, e: ev.ResolutionStarted) -> None:
@@ -405,6 +422,8 @@ _APPLY: dict[type, Callable[[GameState, Any], None]] = {
     ev.StoneSeized: _stone_seized,
     ev.StonesSet: _stones_set,
     ev.RealmBanished: _realm_banished,
+    ev.TriggersQueued: _triggers_queued,
+    ev.TriggerDequeued: _trigger_dequeued,
     ev.ResolutionStarted: _resolution_started,
     ev.ResolutionEnded: _resolution_ended,
     ev.LoopStated: _loop_stated,

@@ -62,6 +62,8 @@ def describe(event: Event) -> str:
         return f"{name} {event.seat} ({len(event.order)} cards)"
     if isinstance(event, ev.DeckOrdered):
         return f"{name} {event.seat} ({len(event.cards)} cards)"
+    if isinstance(event, ev.TriggersQueued):
+        return f"{name} {' '.join(f'{t.source}:{t.ability}' for t in event.triggers)}"
     fields = msgspec.structs.asdict(event)
     parts = [f"{k}={_num(v) if isinstance(v, float) else v}" for k, v in fields.items()
              if v not in (None, [], {}, "", False)]
@@ -236,6 +238,11 @@ def _narrate_state(event: Event, namer: _Namer) -> str:
 
 def _narrate_stack(event: Event, namer: _Namer) -> str:
     """Short plain sentences for the stack's bookkeeping (recorded from rules revision 6)."""
+    if isinstance(event, ev.TriggersQueued):
+        waiting = ", ".join(f"{namer(t.source)}'s {_ability(t.ability)}" for t in event.triggers)
+        return f"Triggered abilities wait to resolve: {waiting}"
+    if isinstance(event, ev.TriggerDequeued):
+        return f"Next to resolve: {namer(event.source)}'s {_ability(event.ability)}"
     if isinstance(event, ev.ResolutionStarted):
         return f"{namer(event.source)}'s {_ability(event.ability)} starts resolving"
     if isinstance(event, ev.ResolutionEnded):

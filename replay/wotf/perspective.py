@@ -27,6 +27,8 @@ from replay.wotf.events import (
     ManualOp,
     ManualResolved,
     Mulliganed,
+    Trigger,
+    TriggersQueued,
 )
 from replay.wotf.ops import FACE_DOWN as LEGACY_FACE_DOWN
 from replay.wotf.queries import View
@@ -105,7 +107,21 @@ def _hide(event: Event, hidden: Collection[str]) -> Event:
         ops = [msgspec.structs.replace(op, card=unseen(op.card)) for op in event.ops]
         if ops != event.ops:
             changes["ops"] = ops
+    if isinstance(event, TriggersQueued):
+        queued = [_hide_trigger(t, hidden) for t in event.triggers]
+        if queued != event.triggers:
+            changes["triggers"] = queued
     return msgspec.structs.replace(event, **changes) if changes else event
+
+
+def _hide_trigger(t: Trigger, hidden: Collection[str]) -> Trigger:
+    """A queued trigger naming a hidden card: its source hides its ability label too (which
+    names the card), as in the other stack events."""
+    if t.source in hidden:
+        t = msgspec.structs.replace(t, source=HIDDEN, ability=HIDDEN)
+    if t.subject in hidden:
+        t = msgspec.structs.replace(t, subject=HIDDEN)
+    return t
 
 
 #: Fields of events that hold one card id, and fields that may hold a list of them.

@@ -16,8 +16,9 @@ from replay.errors import NewerRevisionError
 #: The revision new matches are recorded at.
 RULES_REVISION = 6
 
-#: From this revision the stack (what is resolving, stated loops, targeting, v1.2 fliers) is
-#: recorded as events; before, the same events are applied to the state but not recorded.
+#: From this revision the stack (triggers waiting to resolve, what is resolving, stated loops,
+#: targeting, v1.2 fliers) is recorded as events; before, the same events are applied to the
+#: state but not recorded.
 STACK_REVISION = 6
 
 #: What each revision changed (0 means "recorded before revisions existed" and derives as 1).
@@ -43,7 +44,9 @@ REVISIONS: dict[int, str] = {
        "sacrifice of every Wonder, a \"sacrifice which?\" of one Wonder) answers itself "
        "(an auto Answered), as single-option prompts did; before, it was asked",
     6: "the stack is recorded: what the engine holds while an ability resolves is in the state "
-       "(GameState.stack) and changes only by outcome events -- ResolutionStarted and "
+       "(GameState.stack) and changes only by outcome events -- TriggersQueued for a batch of "
+       "simultaneous triggers waiting to resolve in the order the active player chose (502) "
+       "and TriggerDequeued as each begins to resolve, ResolutionStarted and "
        "ResolutionEnded around each scripted ability's effects (503), LoopStated and "
        "LoopRepeated for a voluntary loop's stated repetitions (503), TargetingStarted, "
        "EffectNullified and TargetingEnded around the abilities that react to an effect "

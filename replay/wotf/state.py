@@ -19,6 +19,7 @@ from ledger.events import SEATS as SEATS
 from ledger.events import Seat as Seat
 from replay.wotf.events import Zone as Zone
 from replay.wotf.revisions import RULES_REVISION, STACK_REVISION
+from replay.wotf.trigger import Trigger
 
 Phase = Literal["setup", "round_start", "turns", "round_end", "over"]
 
@@ -114,17 +115,20 @@ class Targeting(msgspec.Struct):
 
 
 class Stack(msgspec.Struct):
-    """What is going on while an ability resolves, nested (503, Nullify, v1.2 Flying).
+    """What is going on while an ability resolves, nested (502, 503, Nullify, v1.2 Flying).
 
     Written only by :func:`replay.wotf.evolve.evolve`, from the stack events
-    (``ResolutionStarted`` … ``FlightsCleared``, :mod:`replay.wotf.events`).  From rules
+    (``TriggersQueued`` … ``FlightsCleared``, :mod:`replay.wotf.events`).  From rules
     revision 6 those events are recorded, so the stack is the fold of the log like the rest of
     the state; before revision 6 the engine applies the same events without recording them
     (:meth:`replay.wotf.engine.Engine.emit_stack`), the file doesn't hold them, and
-    :func:`canonical` leaves the stack out.  ``GameState.stack`` is ``None`` whenever all four
+    :func:`canonical` leaves the stack out.  ``GameState.stack`` is ``None`` whenever all five
     are empty (at every turn prompt, as a rule), so an empty stack encodes as nothing.
     """
 
+    # 502: triggered abilities waiting to resolve, one batch per resolution of simultaneous
+    # triggers, innermost last; each batch in the order they resolve, its first one next
+    pending: list[list[Trigger]] = []
     resolving: list[Resolving] = []  # abilities resolving, innermost last (503)
     loops: list[Loop] = []  # voluntary loops' stated repetitions (503), until nothing resolves
     targeting: list[Targeting] = []  # effects choosing targets, innermost last (Nullify)

@@ -1,4 +1,9 @@
-"""A triggered ability waiting to resolve (501/502): plain data, shared by every component."""
+"""A triggered ability waiting to resolve (501/502): plain data, shared by every component.
+
+From rules revision 6 a batch of triggers waiting to resolve is recorded (``TriggersQueued``)
+and held in the state (``GameState.stack``): :class:`Trigger`'s fields are part of the match
+file format (``docs/format.md``) -- change them only with a new event type.
+"""
 
 from __future__ import annotations
 

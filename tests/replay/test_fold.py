@@ -2,8 +2,10 @@
 
 For recorded matches of both rulesets, random full-pool play and the golden matches (upgraded
 to schema 3), ``fold(events[:n])`` equals the engine's state after event ``n``, for every n.
-Both sides are compared by state hash; the events are the ones read back from the file, so the
-codec is part of what is checked.
+Both sides are compared by state hash (from rules revision 6 it holds the stack: pending
+triggers, resolutions, loops, targeting, fliers; the simulated matches record at today's
+revision); the events are the ones read back from the file, so the codec is part of what is
+checked.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from replay.wotf.decks import load_decks
 from replay.wotf.engine import Engine
 from replay.wotf.evolve import evolve, fold, initial_state
 from replay.wotf.game import GAME
+from replay.wotf.revisions import RULES_REVISION
 from replay.wotf.state import state_hash
 
 is_fed = GAME.is_fed
@@ -100,14 +103,18 @@ def test_fold_of_a_file_is_its_final_state(simulated):
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), ruleset=st.sampled_from(["1.3.2", "1.2"]),
-       picks=st.lists(st.integers(0, 10**6), min_size=100, max_size=100))
-def test_full_pool_random_play_is_a_fold(seed, ruleset, picks):
+       picks=st.lists(st.integers(0, 10**6), min_size=100, max_size=100),
+       revision=st.sampled_from([0, RULES_REVISION]))
+def test_full_pool_random_play_is_a_fold(seed, ruleset, picks, revision):
     """Random legal play with decks drawn from the whole pool (scripted abilities, tokens,
-    equipment, face-down cards, manual prompts answered with no operations)."""
+    equipment, face-down cards, manual prompts answered with no operations), recorded before
+    revisions (0) or at today's revision (whose hash holds the stack: pending triggers,
+    resolutions, loops, targeting)."""
     names = sorted(c.name for c in DB if not c.token)
     decks = [[DeckEntry(names[p % len(names)], 1) for p in picks[i::2][:50]] for i in (0, 1)]
     archive = [DeckEntry(c.name, 1) for c in DB if c.token][:6]
-    opened = MatchOpened(match_id="pool", ruleset=ruleset, format="prerelease", seats=[
+    opened = MatchOpened(match_id="pool", ruleset=ruleset, format="prerelease",
+                         rules_revision=revision, seats=[
         SeatInfo("A", "a", deck=decks[0], archive=archive),
         SeatInfo("B", "b", deck=decks[1], archive=archive)])
     rng = random.Random(seed)

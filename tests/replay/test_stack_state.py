@@ -1,16 +1,21 @@
 """The stack is in the state (rules revision 6): what the Wonders engine holds while an ability
-resolves -- the abilities resolving and a voluntary loop's stated repetitions (503), the effects
-choosing targets (Nullify), v1.2's end-of-turn fliers -- is ``GameState.stack``, written by the
-fold from recorded events.  So at a prompt in the middle of a resolution the state folded from
-the recorded events alone (``evolve``, no engine) holds the stack, and once the resolution is
-over it is empty.  Matches of revisions 1–5 derive exactly the events they always did (their
-engine applies the stack events without recording them).
+resolves -- the triggered abilities waiting to resolve (502), the abilities resolving and a
+voluntary loop's stated repetitions (503), the effects choosing targets (Nullify), v1.2's
+end-of-turn fliers -- is ``GameState.stack``, written by the fold from recorded events.  So at
+a prompt in the middle of a resolution the state folded from the recorded events alone
+(``evolve``, no engine) holds the stack, and once the resolution is over it is empty.  Matches
+of revisions 1–5 derive exactly the events they always did (their engine applies the stack
+events without recording them).
 
-The positions are the conformance cases of loops, Nullify and Flying (``fixtures/conformance``).
+The positions are the conformance cases of loops, Nullify and Flying (``fixtures/conformance``)
+and positions of their own (v1.2 Flying, two batches of triggers one inside the other); random
+full-pool play of both rulesets checks the fold at every prompt and an empty stack at every
+turn prompt.
 """
 
 from __future__ import annotations
 
+import random
 import tempfile
 import tomllib
 from pathlib import Path
@@ -19,7 +24,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from ledger.events import Event, MatchOpened
+from ledger.events import DeckEntry, Event, MatchOpened, SeatInfo
 from ledger.filestore import FileStore
 from replay.replayer import Replay
 from replay.resources import conformance_dir, golden_dir
@@ -30,7 +35,7 @@ from replay.wotf import events as ev
 from replay.wotf.cards import default_cards
 from replay.wotf.decks import load_decks
 from replay.wotf.engine import Engine
-from replay.wotf.evolve import evolve, fold
+from replay.wotf.evolve import evolve, fold, initial_state
 from replay.wotf.perspective import redact_event
 from replay.wotf.revisions import RULES_REVISION, STACK_REVISION
 from replay.wotf.state import GameState, canonical, clone, state_hash
@@ -70,6 +75,51 @@ card = "Stormcaller Adept"
 controller = "A"
 realm = 2
 """
+
+
+#: 502 with two batches, one inside the other: Howler arrives (rage and call trigger
+#: together; A orders them), rages into a tie with B's Tie Wolf, and both deathstrikes trigger
+#: while Howler's call still waits; the Wolf's shield asks B while its own deathstrike waits.
+PENDING = """
+name = "stack-pending-triggers"
+rules = "1.3.2"
+[cards."Filler"]
+type = "wonder"
+power = 1
+cost = 9
+[cards."Howler"]
+type = "wonder"
+power = 3
+cost = 1
+keywords = ["rage", "call", "deathstrike"]
+[cards."Tie Wolf"]
+type = "wonder"
+power = 3
+cost = 3
+keywords = ["deathstrike"]
+[state]
+round = 3
+turn = "A"
+[state.A]
+energy = 5
+hand = [{ id = "h", card = "Howler" }]
+deck = ["Filler", "Filler", "Filler", "Filler", "Filler"]
+[state.B]
+deck = ["Filler", "Filler", "Filler", "Filler", "Filler"]
+[[state.world]]
+id = "bw"
+card = "Tie Wolf"
+controller = "B"
+realm = 2
+counters = { shield = 1 }
+"""
+PENDING_STEPS: list[dict[str, Any]] = [
+    {"player": "A", "action": "play", "card": "h", "realm": 2},
+    {"player": "A", "expect_prompt": "order", "pick": ["h:rage", "h:call"]},
+    {"player": "A", "expect_prompt": "may", "pick": "yes"},  # rage: attack now
+    {"player": "A", "expect_prompt": "order", "pick": ["h", "bw"]},  # the deathstrikes
+    {"player": "B", "expect_prompt": "may", "pick": "no"},  # keep the shield: the Wolf dies
+]
 
 
 class Run:
@@ -137,7 +187,7 @@ def test_a_voluntary_loop_is_on_the_stack_at_its_amount_prompt():
     assert folded.stack is not None
     chorus = [r for r in folded.stack.resolving if r.source == "chorus"]
     assert len(chorus) == 2 and folded.stack.loops == []
-    assert b'"stack":{"resolving":' in canonical(folded)  # hashed from revision 6
+    assert b'"stack":{"pending":' in canonical(folded)  # hashed from revision 6
     assert folded.stack.resolving[0].source == "wm"  # Wolf Mother's ability, outermost
 
     run.play(steps[-1])
@@ -233,6 +283,99 @@ def test_a_v12_flier_waits_on_the_stack_until_the_end_of_the_turn():
     assert run.engine.state.cards["hawk"].realm == 3
 
 
+def _waiting(state: GameState) -> list[list[tuple[str, str]]]:
+    """The pending batches (502) as (source, ability), innermost last."""
+    return [[(t.source, t.ability) for t in batch]
+            for batch in (state.stack.pending if state.stack else [])]
+
+
+def test_triggers_waiting_to_resolve_are_on_the_stack_at_the_prompts_of_their_batch():
+    """502: once the active player ordered Howler's rage and call, the call waits on the stack
+    while the rage asks (and attacks); the deathstrikes of the tie are a batch of their own,
+    above it, whose second waits while the first's target asks about its shield.  Folded from
+    the recorded events alone at every prompt; empty again at the turn prompt."""
+    run = Run(tomllib.loads(PENDING), revision=6)
+    seen = []
+    for step in PENDING_STEPS:
+        run.play(step)
+        prompt = run.engine.prompt
+        assert prompt is not None
+        seen.append((prompt.kind, _waiting(_assert_fold_is_the_engine(run))))
+    assert seen == [
+        ("order", []),  # being ordered: in the prompt, not yet queued
+        ("may", [[("h", "call")]]),  # the rage asks; the call waits
+        ("order", [[("h", "call")]]),  # the tie's deathstrikes are being ordered
+        ("may", [[("h", "call")], [("bw", "deathstrike")]]),  # the Wolf's shield
+        ("turn", []),
+    ]
+    assert run.folded().stack is None
+    queued = [[(t.source, t.ability) for t in e.triggers]
+              for e in run.events if isinstance(e, ev.TriggersQueued)]
+    assert queued == [[("h", "rage"), ("h", "call")], [("h", "deathstrike"), ("bw", "deathstrike")]]
+    dequeued = [(e.source, e.ability) for e in run.events if isinstance(e, ev.TriggerDequeued)]
+    assert dequeued == [("h", "rage"), ("h", "deathstrike"), ("bw", "deathstrike"),
+                        ("h", "call")]  # the outer batch's last, after the inner batch
+    assert {run.engine.state.cards[c].zone for c in ("h", "bw")} == {"abyss"}
+
+
+def test_revision_5_holds_the_pending_triggers_without_recording_them():
+    old, new = Run(tomllib.loads(PENDING), revision=5), Run(tomllib.loads(PENDING), revision=6)
+    for step in PENDING_STEPS:
+        old.play(step)
+        new.play(step)
+        assert old.engine.state.stack == new.engine.state.stack
+        assert state_hash(old.folded()) == state_hash(old.engine.state)
+    assert old.stack_events() == []
+    assert old.events == [e for e in new.events if not isinstance(e, STACK_TYPES)]
+
+
+def _play_randomly(opened: MatchOpened, seed: int) -> tuple[int, int]:
+    """Random legal play from the whole pool, checking at every prompt that the state folded
+    from the recorded events is the engine's, stack included, and that nothing is on the stack
+    at a turn prompt.  Returns (turn prompts, prompts with triggers waiting)."""
+    from replay.wotf.bots import RandomBot, answer_chance
+
+    rng = random.Random(seed)
+    engine = Engine.for_match(opened, DB)
+    folded = initial_state(opened)
+    bot = RandomBot(rng)
+    turns = waiting = 0
+    new = engine.start()
+    while True:
+        for event in new:
+            evolve(folded, event)
+        assert state_hash(folded) == state_hash(engine.state)
+        assert folded.stack == engine.state.stack
+        prompt = engine.prompt
+        if prompt is None:
+            break
+        if prompt.kind == "turn":
+            turns += 1
+            assert engine.state.stack is None, f"seed {seed}: a stack at a turn prompt"
+        waiting += bool(folded.stack and folded.stack.pending)
+        decision = answer_chance(prompt, rng) if prompt.kind == "chance" else bot.decide(engine)
+        new = engine.decide(decision)
+    assert engine.state.over and engine.state.stack is None
+    return turns, waiting
+
+
+@pytest.mark.parametrize("ruleset", ["1.3.2", "1.2"])
+def test_random_matches_fold_with_their_stack_and_empty_it_at_every_turn_prompt(ruleset):
+    names = sorted(c.name for c in DB if not c.token)
+    archive = [DeckEntry(c.name, 1) for c in DB if c.token][:6]
+    turns = waiting = 0
+    for seed in range(12, 20):  # some of these come to a prompt while triggers wait
+        rng = random.Random(seed)
+        decks = [[DeckEntry(rng.choice(names), 1) for _ in range(50)] for _ in "AB"]
+        opened = MatchOpened(match_id=f"pool-{seed}", ruleset=ruleset, format="prerelease",
+                             rules_revision=RULES_REVISION, seats=[
+                                 SeatInfo("A", "a", deck=decks[0], archive=archive),
+                                 SeatInfo("B", "b", deck=decks[1], archive=archive)])
+        t, w = _play_randomly(opened, seed)
+        turns, waiting = turns + t, waiting + w
+    assert turns > 100 and waiting > 0, (turns, waiting)
+
+
 def test_a_match_that_ends_mid_resolution_leaves_no_stack():
     """A match can end in the middle of a resolution (a concession here; a deck-out, 405,
     likewise): ``MatchEnded`` clears the stack."""
@@ -257,6 +400,13 @@ def test_the_stack_events_reveal_a_face_down_card_to_no_seat():
         ev.EffectNullified("B2", "?")
     public = ev.ResolutionStarted("A7", "ab:Echo Chorus#again")
     assert redact_event(public, "spectator") == public  # nothing hidden: shown as recorded
+    queued = ev.TriggersQueued([ev.Trigger("A7", "A", "ab:Echo Chorus#again", 2),
+                                ev.Trigger("B2", "B", "equip_move", 2, subject="A7")])
+    assert redact_event(queued, "B", {"A7"}) == ev.TriggersQueued(
+        [ev.Trigger("?", "A", "?", 2), ev.Trigger("B2", "B", "equip_move", 2, subject="?")])
+    assert redact_event(queued, "A", {"C1"}) == queued
+    assert redact_event(ev.TriggerDequeued("A7", "ab:Echo Chorus#again"), "spectator",
+                        {"A7"}) == ev.TriggerDequeued("?", "?")
 
 
 def test_the_stack_events_narrate_as_short_sentences():
@@ -267,9 +417,16 @@ def test_the_stack_events_narrate_as_short_sentences():
         "Loop: Echo Chorus's ability #again repeats 3 more time(s)"
     assert narrate(ev.EffectNullified("terror", "feline"), 3, names) == \
         "Feline Entity nullifies Rootling Terror's effect"
+    queued = ev.TriggersQueued([ev.Trigger("feline", "A", "guardian"),
+                                ev.Trigger("chorus", "A", "ab:Echo Chorus#again")])
+    assert narrate(queued, 3, names) == ("Triggered abilities wait to resolve: Feline Entity's "
+                                         "guardian, Echo Chorus's ability #again")
+    assert narrate(ev.TriggerDequeued("feline", "guardian"), 3, names) == \
+        "Next to resolve: Feline Entity's guardian"
     for cls in STACK_TYPES:
         fields = {"source": "chorus", "ability": "ab:Echo Chorus#again", "times": 1,
-                  "controller": "A", "card": "feline", "cards": ["chorus"]}
+                  "controller": "A", "card": "feline", "cards": ["chorus"],
+                  "triggers": [ev.Trigger("chorus", "A", "ab:Echo Chorus#again")]}
         event = cls(**{f: fields[f] for f in cls.__struct_fields__})
         assert not narrate(event, 3, names).startswith(cls.__name__)  # a sentence, not a dump
 
@@ -343,7 +500,7 @@ def test_a_revision_5_recording_made_today_is_its_golden_match(seed, ruleset, bo
 def test_the_revision_6_golden_matches_fold_with_their_stack_at_every_seq():
     """The viewer folds without the engine; for the revision-6 golden matches it agrees with
     re-derivation at every seq, the stack included (the hash encodes it from revision 6)."""
-    seen_stack = False
+    seen_stack = seen_pending = False
     for path in sorted(golden_dir().glob("golden-s3-r6-*.jsonl")):
         stored = list(FileStore.read_file(path))
         replay, timeline = Replay(stored, DB), Timeline(stored, every=16)
@@ -353,5 +510,6 @@ def test_the_revision_6_golden_matches_fold_with_their_stack_at_every_seq():
             assert state_hash(mine) == state_hash(theirs), (path.name, seq)
             assert mine.stack == theirs.stack, (path.name, seq)
             seen_stack = seen_stack or mine.stack is not None
+            seen_pending = seen_pending or bool(mine.stack and mine.stack.pending)
         assert fold([s.event for s in stored]).stack is None
-    assert seen_stack
+    assert seen_stack and seen_pending
