@@ -174,10 +174,17 @@ class Game(Protocol):
         """The chance event answering a chance prompt, drawn from ``rng``."""
 
     def same_outcome(self, mine: Event, theirs: Event, opened: MatchOpened) -> bool:
-        """Whether the engine's outcome ``mine`` is the recorded ``theirs``."""
+        """Whether the engine's outcome ``mine`` is the recorded ``theirs`` (of a file opened
+        by ``opened``)."""
 
     def as_recorded(self, outcomes: list[Event], opened: MatchOpened) -> list[Event]:
-        """The engine's outcomes as a file of ``opened``'s schema records them."""
+        """The engine's outcomes as a file opened by ``opened`` records them: the outcomes and
+        fields of its schema, and only the outcomes an engine at its rules revision records.
+        The engine of that revision derives exactly those; an engine of a later revision may
+        record more -- bookkeeping the file's revision held in the state without recording
+        it (Wonders' stack before revision 6) -- which a file of that revision never holds,
+        and this leaves out (``wonders verify --against-current`` re-derives an old match
+        under today's revision, :class:`replay.replayer.Replay`'s ``recorded``)."""
 
     def is_fed(self, event: Event) -> bool:
         """Whether an event is fed to the engine (a decision, chance or admin event) rather

@@ -52,14 +52,21 @@ class Replay:
     """One match log folded through the engine (verified), with snapshots for seeking."""
 
     def __init__(self, events: Sequence[Stored] | Sequence[Event], db: Any = None,
-                 snapshot_every: int = 1):
+                 snapshot_every: int = 1, recorded: MatchOpened | None = None):
+        """``recorded``: the ``MatchOpened`` the file holds, when ``events[0]`` is another --
+        the engine derives under ``events[0]`` (``wonders verify --against-current``: today's
+        revision and cards) and its outcomes are compared as the file records them
+        (:meth:`Game.as_recorded <replay.game.Game.as_recorded>` of ``recorded``)."""
         self.events: list[Event] = [e.event if isinstance(e, Stored) else e for e in events]
         if not self.events or not isinstance(self.events[0], MatchOpened):
             raise Divergence("?", 0, "a match log starts with MatchOpened")
         self.opened: MatchOpened = self.events[0]
+        self.recorded: MatchOpened = recorded if recorded is not None else self.opened
         self.match_id = self.opened.match_id
         self.game: Game = game_of(self.opened)
         self.legacy = self.opened.schema_version < 3  # recorded before fold-complete events
+        # whether the file may record fewer of the engine's outcomes than it derives
+        self._fewer = self.legacy or recorded is not None
         self.snapshot_every = max(1, snapshot_every)
         self.segments: list[Segment] = []
         self.snapshots: dict[int, bytes] = {}  # seq -> frozen state at a quiet point
@@ -70,7 +77,7 @@ class Replay:
         self.db = self.game.cards_of(self.engine)  # the match's own cards (recorded, or a copy)
         self._quiet_seen = 0
         self._snapshot(0)
-        derived = self.game.as_recorded(self.engine.start(), self.opened)
+        derived = self.game.as_recorded(self.engine.start(), self.recorded)
         self._check_outcomes(derived, 1)
         self._consumed = 1 + len(derived)
         if derived:
@@ -91,7 +98,7 @@ class Replay:
                 raise Divergence(self.match_id, i, f"unexpected {self.game.describe(fed)}: the "
                                  f"engine derived no such outcome here")
             self.engine, derived = self._feed(self.engine, fed, i)
-            derived = [derived[0], *self.game.as_recorded(derived[1:], self.opened)]
+            derived = [derived[0], *self.game.as_recorded(derived[1:], self.recorded)]
             self._check_outcomes(derived[1:], i + 1)
             end = i + len(derived) - 1
             self.segments.append(Segment(i, end))
@@ -128,7 +135,7 @@ class Replay:
         A file of schema ≤ 2 recorded only the outcome types and fields of its time
         (:mod:`replay.wotf.legacy`): the engine's other outcomes are not looked for in it.
         """
-        describe, opened = self.game.describe, self.opened
+        describe, opened = self.game.describe, self.recorded
         recorded = self.events[first_seq:first_seq + len(outcomes)]
         for offset, (mine, theirs) in enumerate(zip(outcomes, recorded, strict=False)):  # may end early
             if not self.game.same_outcome(mine, theirs, opened):
@@ -151,10 +158,11 @@ class Replay:
         self._snapshot_keys.append(seq)
 
     def _recorded_count(self, out: list[Event], fed: bool = True) -> int:
-        """How many of the engine's events so far the file records (all, from schema 3)."""
-        if not self.legacy:
+        """How many of the engine's events so far the file records (all, from schema 3,
+        when the engine derives under the file's own ``MatchOpened``)."""
+        if not self._fewer:
             return len(out)
-        return fed + len(self.game.as_recorded(out[1:] if fed else out, self.opened))
+        return fed + len(self.game.as_recorded(out[1:] if fed else out, self.recorded))
 
     def is_batch_end(self, seq: int) -> bool:
         """Whether a prompt was pending after event ``seq`` (a point a take-back may return to)."""

@@ -120,7 +120,9 @@ class StateOfWonder:
         return mine == theirs
 
     def as_recorded(self, outcomes: list[Event], opened: MatchOpened) -> list[Event]:
-        return outcomes  # every State of Wonder file records every outcome
+        # Every State of Wonder file records every outcome its engine derives, at every rules
+        # revision so far (no revision records bookkeeping an earlier one held unrecorded).
+        return outcomes
 
     def is_fed(self, event: Event) -> bool:
         return kind_of(type(event).__name__) in ("decision", "chance", "admin")

@@ -31,6 +31,7 @@ from replay.wotf.state import GameState, clone, freeze, thaw
 from replay.wotf.textboard import board_text
 from replay.wotf.upgrade import upgrade as upgrade_file
 
+_STACK = frozenset(ev.STACK_EVENTS)  # recorded from rules revision 6 (revisions.STACK_REVISION)
 TURN_EVENTS = (ev.PlayDeclared, ev.AttackDeclared, ev.DrawDeclared, ev.ActivationDeclared,
                ev.HarvestDeclared, ev.Passed)
 
@@ -165,8 +166,14 @@ class WondersOfTheFirst:
         return mine == theirs
 
     def as_recorded(self, outcomes: list[Event], opened: MatchOpened) -> list[Event]:
-        """The engine's outcomes as the file records them (schema ≤ 2 recorded fewer)."""
-        return legacy.legacy_outcomes(outcomes) if opened.schema_version < 3 else outcomes
+        """The engine's outcomes as the file records them: schema ≤ 2 recorded fewer, and a
+        file of rules revision ≤ 5 no stack events (its engine applied them unrecorded;
+        today's engine records them, ``wonders verify --against-current``)."""
+        if opened.schema_version < 3:
+            return legacy.legacy_outcomes(outcomes)
+        if revisions.effective(opened.rules_revision) < revisions.STACK_REVISION:
+            return [e for e in outcomes if type(e) not in _STACK]
+        return outcomes
 
     def is_fed(self, event: Event) -> bool:
         if isinstance(event, (ev.Passed, ev.Answered)):

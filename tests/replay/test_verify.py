@@ -22,14 +22,14 @@ import pytest
 from ledger.codec import GENESIS, encode_line
 from ledger.events import MatchOpened
 from ledger.filestore import FileStore
-from replay.replayer import Replay
+from replay.replayer import Divergence, Replay
 from replay.resources import cards_dir, golden_dir
 from replay.simulate import simulate_matches
 from replay.timeline import Timeline
 from replay.verify import FAIL, NEWER_PROGRAM, OK, verify_file
 from replay.wotf.cards import CardDB, ability_key, default_cards
 from replay.wotf.decks import load_decks
-from replay.wotf.events import TriggerResolved
+from replay.wotf.events import STACK_EVENTS, CardPlayed, TriggerResolved
 from replay.wotf.evolve import fold
 from replay.wotf.perspective import board
 from replay.wotf.revisions import RULES_REVISION
@@ -97,7 +97,8 @@ def test_a_pool_change_leaves_a_recorded_match_as_it_was(recorded, change):
 
 
 def test_against_current_says_where_todays_engine_would_diverge():
-    """The revision-1 golden match meets Equip's revision-2 choice: today's engine diverges."""
+    """The revision-1 golden match names abilities by position (revision 3 named them by
+    stable ids) and meets Equip's revision-2 choice: today's engine diverges."""
     report = verify_file(golden_dir() / "golden-s3-r1-132-0001.jsonl", POOL, against_current=True)
     assert report.status == OK and "revision 1" in report.message
     today = f"today's engine (revision {RULES_REVISION}, today's cards)"
@@ -106,6 +107,40 @@ def test_against_current_says_where_todays_engine_would_diverge():
     same = verify_file(golden_dir() / f"golden-s3-r{RULES_REVISION}-132-0001.jsonl", POOL,
                        against_current=True)
     assert same.lines == [f"{today} re-derives it unchanged"]
+
+
+@pytest.mark.parametrize("name", ["golden-s3-r5-132-0001", "golden-s3-r5-12-0001",
+                                  "golden-s3-r4-132-0001"])
+def test_against_current_an_old_revision_re_derives_unchanged_without_its_stack(name):
+    """Today's engine records the stack (revision 6), which a file of revision ≤ 5 never held:
+    compared as that file records its outcomes, a match whose play today's rules derive the
+    same way is reported unchanged, not diverging at its first resolution."""
+    path = golden_dir() / f"{name}.jsonl"
+    report = verify_file(path, POOL, against_current=True)
+    assert report.status == OK, report.message
+    assert report.lines[-1] == (f"today's engine (revision {RULES_REVISION}, today's cards) "
+                                f"re-derives it unchanged"), report.lines
+    # Compared as if the file were of today's revision, it lacks the stack events.
+    events = [s.event for s in FileStore.read_file(path)]
+    today = msgspec.structs.replace(events[0], rules_revision=RULES_REVISION)
+    Replay([today, *events[1:]], POOL, recorded=events[0])
+    stack = "|".join(cls.__name__ for cls in STACK_EVENTS)
+    with pytest.raises(Divergence, match=f"engine derives ({stack}) "):
+        Replay([today, *events[1:]], POOL)
+
+
+def test_against_current_still_reports_a_changed_card_that_changes_the_play():
+    """A real difference: the revision-5 golden match against a pool where a Wonder it played
+    costs more than its player had -- today's engine refuses that play."""
+    path = golden_dir() / "golden-s3-r5-132-0001.jsonl"
+    played = next(s.event.name for s in FileStore.read_file(path)
+                  if isinstance(s.event, CardPlayed) and POOL[s.event.name].type == "wonder")
+    today = _changed(played, cost=99)
+    report = verify_file(path, today, against_current=True)
+    assert report.status == OK, report.message  # the file itself re-derives from its own cards
+    assert f"card {played!r}: cost" in report.lines[0], report.lines
+    assert report.lines[-1].startswith(f"today's engine (revision {RULES_REVISION}, today's "
+                                       f"cards) would diverge at seq "), report.lines
 
 
 def test_stable_ability_ids_survive_reordering_and_rewording(recorded):
