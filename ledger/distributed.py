@@ -61,7 +61,8 @@ class Failure(msgspec.Struct, frozen=True):
 @contextmanager
 def cluster(jobs: int = 1, scheduler: str | None = None) -> Iterator[Any]:
     """A ``distributed.Client`` on the cluster at ``scheduler``, else on a new local cluster
-    of ``jobs`` worker processes (one thread each, no dashboard), closed on exit."""
+    of ``jobs`` worker processes (one thread each; its HTTP endpoint on a free port), closed
+    on exit."""
     try:
         from distributed import Client, LocalCluster
     except ImportError:
@@ -85,7 +86,7 @@ def cluster(jobs: int = 1, scheduler: str | None = None) -> Iterator[Any]:
         return
     try:
         local = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                             dashboard_address=None, silence_logs=logging.CRITICAL)
+                             dashboard_address=":0", silence_logs=logging.CRITICAL)
     except (OSError, RuntimeError, TimeoutError) as exc:
         raise DistributedError(f"cannot start a local Dask cluster of {jobs} worker "
                                f"processes ({_one_line(exc)})") from None

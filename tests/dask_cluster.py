@@ -18,7 +18,7 @@ def address() -> str:
         from distributed import LocalCluster
 
         local = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                             dashboard_address=None, silence_logs=logging.CRITICAL)
+                             dashboard_address=":0", silence_logs=logging.CRITICAL)
         _RUNNING.append(local)
         atexit.register(local.close)
     return _RUNNING[0].scheduler_address
