@@ -14,10 +14,11 @@ from ledger.errors import (
     NonCanonicalLineError,
 )
 from ledger.filestore import FileStore, TornTailWarning
-from ledger.store import MatchInfo, Store, TornTail
+from ledger.store import Head, MatchInfo, Store, TornTail
+from ledger.stores import open_store
 
 __all__ = [
-    "ConflictError", "FileStore", "IntegrityError", "LedgerError", "MalformedEventError",
+    "ConflictError", "FileStore", "Head", "IntegrityError", "LedgerError", "MalformedEventError",
     "MatchInfo", "MatchNotFoundError", "NewerFormatError", "NonCanonicalLineError", "Store",
-    "Stored", "TornTail", "TornTailWarning", "decode_line", "encode_line",
+    "Stored", "TornTail", "TornTailWarning", "decode_line", "encode_line", "open_store",
 ]

@@ -203,12 +203,19 @@ class FileStore(Store):
         (the file is append-only, and its identity and length are checked); new lines are
         verified: canonical bytes, hash, chain, seq."""
         path = self._existing(match_id)
+        cached = self._verified.get(path)
         with open(path, "rb") as handle:
             stat = os.fstat(handle.fileno())
+            if cached and cached[:2] == (stat.st_dev, stat.st_ino) and \
+                    cached[2] <= stat.st_size and 0 < len(cached[3]) <= from_seq:
+                # Only what was appended since this store last read the file: read from there
+                handle.seek(cached[2])
+                new = handle.read()
+                yield from self._read_on(path, stat, cached, new, from_seq)
+                return
             data = handle.read()
         known: list[Envelope] = []
         known_bytes = 0
-        cached = self._verified.get(path)
         if cached and cached[:2] == (stat.st_dev, stat.st_ino) and cached[2] <= len(data):
             known, known_bytes = cached[3], cached[2]
         verified: list = []
@@ -216,6 +223,36 @@ class FileStore(Store):
         if verified:
             envelopes, end = verified
             self._verified[path] = (stat.st_dev, stat.st_ino, end, envelopes)
+
+    def _read_on(self, path: Path, stat: os.stat_result,
+                 cached: tuple[int, int, int, list[Envelope]], data: bytes,
+                 from_seq: int) -> Iterator[Stored]:
+        """The whole batches in ``data``, the bytes after the prefix this store verified
+        (``cached``): each line checked (canonical bytes, hash, chain link, seq) and the
+        verified prefix extended."""
+        envelopes, chain = cached[3], cached[3][-1].hash
+        pending: list[tuple[Stored, Envelope]] = []
+        fresh: list[Envelope] = []
+        taken = 0
+        for _lineno, line, end in _lines(data):
+            if end is None:
+                break  # a partial line being written right now (or torn)
+            seq = len(envelopes) + len(fresh) + len(pending)
+            where = f"{path}:{seq + 1}"
+            stored = decode_line(line, where, chain)
+            if stored.seq != seq:
+                raise MalformedEventError(f"{where}: seq {stored.seq}: expected seq {seq}")
+            chain = stored.hash
+            pending.append((stored, _envelope_decoder.decode(line)))
+            if stored.seq == stored.batch:
+                for item, env in pending:
+                    fresh.append(env)
+                    if item.seq >= from_seq:
+                        yield item
+                pending, taken = [], end
+        if fresh:
+            self._verified[path] = (stat.st_dev, stat.st_ino, cached[2] + taken,
+                                    envelopes + fresh)
 
     @staticmethod
     def read_file(path: str | os.PathLike, from_seq: int = 0) -> Iterator[Stored]:

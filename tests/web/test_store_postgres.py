@@ -263,3 +263,22 @@ def test_an_unreachable_database_is_one_line(tmp_path):
     assert done.returncode == 1
     assert done.stderr.startswith("error: PostgreSQL store postgresql://nobody@")
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_upgrade_reads_and_writes_postgresql_stores(tmp_path, postgres_cluster):
+    import shutil
+
+    from replay.resources import golden_dir
+
+    old = sorted(p for p in golden_dir().glob("golden-*.jsonl")
+                 if not p.name.startswith("golden-s3"))[:2]
+    (tmp_path / "old").mkdir()
+    for path in old:
+        shutil.copy(path, tmp_path / "old" / path.name)
+    source, target = postgres_cluster.schema_url(), postgres_cluster.schema_url()
+    _wonders("copy", str(tmp_path / "old"), source)
+    out = _wonders("upgrade", source, target).stdout
+    assert out.strip().splitlines()[-1] == "2 upgraded, 0 already schema 3, 0 failed"
+    verified = _wonders("verify", target).stdout
+    assert verified.strip().splitlines()[-1] == "2 passed, 0 failed"
+    assert all("schema 3" in line for line in verified.splitlines()[:-1])

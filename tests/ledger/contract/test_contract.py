@@ -217,3 +217,18 @@ def test_an_ended_match_is_listed_as_ended_after_later_notes(store):
     info = store.info("m-1")
     assert info.ended and info.winner == "A" and info.length == 3
     assert isinstance(list(store.read("m-1"))[1].event, MatchEnded)
+
+
+def test_a_reader_sees_another_writers_appends_from_where_it_stopped(store, reopen):
+    store.create(opened())
+    store.append("m-1", notes(3), 1)
+    reader, writer = reopen(), reopen()
+    seen = list(reader.read("m-1"))
+    for n in range(1, 6):
+        writer.append("m-1", notes(n, f"b{n}-"), writer.head("m-1").length)
+        new = list(reader.read("m-1", len(seen)))
+        assert [s.seq for s in new] == list(range(len(seen), len(seen) + n))
+        assert new[0].prev == seen[-1].hash
+        seen += new
+    assert [s.hash for s in reader.read("m-1")] == [s.hash for s in seen]
+    assert reader.head("m-1") == writer.head("m-1")
