@@ -21,6 +21,21 @@ older code is never measured (the output says where and whether it was reused).
   divided by the ingest time with ``jobs`` processes (1.0: ingest costs no more than verifying
   the files once in one process), ``ingest_vs_read_floor`` the same for reading the bytes.
 
+* ``verify_matches_per_s_1`` / ``verify_matches_per_s_2``: ``wonders verify`` of every match
+  of the corpus (intact and re-derived) on a local Dask cluster of 1, then 2 worker processes
+  (:func:`replay.distributed_verify.verify_many`; the clusters' start, ``dask_start_1_s`` /
+  ``_2_s``, is not counted); ``verify_speedup_2_vs_1`` is their ratio;
+* ``duckdb_cards_direct_s``: DuckDB's own ``read_ndjson`` computing per-card games and wins
+  (finished matches, each seat's distinct main-deck cards, a win when the seat is
+  ``MatchEnded.winner``) straight from the same files (:data:`DIRECT_CARDS`; its games and
+  wins are checked against the warehouse's ``cards`` statistic), and
+  ``ingest_vs_duckdb_ratio``: the fresh ingest's time (local cluster start included) ÷ that;
+* their limits, measured in the same run: ``floor_cpu_speedup_2_processes`` (fixed
+  pure-Python work in 2 processes at once against 1: what the machine's free cores allow
+  the 2-worker verify) and ``floor_verify_over_jobs_vs_duckdb`` (reading + hash-checking
+  every line in one process, divided by ``jobs`` and by the DuckDB time: the lowest
+  ``ingest_vs_duckdb_ratio`` an ingest that checks every line in Python could reach).
+
 ``--quick`` uses 400 matches (and 4 repeats) for a smoke test.
 """
 
@@ -137,6 +152,91 @@ def naive_cards(files: list[Path], facts: dict, copies: int = 1):
     return plainstats.cards(matches, Filters())
 
 
+#: Per-card games and wins straight from the match files (docs/format.md: seq 0
+#: ``MatchOpened.seats[].deck`` lists ``{card, count}``; ``MatchEnded.winner`` is a seat or null).
+DIRECT_CARDS = """
+WITH ev AS MATERIALIZED (
+  SELECT filename, type, seats, winner
+  FROM read_ndjson(?, filename = true, columns = {
+         'type': 'VARCHAR', 'winner': 'VARCHAR',
+         'seats': 'STRUCT(seat VARCHAR, deck STRUCT(card VARCHAR, count BIGINT)[])[]'})
+  WHERE type IN ('MatchOpened', 'MatchEnded')),
+ended AS (SELECT filename, any_value(winner) AS winner FROM ev WHERE type = 'MatchEnded'
+          GROUP BY filename),
+seats AS (SELECT filename, unnest(seats) AS s FROM ev WHERE type = 'MatchOpened'),
+games AS (SELECT DISTINCT filename, s.seat AS seat, unnest(s.deck).card AS card FROM seats)
+SELECT g.card, count(*) AS games, count(*) FILTER (g.seat = e.winner) AS wins
+FROM games g JOIN ended e USING (filename)
+GROUP BY g.card ORDER BY g.card
+"""
+
+
+def measure_direct(store: Path, db: Path) -> float:
+    """DuckDB over the match files (median of 3), checked against the warehouse's ``cards``."""
+    import duckdb
+
+    from ledger.stats import Filters, cards
+    from ledger.warehouse import connect
+
+    pattern = str(store / "*.jsonl")
+    direct_s = median_time(lambda: duckdb.connect().execute(DIRECT_CARDS, [pattern]).fetchall(), 3)
+    direct = duckdb.connect().execute(DIRECT_CARDS, [pattern]).fetchall()
+    con = connect(db, read_only=True)
+    try:
+        table = cards(con, Filters())
+    finally:
+        con.close()
+    at = {c: i for i, c in enumerate(table.columns)}
+    warehouse = sorted((r[at["card"]], r[at["deck_games"]], round(r[at["deck_wr"]] * r[at["deck_games"]]))
+                       for r in table.rows)
+    assert direct == warehouse, "DuckDB over the files and the warehouse's cards disagree"
+    return direct_s
+
+
+def measure_verify(store: Path, workers: int) -> tuple[float, float, int]:
+    """(cluster start s, matches/s, matches) of verifying every match of ``store`` on a local
+    cluster of ``workers`` processes; every match must pass."""
+    from ledger.distributed import cluster
+    from replay.distributed_verify import sources, verify_many
+
+    found = sources([str(store)])
+    start = time.perf_counter()
+    with cluster(workers) as client:
+        started = time.perf_counter()
+        client.run(_warm)  # imports and the card pool, once per worker, outside the timing
+        began = time.perf_counter()
+        statuses = [report.status for _i, report in verify_many(found, False, client)]
+        verify_s = time.perf_counter() - began
+    failed = len(found) - statuses.count("OK")
+    assert len(statuses) == len(found) and not failed, f"{failed} matches failed verify"
+    return started - start, len(found) / verify_s, len(found)
+
+
+def _spin(n: int) -> int:
+    """Pure-Python work of a fixed size (the same kind of work verify does: the interpreter)."""
+    total = 0
+    for i in range(n):
+        total = (total * 31 + i) % 1_000_003
+    return total
+
+
+def measure_cpu_parallelism(n: int = 3_000_000) -> float:
+    """How much faster 2 processes get through 2 units of fixed CPU work than 1 process gets
+    through 1 unit, twice over (2.0: two free cores; less: other work shares the machine)."""
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        pool.map(_spin, [1000, 1000])  # both started
+        one_s = min(timed(pool.apply, _spin, (n,))[0] for _ in range(2))
+        two_s = min(timed(pool.map, _spin, [n, n])[0] for _ in range(2))
+    return 2 * one_s / two_s
+
+
+def _warm() -> None:
+    from replay.games import game, names
+
+    for name in names():
+        game(name).default_cards()
+
+
 def _label(count: int) -> str:
     return f"{count // 1000}k" if count % 1000 == 0 else str(count)
 
@@ -194,11 +294,16 @@ def main() -> None:
     label, big_label = _label(matches), _label(matches * copies)
     try:
         figures = measure_ingest(store, files, work / "w.duckdb", facts, jobs)
+        direct_s = measure_direct(store, work / "w.duckdb")
+        ingest_s = figures[f"ingest_{label}_s"]
         cards_s, naive_s = measure_cards(work / "w.duckdb", files, facts, 1)
         replicate_s, _ = timed(replicate, work / "w.duckdb", work / "big.duckdb", copies)
         cards_big_s, naive_big_s = measure_cards(work / "big.duckdb", files, facts, copies)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    start_1, verify_1, verified = measure_verify(store, 1)
+    start_2, verify_2, _ = measure_verify(store, 2)
+    cpu_speedup = measure_cpu_parallelism()
     print(json.dumps({
         "corpus": f"{len(files)} simulated matches (rulesets {', '.join(RULESETS)}), "
                   f"{'reused from' if reused else 'generated into'} {store}",
@@ -212,7 +317,19 @@ def main() -> None:
         f"naive_cards_{big_label}_s": round(naive_big_s, 2),
         "cards_naive_ratio": round(naive_s / cards_s, 1),
         f"cards_naive_ratio_{big_label}": round(naive_big_s / cards_big_s, 1),
-        "targets": "ingest_10k_s <= 60, cards_100k_s <= 1, cards_naive_ratio >= 20",
+        "verified_matches": verified,
+        "dask_start_1_s": round(start_1, 2),
+        "dask_start_2_s": round(start_2, 2),
+        "verify_matches_per_s_1": round(verify_1, 1),
+        "verify_matches_per_s_2": round(verify_2, 1),
+        "verify_speedup_2_vs_1": round(verify_2 / verify_1, 2),
+        "floor_cpu_speedup_2_processes": round(cpu_speedup, 2),
+        f"duckdb_cards_direct_{label}_s": round(direct_s, 3),
+        "ingest_vs_duckdb_ratio": round(ingest_s / direct_s, 2),
+        "floor_verify_over_jobs_vs_duckdb": round(
+            figures["floor_read_and_verify_1_process_s"] / jobs / direct_s, 2),
+        "targets": "ingest_10k_s <= 60, cards_100k_s <= 1, cards_naive_ratio >= 20, "
+                   "verify_speedup_2_vs_1 >= 1.7, ingest_vs_duckdb_ratio <= 3",
     }))
 
 

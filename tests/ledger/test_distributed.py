@@ -162,3 +162,21 @@ def test_an_unreachable_scheduler_is_one_clear_error():
                                                r"Dask scheduler"), \
             cluster(scheduler="tcp://127.0.0.1:9"):
         pass
+
+
+def test_verify_and_ingest_of_a_postgresql_store_on_the_cluster(base, client, address, facts,
+                                                                 pg_url, tmp_path):
+    from ledger.stores import open_store
+
+    files = FileStore(base)
+    with open_store(pg_url) as database:
+        for match_id in files.ids():
+            database.import_lines(files.export_lines(match_id))
+    found = sources([pg_url])
+    assert [source[2] for source in found] == files.ids()
+    on_cluster = reports(found, client)
+    assert [(s, m) for _p, s, m, _l in on_cluster] == \
+        [(s, m) for _p, s, m, _l in reports(sources([str(base)]), None)]
+    report = ingest(pg_url, tmp_path / "pg.duckdb", facts, scheduler=address)
+    assert (report.new, report.problems) == (8, [])
+    assert rows(tmp_path / "pg.duckdb") == rows_of_one_process(base, facts, tmp_path)
