@@ -188,7 +188,7 @@ def ingest(store: str | os.PathLike | Store, db: str | os.PathLike, facts: CardF
         try:
             token = secrets.token_hex(16)
             (stage / _TOKEN).write_text(token)
-            staged = _Staged(files={}, blobs={}, replace=[], touched=[])
+            staged = _Gathered()
             for part in _stage_all(opened.url, todo, dict(facts), str(stage), token, jobs,
                                    scheduler, retries):
                 _merge(staged, part, stage)
@@ -308,14 +308,23 @@ def stage_chunk(chunk: list, url: str, facts: dict, stage: str, token: str) -> _
     return staged
 
 
-def _merge(into: _Staged, part: _Staged, stage: Path) -> None:
-    """Gather a chunk's answer (the tables' file lists become ``;``-joined)."""
+@dataclass
+class _Gathered:
+    """Every chunk's answer, gathered for the load."""
+
+    files: dict[str, list[str]] = field(default_factory=dict)  # table -> its Parquet files
+    replace: list[str] = field(default_factory=list)
+    touched: list[tuple[str, int, int]] = field(default_factory=list)
+
+
+def _merge(into: _Gathered, part: _Staged, stage: Path) -> None:
+    """Gather a chunk's answer (Parquet a worker sent back is written to the stage here)."""
     for name, blob in part.blobs.items():
         target = stage / f"{name}-{uuid.uuid4().hex}.parquet"
         target.write_bytes(blob)
         part.files[name] = str(target)
     for name, path in part.files.items():
-        into.files[name] = f"{into.files[name]};{path}" if name in into.files else path
+        into.files.setdefault(name, []).append(path)
     into.replace += part.replace
     into.touched += part.touched
 
@@ -429,7 +438,7 @@ def _changed(stored: list, seen: _Known) -> str:
             f"seq); kept the ingested rows")
 
 
-def _load(con: duckdb.DuckDBPyConnection, staged: _Staged) -> None:
+def _load(con: duckdb.DuckDBPyConnection, staged: _Gathered) -> None:
     """Load every staged table in one transaction: the replaced matches' old rows out, then
     each table's Parquet files in one statement."""
     con.execute("BEGIN TRANSACTION")
@@ -444,7 +453,7 @@ def _load(con: duckdb.DuckDBPyConnection, staged: _Staged) -> None:
             casts = [f'CAST("{name}" AS {sql}) AS "{name}"' if sql in ("TIMESTAMP", "JSON")
                      else f'"{name}"' for name, sql in columns.items()]
             con.execute(f"INSERT INTO {table} BY NAME SELECT {', '.join(casts)} "
-                        f"FROM read_parquet(?)", [paths.split(";")])
+                        f"FROM read_parquet(?)", [paths])
         for match_id, size, mtime in staged.touched:
             con.execute("UPDATE matches SET file_bytes = ?, file_mtime_ns = ? WHERE match_id = ?",
                         [size, mtime, match_id])
