@@ -162,7 +162,9 @@ def test_valid_shaped_requests_conform_to_the_document_and_some_succeed(target, 
     run()
     assert not leaks, f"answers to seat {role} name cards hidden from it: {leaks[:5]}"
     ok = sum(n for status, n in statuses.items() if 200 <= status < 300)
-    assert ok >= 20, f"only {ok} successful answers: {dict(statuses)}"
+    # At least one in fifteen answers a success (the organizer's token is refused by every seat
+    # and judge operation, so its share is the lowest: 15 of 150 in a full run).
+    assert ok >= 10, f"only {ok} successful answers: {dict(statuses)}"
     assert written, f"no write succeeded: {dict(statuses)}"
     if role == "A":
         assert written["POST /api/matches/{match_id}/decisions"], dict(written)
