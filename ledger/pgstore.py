@@ -137,6 +137,10 @@ class PgStore(Store):
                 yield conn
         except LedgerError:
             raise
+        except psycopg.errors.UniqueViolation as exc:  # the (match_id, seq) key: never a fork
+            raise ConflictError(f"PostgreSQL store {_safe(self.url)}: another writer stored "
+                                f"that seq first; nothing was written ({_first_line(exc)})") \
+                from None
         except psycopg.Error as exc:
             raise StoreUnavailableError(f"PostgreSQL store {_safe(self.url)}: "
                                         f"{_first_line(exc)}") from None

@@ -191,3 +191,17 @@ def test_a_torn_tail_is_never_read_and_the_next_writer_drops_it(store, reopen):
         warnings.simplefilter("always")
         again.append("m-1", notes(1, "z"), 3)
     assert [s.seq for s in reopen().read("m-1")] == [0, 1, 2, 3]
+
+
+def test_the_database_key_refuses_a_second_event_at_a_seq(store):
+    """Even a writer that skipped the store's own check can't fork a PostgreSQL match: the
+    ``(match_id, seq)`` primary key refuses the row (the file store has no such second line
+    of defence: its check runs under the file's lock)."""
+    store.create(opened())
+    store.append("m-1", notes(1), 1)
+    if not hasattr(store, "pool"):
+        return
+    before = store.export_lines("m-1")
+    with pytest.raises(Exception, match="duplicate key"), store.pool.connection() as conn:
+        conn.execute("INSERT INTO wonders_events (match_id, seq, line) VALUES ('m-1', 1, 'x')")
+    assert store.export_lines("m-1") == before
