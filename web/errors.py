@@ -15,7 +15,14 @@ from flask import Flask, jsonify
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from ledger.errors import ConflictError, IntegrityError, LedgerError, MalformedEventError, MatchNotFoundError
+from ledger.errors import (
+    ConflictError,
+    IntegrityError,
+    LedgerError,
+    MalformedEventError,
+    MatchNotFoundError,
+    StoreUnavailableError,
+)
 from replay.errors import CardDataError, DivergenceError, IllegalDecisionError, ReplayError
 from replay.timeline import TimelineError
 
@@ -71,6 +78,7 @@ DOMAIN = (
     (DivergenceError, 422, "divergence"),
     (TimelineError, 422, "integrity"),  # a log that can't be folded (e.g. a bad take-back)
     (CardDataError, 422, "invalid_deck"),
+    (StoreUnavailableError, 503, "unavailable"),  # the database is down: try again
     (LedgerError, 400, "ledger"),
     (ReplayError, 422, "rules"),
 )

@@ -56,3 +56,13 @@ def test_a_match_recorded_listed_downloaded_and_imported_on_postgresql(pg_url, p
     restarted = pg_app(pg_url)
     assert restarted.state(mid, tokens["judge"])["length"] == one["length"]
     assert restarted.call("GET", f"/api/matches/{mid}/state", "x" * 43)[0] == 401
+
+
+def test_a_database_that_went_away_is_a_503_in_one_line(pg_url):
+    api = pg_app(pg_url)
+    mid, tokens = api.create()
+    api.app.extensions["wonders"].store.pool.close()  # as if the database had gone away
+    status, out = api.call("GET", "/api/matches")
+    assert status == 503 and out["error"] == "unavailable"
+    assert out["message"].startswith("PostgreSQL store postgresql://")
+    assert "\n" not in out["message"]
