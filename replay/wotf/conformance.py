@@ -244,13 +244,14 @@ def _decision(step: dict[str, Any], seat: Seat, prompt_kind: str, where: str) ->
             raise ConformanceCaseError(f"{where}: unknown action {action!r}")
         card: Any = step.get("card")  # a case's values are checked by the engine, as a seat's
         realm: Any = step.get("realm")
-        targets = list(step.get("targets", []))
         made: dict[str, Callable[[], Event]] = {
             "pass": lambda: Passed(seat),
             "draw": lambda: DrawDeclared(seat),
-            "play": lambda: PlayDeclared(seat, card, realm, targets),
+            # Targets are chosen as the card resolves (501.1): declared on the step, they answer
+            # the target prompts the play raises (``_declared_targets``), not the declaration.
+            "play": lambda: PlayDeclared(seat, card, realm, []),
             "attack": lambda: AttackDeclared(seat, realm),
-            "activate": lambda: ActivationDeclared(seat, card, 0, targets),
+            "activate": lambda: ActivationDeclared(seat, card, 0, []),
             "harvest": lambda: HarvestDeclared(seat, [card] if isinstance(card, str)
                                                else list(card or [])),
         }
@@ -286,6 +287,29 @@ def _run_step(engine: Engine, step: dict[str, Any], index: int) -> None:
         engine.decide(decision)
     except IllegalDecisionError as exc:
         raise CaseFailure(f"{where}: rejected: {exc}") from None
+    if step.get("action") in ("play", "activate") and step.get("targets"):
+        _declared_targets(engine, seat, list(step["targets"]), where)
+
+
+def _declared_targets(engine: Engine, seat: Seat, targets: list[Any], where: str) -> None:
+    """``targets`` declared on a play step (spec: "targets declared on play, if the card needs
+    them"): the engine chooses targets as the card resolves (rule 501.1), so the declared ids
+    answer, in order, the ``target`` prompts of the playing seat that follow the play."""
+    while targets:
+        prompt = engine.prompt
+        if prompt is None or prompt.seat != seat or prompt.kind != "target":
+            raise CaseFailure(f"{where}: targets {targets} were declared but the play asks for no "
+                              f"more targets (pending: {prompt.kind if prompt else 'nothing'})")
+        if prompt.choose is not None:
+            fits = [t for t in targets if t in prompt.choose.of][:prompt.choose.max]
+            pick: Any = fits
+            targets = [t for t in targets if t not in fits]
+        else:
+            pick = targets.pop(0)
+        try:
+            engine.decide(Answered(seat, "target", pick))
+        except IllegalDecisionError as exc:
+            raise CaseFailure(f"{where}: declared target {pick!r} rejected: {exc}") from None
 
 
 def check_expect(engine: Engine, expect: dict[str, Any]) -> None:
