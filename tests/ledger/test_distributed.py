@@ -13,7 +13,7 @@ import pytest
 from ledger.distributed import Failure, cluster, run_chunks, set_test_faults
 from ledger.filestore import FileStore
 from ledger.rows import all_tables
-from ledger.warehouse import connect, ingest
+from ledger.warehouse import connect, ingest, stage_chunk
 from replay.distributed_verify import sources, verify_many
 from replay.simulate import simulate_matches
 from replay.wotf.cards import default_cards
@@ -180,3 +180,25 @@ def test_verify_and_ingest_of_a_postgresql_store_on_the_cluster(base, client, ad
     report = ingest(pg_url, tmp_path / "pg.duckdb", facts, scheduler=address)
     assert (report.new, report.problems) == (8, [])
     assert rows(tmp_path / "pg.duckdb") == rows_of_one_process(base, facts, tmp_path)
+
+
+def _look_for_the_token_as(name):
+    import ledger.warehouse
+
+    ledger.warehouse._TOKEN = name
+
+
+def test_workers_that_cannot_see_the_stage_directory_send_the_parquet_back(
+        base, client, address, facts, tmp_path):
+    client.wait_for_workers(2, timeout=60)
+    client.run(_look_for_the_token_as, ".not-here")  # as on a machine without the directory
+    try:
+        (tmp_path / ".token").write_text("t")
+        part = client.submit(stage_chunk, [("d-0001", None)], str(base), facts, str(tmp_path),
+                             "t", pure=False).result()
+        assert part.files == {} and set(part.blobs) >= {"matches", "events", "card_games"}
+        report = ingest(base, tmp_path / "w.duckdb", facts, scheduler=address)
+    finally:
+        client.run(_look_for_the_token_as, ".token")
+    assert (report.new, report.problems) == (8, [])
+    assert rows(tmp_path / "w.duckdb") == rows_of_one_process(base, facts, tmp_path)
