@@ -84,7 +84,7 @@ class Recorder:
             events = self.game.apply_admin(self.engine, effect, self.opened)
         except ReplayError as exc:
             raise IllegalDecisionError(f"manual effect rejected: {exc}") from None
-        return self._append(events)
+        return self._append(events + self._answer_chance())  # a ruling's shuffles (their orders)
 
     def take_back(self, to_seq: int, by: str = "judge", reason: str = "",
                   expected_seq: int | None = None) -> list[Stored]:

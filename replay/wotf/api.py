@@ -32,7 +32,7 @@ from replay.wotf.events import (
     Passed,
     PlayDeclared,
 )
-from replay.wotf.manual import why_not_seat_ops
+from replay.wotf.manual import at_positions, why_not_seat_ops
 from replay.wotf.state import GameState
 
 Seat = Literal["A", "B"]
@@ -97,7 +97,8 @@ class ManualOpIn(Body):
     """One primitive operation (``ManualOp``); value types are checked here, the names it
     uses (cards, realms) by the rules side."""
 
-    op: Literal["move", "counter", "resource", "tap", "control", "stone", "token", "power"]
+    op: Literal["move", "counter", "resource", "tap", "control", "stone", "token", "power",
+                "reveal", "look", "shuffle"]
     card: CardId | None = None
     seat: Seat | None = None
     to_zone: Literal["hand", "deck", "abyss", "banishment", "world"] | None = None
@@ -316,6 +317,7 @@ def seat_decision(engine: Engine, seat: str, event: Event,
     prompt = engine.prompt
     if isinstance(event, ManualResolved) and prompt is not None and \
             (prompt.seat, prompt.kind) == (seat, "manual"):
+        event = msgspec.structs.replace(event, ops=at_positions(engine.state, event.ops))
         why = why_not_seat_ops(engine.state, seat, event.ops)
         if why is not None:
             raise Refused(why, forbidden=True)

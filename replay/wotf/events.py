@@ -432,9 +432,12 @@ class FlightsCleared(Event, frozen=True):
 class ManualOp(msgspec.Struct, frozen=True):
     """One primitive operation of a manual effect: move a card, create a token, add counters,
     set a resource, set a power modifier for a duration, tap/untap, change control, seize or
-    move a stone."""
+    move a stone; reveal a card (to ``seat``, or to all), let ``seat`` look at a card, shuffle
+    ``seat``'s deck (its order a ``DeckShuffled`` chance event).  A ``move`` to a deck goes to
+    the bottom unless ``value`` is ``"top"``."""
 
-    op: Literal["move", "counter", "resource", "tap", "control", "stone", "token", "power"]
+    op: Literal["move", "counter", "resource", "tap", "control", "stone", "token", "power",
+                "reveal", "look", "shuffle"]
     card: str | None = None
     seat: Seat | None = None
     to_zone: Zone | None = None
@@ -444,6 +447,14 @@ class ManualOp(msgspec.Struct, frozen=True):
     value: float | str | None = None
     name: str | None = None  # token: the token's name (a printed token or a stand-in)
     duration: Literal["round", "ever"] | None = None  # power: how long the modifier lasts
+
+class CardPutOnTop(Event, frozen=True):
+    """A card just put into its owner's deck goes to the top of it, not the bottom (a manual
+    ``move`` with ``value="top"``: "put it on top of its owner's deck")."""
+
+    card: str
+    owner: Seat
+
 
 class ManualEffect(Event, frozen=True):
     """A ruling the engine cannot express, applied as given (DESIGN.md section 2)."""
@@ -506,6 +517,7 @@ EVENTS: tuple[type[Event], ...] = (
     FlightScheduled,
     FlightsCleared,
     ManualEffect,
+    CardPutOnTop,
 )
 #: The events that change only the stack (``GameState.stack``), recorded from revision 6.
 STACK_EVENTS: tuple[type[Event], ...] = (

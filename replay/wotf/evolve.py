@@ -232,6 +232,13 @@ def _card_moved(s: GameState, e: ev.CardMoved) -> None:
         target.append(e.card)  # a card put into a deck goes to the bottom (Bury, 402.1)
 
 
+def _card_put_on_top(s: GameState, e: ev.CardPutOnTop) -> None:
+    deck = s.players[e.owner].deck
+    if e.card in deck:
+        deck.remove(e.card)
+        deck.insert(0, e.card)  # top card first
+
+
 def _leave_world(c: CardState, keep_effects: bool) -> None:
     c.counters, c.gained = {}, []
     if not keep_effects:
@@ -410,6 +417,7 @@ _APPLY: dict[type, Callable[[GameState, Any], None]] = {
     ev.ResourcesChanged: _resources_changed,
     ev.EventCounted: _event_counted,
     ev.CardMoved: _card_moved,
+    ev.CardPutOnTop: _card_put_on_top,
     ev.TokenCreated: _token_created,
     ev.CounterChanged: _counter_changed,
     ev.CardTapped: _card_tapped,
@@ -438,6 +446,6 @@ _APPLY: dict[type, Callable[[GameState, Any], None]] = {
 #: Event types after which cards may be elsewhere or under other control (queries re-index).
 STRUCTURAL = frozenset({ev.CardMoved, ev.TokenCreated, ev.ControlChanged, ev.AbilitiesCopied,
                         ev.Equipped, ev.Unequipped, ev.RealmBanished, ev.EffectApplied,
-                        ev.EffectsEnded, ev.DeckShuffled, ev.DeckOrdered})
+                        ev.EffectsEnded, ev.DeckShuffled, ev.DeckOrdered, ev.CardPutOnTop})
 
 __all__ = ["SEATS", "STRUCTURAL", "evolve", "fold", "initial_state", "number"]

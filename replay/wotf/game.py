@@ -214,6 +214,13 @@ class WondersOfTheFirst:
     def card_names(self, state: GameState, view: str, events: Sequence[Event] = ()) -> dict[str, str]:
         return perspective.card_names(state, view, events)
 
+    def known(self, state: GameState, match_cards: cards.CardDB, view: str,
+              events: Sequence[Event]) -> dict[str, list[dict[str, Any]]]:
+        """Per seat, the hidden cards ``view`` was shown (a manual reveal or look) and still
+        knows, after ``events`` (from seq 0 to the viewer's horizon)."""
+        return perspective.known_board(state, match_cards, view,
+                                       perspective.known_cards(events, view))
+
     def describe(self, event: Event) -> str:
         return narrate.describe(event)
 

@@ -12,11 +12,16 @@ judge's.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal, Protocol
 
-from ledger.events import Event, as_seat
+import msgspec
+
+from ledger.events import Event, Seat, as_seat
+from replay.prompts import Choose, Prompt
 from replay.wotf.events import (
     CardMoved,
+    CardPutOnTop,
     CardTapped,
     ControlChanged,
     ManualEffect,
@@ -25,7 +30,7 @@ from replay.wotf.events import (
     StonesSet,
 )
 from replay.wotf.state import GameState
-from replay.wotf.table import MatchOver, Rules, Table
+from replay.wotf.table import Flow, MatchOver, Rules, Table
 
 
 class Judged(Rules, Protocol):
@@ -33,6 +38,7 @@ class Judged(Rules, Protocol):
     the current step (``out``) and ``stop`` (no prompt pending once the match ended)."""
 
     out: list[Event]
+    prompt: Prompt | None
 
     def stop(self) -> None: ...
 
@@ -41,16 +47,82 @@ RESOURCES = ("energy", "actions", "faith", "free_attacks")
 
 
 def why_not_manual(engine: Table, effect: ManualEffect) -> str | None:
-    return why_not_ops(engine, effect.ops)
+    return why_not_ops(engine, at_positions(engine.state, effect.ops), ruling=True)
 
 
-def why_not_ops(engine: Table, ops: list[ManualOp]) -> str | None:
-    """Why these operations can't be applied (``None`` if every one names real things)."""
+#: A card named by where it is in a deck, not by its id: ``deck:<seat>:<n>``, the n-th card
+#: from the top of that seat's deck (the form's choice for a seat, who can't see its deck:
+#: "look at the top three cards of any deck").  Turned into the card's id before anything is
+#: recorded (:func:`at_positions`), so the record always names the card.
+DECK_PLACE = re.compile(r"^deck:([AB]):([1-9][0-9]{0,2})$")
+
+
+def at_positions(state: GameState, ops: list[ManualOp]) -> list[ManualOp]:
+    """``ops`` with every card named by its place in a deck (:data:`DECK_PLACE`) named by its
+    id, as of ``state`` (before any of them applies); a place with no card stays as it is, for
+    :func:`why_not_ops` to refuse."""
+    out = []
+    for op in ops:
+        found = DECK_PLACE.match(op.card or "")
+        if found:
+            deck = state.players[found.group(1)].deck
+            n = int(found.group(2))
+            if n <= len(deck):
+                op = msgspec.structs.replace(op, card=deck[n - 1])
+        out.append(op)
+    return out
+
+
+def _no_place(s: GameState, card: str | None) -> str | None:
+    found = DECK_PLACE.match(card or "")
+    if not found:
+        return None
+    size = len(s.players[found.group(1)].deck)
+    return (f"seat {found.group(1)}'s deck has {size} card(s): there is no card "
+            f"{found.group(2)} from the top")
+
+
+#: Where a card is hidden from someone, so that revealing it or looking at it means something.
+HIDDEN_ZONES = ("hand", "deck")
+POSITIONS = ("top", "bottom")
+
+
+def why_not_ops(engine: Table, ops: list[ManualOp], ruling: bool = False) -> str | None:
+    """Why these operations can't be applied (``None`` if every one names real things).
+
+    ``ruling``: a judge's ruling (``ManualEffect``), which alone may shuffle a deck (the
+    shuffle's order is a chance event answered after the ruling; a seat's answer to a
+    ``manual`` prompt is applied in the middle of the procedure, where none can be)."""
     s = engine.state
+    shuffled: list[str] = []
     for n, op in enumerate(ops, start=1):
         where = f"manual op {n} ({op.op})"
-        if op.op in ("move", "counter", "tap", "control", "power") and op.card not in s.cards:
-            return f"{where}: no card {op.card!r}"
+        if op.op in ("move", "counter", "tap", "control", "power", "reveal", "look") and \
+                op.card not in s.cards:
+            return f"{where}: {_no_place(s, op.card) or f'no card {op.card!r}'}"
+        if shuffled and op.op != "shuffle":
+            return (f"{where}: comes after a shuffle of {shuffled[0]}'s deck; a shuffle is the "
+                    f"last operation of a ruling (enter what follows as another ruling)")
+        if op.op == "move" and op.value is not None and op.value not in POSITIONS:
+            return f"{where}: {_named(s, op)}: a position is top or bottom, not {op.value!r}"
+        if op.op == "move" and op.value is not None and op.to_zone != "deck":
+            return (f"{where}: {_named(s, op)}: a position ({op.value}) is for a move to a "
+                    f"deck, not to {op.to_zone}")
+        if op.op in ("reveal", "look"):
+            why = _why_not_shown(s, op)
+            if why:
+                return f"{where}: {_named(s, op)}: {why}"
+        if op.op == "shuffle":
+            if op.seat not in ("A", "B"):
+                return f"{where}: a shuffle names the seat whose deck it shuffles, not {op.seat!r}"
+            if not ruling:
+                return (f"{where}: a shuffle is a chance event; a seat's answer can't shuffle -- "
+                        f"the judge enters it as a ruling (POST …/manual)")
+            if getattr(engine, "prompt", None) is None:
+                return f"{where}: the match is over; there is no deck to shuffle for it"
+            if op.seat in shuffled:
+                return f"{where}: seat {op.seat}'s deck is already shuffled by this ruling"
+            shuffled.append(op.seat)
         if op.op == "move" and (op.to_zone not in ZONES or (op.to_zone == "world" and not op.realm)):
             return f"{where}: move needs to_zone in {ZONES} (and a realm for world)"
         if op.op in ("resource", "control", "stone") and op.seat not in ("A", "B", None):
@@ -72,6 +144,25 @@ def why_not_ops(engine: Table, ops: list[ManualOp]) -> str | None:
     return None
 
 
+def _named(s: GameState, op: ManualOp) -> str:
+    """The card an operation names, as a reason says it: its name and id."""
+    card = s.cards.get(op.card) if op.card else None
+    return f"{card.name} ({card.id})" if card is not None else repr(op.card)
+
+
+def _why_not_shown(s: GameState, op: ManualOp) -> str | None:
+    """Why ``op`` (a reveal or a look) can't show its card (``None`` if it can)."""
+    if op.op == "look" and op.seat not in ("A", "B"):
+        return f"a look names the seat that looks (A or B), not {op.seat!r}"
+    if op.op == "reveal" and op.seat not in ("A", "B", None):
+        return f"a reveal is to seat A, B or everyone (no seat), not {op.seat!r}"
+    card = s.cards[op.card or ""]
+    if card.zone not in HIDDEN_ZONES and not (card.zone == "world" and card.face_down):
+        return (f"is in the {card.zone}, seen by everyone: only a card in a hand, a deck or "
+                f"face down can be {'revealed' if op.op == 'reveal' else 'looked at'}")
+    return None
+
+
 def why_not_seat_ops(state: GameState, seat: str, ops: list[ManualOp]) -> str | None:
     """Why ``seat`` may not enter these operations itself, answering its own ``manual``
     prompt (``None`` if it may).  A seat's answer records what its own card did to its own
@@ -85,11 +176,15 @@ def why_not_seat_ops(state: GameState, seat: str, ops: list[ManualOp]) -> str | 
             return f"{where} changes {'control' if op.op == 'control' else 'the stones'}"
         if op.op in ("resource", "token") and op.seat != seat:
             return f"{where} is not for seat {seat}'s own {op.op}s"
-        if op.op in ("move", "counter", "tap", "power"):
+        if op.op == "look" and op.seat != seat:
+            return f"{where} lets seat {op.seat} look: a seat's answer shows cards to itself only"
+        if op.op in ("move", "counter", "tap", "power", "reveal", "look"):
             card = state.cards.get(op.card) if op.card else None
             if card is None:
                 continue  # no such card: why_not_ops says so
             own = card.owner == seat and (card.zone != "world" or card.controller == seat)
+            if op.op == "look" and card.zone == "deck":
+                continue  # "look at the top three cards of any deck": shown to itself only
             if not own:
                 return f"{where} names a card that is not seat {seat}'s own"
             if op.op == "move" and op.seat not in (None, seat):
@@ -99,17 +194,49 @@ def why_not_seat_ops(state: GameState, seat: str, ops: list[ManualOp]) -> str | 
 
 def apply_manual(engine: Judged, effect: ManualEffect) -> list:
     """Apply a judge's ruling; returns ``[effect, *the outcome events it produced]``."""
+    effect = msgspec.structs.replace(effect, ops=at_positions(engine.state, effect.ops))
     engine.out = [effect]
     try:
         apply_ops(engine, effect.ops)
     except MatchOver:  # a deck emptied (405, revision 5): the match ended, no more ops
         engine.stop()
+        return engine.out
+    shuffles = [as_seat(op.seat) for op in effect.ops if op.op == "shuffle"]
+    if shuffles:
+        _shuffle_first(engine, shuffles)
     return engine.out
 
 
 def apply_ops(engine: Rules, ops: list[ManualOp]) -> None:
     for op in ops:
         _APPLY[op.op](engine, op)
+
+
+def _shuffle_first(engine: Judged, seats: list[Seat]) -> None:
+    """A ruling shuffled these decks: their orders are chance events (``DeckShuffled``, hidden
+    from the seats like every deck order), asked for as ``chance`` prompts before the prompt
+    that was pending when the ruling was entered, which then is pending again.  The recorder
+    answers them with its random source; the replayer feeds the recorded ones."""
+    before: Prompt | None = getattr(engine, "prompt", None)
+    flow: Flow | None = getattr(engine, "_flow", None)
+    assert before is not None and flow is not None, "why_not_ops: a shuffle needs a live match"
+
+    def shuffling() -> Flow:
+        for seat in seats:
+            deck = list(engine.state.players[seat].deck)
+            yield Prompt("chance", "chance", choose=Choose(deck, len(deck), len(deck), ordered=True),
+                         text=f"shuffle {seat}")
+        answer = yield before
+        while True:
+            try:
+                pending = flow.send(answer)
+            except StopIteration as done:
+                return done.value
+            answer = yield pending
+
+    run = shuffling()
+    engine.prompt = next(run)
+    setattr(engine, "_flow", run)  # noqa: B010 - the engine's flow, resumed after the shuffles
 
 
 # What an operation names, narrowed: :func:`why_not_ops` (and the API's ``ManualOpIn``) checked
@@ -145,6 +272,17 @@ def _move(engine: Rules, op: ManualOp) -> None:
         return
     assert op.to_zone is not None, "why_not_ops: a move names its zone"
     engine.move(_card(op), op.to_zone, "manual", realm=op.realm, controller=op.seat or c.owner)
+    if op.value == "top" and c.zone == "deck":  # into a deck: the bottom, unless "top"
+        engine.emit(CardPutOnTop(c.id, c.owner))
+
+
+def _shown(engine: Rules, op: ManualOp) -> None:
+    """A reveal or a look changes no state: the operation itself is the record of who saw
+    which card (:func:`replay.wotf.perspective.known_cards`)."""
+
+
+def _shuffle(engine: Rules, op: ManualOp) -> None:
+    """The order is a chance event asked for once every operation applied (:func:`apply_manual`)."""
 
 
 def _counter(engine: Rules, op: ManualOp) -> None:
@@ -183,4 +321,5 @@ def _power(engine: Rules, op: ManualOp) -> None:
 
 
 _APPLY = {"move": _move, "counter": _counter, "resource": _resource, "tap": _tap,
-          "control": _control, "stone": _stone, "token": _token, "power": _power}
+          "control": _control, "stone": _stone, "token": _token, "power": _power,
+          "reveal": _shown, "look": _shown, "shuffle": _shuffle}

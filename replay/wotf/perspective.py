@@ -11,7 +11,7 @@ are hidden too, because an id names a position in the public deck list.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import msgspec
@@ -21,12 +21,14 @@ from replay.wotf.cards import CardDB
 from replay.wotf.events import (
     Answered,
     CardMoved,
+    CardPutOnTop,
     DeckOrdered,
     DeckShuffled,
     ManualEffect,
     ManualOp,
     ManualResolved,
     Mulliganed,
+    TakenBack,
     Trigger,
     TriggersQueued,
 )
@@ -145,6 +147,8 @@ def _redact(event: Event, perspective: str) -> Event:
         return msgspec.structs.replace(event, card=HIDDEN, name=HIDDEN)
     if isinstance(event, DeckShuffled):
         return msgspec.structs.replace(event, order=[HIDDEN] * len(event.order))
+    if isinstance(event, CardPutOnTop):
+        return msgspec.structs.replace(event, card=HIDDEN)  # which card is on top: a deck order
     if isinstance(event, DeckOrdered):
         return msgspec.structs.replace(event, cards=[HIDDEN] * len(event.cards))
     if isinstance(event, Mulliganed) and not can_see_hand(perspective, event.seat):
@@ -161,11 +165,74 @@ def _redact(event: Event, perspective: str) -> Event:
 def _redact_op(op: ManualOp, perspective: str) -> ManualOp:
     """A manual operation that puts a card into a hand or a deck doesn't say which card, except
     to whoever may see that hand; the CardMoved it causes is redacted the same way."""
+    if op.op in ("reveal", "look") and not shown_to(op, perspective):
+        return msgspec.structs.replace(op, card=HIDDEN)
     if op.op == "move" and op.to_zone in ("hand", "deck") and op.card is not None:
         owner = op.card[0] if op.card[:1] in ("A", "B") else None
         if op.to_zone == "deck" or not (owner and can_see_hand(perspective, owner)):
             return msgspec.structs.replace(op, card=HIDDEN)
     return op
+
+
+def shown_to(op: ManualOp, perspective: str) -> bool:
+    """Whether a ``reveal`` or ``look`` operation shows its card to ``perspective``: a reveal
+    to its seat (or, naming none, to everyone), a look to the seat that looks only."""
+    if perspective == "omniscient":
+        return True
+    if op.op == "reveal":
+        return op.seat is None or op.seat == perspective
+    return op.op == "look" and op.seat == perspective
+
+
+def known_cards(events: Sequence[Event], perspective: str) -> frozenset[str]:
+    """The cards ``perspective`` has been shown by a judge's ruling or a seat's manual answer
+    (a ``reveal`` to it or to everyone, a ``look`` by it) and still knows, after ``events``
+    (a match's events from seq 0, ``events[seq]``, up to the viewer's horizon).  A card is
+    known from the operation on, wherever it goes (into a hand, face down: the viewer saw it
+    go), until it goes into a deck or its deck is shuffled; a take-back restores what was
+    known at its seq."""
+    known: set[str] = set()
+    history: list[frozenset[str]] = []
+    for event in events:
+        if isinstance(event, TakenBack) and event.to_seq < len(history):
+            known = set(history[event.to_seq])
+        elif isinstance(event, (ManualEffect, ManualResolved)):
+            known |= {op.card for op in event.ops
+                      if op.card and op.op in ("reveal", "look") and shown_to(op, perspective)}
+        elif isinstance(event, CardMoved) and event.to_zone == "deck":
+            known.discard(event.card)
+        elif isinstance(event, DeckShuffled):
+            known = {cid for cid in known if cid not in event.order}
+        history.append(frozenset(known))
+    return frozenset(known)
+
+
+def known_board(state: GameState, db: CardDB, perspective: str,
+                known: Collection[str]) -> dict[str, list[dict[str, Any]]]:
+    """Per seat, the cards ``perspective`` knows (:func:`known_cards`) where the board doesn't
+    show them: in a hand it can't see, in a deck (with the position from the top), face down.
+    Empty for the omniscient view, which sees them all anyway."""
+    out: dict[str, list[dict[str, Any]]] = {seat: [] for seat in state.players}
+    if perspective == "omniscient":
+        return out
+    v = View(state, db)
+    for cid in sorted(known):
+        c = state.cards.get(cid)
+        if c is None:
+            continue
+        entry: dict[str, Any] = {"id": cid, "name": c.name, "zone": c.zone}
+        p = state.players[c.owner]
+        if c.zone == "deck" and cid in p.deck:
+            entry["position"] = p.deck.index(cid) + 1  # 1: the top card
+        elif c.zone == "hand" and not can_see_hand(perspective, c.owner):
+            pass
+        elif c.zone == "world" and c.face_down:
+            entry["realm"] = c.realm
+        else:
+            continue  # in view anyway
+        entry["type"] = v.definition(cid).type
+        out[c.owner].append(entry)
+    return out
 
 
 def _put_face_down(event: CardMoved) -> bool:

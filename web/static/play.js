@@ -5,6 +5,7 @@
 // prompt is drawn from its options / `choose` alone, whatever the game.
 
 import { renderer } from "./boards.js";
+import { manualForm } from "./manual.js";
 
 const root = document.getElementById("play");
 const matchId = root.dataset.match;
@@ -101,21 +102,17 @@ function renderPrompt(prompt) {
 }
 
 function renderManual(prompt) {
-  // An unscripted card's text: enter what it did as primitive operations (docs/api.md).
-  const field = el("textarea", { id: "manual-ops", rows: "3", cols: "70",
-    placeholder: '[{"op": "counter", "card": "A7", "counter": "+1", "value": 1}]' });
-  const send = () => {
-    let ops;
-    try { ops = JSON.parse(field.value || "[]"); } catch (error) {
-      setStatus(`the operations are not JSON: ${error.message}`, true);
-      return;
-    }
-    decide({ type: "ManualResolved", card: prompt.card, ops });
-  };
-  return el("div", { class: "manual" },
-    el("p", {}, "Enter what the card did as operations (move, counter, resource, tap, control, stone, token, power):"),
-    field, " ", el("button", { type: "button", id: "submit-manual", class: "primary", onclick: send },
-      "Record these operations"));
+  // An unscripted card's text: the seat enters what it did, operation by operation (manual.js).
+  return manualForm(current.board, role, (ops) =>
+    decide({ type: "ManualResolved", card: prompt.card, ops }));
+}
+
+function renderRuling() {
+  // The judge's ruling: any operation, entered with the form (POST …/manual).
+  const box = document.getElementById("ruling");
+  if (!box || current.board.over) return;
+  box.replaceChildren(manualForm(current.board, "judge", (ops, note) =>
+    write("/manual", { ops, note, expected_seq: current.length })));
 }
 
 function renderChoice(prompt) {
@@ -165,7 +162,7 @@ function cardLine(card) {
   return el("span", { class: `card${card.tapped ? " tapped" : ""}`, title: card.id }, bits.join(" "));
 }
 
-function sideSummary(seat, player, label) {
+function sideSummary(seat, player, label, known = []) {
   const hand = player.hand === null
     ? el("span", {}, `${player.hand_count} hidden card(s)`)
     : el("span", { class: "hand" }, player.hand.map(cardLine));
@@ -173,7 +170,10 @@ function sideSummary(seat, player, label) {
     el("strong", {}, `${label} (${seat})`),
     ` energy ${player.energy} · actions ${player.actions} · free attacks ${player.free_attacks}`
       + ` · stones ${player.stones} · deck ${player.deck_count} · abyss ${player.abyss.length}`,
-    el("div", {}, "Hand: ", hand));
+    el("div", {}, "Hand: ", hand),
+    known.length ? el("div", { class: "known" }, "Shown to you: ", known.map((card) =>
+      el("span", { class: "card" }, `${card.name} (${card.zone === "deck"
+        ? `deck, ${card.position} from the top` : card.zone})`))) : "");
 }
 
 function renderBoard(state) {
@@ -193,9 +193,9 @@ function renderBoard(state) {
       el("div", { class: "mine" }, realm.cards[me].map(cardLine)))));
   const board = document.getElementById("board");
   board.replaceChildren(
-    sideSummary(them, b.players[them], role === "judge" ? "Seat" : "Opponent"),
+    sideSummary(them, b.players[them], role === "judge" ? "Seat" : "Opponent", (b.known || {})[them]),
     realms,
-    sideSummary(me, b.players[me], role === "judge" ? "Seat" : "You"));
+    sideSummary(me, b.players[me], role === "judge" ? "Seat" : "You", (b.known || {})[me]));
 }
 
 // -- events and take-back --------------------------------------------------------------------
@@ -242,6 +242,7 @@ async function refresh() {
   shownLength = current.length;
   renderPrompt(current.prompt);
   renderBoard(current);
+  if (role === "judge") renderRuling();
   await renderEvents();
   root.dataset.length = current.length;
 }

@@ -1,0 +1,107 @@
+"""A judge enters a ruling on /play with the operations form (no JSON anywhere): a card of
+seat A's hand put on top of A's deck, and a card of B's hand revealed to seat A.
+
+A real ``wonders serve`` subprocess on a free loopback port, driven by Playwright with the
+system Chromium (``/usr/bin/chromium``); skipped where it is missing (tests/e2e/conftest.py).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from tests.e2e.helpers import CHROMIUM, FLAGS, api_call
+
+ORGANIZER = "browser-test-organizer-token-0123456789"
+
+
+@pytest.fixture
+def server(tmp_path):
+    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER, WONDERS_SPECTATOR_DELAY="0")
+    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store", str(tmp_path / "s"),
+                             "--port", "0", "--threads", "8"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
+    try:
+        line = proc.stdout.readline()
+        assert "serving" in line, line + proc.stderr.read()
+        yield line.split(" on ")[1].split()[0]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _to_first_turn(base: str, mid: str, tokens: dict[str, str]) -> None:
+    """Answer the setup prompts through the API (first player, realm side, no mulligan)."""
+    for _ in range(20):
+        prompt = api_call(base, "GET", f"/api/matches/{mid}/prompt", tokens["judge"])
+        pending, length = prompt["prompt"], prompt["length"]
+        if pending is None or pending["kind"] == "turn":
+            return
+        seat = pending["seat"]
+        mine = api_call(base, "GET", f"/api/matches/{mid}/prompt", tokens[seat])["prompt"]
+        if mine.get("choose"):
+            decision = {**mine["answer"], "pick": mine["choose"]["of"][:mine["choose"]["min"]]}
+        else:
+            decision = mine["options"][0]["decision"]
+        api_call(base, "POST", f"/api/matches/{mid}/decisions", tokens[seat],
+                 {"expected_seq": length, "decision": decision})
+    raise AssertionError("the setup did not reach a turn")
+
+
+def _add(page, **fields) -> None:
+    form = page.locator("#ruling-form")
+    for name, value in fields.items():
+        box = form.locator(f"select[name={name}]")
+        if name == "card":
+            box.select_option(label=value)
+        else:
+            box.select_option(value=value)
+    form.locator("button[data-action=add]").click()
+
+
+def test_a_judge_puts_a_card_on_top_and_reveals_one_with_the_form(server):
+    base = server
+    created = api_call(base, "POST", "/api/matches", ORGANIZER, {"seats": [
+        {"player": "Ann", "preset": "solfera-blaze"}, {"player": "Bob", "preset": "petraia-stone"}]})
+    mid, tokens = created["match_id"], created["tokens"]
+    _to_first_turn(base, mid, tokens)
+    judge_board = api_call(base, "GET", f"/api/matches/{mid}/state", tokens["judge"])["board"]
+    a_card = judge_board["players"]["A"]["hand"][0]
+    b_card = judge_board["players"]["B"]["hand"][0]
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        page = browser.new_context().new_page()
+        page.goto(f"{base}/play/{mid}?token={tokens['judge']}")
+        page.wait_for_selector("#ruling-form")
+        assert page.locator("#ruling-form textarea").count() == 0
+        labels = page.locator("#ruling-form select[name=card] option").all_inner_texts()
+        assert f"{a_card['name']} — A's hand" in labels
+        assert not any(a_card["id"] in label for label in labels)  # names, never ids
+        before = page.get_attribute("#play", "data-length")
+        _add(page, op="move", card=f"{a_card['name']} — A's hand", to_zone="deck", position="top")
+        _add(page, op="reveal", card=f"{b_card['name']} — B's hand", seat="A")
+        listed = page.locator("#ruling-form ol.manual-ops li").all_inner_texts()
+        assert listed[0].startswith(f"move {a_card['name']} to the top of its owner's deck")
+        assert listed[1].startswith(f"reveal {b_card['name']} to seat A")
+        page.locator("#ruling-form input[name=note]").fill("a put on top and a reveal")
+        page.locator("#ruling-form button[data-action=record]").click()
+        page.wait_for_function(f"document.querySelector('#play').dataset.length !== '{before}'")
+        assert "error" not in (page.get_attribute("#status", "class") or ""), page.inner_text("#status")
+
+        seat_a = browser.new_context().new_page()
+        seat_a.goto(f"{base}/play/{mid}?token={tokens['A']}")
+        seat_a.wait_for_selector("#board .known")
+        assert b_card["name"] in seat_a.inner_text("#board .known")
+        browser.close()
+    after = api_call(base, "GET", f"/api/matches/{mid}/state", tokens["judge"])["board"]
+    top = after["players"]["A"]["deck"][0]
+    assert top["name"] == a_card["name"]
+    seen_by_a = api_call(base, "GET", f"/api/matches/{mid}/state", tokens["A"])["board"]
+    assert [c["name"] for c in seen_by_a["known"]["B"]] == [b_card["name"]]
+    seen_by_b = api_call(base, "GET", f"/api/matches/{mid}/state", tokens["B"])["board"]
+    assert seen_by_b["known"] == {"A": [], "B": []}
