@@ -83,11 +83,6 @@ def format_time(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def encode_event(event: Event) -> bytes:
-    """The canonical JSON of an event struct alone: ``{"type":…,fields…}``."""
-    return _encoder.encode(event)
-
-
 def encode_line(event: Event, seq: int, at: str, batch: int, prev: str) -> tuple[bytes, str]:
     """Encode one stored line (without its trailing newline); returns ``(line, hash)``."""
     unhashed = _unhashed(event, seq, at, batch, prev)

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import hashlib
 
+import msgspec
 import pytest
 
-from ledger.codec import GENESIS, decode_line, encode_line
+from ledger.codec import GENESIS, decode_line, encode_line, line_hash
 from ledger.errors import NewerFormatError, NonCanonicalLineError
 from ledger.events import MatchOpened, SeatInfo
 
@@ -115,3 +116,59 @@ def test_a_difference_near_the_start_shows_the_line_from_its_first_byte():
     assert str(info.value) == (
         f"m.jsonl:1: seq 0: not a canonical line: differs from the canonical encoding at byte 2 "
         f"({line[0:18]!r} where it is {canonical[0:18]!r}){SUFFIX}")
+
+
+def _current_body() -> bytes:
+    line = encode_line(MatchOpened(match_id="m-1", ruleset="1.3.2",
+                                   seats=[SeatInfo("A", "Al"), SeatInfo("B", "Bo")]),
+                       0, "2026-01-01T00:00:00.000Z", 0, GENESIS)[0]
+    return line[:line.rindex(b',"hash":')]
+
+
+def _problem(line: bytes) -> str:
+    with pytest.raises(NonCanonicalLineError) as info:
+        decode_line(line, "m.jsonl:1")
+    text = str(info.value)
+    assert text.startswith("m.jsonl:1: seq 0: not a canonical line: ") and text.endswith(SUFFIX)
+    return text[len("m.jsonl:1: seq 0: not a canonical line: "):-len(SUFFIX)]
+
+
+def test_a_crlf_line_ending_is_named():
+    assert _problem(_hashed(_current_body()) + b"\r") == "a carriage return at the end (CRLF line ending)"
+
+
+def test_whitespace_before_the_object_is_named():
+    assert _problem(b" " + _hashed(_current_body())) == "whitespace outside strings"
+
+
+def test_every_duplicated_key_is_named_in_order():
+    body = _current_body().replace(b'"match_id":"m-1"', b'"match_id":"m-1","match_id":"m-1"')
+    body = body.replace(b'"ruleset":"1.3.2"', b'"ruleset":"1.3.2","ruleset":"1.3.2"')
+    assert _problem(_hashed(body)) == "duplicate key 'match_id', 'ruleset'"
+
+
+def test_an_unknown_key_and_a_missing_key_are_named():
+    body = _current_body()
+    assert _problem(_hashed(body.replace(b'"match_id":"m-1"', b'"match_id":"m-1","zz":1'))) \
+        == "unknown key 'zz'"
+    assert _problem(_hashed(body.replace(b',"format":"constructed"', b''))) == "missing key 'format'"
+
+
+def test_keys_out_of_order_show_the_line_and_the_canonical_order():
+    body = _current_body()
+    swapped = body.replace(b'"match_id":"m-1","ruleset":"1.3.2"', b'"ruleset":"1.3.2","match_id":"m-1"')
+    problem = _problem(_hashed(swapped))
+    canonical = list(msgspec.json.decode(_hashed(body)))
+    line_keys = ["seq", "type", "ruleset", "match_id", *canonical[4:]]
+    assert problem == f"keys out of order ({','.join(line_keys)}; canonical: {','.join(canonical)})"
+
+
+def test_line_hash_hashes_up_to_the_last_hash_key():
+    """A card definition may itself have a ``hash`` key: the line's own hash is the last."""
+    event = MatchOpened(match_id="m-1", ruleset="1.3.2", seats=[SeatInfo("A", "Al"), SeatInfo("B", "Bo")],
+                        cards=[{"name": "X", "hash": "abc"}])
+    line, digest = encode_line(event, 0, "2026-01-01T00:00:00.000Z", 0, GENESIS)
+    assert line.count(b',"hash":') == 2
+    assert line_hash(line) == digest
+    with pytest.raises(ValueError, match=r"^line has no hash key$"):
+        line_hash(b'{"seq":0}')
