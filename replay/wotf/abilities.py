@@ -146,7 +146,8 @@ OpName = Literal[
 ]
 
 
-Restriction = Literal["attack", "be_nullified", "untap", "be_tapped", "be_controlled",
+Restriction = Literal["attack", "be_nullified", "untap", "be_tapped", "be_tapped_by_opponents",
+                      "be_controlled",
                       "get_counters", "be_targeted", "be_destroyed", "be_banished"]
 Where = Literal["here", "target", "any"]
 

@@ -170,7 +170,7 @@ class TurnActions(Component):
         c, p, cost = self.state.cards[cid], self.state.players[seat], ability.cost
         if not holds(self.view, ability.condition, Context(cid, seat, c.realm)):
             return f"{c.name}: the ability's condition is not met ({_condition_text(ability)})"
-        if (cost.tap or cost.harvest) and (c.tapped or self.view.cant(cid, "be_tapped")):
+        if (cost.tap or cost.harvest) and (c.tapped or self.view.cant(cid, "be_tapped", seat)):
             return f"{c.name} is tapped: a tap ability needs it untapped (Tap)"
         actions = cost.actions + (1 if cost.spends_action and not cost.actions else 0)
         if p.actions < actions:
@@ -316,7 +316,7 @@ class TurnActions(Component):
     def _pay(self, seat: Seat, cid: str, ability) -> Flow:
         p, cost = self.state.players[seat], ability.cost
         if cost.tap or cost.harvest:
-            self.g.set_tapped(cid, True)
+            self.g.set_tapped(cid, True, seat)
         actions = cost.actions + (1 if cost.spends_action and not cost.actions else 0)
         if actions or cost.energy or cost.faith:
             self.emit(ResourcesChanged(seat, "activate", energy=p.energy - cost.energy,

@@ -247,8 +247,8 @@ class Engine:
     def add_effect(self, cid: str, kind: str, value: float, until: str, source: str) -> None:
         return self._moves.add_effect(cid, kind, value, until, source)
 
-    def set_tapped(self, cid: str, tapped: bool) -> bool:
-        return self._moves.set_tapped(cid, tapped)
+    def set_tapped(self, cid: str, tapped: bool, by: Seat | None = None) -> bool:
+        return self._moves.set_tapped(cid, tapped, by)
 
     def set_controller(self, cid: str, seat: Seat) -> bool:
         return self._moves.set_controller(cid, seat)

@@ -102,9 +102,11 @@ class Moves:
         duration = "round" if until == "round" else "ever"
         self.t.emit(EffectApplied(cid, kind, value, duration, source))
 
-    def set_tapped(self, cid: str, tapped: bool) -> bool:
+    def set_tapped(self, cid: str, tapped: bool, by: Seat | None = None) -> bool:
+        """Tap or untap; ``by`` is the player whose effect or cost taps it ("Opponents can't
+        tap", R22)."""
         c = self.t.state.cards[cid]
-        if c.tapped == tapped or self.t.view.cant(cid, "be_tapped" if tapped else "untap"):
+        if c.tapped == tapped or self.t.view.cant(cid, "be_tapped" if tapped else "untap", by):
             return False  # you can only untap a tapped card (Tap)
         self.t.emit(CardTapped(cid, tapped))
         return True

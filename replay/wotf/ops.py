@@ -298,14 +298,14 @@ def _stun(g: Rules, op: Affect, ctx: Context) -> Flow:
     """Stun: tap it, and its base power is 0 until the end of the round."""
     cards = yield from g.choose(op.target, ctx, "stun which Wonder?")
     for cid in cards:
-        g.set_tapped(cid, True)
+        g.set_tapped(cid, True, ctx.controller)
         g.add_effect(cid, "base", 0, "round", ctx.source)
     return bool(cards)
 
 
 def _tap(g: Rules, op: Affect, ctx: Context) -> Flow:
     cards = yield from g.choose(op.target, ctx, f"{op.do} which card?")
-    changed = [g.set_tapped(cid, op.do == "tap") for cid in cards]
+    changed = [g.set_tapped(cid, op.do == "tap", ctx.controller) for cid in cards]
     return any(changed)
 
 

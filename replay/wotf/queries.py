@@ -175,8 +175,20 @@ class View:
     def has(self, cid: str, keyword: str) -> bool:
         return keyword in self.keywords(cid)
 
-    def cant(self, cid: str, restriction: str) -> bool:
-        """A "can't" restriction on a card (it wins over any "can", rule 506)."""
+    def cant(self, cid: str, restriction: str, by: str | None = None) -> bool:
+        """A "can't" restriction on a card (it wins over any "can", rule 506).
+
+        ``be_tapped`` also asks ``be_tapped_by_opponents`` ("Opponents can't tap", Whisperleaf
+        Cloak): from revision 7 it binds only a tap by ``by``, an opponent of the card's
+        controller (R22) -- the controller's own effects and costs still tap it; revisions 1-6
+        let it bind every tap, the controller's own included."""
+        if self._cant(cid, restriction):
+            return True
+        if restriction == "be_tapped" and self._cant(cid, "be_tapped_by_opponents"):
+            return self.s.revision < 7 or (by is not None and by != self.s.cards[cid].controller)
+        return False
+
+    def _cant(self, cid: str, restriction: str) -> bool:
         if any(e.kind == f"cant:{restriction}" for e in self.s.cards[cid].effects):
             return True
         return restriction in self.statics().cant.get(cid, ())

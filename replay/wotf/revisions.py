@@ -14,7 +14,7 @@ from __future__ import annotations
 from replay.errors import NewerRevisionError
 
 #: The revision new matches are recorded at.
-RULES_REVISION = 6
+RULES_REVISION = 7
 
 #: From this revision the stack (triggers waiting to resolve, what is resolving, stated loops,
 #: targeting, v1.2 fliers) is recorded as events; before, the same events are applied to the
@@ -54,6 +54,9 @@ REVISIONS: dict[int, str] = {
        "end-of-turn fliers; before, the engine applies the same events to its state without "
        "recording them (the file doesn't hold them, and the state hash leaves the stack out), "
        "so what it derives is otherwise unchanged",
+    7: "R22: \"Opponents can't tap\" (Whisperleaf Cloak, restriction be_tapped_by_opponents) "
+       "binds only an opponent's effect or cost, the controller's own taps still work; before, "
+       "it bound every tap",
 }
 
 

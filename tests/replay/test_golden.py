@@ -80,7 +80,7 @@ def _write() -> None:  # pragma: no cover - a maintenance command
     # revision 4: a face-down card can't be activated; revision 5: issue 15's first slice;
     # revision 6: the stack is recorded -- seed 3012 has v1.2 fliers scheduled; seed
     # 3001 makes Equip's revision-2 choice come up: an arriving Wonder may take its ally's
-    # equipment).
+    # equipment; revision 7: issue 15's player choices and R22).
     for ruleset, bots, prefix, seed, revision in (
             ("1.3.2", ("greedy", "greedy"), "golden-132", 2026, 0),
             ("1.2", ("greedy", "random"), "golden-12", 2026, 0),
@@ -96,7 +96,9 @@ def _write() -> None:  # pragma: no cover - a maintenance command
             ("1.3.2", ("greedy", "random"), "golden-s3-r5-132", 3007, 5),
             ("1.2", ("random", "greedy"), "golden-s3-r5-12", 3008, 5),
             ("1.3.2", ("greedy", "random"), "golden-s3-r6-132", 3009, 6),
-            ("1.2", ("random", "greedy"), "golden-s3-r6-12", 3012, 6)):
+            ("1.2", ("random", "greedy"), "golden-s3-r6-12", 3012, 6),
+            ("1.3.2", ("greedy", "random"), "golden-s3-r7-132", 3013, 7),
+            ("1.2", ("random", "greedy"), "golden-s3-r7-12", 3014, 7)):
         if any(MATCHES.glob(f"{prefix}-*.jsonl")):
             continue  # recorded matches stay as recorded; delete them to record anew
         for opened in simulate_matches(FileStore(work), db, decks, 1, seed=seed,
