@@ -230,7 +230,8 @@ class TakeBack(Body):
 
 class Manual(Body):
     """A judge's ruling as primitive operations; which operations there are is the match's
-    game's (Wonders: move, counter, resource, tap, control, stone, token, power)."""
+    game's (Wonders: move -- to the top or bottom of a deck --, reveal, look, shuffle, counter,
+    resource, tap, control, stone, token, power; docs/api.md, "Manual operations")."""
 
     ops: Annotated[list[dict[str, Any]], Field(min_length=1, max_length=50)]
     note: Text = ""
