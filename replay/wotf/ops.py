@@ -44,7 +44,7 @@ from replay.wotf.events import (
     StoneSeized,
 )
 from replay.wotf.selectors import Context, amount, candidates
-from replay.wotf.state import controller_of, other
+from replay.wotf.state import SEATS, controller_of, other
 from replay.wotf.table import Flow, Rules
 from replay.wotf.trigger import Trigger
 
@@ -85,9 +85,30 @@ def _discard(g: Rules, op: Draw, ctx: Context) -> Flow:
 def _bury(g: Rules, op: Affect, ctx: Context) -> Flow:
     """Bury: put cards on the bottom of their owner's deck."""
     cards = yield from g.choose(op.target, ctx, "bury which card?")
+    yield from bury_in_order(g, cards, ctx.source)
+    return bool(cards)
+
+
+def bury_in_order(g: Rules, cards: list[str], source: str) -> Flow:
+    """Bury (Game Terms): "Put a card or group of cards on the bottom of its owner's deck in any
+    order of the owner's choice".  From revision 7 each owner orders their group (an ``order``
+    prompt, recorded) when it holds two or more cards that aren't all the same card -- the
+    order of identical cards, or of tokens (which cease to exist, 203), changes nothing.  The
+    order picked is the order they go to the bottom: the first ends up above the rest, the last
+    at the very bottom.  Revisions 1-6 buried them in the order given (R20)."""
+    if g.state.revision >= 7:
+        for seat in SEATS:
+            group = [cid for cid in cards if g.state.cards[cid].owner == seat]
+            real = [cid for cid in group if not g.state.cards[cid].token]
+            if len({g.state.cards[cid].name for cid in real}) < 2:
+                continue
+            order = yield from g.ask(Prompt(seat, "order", choose=Choose(
+                real, len(real), len(real), ordered=True), card=source,
+                text="bury them in which order? (the first ends above the others; Bury)"))
+            rest = [cid for cid in cards if cid not in real]
+            cards = rest + [cid for cid in order]
     for cid in cards:
         g.move(cid, "deck", "bury")
-    return bool(cards)
 
 
 def _reveal(g: Rules, op: Draw, ctx: Context) -> Flow:
@@ -111,9 +132,7 @@ def _seek(g: Rules, op: Seek, ctx: Context) -> Flow:
     if fits:
         chosen = yield from g.pick_target(Trigger(ctx.source, ctx.controller, "seek"), fits,
                                           "seek: play which card for free?", optional=True)
-    for cid in shown:
-        if cid != chosen:
-            g.move(cid, "deck", "bury")
+    yield from bury_in_order(g, [cid for cid in shown if cid != chosen], ctx.source)
     if chosen is None:
         return False
     realm = yield from g.choose_realm(op.realm, ctx, "seek: play it into which realm?")

@@ -56,7 +56,9 @@ REVISIONS: dict[int, str] = {
        "so what it derives is otherwise unchanged",
     7: "R22: \"Opponents can't tap\" (Whisperleaf Cloak, restriction be_tapped_by_opponents) "
        "binds only an opponent's effect or cost, the controller's own taps still work; before, "
-       "it bound every tap",
+       "it bound every tap; "
+       "R20: a group of two or more different cards buried goes to the bottom in the order its "
+       "owner chooses (an order prompt); before, in the order revealed",
 }
 
 
