@@ -60,7 +60,7 @@ def test_a_match_recorded_listed_downloaded_and_imported_on_postgresql(pg_url, p
 
 def test_a_database_that_went_away_is_a_503_in_one_line(pg_url):
     api = pg_app(pg_url)
-    mid, tokens = api.create()
+    api.create()
     api.app.extensions["wonders"].store.pool.close()  # as if the database had gone away
     status, out = api.call("GET", "/api/matches")
     assert status == 503 and out["error"] == "unavailable"
