@@ -27,7 +27,7 @@ from ledger.store import Store
 from ledger.stores import open_store
 from replay.games import game
 from web import errors
-from web.api import follow, imports, judge, meta, organizer, public, seat
+from web.api import follow, imports, judge, meta, organizer, public, seat, tournaments
 from web.api.common import Services
 from web.api.tables import Tables
 from web.config import Settings
@@ -36,7 +36,8 @@ from web.tokens import ORPHANS, PgTokenBook, Swept, TokenBook, token_book
 log = logging.getLogger("wonders.web")
 __all__ = ["BLUEPRINTS", "ORPHANS", "Swept", "create_app", "sweep"]
 
-BLUEPRINTS = [meta.bp, organizer.bp, seat.bp, judge.bp, public.bp, imports.bp, follow.bp]
+BLUEPRINTS = [meta.bp, organizer.bp, seat.bp, judge.bp, public.bp, imports.bp, follow.bp,
+              tournaments.bp]
 
 
 def create_app(settings: Settings | None = None) -> Flask:
@@ -60,8 +61,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     services = Services(settings, store, Tables(store, lambda name: services.pool(name)), tokens,
                         pools)
     app.extensions["wonders"] = services
-    from web import dashboard, play, viewer  # pages import the API's helpers; keep them out of module import
-    for bp in [*BLUEPRINTS, play.bp, viewer.bp, dashboard.bp]:
+    # pages import the API's helpers; keep them out of module import
+    from web import dashboard, organize, play, viewer
+    for bp in [*BLUEPRINTS, play.bp, viewer.bp, dashboard.bp, organize.bp]:
         app.register_blueprint(bp)
     errors.register(app)
     return app

@@ -461,6 +461,10 @@ from web.cli_demo import demo as _demo  # noqa: E402 - issue 8: simulate, ingest
 
 cli.add_command(_demo)
 
+from web.cli_tournament import tournament as _tournament  # noqa: E402 - issue 17: the organizer's CLI
+
+cli.add_command(_tournament)
+
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI, turning every error into one line on stderr."""

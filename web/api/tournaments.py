@@ -1,0 +1,376 @@
+"""Tournament endpoints (``/api/tournaments…``), all for the organizer's bearer token.
+
+Create a tournament, register players (decklists as ``count name`` lines, checked against the
+catalogue and rule 303; a registration after round 1 is paired is a late entry), drop a player,
+start the next round (Swiss pairing and every table's match with its tokens, in one call), read
+the round board and the standings, download pairings, results and standings as CSV, reissue or
+revoke a table's token.  The work is done by :class:`web.tournaments.Organizer`; every change
+is an event of the tournament's log (:mod:`ledger.tournament`).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Annotated, Any, Literal
+
+from flask import Blueprint, Response, current_app, request
+from pydantic import BaseModel, ConfigDict, Field
+
+from ledger.catalogue import DecklistError
+from ledger.tournament import (
+    Result,
+    Tournament,
+    TournamentError,
+    UnknownTournamentError,
+    result_of,
+    standings,
+)
+from web.api.common import parse_body, require_organizer, services
+from web.api.openapi import route
+from web.errors import IllegalError, MalformedRequestError, NotFoundError
+from web.tournaments import Organizer, TableStart
+
+bp = Blueprint("tournaments", __name__, url_prefix="/api")
+ERRORS = (400, 404, 409, 422)
+Name = Annotated[str, Field(min_length=1, max_length=120)]
+Role = Literal["A", "B", "judge", "all"]
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateTournament(Body):
+    name: Name
+    tournament_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")] | None = \
+        Field(None, description="default: made from the name")
+    ruleset: Annotated[str, Field(max_length=40)] | None = Field(
+        None, description="1.3.2 (default) or 1.2")
+
+
+class RegisterPlayer(Body):
+    player: Name
+    decklist: Annotated[str, Field(min_length=1, max_length=20_000)] = Field(
+        description="'count name' lines (or set numbers): 50 main-deck cards, tokens go to "
+                    "the archive (rule 303)")
+    preset: Annotated[str, Field(max_length=120)] | None = Field(
+        None, description="a deck the game ships, recorded at the tables instead of the "
+                          "decklist (for a decklist with cards the pool has no rules data for)")
+
+
+class DropPlayer(Body):
+    player: Name
+
+
+class TableToken(Body):
+    round: Annotated[int, Field(ge=1, le=1000)]
+    table: Annotated[int, Field(ge=1, le=100_000)]
+    role: Role = "all"
+
+
+class PlayerOut(BaseModel):
+    name: str
+    dbs: int
+    entered: int = Field(description="0, or the round before which a late entry entered")
+    dropped: int | None = Field(None, description="the last round paired before the drop")
+    preset: str | None = None
+    cards: dict[str, int]
+    archive: dict[str, int]
+
+
+class TableOut(BaseModel):
+    table: int
+    a: str
+    b: str
+    match_id: str | None
+    status: Literal["not started", "live", "ended"]
+    result: str = Field(description="the winner's name, 'draw', 'playing' or 'not started'")
+
+
+class RoundOut(BaseModel):
+    round: int
+    started: bool
+    bye: str | None
+    tables: list[TableOut]
+
+
+class TournamentOut(BaseModel):
+    tournament_id: str
+    name: str
+    game: str
+    ruleset: str | None
+    length: int = Field(description="events in the tournament's log")
+    players: list[PlayerOut]
+    rounds: list[RoundOut]
+
+
+class TournamentBrief(BaseModel):
+    tournament_id: str
+    name: str
+    players: int
+    rounds: int
+
+
+class TournamentList(BaseModel):
+    tournaments: list[TournamentBrief]
+
+
+class Links(BaseModel):
+    A: str
+    B: str
+    judge: str
+
+
+class StartedTable(BaseModel):
+    table: int
+    a: str
+    b: str
+    match_id: str
+    tokens: dict[str, str] | None = Field(
+        description="seat and judge tokens (shown once; null for a table an earlier, "
+                    "interrupted start created: reissue them)")
+    links: Links | None
+    viewer: str
+
+
+class RoundStartedOut(BaseModel):
+    tournament_id: str
+    round: int
+    bye: str | None
+    tables: list[StartedTable]
+
+
+class StandingOut(BaseModel):
+    rank: int
+    player: str
+    points: int
+    wins: int
+    losses: int
+    draws: int
+    byes: int
+    omw: float = Field(description="opponents' match-win % (0-1; each at least 1/3; byes left out)")
+    gw: float = Field(description="game-win % (0-1, at least 1/3; a bye is two games won)")
+    ogw: float = Field(description="opponents' game-win %")
+    dbs: int
+    dropped: bool
+
+
+class StandingsOut(BaseModel):
+    tournament_id: str
+    rounds: int
+    standings: list[StandingOut]
+
+
+class TokensOut(BaseModel):
+    match_id: str
+    tokens: dict[str, str]
+    links: dict[str, str]
+
+
+class RevokedOut(BaseModel):
+    match_id: str
+    revoked: str
+
+
+def organizer() -> Organizer:
+    """This app's :class:`Organizer` (made on first use)."""
+    found = current_app.extensions.get("wonders_tournaments")
+    if found is None:
+        svc = services()
+        found = current_app.extensions["wonders_tournaments"] = Organizer(
+            svc.store, svc.tokens, svc.pool("wotf"))
+    return found
+
+
+def answers(view):
+    """The tournament's own errors as the API's: one line each."""
+    @functools.wraps(view)
+    def wrapped(*args, **kwargs):
+        try:
+            return view(*args, **kwargs)
+        except UnknownTournamentError as exc:
+            raise NotFoundError(str(exc)) from None
+        except DecklistError as exc:
+            raise IllegalError(f"decklist: {exc}") from None
+        except TournamentError as exc:
+            if "tournament id" in str(exc):
+                raise MalformedRequestError(str(exc)) from None
+            raise IllegalError(str(exc)) from None
+    return wrapped
+
+
+def tournament_out(org: Organizer, t: Tournament) -> TournamentOut:
+    results = org.results(t)
+    return TournamentOut(
+        tournament_id=t.tournament_id, name=t.name, game=t.game, ruleset=t.ruleset,
+        length=t.length,
+        players=[PlayerOut(name=p.name, dbs=p.dbs, entered=p.entered, dropped=p.dropped,
+                           preset=p.preset, cards=p.cards, archive=p.archive)
+                 for p in t.players.values()],
+        rounds=[RoundOut(round=r.number, started=r.started, bye=r.bye,
+                         tables=[table_out(tb, results) for tb in r.tables])
+                for r in t.rounds])
+
+
+def table_out(tb: Any, results: dict[str, Result]) -> TableOut:
+    result = results.get(tb.match_id or "")
+    status = "not started" if tb.match_id is None else \
+        ("ended" if result is not None and result.ended else "live")
+    return TableOut(table=tb.table, a=tb.a, b=tb.b, match_id=tb.match_id, status=status,
+                    result=result_of(tb, result))
+
+
+def links(match_id: str, tokens: dict[str, str]) -> dict[str, str]:
+    base = request.host_url.rstrip("/")
+    return {role: f"{base}/play/{match_id}?token={token}" for role, token in tokens.items()}
+
+
+def started_out(t: Tournament, started: list[TableStart]) -> RoundStartedOut:
+    base = request.host_url.rstrip("/")
+    current = t.current
+    return RoundStartedOut(
+        tournament_id=t.tournament_id, round=current.number if current else 0,
+        bye=current.bye if current else None,
+        tables=[StartedTable(table=s.table, a=s.a, b=s.b, match_id=s.match_id, tokens=s.tokens,
+                             links=Links(**links(s.match_id, s.tokens)) if s.tokens else None,
+                             viewer=f"{base}/matches/{s.match_id}") for s in started])
+
+
+def standings_out(org: Organizer, t: Tournament) -> StandingsOut:
+    rows = standings(t, org.results(t))
+    return StandingsOut(tournament_id=t.tournament_id, rounds=len(t.rounds),
+                        standings=[StandingOut(**vars(s)) for s in rows])
+
+
+CSV = {"response": {"text/csv": {"schema": {"type": "string"}}}}
+
+
+@route(bp, "/tournaments", "POST", "Create a tournament (Wonders of The First, Swiss rounds)",
+       body=CreateTournament, response=TournamentOut, status=201, auth="organizer", errors=ERRORS)
+@answers
+def create_tournament():
+    require_organizer()
+    body = parse_body(CreateTournament)
+    org = organizer()
+    t = org.create(body.name, body.tournament_id, body.ruleset)
+    return tournament_out(org, t).model_dump(), 201
+
+
+@route(bp, "/tournaments", "GET", "List the tournaments of this store",
+       response=TournamentList, auth="organizer", errors=(400,))
+@answers
+def list_tournaments():
+    require_organizer()
+    return TournamentList(tournaments=[
+        TournamentBrief(tournament_id=t.tournament_id, name=t.name, players=len(t.players),
+                        rounds=len(t.rounds)) for t in organizer().all()]).model_dump()
+
+
+@route(bp, "/tournaments/<tournament_id>", "GET",
+       "A tournament: players and every round's tables with their status and result",
+       response=TournamentOut, auth="organizer", errors=(400, 404))
+@answers
+def get_tournament(tournament_id: str):
+    require_organizer()
+    org = organizer()
+    return tournament_out(org, org.load(tournament_id)).model_dump()
+
+
+@route(bp, "/tournaments/<tournament_id>/players", "POST",
+       "Register a player with a decklist (a late entry once round 1 is paired)",
+       body=RegisterPlayer, response=TournamentOut, status=201, auth="organizer", errors=ERRORS)
+@answers
+def register_player(tournament_id: str):
+    require_organizer()
+    body = parse_body(RegisterPlayer)
+    org = organizer()
+    t = org.register(tournament_id, body.player, body.decklist, body.preset)
+    return tournament_out(org, t).model_dump(), 201
+
+
+@route(bp, "/tournaments/<tournament_id>/drops", "POST",
+       "Drop a player: not paired in later rounds, still in the standings",
+       body=DropPlayer, response=TournamentOut, status=201, auth="organizer", errors=ERRORS)
+@answers
+def drop_player(tournament_id: str):
+    require_organizer()
+    body = parse_body(DropPlayer)
+    org = organizer()
+    return tournament_out(org, org.drop(tournament_id, body.player)).model_dump(), 201
+
+
+@route(bp, "/tournaments/<tournament_id>/rounds", "POST",
+       "Pair the next round (Swiss) and start it: every table's match with its tokens",
+       response=RoundStartedOut, status=201, auth="organizer", errors=ERRORS)
+@answers
+def start_round(tournament_id: str):
+    require_organizer()
+    t, started = organizer().start_round(tournament_id)
+    return started_out(t, started).model_dump(), 201
+
+
+@route(bp, "/tournaments/<tournament_id>/standings", "GET",
+       "Standings: match points, OMW%, GW%, OGW% (results from the recorded matches)",
+       response=StandingsOut, auth="organizer", errors=(400, 404))
+@answers
+def get_standings(tournament_id: str):
+    require_organizer()
+    org = organizer()
+    return standings_out(org, org.load(tournament_id)).model_dump()
+
+
+def _csv(tournament_id: str, kind: str) -> Response:
+    org = organizer()
+    text = org.csv(org.load(tournament_id), kind)
+    return Response(text, mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="{tournament_id}-{kind}.csv"'})
+
+
+@route(bp, "/tournaments/<tournament_id>/pairings.csv", "GET", "Every round's pairings as CSV",
+       auth="organizer", content=CSV, errors=(400, 404))
+@answers
+def pairings_csv(tournament_id: str):
+    require_organizer()
+    return _csv(tournament_id, "pairings")
+
+
+@route(bp, "/tournaments/<tournament_id>/results.csv", "GET", "Every table's result as CSV",
+       auth="organizer", content=CSV, errors=(400, 404))
+@answers
+def results_csv(tournament_id: str):
+    require_organizer()
+    return _csv(tournament_id, "results")
+
+
+@route(bp, "/tournaments/<tournament_id>/standings.csv", "GET", "The standings as CSV",
+       auth="organizer", content=CSV, errors=(400, 404))
+@answers
+def standings_csv(tournament_id: str):
+    require_organizer()
+    return _csv(tournament_id, "standings")
+
+
+@route(bp, "/tournaments/<tournament_id>/reissue", "POST",
+       "New tokens for a table's role (A, B, judge or all): the old ones stop working",
+       body=TableToken, response=TokensOut, status=201, auth="organizer", errors=ERRORS)
+@answers
+def reissue_token(tournament_id: str):
+    require_organizer()
+    body = parse_body(TableToken)
+    match_id, tokens = organizer().reissue(tournament_id, body.round, body.table, body.role)
+    return TokensOut(match_id=match_id, tokens=tokens, links=links(match_id, tokens)).model_dump(), 201
+
+
+@route(bp, "/tournaments/<tournament_id>/revoke", "POST",
+       "Revoke a table's token (A, B, judge or all): it stops working, no new one is shown",
+       body=TableToken, response=RevokedOut, auth="organizer", errors=ERRORS)
+@answers
+def revoke_token(tournament_id: str):
+    require_organizer()
+    body = parse_body(TableToken)
+    match_id = organizer().revoke(tournament_id, body.round, body.table, body.role)
+    return RevokedOut(match_id=match_id, revoked=body.role).model_dump()
+
+
+# the console (web/organize.py) uses these too
+__all__ = ["answers", "bp", "links", "organizer", "standings_out", "tournament_out"]

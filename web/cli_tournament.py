@@ -1,0 +1,119 @@
+"""``wonders tournament create|register|drop|pair|standings|export``: a tournament against a store.
+
+The same operations as the organizer console and ``/api/tournaments…``
+(:class:`web.tournaments.Organizer`), run directly on a store (a directory or a
+``postgresql://`` URL; default ``$WONDERS_STORE`` or ``wonders-data``).  ``pair`` pairs the
+next Swiss round and creates its matches, printing each table's seat and judge tokens (shown
+only then; the console or the API reissues a lost one).  Results are read from the matches.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+STORE = click.option("--store", default=None, metavar="DIR_OR_URL",
+                     help="The store (default: $WONDERS_STORE or ./wonders-data).")
+
+
+def _organizer(store: str | None):
+    from ledger.stores import open_store
+    from replay.games import game
+    from web.tokens import token_book
+    from web.tournaments import Organizer
+    opened = open_store(store or os.environ.get("WONDERS_STORE") or "wonders-data")
+    return Organizer(opened, token_book(opened), game("wotf").default_cards())
+
+
+@click.group()
+def tournament() -> None:
+    """Run a Swiss tournament: register players with decklists, pair rounds, standings."""
+
+
+@tournament.command()
+@click.argument("name")
+@click.option("--id", "tournament_id", default=None, help="Its id (default: from the name).")
+@click.option("--ruleset", default=None, help="1.3.2 (default) or 1.2.")
+@STORE
+def create(name: str, tournament_id: str | None, ruleset: str | None, store: str | None) -> None:
+    """Create a tournament called NAME."""
+    t = _organizer(store).create(name, tournament_id, ruleset)
+    click.echo(f"tournament {t.tournament_id}: {t.name} (rules {t.ruleset})")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.argument("player")
+@click.argument("decklist", type=click.Path(exists=True, dir_okay=False))
+@click.option("--preset", default=None, help="A shipped deck recorded at the tables instead.")
+@STORE
+def register(tournament_id: str, player: str, decklist: str, preset: str | None,
+             store: str | None) -> None:
+    """Register PLAYER with the decklist in the file DECKLIST ('count name' lines)."""
+    text = Path(decklist).read_text(encoding="utf-8")
+    t = _organizer(store).register(tournament_id, player, text, preset)
+    p = t.players[" ".join(player.split())]
+    late = f", late entry before round {p.entered + 1}" if p.entered else ""
+    click.echo(f"{t.name}: registered {p.name} (DBS {p.dbs}{late}); {len(t.players)} players")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.argument("player")
+@STORE
+def drop(tournament_id: str, player: str, store: str | None) -> None:
+    """Drop PLAYER (no longer paired; still in the standings)."""
+    t = _organizer(store).drop(tournament_id, player)
+    click.echo(f"{t.name}: {player} dropped after round {len(t.rounds)}")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@STORE
+def pair(tournament_id: str, store: str | None) -> None:
+    """Pair the next round and create its matches (prints each table's tokens, once)."""
+    t, started = _organizer(store).start_round(tournament_id)
+    number = t.current.number if t.current else 0
+    click.echo(f"{t.name}: round {number}, {len(started)} tables")
+    for s in started:
+        tokens = " ".join(f"{role}={tok}" for role, tok in (s.tokens or {}).items()) \
+            or "(created earlier: reissue its tokens)"
+        click.echo(f"table {s.table}: {s.a} (A) vs {s.b} (B)  match {s.match_id}  {tokens}")
+    if t.current and t.current.bye:
+        click.echo(f"bye: {t.current.bye}")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv"]), default="table")
+@STORE
+def standings(tournament_id: str, fmt: str, store: str | None) -> None:
+    """The standings: points, OMW%, GW%, OGW% (results read from the matches)."""
+    org = _organizer(store)
+    t = org.load(tournament_id)
+    if fmt == "csv":
+        click.echo(org.csv(t, "standings"), nl=False)
+        return
+    click.echo(f"{'#':>3} {'player':<24} {'pts':>3} {'W-L-D':>7} {'OMW':>6} {'GW':>6} {'OGW':>6}")
+    for s in org.standings(t):
+        record = f"{s.wins + s.byes}-{s.losses}-{s.draws}"
+        click.echo(f"{s.rank:>3} {s.player[:24]:<24} {s.points:>3} {record:>7} "
+                   f"{100 * s.omw:>6.2f} {100 * s.gw:>6.2f} {100 * s.ogw:>6.2f}"
+                   f"{'  dropped' if s.dropped else ''}")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.argument("kind", type=click.Choice(["pairings", "results", "standings"]))
+@click.option("--out", type=click.Path(dir_okay=False), default=None, help="A file (default: stdout).")
+@STORE
+def export(tournament_id: str, kind: str, out: str | None, store: str | None) -> None:
+    """Pairings, results or standings as CSV."""
+    org = _organizer(store)
+    text = org.csv(org.load(tournament_id), kind)
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)

@@ -1,0 +1,227 @@
+"""The organizer console ``/organize``: a tournament from registration to standings, on a phone.
+
+Entry: the form at ``/organize`` takes the organizer token and keeps only its *hash* in the
+signed session cookie (like ``/play``'s seats); the session holds while the organizer token
+and the app's secret key stay the same.  Every page is rendered on the server (no script
+needed), every post carries the session's CSRF token and must come from this site (the same
+``Origin``/``Referer`` check as ``/play``).
+
+Pages: the tournaments and a create form; one tournament's page -- register a player
+(decklist pasted as ``count name`` lines), drop, start the next round, the round board (each
+table's players by name, live / ended and the result, a link to its viewer), reissue or
+revoke a table's token, the standings and the CSV downloads.  Starting a round and reissuing
+answer with a page of seat and judge links, each as a URL and a QR code (SVG drawn here by
+``segno``; nothing is fetched at run time).  Tokens are shown once, on that page: a lost one is
+reissued.  The operations are :class:`web.tournaments.Organizer`'s, as in the JSON API.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from typing import Any
+
+import segno
+from flask import Blueprint, Response, redirect, render_template, request, session, url_for
+
+from ledger.catalogue import DecklistError
+from ledger.errors import ConflictError
+from ledger.tournament import TournamentError, UnknownTournamentError
+from web.api.common import services
+from web.api.tournaments import links, organizer, table_out
+from web.errors import ForbiddenError, NotFoundError
+from web.play import same_origin_posts
+from web.tokens import hash_token
+from web.tournaments import TableStart
+
+bp = Blueprint("organize", __name__)
+SESSION_KEY = "organizer"
+SESSION_CSRF = "organize_csrf"
+MAX_TOKEN = 200
+
+
+@bp.before_request
+def checked_posts():
+    same_origin_posts()  # a post changes the tournament or the session: from this site only
+    if request.method == "POST" and request.endpoint not in ("organize.login",):
+        sent = request.form.get("csrf", "")
+        if not signed_in() or not hmac.compare_digest(sent, session.get(SESSION_CSRF, "")):
+            raise ForbiddenError(f"{request.path}: the form's session has expired; open "
+                                 f"/organize and sign in again")
+
+
+def signed_in() -> bool:
+    held = session.get(SESSION_KEY)
+    expected = hash_token(services().settings.organizer_token)
+    return isinstance(held, str) and hmac.compare_digest(held, expected)
+
+
+def qr_svg(url: str) -> str:
+    """The URL as a QR code, an inline ``<svg>`` element."""
+    return segno.make(url, error="m").svg_inline(scale=3, border=2, omitsize=False)
+
+
+def _page(template: str, status: int = 200, **values: Any):
+    if SESSION_CSRF not in session:
+        session[SESSION_CSRF] = secrets.token_urlsafe(24)
+    return render_template(template, csrf=session[SESSION_CSRF], **values), status
+
+
+@bp.route("/organize", methods=["GET"])
+def home():
+    if not signed_in():
+        return _page("organize_login.html", error=None)
+    return _home()
+
+
+def _home(error: str | None = None, status: int = 200):
+    return _page("organize.html", status, tournaments=organizer().all(), error=error)
+
+
+@bp.route("/organize/login", methods=["POST"])
+def login():
+    token = request.form.get("token", "").strip()[:MAX_TOKEN]
+    if not hmac.compare_digest(hash_token(token), hash_token(services().settings.organizer_token)):
+        return _page("organize_login.html", 401, error="That is not the organizer token.")
+    session[SESSION_KEY] = hash_token(token)
+    session[SESSION_CSRF] = secrets.token_urlsafe(24)
+    return redirect(url_for("organize.home"), code=303)
+
+
+@bp.route("/organize/logout", methods=["POST"])
+def logout():
+    session.pop(SESSION_KEY, None)
+    session.pop(SESSION_CSRF, None)
+    return redirect(url_for("organize.home"), code=303)
+
+
+@bp.route("/organize/tournaments", methods=["POST"])
+def create():
+    try:
+        t = organizer().create(request.form.get("name", "")[:120],
+                               request.form.get("tournament_id") or None)
+    except (TournamentError, ConflictError) as exc:
+        return _home(str(exc), 422)
+    return redirect(url_for("organize.tournament", tournament_id=t.tournament_id), code=303)
+
+
+def _require():
+    if not signed_in():
+        return redirect(url_for("organize.home"), code=303)
+    return None
+
+
+@bp.route("/organize/t/<tournament_id>", methods=["GET"])
+def tournament(tournament_id: str):
+    return _require() or _tournament(tournament_id)
+
+
+def _tournament(tournament_id: str, error: str | None = None, status: int = 200,
+                form: dict[str, str] | None = None):
+    org = organizer()
+    try:
+        t = org.load(tournament_id)
+    except (UnknownTournamentError, TournamentError) as exc:
+        raise NotFoundError(str(exc)) from None
+    results = org.results(t)
+    rounds = [{"number": r.number, "started": r.started, "bye": r.bye,
+               "tables": [table_out(tb, results) for tb in r.tables]}
+              for r in reversed(t.rounds)]
+    presets = sorted(_presets())
+    return _page("organize.html", status, t=t, rounds=rounds, standings=org.standings(t),
+                 presets=presets, error=error, form=form or {}, tournaments=None)
+
+
+def _presets() -> list[str]:
+    from web.api.organizer import preset_decks
+    org = organizer()
+    return list(preset_decks(org.game, org.pool))
+
+
+def _act(tournament_id: str, action):
+    """Run a change; an error is one line on the tournament's page."""
+    if (redirected := _require()) is not None:
+        return redirected
+    try:
+        out = action()
+    except (DecklistError, TournamentError, ConflictError) as exc:
+        if isinstance(exc, UnknownTournamentError):
+            raise NotFoundError(str(exc)) from None
+        return _tournament(tournament_id, str(exc), 422, form=dict(request.form))
+    if out is None:
+        return redirect(url_for("organize.tournament", tournament_id=tournament_id), code=303)
+    return out
+
+
+@bp.route("/organize/t/<tournament_id>/players", methods=["POST"])
+def register(tournament_id: str):
+    f = request.form
+    return _act(tournament_id, lambda: organizer().register(
+        tournament_id, f.get("player", "")[:120], f.get("decklist", "")[:20_000],
+        f.get("preset") or None) and None)
+
+
+@bp.route("/organize/t/<tournament_id>/drops", methods=["POST"])
+def drop(tournament_id: str):
+    return _act(tournament_id, lambda: organizer().drop(
+        tournament_id, request.form.get("player", "")[:120]) and None)
+
+
+@bp.route("/organize/t/<tournament_id>/rounds", methods=["POST"])
+def start_round(tournament_id: str):
+    def run():
+        t, started = organizer().start_round(tournament_id)
+        return _links_page(t.name, tournament_id, f"Round {t.current.number if t.current else 0}",
+                           started, t.current.bye if t.current else None)
+    return _act(tournament_id, run)
+
+
+@bp.route("/organize/t/<tournament_id>/reissue", methods=["POST"])
+def reissue(tournament_id: str):
+    def run():
+        round_no, table_no = int(request.form.get("round", 0)), int(request.form.get("table", 0))
+        role = request.form.get("role", "all")
+        t = organizer().load(tournament_id)
+        tb = t.table(round_no, table_no)
+        match_id, tokens = organizer().reissue(tournament_id, round_no, table_no, role)
+        started = TableStart(round_no, table_no, tb.a, tb.b, match_id, tokens)
+        return _links_page(t.name, tournament_id, f"Round {round_no}, table {table_no}: new "
+                           f"{'tokens' if role == 'all' else role + ' token'}", [started], None)
+    return _act(tournament_id, run)
+
+
+@bp.route("/organize/t/<tournament_id>/revoke", methods=["POST"])
+def revoke(tournament_id: str):
+    def run():
+        organizer().revoke(tournament_id, int(request.form.get("round", 0)),
+                           int(request.form.get("table", 0)), request.form.get("role", "all"))
+    return _act(tournament_id, run)
+
+
+def _links_page(name: str, tournament_id: str, heading: str, started: list[TableStart],
+                bye: str | None):
+    tables = []
+    for s in started:
+        urls = links(s.match_id, s.tokens) if s.tokens else {}
+        roles = [{"role": role, "who": {"A": s.a, "B": s.b}.get(role, "judge"), "url": url,
+                  "qr": qr_svg(url)} for role, url in urls.items()]
+        tables.append({"table": s.table, "a": s.a, "b": s.b, "match_id": s.match_id,
+                       "round": s.round, "roles": roles})
+    return _page("organize_links.html", 201, name=name, tournament_id=tournament_id,
+                 heading=heading, tables=tables, bye=bye)
+
+
+@bp.route("/organize/t/<tournament_id>/<kind>.csv", methods=["GET"])
+def download(tournament_id: str, kind: str):
+    if not signed_in():
+        raise ForbiddenError("/organize: sign in with the organizer token first")
+    org = organizer()
+    try:
+        text = org.csv(org.load(tournament_id), kind)
+    except (UnknownTournamentError, TournamentError) as exc:
+        raise NotFoundError(str(exc)) from None
+    return Response(text, mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="{tournament_id}-{kind}.csv"'})
+
+
+__all__ = ["bp", "qr_svg"]

@@ -1,0 +1,340 @@
+"""Running a tournament over a store: what the API (``/api/tournaments…``), the console
+(``/organize``) and the CLI (``wonders tournament …``) share, without Flask.
+
+:class:`Organizer` holds a store, its token book and its tournament book
+(:func:`ledger.tournament.tournament_book`: files beside a file store, a table in PostgreSQL),
+the Wonders card pool and the catalogue (``fixtures/catalogue/existence.csv`` joined with the
+pool, :func:`catalogue`).  Every change is an event appended to the tournament's log at the
+length it was read at (:mod:`ledger.tournament`); results are read from the matches
+(``MatchEnded`` through :meth:`ledger.store.Store.info`).
+
+Starting a round (:meth:`Organizer.start_round`) pairs it (``RoundPaired``), creates every
+table's match with its seat and judge tokens (the way ``POST /api/matches`` does: tokens first,
+never a match without them) and records ``RoundStarted``.  Every table's decks are checked
+before anything is created.  A start that died half-way is finished by the next start: the
+pairing is kept, tables already created are left as they are (their tokens can be reissued).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import secrets
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from ledger.catalogue import Card, Catalogue, Decklist, DecklistError, load_catalogue, parse_decklist
+from ledger.errors import ConflictError, MatchNotFoundError
+from ledger.events import DeckEntry, MatchOpened, SeatInfo, as_seat
+from ledger.filestore import fsync_dir
+from ledger.store import Store
+from ledger.tournament import (
+    Result,
+    Standing,
+    Tournament,
+    TournamentBook,
+    TournamentError,
+    check_tournament_id,
+    next_round,
+    pairings_rows,
+    results_rows,
+    standings,
+    standings_rows,
+    tournament_book,
+)
+from replay.games import game
+from replay.recorder import Recorder
+from replay.resources import data_root
+from web.api.organizer import Entries, check_decks, preset_decks
+from web.errors import IllegalError
+from web.tokens import ROLES, PgTokenBook, TokenBook, hash_token, new_token
+
+GAME = "wotf"  # tournaments are of Wonders of The First (the catalogue's game)
+
+
+@lru_cache(maxsize=1)
+def shipped_catalogue() -> Catalogue:
+    """The catalogue that ships with the program (``fixtures/catalogue/existence.csv``)."""
+    return load_catalogue(data_root() / "catalogue" / "existence.csv")
+
+
+def catalogue(pool: Any) -> Catalogue:
+    """The shipped catalogue joined with the pool's cards (their tiers; pool-only cards)."""
+    return shipped_catalogue().with_pool([
+        Card(c.name, c.number or "", c.set or "", "Token" if c.token else c.type.title(),
+             c.orbital or "", c.dbs, c.rarity or "", c.tier, True) for c in pool])
+
+
+@dataclass
+class TableStart:
+    round: int
+    table: int
+    a: str
+    b: str
+    match_id: str
+    tokens: dict[str, str] | None  # None: created by an earlier start (reissue to get them)
+
+
+class Organizer:
+    """The tournament operations over one store (see the module)."""
+
+    def __init__(self, store: Store, tokens: TokenBook | PgTokenBook, pool: Any,
+                 book: TournamentBook | None = None):
+        self.store, self.tokens, self.pool = store, tokens, pool
+        self.book = book or tournament_book(store)
+        self.game = game(GAME)
+        self._catalogue: Catalogue | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def catalogue(self) -> Catalogue:
+        if self._catalogue is None:
+            self._catalogue = catalogue(self.pool)
+        return self._catalogue
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def load(self, tournament_id: str) -> Tournament:
+        return self.book.load(tournament_id)
+
+    def all(self) -> list[Tournament]:
+        return [self.book.load(tid) for tid in self.book.ids()]
+
+    def results(self, tournament: Tournament) -> dict[str, Result]:
+        """Each started table's match as the store records it."""
+        out = {}
+        for match_id in tournament.match_ids():
+            try:
+                info = self.store.info(match_id)
+            except MatchNotFoundError:
+                continue
+            out[match_id] = Result(info.ended, info.winner)
+        return out
+
+    def standings(self, tournament: Tournament) -> list[Standing]:
+        return standings(tournament, self.results(tournament))
+
+    def csv(self, tournament: Tournament, kind: str) -> str:
+        if kind == "pairings":
+            rows = pairings_rows(tournament)
+        elif kind == "results":
+            rows = results_rows(tournament, self.results(tournament))
+        elif kind == "standings":
+            rows = standings_rows(self.standings(tournament))
+        else:
+            raise TournamentError(f"no export {kind!r} (pairings, results or standings)")
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows(rows)
+        return out.getvalue()
+
+    # -- changes -----------------------------------------------------------------------------
+
+    def create(self, name: str, tournament_id: str | None = None,
+               ruleset: str | None = None) -> Tournament:
+        name = name.strip()
+        if not name:
+            raise TournamentError("a tournament needs a name")
+        if ruleset is not None and ruleset not in self.game.rulesets:
+            raise TournamentError(f"ruleset {ruleset!r}: {self.game.title} is played under "
+                                  f"{' or '.join(self.game.rulesets)}")
+        tid = check_tournament_id(tournament_id or _slug(name))
+        if self.book.exists(tid):
+            raise ConflictError(f"tournament {tid!r} already exists; nothing was written")
+        self.book.append(tid, 0, [{"type": "TournamentCreated", "tournament_id": tid,
+                                   "name": name, "game": GAME,
+                                   "ruleset": ruleset or self.game.rulesets[0]}])
+        return self.load(tid)
+
+    def register(self, tournament_id: str, player: str, decklist: str,
+                 preset: str | None = None) -> Tournament:
+        """A player (a late entry once round 1 is paired) with a decklist checked against the
+        catalogue and rule 303; ``preset``: a pool deck the tables record with instead."""
+        t = self.load(tournament_id)
+        player = " ".join(player.split())
+        if not player:
+            raise TournamentError("a player needs a name")
+        if player in t.players:
+            raise TournamentError(f"{t.name}: {player!r} is registered already")
+        deck = parse_decklist(decklist, self.catalogue)
+        if preset:
+            presets = preset_decks(self.game, self.pool)
+            if preset not in presets:
+                raise TournamentError(f"no preset deck {preset!r} (choose from "
+                                      f"{', '.join(sorted(presets))})")
+        elif not deck.outside_pool:
+            self._check_pool(player, deck)
+        self.book.append(t.tournament_id, t.length, [{
+            "type": "PlayerRegistered", "player": player, "deck_text": decklist.strip(),
+            "cards": deck.cards, "archive": deck.archive, "dbs": deck.dbs,
+            "preset": preset or None, "round": len(t.rounds)}])
+        return self.load(tournament_id)
+
+    def drop(self, tournament_id: str, player: str) -> Tournament:
+        t = self.load(tournament_id)
+        found = t.player(player)
+        if found.dropped is not None:
+            raise TournamentError(f"{t.name}: {player!r} dropped after round {found.dropped}")
+        self.book.append(t.tournament_id, t.length, [{"type": "PlayerDropped",
+                                                       "player": player,
+                                                       "round": len(t.rounds)}])
+        return self.load(tournament_id)
+
+    def start_round(self, tournament_id: str) -> tuple[Tournament, list[TableStart]]:
+        """Pair the next round (or finish starting the paired one) and create its matches."""
+        with self._lock:
+            t = self.load(tournament_id)
+            current = t.current
+            if current is None or current.started:
+                paired = next_round(t, self.results(t))
+                for tb in paired["tables"]:  # every deck checked before anything is written
+                    self._check_table(t, tb["a"], tb["b"])
+                self.book.append(t.tournament_id, t.length, [paired])
+                t = self.load(tournament_id)
+                current = t.current
+            assert current is not None
+            seats = {p: self._seat(t, p) for tb in current.tables for p in (tb.a, tb.b)}
+            for tb in current.tables:
+                self._check_table(t, tb.a, tb.b)
+            started = []
+            for tb in current.tables:
+                match_id = f"{t.tournament_id}-r{current.number}-t{tb.table:02d}"
+                tokens = None
+                if not self.store.exists(match_id):
+                    tokens = self._create(t, current.number, tb.table, match_id,
+                                          _as_seat(seats[tb.a], "A"), _as_seat(seats[tb.b], "B"))
+                started.append(TableStart(current.number, tb.table, tb.a, tb.b, match_id, tokens))
+            self.book.append(t.tournament_id, t.length, [{
+                "type": "RoundStarted", "round": current.number,
+                "matches": {str(s.table): s.match_id for s in started}}])
+            return self.load(tournament_id), started
+
+    def reissue(self, tournament_id: str, round_no: int, table_no: int,
+                role: str) -> tuple[str, dict[str, str]]:
+        """New tokens for ``role`` (``A``, ``B``, ``judge`` or ``all``) of a table: the old
+        ones stop working.  Returns the match id and the new tokens."""
+        t, match_id = self._table_match(tournament_id, round_no, table_no)
+        roles = _roles(role)
+        hashes = dict(self._hashes(match_id))
+        issued = {r: new_token() for r in roles}
+        hashes.update({r: hash_token(token) for r, token in issued.items()})
+        self._put_hashes(match_id, hashes)
+        self.book.append(t.tournament_id, t.length, [{"type": "TokenReissued",
+                                                       "round": round_no, "table": table_no,
+                                                       "role": role}])
+        return match_id, issued
+
+    def revoke(self, tournament_id: str, round_no: int, table_no: int, role: str) -> str:
+        """``role``'s token of a table stops working (no new one is shown: reissue for that)."""
+        t, match_id = self._table_match(tournament_id, round_no, table_no)
+        hashes = dict(self._hashes(match_id))
+        for r in _roles(role):  # a hash no token has: the role is kept, nobody holds it
+            hashes[r] = hash_token(secrets.token_urlsafe(48))
+        self._put_hashes(match_id, hashes)
+        self.book.append(t.tournament_id, t.length, [{"type": "TokenRevoked",
+                                                       "round": round_no, "table": table_no,
+                                                       "role": role}])
+        return match_id
+
+    # -- internals -----------------------------------------------------------------------------
+
+    def _check_pool(self, player: str, deck: Decklist) -> None:
+        info = SeatInfo(as_seat("A"), player, f"{player}'s deck",
+                        [DeckEntry(c, n) for c, n in deck.cards.items()],
+                        [DeckEntry(c, n) for c, n in deck.archive.items()])
+        try:
+            check_decks([info], self.pool, self.game)
+        except IllegalError as exc:  # one line, restated for a player
+            raise DecklistError(str(exc).replace("seat A ", "")) from None
+
+    def _check_table(self, t: Tournament, a: str, b: str) -> None:
+        check_decks([_as_seat(self._seat(t, a), "A"), _as_seat(self._seat(t, b), "B")],
+                    self.pool, self.game)
+
+    def _seat(self, t: Tournament, name: str) -> SeatInfo:
+        p = t.player(name)
+        if p.preset:
+            found = preset_decks(self.game, self.pool)[p.preset]
+            deck = found.load() if hasattr(found, "load") else found
+            return SeatInfo(as_seat("A"), name, deck.name, deck.entries(), deck.archive_entries())
+        missing = [c for c in [*p.cards, *p.archive] if c not in self.pool]
+        if missing:
+            raise TournamentError(
+                f"{t.name}: {name}'s deck has cards the card pool has no rules data for "
+                f"({', '.join(missing[:5])}{'…' if len(missing) > 5 else ''}): register a "
+                f"preset deck to record with, or drop the player")
+        entries = Entries(f"{name}'s deck", [DeckEntry(c, n) for c, n in p.cards.items()],
+                          [DeckEntry(c, n) for c, n in p.archive.items()])
+        return SeatInfo(as_seat("A"), name, entries.name, entries.entries(),
+                        entries.archive_entries())
+
+    def _create(self, t: Tournament, round_no: int, table_no: int, match_id: str,
+                a: SeatInfo, b: SeatInfo) -> dict[str, str]:
+        opened = MatchOpened(match_id=match_id, ruleset=t.ruleset or self.game.rulesets[0],
+                             seats=[a, b], format="constructed", tournament=t.name,
+                             round=round_no, table=table_no, game_number=1,
+                             previous_loser=None, engine_version=self.game.engine_version,
+                             game=self.game.name)
+        with self.tokens.creating(match_id) as creation:
+            tokens = creation.issue()
+            try:
+                Recorder.open(self.store, self.pool, opened)
+            except ConflictError:
+                creation.not_ours()
+                raise
+        return tokens
+
+    def _table_match(self, tournament_id: str, round_no: int,
+                     table_no: int) -> tuple[Tournament, str]:
+        t = self.load(tournament_id)
+        tb = t.table(round_no, table_no)
+        if tb.match_id is None:
+            raise TournamentError(f"{t.name}: round {round_no} table {table_no} has not "
+                                  f"started")
+        return t, tb.match_id
+
+    def _hashes(self, match_id: str) -> dict[str, str]:
+        return self.tokens._hashes(match_id)
+
+    def _put_hashes(self, match_id: str, hashes: dict[str, str]) -> None:
+        """Replace a match's token hashes (the book keeps only hashes)."""
+        book = self.tokens
+        if isinstance(book, TokenBook):
+            path = book.root / f"{match_id}.json"
+            tmp = path.with_name(f".{match_id}.{os.getpid()}.{threading.get_ident()}.tmp")
+            try:
+                with open(tmp, "w", encoding="utf-8") as handle:
+                    json.dump(hashes, handle)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.replace(tmp, path)
+            finally:
+                tmp.unlink(missing_ok=True)
+            fsync_dir(book.root)
+        else:
+            with book.store._tx() as conn:
+                conn.execute("UPDATE wonders_tokens SET hashes = %s WHERE match_id = %s",
+                             [json.dumps(hashes), match_id])
+        with book._lock:
+            book._cache[match_id] = hashes
+
+
+def _as_seat(info: SeatInfo, seat: str) -> SeatInfo:
+    return SeatInfo(as_seat(seat), info.player, info.deck_name, info.deck, info.archive)
+
+
+def _roles(role: str) -> tuple[str, ...]:
+    if role == "all":
+        return ROLES
+    if role not in ROLES:
+        raise TournamentError(f"role {role!r}: A, B, judge or all")
+    return (role,)
+
+
+def _slug(name: str) -> str:
+    slug = "".join(ch if ch.isalnum() else "-" for ch in name.lower())
+    slug = "-".join(part for part in slug.split("-") if part)[:48] or "t"
+    return slug if slug[0].isalnum() else f"t{slug}"
