@@ -300,15 +300,17 @@ class Pairing:
 def pair(order: Sequence[str], met: dict[str, set[str]], had_bye: set[str],
          budget: int = 200_000) -> Pairing:
     """Swiss pairing of ``order`` (active players, best first).  With an odd count the bye
-    goes to the lowest-ranked player without one (every player has had one: the lowest).
-    The others are paired top-down, each with the best-ranked player they have not met; the
-    search backtracks so that no rematch happens while a rematch-free pairing exists (within
-    ``budget`` steps; past it, or when none exists, the fewest rematches found greedily)."""
+    goes to the lowest-ranked player without one (once every player has had one: the
+    lowest), passing up the ranking to the next player without one only when that avoids a
+    rematch; never a second bye while someone has had none.  The others are paired
+    top-down, each with the best-ranked player they have not met; the search backtracks so
+    that no rematch happens while a rematch-free pairing exists (within ``budget`` steps;
+    past it, or when none exists, rematches are paired greedily top-down)."""
     players = list(order)
     candidates: list[str | None] = [None]
-    if len(players) % 2:
+    if len(players) % 2:  # a second bye only once every player has had one
         without = [p for p in reversed(players) if p not in had_bye]
-        candidates = [*without, *(p for p in reversed(players) if p in had_bye)]
+        candidates = list(without or reversed(players))
     steps = [0]
     for bye in candidates:
         rest = [p for p in players if p != bye]
