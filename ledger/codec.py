@@ -97,14 +97,6 @@ def _unhashed(event: Event, seq: int, at: str, batch: int, prev: str) -> bytes:
         seq, body[1:-1], SCHEMA[type(event).__name__], _encoder.encode(at), batch, prev.encode())
 
 
-def line_hash(line: bytes) -> str:
-    """Recompute the hash of a stored line from its own bytes."""
-    cut = line.rfind(_HASH_KEY)
-    if cut < 0:
-        raise ValueError("line has no hash key")
-    return hashlib.sha256(line[:cut] + b"}").hexdigest()
-
-
 def decode_line(line: bytes, where: str = "", prev: str | None = None) -> Stored:
     """Decode and check one stored line.
 
@@ -236,14 +228,12 @@ def _check_hash(line: bytes, env: Envelope, where: str, event: Event | None = No
     return cut
 
 
-def _check_raw(line: bytes, env: Envelope, where: str, envelope_order: bool = True) -> dict:
+def _check_raw(line: bytes, env: Envelope, where: str, envelope_order: bool) -> dict:
     """For a line of another schema version: re-encoding its raw JSON object reproduces it
     (no duplicate keys, whitespace or stray bytes) and, with ``envelope_order``, the envelope
-    keys come first (``seq``, ``type``) and last (``v`` … ``hash``).  Returns the object."""
-    try:
-        raw = _raw_decoder.decode(line)
-    except msgspec.DecodeError as exc:
-        raise MalformedEventError(f"{where}: seq {env.seq}: not a ledger line ({exc})") from None
+    keys come first (``seq``, ``type``) and last (``v`` … ``hash``).  Returns the object.
+    (The line is JSON: its envelope was decoded from the same bytes.)"""
+    raw = _raw_decoder.decode(line)
     keys = list(raw)
     good = _encoder.encode(raw) == line and keys[-1:] == ["hash"]
     if good and envelope_order:
@@ -298,7 +288,7 @@ def _diagnose(line: bytes, want_keys: list[str] | None = None,
         return f"{len(rest.encode())} trailing bytes after the JSON object"
     if duplicates:
         return "duplicate key " + ", ".join(repr(key) for key in duplicates)
-    if rest or len(body) != len(text) or re.search(r"\s", _STRINGS.sub('""', text)):
+    if re.search(r"\s", _STRINGS.sub('""', text)):  # leading, trailing or between tokens
         return "whitespace outside strings"
     if want_keys is not None and top != want_keys:
         unknown = [key for key in top if key not in want_keys]

@@ -16,7 +16,7 @@ import hashlib
 import msgspec
 import pytest
 
-from ledger.codec import GENESIS, decode_line, encode_line, line_hash
+from ledger.codec import GENESIS, decode_line, encode_line
 from ledger.errors import NewerFormatError, NonCanonicalLineError
 from ledger.events import MatchOpened, SeatInfo
 
@@ -163,12 +163,32 @@ def test_keys_out_of_order_show_the_line_and_the_canonical_order():
     assert problem == f"keys out of order ({','.join(line_keys)}; canonical: {','.join(canonical)})"
 
 
-def test_line_hash_hashes_up_to_the_last_hash_key():
-    """A card definition may itself have a ``hash`` key: the line's own hash is the last."""
-    event = MatchOpened(match_id="m-1", ruleset="1.3.2", seats=[SeatInfo("A", "Al"), SeatInfo("B", "Bo")],
-                        cards=[{"name": "X", "hash": "abc"}])
-    line, digest = encode_line(event, 0, "2026-01-01T00:00:00.000Z", 0, GENESIS)
-    assert line.count(b',"hash":') == 2
-    assert line_hash(line) == digest
-    with pytest.raises(ValueError, match=r"^line has no hash key$"):
-        line_hash(b'{"seq":0}')
+#: The same v1 line with one more key (``tournament``): the envelope's tail is not at a fixed
+#: distance from the start.
+V1_LONGER = V1.replace(b'"rules":"1.2"', b'"rules":"1.2","tournament":"Cup"')
+
+
+def test_a_longer_old_schema_line_is_read_and_its_tail_checked_from_the_end():
+    assert decode_line(_hashed(V1_LONGER), WHERE).event.tournament == "Cup"
+    reordered = V1_LONGER.replace(b'"v":1,"at":"2025-03-01T10:00:00.000Z"',
+                                  b'"at":"2025-03-01T10:00:00.000Z","v":1')
+    with pytest.raises(NonCanonicalLineError, match="keys out of order"):
+        decode_line(_hashed(reordered), WHERE)
+
+
+def test_an_old_schema_line_with_an_escape_the_encoder_does_not_write_is_not_canonical_json():
+    escaped = V1_LONGER.replace(b'"Cup"', b'"\\u0043up"')
+    assert escaped != V1_LONGER
+    with pytest.raises(NonCanonicalLineError) as info:
+        decode_line(_hashed(escaped), WHERE)
+    assert str(info.value) == f"{WHERE}: seq 0: not a canonical line: not canonical JSON{SUFFIX}"
+
+
+def test_a_newer_schema_line_with_its_own_envelope_order_and_an_escape_is_not_canonical_json():
+    """A newer program may order the envelope otherwise: that is not named as the fault."""
+    newer = V1_LONGER.replace(b'"v":1', b'"v":9').replace(
+        b'{"seq":0,"type":"MatchOpened",', b'{"type":"MatchOpened","seq":0,').replace(
+        b'"Cup"', b'"\\u0043up"')
+    with pytest.raises(NonCanonicalLineError) as info:
+        decode_line(_hashed(newer), WHERE)
+    assert str(info.value) == f"{WHERE}: seq 0: not a canonical line: not canonical JSON{SUFFIX}"
