@@ -309,3 +309,25 @@ def test_the_cli_runs_a_tournament(tmp_path, capsys):
     assert out.splitlines()[1].split()[:3] == ["1", bye, "3"]  # the bye: 3 points
     text = run("tournament", "export", "club-night", "pairings", "--store", store)
     assert text.startswith("round,table,seat_a,seat_b,match_id\n1,1,")
+
+
+def test_the_console_needs_the_organizer_session_and_its_csrf_token(api):
+    tid = new_tournament(api, players=2)
+    client, origin = api.client, {"Origin": "http://localhost"}
+    assert client.get(f"/organize/t/{tid}").status_code == 303  # to the sign-in form
+    assert client.get(f"/organize/t/{tid}/standings.csv").status_code == 403
+    assert client.post("/organize/login", data={"token": "nope"}, headers=origin).status_code == 401
+    assert client.post("/organize/login", data={"token": ORGANIZER}).status_code == 403  # no origin
+    assert client.post("/organize/login", data={"token": ORGANIZER},
+                       headers=origin).status_code == 303
+    page = client.get(f"/organize/t/{tid}").get_data(as_text=True)
+    assert "Ann" in page and "Bob" in page and "DBS" in page
+    csrf = page.split('name="csrf" value="')[1].split('"')[0]
+    assert client.post(f"/organize/t/{tid}/rounds", data={"csrf": "forged"},
+                       headers=origin).status_code == 403
+    started = client.post(f"/organize/t/{tid}/rounds", data={"csrf": csrf}, headers=origin)
+    assert started.status_code == 201
+    text = started.get_data(as_text=True)
+    assert text.count("<svg") == 3 and "Seat A: " in text
+    assert client.get(f"/organize/t/{tid}/standings.csv").status_code == 200
+    assert client.get(f"/organize/t/{tid}/nonsense.csv").status_code == 404

@@ -1,0 +1,116 @@
+"""The organizer console on a phone: sign in, create a tournament, register four players by
+pasting decklists, start round 1, see every table's seat and judge links with QR codes, and the
+round board (live, then ended with the winner's name after a concession, linked to the viewer).
+
+A real ``wonders serve`` subprocess on a free loopback port, driven by Playwright with the
+system Chromium (``/usr/bin/chromium``) at 390×844; skipped where it is missing
+(tests/e2e/conftest.py).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from replay.resources import decks_dir
+from tests.e2e.helpers import CHROMIUM, FLAGS, api_call
+
+ORGANIZER = "browser-test-organizer-token-0123456789"
+PLAYERS = [("Ann", "solfera-blaze"), ("Bob", "thalwind-sky"), ("Cleo", "petraia-stone"),
+           ("Dev", "boundless-drift")]
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def server(tmp_path):
+    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER, WONDERS_SPECTATOR_DELAY="0")
+    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store", str(tmp_path / "s"),
+                             "--port", "0", "--threads", "8"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
+    try:
+        line = proc.stdout.readline()
+        assert "serving" in line, line + proc.stderr.read()
+        yield line.split(" on ")[1].split()[0]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def decklist(name: str) -> str:
+    data = tomllib.loads((decks_dir() / f"{name}.toml").read_text(encoding="utf-8"))
+    cards = {**data["cards"], **data.get("archive", {})}
+    return "\n".join(f"{n} {card}" for card, n in cards.items())
+
+
+def _fits(page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width} px wide on a {PHONE['width']} px phone"
+
+
+def test_an_organizer_registers_four_players_and_starts_a_round_on_a_phone(server):
+    base = server
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+        page.goto(f"{base}/organize")
+        page.fill("input[name=token]", "not the token")
+        page.click("button[type=submit]")
+        assert page.locator(".error").inner_text() == "That is not the organizer token."
+        page.fill("input[name=token]", ORGANIZER)
+        page.click("button[type=submit]")
+        page.fill("input[name=name]", "Friday Night")
+        page.click("text=Create")
+        page.wait_for_url("**/organize/t/friday-night")
+        for name, deck in PLAYERS:
+            page.fill("#register input[name=player]", name)
+            page.fill("#register textarea[name=decklist]", decklist(deck))
+            page.click("#register button[type=submit]")
+            page.wait_for_url("**/organize/t/friday-night")
+            assert page.locator(f"#players li:has-text('{name}')").count() == 1
+        # a decklist with an unknown card: one line naming it, the form kept
+        page.fill("#register input[name=player]", "Eve")
+        page.fill("#register textarea[name=decklist]", "3 Glow Smith\n2 No Such Card")
+        page.click("#register button[type=submit]")
+        error = page.locator("p.error").inner_text()
+        assert "no card 'No Such Card'" in error and "\n" not in error
+        assert page.locator("#register textarea").input_value().endswith("No Such Card")
+        _fits(page)
+
+        page.click("#start button[type=submit]")
+        page.wait_for_selector("section.links")
+        assert page.locator("h1").inner_text() == "Round 1"
+        assert page.locator("section.links").count() == 2
+        assert page.locator("figure.code svg").count() == 6  # A, B and judge per table
+        assert page.locator("figure.code svg path").count() >= 6  # drawn, not empty
+        urls = page.locator("figure.code a.url").all_inner_texts()
+        assert all(u.startswith(f"{base}/play/friday-night-r1-t0") for u in urls)
+        captions = page.locator("figure.code figcaption strong").all_inner_texts()
+        assert "Judge" in captions and any(c.startswith("Seat A: ") for c in captions)
+        _fits(page)
+
+        judge = next(u for u, c in zip(urls, captions, strict=True) if c == "Judge")
+        mid = urlsplit(judge).path.rsplit("/", 1)[1]
+        token = parse_qs(urlsplit(judge).query)["token"][0]
+
+        page.click("text=Back to Friday Night")
+        board = page.locator("#board")
+        assert board.locator(".table.live").count() == 2
+        api_call(base, "POST", f"/api/matches/{mid}/ending", token, {"seat": "B"})
+        page.reload()
+        ended = board.locator(".table.ended")
+        assert ended.count() == 1
+        seat_a = api_call(base, "GET", f"/api/matches/{mid}", ORGANIZER)["players"]["A"]
+        assert ended.locator(".result").inner_text() == seat_a  # the winner, by name
+        assert page.locator("#standings tbody tr").first.locator("td").nth(1).inner_text() \
+            .startswith(seat_a)
+        _fits(page)
+        page.locator(".table.ended a:has-text('Watch')").click()
+        page.wait_for_url(f"**/matches/{mid}")
+        browser.close()
