@@ -133,6 +133,17 @@ def test_the_shipped_pool_and_decks_validate(installed):
     assert len(decks) == len(list((REPO / "fixtures" / "sow" / "decks").glob("*.toml"))) >= 3
 
 
+def test_the_card_catalogue_ships_and_a_tournament_runs_from_the_install(installed, tmp_path):
+    count = installed.python("from web.tournaments import shipped_catalogue\n"
+                             "print(len(shipped_catalogue()))")
+    assert count == "478"
+    store = tmp_path / "store"
+    done = installed.wonders("tournament", "create", "Install Cup", "--store", store)
+    assert done.returncode == 0 and "install-cup" in done.stdout, done.stderr
+    done = installed.wonders("tournament", "standings", "install-cup", "--store", store)
+    assert done.returncode == 0, done.stderr
+
+
 def test_the_shipped_conformance_cases_run(installed):
     done = installed.wonders("conformance", "--quiet")
     assert done.returncode == 0, done.stdout[-3000:]

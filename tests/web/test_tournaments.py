@@ -331,3 +331,22 @@ def test_the_console_needs_the_organizer_session_and_its_csrf_token(api):
     assert text.count("<svg") == 3 and "Seat A: " in text
     assert client.get(f"/organize/t/{tid}/standings.csv").status_code == 200
     assert client.get(f"/organize/t/{tid}/nonsense.csv").status_code == 404
+
+
+def test_a_tournament_on_a_postgresql_store(pg_url):
+    from tests.web.test_store_app_postgres import pg_app
+    api = pg_app(pg_url)
+    tid = new_tournament(api, players=3)
+    status, started = call(api, "POST", f"/api/tournaments/{tid}/rounds")
+    assert status == 201, started
+    assert started["bye"] is not None
+    table = started["tables"][0]
+    _s, data = call(api, "POST", f"/api/tournaments/{tid}/reissue",
+                    {"round": 1, "table": 1, "role": "judge"})
+    assert api.call("GET", f"/api/matches/{table['match_id']}/state", table["tokens"]["judge"])[0] == 401
+    concede(api, table["match_id"], data["tokens"]["judge"], "A")
+    again = pg_app(pg_url)  # a restart folds the same tournament from the database
+    standings = call(again, "GET", f"/api/tournaments/{tid}/standings")[1]["standings"]
+    assert [s["points"] for s in standings] == [3, 3, 0]
+    assert {standings[0]["player"], standings[1]["player"]} == {table["b"], started["bye"]}
+    assert call(again, "GET", f"/api/tournaments/{tid}")[1]["length"] == 1 + 3 + 2 + 1
