@@ -32,6 +32,7 @@ from replay.wotf.events import (
     TriggersQueued,
     Unequipped,
 )
+from replay.wotf.selectors import Context
 from replay.wotf.state import Seat, controller_of, other
 from replay.wotf.table import Component, Flow, Rules
 from replay.wotf.trigger import ON_ARRIVAL, Trigger
@@ -310,6 +311,25 @@ class Effects(Component):
 # -- keyword handlers ---------------------------------------------------------------------
 
 
+def keyword_target(g: Rules, t: Trigger, candidates: list[str], text: str,
+                   optional: bool = False) -> Flow:
+    """A keyword's "target" (deathstrike, call, symbiosis): from revision 7 the same targeting
+    as a scripted effect's (``Scripts.choose``): a card that "can't be targeted" is no
+    candidate, and the abilities that react to the choice ("whenever an opponent's … effect
+    would target a Wonder you control", the Feline Entity example of Nullify) resolve before
+    the keyword goes on, and may nullify it (then it chooses nothing and does nothing more).
+    Revisions 1-6 picked the target without either."""
+    if g.state.revision < 7:
+        return (yield from g.pick_target(t, candidates, text, optional))
+    candidates = [cid for cid in candidates if not g.view.cant(cid, "be_targeted")]
+    target = yield from g.pick_target(t, candidates, text, optional)
+    if target is None:
+        return None
+    ctx = Context(t.source, t.controller, t.realm)
+    yield from g.targeted([target], ctx)
+    return None if ctx.nullified else target
+
+
 def _guardian(g: Rules, t: Trigger) -> Flow:
     c = g.state.cards[t.source]
     if c.zone == "world" and c.realm == t.realm:
@@ -322,7 +342,7 @@ def _guardian(g: Rules, t: Trigger) -> Flow:
 def _deathstrike(g: Rules, t: Trigger) -> Flow:
     """Deathstrike: destroy target enemy Wonder in the same realm (not optional)."""
     enemies = [c.id for c in g.view.in_realm(t.realm, other(t.controller)) if g.view.is_wonder(c.id)]
-    target = yield from g.pick_target(t, enemies, "deathstrike: destroy which enemy?")
+    target = yield from keyword_target(g, t, enemies, "deathstrike: destroy which enemy?")
     g.resolved(t, f"destroys {target}" if target else "no enemy to destroy")
     if target is not None:
         yield from g.destroy(target, "deathstrike", shield_checked=True)
@@ -352,7 +372,7 @@ def _call(g: Rules, t: Trigger) -> Flow:
     candidates = [w.id for w in g.view.world()
                   if w.id != t.source and w.realm != c.realm and g.view.is_wonder(w.id)
                   and w.controller in stones]
-    target = yield from g.pick_target(t, candidates, "call: move which Wonder one realm closer?",
+    target = yield from keyword_target(g, t, candidates, "call: move which Wonder one realm closer?",
                                       optional=True)
     g.resolved(t, f"moves {target}" if target else "no move")
     if target is not None:
@@ -369,7 +389,7 @@ def _symbiosis(g: Rules, t: Trigger) -> Flow:
         return
     candidates = [w.id for w in g.view.world() if w.id != t.source and g.view.is_wonder(w.id)
                   and _same_power(g, t.source, w.id)]
-    target = yield from g.pick_target(t, candidates, "symbiosis: copy which Wonder?")
+    target = yield from keyword_target(g, t, candidates, "symbiosis: copy which Wonder?")
     if target is None or not _same_power(g, t.source, target):
         g.resolved(t, "nothing copied")
         return

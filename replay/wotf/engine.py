@@ -333,6 +333,9 @@ class Engine:
     def choose_realm(self, how: str, ctx: Context, text: str) -> Flow:
         return self._scripts.choose_realm(how, ctx, text)
 
+    def targeted(self, targets: list[str], ctx: Context) -> Flow:
+        return self._scripts.targeted(targets, ctx)
+
     def delayed_returns(self) -> Flow:
         return self._scripts.delayed_returns()
 

@@ -184,8 +184,8 @@ class ResourcesChanged(NumericEvent, frozen=True):
     seat: Seat
     reason: str
     energy: Num | None = None
-    actions: int | None = None
-    free_attacks: int | None = None
+    actions: int | Num | None = None  # infinite from rules revision 7 (R26): "inf"
+    free_attacks: int | Num | None = None
     faith: Num | None = None
 
 class CardMoved(Event, frozen=True):

@@ -11,6 +11,7 @@ Each takes ``(g, op, ctx)`` -- ``g`` the rules' table (:class:`~replay.wotf.tabl
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from replay.prompts import Choose, Prompt
@@ -350,14 +351,18 @@ def _nullify(g: Rules, op: Nullify, ctx: Context) -> Flow:
 
 
 def _gain(g: Rules, op: Gain, ctx: Context) -> Flow:
-    """Gain or lose a resource (never below 0).  Energy and faith may become infinite (rule 1);
-    actions and free attacks are counted one by one, so "infinite" ones are capped (R26)."""
+    """Gain or lose a resource (never below 0).  Every resource may become infinite (rule 1);
+    from revision 7 actions and free attacks too (spending one leaves infinitely many), before
+    it they were capped at :data:`COUNTED_CAP` (R26)."""
     p = g.state.players[ctx.controller]
     value = amount(g.view, op.amount, ctx) * (1 if op.do == "gain" else -1)
     resource = op.resource or "energy"
     total = max(0, getattr(p, resource) + value)
     if resource in ("actions", "free_attacks"):
-        total = int(min(total, COUNTED_CAP))
+        if g.state.revision < 7:
+            total = int(min(total, COUNTED_CAP))  # revisions 1-6 capped "infinite" (R26)
+        elif math.isfinite(total):
+            total = int(total)  # whole actions; infinite ones stay infinite (rule 1, R26)
     g.emit(ResourcesChanged(ctx.controller, op.do, **{resource: total}))
     return True
     yield
@@ -426,19 +431,41 @@ def _distribute(g: Rules, op: Distribute, ctx: Context) -> Flow:
     if len(cards) == 1:  # one card: you choose where it goes (Distribute)
         realm = yield from g.choose_realm("target", ctx, "distribute it into which realm?")
         realms = [realm]
+    elif g.state.revision >= 7:
+        # 506: "you choose where to place them without knowing what cards they are as long as
+        # you keep the same number in each realm as much as possible": every realm gets
+        # len // realms cards and the player picks which realms get one more (R21).
+        base, extra = divmod(len(cards), len(realms))
+        more = list(realms)
+        if extra:
+            picked = yield from g.ask(Prompt(ctx.controller, "realm", choose=Choose(
+                [str(r) for r in realms], extra, extra), card=ctx.source,
+                text=f"distribute: which {extra} realm(s) get one card more? (rule 506)"))
+            more = [r for r in realms if str(r) in picked]
+        shuffle = yield Prompt("chance", "chance", choose=Choose(list(cards), len(cards), len(cards),
+                                                                 ordered=True),
+                               text=f"shuffle {ctx.controller}")
+        order = list(shuffle.order)
+        plan = [r for r in realms for _ in range(base + (1 if extra and r in more else 0))]
+        for cid, realm in zip(order, plan, strict=True):
+            yield from _distribute_one(g, op, ctx, cid, realm)
+        return True
     else:
         shuffle = yield Prompt("chance", "chance", choose=Choose(list(cards), len(cards), len(cards),
                                                                  ordered=True),
                                text=f"shuffle {ctx.controller}")
         cards = list(shuffle.order)
     for n, cid in enumerate(cards):
-        realm = realms[n % len(realms)]
-        if op.faceup:
-            yield from g.enter_world(cid, ctx.controller, realm, "distributed")
-            continue
-        # Face down as it arrives: no type, no effect (Face Down).
-        g.move(cid, "world", FACE_DOWN, realm=realm, controller=ctx.controller, face_down=True)
+        yield from _distribute_one(g, op, ctx, cid, realms[n % len(realms)])
     return True
+
+
+def _distribute_one(g: Rules, op: Distribute, ctx: Context, cid: str, realm: int) -> Flow:
+    if op.faceup:
+        yield from g.enter_world(cid, ctx.controller, realm, "distributed")
+        return
+    # Face down as it arrives: no type, no effect (Face Down).
+    g.move(cid, "world", FACE_DOWN, realm=realm, controller=ctx.controller, face_down=True)
 
 
 def _trigger_again(g: Rules, op: TriggerAgain, ctx: Context) -> Flow:

@@ -275,8 +275,9 @@ def board(state: GameState, db: CardDB, perspective: str = "omniscient") -> dict
     for seat, p in state.players.items():
         show_hand = can_see_hand(perspective, seat)
         players[seat] = {
-            "energy": recorded_number(p.energy), "actions": p.actions,
-            "free_attacks": p.free_attacks, "faith": recorded_number(p.faith), "stones": v.stones_of(seat),
+            "energy": recorded_number(p.energy), "actions": recorded_number(p.actions),
+            "free_attacks": recorded_number(p.free_attacks), "faith": recorded_number(p.faith),
+            "stones": v.stones_of(seat),
             "hand_count": len(p.hand),
             "hand": [_card(v, cid) for cid in p.hand] if show_hand else None,
             "deck_count": len(p.deck),

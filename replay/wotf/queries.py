@@ -261,8 +261,8 @@ class View:
         """A stat-defining ability ("this gets power equal to …") works in every zone (rule 1)."""
         c = self.s.cards[cid]
         for ability in self.db[c.name].abilities:
-            if ability.when == "static" and ability.all_zones and not self.has_null_mark(cid) \
-                    and not c.blank:
+            nulled = self.is_nullified(cid) if self.s.revision >= 7 else self.has_null_mark(cid)
+            if ability.when == "static" and ability.all_zones and not nulled and not c.blank:
                 for op in ability.effects:
                     if op.do == "base_power" and op.target is None:
                         return amount(self, op.amount, Context(cid, c.controller or c.owner, c.realm))

@@ -58,7 +58,20 @@ REVISIONS: dict[int, str] = {
        "binds only an opponent's effect or cost, the controller's own taps still work; before, "
        "it bound every tap; "
        "R20: a group of two or more different cards buried goes to the bottom in the order its "
-       "owner chooses (an order prompt); before, in the order revealed",
+       "owner chooses (an order prompt); before, in the order revealed; "
+       "R23: one targeting path: deathstrike, call and symbiosis choose their target as scripted "
+       "effects do (\"can't be targeted\" excludes a card; targeted abilities such as Feline "
+       "Entity's resolve first and may tax or nullify the keyword); before, neither; "
+       "R27: null counters on a card that can't be nullified do nothing -- its statics and "
+       "stat-defining ability keep working; before, they switched them off; "
+       "R18: an involuntary endless loop continues as many times as the active player states "
+       "(an amount prompt, 0 to 24) and the active player picks which of its abilities is "
+       "prevented (asked when it has more than one); before, it was prevented 24 deep; "
+       "R21: distributing cards as evenly as possible (506), the player chooses which realms get "
+       "the extra cards (a realm prompt) before the shuffle deals them; before, round-robin "
+       "from realm 1; "
+       "R26: actions and free attacks may be infinite (recorded \"inf\"); before, capped at "
+       "999,999",
 }
 
 

@@ -181,7 +181,13 @@ class Scripts(Component):
         stack = self.state.stack  # 503: what is resolving now, and the loops stated
         depth = sum((r.source, r.ability) == key for r in stack.resolving) if stack else 0
         voluntary = any(op.optional for op in ability.effects)
-        if depth >= LOOP_LIMIT or (voluntary and depth >= 2 and self._loop_left(key) == 0):
+        if not voluntary and self.state.revision >= 7:
+            if depth > 2 * LOOP_LIMIT + 2:  # never reached by a stated loop: a safety net only
+                self.g.resolved(t, "prevented: endless loop (rule 503)")
+                return
+            if depth >= 2 and not (yield from self._involuntary_loop(t, key)):
+                return
+        elif depth >= LOOP_LIMIT or (voluntary and depth >= 2 and self._loop_left(key) == 0):
             self.g.resolved(t, "prevented: endless loop (rule 503)" if not voluntary
                            else "the loop ends: its controller makes the other choice (rule 503)")
             return
@@ -207,6 +213,43 @@ class Scripts(Component):
         self.emit_stack(ResolutionStarted(t.source, t.ability))
         yield from self.run_effects(ability.effects, ctx, looping=self._loop_left(key) is not None)
         self.emit_stack(ResolutionEnded(t.source, t.ability))
+
+    def _involuntary_loop(self, t: Trigger, key: tuple[str, str]) -> Flow:
+        """503, an involuntary loop (revision 7): "The active player chooses how many times the
+        loop will continue, and then which effect will be prevented. The player can only choose
+        to prevent an effect that's necessary to perpetuate the endless sequence."  The loop is
+        the abilities resolving from the first of ``key``'s nested instances up; the first time
+        it repeats nested a second time, the active player states the count (an ``amount``
+        prompt, 0 to :data:`LOOP_LIMIT`: the bound is only the prompt's range) and the ability
+        of the loop to prevent (a ``target`` prompt over the loop's abilities -- asked only when
+        the loop has more than one), recorded as ``LoopStated`` on that ability.  Each later
+        resolution of that ability is a ``LoopRepeated`` until none is left; then it is
+        prevented.  Whether ``t`` goes on."""
+        stack = self.state.stack
+        assert stack is not None  # ``key`` is resolving below: depth >= 2
+        keys = [(r.source, r.ability) for r in stack.resolving]
+        cycle = list(dict.fromkeys([*keys[keys.index(key):], key]))
+        if not any(self._loop_left(k) is not None for k in cycle):
+            active = self.state.turn or t.controller
+            times = yield from self.ask(Prompt(
+                active, "amount", options=list(range(LOOP_LIMIT + 1)), card=t.source,
+                text="an endless loop: how many more times will it continue? (rule 503)"))
+            labels = [f"{source}:{ability}" for source, ability in cycle]
+            chosen = labels[0]
+            if len(labels) > 1:
+                chosen = yield from self.ask(Prompt(
+                    active, "target", options=labels, card=t.source,
+                    text="an endless loop: which of its effects is prevented? (rule 503)"))
+            prevented = cycle[labels.index(chosen)]
+            self.emit_stack(LoopStated(prevented[0], prevented[1], times))
+        left = self._loop_left(key)
+        if left is None:
+            return True  # another ability of the loop is the one to be prevented
+        if left == 0:
+            self.g.resolved(t, "prevented: endless loop (rule 503)")
+            return False
+        self.emit_stack(LoopRepeated(t.source, t.ability))
+        return True
 
     def _loop_left(self, key: tuple[str, str]) -> int | None:
         """503: how many of the stated repetitions of a voluntary loop are left (``None``:

@@ -69,9 +69,9 @@ def controller_of(card: CardState) -> Seat:
 class PlayerState(msgspec.Struct):
     seat: Seat
     energy: int | float = 0
-    actions: int = 0
+    actions: int | float = 0  # may be infinite (rule 1; revision 7, R26)
     faith: int | float = 0
-    free_attacks: int = 0
+    free_attacks: int | float = 0
     hand: list[str] = []
     deck: list[str] = []  # top card first
     abyss: list[str] = []

@@ -54,7 +54,11 @@ def compute(v: Facts, found: list[tuple[str, Ability]]) -> Statics:
     table = Statics()
     _settle_nullify(v, found, table)
     for cid, ability in found:
-        if cid in table.nullified or v.has_null_mark(cid):
+        if cid in table.nullified or (v.has_null_mark(cid) and not (
+                v.s.revision >= 7 and "be_nullified" in table.cant.get(cid, ()))):
+            # Can't be nullified (Nullify): such a card keeps its null counters but they do
+            # nothing, so the statics it grants keep working (revision 7; before, a null mark
+            # switched them off anyway).
             continue
         ctx = Context(cid, controller_of(v.s.cards[cid]), v.s.cards[cid].realm)  # in The World
         if not holds(v, ability.condition, ctx):
