@@ -46,6 +46,12 @@ SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, database=
 CONFORMANCE = [not_a_server_error, status_code_conformance, content_type_conformance,
                response_schema_conformance]
 ROLES = ["A", "judge", "organizer"]
+#: The operations each role's valid-shaped cases call: those its token is for (every other
+#: operation refuses it, which the malformed cases and the API tests cover), so the share of
+#: successes doesn't shrink each time the document gains operations of another role.
+ROLE_TAGS = {"A": ["seat", "follow", "public", "meta"],
+             "judge": ["judge", "seat", "follow", "public", "meta"],
+             "organizer": ["organizer", "imports", "public", "meta"]}
 #: Writes whose expected_seq ``make_valid`` sets (an ending would end the match for the rest).
 SEQUENCED = ("/decisions", "/notes", "/manual", "/takeback")
 
@@ -136,7 +142,8 @@ def _token(target: Target, role: str) -> str:
 @pytest.mark.parametrize("role", ROLES)
 def test_valid_shaped_requests_conform_to_the_document_and_some_succeed(target, role):
     mid, _tokens = target.matches[role]
-    strategy = target.schema.as_strategy(generation_mode=GenerationMode.POSITIVE,
+    strategy = target.schema.include(tag=ROLE_TAGS[role]).as_strategy(
+                                         generation_mode=GenerationMode.POSITIVE,
                                          path_parameters={"match_id": mid},
                                          headers={"Authorization": f"Bearer {_token(target, role)}"})
     statuses: Counter[int] = Counter()
@@ -162,9 +169,7 @@ def test_valid_shaped_requests_conform_to_the_document_and_some_succeed(target, 
     run()
     assert not leaks, f"answers to seat {role} name cards hidden from it: {leaks[:5]}"
     ok = sum(n for status, n in statuses.items() if 200 <= status < 300)
-    # At least one in fifteen answers a success (the organizer's token is refused by every seat
-    # and judge operation, so its share is the lowest: 15 of 150 in a full run).
-    assert ok >= 10, f"only {ok} successful answers: {dict(statuses)}"
+    assert ok >= 20, f"only {ok} successful answers: {dict(statuses)}"
     assert written, f"no write succeeded: {dict(statuses)}"
     if role == "A":
         assert written["POST /api/matches/{match_id}/decisions"], dict(written)
