@@ -29,7 +29,7 @@ from ledger.errors import ConflictError
 from ledger.tournament import TournamentError, UnknownTournamentError
 from web.api.common import services
 from web.api.tournaments import links, organizer, table_out
-from web.errors import ForbiddenError, NotFoundError
+from web.errors import ForbiddenError, IllegalError, NotFoundError
 from web.play import same_origin_posts
 from web.tokens import hash_token
 from web.tournaments import TableStart
@@ -144,7 +144,7 @@ def _act(tournament_id: str, action):
         return redirected
     try:
         out = action()
-    except (DecklistError, TournamentError, ConflictError) as exc:
+    except (DecklistError, TournamentError, ConflictError, IllegalError) as exc:
         if isinstance(exc, UnknownTournamentError):
             raise NotFoundError(str(exc)) from None
         return _tournament(tournament_id, str(exc), 422, form=dict(request.form))
@@ -179,7 +179,7 @@ def start_round(tournament_id: str):
 @bp.route("/organize/t/<tournament_id>/reissue", methods=["POST"])
 def reissue(tournament_id: str):
     def run():
-        round_no, table_no = int(request.form.get("round", 0)), int(request.form.get("table", 0))
+        round_no, table_no = _int("round"), _int("table")
         role = request.form.get("role", "all")
         t = organizer().load(tournament_id)
         tb = t.table(round_no, table_no)
@@ -193,9 +193,16 @@ def reissue(tournament_id: str):
 @bp.route("/organize/t/<tournament_id>/revoke", methods=["POST"])
 def revoke(tournament_id: str):
     def run():
-        organizer().revoke(tournament_id, int(request.form.get("round", 0)),
-                           int(request.form.get("table", 0)), request.form.get("role", "all"))
+        organizer().revoke(tournament_id, _int("round"), _int("table"),
+                           request.form.get("role", "all"))
     return _act(tournament_id, run)
+
+
+def _int(name: str) -> int:
+    raw = request.form.get(name, "")
+    if not raw.isdigit() or len(raw) > 6:
+        raise TournamentError(f"{name}: {raw[:20]!r} is not a number")
+    return int(raw)
 
 
 def _links_page(name: str, tournament_id: str, heading: str, started: list[TableStart],
