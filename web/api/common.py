@@ -206,9 +206,10 @@ def state_out(table: Table, perspective: str, seq: int | None = None,
     seq = last if seq is None else max(0, min(seq, last))
     picture = table.game.board(table.state_at(seq), table.cards, perspective)
     known = getattr(table.game, "known", None)  # cards shown to this viewer by a manual reveal/look
-    if known is not None and perspective != "omniscient":
-        picture = {**picture, "known": known(table.state_at(seq), table.cards, perspective,
-                                              table.events[:seq + 1])}
+    shown = known(table.state_at(seq), table.cards, perspective, table.events[:seq + 1]) \
+        if known is not None and perspective != "omniscient" else {}
+    if any(shown.values()):  # the board as folded, plus what this viewer was shown, if anything
+        picture = {**picture, "known": shown}
     prompt = prompt_out(table.game, table.engine(), perspective, prompt_salt(table)) \
         if seq == table.length - 1 and live else None
     return StateOut(match_id=table.match_id, perspective=perspective, seq=seq,
