@@ -51,7 +51,7 @@ ROLES = ["A", "judge", "organizer"]
 #: successes doesn't shrink each time the document gains operations of another role.
 ROLE_TAGS = {"A": ["seat", "follow", "public", "meta"],
              "judge": ["judge", "seat", "follow", "public", "meta"],
-             "organizer": ["organizer", "imports", "public", "meta"]}
+             "organizer": ["organizer", "imports", "tournaments", "public", "meta"]}
 #: Writes whose expected_seq ``make_valid`` sets (an ending would end the match for the rest).
 SEQUENCED = ("/decisions", "/notes", "/manual", "/takeback")
 
@@ -142,9 +142,12 @@ def _token(target: Target, role: str) -> str:
 @pytest.mark.parametrize("role", ROLES)
 def test_valid_shaped_requests_conform_to_the_document_and_some_succeed(target, role):
     mid, _tokens = target.matches[role]
+    if role == "organizer":  # a tournament for the tournaments API's paths
+        target.api.call("POST", "/api/tournaments", ORGANIZER, {"name": "Fuzz Cup"})
     strategy = target.schema.include(tag=ROLE_TAGS[role]).as_strategy(
                                          generation_mode=GenerationMode.POSITIVE,
-                                         path_parameters={"match_id": mid},
+                                         path_parameters={"match_id": mid,
+                                                          "tournament_id": "fuzz-cup"},
                                          headers={"Authorization": f"Bearer {_token(target, role)}"})
     statuses: Counter[int] = Counter()
     written: Counter[str] = Counter()
