@@ -140,7 +140,9 @@ class TokenBook(Book):
         self.root.mkdir(parents=True, exist_ok=True)
         self.pending = self.store_root / PENDING
         self.pending.mkdir(exist_ok=True)
-        self._cache: dict[str, dict[str, str]] = {}
+        # match id -> (the token file's identity when read, its hashes): a file replaced by
+        # another process (a reissue or revoke from `wonders tournament`) is read again.
+        self._cache: dict[str, tuple[tuple[int, int, int], dict[str, str]]] = {}
         self._lock = threading.Lock()
 
     def issue(self, match_id: str) -> dict[str, str]:
@@ -159,8 +161,6 @@ class TokenBook(Book):
         finally:
             tmp.unlink(missing_ok=True)
         fsync_dir(self.root)  # durable before the create that issued them is acknowledged
-        with self._lock:
-            self._cache[match_id] = hashes
         return tokens
 
     def revoke(self, match_id: str) -> None:
@@ -270,17 +270,26 @@ class TokenBook(Book):
         fsync_dir(self.pending)
 
     def _hashes(self, match_id: str) -> dict[str, str]:
+        """The match's token hashes; one ``stat`` per call checks that the file is the one
+        read before (tokens are replaced whole, by ``os.replace``: a new file, a new inode)."""
+        path = self.root / f"{match_id}.json"
+        try:
+            st = os.stat(path)
+        except OSError:
+            with self._lock:
+                self._cache.pop(match_id, None)
+            return {}
+        stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
         with self._lock:
             cached = self._cache.get(match_id)
-        if cached is not None:
-            return cached
-        path = self.root / f"{match_id}.json"
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
         try:
             hashes = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
         with self._lock:
-            self._cache[match_id] = hashes
+            self._cache[match_id] = (stamp, hashes)
         return hashes
 
 
@@ -368,8 +377,6 @@ class PgTokenBook(Book):
 
     def __init__(self, store: Any):
         self.store = store
-        self._cache: dict[str, dict[str, str]] = {}
-        self._lock = threading.Lock()
 
     @contextmanager
     def creating(self, match_id: str, match_path: object = None) -> Iterator[PgCreation]:
@@ -397,8 +404,6 @@ class PgTokenBook(Book):
         tokens = {role: new_token() for role in ROLES}
         hashes = {role: hash_token(token) for role, token in tokens.items()}
         self.store.put_tokens(match_id, hashes)  # committed before the match is created
-        with self._lock:
-            self._cache[match_id] = hashes
         return tokens
 
     def revoke(self, match_id: str) -> None:
@@ -406,8 +411,6 @@ class PgTokenBook(Book):
         self._drop(match_id)
 
     def _drop(self, match_id: str) -> None:
-        with self._lock:
-            self._cache.pop(match_id, None)
         self.store.drop_tokens(match_id)
 
     def recover_pending(self) -> list[str]:
@@ -432,15 +435,10 @@ class PgTokenBook(Book):
         return swept
 
     def _hashes(self, match_id: str) -> dict[str, str]:
-        with self._lock:
-            cached = self._cache.get(match_id)
-        if cached is not None:
-            return cached
-        hashes = self.store.token_hashes(match_id)
-        if hashes:  # tokens never change once written (a rolled-back create's are gone)
-            with self._lock:
-                self._cache[match_id] = hashes
-        return hashes
+        # Read from the database every time, never from a cache: another server on the same
+        # database may have reissued or revoked a table's token since (an organizer's console
+        # on any server), and a revoked token must stop working on every server at once.
+        return self.store.token_hashes(match_id)
 
 
 class PgCreation:

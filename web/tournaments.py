@@ -318,8 +318,8 @@ class Organizer:
             with book.store._tx() as conn:
                 conn.execute("UPDATE wonders_tokens SET hashes = %s WHERE match_id = %s",
                              [json.dumps(hashes), match_id])
-        with book._lock:
-            book._cache[match_id] = hashes
+        # Every server sees the new hashes at once: the file book re-reads a replaced token
+        # file, the PostgreSQL book reads the database on every check.
 
 
 def _as_seat(info: SeatInfo, seat: str) -> SeatInfo:
