@@ -57,7 +57,7 @@ from ledger.errors import (
 from ledger.events import SCHEMA, Event, MatchEnded, MatchOpened, TakenBack
 from ledger.integrity import INTACT, NEWER, NON_CANONICAL, FileCheck, check_bytes
 from ledger.registry import decoder
-from ledger.store import SUFFIX, Head, MatchInfo, Store, TornTail, check_match_id
+from ledger.store import SUFFIX, Head, MatchInfo, Store, TornTail, check_match_id, encode_batch
 
 __all__ = ["SUFFIX", "FileStore", "TornTailWarning", "fsync_dir"]
 
@@ -126,16 +126,8 @@ class FileStore(Store):
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             length, last_hash = self._tail_locked(fd, path, match_id)
-            if expected_seq != length:
-                raise ConflictError(
-                    f"match {match_id!r}: expected seq {expected_seq} but the match has {length} events "
-                    f"(another writer appended first); nothing was written")
-            stamp = at or self.clock()
-            batch_end = length + len(events) - 1
-            lines, prev = [], last_hash
-            for offset, event in enumerate(events):
-                line, prev = encode_line(event, length + offset, stamp, batch_end, prev)
-                lines.append(line)
+            lines, _ = encode_batch(match_id, events, expected_seq, length, last_hash,
+                                    at or self.clock())
             _write_all(fd, b"\n".join(lines) + b"\n")
             os.fsync(fd)
         finally:

@@ -50,7 +50,7 @@ from ledger.errors import (
 )
 from ledger.events import Event, MatchEnded, MatchOpened
 from ledger.integrity import check_bytes
-from ledger.store import SUFFIX, Head, MatchInfo, Store, check_match_id
+from ledger.store import SUFFIX, Head, MatchInfo, Store, check_match_id, encode_batch
 
 try:  # the optional extra: pip install 'wonders-ledger[postgres]'
     import psycopg
@@ -181,16 +181,8 @@ class PgStore(Store):
             if row is None:
                 raise MatchNotFoundError(f"no match {match_id!r} in this store")
             length, last_hash, size = row
-            if expected_seq != length:
-                raise ConflictError(
-                    f"match {match_id!r}: expected seq {expected_seq} but the match has {length} "
-                    f"events (another writer appended first); nothing was written")
-            stamp = at or self.clock()
-            batch_end = length + len(events) - 1
-            lines, prev = [], last_hash
-            for offset, event in enumerate(events):
-                line, prev = encode_line(event, length + offset, stamp, batch_end, prev)
-                lines.append(line)
+            lines, prev = encode_batch(match_id, events, expected_seq, length, last_hash,
+                                       at or self.clock())
             ended = next((e for e in reversed(events) if isinstance(e, MatchEnded)), None)
             with conn.cursor() as cur:
                 cur.executemany("INSERT INTO wonders_events (match_id, seq, line) "
@@ -200,7 +192,7 @@ class PgStore(Store):
                 "UPDATE wonders_matches SET length = %s, last_hash = %s, size = %s, "
                 "ended = ended OR %s, winner = CASE WHEN %s THEN %s ELSE winner END, "
                 "reason = CASE WHEN %s THEN %s ELSE reason END WHERE match_id = %s",
-                [batch_end + 1, prev, size + sum(len(line) + 1 for line in lines),
+                [length + len(lines), prev, size + sum(len(line) + 1 for line in lines),
                  ended is not None, ended is not None, ended.winner if ended else None,
                  ended is not None, ended.reason if ended else None, match_id])
             conn.execute("SELECT pg_notify(%s, %s)", [CHANNEL, match_id])

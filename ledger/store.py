@@ -35,8 +35,8 @@ from typing import Any
 
 import msgspec
 
-from ledger.codec import Stored
-from ledger.errors import MalformedEventError, MatchNotFoundError
+from ledger.codec import Stored, encode_line
+from ledger.errors import ConflictError, MalformedEventError, MatchNotFoundError
 from ledger.events import Event, MatchOpened
 
 # Matched with fullmatch: ``$`` would also match before a final newline ("m1\n").
@@ -233,3 +233,20 @@ class Store(abc.ABC):
     def length(self, match_id: str) -> int:
         """The number of events in a stream (the next ``expected_seq``)."""
         return self.head(match_id).length
+
+
+def encode_batch(match_id: str, events: Sequence[Event], expected_seq: int, length: int,
+                 last_hash: str, stamp: str) -> tuple[list[bytes], str]:
+    """The canonical lines of a batch appended to a match of ``length`` events whose last hash
+    is ``last_hash`` (every backend's append), and the batch's last hash.  A stale
+    ``expected_seq`` is a :class:`ConflictError`: the caller writes nothing."""
+    if expected_seq != length:
+        raise ConflictError(
+            f"match {match_id!r}: expected seq {expected_seq} but the match has {length} events "
+            f"(another writer appended first); nothing was written")
+    batch_end = length + len(events) - 1
+    lines, prev = [], last_hash
+    for offset, event in enumerate(events):
+        line, prev = encode_line(event, length + offset, stamp, batch_end, prev)
+        lines.append(line)
+    return lines, prev
