@@ -238,21 +238,24 @@ def _narrate_state(event: Event, namer: _Namer) -> str:
 
 def _narrate_stack(event: Event, namer: _Namer) -> str:
     """Short plain sentences for the stack's bookkeeping (recorded from rules revision 6)."""
+    def whose(source: str, ability: str) -> str:
+        return f"{namer(source)}'s {_ability(ability)}"
+
     if isinstance(event, ev.TriggersQueued):
-        waiting = ", ".join(f"{namer(t.source)}'s {_ability(t.ability)}" for t in event.triggers)
+        waiting = ", ".join(whose(t.source, t.ability) for t in event.triggers)
         return f"Triggered abilities wait to resolve: {waiting}"
     if isinstance(event, ev.TriggerDequeued):
-        return f"Next to resolve: {namer(event.source)}'s {_ability(event.ability)}"
+        return f"Next to resolve: {whose(event.source, event.ability)}"
     if isinstance(event, ev.ResolutionStarted):
-        return f"{namer(event.source)}'s {_ability(event.ability)} starts resolving"
+        return f"{whose(event.source, event.ability)} starts resolving"
     if isinstance(event, ev.ResolutionEnded):
-        return f"{namer(event.source)}'s {_ability(event.ability)} has resolved"
+        return f"{whose(event.source, event.ability)} has resolved"
     if isinstance(event, ev.LoopStated):
-        return (f"Loop: {namer(event.source)}'s {_ability(event.ability)} repeats "
+        return (f"Loop: {whose(event.source, event.ability)} repeats "
                 f"{event.times} more time(s)" if event.times else
-                f"Loop: {namer(event.source)}'s {_ability(event.ability)} ends")
+                f"Loop: {whose(event.source, event.ability)} ends")
     if isinstance(event, ev.LoopRepeated):
-        return f"Loop: {namer(event.source)}'s {_ability(event.ability)} repeats"
+        return f"Loop: {whose(event.source, event.ability)} repeats"
     if isinstance(event, ev.TargetingStarted):
         return f"{namer(event.source)}'s effect chooses targets; abilities react first"
     if isinstance(event, ev.EffectNullified):
