@@ -111,3 +111,39 @@ def test_a_match_ended_then_taken_back_is_still_listed_as_ended(tmp_path):
     store.append("m-1", [TakenBack(0, reason="wrong seat conceded")], 2)
     info = store.info("m-1")
     assert info.ended and info.winner == "B" and info.reason == "concession"
+
+
+def test_the_head_of_a_match_whose_last_line_is_longer_than_a_first_read(tmp_path):
+    # head() reads the file's last 16 KiB first; a longer last line needs more.
+    store = FileStore(tmp_path)
+    store.create(opened("m-1"))
+    store.append("m-1", notes(3), 1)
+    [last] = store.append("m-1", [JudgeNote("j", "long ruling " + "x" * 40_000)], 4)
+    head = FileStore(tmp_path).head("m-1")
+    assert head.length == 5 and head.last_hash == last.hash
+    assert head.size == store.path("m-1").stat().st_size
+
+
+def test_the_head_of_a_file_without_a_whole_batch_is_an_error(tmp_path):
+    line, _ = encode_line(JudgeNote("j", "one of two"), 0, AT, 1, GENESIS)
+    store = _file(tmp_path, line)
+    with pytest.raises(MalformedEventError, match=r"m-1\.jsonl: no whole batch in the file"):
+        store.head("m-1")
+
+
+def test_the_head_of_a_file_ending_in_an_empty_line_is_an_error(tmp_path):
+    line, _ = _opened_line()
+    store = _file(tmp_path, line, b"")
+    with pytest.raises(MalformedEventError,
+                       match=r"m-1\.jsonl: a line near the end: not a ledger line"):
+        store.head("m-1")
+
+
+def test_a_damaged_match_ended_line_is_named_by_info(tmp_path):
+    store = FileStore(tmp_path)
+    store.create(opened("m-1"))
+    store.append("m-1", [MatchEnded("A", "concession", {"A": 0, "B": 0})], 1)
+    path = store.path("m-1")
+    path.write_bytes(path.read_bytes().replace(b'"reason":"concession"', b'"reason":"concessioN"'))
+    with pytest.raises(LedgerError, match=re.escape(str(path))):
+        FileStore(tmp_path).info("m-1")
