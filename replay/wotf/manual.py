@@ -217,7 +217,9 @@ def _shuffle_first(engine: Judged, seats: list[Seat]) -> None:
     from the seats like every deck order), asked for as ``chance`` prompts before the prompt
     that was pending when the ruling was entered, which then is pending again.  The recorder
     answers them with its random source; the replayer feeds the recorded ones."""
-    before: Prompt | None = getattr(engine, "prompt", None)
+    # The procedure's own prompt (a catalogue card's stats entry asked before it is asked
+    # again once the shuffles are answered, R28).
+    before: Prompt | None = getattr(engine, "procedure_prompt", None) or getattr(engine, "prompt", None)
     flow: Flow | None = getattr(engine, "_flow", None)
     assert before is not None and flow is not None, "why_not_ops: a shuffle needs a live match"
 

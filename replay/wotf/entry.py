@@ -1,0 +1,48 @@
+"""Catalogue cards entered at the table (docs/rulings.md R28): when the engine asks a seat for
+the printed stats of one of its cards, and whether an entry answers it.
+
+A match may use a catalogue card the pool has no rules data for: its file records the card's
+catalogue facts only (``Card.entered_at_table``).  The first time such a card is where its owner
+sees it -- drawn into the hand, or put anywhere but a deck or the archive -- and before anything
+else is decided, the engine asks its owner for the stats printed on the physical card (a
+``stats`` prompt); the answer (``CardStatsEntered``) joins the match's cards through the fold,
+for every copy of that name.  Checking an answer is here; applying it is
+:func:`replay.wotf.evolve.evolve`.
+"""
+
+from __future__ import annotations
+
+from ledger.events import Event
+from replay.prompts import Prompt
+from replay.wotf.cards import CardDB, MatchCards, why_not_stats
+from replay.wotf.events import CardStatsEntered
+from replay.wotf.state import GameState
+
+#: Zones where a card is out of its owner's sight: a deck (rule 402: unknown order) and the
+#: archive (tokens not yet made).
+UNSEEN_ZONES = ("deck", "archive")
+
+
+def entry_prompt(state: GameState, db: CardDB) -> Prompt | None:
+    """The ``stats`` prompt for the first card (in the state's card order) that its owner sees
+    and whose printed stats are not entered yet; ``None`` when there is none."""
+    if not isinstance(db, MatchCards) or state.over:
+        return None
+    for cid, c in state.cards.items():
+        if c.zone not in UNSEEN_ZONES and db.awaits_stats(c.name):
+            return Prompt(c.owner, "stats", card=cid,
+                          text=f"enter the printed cost, power, classes and keywords of "
+                               f"{c.name} (from the card; ruling R28)")
+    return None
+
+
+def why_not_entry(state: GameState, db: CardDB, prompt: Prompt, decision: Event) -> str | None:
+    """Why ``decision`` does not answer the ``stats`` prompt (``None`` if it does)."""
+    if not isinstance(decision, CardStatsEntered) or decision.card != prompt.card:
+        return (f"the pending prompt asks the printed stats of {prompt.card}; answer it with "
+                f"CardStatsEntered(card={prompt.card!r})")
+    c = state.cards[decision.card]
+    if decision.name != c.name or decision.zone != c.zone:
+        return (f"{decision.card} is {c.name} in {c.zone}, not {decision.name} in "
+                f"{decision.zone}")
+    return why_not_stats(db[c.name], dict(decision.stats))
