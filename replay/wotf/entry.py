@@ -7,14 +7,26 @@ sees it -- drawn into the hand, or put anywhere but a deck or the archive -- and
 else is decided, the engine asks its owner for the stats printed on the physical card (a
 ``stats`` prompt); the answer (``CardStatsEntered``) joins the match's cards through the fold,
 for every copy of that name.  Checking an answer is here; applying it is
-:func:`replay.wotf.evolve.evolve`.
+:func:`replay.wotf.evolve.evolve`.  :func:`entry_form` is what the seat's form offers (the
+ranges, the known classes and keywords).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from ledger.events import Event
 from replay.prompts import Prompt
-from replay.wotf.cards import CardDB, MatchCards, why_not_stats
+from replay.wotf.cards import (
+    MAX_CLASSES,
+    MAX_COST,
+    MAX_POWER,
+    ORBITALS,
+    SIMPLE_KEYWORDS,
+    CardDB,
+    MatchCards,
+    why_not_stats,
+)
 from replay.wotf.events import CardStatsEntered
 from replay.wotf.state import GameState
 
@@ -46,3 +58,36 @@ def why_not_entry(state: GameState, db: CardDB, prompt: Prompt, decision: Event)
         return (f"{decision.card} is {c.name} in {c.zone}, not {decision.name} in "
                 f"{decision.zone}")
     return why_not_stats(db[c.name], dict(decision.stats))
+
+
+#: Classes the rules name (section 6, "Classes": Monster, Rite, Utility; equipment; the
+#: Stoneseeker and story token classes); the known list adds every class of the pool's cards.
+RULE_CLASSES = ("Equipment", "Monster", "Rite", "Stoneseeker", "Story Token", "Utility")
+
+
+def known_classes(db: CardDB) -> list[str]:
+    """The classes an entry may name: the rules' and every class of the pool in use and of
+    the match's cards, sorted."""
+    from replay.wotf.cards import default_cards
+
+    found = set(RULE_CLASSES)
+    for pool in (db, default_cards()):
+        for card in pool:
+            found.update(card.classes)
+    return sorted(found)
+
+
+def entry_form(engine: Any, prompt: Prompt) -> dict[str, Any]:
+    """What the seat's form for a ``stats`` prompt shows and accepts: the card's catalogue
+    facts, the ranges, the known classes and keywords, and the decision to send."""
+    assert prompt.card is not None, "entry_prompt names the card"
+    c = engine.state.cards[prompt.card]
+    card = engine.db[c.name]
+    return {"card": prompt.card, "name": c.name, "type": card.type, "orbital": card.orbital,
+            "set": card.set, "number": card.number,
+            "cost": {"min": 0, "max": MAX_COST},
+            "power": {"min": 0, "max": MAX_POWER, "star": True,
+                      "required": card.type == "wonder"},
+            "classes": known_classes(engine.db), "max_classes": MAX_CLASSES,
+            "keywords": sorted(SIMPLE_KEYWORDS), "link": list(ORBITALS),
+            "answer": {"type": "CardStatsEntered", "card": prompt.card}}

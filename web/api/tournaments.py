@@ -25,6 +25,7 @@ from ledger.tournament import (
     result_of,
     standings,
 )
+from replay.errors import CardDataError
 from web.api.common import parse_body, require_organizer, services
 from web.api.openapi import route
 from web.errors import IllegalError, MalformedRequestError, NotFoundError
@@ -374,3 +375,36 @@ def revoke_token(tournament_id: str):
 
 # the console (web/organize.py) uses these too
 __all__ = ["answers", "bp", "links", "organizer", "standings_out", "tournament_out"]
+
+
+class ImportCards(Body):
+    filename: Annotated[str, Field(pattern=r"(?i)^[^/\\]{1,200}\.(csv|toml)$")] = Field(
+        description="the pool file's name: .csv or .toml says its format")
+    text: Annotated[str, Field(min_length=1, max_length=1_000_000)] = Field(
+        description="the pool file: CSV (name, cost, power, classes, keywords, tier, type, "
+                    "orbital, text, manual; classes and keywords separated by ';') or TOML "
+                    "([[card]] tables as in the card files); a catalogue card takes its "
+                    "catalogue facts where the file leaves them out")
+
+
+class CardsImportedOut(BaseModel):
+    tournament_id: str
+    imported: list[str] = Field(description="the names of the cards imported, in file order")
+
+
+@route(bp, "/tournaments/<tournament_id>/cards", "POST",
+       "Import a pool file (CSV or TOML) of printed stats: its cards count as in the pool "
+       "for registration and round start; a bad file is refused whole, one line per bad row",
+       body=ImportCards, response=CardsImportedOut, status=201, auth="organizer", errors=ERRORS)
+@answers
+def import_cards(tournament_id: str):
+    require_organizer()
+    body = parse_body(ImportCards)
+    try:
+        t, names = organizer().import_cards(tournament_id, body.text, body.filename)
+    except CardDataError as exc:
+        raise IllegalError(f"pool file: {exc}") from None
+    return CardsImportedOut(tournament_id=t.tournament_id, imported=names).model_dump(), 201
+
+
+__all__ += ["import_cards"]
