@@ -219,3 +219,34 @@ def test_the_cli_imports_a_toml_pool_file_and_refuses_a_bad_one(tmp_path, capsys
     path = tmp_path / "ann.txt"
     path.write_text(decklist("solfera-blaze"), encoding="utf-8")
     run("tournament", "register", "real-cards", "Ann", str(path), "--store", store)
+
+
+def test_the_console_imports_a_pool_file_and_shows_each_bad_row(api):
+    import io
+
+    wonders = catalogue_wonders()
+    tid = new_tournament(api, players=1)
+    client, origin = api.client, {"Origin": "http://localhost"}
+    assert client.post("/organize/login", data={"token": ORGANIZER},
+                       headers=origin).status_code == 303
+    page = client.get(f"/organize/t/{tid}").get_data(as_text=True)
+    assert 'id="import-cards"' in page
+    csrf = page.split('name="csrf" value="')[1].split('"')[0]
+    bad = f"name,cost,power\n{wonders[0].name},x,1\n{wonders[1].name},1,y\n"
+    answer = client.post(f"/organize/t/{tid}/cards", headers=origin,
+                         content_type="multipart/form-data",
+                         data={"csrf": csrf, "pool": (io.BytesIO(bad.encode()), "bad.csv")})
+    assert answer.status_code == 422
+    text = answer.get_data(as_text=True)
+    assert "bad.csv: line 2: field &#39;cost&#39;" in text and \
+        "<br>bad.csv: line 3: field &#39;power&#39;" in text
+    good = POOL_CSV.format(wonders[0].name, wonders[1].name)
+    answer = client.post(f"/organize/t/{tid}/cards", headers=origin,
+                         content_type="multipart/form-data",
+                         data={"csrf": csrf, "pool": (io.BytesIO(good.encode()), "good.csv")})
+    assert answer.status_code == 303
+    assert "Imported: 2 cards." in client.get(f"/organize/t/{tid}").get_data(as_text=True)
+    forged = client.post(f"/organize/t/{tid}/cards", headers=origin,
+                         content_type="multipart/form-data",
+                         data={"csrf": "forged", "pool": (io.BytesIO(good.encode()), "good.csv")})
+    assert forged.status_code == 403
