@@ -271,9 +271,11 @@ def merged_card(base: Card, stats: dict[str, Any]) -> Card:
 
 
 class Defines(Protocol):
-    """A state that records the stand-in tokens its match defined (name -> definition)."""
+    """A state that records the stand-in tokens its match defined (name -> definition) and
+    the seats' entries of catalogue cards' printed stats ("A:<name>" -> stats, R28)."""
 
     defined: dict[str, dict[str, Any]]
+    entries: dict[str, dict[str, Any]]
 
 
 class MatchCards(CardDB):
@@ -311,10 +313,12 @@ class MatchCards(CardDB):
             raise CardDataError(f"unknown card {name!r}")
         return card
 
-    def awaits_stats(self, name: str) -> bool:
-        """A catalogue card whose printed stats its owner has not entered yet (R28)."""
+    def awaits_stats(self, name: str, seat: str) -> bool:
+        """A catalogue card whose printed stats ``seat`` has not entered yet (R28: each seat
+        enters its own copies, so being asked never tells whether the other seat has)."""
         card = self._cards.get(name)
-        return card is not None and card.entered_at_table and name not in self._state.defined
+        return card is not None and card.entered_at_table and \
+            f"{seat}:{name}" not in self._state.entries
 
     def __contains__(self, name: object) -> bool:
         return name in self._cards or name in self._state.defined

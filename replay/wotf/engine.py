@@ -170,6 +170,13 @@ class Engine:
         # R28: a catalogue card its owner now sees has its printed stats entered first.
         self.prompt = entry_prompt(self.state, self.db) or self._held
 
+    def settle_prompt(self) -> None:
+        """After a judge's ruling: a catalogue card it put where its owner sees it has its
+        stats entered before the procedure's prompt (R28), and one it took away no longer
+        does.  Nothing changes for a match without catalogue cards."""
+        if self.prompt is not None and self.prompt.kind != "chance" and self._held is not None:
+            self.prompt = entry_prompt(self.state, self.db) or self._held
+
     @property
     def procedure_prompt(self) -> Prompt | None:
         """The prompt the rules procedure waits on (a stats entry may be asked before it)."""

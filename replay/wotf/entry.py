@@ -6,9 +6,10 @@ catalogue facts only (``Card.entered_at_table``).  The first time such a card is
 sees it -- drawn into the hand, or put anywhere but a deck or the archive -- and before anything
 else is decided, the engine asks its owner for the stats printed on the physical card (a
 ``stats`` prompt); the answer (``CardStatsEntered``) joins the match's cards through the fold,
-for every copy of that name.  Checking an answer is here; applying it is
-:func:`replay.wotf.evolve.evolve`.  :func:`entry_form` is what the seat's form offers (the
-ranges, the known classes and keywords).
+for every copy of that name (the first entry of a name is the one in force; the other seat
+is still asked for its own copies, so that being asked or not says nothing).  Checking an
+answer is here; applying it is :func:`replay.wotf.evolve.evolve`.  :func:`entry_form` is
+what the seat's form offers (the ranges, the known classes and keywords).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def entry_prompt(state: GameState, db: CardDB) -> Prompt | None:
     if not isinstance(db, MatchCards) or state.over:
         return None
     for cid, c in state.cards.items():
-        if c.zone not in UNSEEN_ZONES and db.awaits_stats(c.name):
+        if c.zone not in UNSEEN_ZONES and db.awaits_stats(c.name, c.owner):
             return Prompt(c.owner, "stats", card=cid,
                           text=f"enter the printed cost, power, classes and keywords of "
                                f"{c.name} (from the card; ruling R28)")
@@ -57,7 +58,8 @@ def why_not_entry(state: GameState, db: CardDB, prompt: Prompt, decision: Event)
     if decision.name != c.name or decision.zone != c.zone:
         return (f"{decision.card} is {c.name} in {c.zone}, not {decision.name} in "
                 f"{decision.zone}")
-    return why_not_stats(db[c.name], dict(decision.stats))
+    base = db.base[c.name] if isinstance(db, MatchCards) else db[c.name]
+    return why_not_stats(base, dict(decision.stats))
 
 
 #: Classes the rules name (section 6, "Classes": Monster, Rite, Utility; equipment; the

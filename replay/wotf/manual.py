@@ -42,6 +42,8 @@ class Judged(Rules, Protocol):
 
     def stop(self) -> None: ...
 
+    def settle_prompt(self) -> None: ...
+
 ZONES = ("hand", "deck", "abyss", "banishment", "world")
 RESOURCES = ("energy", "actions", "faith", "free_attacks")
 
@@ -204,6 +206,8 @@ def apply_manual(engine: Judged, effect: ManualEffect) -> list:
     shuffles = [as_seat(op.seat) for op in effect.ops if op.op == "shuffle"]
     if shuffles:
         _shuffle_first(engine, shuffles)
+    else:
+        engine.settle_prompt()  # R28: a card the ruling put in its owner's sight is entered first
     return engine.out
 
 

@@ -79,7 +79,7 @@ def test_a_seat_enters_a_catalogue_cards_stats_with_the_form_on_a_phone(server):
         form = page.locator("form.cardentry")
         form.wait_for()
         name = form.locator(".entry-card strong").inner_text()
-        assert name and name in entry["text"] or entry["card"] is None
+        assert (name and name in entry["text"]) or entry["card"] is None
         length = api_call(base, "GET", f"/api/matches/{mid}/prompt", tokens[kai])["length"]
         # A Wonder with no power: one line on the page, nothing sent.
         form.locator("#entry-cost").fill("3")

@@ -26,21 +26,26 @@ from tests.replay.helpers import opened, small_db, small_deck
 AGARIC = catalogue_entry("Agaric Supreme", "Wonder", "Petraia", "Existence", "004", 11, "Mythic")
 AERIUS = catalogue_entry("Aerius of Thalwind", "Wonder", "Thalwind", "Existence", "002", 5,
                          "Mythic")
-STATS = {"Agaric Supreme": {"cost": 1, "power": 6, "classes": ["Elemental"],
+AETHERION = catalogue_entry("Aetherion of Boundless", "Wonder", "Boundless", "Existence", "003",
+                            5, "Mythic")
+STATS = {"Aetherion of Boundless": {"cost": 2, "power": 3, "classes": [], "keywords": [],
+                                    "manual": True},
+         "Agaric Supreme": {"cost": 1, "power": 6, "classes": ["Elemental"],
                             "keywords": ["guardian"], "manual": False},
          "Aerius of Thalwind": {"cost": 0, "power": 2, "classes": [], "keywords": ["flying"],
                                 "manual": True}}
 
 
 def _db() -> CardDB:
-    return small_db().with_cards([AGARIC, AERIUS])
+    return small_db().with_cards([AGARIC, AERIUS, AETHERION])
 
 
 def _deck() -> list[DeckEntry]:
-    # 3 + 3 catalogue cards in place of Test Wonder 0..2 (2 copies each): still 50 cards.
+    # 3 + 3 + 2 catalogue cards in place of Test Wonder 0..3 (2 copies each): still 50 cards.
     deck = [e for e in small_deck() if e.card not in ("Test Wonder 0", "Test Wonder 1",
-                                                       "Test Wonder 2")]
-    return [*deck, DeckEntry("Agaric Supreme", 3), DeckEntry("Aerius of Thalwind", 3)]
+                                                       "Test Wonder 2", "Test Wonder 3")]
+    return [*deck, DeckEntry("Agaric Supreme", 3), DeckEntry("Aerius of Thalwind", 3),
+            DeckEntry("Aetherion of Boundless", 2)]
 
 
 def _entry(engine) -> CardStatsEntered:
@@ -68,7 +73,11 @@ def _record(tmp_path, seed: int = 3, decisions: int = 400):
 def test_the_owner_enters_stats_the_first_time_it_sees_the_card_and_they_fold(tmp_path):
     store, recorder, entries = _record(tmp_path)
     assert entries, "a catalogue card was drawn and its stats entered"
-    assert len({e.name for e in entries}) == len(entries), "each name is entered once (R28)"
+    assert len({(e.seat, e.name) for e in entries}) == len(entries), \
+        "each seat enters each name once (R28)"
+    # Both decks hold both names: each seat was asked for its own copies, whatever the other
+    # seat had entered (being asked or not says nothing about the other hand).
+    assert {e.seat for e in entries} == {"A", "B"}
     first = entries[0]
     # The owner entered it while the card was in a zone the owner sees (the hand, here).
     assert first.zone == "hand" and first.seat == first.card[0]
@@ -192,3 +201,23 @@ def test_matches_without_catalogue_cards_ask_nothing_new(tmp_path):
             break
         assert recorder.engine.prompt.kind != "stats"
         recorder.submit(bot.decide(recorder.engine))
+
+
+def test_a_judges_ruling_that_puts_a_catalogue_card_in_hand_asks_its_owner_first(tmp_path):
+    from replay.wotf.events import ManualEffect, ManualOp
+
+    _store, recorder, _entries = _record(tmp_path, decisions=12)
+    engine = recorder.engine
+    assert engine.prompt is not None and engine.prompt.kind != "stats"
+    waiting = [cid for cid, c in engine.state.cards.items() if c.zone == "deck"
+               and engine.db.awaits_stats(c.name, c.owner)]
+    assert waiting, "a catalogue card not seen yet is still in a deck"
+    cid = waiting[0]
+    before = engine.prompt
+    recorder.manual(ManualEffect("judge", [ManualOp("move", card=cid, to_zone="hand")]))
+    assert engine.prompt.kind == "stats" and engine.prompt.card == cid
+    c = engine.state.cards[cid]
+    recorder.submit(CardStatsEntered(c.owner, cid, c.name, "hand", STATS[c.name]))
+    assert engine.prompt == before or engine.prompt.kind == "stats"
+    # The file still re-derives with an empty pool.
+    assert verify_file(tmp_path / "m-test.jsonl", pool=CardDB()).ok
