@@ -250,3 +250,19 @@ def test_the_console_imports_a_pool_file_and_shows_each_bad_row(api):
                          content_type="multipart/form-data",
                          data={"csrf": "forged", "pool": (io.BytesIO(good.encode()), "good.csv")})
     assert forged.status_code == 403
+
+
+def test_imports_and_catalogue_entries_on_a_postgresql_store(pg_url):
+    from tests.web.test_store_app_postgres import pg_app
+    api = pg_app(pg_url)
+    wonders = catalogue_wonders()
+    tid = new_tournament(api, players=1, name=f"PG Real Cards {random.randrange(10**9)}")
+    status, data = call(api, "POST", f"/api/tournaments/{tid}/cards",
+                        {"filename": "stats.csv",
+                         "text": POOL_CSV.format(wonders[0].name, wonders[1].name)})
+    assert status == 201, data
+    again = pg_app(pg_url)  # another server on the same database folds the same import
+    _tid, mid, _tokens, _kai = start_kai_vs_ann(again, tid)
+    recorded = {d["name"]: d for d in opened_of(again, mid).cards}
+    assert recorded[wonders[0].name]["cost"] == 2
+    assert recorded[wonders[2].name]["entered_at_table"] is True
