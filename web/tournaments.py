@@ -170,7 +170,7 @@ class Organizer:
         t = self.load(tournament_id)
         cards = self._wotf("read_pool_file")(text, filename, self._catalogue_facts)
         self.book.append(t.tournament_id, t.length, [{
-            "type": "CardsImported", "file": filename[-200:], "cards": cards}])
+            "type": "CardsImported", "file": os.path.basename(filename)[-200:], "cards": cards}])
         return self.load(tournament_id), [c["name"] for c in cards]
 
     def _catalogue_facts(self, name: str) -> tuple[str, str, str, str, int, str] | None:

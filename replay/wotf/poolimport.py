@@ -40,6 +40,7 @@ class PoolFileError(CardDataError):
 
 def parse_pool_file(text: str, filename: str, lookup: Lookup) -> list[Card]:
     """The cards of a pool file (``.csv`` or ``.toml`` by its name; see the module)."""
+    text = text.removeprefix("\ufeff")  # a spreadsheet's byte order mark
     if filename.lower().endswith(".toml"):
         return _checked(_toml_rows(text, filename), filename, lookup)
     if filename.lower().endswith(".csv"):
@@ -49,7 +50,10 @@ def parse_pool_file(text: str, filename: str, lookup: Lookup) -> list[Card]:
 
 def _csv_rows(text: str, filename: str) -> list[tuple[int, dict[str, Any] | str]]:
     reader = csv.DictReader(io.StringIO(text))
-    header = reader.fieldnames or []
+    try:
+        header = reader.fieldnames or []
+    except csv.Error as exc:
+        raise PoolFileError([f"{filename}: line 1: not CSV ({exc})"]) from None
     if "name" not in header:
         raise PoolFileError([f"{filename}: line 1: the header needs a 'name' column "
                              f"(columns: {', '.join(CSV_FIELDS)})"])
@@ -58,14 +62,17 @@ def _csv_rows(text: str, filename: str) -> list[tuple[int, dict[str, Any] | str]
         raise PoolFileError([f"{filename}: line 1: unknown column {unknown[0]!r} (columns: "
                              f"{', '.join(CSV_FIELDS)})"])
     rows: list[tuple[int, dict[str, Any] | str]] = []
-    for row in reader:
-        line = reader.line_num
-        if len(rows) >= MAX_ROWS:
-            raise PoolFileError([f"{filename}: more than {MAX_ROWS} cards"])
-        if None in row:
-            rows.append((line, "more values than the header has columns"))
-            continue
-        rows.append((line, _csv_card({k: (v or "").strip() for k, v in row.items()})))
+    try:
+        for row in reader:
+            line = reader.line_num
+            if len(rows) >= MAX_ROWS:
+                raise PoolFileError([f"{filename}: more than {MAX_ROWS} cards"])
+            if None in row:
+                rows.append((line, "more values than the header has columns"))
+                continue
+            rows.append((line, _csv_card({k: (v or "").strip() for k, v in row.items()})))
+    except csv.Error as exc:
+        raise PoolFileError([f"{filename}: line {reader.line_num}: not CSV ({exc})"]) from None
     return rows
 
 
@@ -106,6 +113,8 @@ def _toml_rows(text: str, filename: str) -> list[tuple[int, dict[str, Any] | str
         raise PoolFileError([f"{filename}: line 1: unknown top-level key(s) "
                              f"{sorted(unknown)}; use [[card]] tables"])
     tables = data.get("card", [])
+    if not isinstance(tables, list):
+        raise PoolFileError([f"{filename}: 'card' must be an array of tables ([[card]])"])
     if len(tables) > MAX_ROWS:
         raise PoolFileError([f"{filename}: more than {MAX_ROWS} cards"])
     starts = [n for n, line in enumerate(text.splitlines(), start=1)

@@ -266,3 +266,19 @@ def test_imports_and_catalogue_entries_on_a_postgresql_store(pg_url):
     recorded = {d["name"]: d for d in opened_of(again, mid).cards}
     assert recorded[wonders[0].name]["cost"] == 2
     assert recorded[wonders[2].name]["entered_at_table"] is True
+
+
+@pytest.mark.parametrize("filename, text, words", [
+    ("stats.csv", "\ufeffname,cost,power\nNo Such Card,1,x\n", "stats.csv: line 2: field 'power'"),
+    ("stats.csv", "nom,cost\nA,1\n", "stats.csv: line 1: the header needs a 'name' column"),
+    ("pool.toml", "card = 3\n", "pool.toml: 'card' must be an array of tables"),
+    ("pool.toml", "[[card]]\nname = 'X'\ntype = 'wonder'\npower = 1\nflavour = 'y'\n",
+     "pool.toml: line 1 (X): field 'flavour'"),
+    ("pool.toml", "[[card\n", "pool.toml: not TOML"),
+])
+def test_malformed_pool_files_get_one_clear_line_each(api, filename, text, words):
+    tid = new_tournament(api, players=1)
+    status, data = call(api, "POST", f"/api/tournaments/{tid}/cards",
+                        {"filename": filename, "text": text})
+    assert status == 422, data
+    assert words in data["message"] and "Traceback" not in data["message"]

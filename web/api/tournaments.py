@@ -384,7 +384,9 @@ class ImportCards(Body):
         description="the pool file: CSV (name, cost, power, classes, keywords, tier, type, "
                     "orbital, text, manual; classes and keywords separated by ';') or TOML "
                     "([[card]] tables as in the card files); a catalogue card takes its "
-                    "catalogue facts where the file leaves them out")
+                    "catalogue facts where the file leaves them out.  The whole body is "
+                    "within the server's JSON body limit (64 KiB by default: about a "
+                    "thousand CSV rows); split a bigger file, or upload it on /organize")
 
 
 class CardsImportedOut(BaseModel):
