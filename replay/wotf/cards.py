@@ -313,7 +313,7 @@ class MatchCards(CardDB):
             raise CardDataError(f"unknown card {name!r}")
         return card
 
-    def awaits_stats(self, name: str, seat: str) -> bool:
+    def has_stats_to_enter(self, name: str, seat: str) -> bool:
         """A catalogue card whose printed stats ``seat`` has not entered yet (R28: each seat
         enters its own copies, so being asked never tells whether the other seat has)."""
         card = self._cards.get(name)

@@ -42,7 +42,7 @@ def entry_prompt(state: GameState, db: CardDB) -> Prompt | None:
     if not isinstance(db, MatchCards) or state.over:
         return None
     for cid, c in state.cards.items():
-        if c.zone not in UNSEEN_ZONES and db.awaits_stats(c.name, c.owner):
+        if c.zone not in UNSEEN_ZONES and db.has_stats_to_enter(c.name, c.owner):
             return Prompt(c.owner, "stats", card=cid,
                           text=f"enter the printed cost, power, classes and keywords of "
                                f"{c.name} (from the card; ruling R28)")

@@ -210,7 +210,7 @@ def test_a_judges_ruling_that_puts_a_catalogue_card_in_hand_asks_its_owner_first
     engine = recorder.engine
     assert engine.prompt is not None and engine.prompt.kind != "stats"
     waiting = [cid for cid, c in engine.state.cards.items() if c.zone == "deck"
-               and engine.db.awaits_stats(c.name, c.owner)]
+               and engine.db.has_stats_to_enter(c.name, c.owner)]
     assert waiting, "a catalogue card not seen yet is still in a deck"
     cid = waiting[0]
     before = engine.prompt
@@ -221,3 +221,20 @@ def test_a_judges_ruling_that_puts_a_catalogue_card_in_hand_asks_its_owner_first
     assert engine.prompt == before or engine.prompt.kind == "stats"
     # The file still re-derives with an empty pool.
     assert verify_file(tmp_path / "m-test.jsonl", pool=CardDB()).ok
+
+
+def test_a_match_with_entered_cards_ingests_into_the_warehouse(tmp_path):
+    import duckdb
+
+    from ledger.warehouse import ingest
+    from replay.games import game
+
+    _store, _recorder, entries = _record(tmp_path / "store", decisions=150)
+    assert entries
+    warehouse = tmp_path / "w.duckdb"
+    wotf = game("wotf")
+    # Today's pool, which knows none of the catalogue cards the match entered at the table.
+    report = ingest(tmp_path / "store", warehouse, wotf.card_facts(wotf.default_cards()))
+    assert not report.problems, [p.line() for p in report.problems]
+    with duckdb.connect(str(warehouse)) as con:
+        assert con.execute("select count(*) from matches").fetchone()[0] == 1
