@@ -3,6 +3,7 @@ tournament pairs a deck of catalogue cards the pool has no rules data for; the s
 the card entry form (cardentry.js) for the first such card in its hand; a missing power is
 refused on the page with one line and nothing is sent; the filled form records
 ``CardStatsEntered`` with what was typed, ticked and picked; the page fits the phone's width.
+The screenshot (docs/screenshots/card-entry-phone.png) goes to ``$WONDERS_SCREENSHOTS``.
 
 A real ``wonders serve`` subprocess, driven by Playwright with the system Chromium
 (``/usr/bin/chromium``); skipped where it is missing (tests/e2e/conftest.py).
@@ -23,7 +24,6 @@ from tests.web.test_real_cards import catalogue_deck
 from tests.web.test_tournaments import decklist
 
 ORGANIZER = "browser-test-organizer-token-0123456789"
-SHOTS = Path(__file__).parents[2] / "docs" / "screenshots"
 
 
 @pytest.fixture
@@ -58,7 +58,17 @@ def _until_entry(base: str, mid: str, tokens: dict[str, str], kai: str) -> dict:
     raise AssertionError("no stats prompt during the setup")
 
 
-def test_a_seat_enters_a_catalogue_cards_stats_with_the_form_on_a_phone(server):
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    """Where the screenshot goes: ``$WONDERS_SCREENSHOTS`` (docs/screenshots was made with it
+    set), else the test's tmp dir."""
+    wanted = os.environ.get("WONDERS_SCREENSHOTS")
+    path = Path(wanted) if wanted else tmp_path
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def test_a_seat_enters_a_catalogue_cards_stats_with_the_form_on_a_phone(server, shots):
     base = server
     t = api_call(base, "POST", "/api/tournaments", ORGANIZER, {"name": "Real Cards Night"})
     tid = t["tournament_id"]
@@ -98,8 +108,7 @@ def test_a_seat_enters_a_catalogue_cards_stats_with_the_form_on_a_phone(server):
         form.locator("#entry-manual").uncheck()
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, f"the page is {width}px wide on a 390px phone"
-        SHOTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(SHOTS / "card-entry-phone.png"), full_page=False)
+        page.screenshot(path=str(shots / "card-entry-phone.png"), full_page=False)
         form.locator("button[type=submit]").tap()
         page.wait_for_function(f"Number(document.getElementById('play').dataset.length) > {length}")
         browser.close()
