@@ -3,6 +3,11 @@
 A case sets up a position, feeds the engine decisions and states what must hold.  Loading is
 strict (an unknown key is an error); a case that cannot be loaded is a FAIL with its reason,
 never a crash of the runner.
+
+Beyond the spec, for catalogue cards entered at the table (docs/rulings.md R28): a case card
+may say ``entered_at_table = true`` (its catalogue facts only: type, orbital; no stats), and a
+step may answer the pending ``stats`` prompt with ``stats = {cost, power, classes, keywords,
+manual}`` (``illegal = true`` works as for any step).
 """
 
 from __future__ import annotations
