@@ -160,6 +160,8 @@ def test_an_imported_pool_file_puts_its_cards_in_the_pool(api):
                         {"filename": "stats.csv", "text": text})
     assert status == 201, data
     assert data["imported"] == [wonders[0].name, wonders[1].name]
+    assert call(api, "GET", f"/api/tournaments/{tid}")[1]["imported_cards"] == sorted(
+        [wonders[0].name, wonders[1].name])
     _tid, mid, _tokens, _kai = start_kai_vs_ann(api, tid)
     recorded = {d["name"]: d for d in opened_of(api, mid).cards}
     imported = recorded[wonders[0].name]

@@ -103,6 +103,8 @@ class TournamentOut(BaseModel):
     length: int = Field(description="events in the tournament's log")
     players: list[PlayerOut]
     rounds: list[RoundOut]
+    imported_cards: list[str] = Field([], description="names of the cards imported with pool "
+                                                      "files (POST …/cards), sorted")
 
 
 class TournamentBrief(BaseModel):
@@ -210,7 +212,8 @@ def tournament_out(org: Organizer, t: Tournament) -> TournamentOut:
                  for p in t.players.values()],
         rounds=[RoundOut(round=r.number, started=r.started, bye=r.bye,
                          tables=[table_out(tb, results) for tb in r.tables])
-                for r in t.rounds])
+                for r in t.rounds],
+        imported_cards=sorted(t.cards))
 
 
 def table_out(tb: Any, results: dict[str, Result]) -> TableOut:
