@@ -14,7 +14,7 @@ from __future__ import annotations
 from replay.errors import NewerRevisionError
 
 #: The revision new matches are recorded at.
-RULES_REVISION = 7
+RULES_REVISION = 8
 
 #: From this revision the stack (triggers waiting to resolve, what is resolving, stated loops,
 #: targeting, v1.2 fliers) is recorded as events; before, the same events are applied to the
