@@ -170,7 +170,8 @@ def why_not_seat_ops(state: GameState, seat: str, ops: list[ManualOp]) -> str | 
     side: its own cards (owned and, in The World, controlled by it), its own resources and
     tokens, a shuffle of its own deck.  Anything touching the other seat's cards or
     resources, the stones or control is a ruling for the judge (``ManualEffect``).  The
-    reason says which operation and why, never where a card it names is (the other seat's hand or deck are hidden)."""
+    reason says which operation and why, never where a card it names is (the other seat's
+    hand or deck are hidden)."""
     for n, op in enumerate(ops, start=1):
         where = f"manual op {n} ({op.op})"
         if op.op in ("control", "stone"):
