@@ -350,6 +350,9 @@ class Engine:
     def banish(self, cid: str, reason: str) -> Flow:
         return self._movement.banish(cid, reason)
 
+    def banish_together(self, cards: list[str], reason: str) -> Flow:
+        return self._movement.banish_together(cards, reason)
+
     def play_free(self, seat: Seat, cid: str, realm: int | None) -> Flow:
         return self._movement.play_free(seat, cid, realm)
 

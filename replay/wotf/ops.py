@@ -185,7 +185,10 @@ def _sacrifice(g: Rules, op: Affect, ctx: Context) -> Flow:
 
 def _banish(g: Rules, op: Affect, ctx: Context) -> Flow:
     cards = yield from g.choose(op.target, ctx, "banish which card?")
-    for cid in cards:
+    if g.state.revision >= 8:
+        yield from g.banish_together(list(cards), "banished")  # at the same time (R30)
+        return bool(cards)
+    for cid in cards:  # before revision 8: one by one, each one's triggers first
         yield from g.banish(cid, "banished")
     return bool(cards)
 
@@ -536,8 +539,11 @@ def _banish_realm(g: Rules, op: RealmOp, ctx: Context) -> Flow:
     here = [c.id for c in g.view.in_realm(realm)]
     if any(g.view.cant(cid, "be_banished") for cid in here):
         return False
-    for cid in here:
-        yield from g.banish(cid, "realm banished")
+    if g.state.revision >= 8:
+        yield from g.banish_together(here, "realm banished")  # everything there at once (R30)
+    else:
+        for cid in here:  # before revision 8: one by one, each one's triggers first
+            yield from g.banish(cid, "realm banished")
     g.emit(RealmBanished(realm))
     return True
 
