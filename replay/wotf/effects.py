@@ -92,6 +92,9 @@ class Effects(Component):
         """What tells simultaneous triggers apart for 502's order: their source and ability,
         and from revision 8 the card the event is about when what they do depends on it."""
         about = t.subject if self.state.revision >= 8 and self._about_subject(t) else None
+        card = self.state.cards.get(about) if about is not None else None
+        if card is not None and card.face_down:
+            about = None  # an order label naming it would show a face-down card's id (510)
         return t.source, t.ability, about
 
     def _about_subject(self, t: Trigger) -> bool:
