@@ -72,7 +72,7 @@ REVISIONS: dict[int, str] = {
        "from realm 1; "
        "R26: actions and free attacks may be infinite (recorded \"inf\"); before, capped at "
        "999,999",
-    8: "issue 15, beyond its list (docs/rulings.md, R28-R32): the tokens one effect creates "
+    8: "issue 15, beyond its list (docs/rulings.md, R28-R33): the tokens one effect creates "
        "arrive together, in its one target realm, their arrival triggers one batch (502); "
        "before, each arrived and its triggers resolved before the next was made, the realm "
        "asked for each; one ability's simultaneous triggers about different cards are ordered "
@@ -82,7 +82,8 @@ REVISIONS: dict[int, str] = {
        "seeing all of them; before, one by one in listed order; two or more fliers: the "
        "attacker orders their moves; before, listed order; a seat's answer to its own manual "
        "prompt may shuffle its own deck (a DeckShuffled chance event); before, only a judge's "
-       "ruling could",
+       "ruling could; several returns at the end of the round: the last player to pass orders "
+       "them (403.5); before, listed order",
 }
 
 
