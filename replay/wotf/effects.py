@@ -543,7 +543,7 @@ def _labels(kinds: list[tuple[str, str, str | None]]) -> list[str]:
     for source, ability, subject in kinds:
         if len(per_source[source]) == 1:
             labels.append(source)
-        elif len(abilities[source]) == len(per_source[source]):
+        elif len(abilities[source]) == len(per_source[source]) or subject is None:
             labels.append(f"{source}:{ability}")
         elif len(abilities[source]) == 1:
             labels.append(f"{source}@{subject}")
