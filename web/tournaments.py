@@ -182,7 +182,7 @@ class Organizer:
     def table_pool(self, t: Tournament, seats: list[SeatInfo]) -> Any:
         """The pool a table's match is created with: the tournament's, plus every catalogue
         card of its decks the pool has no rules data for, as a catalogue entry whose printed
-        stats the owner enters at the table (docs/rulings.md R28)."""
+        stats the owner enters at the table (docs/rulings.md R34)."""
         pool = self.pool_of(t)
         facts = []
         for name in sorted({e.card for info in seats for e in (*info.deck, *info.archive)}):

@@ -132,7 +132,7 @@ class ResolveManually(Body):
 
 
 class EnterStats(Body):
-    """The answer to a ``stats`` prompt (ruling R28): the printed stats of the catalogue card
+    """The answer to a ``stats`` prompt (ruling R34): the printed stats of the catalogue card
     it names, read from the physical card.  Ranges and lists: the prompt's ``entry``."""
 
     type: Literal["CardStatsEntered"]
@@ -258,7 +258,7 @@ def prompt_view(engine: Engine, view: str, handle: Callable[[str], str]) -> dict
     out: dict[str, Any] = {"seat": prompt.seat, "kind": prompt.kind, "text": prompt.text,
                            "card": prompt.card, "yours": view == prompt.seat}
     if prompt.kind == "stats" and view not in (prompt.seat, "omniscient"):
-        # R28: which card is being entered is the owner's to know while it is hidden.
+        # R34: which card is being entered is the owner's to know while it is hidden.
         out.update(card=None, text=f"{prompt.seat} is entering a card's printed stats")
         return out
     if view not in (prompt.seat, "omniscient"):
@@ -296,8 +296,22 @@ def _offer_picks(out: dict[str, Any], engine: Engine, view: str, handle: Callabl
     offered = arranged([shown(cid) for cid in c.of])
     out["choose"] = {"of": [pick for pick, _ in offered], "min": c.min, "max": c.max,
                      "ordered": c.ordered, "multiset": c.multiset}
-    out["labels"] = {pick: label or names.get(pick, pick) for pick, label in offered}
+    out["labels"] = {pick: label or _choice_label(pick, names) for pick, label in offered}
     out["answer"] = {"type": "Answered", "kind": prompt.kind}
+
+
+def _choice_label(pick: Any, names: dict[str, str]) -> str:
+    """A pick-N option by name: a card's name; an order prompt's trigger of one ability
+    about another card (``card@subject``, rule 502, revision 8) as "Card, for Subject"."""
+    if not isinstance(pick, str):
+        return str(pick)
+    if pick in names:
+        return names[pick]
+    source, _, subject = pick.partition("@")
+    card = source.split(":", 1)[0]
+    if subject and card in names and subject in names:
+        return f"{names[card]}, for {names[subject]}"
+    return pick
 
 
 def _without_seat(event: Any) -> dict[str, Any]:

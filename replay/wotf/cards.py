@@ -64,7 +64,7 @@ class Card(BaseModel):
     # card file may leave it out, and then it is worked out once, as the card is loaded, from
     # the text beyond the keywords; a recorded definition always states it (schema 3).
     manual: bool = False
-    # A catalogue card the pool has no rules data for (docs/rulings.md R28): the match records
+    # A catalogue card the pool has no rules data for (docs/rulings.md R34): the match records
     # its catalogue facts only, and its owner enters its printed cost, power, classes and
     # keywords at the table the first time it sees it (``CardStatsEntered``).
     entered_at_table: bool = False
@@ -224,7 +224,7 @@ CATALOGUE_TYPES = {"Wonder": "wonder", "Land": "land", "Item": "item", "Spell": 
 def catalogue_entry(name: str, type_: str, orbital: str = "", set_: str = "",
                     number: str = "", dbs: int = 0, rarity: str = "") -> Card:
     """The definition a match records for a catalogue card the pool has no rules data for:
-    its catalogue facts, no stats, its text resolved by hand (R28).  A catalogue type that
+    its catalogue facts, no stats, its text resolved by hand (R34).  A catalogue type that
     is not one of the four card types (a token, a tracker) can't be entered at the table."""
     if type_ not in CATALOGUE_TYPES:
         raise CardDataError(f"catalogue card {name!r} is a {type_}: only a Wonder, Land, Item "
@@ -272,7 +272,7 @@ def merged_card(base: Card, stats: dict[str, Any]) -> Card:
 
 class Defines(Protocol):
     """A state that records the stand-in tokens its match defined (name -> definition) and
-    the seats' entries of catalogue cards' printed stats ("A:<name>" -> stats, R28)."""
+    the seats' entries of catalogue cards' printed stats ("A:<name>" -> stats, R34)."""
 
     defined: dict[str, dict[str, Any]]
     entries: dict[str, dict[str, Any]]
@@ -293,7 +293,7 @@ class MatchCards(CardDB):
 
     def _defined(self, name: str) -> Card | None:
         """A stand-in token's definition, or a catalogue card's with the stats its owner
-        entered (R28), as the state knows them now (a take-back may have undone an entry)."""
+        entered (R34), as the state knows them now (a take-back may have undone an entry)."""
         data = self._state.defined.get(name)
         if data is None:
             return None
@@ -314,7 +314,7 @@ class MatchCards(CardDB):
         return card
 
     def has_stats_to_enter(self, name: str, seat: str) -> bool:
-        """A catalogue card whose printed stats ``seat`` has not entered yet (R28: each seat
+        """A catalogue card whose printed stats ``seat`` has not entered yet (R34: each seat
         enters its own copies, so being asked never tells whether the other seat has)."""
         card = self._cards.get(name)
         return card is not None and card.entered_at_table and \

@@ -4,7 +4,7 @@ A case sets up a position, feeds the engine decisions and states what must hold.
 strict (an unknown key is an error); a case that cannot be loaded is a FAIL with its reason,
 never a crash of the runner.
 
-Beyond the spec, for catalogue cards entered at the table (docs/rulings.md R28): a case card
+Beyond the spec, for catalogue cards entered at the table (docs/rulings.md R34): a case card
 may say ``entered_at_table = true`` (its catalogue facts only: type, orbital; no stats), and a
 step may answer the pending ``stats`` prompt with ``stats = {cost, power, classes, keywords,
 manual}`` (``illegal = true`` works as for any step).
@@ -139,7 +139,7 @@ def _case_cards(table: dict[str, Any], base: CardDB) -> CardDB:
         if "type" not in fields:
             raise ConformanceCaseError(f"cards.{card_name}: type is required")
         values = dict(fields, name=card_name)
-        if values.get("entered_at_table"):  # R28: a catalogue card, its stats entered in play
+        if values.get("entered_at_table"):  # R34: a catalogue card, its stats entered in play
             values.setdefault("manual", True)
         elif values["type"] == "wonder":
             values.setdefault("power", 0)
@@ -272,7 +272,7 @@ def _decision(step: dict[str, Any], seat: Seat, prompt_kind: str, where: str) ->
 
 
 def _stats_entry(engine: Engine, step: dict[str, Any], seat: Seat, where: str) -> Event:
-    """R28: ``stats`` answers the pending ``stats`` prompt for the card it names."""
+    """R34: ``stats`` answers the pending ``stats`` prompt for the card it names."""
     stats = step["stats"]
     if not isinstance(stats, dict):
         raise ConformanceCaseError(f"{where}.stats: expected a table")

@@ -41,7 +41,7 @@ from replay.wotf.events import (
     TriggerResolved,
 )
 from replay.wotf.evolve import STRUCTURAL, evolve, initial_state
-from replay.wotf.manual import apply_ops, why_not_ops
+from replay.wotf.manual import apply_ops, shuffled_seats, shuffles, why_not_ops
 from replay.wotf.match import Match
 from replay.wotf.movement import Movement
 from replay.wotf.moves import Moves
@@ -155,7 +155,7 @@ class Engine:
             self.stop()
             return self.out
         if isinstance(decision, CardStatsEntered):
-            self.prompt = entry_prompt(self.state, self.db) or self._held  # R28
+            self.prompt = entry_prompt(self.state, self.db) or self._held  # R34
             return self.out
         self._advance(decision)
         return self.out
@@ -167,12 +167,12 @@ class Engine:
         except StopIteration:
             self.stop()
             return
-        # R28: a catalogue card its owner now sees has its printed stats entered first.
+        # R34: a catalogue card its owner now sees has its printed stats entered first.
         self.prompt = entry_prompt(self.state, self.db) or self._held
 
     def settle_prompt(self) -> None:
         """After a judge's ruling: a catalogue card it put where its owner sees it has its
-        stats entered before the procedure's prompt (R28), and one it took away no longer
+        stats entered before the procedure's prompt (R34), and one it took away no longer
         does.  Nothing changes for a match without catalogue cards."""
         if self.prompt is not None and self.prompt.kind != "chance" and self._held is not None:
             self.prompt = entry_prompt(self.state, self.db) or self._held
@@ -241,6 +241,8 @@ class Engine:
         card = self.view.definition(cid)
         answer = yield Prompt(seat, "manual", card=cid, text=f"{why}: {card.text}")
         apply_ops(self, answer.ops)
+        # "Shuffle your deck" (revision 8): the order is a chance event, as after a ruling
+        yield from shuffles(shuffled_seats(answer.ops), self.state)
         self.emit(TriggerResolved(cid, card.name, "manual", seat,
                                   f"{len(answer.ops)} operation(s) entered by hand"))
 
@@ -370,6 +372,9 @@ class Engine:
 
     def banish(self, cid: str, reason: str) -> Flow:
         return self._movement.banish(cid, reason)
+
+    def banish_together(self, cards: list[str], reason: str) -> Flow:
+        return self._movement.banish_together(cards, reason)
 
     def play_free(self, seat: Seat, cid: str, realm: int | None) -> Flow:
         return self._movement.play_free(seat, cid, realm)

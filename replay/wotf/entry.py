@@ -1,4 +1,4 @@
-"""Catalogue cards entered at the table (docs/rulings.md R28): when the engine asks a seat for
+"""Catalogue cards entered at the table (docs/rulings.md R34): when the engine asks a seat for
 the printed stats of one of its cards, and whether an entry answers it.
 
 A match may use a catalogue card the pool has no rules data for: its file records the card's
@@ -45,7 +45,7 @@ def entry_prompt(state: GameState, db: CardDB) -> Prompt | None:
         if c.zone not in UNSEEN_ZONES and db.has_stats_to_enter(c.name, c.owner):
             return Prompt(c.owner, "stats", card=cid,
                           text=f"enter the printed cost, power, classes and keywords of "
-                               f"{c.name} (from the card; ruling R28)")
+                               f"{c.name} (from the card; ruling R34)")
     return None
 
 

@@ -124,7 +124,7 @@ class ManualResolved(Event, frozen=True):
 
 class CardStatsEntered(Event, frozen=True):
     """A seat entered the printed stats of one of its catalogue cards the pool has no rules
-    data for (docs/rulings.md R28), the first time it saw it: ``stats`` holds ``cost``,
+    data for (docs/rulings.md R34), the first time it saw it: ``stats`` holds ``cost``,
     ``power``, ``classes``, ``keywords`` and ``manual`` as printed on the physical card.  The
     fold adds them to the match's cards (``GameState.defined``), for every copy of ``name``.
     ``zone``: where ``card`` was (a seat's hand is hidden from the other seat: so is this

@@ -258,7 +258,7 @@ def _token_created(s: GameState, e: ev.TokenCreated) -> None:
 
 
 def _card_stats_entered(s: GameState, e: ev.CardStatsEntered) -> None:
-    """R28: the printed stats a seat entered join the match's cards (every copy of the name;
+    """R34: the printed stats a seat entered join the match's cards (every copy of the name;
     the first entry of a name is the one in force).  Each seat enters its own copies once."""
     s.entries[f"{e.seat}:{e.name}"] = dict(e.stats)
     if e.name not in s.defined:

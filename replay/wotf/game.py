@@ -252,7 +252,7 @@ class WondersOfTheFirst:
         from replay import resources
         return {p.stem: _Lazy(p, pool) for p in resources.decks_dir().glob("*.toml")}
 
-    # -- real cards (docs/rulings.md R28) ------------------------------------------------
+    # -- real cards (docs/rulings.md R34) ------------------------------------------------
     def pool_with(self, pool: cards.CardDB, definitions: Iterable[dict[str, Any]],
                   where: str = "") -> cards.CardDB:
         """``pool`` with these card definitions added (a same-named card replaced)."""

@@ -126,7 +126,7 @@ def narrate(event: Event, round_: int | None = None,
 
 
 def _narrate_entry(event: ev.CardStatsEntered) -> str:
-    """R28: "A enters Glow Smith's printed stats: cost 3, power 4, Human, flying"."""
+    """R34: "A enters Glow Smith's printed stats: cost 3, power 4, Human, flying"."""
     if event.name == "?":
         return f"{event.seat} enters the printed stats of a card in hand"
     stats = event.stats

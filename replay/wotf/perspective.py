@@ -150,7 +150,7 @@ def _redact(event: Event, perspective: str) -> Event:
         return msgspec.structs.replace(event, card=HIDDEN, name=HIDDEN)
     if isinstance(event, CardStatsEntered) and \
             not _zone_visible(perspective, event.zone, event.seat):
-        # R28: entered while the card was hidden from this viewer (its owner's hand): which
+        # R34: entered while the card was hidden from this viewer (its owner's hand): which
         # card, and its stats (which would name it), stay hidden; the board shows the stats
         # once the card is public.
         return msgspec.structs.replace(event, card=HIDDEN, name=HIDDEN, stats={})

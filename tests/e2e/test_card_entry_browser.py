@@ -1,4 +1,4 @@
-"""A seat enters a catalogue card's printed stats on /play at 390x844 (ruling R28): a
+"""A seat enters a catalogue card's printed stats on /play at 390x844 (ruling R34): a
 tournament pairs a deck of catalogue cards the pool has no rules data for; the seat's page shows
 the card entry form (cardentry.js) for the first such card in its hand; a missing power is
 refused on the page with one line and nothing is sent; the filled form records

@@ -1,4 +1,4 @@
-"""Catalogue cards entered at the table (docs/rulings.md R28): a match records a card the pool
+"""Catalogue cards entered at the table (docs/rulings.md R34): a match records a card the pool
 has no rules data for by its catalogue facts; its owner enters the printed stats the first time
 it sees it; the entry folds into the match's cards; the file replays from itself alone."""
 
@@ -74,7 +74,7 @@ def test_the_owner_enters_stats_the_first_time_it_sees_the_card_and_they_fold(tm
     store, recorder, entries = _record(tmp_path)
     assert entries, "a catalogue card was drawn and its stats entered"
     assert len({(e.seat, e.name) for e in entries}) == len(entries), \
-        "each seat enters each name once (R28)"
+        "each seat enters each name once (R34)"
     # Both decks hold both names: each seat was asked for its own copies, whatever the other
     # seat had entered (being asked or not says nothing about the other hand).
     assert {e.seat for e in entries} == {"A", "B"}

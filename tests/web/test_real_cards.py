@@ -1,4 +1,4 @@
-"""Real cards through the web (docs/rulings.md R28): a tournament deck of catalogue cards the
+"""Real cards through the web (docs/rulings.md R34): a tournament deck of catalogue cards the
 pool has no rules data for is played -- each card's owner enters its printed stats through the
 seat API the first time it sees it; the other seat sees neither which card nor its stats while
 it is hidden, and its stats on the board once it is public; bad values are refused with one

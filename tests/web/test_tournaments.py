@@ -222,7 +222,7 @@ def test_a_catalogue_deck_registers_with_its_dbs_and_plays_its_cards_as_catalogu
     assert kai["dbs"] == sum(3 * c.dbs for c in wonders[:16]) + 2 * wonders[16].dbs
     assert kai["cards"][wonders[0].name] == 3
     # The round starts: the cards the pool has no rules data for are recorded as catalogue
-    # entries whose printed stats their owner enters at the table (R28,
+    # entries whose printed stats their owner enters at the table (R34,
     # tests/web/test_real_cards.py).
     status, data = call(api, "POST", f"/api/tournaments/{tid}/rounds")
     assert status == 201, data

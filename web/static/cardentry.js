@@ -1,4 +1,4 @@
-// The card entry form of the /play page (Wonders ruling R28): a catalogue card the pool has no
+// The card entry form of the /play page (Wonders ruling R34): a catalogue card the pool has no
 // rules data for is in your hand (or elsewhere in your sight) for the first time, and the
 // engine asks you for what is printed on the physical card -- its cost, power, classes and
 // keywords, and whether its rules text does more than its keywords (then that text resolves

@@ -6,7 +6,7 @@
 
 import { renderer } from "./boards.js";
 import { manualForm } from "./manual.js";
-import { cardEntryForm } from "./cardentry.js";  // R28: a catalogue card's printed stats
+import { cardEntryForm } from "./cardentry.js";  // R34: a catalogue card's printed stats
 
 const root = document.getElementById("play");
 const matchId = root.dataset.match;
