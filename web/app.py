@@ -27,7 +27,17 @@ from ledger.store import Store
 from ledger.stores import open_store
 from replay.games import game
 from web import errors
-from web.api import follow, imports, judge, meta, organizer, public, seat, tournaments
+from web.api import (
+    annotations,
+    follow,
+    imports,
+    judge,
+    meta,
+    organizer,
+    public,
+    seat,
+    tournaments,
+)
 from web.api.common import Services
 from web.api.tables import Tables
 from web.config import Settings
@@ -37,7 +47,7 @@ log = logging.getLogger("wonders.web")
 __all__ = ["BLUEPRINTS", "ORPHANS", "Swept", "create_app", "sweep"]
 
 BLUEPRINTS = [meta.bp, organizer.bp, seat.bp, judge.bp, public.bp, imports.bp, follow.bp,
-              tournaments.bp]
+              tournaments.bp, annotations.bp]
 
 
 def create_app(settings: Settings | None = None) -> Flask:

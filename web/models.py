@@ -253,6 +253,32 @@ class Note(Body):
     expected_seq: Annotated[int, Field(ge=0)] | None = None
 
 
+# -- annotations ---------------------------------------------------------------------------------
+
+
+class Annotate(Body):
+    """A note on the moment ``seq`` of a match (docs/viewer.md, *Annotations*)."""
+
+    seq: Annotated[int, Field(ge=0, description="the event the note is about")]
+    text: Annotated[str, Field(min_length=1, max_length=2000)]
+    name: Annotated[str, Field(max_length=80, description=(
+        "how the author is shown (judge and organizer tokens; a seat is shown as its player)"))] = ""
+    expected_seq: Annotated[int, Field(ge=0)] | None = None
+
+
+class AnnotationOut(BaseModel):
+    note: int = Field(description="the seq of the Annotated event (the note's id: `?note=`)")
+    seq: int = Field(description="the event the note is about")
+    author: Literal["judge", "A", "B", "organizer"]
+    name: str
+    text: str
+
+
+class AnnotationsOut(BaseModel):
+    match_id: str
+    notes: list[AnnotationOut]
+
+
 # -- import and errors -------------------------------------------------------------------------
 
 
