@@ -279,6 +279,24 @@ class AnnotationsOut(BaseModel):
     notes: list[AnnotationOut]
 
 
+# -- play from here -----------------------------------------------------------------------------
+
+
+class SandboxOut(BaseModel):
+    """A sandbox position: the recorded match at ``seq`` (where a seat was prompted) after the
+    tried ``moves``; computed in memory, never stored (docs/viewer.md, *Play from here*)."""
+
+    match_id: str
+    seq: int = Field(description="the recorded seq the sandbox opened at")
+    moves: str = Field(description="the tried moves (`3`: option 3; `p0.2`: picks 0 and 2), "
+                                   "joined by `-`")
+    played: list[str] = Field(description="each tried move's decision, narrated")
+    board: dict[str, Any] = Field(description="the omniscient board after the moves")
+    prompt: PromptOut | None = Field(description="what is asked now, with its legal options")
+    recorded: str | None = Field(description="what was recorded at this point (no move tried "
+                                             "yet), narrated")
+
+
 # -- import and errors -------------------------------------------------------------------------
 
 

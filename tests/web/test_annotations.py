@@ -37,7 +37,8 @@ def test_the_judge_and_organizer_annotate_live_a_seat_only_once_ended(tmp_path):
                             {"seq": 10_000, "text": "the future"})
     assert status == 422 and "outside 0.." in data["message"]
     notes = _notes(api, mid)
-    assert [(n["note"], n["seq"], n["author"], n["name"]) for n in notes][0] == \
+    first = notes[0]
+    assert (first["note"], first["seq"], first["author"], first["name"]) == \
         (note_seq, 1, "judge", "Judge")
     assert notes[1]["name"] == "Coach Kim" and notes[1]["author"] == "organizer"
 

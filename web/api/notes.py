@@ -24,7 +24,7 @@ from web.errors import ForbiddenError
 from web.models import Annotate, AnnotationOut, AnnotationsOut, Recorded
 from web.tokens import is_same_secret
 
-bp = Blueprint("annotations", __name__, url_prefix="/api")
+bp = Blueprint("notes", __name__, url_prefix="/api")
 DEFAULT_NAMES = {"judge": "Judge", "organizer": "Organizer"}
 
 
@@ -61,7 +61,7 @@ def annotate(match_id: str):
 @route(bp, "/public/matches/<match_id>/annotations", "GET",
        "The match's notes (public; a live match's up to the spectator delay)",
        response=AnnotationsOut, errors=(400, 404))
-def annotations(match_id: str):
+def list_notes(match_id: str):
     delay = services().settings.spectator_delay
     return services().tables.using(
         match_id, lambda table: AnnotationsOut(
