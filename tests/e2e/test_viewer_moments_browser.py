@@ -31,18 +31,13 @@ import pytest
 
 from replay.sandbox import opening_seq
 from replay.wotf import api as wotf_api
+from tests.e2e import test_viewer_browser as viewer_tests
 from tests.e2e.helpers import api_call
-from tests.e2e.test_viewer_browser import (  # noqa: F401 - the fixtures, shared with the viewer's tests
-    ORGANIZER,
-    ROOT,
-    Watched,
-    _ended_match,
-    _press,
-    _replay,
-    browser,
-    demo,
-    shots,
-)
+from tests.e2e.test_viewer_browser import ORGANIZER, ROOT, Watched, _ended_match, _press, _replay
+
+# The viewer tests' fixtures (a `wonders demo` server per module, the browser, the screenshot
+# directory), registered here under their own names: demo, browser, shots.
+_demo, _browser, _shots = viewer_tests.demo, viewer_tests.browser, viewer_tests.shots
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 IN_VIEW = ("#current", "#scrubber", "#prev", "#next", "#play")
@@ -64,8 +59,10 @@ def _swipe(page, dx: int) -> None:
       const r = board.getBoundingClientRect();
       const y = Math.max(10, Math.min(r.top + 40, innerHeight - 300)), x = 200;
       const touch = (cx) => new Touch({identifier: 1, target: board, clientX: cx, clientY: y});
-      board.dispatchEvent(new TouchEvent('touchstart', {changedTouches: [touch(x)], touches: [touch(x)], bubbles: true}));
-      board.dispatchEvent(new TouchEvent('touchend', {changedTouches: [touch(x + dx)], touches: [], bubbles: true}));
+      const fire = (type, cx, touches) => board.dispatchEvent(new TouchEvent(type,
+        {changedTouches: [touch(cx)], touches, bubbles: true}));
+      fire('touchstart', x, [touch(x)]);
+      fire('touchend', x + dx, []);
     }""", dx)
 
 

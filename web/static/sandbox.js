@@ -6,7 +6,9 @@ import { drawWonders } from "./wotf_board.js";
 
 const state = JSON.parse(document.getElementById("sandbox-state").textContent);
 const stage = document.getElementById("board");
+const root = document.getElementById("sandbox").dataset;
+const labels = { A: `A · ${root.playerA || ""}`, B: `B · ${root.playerB || ""}` };
 const game = renderer(state.board);
 if (game) stage.replaceChildren(game.draw(state.board, {}));
-else drawWonders(stage, state.board, state.prompt && state.prompt.seat === "B" ? "B" : "A");  // the seat deciding at the bottom
+else drawWonders(stage, state.board, state.prompt && state.prompt.seat === "B" ? "B" : "A", labels);  // the seat deciding at the bottom
 stage.dataset.ready = "1";
