@@ -28,16 +28,35 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 from replay.sandbox import opening_seq
 from replay.wotf import api as wotf_api
-from tests.e2e import test_viewer_browser as viewer_tests
-from tests.e2e.helpers import api_call
-from tests.e2e.test_viewer_browser import ORGANIZER, ROOT, Watched, _ended_match, _press, _replay
+from tests.e2e.demo import ORGANIZER, ROOT, running_demo
+from tests.e2e.helpers import CHROMIUM, FLAGS, api_call
+from tests.e2e.test_viewer_browser import Watched, _ended_match, _press, _replay
 
-# The viewer tests' fixtures (a `wonders demo` server per module, the browser, the screenshot
-# directory), registered here under their own names: demo, browser, shots.
-_demo, _browser, _shots = viewer_tests.demo, viewer_tests.browser, viewer_tests.shots
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    with running_demo(tmp_path_factory.mktemp("demo") / "wonders-data") as served:
+        yield served
+
+
+@pytest.fixture
+def browser():
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    wanted = os.environ.get("WONDERS_SCREENSHOTS")
+    path = Path(wanted) if wanted else tmp_path
+    path.mkdir(parents=True, exist_ok=True)
+    return path
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 IN_VIEW = ("#current", "#scrubber", "#prev", "#next", "#play")

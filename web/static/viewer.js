@@ -69,6 +69,7 @@ function draw(step) {
   const here = d && d.seq === step.seq;
   $("current").textContent = `${when}${step.text}  (#${step.seq})` +
     (here ? "  ⚠ today's engine derives something else here" : "");
+  $("current").title = $("current").textContent;  // the dock shows two lines at most
   $("current").classList.toggle("diverged-here", Boolean(here));
   const result = b.over ? (b.winner ? `${b.winner} wins (${b.reason})` : `draw (${b.reason})`) : "";
   $("status").textContent = game ? [step.live ? "● live" : "", game.status(b)].filter(Boolean).join(" · ")
