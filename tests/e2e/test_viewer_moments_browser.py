@@ -145,11 +145,17 @@ def test_the_current_event_and_controls_stay_in_view_over_60_steps(demo, browser
     page.locator(f"#marks .battle[data-seq='{battle}']").dispatch_event("click")
     _wait_seq(page, battle)
     w.check_clean()
+    # A coach's note on the moment the screenshots show (the organizer annotates).
+    noted = api_call(base, "POST", f"/api/matches/{match_id}/annotations", ORGANIZER,
+                     {"seq": start + 40, "text": f"{size}: a good moment to attack", "name": "Coach Kim"})
+    note = noted["events"][0]["seq"]
     if size == "desktop":
-        page.goto(f"{base}/matches/{match_id}?seq={start + 40}&as=B")
+        page.goto(f"{base}/matches/{match_id}?seq={start + 40}&as=B&note={note}")
         _wait_seq(page, start + 40)
+        page.wait_for_selector(f"#notes-here .note.focus[data-note='{note}']")
+        assert _in_view(page, (*IN_VIEW, "#notes-here .note.focus")) == []
         page.screenshot(path=str(shots / "viewer.png"))
-        jumps = [_press(page, "End", len(replay) - 1), _press(page, "Home", 0),
+        jumps = [_press(page, "End", note), _press(page, "Home", 0),  # the note is the last event
                  _press(page, "3", replay.index.rounds[3])]
         key_ms.sort()
         p99 = key_ms[min(len(key_ms) - 1, round(0.99 * (len(key_ms) - 1)))]
@@ -159,8 +165,10 @@ def test_the_current_event_and_controls_stay_in_view_over_60_steps(demo, browser
               f"{', '.join(f'{ms:.1f}' for ms in jumps)} ms")
         print(_page_weights(base, match_id))
     else:
-        page.goto(f"{base}/matches/{match_id}?seq={start + 40}&as=B")
+        page.goto(f"{base}/matches/{match_id}?seq={start + 40}&as=B&note={note}")
         _wait_seq(page, start + 40)
+        page.wait_for_selector(f"#notes-here .note.focus[data-note='{note}']")
+        assert _in_view(page, (*IN_VIEW, "#notes-here .note.focus")) == []
         page.screenshot(path=str(shots / "viewer-phone.png"))
         height_px = page.evaluate("document.documentElement.scrollHeight")
         print(f"\nviewer at 390x844: page {height_px} px tall, controls fixed at the bottom")
