@@ -7,8 +7,9 @@ memory on a copy (:meth:`~replay.replayer.Replay.engine_after`), and the randomn
 decision needs (a shuffle) is drawn from an RNG seeded by the match, the seq and the move
 number, so the same link shows the same position.
 
-The moment ``seq`` opens at the first point at or after it where a seat was prompted (the
-end of the segment holding ``seq``, or later if chance answered next, as the record says).
+The moment ``seq`` opens at the first point at or after it where a seat was prompted: the
+end of a segment followed by a fed event that is not chance (so not seq 0 when the set-up's
+outcomes follow it, and not a point where chance answered next, as the record says).
 
 A move is one of:
 
@@ -64,7 +65,10 @@ def opening_seq(replay: Replay, seq: int) -> int:
     for end in ends:
         if end < seq:
             continue
-        if end == last or kind_of(type(replay.events[end + 1]).__name__) != "chance":
+        if end == last:
+            return end
+        following = replay.events[end + 1]  # a seat's decision (or a note) was fed next
+        if replay.game.is_fed(following) and kind_of(type(following).__name__) != "chance":
             return end
     return last
 

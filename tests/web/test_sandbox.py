@@ -71,3 +71,20 @@ def test_a_live_match_has_no_sandbox(tmp_path):
     mid, _tokens = api.create()
     status, out = api.call("GET", f"/api/public/matches/{mid}/sandbox?seq=0")
     assert status == 403 and "live" in out["message"]
+
+
+def test_a_state_of_wonder_match_plays_from_any_moment(tmp_path):
+    from tests.web.test_sow_api import create, play_out
+    api = Api(new_app(tmp_path, spectator_delay=0))
+    mid, tokens = create(api)
+    _, replay = play_out(api, api.app.extensions["wonders"].store.path, mid, tokens)
+    tried = 0
+    for seq in range(0, len(replay), max(1, len(replay) // 12)):
+        status, out = api.call("GET", f"/api/public/matches/{mid}/sandbox?seq={seq}")
+        assert status == 200, (seq, out)
+        assert out["seq"] >= seq and out["board"]["game"] == "sow"
+        if out["prompt"] and out["prompt"]["options"]:
+            status, moved = api.call("GET", f"/api/public/matches/{mid}/sandbox?seq={seq}&moves=0")
+            assert status == 200 and len(moved["played"]) == 1, moved
+            tried += 1
+    assert tried > 5
