@@ -147,7 +147,9 @@ def test_the_current_event_and_controls_stay_in_view_over_60_steps(demo, browser
     w.check_clean()
     # A coach's note on the moment the screenshots show (the organizer annotates).
     noted = api_call(base, "POST", f"/api/matches/{match_id}/annotations", ORGANIZER,
-                     {"seq": start + 40, "text": f"{size}: a good moment to attack", "name": "Coach Kim"})
+                     {"seq": start + 40, "name": "Coach Kim", "text": {
+                         "desktop": "Count the stones before choosing where to play",
+                         "phone": "Compare this turn with the line in the sandbox"}[size]})
     note = noted["events"][0]["seq"]
     if size == "desktop":
         page.goto(f"{base}/matches/{match_id}?seq={start + 40}&as=B&note={note}")
