@@ -295,6 +295,8 @@ class SandboxOut(BaseModel):
     prompt: PromptOut | None = Field(description="what is asked now, with its legal options")
     recorded: str | None = Field(description="what was recorded at this point (no move tried "
                                              "yet), narrated")
+    recorded_option: int | None = Field(None, description="which of the options the record took "
+                                                          "(no move tried yet), if one")
 
 
 # -- import and errors -------------------------------------------------------------------------

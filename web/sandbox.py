@@ -18,6 +18,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+import msgspec
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
 from replay import sandbox
@@ -80,20 +81,31 @@ def position(match_id: str) -> SandboxOut:
         engine = at.engine
         names = game.card_names(engine.state, "omniscient")
         played = [game.narrate(batch[0], None, names) for batch in at.played]
-        recorded = None
-        if not moves and at.opened_at + 1 < table.length:
-            recorded = game.narrate(table.events[at.opened_at + 1], None, names)
+        recorded, taken = None, None
         shown = _listed(game, engine)
+        if not moves and at.opened_at + 1 < table.length:
+            event = table.events[at.opened_at + 1]
+            recorded = game.narrate(event, None, names)
+            taken = _option_of(shown, event)
         return SandboxOut(match_id=match_id, seq=at.opened_at, moves="-".join(moves),
                           played=played, board=game.board(engine.state, game.cards_of(engine),
                                                           "omniscient"),
-                          prompt=shown, recorded=recorded)
+                          prompt=shown, recorded=recorded, recorded_option=taken)
     return services().tables.using(match_id, build)
 
 
 def _listed(game, engine) -> dict[str, Any] | None:
     shown = prompt_out(game, engine, "omniscient")
     return shown.model_dump() if shown is not None else None
+
+
+def _option_of(shown: dict[str, Any] | None, event) -> int | None:
+    """The index of the listed option that is the recorded decision ``event``, if one is."""
+    data = msgspec.to_builtins(event)
+    data.pop("seat", None)
+    data.pop("auto", None)
+    options = (shown or {}).get("options") or []
+    return next((i for i, o in enumerate(options) if o["decision"] == data), None)
 
 
 def _opened(match_id: str):

@@ -316,6 +316,8 @@ def test_a_sandbox_lists_the_options_the_recorder_had_and_plays_another(demo, br
     assert labels == [o["label"] for o in expected["options"]]
     shown = json.loads(_get(f"{base}/api/public/matches/{match_id}/sandbox?seq={n}"))
     assert shown["seq"] == n and shown["prompt"]["options"] == expected["options"]
+    taken = [o["decision"] for o in expected["options"]].index(recorded)
+    assert page.get_attribute("#options li.recorded", "data-option") == str(taken)
     page.screenshot(path=str(shots / "sandbox.png"))
 
     # Try something else than the record: the other option, played in memory.

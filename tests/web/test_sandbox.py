@@ -41,6 +41,7 @@ def test_the_sandbox_offers_the_recorders_options_at_every_decision_point(tmp_pa
         if expected.get("options"):  # the decision the record holds is one of them
             recorded = wotf_api._without_seat(replay.events[start + 1])
             assert recorded in [o["decision"] for o in expected["options"]]
+            assert expected["options"][out["recorded_option"]]["decision"] == recorded
             checked += 1
     assert checked > 5
     assert path.read_bytes() == before  # nothing written
