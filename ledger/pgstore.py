@@ -50,7 +50,15 @@ from ledger.errors import (
 )
 from ledger.events import Event, MatchEnded, MatchOpened
 from ledger.integrity import check_bytes
-from ledger.store import SUFFIX, Head, MatchInfo, Store, check_match_id, encode_batch
+from ledger.store import (
+    SUFFIX,
+    Head,
+    MatchInfo,
+    Store,
+    check_match_id,
+    encode_batch,
+    stored_batch,
+)
 
 try:  # the optional extra: pip install 'wonders-ledger[postgres]'
     import psycopg
@@ -175,14 +183,14 @@ class PgStore(Store):
         if not events:
             return []
         check_match_id(match_id)
+        stamp = at or self.clock()
         with self._tx() as conn:
             row = conn.execute("SELECT length, last_hash, size FROM wonders_matches "
                                "WHERE match_id = %s FOR UPDATE", [match_id]).fetchone()
             if row is None:
                 raise MatchNotFoundError(f"no match {match_id!r} in this store")
             length, last_hash, size = row
-            lines, prev = encode_batch(match_id, events, expected_seq, length, last_hash,
-                                       at or self.clock())
+            lines, prev = encode_batch(match_id, events, expected_seq, length, last_hash, stamp)
             ended = next((e for e in reversed(events) if isinstance(e, MatchEnded)), None)
             with conn.cursor() as cur:
                 cur.executemany("INSERT INTO wonders_events (match_id, seq, line) "
@@ -196,7 +204,7 @@ class PgStore(Store):
                  ended is not None, ended is not None, ended.winner if ended else None,
                  ended is not None, ended.reason if ended else None, match_id])
             conn.execute("SELECT pg_notify(%s, %s)", [CHANNEL, match_id])
-        return [decode_line(line, _where(match_id, length + i)) for i, line in enumerate(lines)]
+        return stored_batch(lines, length, last_hash, stamp)
 
     def import_lines(self, data: bytes, where: str = "upload") -> Head:
         from ledger.filestore import _checked_opened  # the same check as the file store's
