@@ -40,7 +40,7 @@ from ledger.store import Store
 from replay.wotf.events import BattleResolved, CardMoved, PlayDeclared, ResourcesChanged
 
 WRITERS = 20
-WARM = 3  # untimed appends per writer before the 20 writers are timed
+WARM = 10  # untimed appends per writer first (a pool grows to its 20 connections)
 
 
 def sample_events(n: int) -> list:
