@@ -74,6 +74,8 @@ except ImportError:  # pragma: no cover - reported when a postgresql:// store is
     ConnectionPool = None  # type: ignore[assignment,misc]
 
 CHANNEL = "wonders_appended"
+#: The longest a waiter goes without reading the head itself (a lost notification's cost).
+SAFETY_S = 10.0
 _SCHEMA_LOCK = 0x574F4E44  # advisory lock key while creating the tables ("WOND")
 
 SCHEMA = """
@@ -303,8 +305,8 @@ class PgStore(Store):
 
     def follow(self, match_id: str, from_seq: int = 0, poll: float = 0.05,
                timeout: float | None = None) -> Iterator[Stored]:
-        """Events from ``from_seq`` as they are appended: woken by ``NOTIFY`` (``poll`` is
-        only the safety net's period, at least a second)."""
+        """Events from ``from_seq`` as they are appended: woken by ``NOTIFY`` (``poll`` is not
+        used: the safety net reads again every :data:`SAFETY_S` seconds)."""
         nxt, idle_since = from_seq, time.monotonic()
         while True:
             seen = self._seen(match_id)
@@ -320,14 +322,18 @@ class PgStore(Store):
             left = None if timeout is None else timeout - (time.monotonic() - idle_since)
             if left is not None and left <= 0:
                 return
-            self._wait_notified(match_id, seen, max(1.0, poll) if left is None
-                                else min(left, max(1.0, poll)))
+            self._wait_notified(match_id, seen, SAFETY_S if left is None
+                                else min(left, SAFETY_S))
             if self._closed:
                 return
 
+    wakes_on_append = True
+
     def wait(self, match_id: str, length: int, timeout: float) -> bool:
         """Block until the match has more than ``length`` events (``True``) or ``timeout``
-        seconds passed (``False``); woken by ``NOTIFY``."""
+        seconds passed (``False``); woken by ``NOTIFY``.  While no notification comes it
+        reads the head once at the start, every :data:`SAFETY_S` seconds (should a
+        notification be lost) and at the end: an idle follower costs no queries between."""
         deadline = time.monotonic() + timeout
         while True:
             seen = self._seen(match_id)
@@ -336,7 +342,7 @@ class PgStore(Store):
             left = deadline - time.monotonic()
             if left <= 0 or self._closed:
                 return False
-            self._wait_notified(match_id, seen, min(left, 1.0))
+            self._wait_notified(match_id, seen, min(left, SAFETY_S))
 
     def ids(self) -> builtins.list[str]:
         with self._tx() as conn:

@@ -192,6 +192,10 @@ class Store(abc.ABC):
                 out[match_id] = exc
         return out
 
+    #: Whether :meth:`wait` returns as soon as an append lands (PostgreSQL's ``NOTIFY``):
+    #: then a caller waits long (a safety timeout), else it waits its polling period.
+    wakes_on_append: bool = False
+
     def wait(self, match_id: str, length: int, timeout: float) -> bool:
         """Block until the match has more than ``length`` events (``True``) or about
         ``timeout`` seconds passed (``False``).  This default sleeps and looks once; a backend
