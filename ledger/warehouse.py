@@ -33,11 +33,11 @@ import secrets
 import shutil
 import tempfile
 import uuid
-from operator import attrgetter
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
