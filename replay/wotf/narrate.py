@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 import msgspec
 
-from ledger.events import Conceded, Event, JudgeNote, MatchEnded, MatchOpened, TakenBack
+from ledger.events import Annotated, Conceded, Event, JudgeNote, MatchEnded, MatchOpened, TakenBack
 from replay.wotf import events as ev
 from replay.wotf.events import (
     ActivationDeclared,
@@ -208,6 +208,8 @@ def _narrate_cards(event: Event, namer: _Namer) -> str:
         return f"{event.seat} resolves {namer(event.card)} by hand ({len(event.ops)} change(s))"
     if isinstance(event, JudgeNote):
         return f"Judge {event.judge} notes: {event.text}"
+    if isinstance(event, Annotated):
+        return f"{event.name} notes on event {event.about}: {event.text}"
     return _narrate_state(event, namer)
 
 
