@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.test_api_hidden_info import Table, _deep_diver_looks_into_the_deck
+from tests.web.test_api_hidden_info import Table, _deep_diver_looks_into_the_deck, _face_down
 from web.api.public import header_text
 
 
@@ -27,6 +27,24 @@ def test_a_wrong_answer_to_a_prompt_over_hidden_cards_is_one_fixed_sentence(tabl
         assert data["message"] == (
             f"match {mid}: {shown} does not answer the pending 'target' prompt; "
             f"GET /api/matches/{mid}/prompt lists its options as you may see them")
+    assert table.length() == pending["length"]
+
+
+def test_naming_a_face_down_card_by_its_id_gets_the_same_sentence(table):
+    # Refused before the engine sees it (a seat names face-down cards by the prompt's
+    # handles): the same words as any other wrong answer, so they say nothing of the card.
+    dawn = table.card("A", "Dawn Revealer")
+    wonders, _ = _face_down(table, dawn)
+    if table.prompt("A")["prompt"]["seat"] == "B":
+        assert table.decide("B", {"type": "Passed"})[0] == 201
+    table.play("A", dawn)
+    pending, mid = table.prompt("A"), table.mid
+    status, data = table.decide("A", {"type": "Answered", "kind": "target", "pick": wonders[0]},
+                                pending["length"])
+    assert status == 422, data
+    assert data["message"] == (
+        f"match {mid}: {wonders[0]!r} does not answer the pending 'target' prompt; "
+        f"GET /api/matches/{mid}/prompt lists its options as you may see them")
     assert table.length() == pending["length"]
 
 
