@@ -1,6 +1,7 @@
 """A concession through the recording API, in both games: the ledger's own ``Conceded`` event
 (the same in every game, not the game's decision), recorded with its reason and ending the
-match for the other seat; a malformed concession is one line naming the field."""
+match for the other seat; a malformed concession, or a malformed decision of the game, is one
+line naming the field."""
 
 from __future__ import annotations
 
@@ -38,3 +39,13 @@ def test_a_malformed_concession_names_its_field(tmp_path, game):
     assert status == 400, data
     assert data["message"].startswith("decision.reason: ")
     assert "\n" not in data["message"]
+
+
+def test_a_malformed_game_decision_names_its_field_under_decision(tmp_path):
+    api = Api(new_app(tmp_path))
+    created = api.call("POST", "/api/matches", ORGANIZER, {"seats": SEATS})[1]
+    status, data = api.call("POST", f"/api/matches/{created['match_id']}/decisions",
+                            created["tokens"]["A"],
+                            {"decision": {"type": "PlayDeclared", "card": 7}, "expected_seq": 0})
+    assert status == 400, data
+    assert data["message"] == "decision.PlayDeclared.card: Input should be a valid string"
