@@ -66,3 +66,16 @@ def test_a_header_line_is_cut_at_its_limit():
     escaped = header_text("é" * 100)  # the limit counts the escaped line's characters
     assert len(escaped) == 500 and escaped == ("\\u00e9" * 100)[:500]
     assert header_text("abcdef", limit=3) == "abc"
+
+
+def test_a_stats_entry_nobody_asked_for_is_refused_in_the_engines_words(tmp_path):
+    # Nothing hidden is at stake (the seat names its own card): the engine's words, with
+    # the match, and nothing recorded.
+    table = Table(tmp_path, spectator_delay=0)
+    before = table.length()
+    status, data = table.decide("A", {"type": "CardStatsEntered", "card": "A1", "cost": 1,
+                                      "power": 1})
+    assert status == 422, data
+    assert data["message"] == (f"match {table.mid}: no stats entry of A1 is pending for seat A; "
+                               f"GET the prompt for what is asked")
+    assert table.length() == before
