@@ -17,6 +17,8 @@ The same protocol as the file store (:class:`ledger.store.Store`, held to the sa
   once its ``COMMIT`` returned (durable, with PostgreSQL's default ``synchronous_commit``).
 * ``wonders_tokens(match_id, hashes)`` -- the recording service's token hashes (SHA-256 hex
   per role; never a token), used by :class:`web.tokens.PgTokenBook`.
+* ``wonders_secrets(name, value)`` -- secrets every server on the database shares (the /play
+  session key, :mod:`web.sessionkey`): the first one stored wins.
 * Live follow: each append's transaction does ``pg_notify('wonders_appended', match_id)``;
   PostgreSQL delivers it on commit to every listening server.  One listener thread per store
   (one connection doing ``LISTEN``) wakes the :meth:`PgStore.wait` / :meth:`PgStore.follow`
@@ -86,6 +88,10 @@ CREATE TABLE IF NOT EXISTS wonders_events (
 CREATE TABLE IF NOT EXISTS wonders_tokens (
     match_id text PRIMARY KEY,
     hashes   jsonb NOT NULL
+);
+CREATE TABLE IF NOT EXISTS wonders_secrets (
+    name  text PRIMARY KEY,
+    value text NOT NULL
 );
 """
 
@@ -362,6 +368,16 @@ class PgStore(Store):
         if row is None:
             raise ConflictError(f"match {match_id!r} is being created right now; nothing "
                                 f"was written")
+
+    def secret(self, name: str, fresh: str) -> str:
+        """The secret kept under ``name`` (a server's session key): ``fresh`` is stored if
+        there is none yet; every server on the database gets the first one stored."""
+        with self._tx() as conn:
+            conn.execute("INSERT INTO wonders_secrets (name, value) VALUES (%s, %s) "
+                         "ON CONFLICT (name) DO NOTHING", [name, fresh])
+            row = conn.execute("SELECT value FROM wonders_secrets WHERE name = %s",
+                               [name]).fetchone()
+        return str(row[0])
 
     def token_hashes(self, match_id: str) -> dict[str, str]:
         with self._tx() as conn:
