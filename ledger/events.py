@@ -7,7 +7,8 @@ class name in the ``type`` field.  Events are of four kinds:
 * **decisions** -- what a seat chose at a prompt;
 * **chance** -- what randomness produced;
 * **outcomes** -- what the rules derived (``MatchEnded`` ...);
-* **administration** -- corrections and notes (``TakenBack``, ``JudgeNote``, ``Conceded``).
+* **administration** -- corrections and notes (``TakenBack``, ``JudgeNote``, ``Conceded``,
+  ``GameLossGiven``, ``JudgeCalled``).
 
 This module holds only the events every game shares; each game registers its own event types
 with :mod:`ledger.registry` (Wonders of The First: :mod:`replay.wotf.events`).  ``SCHEMA`` (the
@@ -32,6 +33,8 @@ __all__ = [
     "Conceded",
     "DeckEntry",
     "Event",
+    "GameLossGiven",
+    "JudgeCalled",
     "JudgeNote",
     "MatchEnded",
     "MatchOpened",
@@ -160,6 +163,24 @@ class Conceded(Event, frozen=True):
     reason: str = ""
 
 
-registry.register("", (MatchOpened, MatchEnded, TakenBack, JudgeNote, Conceded),
-                  kinds={"TakenBack": "admin", "JudgeNote": "admin", "Conceded": "admin"},
+class GameLossGiven(Event, frozen=True):
+    """A judge's penalty: ``seat`` loses the game (the match ends with reason ``game_loss``;
+    a concession is the seat's own ``Conceded``)."""
+
+    seat: Seat
+    reason: str = ""
+    judge: str = "judge"
+
+
+class JudgeCalled(Event, frozen=True):
+    """A seat asks for the judge at the table (recorded with the match; changes no state)."""
+
+    seat: Seat
+    text: str = ""
+
+
+registry.register("", (MatchOpened, MatchEnded, TakenBack, JudgeNote, Conceded, GameLossGiven,
+                       JudgeCalled),
+                  kinds={"TakenBack": "admin", "JudgeNote": "admin", "Conceded": "admin",
+                         "GameLossGiven": "admin", "JudgeCalled": "admin"},
                   schema={"MatchOpened": 3})  # v2 added ``game``; v3 ``rules_revision``, cards
