@@ -28,11 +28,13 @@ function seatName(seat) {
   return players[seat] || `seat ${seat}`;
 }
 
-// Narration names seats by letter ("A plays …"): put the players' names in.
+// Narration names seats by letter ("A plays …", "A's turn ends") and some picks by card id
+// ("answers discard: A7"): put the players' names, and the names of cards this page shows, in.
 function named(text) {
+  const cards = current ? cardNames(current.board) : {};
   return text
-    .replace(/^(A|B)(?= (?!match\b))/, (seat) => seatName(seat))
-    .replace(/\b(gives|to|for|of|picks) (A|B)\b(?!')/g, (_, word, seat) => `${word} ${seatName(seat)}`);
+    .replace(/\b[AB]\d+\b/g, (id) => cards[id] || id)
+    .replace(/\b(A|B)\b(?! match of)/g, (seat) => seatName(seat));
 }
 
 function setStatus(text, isError = false) {
