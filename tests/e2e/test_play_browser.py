@@ -97,11 +97,24 @@ def reload(page) -> str:
     return page.get_attribute("#play", "data-length")
 
 
-def act(page, plays: bool, draw: bool, shot: Path | None = None) -> tuple[str, int]:
+def every_option_reachable(page, options: int) -> None:
+    """The first taps' groups hold every legal option the engine listed, each once."""
+    groups = page.locator("#prompt button.group")
+    held = 0
+    for i in range(groups.count()):
+        count = groups.nth(i).locator(".count")
+        held += int(count.inner_text()) if count.count() else 1
+    assert held == options, f"the groups hold {held} options, the engine listed {options}"
+
+
+def act(page, plays: bool, draw: bool, shot: Path | None = None, options: int = 0
+        ) -> tuple[str, int]:
     """Answer the seat's prompt by tapping; returns (what was decided, taps)."""
     before = reload(page)
     page.locator("#prompt.yours button.option, #prompt.yours #submit-choice").first.wait_for()
     no_overflow(page)
+    if page.locator("#prompt .turn").count():
+        every_option_reachable(page, options)
     taps = 0
     if page.locator("#submit-choice").count():
         spec_min = int(page.evaluate("document.querySelector('#prompt .choice p').textContent"
@@ -183,6 +196,15 @@ def take_back_the_draw(pages, base, mid, tokens, seat, hand, shots: Path) -> Non
     judge.wait_for_selector("#calls[hidden]", state="attached")  # the judge has acted since
 
 
+def whole_match_offered(judge, length: int) -> None:
+    """The judge may take back to the start of the match, not only its last events."""
+    reload(judge)
+    points = judge.locator("#history li.point")
+    earliest = int(points.last.get_attribute("data-seq"))
+    assert earliest < 40 < length - 40, (earliest, length)
+    no_overflow(judge)
+
+
 def test_two_phones_record_a_match_by_tapping_and_the_judge_takes_one_batch_back(server, shots):
     base, store = server
     mid, tokens = create(base)
@@ -195,7 +217,8 @@ def test_two_phones_record_a_match_by_tapping_and_the_judge_takes_one_batch_back
         assert "Bob" in pages["A"].inner_text("#board") and "You (Ann)" in pages["A"].inner_text("#board")
         call_and_answer(pages, shots)
         plays = {"A": 0, "B": 0}
-        drew = False
+        drew = shown = False
+        most = 0  # the most turn options the engine listed at once
         for _ in range(300):
             state = api_call(base, "GET", f"/api/matches/{mid}/state", tokens["judge"])
             if state["prompt"] is None:
@@ -205,9 +228,16 @@ def test_two_phones_record_a_match_by_tapping_and_the_judge_takes_one_batch_back
             if kind == "turn" and len(tally) < 40:
                 waiting_shown(pages[other], seat)
             draw = kind == "turn" and not drew
-            play = kind == "turn" and drew and plays[seat] < PLAYS_PER_SEAT
-            shot = shots / "play-phone.png" if play and seat == "A" and plays["A"] == 0 else None
-            what, taps = act(pages[seat], play, draw, shot)
+            # Ann also plays once in round 4 (more realms open): the phone screenshot
+            showcase = seat == "A" and state["board"]["round"] == 4 and not shown
+            play = kind == "turn" and drew and (plays[seat] < PLAYS_PER_SEAT or showcase)
+            shot = shots / "play-phone.png" if play and showcase else None
+            options = len(state["prompt"].get("options") or [])
+            most = max(most, options) if kind == "turn" else most
+            what, taps = act(pages[seat], play, draw, shot, options)
+            shown = shown or (shot is not None and what == "turn: play a card")
+            if len(tally) == 30:
+                whole_match_offered(pages["judge"], state["length"])
             tally.append((what, taps))
             if what == "turn: play a card":
                 plays[seat] += 1
@@ -217,7 +247,8 @@ def test_two_phones_record_a_match_by_tapping_and_the_judge_takes_one_batch_back
                                    state["board"]["players"][seat]["hand_count"], shots)
         final = api_call(base, "GET", f"/api/matches/{mid}/state", tokens["judge"])
         assert final["board"]["over"] and final["board"]["round"] == 7
-        assert plays["A"] >= 1 and plays["B"] >= 1  # two-tap plays happened on both phones
+        assert plays["A"] >= 1 and plays["B"] >= 1 and shown  # two-tap plays on both phones
+        print(f"\nthe most turn options listed at once: {most} (each reachable in at most two taps)")
         pages["A"].reload()
         pages["A"].wait_for_selector("#status:has-text('Match over')")
         for page in pages.values():
