@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from ledger.events import (
+    Annotated,
     Conceded,
     Event,
     GameLossGiven,
@@ -47,6 +48,7 @@ LINES: dict[type, Line] = {
     GameLossGiven: lambda e, s: f"Judge {e.judge} gives {e.seat} a game loss"
                                 f"{': ' + e.reason if e.reason else ''}.",
     JudgeCalled: lambda e, s: f"{e.seat} calls the judge{': ' + e.text if e.text else ''}.",
+    Annotated: lambda e, s: f"{e.name} notes on event {e.about}: {e.text}",
     ev.PlayChosen: lambda e, s: f"{e.seat} plays {_name(s, e.card)}.",
     ev.ActivationChosen: lambda e, s: f"{e.seat} activates {_name(s, e.card)}.",
     ev.MainPassed: lambda e, s: f"{e.seat} ends the Main Phase.",

@@ -268,8 +268,22 @@ def _offer_picks(out: dict[str, Any], engine: Engine, view: str, handle: Callabl
     offered = arranged([shown(cid) for cid in c.of])
     out["choose"] = {"of": [pick for pick, _ in offered], "min": c.min, "max": c.max,
                      "ordered": c.ordered, "multiset": c.multiset}
-    out["labels"] = {pick: label or names.get(pick, pick) for pick, label in offered}
+    out["labels"] = {pick: label or _choice_label(pick, names) for pick, label in offered}
     out["answer"] = {"type": "Answered", "kind": prompt.kind}
+
+
+def _choice_label(pick: Any, names: dict[str, str]) -> str:
+    """A pick-N option by name: a card's name; an order prompt's trigger of one ability
+    about another card (``card@subject``, rule 502, revision 8) as "Card, for Subject"."""
+    if not isinstance(pick, str):
+        return str(pick)
+    if pick in names:
+        return names[pick]
+    source, _, subject = pick.partition("@")
+    card = source.split(":", 1)[0]
+    if subject and card in names and subject in names:
+        return f"{names[card]}, for {names[subject]}"
+    return pick
 
 
 def _without_seat(event: Any) -> dict[str, Any]:

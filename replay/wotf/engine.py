@@ -39,7 +39,7 @@ from replay.wotf.events import (
     TriggerResolved,
 )
 from replay.wotf.evolve import STRUCTURAL, evolve, initial_state
-from replay.wotf.manual import apply_ops, why_not_ops
+from replay.wotf.manual import apply_ops, shuffled_seats, shuffles, why_not_ops
 from replay.wotf.match import Match
 from replay.wotf.movement import Movement
 from replay.wotf.moves import Moves
@@ -219,6 +219,8 @@ class Engine:
         card = self.view.definition(cid)
         answer = yield Prompt(seat, "manual", card=cid, text=f"{why}: {card.text}")
         apply_ops(self, answer.ops)
+        # "Shuffle your deck" (revision 8): the order is a chance event, as after a ruling
+        yield from shuffles(shuffled_seats(answer.ops), self.state)
         self.emit(TriggerResolved(cid, card.name, "manual", seat,
                                   f"{len(answer.ops)} operation(s) entered by hand"))
 
@@ -348,6 +350,9 @@ class Engine:
 
     def banish(self, cid: str, reason: str) -> Flow:
         return self._movement.banish(cid, reason)
+
+    def banish_together(self, cards: list[str], reason: str) -> Flow:
+        return self._movement.banish_together(cards, reason)
 
     def play_free(self, seat: Seat, cid: str, realm: int | None) -> Flow:
         return self._movement.play_free(seat, cid, realm)

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 import msgspec
 
 from ledger.events import (
+    Annotated,
     Conceded,
     Event,
     GameLossGiven,
@@ -222,6 +223,8 @@ def _narrate_cards(event: Event, namer: _Namer) -> str:
                 + (f": {event.reason}" if event.reason else ""))
     if isinstance(event, JudgeCalled):
         return f"{event.seat} calls the judge" + (f": {event.text}" if event.text else "")
+    if isinstance(event, Annotated):
+        return f"{event.name} notes on event {event.about}: {event.text}"
     return _narrate_state(event, namer)
 
 

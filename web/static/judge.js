@@ -9,7 +9,7 @@
 import { el } from "./playturn.js";
 
 const JUDGE_ACTS = new Set(["JudgeNote", "TakenBack", "ManualEffect", "GameLossGiven"]);
-const QUIET = new Set(["JudgeNote", "JudgeCalled"]);  // batches a take-back need not offer
+const QUIET = new Set(["JudgeNote", "JudgeCalled", "Annotated"]);  // batches a take-back need not offer
 const SHOWN_UNDONE = 60;  // the confirmation lists at most this many undone events, then a count
 
 // Events of the current line: a take-back drops what came after its `to_seq`.
