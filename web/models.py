@@ -131,6 +131,14 @@ class PromptOut(BaseModel):
     answer: dict[str, Any] | None = Field(
         None, description="a `choose` prompt: the decision to send, with `pick` added (the "
                           "chosen entries of `choose.of`)")
+    entry: dict[str, Any] | None = Field(
+        None, description="a `stats` prompt (Wonders ruling R34), for its seat: the catalogue "
+                          "card whose printed stats to enter (`card`, `name`, `type`, "
+                          "`orbital`, `set`, `number`), the ranges (`cost`, `power`: min, max, "
+                          "`star`, `required`), the known `classes` (at most `max_classes`), "
+                          "`keywords` and the orbitals for `link:`; send `answer` with `cost`, "
+                          "`power`, `classes`, `keywords` and `manual` (its text resolves by "
+                          "hand) added")
 
 
 class DivergenceOut(BaseModel):

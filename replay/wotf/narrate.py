@@ -130,7 +130,22 @@ def narrate(event: Event, round_: int | None = None,
         return f"Judge takes back to event {event.to_seq}" + (f": {event.reason}" if event.reason else "")
     if isinstance(event, Conceded):
         return f"{event.seat} concedes"
+    if isinstance(event, ev.CardStatsEntered):
+        return _narrate_entry(event)
     return _narrate_more(event, namer)
+
+
+def _narrate_entry(event: ev.CardStatsEntered) -> str:
+    """R34: "A enters Glow Smith's printed stats: cost 3, power 4, Human, flying"."""
+    if event.name == "?":
+        return f"{event.seat} enters the printed stats of a card in hand"
+    stats = event.stats
+    parts = [f"cost {stats.get('cost', 0)}"]
+    if stats.get("power") is not None:
+        parts.append(f"power {stats['power']}")
+    parts += [str(c) for c in stats.get("classes", [])]
+    parts += [str(k) for k in stats.get("keywords", [])]
+    return f"{event.seat} enters {event.name}'s printed stats: {', '.join(parts)}"
 
 
 class _Namer:

@@ -12,6 +12,7 @@ import { renderer } from "./boards.js";
 import { JudgeConsole } from "./judge.js";
 import { manualForm } from "./manual.js";
 import { el, realmTaps, subjectOf, turnChooser } from "./playturn.js";
+import { cardEntryForm } from "./cardentry.js";  // docs/rulings.md R34: a catalogue card's printed stats
 
 const root = document.getElementById("play");
 const matchId = root.dataset.match;
@@ -91,7 +92,8 @@ function cardNames(board) {
 // -- the prompt ------------------------------------------------------------------------------
 
 function whatFor(prompt) {
-  return prompt.kind === "turn" ? "their turn" : prompt.kind === "manual" ? "a card's text" : prompt.kind;
+  const what = { turn: "their turn", manual: "a card's text", stats: "entering a card's printed stats" };
+  return what[prompt.kind] || prompt.kind;
 }
 
 function renderPrompt(prompt) {
@@ -118,6 +120,10 @@ function renderPrompt(prompt) {
   box.append(el("p", { class: "question" }, heading));
   if (prompt.choose) {
     box.append(renderChoice(prompt));
+    return;
+  }
+  if (prompt.kind === "stats" && prompt.entry) {  // cardentry.js: the card entry form
+    box.append(cardEntryForm(prompt.entry, decide));
     return;
   }
   if (prompt.kind === "manual") box.append(renderManual(prompt));
