@@ -69,3 +69,9 @@ def test_the_warehouse_is_released_after_a_query(warehouse):
         sql(warehouse, "SELEC 1")
     con = connect(warehouse)  # read-write: refused while a read-only connection is open here
     con.close()
+
+
+@pytest.mark.parametrize("query", [";", "-- nothing but a comment"])
+def test_a_statement_with_no_result_answers_an_empty_table(warehouse, query):
+    # DuckDB gives no cursor at all for these: this was an AttributeError traceback.
+    assert sql(warehouse, query) == Table("sql", [], [])
