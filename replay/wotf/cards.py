@@ -238,7 +238,9 @@ class MatchCards(CardDB):
         return card
 
     def __getitem__(self, name: str) -> Card:
-        card = self._cards.get(name) or self._defined(name)
+        card = self._cards.get(name)
+        if card is None:
+            card = self._defined(name)
         if card is None:
             raise CardDataError(f"unknown card {name!r}")
         return card

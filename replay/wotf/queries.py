@@ -30,18 +30,26 @@ class View:
         self._statics: static_rules.Statics | None = None
         self._printed: dict[str, list] = {}  # card name -> its printed (key, ability, True)
         self._counted: frozenset[str] | None = None
+        self._defining: dict[str, tuple[Ability, ...]] = {}  # name -> its all-zones statics
+        self._whenever: dict[str, frozenset[str]] = {}  # name -> events its "whenever"s name
+        self._links: dict[str, frozenset[str]] = {}  # seat -> its links, until the next event
 
     def touch(self) -> None:
         """Forget cached facts: call whenever a card changes area (the engine's ``move``)."""
         self._world = None
         self._static_sources = None
         self._statics = None
+        self._links.clear()
         if self._base is not None:
             self._base.touch()
 
     def changed(self) -> None:
-        """Forget the static-ability table: call after any change of the state (every event)."""
+        """Forget the static-ability table and the links: call after any change of the state
+        (every event)."""
         self._statics = None
+        self._links.clear()
+        if self._base is not None:
+            self._base._links.clear()
 
     def without_statics(self) -> View:
         """The facts of this state before any static ability applies: what the static
@@ -140,6 +148,20 @@ class View:
                 refs.append((entry[8:], find_ability(self.db, entry[8:]), False))
         return refs
 
+    def may_react_to(self, cid: str, event: str) -> bool:
+        """Whether a card can have a "whenever" ability on ``event`` in force: one printed on
+        it, or any copied by symbiosis (then :meth:`ability_refs` decides).  False only when
+        :meth:`ability_refs` could list no such ability, so a caller may skip the card."""
+        c = self.s.cards[cid]
+        if any(entry.startswith("ability:") for entry in c.gained):
+            return True
+        events = self._whenever.get(c.name)
+        if events is None:
+            events = self._whenever[c.name] = frozenset(
+                a.on.event for a in self.db[c.name].abilities
+                if a.when == "whenever" and a.on is not None)
+        return event in events
+
     def has_blank_text(self, cid: str) -> bool:
         """Its own rules text is blank: face down, nullified, or a copy of a nullified card."""
         c = self.s.cards[cid]
@@ -210,12 +232,16 @@ class View:
             return c.counters.get("growth", 0) > 0
         return self.db[c.name].type == "wonder" and self.db[c.name].tier == "legendary"
 
-    def links(self, seat: str) -> set[str]:
-        """Link: orbitals linked by non-nullified cards the seat controls in The World."""
-        found: set[str] = set()
-        for c in self.world():
-            if c.controller == seat and not self.is_nullified(c.id):
-                found |= self.db[c.name].links
+    def links(self, seat: str) -> frozenset[str]:
+        """Link: orbitals linked by non-nullified cards the seat controls in The World (kept
+        until the next event: :meth:`changed` forgets them)."""
+        found = self._links.get(seat)
+        if found is None:
+            linked: set[str] = set()
+            for c in self.world():
+                if c.controller == seat and not self.is_nullified(c.id):
+                    linked |= self.db[c.name].links
+            found = self._links[seat] = frozenset(linked)
         return found
 
     def lands_controlled(self, seat: str) -> int:
@@ -260,13 +286,37 @@ class View:
     def stat_defining_base(self, cid: str) -> float | None:
         """A stat-defining ability ("this gets power equal to …") works in every zone (rule 1)."""
         c = self.s.cards[cid]
-        for ability in self.db[c.name].abilities:
+        for ability in self._stat_defining(c.name):
             nulled = self.is_nullified(cid) if self.s.revision >= 7 else self.has_null_mark(cid)
             if ability.when == "static" and ability.all_zones and not nulled and not c.blank:
                 for op in ability.effects:
                     if op.do == "base_power" and op.target is None:
                         return amount(self, op.amount, Context(cid, c.controller or c.owner, c.realm))
         return None
+
+    def _stat_defining(self, name: str) -> tuple[Ability, ...]:
+        """A card's static abilities that work in every zone (a fact of its definition, so
+        worked out once per name: most cards have none, and then no other check is made)."""
+        found = self._defining.get(name)
+        if found is None:
+            found = self._defining[name] = tuple(
+                a for a in self.db[name].abilities if a.when == "static" and a.all_zones)
+        return found
+
+    def can_have_negative_power(self, cid: str) -> bool:
+        """Whether :meth:`power` may be below 0.  False only when nothing of rule 101.6's
+        order of operations can lower it: a printed base of 0 or more (a growth land's count
+        of lands is never negative), no stat-defining ability, no −1 counter, no effect and
+        no static modifier on the card -- then its power is its base plus its +1 counters.
+        Settling (101.6: a Wonder with negative power dies) asks :meth:`power` only of the
+        others."""
+        c = self.s.cards[cid]
+        if c.effects or c.counters.get("-1", 0) or self.db[c.name].base_power < 0:
+            return True
+        if self._stat_defining(c.name):
+            return True
+        table = self.statics()
+        return cid in table.power_add or cid in table.power_mul or cid in table.base
 
     def power(self, cid: str) -> float:
         """Current power, in the order of operations of rule 101.6 (v1.3.2).
