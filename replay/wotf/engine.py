@@ -29,9 +29,11 @@ from replay.wotf.battle import Battles
 from replay.wotf.bus import Bus, Occurrence, wire
 from replay.wotf.cards import Card, CardDB, MatchCards, match_cards
 from replay.wotf.effects import Effects
+from replay.wotf.entry import entry_prompt, why_not_entry
 from replay.wotf.events import (
     STACK_EVENTS,
     Answered,
+    CardStatsEntered,
     CoinFlipped,
     DeckOrdered,
     DeckShuffled,
@@ -64,6 +66,7 @@ class Engine:
         self.state = state
         self.view = View(state, self.db)
         self.prompt: Prompt | None = None
+        self._held: Prompt | None = None  # the procedure's prompt, while a stats entry comes first
         self.out: list[Event] = []
         self.on_emit: Callable[[Event], Any] | None = None  # called after each event
         self._flow: Flow | None = None
@@ -121,6 +124,8 @@ class Engine:
         if seat != prompt.seat:
             return (f"it is {prompt.seat}'s {prompt.kind} prompt, not {seat}'s "
                     f"(rule 403.2: players alternate turns)")
+        if prompt.kind == "stats":
+            return why_not_entry(self.state, self.db, prompt, decision)
         if prompt.kind == "turn":
             return self._turns.why_not_turn(seat, decision)
         if prompt.kind == "manual":
@@ -149,21 +154,39 @@ class Engine:
             self.end_match(other(decision.seat), "concession")
             self.stop()
             return self.out
+        if isinstance(decision, CardStatsEntered):
+            self.prompt = entry_prompt(self.state, self.db) or self._held  # R34
+            return self.out
         self._advance(decision)
         return self.out
 
     def _advance(self, decision: Any) -> None:
         assert self._flow is not None
         try:
-            self.prompt = self._flow.send(decision)
+            self._held = self._flow.send(decision)
         except StopIteration:
             self.stop()
+            return
+        # R34: a catalogue card its owner now sees has its printed stats entered first.
+        self.prompt = entry_prompt(self.state, self.db) or self._held
+
+    def settle_prompt(self) -> None:
+        """After a judge's ruling: a catalogue card it put where its owner sees it has its
+        stats entered before the procedure's prompt (R34), and one it took away no longer
+        does.  Nothing changes for a match without catalogue cards."""
+        if self.prompt is not None and self.prompt.kind != "chance" and self._held is not None:
+            self.prompt = entry_prompt(self.state, self.db) or self._held
+
+    @property
+    def procedure_prompt(self) -> Prompt | None:
+        """The prompt the rules procedure waits on (a stats entry may be asked before it)."""
+        return self._held
 
     def stop(self) -> None:
         """The match ended outside the procedure (a concession, or a judge's manual effect
         emptied a deck): no prompt is pending any more."""
         self._flow = None
-        self.prompt = None
+        self.prompt = self._held = None
 
     # -- the table -----------------------------------------------------------------------
 

@@ -42,6 +42,8 @@ class Judged(Rules, Protocol):
 
     def stop(self) -> None: ...
 
+    def settle_prompt(self) -> None: ...
+
 ZONES = ("hand", "deck", "abyss", "banishment", "world")
 RESOURCES = ("energy", "actions", "faith", "free_attacks")
 
@@ -208,6 +210,8 @@ def apply_manual(engine: Judged, effect: ManualEffect) -> list:
     seats = shuffled_seats(effect.ops)
     if seats:
         _shuffle_first(engine, seats)
+    else:
+        engine.settle_prompt()  # R34: a card the ruling put in its owner's sight is entered first
     return engine.out
 
 
@@ -235,7 +239,9 @@ def _shuffle_first(engine: Judged, seats: list[Seat]) -> None:
     from the seats like every deck order), asked for as ``chance`` prompts before the prompt
     that was pending when the ruling was entered, which then is pending again.  The recorder
     answers them with its random source; the replayer feeds the recorded ones."""
-    before: Prompt | None = getattr(engine, "prompt", None)
+    # The procedure's own prompt (a catalogue card's stats entry asked before it is asked
+    # again once the shuffles are answered, R34).
+    before: Prompt | None = getattr(engine, "procedure_prompt", None) or getattr(engine, "prompt", None)
     flow: Flow | None = getattr(engine, "_flow", None)
     assert before is not None and flow is not None, "why_not_ops: a shuffle needs a live match"
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 import msgspec
 
-from ledger.events import Conceded, Event, JudgeNote, MatchEnded, MatchOpened, TakenBack
+from ledger.events import Annotated, Conceded, Event, JudgeNote, MatchEnded, MatchOpened, TakenBack
 from replay.wotf import events as ev
 from replay.wotf.events import (
     ActivationDeclared,
@@ -120,7 +120,22 @@ def narrate(event: Event, round_: int | None = None,
         return f"Judge takes back to event {event.to_seq}" + (f": {event.reason}" if event.reason else "")
     if isinstance(event, Conceded):
         return f"{event.seat} concedes"
+    if isinstance(event, ev.CardStatsEntered):
+        return _narrate_entry(event)
     return _narrate_more(event, namer)
+
+
+def _narrate_entry(event: ev.CardStatsEntered) -> str:
+    """R34: "A enters Glow Smith's printed stats: cost 3, power 4, Human, flying"."""
+    if event.name == "?":
+        return f"{event.seat} enters the printed stats of a card in hand"
+    stats = event.stats
+    parts = [f"cost {stats.get('cost', 0)}"]
+    if stats.get("power") is not None:
+        parts.append(f"power {stats['power']}")
+    parts += [str(c) for c in stats.get("classes", [])]
+    parts += [str(k) for k in stats.get("keywords", [])]
+    return f"{event.seat} enters {event.name}'s printed stats: {', '.join(parts)}"
 
 
 class _Namer:
@@ -208,6 +223,8 @@ def _narrate_cards(event: Event, namer: _Namer) -> str:
         return f"{event.seat} resolves {namer(event.card)} by hand ({len(event.ops)} change(s))"
     if isinstance(event, JudgeNote):
         return f"Judge {event.judge} notes: {event.text}"
+    if isinstance(event, Annotated):
+        return f"{event.name} notes on event {event.about}: {event.text}"
     return _narrate_state(event, namer)
 
 
