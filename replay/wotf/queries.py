@@ -30,8 +30,10 @@ class View:
         self._statics: static_rules.Statics | None = None
         self._printed: dict[str, list] = {}  # card name -> its printed (key, ability, True)
         self._counted: frozenset[str] | None = None
-        self._defining: dict[str, tuple[Ability, ...]] = {}  # name -> its all-zones statics
-        self._whenever: dict[str, frozenset[str]] = {}  # name -> events its "whenever"s name
+        # card name -> (its definition, its all-zones statics / the events its "whenever"s
+        # name), worked out again if the definition changes (a card's stats entered, R34)
+        self._defining: dict[str, tuple[Card, tuple[Ability, ...]]] = {}
+        self._whenever: dict[str, tuple[Card, frozenset[str]]] = {}
         self._links: dict[str, frozenset[str]] = {}  # seat -> its links, until the next event
 
     def touch(self) -> None:
@@ -155,12 +157,12 @@ class View:
         c = self.s.cards[cid]
         if any(entry.startswith("ability:") for entry in c.gained):
             return True
-        events = self._whenever.get(c.name)
-        if events is None:
-            events = self._whenever[c.name] = frozenset(
-                a.on.event for a in self.db[c.name].abilities
-                if a.when == "whenever" and a.on is not None)
-        return event in events
+        card = self.db[c.name]
+        cached = self._whenever.get(c.name)
+        if cached is None or cached[0] is not card:
+            cached = self._whenever[c.name] = (card, frozenset(
+                a.on.event for a in card.abilities if a.when == "whenever" and a.on is not None))
+        return event in cached[1]
 
     def has_blank_text(self, cid: str) -> bool:
         """Its own rules text is blank: face down, nullified, or a copy of a nullified card."""
@@ -296,12 +298,14 @@ class View:
 
     def _stat_defining(self, name: str) -> tuple[Ability, ...]:
         """A card's static abilities that work in every zone (a fact of its definition, so
-        worked out once per name: most cards have none, and then no other check is made)."""
-        found = self._defining.get(name)
-        if found is None:
-            found = self._defining[name] = tuple(
-                a for a in self.db[name].abilities if a.when == "static" and a.all_zones)
-        return found
+        worked out once per definition: most cards have none, and then no other check is
+        made)."""
+        card = self.db[name]
+        cached = self._defining.get(name)
+        if cached is None or cached[0] is not card:
+            cached = self._defining[name] = (card, tuple(
+                a for a in card.abilities if a.when == "static" and a.all_zones))
+        return cached[1]
 
     def can_have_negative_power(self, cid: str) -> bool:
         """Whether :meth:`power` may be below 0.  False only when nothing of rule 101.6's
