@@ -24,7 +24,7 @@ from typing import Any
 from ledger.codec import Stored
 from ledger.events import Annotated, Conceded, Event, JudgeNote, MatchOpened, TakenBack
 from ledger.registry import kind_of
-from replay.errors import DivergenceError, ReplayError
+from replay.errors import DivergenceError, IllegalDecisionError, ReplayError
 from replay.game import Game, Rules
 from replay.games import game_of
 from replay.index import Index, TurnMark  # noqa: F401 - re-exported for readers
@@ -130,10 +130,12 @@ class Replay:
                 return engine, self.game.apply_admin(engine, fed, self.opened)
             except ReplayError as exc:
                 raise Divergence(self.match_id, seq, f"bad manual effect: {exc}") from None
-        reason = engine.check(fed)
-        if reason is not None:
-            raise Divergence(self.match_id, seq, f"illegal {self.game.describe(fed)}: {reason}")
-        return engine, engine.decide(fed)
+        try:
+            return engine, engine.decide(fed)  # decide checks first (Rules.decide)
+        except IllegalDecisionError:  # nothing changed: the check says why, as before
+            reason = engine.check(fed)
+            raise Divergence(self.match_id, seq,
+                             f"illegal {self.game.describe(fed)}: {reason}") from None
 
     def _check_outcomes(self, outcomes: list[Event], first_seq: int) -> None:
         """The recorded events from ``first_seq`` must be exactly ``outcomes``, then a fed event.
