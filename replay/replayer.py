@@ -4,10 +4,12 @@ A log is a list of *segments*: a fed event (a decision, a chance event or an adm
 event) followed by the outcome events the engine derived from it.  :class:`Replay` feeds
 every fed event back into a fresh engine and checks that it derives exactly the recorded
 outcomes -- any difference is a :class:`Divergence` naming the seq.  On the way it keeps
-snapshots at quiet points (every turn prompt), so :meth:`Replay.state_at` restores the nearest
-snapshot and re-runs at most one turn.  A snapshot is kept compressed (zlib, fastest level: a
-seventh of the size, a fraction of a millisecond to expand), so a replay held for seeking
-costs about a hundred kilobytes, and as bytes it is nothing the garbage collector walks.
+snapshots at quiet points (every :data:`SNAPSHOT_EVERY`-th turn prompt), so
+:meth:`Replay.state_at` restores the nearest snapshot and re-runs at most that many turns.  A
+snapshot is kept compressed (zlib, fastest level: about a seventh of the size, a fraction of a
+millisecond to expand), so a replay held for seeking costs tens of kilobytes (a snapshot at
+every turn, uncompressed, was ~850 KB for a Wonders match), and as bytes it is nothing the
+garbage collector walks.
 
 The state *at seq n* is the state once event n has happened: for an outcome inside a batch,
 as it was when the engine recorded it; at the end of a segment, as it is at the next prompt.
@@ -32,6 +34,9 @@ from replay.reading import Reading
 
 #: zlib level of the snapshots: the fastest (they compress about 7:1 at it)
 SNAPSHOT_LEVEL = 1
+#: A snapshot at every this many turn prompts: a seek re-runs at most this many turns; fewer
+#: snapshots cost re-derivation less (each is a freeze and a compression)
+SNAPSHOT_EVERY = 3
 
 
 def _is_decided(fed: Event) -> bool:
@@ -58,7 +63,7 @@ class Replay:
     """One match log folded through the engine (verified), with snapshots for seeking."""
 
     def __init__(self, events: Sequence[Stored] | Sequence[Event], db: Any = None,
-                 snapshot_every: int = 1, recorded: MatchOpened | None = None):
+                 snapshot_every: int = SNAPSHOT_EVERY, recorded: MatchOpened | None = None):
         """``recorded``: the ``MatchOpened`` the file holds, when ``events[0]`` is another --
         the engine derives under ``events[0]`` (``wonders verify --against-current``: today's
         revision and cards) and its outcomes are compared as the file records them
