@@ -27,6 +27,7 @@ class View:
         self._base: View | None = None  # the same facts with no statics in force
         self._world: list[CardState] | None = None
         self._static_sources: list | None = None
+        self._power_statics: bool | None = None  # whether a source can change power
         self._statics: static_rules.Statics | None = None
         self._printed: dict[str, list] = {}  # card name -> its printed (key, ability, True)
         self._counted: frozenset[str] | None = None
@@ -40,6 +41,7 @@ class View:
         """Forget cached facts: call whenever a card changes area (the engine's ``move``)."""
         self._world = None
         self._static_sources = None
+        self._power_statics = None
         self._statics = None
         self._links.clear()
         if self._base is not None:
@@ -72,6 +74,21 @@ class View:
                 return static_rules.EMPTY
             self._statics = static_rules.compute(base, self._static_sources)
         return self._statics
+
+    def has_power_statics(self) -> bool:
+        """Whether some static ability on a card in The World has an effect that changes
+        power ("gets +N", a multiplier, a base power: the only effects that fill the static
+        table's power entries, :func:`replay.wotf.statics.compute`).  Kept until a card
+        changes area, as the sources are."""
+        if not self._consult_statics:
+            return False
+        if self._power_statics is None:
+            if self._static_sources is None:
+                self._static_sources = static_rules.sources(self.without_statics())
+            self._power_statics = any(op.do in static_rules.POWER_OPS
+                                      for _, ability in self._static_sources
+                                      for op in ability.effects)
+        return self._power_statics
 
     def counted_events(self) -> frozenset[str]:
         """The game events some card of this match counts ("the third time …", rule 511), so
@@ -319,6 +336,8 @@ class View:
             return True
         if self._stat_defining(c.name):
             return True
+        if not self.has_power_statics():
+            return False  # no static ability in force can change a card's power
         table = self.statics()
         return cid in table.power_add or cid in table.power_mul or cid in table.base
 

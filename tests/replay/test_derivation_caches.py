@@ -4,6 +4,8 @@
   Wonders ``View.can_have_negative_power`` names: after every event of random play with the
   sample decks (scripted cards, counters, statics), the Wonders it leaves out have power ≥ 0,
   so the incremental settle finds exactly the Wonders the full one finds.
+* Settling needs no static table when no static ability in force can change power
+  (``View.has_power_statics``): then a fresh view's table has no power entries.
 * ``View.links`` is kept until the next event: after every event it equals the links a fresh
   view (no cache) works out.
 * "Whenever" triggers skip a card only when ``View.may_react_to`` says no ability on the
@@ -46,6 +48,10 @@ def check_shortcuts(engine: Engine, event) -> None:
                     f"after {event}: {c.id} has a 'whenever' on {name} but is skipped")
     for seat in ("A", "B"):
         assert view.links(seat) == fresh.links(seat), f"after {event}: stale links of {seat}"
+    if not view.has_power_statics():
+        table = fresh.statics()
+        assert not (table.power_add or table.power_mul or table.base), (
+            f"after {event}: a static changes power but has_power_statics says none can")
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
