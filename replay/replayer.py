@@ -24,7 +24,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger.codec import Stored
-from ledger.events import Annotated, Conceded, Event, JudgeNote, MatchOpened, TakenBack
+from ledger.events import (
+    Annotated,
+    Conceded,
+    Event,
+    GameLossGiven,
+    JudgeCalled,
+    JudgeNote,
+    MatchOpened,
+    TakenBack,
+)
 from ledger.registry import kind_of
 from replay.errors import DivergenceError, IllegalDecisionError, ReplayError
 from replay.game import Game, Rules
@@ -41,7 +50,7 @@ SNAPSHOT_EVERY = 3
 
 def _is_decided(fed: Event) -> bool:
     """Whether a fed event goes through ``Rules.decide`` (a decision or a chance event)."""
-    return kind_of(type(fed).__name__) in ("decision", "chance") or isinstance(fed, Conceded)
+    return kind_of(type(fed).__name__) in ("decision", "chance") or isinstance(fed, (Conceded, GameLossGiven))
 
 
 class Divergence(DivergenceError):
@@ -123,7 +132,7 @@ class Replay:
 
     def _feed(self, engine: Rules, fed: Event, seq: int) -> tuple[Rules, list[Event]]:
         """Apply one fed event; returns the engine to go on with and ``[fed, *outcomes]``."""
-        if isinstance(fed, (JudgeNote, Annotated)):  # notes change nothing, even after the end
+        if isinstance(fed, (JudgeNote, JudgeCalled, Annotated)):  # change nothing, even after the end
             return engine, [fed]
         if isinstance(fed, TakenBack):
             if not 0 <= fed.to_seq < seq or not self.is_batch_end(fed.to_seq):

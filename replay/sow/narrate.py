@@ -12,7 +12,17 @@ from typing import Any
 
 import msgspec
 
-from ledger.events import Annotated, Conceded, Event, JudgeNote, MatchEnded, MatchOpened, TakenBack
+from ledger.events import (
+    Annotated,
+    Conceded,
+    Event,
+    GameLossGiven,
+    JudgeCalled,
+    JudgeNote,
+    MatchEnded,
+    MatchOpened,
+    TakenBack,
+)
 from replay.sow import events as ev
 
 Names = Mapping[str, str]
@@ -35,6 +45,9 @@ LINES: dict[type, Line] = {
     Conceded: lambda e, s: f"{e.seat} concedes.",
     TakenBack: lambda e, s: f"Taken back to event {e.to_seq}{': ' + e.reason if e.reason else ''}.",
     JudgeNote: lambda e, s: f"Judge {e.judge}: {e.text}",
+    GameLossGiven: lambda e, s: f"Judge {e.judge} gives {e.seat} a game loss"
+                                f"{': ' + e.reason if e.reason else ''}.",
+    JudgeCalled: lambda e, s: f"{e.seat} calls the judge{': ' + e.text if e.text else ''}.",
     Annotated: lambda e, s: f"{e.name} notes on event {e.about}: {e.text}",
     ev.PlayChosen: lambda e, s: f"{e.seat} plays {_name(s, e.card)}.",
     ev.ActivationChosen: lambda e, s: f"{e.seat} activates {_name(s, e.card)}.",

@@ -10,7 +10,17 @@ from collections.abc import Mapping
 
 import msgspec
 
-from ledger.events import Annotated, Conceded, Event, JudgeNote, MatchEnded, MatchOpened, TakenBack
+from ledger.events import (
+    Annotated,
+    Conceded,
+    Event,
+    GameLossGiven,
+    JudgeCalled,
+    JudgeNote,
+    MatchEnded,
+    MatchOpened,
+    TakenBack,
+)
 from replay.wotf import events as ev
 from replay.wotf.events import (
     ActivationDeclared,
@@ -223,6 +233,11 @@ def _narrate_cards(event: Event, namer: _Namer) -> str:
         return f"{event.seat} resolves {namer(event.card)} by hand ({len(event.ops)} change(s))"
     if isinstance(event, JudgeNote):
         return f"Judge {event.judge} notes: {event.text}"
+    if isinstance(event, GameLossGiven):
+        return (f"Judge {event.judge} gives {event.seat} a game loss"
+                + (f": {event.reason}" if event.reason else ""))
+    if isinstance(event, JudgeCalled):
+        return f"{event.seat} calls the judge" + (f": {event.text}" if event.text else "")
     if isinstance(event, Annotated):
         return f"{event.name} notes on event {event.about}: {event.text}"
     return _narrate_state(event, namer)
