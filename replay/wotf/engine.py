@@ -40,7 +40,7 @@ from replay.wotf.events import (
     ManualResolved,
     TriggerResolved,
 )
-from replay.wotf.evolve import STRUCTURAL, evolve, initial_state
+from replay.wotf.evolve import STRUCTURAL, VIEW_UNCHANGED, evolve, initial_state
 from replay.wotf.manual import apply_ops, shuffled_seats, shuffles, why_not_ops
 from replay.wotf.match import Match
 from replay.wotf.movement import Movement
@@ -56,6 +56,8 @@ from replay.wotf.trigger import Trigger
 ENGINE_VERSION = "0.2.0"
 
 _STACK = frozenset(STACK_EVENTS)
+#: events after which the view's kept facts stand (the stack changes no fact it derives)
+_KEEPS_VIEW = _STACK | VIEW_UNCHANGED
 
 
 class Engine:
@@ -147,7 +149,8 @@ class Engine:
                                        f"{getattr(decision, 'seat', 'chance')}: {reason}")
         self.out = [decision]
         evolve(self.state, decision)
-        self.view.changed()
+        if type(decision) not in _KEEPS_VIEW:
+            self.view.changed()
         if self.on_emit is not None:
             self.on_emit(decision)
         if isinstance(decision, (Conceded, GameLossGiven)):  # 405: a match can end by these too
@@ -197,8 +200,8 @@ class Engine:
         evolve(self.state, event)
         if type(event) in STRUCTURAL:
             self.view.touch()
-        if type(event) not in _STACK:
-            self.view.changed()  # (the stack changes no fact the view derives)
+        if type(event) not in _KEEPS_VIEW:
+            self.view.changed()
         self.out.append(event)
         if self.on_emit is not None:
             self.on_emit(event)

@@ -458,4 +458,16 @@ STRUCTURAL = frozenset({ev.CardMoved, ev.TokenCreated, ev.ControlChanged, ev.Abi
                         ev.EffectsEnded, ev.DeckShuffled, ev.DeckOrdered, ev.CardPutOnTop,
                         ev.CardStatsEntered})
 
-__all__ = ["SEATS", "STRUCTURAL", "evolve", "fold", "initial_state", "number"]
+#: Event types after which every fact the view keeps from one event to the next (the static
+#: ability table, the links: :meth:`~replay.wotf.queries.View.changed`) is as it was: those
+#: :func:`evolve` ignores, and those that write only the phase, the turn, pass counts, a
+#: player's resources or the event counts -- facts no static ability's selector, condition or
+#: amount (:mod:`replay.wotf.selectors`) and no link reads.  (A turn action is not among them:
+#: it writes who took the last turn, which a condition reads, 404.5.2.)
+VIEW_UNCHANGED = frozenset({
+    *(cls for cls in vars(ev).values()
+      if isinstance(cls, type) and issubclass(cls, ev.Event) and cls not in _APPLY),
+    ev.TurnEnded, ev.ResourcesChanged, ev.Passed, ev.EventCounted,
+})
+
+__all__ = ["SEATS", "STRUCTURAL", "VIEW_UNCHANGED", "evolve", "fold", "initial_state", "number"]

@@ -10,10 +10,16 @@
   view (no cache) works out.
 * "Whenever" triggers skip a card only when ``View.may_react_to`` says no ability on the
   event can be in force on it: a fresh view lists no such ability for it.
+* The static-ability table and the links are kept across the events of
+  ``evolve.VIEW_UNCHANGED`` (those evolve ignores, and those writing only the phase, the
+  turn, pass counts, resources or event counts): after every event the view's kept table
+  equals the one a fresh view works out.  A deliberately broken shortcut (every event keeps
+  the view) is caught by the same check.
 """
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -46,6 +52,9 @@ def check_shortcuts(engine: Engine, event) -> None:
                 assert not any(a.when == "whenever" and a.on is not None and a.on.event == name
                                for a in fresh.abilities(c.id, include_nullified=True)), (
                     f"after {event}: {c.id} has a 'whenever' on {name} but is skipped")
+    kept = view._statics  # the table the view kept, if it has one (statics() would refill it)
+    if kept is not None:
+        assert kept == fresh.statics(), f"after {event}: the kept static table is stale"
     for seat in ("A", "B"):
         assert view.links(seat) == fresh.links(seat), f"after {event}: stale links of {seat}"
     if not view.has_power_statics():
@@ -71,6 +80,41 @@ def test_shortcuts_agree_with_full_computation_under_random_play(a, b, seed, rul
     engine.start()
     play_out(engine, random.Random(seed))
     assert engine.state.over and len(seen) > 50
+
+
+def _play_checked(a: int, b: int, seed: int, ruleset: str) -> None:
+    seats = [SeatInfo(seat, seat, deck.name, deck.entries(), deck.archive_entries())
+             for seat, deck in (("A", DECKS[a]), ("B", DECKS[b]))]
+    engine = Engine.for_match(MatchOpened(match_id="cache", ruleset=ruleset, seats=seats), DB)
+
+    def on_emit(event):
+        view = engine.view
+        view.statics()  # keep a table (and links) into the next event, as settling does
+        view.links("A"), view.links("B")
+        check_shortcuts(engine, event)
+
+    engine.on_emit = on_emit
+    engine.start()
+    play_out(engine, random.Random(seed))
+
+
+def test_kept_static_table_matches_a_fresh_one_every_event():
+    # The table is kept into every next event, so a stale one would show (rule 508 order).
+    for a, b, seed in ((0, len(DECKS) - 1, 1), (1, 2, 2), (len(DECKS) - 1, 0, 3)):
+        for ruleset in ("1.3.2", "1.2"):
+            _play_checked(a % len(DECKS), b % len(DECKS), seed, ruleset)
+
+
+def test_a_broken_view_shortcut_is_caught(monkeypatch):
+    # Keeping the view across every event (counters, stones, turn actions ...) goes stale.
+    from replay.wotf import engine as engine_module
+    from replay.wotf import events as ev
+    every = frozenset(cls for cls in vars(ev).values()
+                      if isinstance(cls, type) and issubclass(cls, ev.Event))
+    monkeypatch.setattr(engine_module, "_KEEPS_VIEW", every)
+    with pytest.raises(AssertionError, match="stale"):
+        for seed in range(40):
+            _play_checked(seed % len(DECKS), (seed * 7 + 3) % len(DECKS), seed, "1.3.2")
 
 
 def _engine_with_world(seed: int = 3) -> Engine:
