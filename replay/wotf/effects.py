@@ -305,9 +305,17 @@ class Effects(Component):
                 triggers.append(Trigger(item, controller_of(self.state.cards[item]), "equip", realm))
         return triggers
 
+    #: (view, generation) at which settling last found nothing to do: until the view's facts
+    #: change (:attr:`~replay.wotf.queries.View.generation`) it would find nothing again
+    _quiet: tuple[object, int] | None = None
+
     def settle(self) -> Flow:
         """State-based checks: +1 and −1 counters on a card cancel (Counters); every Wonder
         with negative power dies (101.6); repeated until nothing changes."""
+        view = self.view
+        if self._quiet is not None and self._quiet[0] is view and \
+                self._quiet[1] == view.generation:
+            return
         for c in self.view.world():
             if c.counters.get("+1", 0) and c.counters.get("-1", 0):
                 self.g.add_counters(c.id, "-1", 0)
@@ -316,6 +324,7 @@ class Effects(Component):
                      if self.view.is_wonder(c.id) and self.view.can_have_negative_power(c.id)
                      and self.view.power(c.id) < 0]
             if not dying:
+                self._quiet = (view, view.generation)
                 return
             yield from self.die_together(dying, "died", "negative power")
 

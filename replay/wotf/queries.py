@@ -36,9 +36,12 @@ class View:
         self._defining: dict[str, tuple[Card, tuple[Ability, ...]]] = {}
         self._whenever: dict[str, tuple[Card, frozenset[str]]] = {}
         self._links: dict[str, frozenset[str]] = {}  # seat -> its links, until the next event
+        #: counts :meth:`changed` calls: facts read at one generation stand while it lasts
+        self.generation = 0
 
     def touch(self) -> None:
         """Forget cached facts: call whenever a card changes area (the engine's ``move``)."""
+        self.generation += 1
         self._world = None
         self._static_sources = None
         self._power_statics = None
@@ -50,6 +53,7 @@ class View:
     def changed(self) -> None:
         """Forget the static-ability table and the links: call after any change of the state
         (every event)."""
+        self.generation += 1
         self._statics = None
         self._links.clear()
         if self._base is not None:

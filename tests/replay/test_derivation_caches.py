@@ -15,6 +15,9 @@
   turn, pass counts, resources or event counts): after every event the view's kept table
   equals the one a fresh view works out.  A deliberately broken shortcut (every event keeps
   the view) is caught by the same check.
+* Settling is skipped while the view's generation is the one at which it last found nothing
+  to do: at every settle where a full settle (a fresh view) finds a +1/−1 pair or a Wonder
+  with negative power, settling emits something.
 """
 
 import random
@@ -77,15 +80,36 @@ def test_shortcuts_agree_with_full_computation_under_random_play(a, b, seed, rul
         check_shortcuts(engine, event)
 
     engine.on_emit = on_emit
+    check_settling(engine)
     engine.start()
     play_out(engine, random.Random(seed))
     assert engine.state.over and len(seen) > 50
+
+
+def settle_needed(engine: Engine) -> bool:
+    """Whether a full settle has something to do: a card with +1 and −1 counters (Counters) or
+    a Wonder with negative power (101.6), asked of a fresh view."""
+    fresh = View(engine.state, engine.view.db)
+    return any((c.counters.get("+1", 0) and c.counters.get("-1", 0))
+               or (fresh.is_wonder(c.id) and fresh.power(c.id) < 0) for c in fresh.world())
+
+
+def check_settling(engine: Engine) -> None:
+    """Every settle of ``engine`` checked: when a full settle has something to do, it emits."""
+    settle = engine._effects.settle
+
+    def checked():
+        needed, before = settle_needed(engine), len(engine.out)
+        yield from settle()
+        assert not needed or len(engine.out) > before, "settling was skipped but was needed"
+    engine._effects.settle = checked  # type: ignore[method-assign]
 
 
 def _play_checked(a: int, b: int, seed: int, ruleset: str) -> None:
     seats = [SeatInfo(seat, seat, deck.name, deck.entries(), deck.archive_entries())
              for seat, deck in (("A", DECKS[a]), ("B", DECKS[b]))]
     engine = Engine.for_match(MatchOpened(match_id="cache", ruleset=ruleset, seats=seats), DB)
+    check_settling(engine)
 
     def on_emit(event):
         view = engine.view
@@ -162,3 +186,39 @@ def test_links_are_forgotten_when_a_null_counter_lands():
         if c.controller == seat:
             engine.add_counters(c.id, "null", 1)
     assert engine.view.links(seat) == View(engine.state, engine.view.db).links(seat) == frozenset()
+
+
+def _settle_after_minus_counters() -> tuple[Engine, str]:
+    """Settle a quiet board (nothing to do), then give a Wonder enough −1 counters to make
+    its power negative and settle again (101.6: it dies)."""
+    engine = _engine_with_world()
+    check_settling(engine)
+    wonder = next(c.id for c in engine.view.world()
+                  if engine.view.is_wonder(c.id) and DB[c.name].type == "wonder")
+    engine.out = []
+    for _ in engine.settle():
+        break
+    assert engine._effects._quiet is not None and not engine.out  # nothing to do: kept quiet
+    engine.add_counters(wonder, "-1", int(engine.view.power(wonder)) + 1)
+    assert settle_needed(engine)
+    for _ in engine.settle():  # dying may ask something (a trigger): the check ran before
+        break
+    return engine, wonder
+
+
+def test_settling_after_a_change_is_not_skipped():
+    engine, wonder = _settle_after_minus_counters()
+    assert engine.state.cards[wonder].zone != "world"
+
+
+def test_a_broken_settle_shortcut_is_caught(monkeypatch):
+    # Settling skipped whenever it once found nothing, whatever changed since (101.6).
+    from replay.wotf.effects import Effects
+    settle = Effects.settle
+
+    def stale(self):
+        if self._quiet is None:
+            yield from settle(self)
+    monkeypatch.setattr(Effects, "settle", stale)
+    with pytest.raises(AssertionError, match="skipped but was needed"):
+        _settle_after_minus_counters()
