@@ -7,15 +7,17 @@ pairs and starts three Swiss rounds from the console.  In round 1, Kai's table i
 printed stats in the form and plays it, and the judge (a third phone) takes one batch back
 through the confirmation.  Every other table, and rounds 2 and 3 entirely, are played by bots
 deciding through the seat API over HTTP: a table with an even number is played to its end, an
-odd one is ended by the judge's concession after a few bot decisions (a whole bot match takes a
-while on a busy machine).  Before round 3 the organizer drops a player, so round 3 has a bye.
-The console's standings and its CSV must equal a hand computation of the recorded results
-(tests/web/test_tournaments.py's ``hand_standings``: 3/1/0, the 1/3 floor, a bye a 2-0 win left
-out of the opponents' percentages; docs/organizer.md).
+odd one is ended by the judge's concession after twelve bot decisions (so results come both
+from a match's own end and from an ending the judge records).  Before round 3 the organizer
+drops a player, so round 3 has a bye.  The console's standings and its CSV must equal a hand
+computation of the recorded results (tests/web/test_tournaments.py's ``hand_standings``: 3/1/0,
+the 1/3 floor, a bye a 2-0 win left out of the opponents' percentages; docs/organizer.md).
 
 A real ``wonders serve`` subprocess, Playwright with Debian's Chromium (``/usr/bin/chromium``);
-skipped where it is missing (tests/e2e/conftest.py).  Screenshots go to ``$WONDERS_SCREENSHOTS``
-or the test's tmp dir.
+skipped where it is missing (tests/e2e/conftest.py).  Screenshots (the console at the end of the
+day, tournament-day.png; Kai's phone choosing the realm of the catalogue card,
+tournament-day-phone.png; the judge's take-back, judge-phone.png and judge-desktop.png, by
+test_play_browser's helper) go to ``$WONDERS_SCREENSHOTS`` or the test's tmp dir.
 """
 
 from __future__ import annotations
@@ -116,7 +118,7 @@ def register(page, name: str, text: str) -> None:
     assert not page.locator("p.error").count(), page.locator("p.error").inner_text()
 
 
-def start_round(page, number: int, shots: Path) -> tuple[list[dict], str | None]:
+def start_round(page, number: int) -> tuple[list[dict], str | None]:
     """Press the console's start button; the tables read from the links page (names, match id,
     tokens from the seat and judge URLs) and the bye."""
     page.click("#start button[type=submit]")
@@ -135,8 +137,6 @@ def start_round(page, number: int, shots: Path) -> tuple[list[dict], str | None]
             if role != "judge":
                 table[role.lower()] = caption.split(": ", 1)[1]
         tables.append(table)
-    if number == 1:
-        page.screenshot(path=str(shots / "organize-links.png"), full_page=False)
     bye = page.locator("p:has-text('Bye:')")
     name = bye.inner_text().split(": ", 1)[1] if bye.count() else None
     page.click("text=Back to")
@@ -244,7 +244,7 @@ def on_phones(browser, base: str, table: dict, names: list[str], shots: Path):
             continue
         turn = kind == "turn"
         if turn and seat == kai and not catalogue_played and drew:
-            played = play_named(pages[seat], names, shots / "tournament-play-phone.png")
+            played = play_named(pages[seat], names, shots / "tournament-day-phone.png")
             if played:
                 tally.append(played)
                 catalogue_played = True
@@ -252,9 +252,12 @@ def on_phones(browser, base: str, table: dict, names: list[str], shots: Path):
                 reload(opponent)  # the card and its entered stats, now public, on the other phone
                 assert any(n in opponent.inner_text("#board") for n in names)
                 continue
-        draw = turn and (not drew or (seat == kai and not catalogue_played))
+        listed = prompt.get("options") or []
+        can_draw = any(o["decision"]["type"] == "DrawDeclared" for o in listed)
+        # the first turn draws (the judge takes it back); Kai draws until a catalogue card comes
+        draw = turn and can_draw and (not drew or (seat == kai and not catalogue_played))
         play = turn and not draw and plays[seat] < PLAYS_PER_SEAT
-        options = len(prompt.get("options") or [])
+        options = len(listed)
         what, taps = act(pages[seat], play, draw, None, options)
         tally.append((what, taps))
         plays[seat] += what == "turn: play a card"
@@ -314,7 +317,7 @@ def test_a_tournament_day_console_phones_judge_bots_and_standings(server, shots)
                 dropped = rows.last.locator("td").nth(1).inner_text().split()[0]
                 console.locator(f"#players li:has-text('{dropped}') button:has-text('Drop')").click()
                 console.wait_for_selector(f"#players li:has-text('{dropped}') >> text=dropped")
-            tables, bye = start_round(console, number, shots)
+            tables, bye = start_round(console, number)
             assert (bye is not None) == (number == 3)
             if bye:
                 how.append(f"round 3: {dropped} dropped, bye to {bye}")
@@ -322,7 +325,12 @@ def test_a_tournament_day_console_phones_judge_bots_and_standings(server, shots)
             for i, table in enumerate(tables):
                 assert dropped not in (table["a"], table["b"])
                 if number == 1 and KAI in (table["a"], table["b"]):
-                    report(on_phones(browser, base, table, names, shots))
+                    tally = on_phones(browser, base, table, names, shots)
+                    report(tally)
+                    played = [taps for what, taps in tally if not what.startswith("enter")]
+                    print(f"  without the card entry forms (typing a field counted as a tap): "
+                          f"{len(played)} decisions, {sum(played)} taps, "
+                          f"{sum(played) / len(played):.2f} taps per decision")
                     how.append(f"round 1 table {i + 1}: two phones, to the end")
                 else:
                     how.append(f"round {number} table {i + 1}: {by_bots(base, table, i + 1, rng)}")
@@ -332,9 +340,10 @@ def test_a_tournament_day_console_phones_judge_bots_and_standings(server, shots)
             assert console.locator("#board .table.ended").count() == \
                 sum(len(r) for r, _b in history)
         no_overflow(console)
-        console.screenshot(path=str(shots / "organize.png"), full_page=True)
+        console.screenshot(path=str(shots / "tournament-day.png"), full_page=True)
         shown = console_standings(console)
         text = console.request.get(f"{base}/organize/t/tournament-day/standings.csv").text()
+        results = console.request.get(f"{base}/organize/t/tournament-day/results.csv").text()
         browser.close()
     print("\n" + "\n".join(how))
     met = [frozenset((a, b)) for matches, _bye in history for a, b, _w in matches]
@@ -342,11 +351,15 @@ def test_a_tournament_day_console_phones_judge_bots_and_standings(server, shots)
     expected = hand_standings(history)
     assert shown == {p: (mp, *(f"{100 * x:.1f}" for x in rest))
                      for p, (mp, *rest) in expected.items()}
+    points = [mp for mp, *_rest in shown.values()]
+    assert points == sorted(points, reverse=True)  # ranked by points first
     rows = list(csv.DictReader(io.StringIO(text)))
     assert {r["player"]: (int(r["points"]), r["omw_pct"], r["gw_pct"], r["ogw_pct"])
             for r in rows} == {p: (mp, *(f"{100 * x:.2f}" for x in rest))
                                for p, (mp, *rest) in expected.items()}
     assert [r["player"] for r in rows] == list(shown)  # the same order as the page
+    won = [r["winner"] for r in csv.DictReader(io.StringIO(results)) if r["table"] != "bye"]
+    assert won == [w or "draw" for matches, _bye in history for _a, _b, w in matches]
 
 
 def console_standings(page) -> dict[str, tuple]:
