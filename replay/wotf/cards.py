@@ -171,6 +171,9 @@ class CardDB:
 
     def __init__(self, cards: Iterable[Card] = ()):
         self._cards: dict[str, Card] = {}
+        #: whether some card was added whose printed stats are entered at the table (R34);
+        #: False means none is, so no such card needs asking about
+        self.has_entered_cards = False
         for card in cards:
             self._add(card)
 
@@ -178,6 +181,8 @@ class CardDB:
         if card.name in self._cards and not replace:
             raise CardDataError(f"card {card.name!r} is defined twice")
         self._cards[card.name] = card
+        if card.entered_at_table:
+            self.has_entered_cards = True
 
     def __getitem__(self, name: str) -> Card:
         try:

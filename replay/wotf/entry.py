@@ -39,8 +39,8 @@ UNSEEN_ZONES = ("deck", "archive")
 def entry_prompt(state: GameState, db: CardDB) -> Prompt | None:
     """The ``stats`` prompt for the first card (in the state's card order) that its owner sees
     and whose printed stats are not entered yet; ``None`` when there is none."""
-    if not isinstance(db, MatchCards) or state.over:
-        return None
+    if not isinstance(db, MatchCards) or state.over or not db.base.has_entered_cards:
+        return None  # (no card of the pool is entered at the table: none to ask about)
     for cid, c in state.cards.items():
         if c.zone not in UNSEEN_ZONES and db.has_stats_to_enter(c.name, c.owner):
             return Prompt(c.owner, "stats", card=cid,

@@ -238,3 +238,11 @@ def test_a_match_with_entered_cards_ingests_into_the_warehouse(tmp_path):
     assert not report.problems, [p.line() for p in report.problems]
     with duckdb.connect(str(warehouse)) as con:
         assert con.execute("select count(*) from matches").fetchone()[0] == 1
+
+
+def test_a_pool_knows_whether_it_has_cards_entered_at_the_table():
+    # R34: only a pool with catalogue cards can ask for stats; the engine skips the scan
+    # (entry.entry_prompt) for the others, and must not for these.
+    assert not small_db().has_entered_cards
+    assert _db().has_entered_cards
+    assert CardDB([AGARIC]).has_entered_cards
