@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -49,6 +48,7 @@ from web.models import (
     PromptOut,
     StateOut,
 )
+from web.narration import Narrator
 from web.tokens import PgTokenBook, TokenBook, is_same_secret
 
 M = TypeVar("M", bound=BaseModel)
@@ -183,13 +183,13 @@ def query_int(name: str, default: int, low: int = 0, high: int = 10**9) -> int:
 # -- views of a table --------------------------------------------------------------------------
 
 
-def event_out(game: Game, stored: Stored, perspective: str,
-              hidden: Collection[str] = ()) -> EventOut:
-    """One event of a ``game`` match as ``perspective`` may see it; ``hidden``: the cards whose
-    identity is hidden now."""
-    event = game.redact(stored.event, perspective, hidden)
+def event_out(narrator: Narrator, stored: Stored) -> EventOut:
+    """One event of a match as the narrator's perspective may see it, in words, with the
+    take-back that undid it (if one did)."""
+    event = narrator.redact(stored.event)
     return EventOut(seq=stored.seq, at=stored.at, batch=stored.batch,
-                    text=game.narrate(event, None, {}), event=msgspec.to_builtins(event))
+                    text=narrator.words(event), event=msgspec.to_builtins(event),
+                    undone_by=narrator.undone_by(stored.seq))
 
 
 def state_out(table: Table, perspective: str, seq: int | None = None,
@@ -319,11 +319,11 @@ def events_out(table: Table, perspective: str, from_seq: int, upto: int,
     # hidden as of ``upto``, the last seq this viewer may see (a delayed spectator's board
     # may still show face down a card turned face up since)
     out: list[EventOut] = []
-    hidden = table.game.hidden_ids(table.state_at(min(upto, table.length - 1)))
+    narrator = Narrator(table, perspective, upto)
     for stored in table.store.read(table.match_id, from_seq):
         if stored.seq > upto or (limit is not None and len(out) >= limit):
             break
-        out.append(event_out(table.game, stored, perspective, hidden))
+        out.append(event_out(narrator, stored))
     return out
 
 

@@ -33,6 +33,7 @@ from web.api.common import (
 from web.api.openapi import route
 from web.errors import ForbiddenError, IllegalError, MalformedRequestError, describe_validation
 from web.models import Concede, EventsOut, PendingOut, Recorded, StateOut, SubmitDecision
+from web.narration import Narrator
 
 bp = Blueprint("seat", __name__, url_prefix="/api/matches")
 SEATS = ("A", "B")
@@ -66,9 +67,8 @@ def submit_decision(match_id: str):
     def write(table):
         decision = to_event(table.game, seat, body.decision)
         stored = submit_as_seen(table, seat, decision, body.expected_seq)
-        hidden = table.game.hidden_ids(table.state)
-        return Recorded(seq=table.length,
-                        events=[event_out(table.game, s, seat, hidden) for s in stored])
+        narrator = Narrator(table, seat)
+        return Recorded(seq=table.length, events=[event_out(narrator, s) for s in stored])
     return services().tables.using(match_id, write).model_dump(), 201
 
 
