@@ -204,15 +204,25 @@ function short(text) {
   return text.length > 140 ? `${text.slice(0, 139)}…` : text;
 }
 
+// An event a take-back undid stays in the record: struck through, naming the take-back.
+function eventLine(e) {
+  if (e.undone_by === null || e.undone_by === undefined) {
+    return el("li", { value: e.seq, title: e.text }, short(e.text));
+  }
+  const why = `undone by the take-back at event ${e.undone_by}`;
+  return el("li", { value: e.seq, class: "undone", title: `${e.text} (${why})` },
+    el("del", {}, short(e.text)), " ", el("small", {}, `(${why})`));
+}
+
 async function renderEvents() {
   const from = Math.max(0, current.length - 40);
   const data = await call("GET", `/events?from=${from}`);
   const list = document.getElementById("events");
-  list.replaceChildren(...data.events.slice().reverse().map((e) =>
-    el("li", { value: e.seq, title: e.text }, short(e.text))));
+  list.replaceChildren(...data.events.slice().reverse().map(eventLine));
   const history = document.getElementById("history");
   if (!history) return;
-  const ends = data.events.filter((e) => e.seq === e.batch && e.seq < current.length - 1);
+  const ends = data.events.filter((e) => e.seq === e.batch && e.seq < current.length - 1 &&
+                                         (e.undone_by === null || e.undone_by === undefined));
   history.replaceChildren(...ends.reverse().map((e) =>
     el("li", { value: e.seq }, el("button", { type: "button", class: "takeback", "data-seq": e.seq,
       onclick: () => write("/takeback", { to_seq: e.seq, reason: "judge take-back from /play",
