@@ -5,14 +5,15 @@ the first-player number, the match-up heatmap, realm control and win rate by DBS
 The numbers are the warehouse's (``wonders ingest``); this module only calls
 :func:`ledger.stats.compute` and turns the tables into chart geometry -- nothing is recounted.
 
-Small samples do not mislead by default: a rate column sorts by its Wilson interval's lower
-bound (``rank=low``; ``rank=rate`` sorts by the rate itself), and a rate over fewer than
-``min_n`` games (default :data:`MIN_SAMPLE`) is drawn muted -- a pale bar, a grey heatmap cell,
-a grey table cell.  A mirror match-up has no win rate of its own (both seats are the same
-archetype), so its cell is blank.  The realm chart compares, per realm, how often the match
-winner held its stone with how often the loser did; the DBS chart's axis is linear, one slot
-per bucket from the lowest to the highest difference seen, empty buckets included.  Every
-chart is also a CSV: ``/stats/<name>.csv`` with the page's filters.
+Small samples do not mislead by default: a rate over fewer than ``min_n`` games (default
+:data:`MIN_SAMPLE`) is drawn muted -- a pale bar, a grey heatmap cell, a grey table cell -- and
+sorts after the rates over enough games; among those a rate column sorts by its Wilson
+interval's lower bound (``rank=low``; ``rank=rate`` sorts by the rate itself).  A mirror
+match-up has no win rate of its own (both seats are the same archetype), so its cell is blank.
+The realm chart compares, per realm, how often the match winner held its stone with how often
+the loser did; the DBS chart's axis is linear, one slot per bucket from the lowest to the
+highest difference seen, empty buckets included.  Every chart is also a CSV:
+``/stats/<name>.csv`` with the page's filters.
 
 The warehouse file is ``app.config["WONDERS_WAREHOUSE"]``, else the ``WONDERS_WAREHOUSE``
 environment variable, else ``<store>/warehouse.duckdb`` (for a ``postgresql://`` store,
@@ -42,6 +43,9 @@ CARD_SORTS = ("card", "deck_games", "deck_wr", "played_wr", "oh_wr", "gih_wr", "
 #: A rate column and the column of its interval's lower bound (what ``rank=low`` sorts by).
 LOWER_BOUNDS = {"deck_wr": "deck_wr_low", "played_wr": "played_wr_low", "oh_wr": "oh_wr_low",
                 "gih_wr": "gih_wr_low", "gns_wr": "gns_wr_low", "iwd": "iwd_low"}
+#: The games behind each rate column (IWD: both of its rates').
+SAMPLES = {"deck_wr": ("deck_games",), "played_wr": ("played_games",), "oh_wr": ("oh_games",),
+           "gih_wr": ("gih_games",), "gns_wr": ("gns_games",), "iwd": ("gih_games", "gns_games")}
 RANKS = ("low", "rate")
 RULESETS = ("1.3.2", "1.2")
 MIN_SAMPLE = 10  # games: a rate over fewer is drawn muted (?min_n= changes it)
@@ -72,7 +76,7 @@ def stats():
     if not path.exists():
         return render_template("stats.html", missing=str(path), data=None, tournaments=[], **page)
     data, tournaments = _computed(path, filters)
-    cards = sorted(data["cards"].records(), key=lambda r: _sort_key(r, sort, rank),
+    cards = sorted(data["cards"].records(), key=lambda r: _sort_key(r, sort, rank, min_n),
                    reverse=descending)
     return render_template(
         "stats.html", missing=None, tournaments=tournaments, cards=cards, data=data,
@@ -127,13 +131,16 @@ def _computed(path: Path, filters: named.Filters) -> tuple[dict, list[str]]:
     return cache[key]
 
 
-def _sort_key(record: dict, sort: str, rank: str = "rate"):
-    """A card row's place: by the column, a rate by its interval's lower bound with
-    ``rank=low`` (an n=1 card at 100% has a lower bound near 20%: it does not top the table)."""
+def _sort_key(record: dict, sort: str, rank: str = "rate", min_n: int = 0):
+    """A card row's place: by the column; a rate by its interval's lower bound with
+    ``rank=low`` (an n=1 card at 100% has a lower bound near 20%), and a rate over fewer than
+    ``min_n`` games after every rate over enough of them -- small samples do not top the
+    table."""
     value = record[LOWER_BOUNDS[sort]] if rank == "low" and sort in LOWER_BOUNDS else record[sort]
     if sort == "card":
-        return (0, value)
-    return (1, value) if value is not None else (0, 0)
+        return (0, 0, value)
+    enough = int(sort not in SAMPLES or min(record[c] for c in SAMPLES[sort]) >= min_n)
+    return (enough, 1, value) if value is not None else (enough, 0, 0)
 
 
 def _first(table: named.Table) -> dict:
@@ -200,7 +207,7 @@ def dbs_chart(table: named.Table, width: int, min_n: int = 0) -> dict:
         items.append((label, r["wr"], r["wr_low"], r["wr_high"], r["games"]) if r else
                      (label, None, None, None, 0))
     chart = rate_bars(items, min_n)
-    chart["dense"] = len(items) > 8  # labels turned to fit
+    chart["dense"] = len(items) > 6  # labels turned to fit
     return chart
 
 

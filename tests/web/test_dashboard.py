@@ -21,7 +21,7 @@ from replay.wotf.decks import load_decks
 from web.app import create_app
 from web.cli_analytics import card_facts
 from web.config import Settings
-from web.dashboard import BOTTOM, HEIGHT, TOP, _heat, rate_bars, rate_y
+from web.dashboard import BOTTOM, HEIGHT, MIN_SAMPLE, TOP, _heat, rate_bars, rate_y
 
 
 @pytest.fixture(scope="module")
@@ -141,17 +141,30 @@ def test_heat_is_white_at_even_blue_above_red_below():
 
 
 def test_small_samples_do_not_top_the_cards_table_by_default(client, warehouse):
-    """By default a rate column ranks by its Wilson lower bound: an n=1 card at 100% (lower
-    bound ~21%) sits below a card at 60% of 50 games; ``rank=rate`` sorts by the rate."""
+    """By default the cards over at least min_n games (GIH) come first, each group by
+    the Wilson lower bound (an n=1 card at 100% has a lower bound of ~21%); ``min_n=0``
+    ranks by the lower bound alone, ``rank=rate`` by the rate."""
     _, path = warehouse
     cards = {c["card"]: c for c in _stats(path, "cards").records()}
-    shown = re.findall(r'<tr data-card="([^"]+)">', _get(client, "/stats"))
-    lows = [cards[c]["gih_wr_low"] if cards[c]["gih_wr_low"] is not None else -1 for c in shown]
-    assert lows == sorted(lows, reverse=True)
+
+    def low(c):
+        return cards[c]["gih_wr_low"] if cards[c]["gih_wr_low"] is not None else -1
+
+    html = _get(client, "/stats")
+    assert f'name="min_n" type="number" min="0" value="{MIN_SAMPLE}"' in html  # the default
+    shown = re.findall(r'<tr data-card="([^"]+)">', _get(client, "/stats?min_n=4"))
+    enough = [c for c in shown if cards[c]["gih_games"] >= 4]  # (this small sample's minimum)
+    assert enough, "the sample has cards over the minimum"
+    assert shown[:len(enough)] == enough  # every well-sampled card before any other
+    assert [low(c) for c in enough] == sorted(map(low, enough), reverse=True)
+    rest = shown[len(enough):]
+    assert [low(c) for c in rest] == sorted(map(low, rest), reverse=True)
     lucky = [c for c in shown if cards[c]["gih_games"] == 1 and cards[c]["gih_wr"] == 1.0]
     assert lucky, "the sample has an n=1 card at 100% (what used to top the table)"
-    assert shown.index(lucky[0]) > 0 and cards[shown[0]]["gih_games"] > 1
-    by_rate = re.findall(r'<tr data-card="([^"]+)">', _get(client, "/stats?rank=rate"))
+    by_low = re.findall(r'<tr data-card="([^"]+)">', _get(client, "/stats?min_n=0"))
+    assert [low(c) for c in by_low] == sorted(map(low, by_low), reverse=True)
+    assert by_low.index(lucky[0]) > 0 and cards[by_low[0]]["gih_games"] > 1
+    by_rate = re.findall(r'<tr data-card="([^"]+)">', _get(client, "/stats?rank=rate&min_n=0"))
     rates = [cards[c]["gih_wr"] if cards[c]["gih_wr"] is not None else -1 for c in by_rate]
     assert rates == sorted(rates, reverse=True)
     assert cards[by_rate[0]]["gih_wr"] == 1.0  # by the rate alone, small samples come first
