@@ -33,7 +33,7 @@ from web.api.common import (
 from web.api.openapi import route
 from web.errors import ForbiddenError, IllegalError, MalformedRequestError, describe_validation
 from web.models import Concede, EventsOut, PendingOut, Recorded, StateOut, SubmitDecision
-from web.narration import Narrator
+from web.narration import Narrator, players_of
 
 bp = Blueprint("seat", __name__, url_prefix="/api/matches")
 SEATS = ("A", "B")
@@ -52,7 +52,7 @@ def get_prompt(match_id: str):
         engine = table.engine() if not table.state.over else None
         return PendingOut(match_id=match_id, length=table.length,
                           prompt=prompt_out(table.game, engine, perspective,
-                                            prompt_salt(table)),
+                                            prompt_salt(table), players_of(table.opened)),
                           divergence=divergence_out(table, perspective))
     return services().tables.using(match_id, view).model_dump()
 
