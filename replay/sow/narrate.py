@@ -40,8 +40,7 @@ LINES: dict[type, Line] = {
     MatchEnded: lambda e, s, p: (f"{p(e.winner)} wins the match ({e.reason.replace('_', ' ')}); "
                                  f"{p(other(e.winner))} loses." if e.winner
                                  else f"The match ends in a draw ({e.reason.replace('_', ' ')})."),
-    Conceded: lambda e, s, p: (f"{p(e.seat)} concedes and loses the match"
-                               f"{' (' + e.reason + ')' if e.reason else ''}."),
+    Conceded: lambda e, s, p: _conceded(e, p(e.seat)),
     TakenBack: lambda e, s, p: (f"Take-back: the match returns to event {e.to_seq} ({e.by})"
                                 f"{': ' + e.reason if e.reason else ''}."),
     JudgeNote: lambda e, s, p: f"Judge {e.judge}: {e.text}",
@@ -92,6 +91,17 @@ LINES: dict[type, Line] = {
     ev.StateLost: lambda e, s, p: f"{p(e.seat)} loses the State {e.name}.",
     ev.TurnClosed: lambda e, s, p: f"{p(e.seat)}'s turn ends.",
 }
+
+
+GAME_LOSS = "game loss (judge)"  # how a judge's game loss is recorded (web/api/judge.py)
+
+
+def _conceded(e: Conceded, who: str) -> str:
+    """A concession, or a judge's game loss (recorded as the seat conceding) read as one."""
+    if e.reason.startswith(GAME_LOSS):
+        why = e.reason[len(GAME_LOSS):].lstrip(": ")
+        return f"The judge gives {who} a game loss{': ' + why if why else ''}; {who} loses the match."
+    return f"{who} concedes and loses the match{' (' + e.reason + ')' if e.reason else ''}."
 
 
 def _picked(e: ev.Picked, s: Names, p: Seat) -> str:

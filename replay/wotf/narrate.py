@@ -143,9 +143,20 @@ def _narrate_ends(event: Event, w: Words) -> str:
         why = f": {event.reason}" if event.reason else ""
         return f"Take-back: the match returns to event {event.to_seq} ({event.by}){why}"
     if isinstance(event, Conceded):
-        why = f" ({event.reason})" if event.reason else ""
-        return f"{w.seat(event.seat)} concedes and loses the match{why}"
+        return conceded(event, w.seat(event.seat))
     return _narrate_more(event, w)
+
+
+GAME_LOSS = "game loss (judge)"  # how a judge's game loss is recorded (web/api/judge.py)
+
+
+def conceded(event: Conceded, who: str) -> str:
+    """A concession, or a judge's game loss (recorded as the seat conceding) read as one."""
+    if event.reason.startswith(GAME_LOSS):
+        why = event.reason[len(GAME_LOSS):].lstrip(": ")
+        return f"The judge gives {who} a game loss{': ' + why if why else ''}; {who} loses the match"
+    why = f" ({event.reason})" if event.reason else ""
+    return f"{who} concedes and loses the match{why}"
 
 
 ENDINGS = {"stones": "on stones", "tiebreak": "on the tiebreak",

@@ -102,6 +102,11 @@ def test_a_loss_reads_as_one_and_manual_changes_say_what_they_did():
         "Bob concedes and loses the match (time)"
     assert narrate(MatchEnded("A", "concession"), players=players) == \
         "Ann wins the match by concession; Bob loses"
+    assert narrate(Conceded("B", "game loss (judge): slow play"), players=players) == \
+        "The judge gives Bob a game loss: slow play; Bob loses the match"
+    from replay.sow.narrate import narrate as sow_narrate
+    assert sow_narrate(Conceded("A", "game loss (judge)"), {}, players) == \
+        "The judge gives Ann a game loss; Ann loses the match."
     ruling = ev.ManualEffect("Jo", [ev.ManualOp("move", card="A12", to_zone="abyss"),
                                     ev.ManualOp("counter", card="A12", counter="+1", value=2),
                                     ev.ManualOp("stone", seat="B", realm=2)])
