@@ -59,10 +59,16 @@ class Failure(msgspec.Struct, frozen=True):
 
 
 @contextmanager
-def cluster(jobs: int = 1, scheduler: str | None = None) -> Iterator[Any]:
+def cluster(jobs: int = 1, scheduler: str | None = None, fork: bool = False) -> Iterator[Any]:
     """A ``distributed.Client`` on the cluster at ``scheduler``, else on a new local cluster
     of ``jobs`` worker processes (one thread each; its HTTP endpoint on a free port), closed
-    on exit."""
+    on exit.
+
+    ``fork``: the local workers are forked from this process instead of spawned (Dask's
+    default): they start in a tenth of the time and inherit every module and cache already
+    loaded here (on 2 cores spawning 2 workers and importing the program in each cost about
+    as much as ingesting 400 matches).  Only for a caller that holds no connection a child
+    could inherit (a PostgreSQL store's pool): a forked child shares its sockets."""
     try:
         from distributed import Client, LocalCluster
     except ImportError:
@@ -84,9 +90,13 @@ def cluster(jobs: int = 1, scheduler: str | None = None) -> Iterator[Any]:
         finally:
             client.close()
         return
+    import dask
+
+    method = "fork" if fork else dask.config.get("distributed.worker.multiprocessing-method")
     try:
-        local = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                             dashboard_address=":0", silence_logs=logging.CRITICAL)
+        with dask.config.set({"distributed.worker.multiprocessing-method": method}):
+            local = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                 dashboard_address=":0", silence_logs=logging.CRITICAL)
     except (OSError, RuntimeError, TimeoutError) as exc:
         raise DistributedError(f"cannot start a local Dask cluster of {jobs} worker "
                                f"processes ({_one_line(exc)})") from None

@@ -7,7 +7,8 @@ class name in the ``type`` field.  Events are of four kinds:
 * **decisions** -- what a seat chose at a prompt;
 * **chance** -- what randomness produced;
 * **outcomes** -- what the rules derived (``MatchEnded`` ...);
-* **administration** -- corrections and notes (``TakenBack``, ``JudgeNote``, ``Conceded``).
+* **administration** -- corrections and notes (``TakenBack``, ``JudgeNote``, ``Conceded``,
+  ``Annotated``).
 
 This module holds only the events every game shares; each game registers its own event types
 with :mod:`ledger.registry` (Wonders of The First: :mod:`replay.wotf.events`).  ``SCHEMA`` (the
@@ -29,6 +30,7 @@ __all__ = [
     "EVENT_TYPES",
     "SCHEMA",
     "SEATS",
+    "Annotated",
     "Conceded",
     "DeckEntry",
     "Event",
@@ -160,6 +162,22 @@ class Conceded(Event, frozen=True):
     reason: str = ""
 
 
-registry.register("", (MatchOpened, MatchEnded, TakenBack, JudgeNote, Conceded),
-                  kinds={"TakenBack": "admin", "JudgeNote": "admin", "Conceded": "admin"},
+class Annotated(Event, frozen=True):
+    """A note about the moment ``about`` (an earlier seq) of the match, by ``author`` -- the role
+    that wrote it: ``judge``, a seat (``A``/``B``, once the match has ended) or ``organizer``
+    (coaches and commentators, through the organizer) -- shown as ``name``.
+
+    It changes nothing in the game (every game's ``evolve`` ignores it, the engine is not fed
+    it), so it may follow ``MatchEnded``: the hash chain simply grows.  Every annotation is
+    public: the match file is public once the match has ended (docs/viewer.md)."""
+
+    about: int
+    author: str
+    name: str
+    text: str
+
+
+registry.register("", (MatchOpened, MatchEnded, TakenBack, JudgeNote, Conceded, Annotated),
+                  kinds={"TakenBack": "admin", "JudgeNote": "admin", "Conceded": "admin",
+                         "Annotated": "admin"},
                   schema={"MatchOpened": 3})  # v2 added ``game``; v3 ``rules_revision``, cards

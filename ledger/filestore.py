@@ -57,7 +57,16 @@ from ledger.errors import (
 from ledger.events import SCHEMA, Event, MatchEnded, MatchOpened, TakenBack
 from ledger.integrity import INTACT, NEWER, NON_CANONICAL, FileCheck, check_bytes
 from ledger.registry import decoder
-from ledger.store import SUFFIX, Head, MatchInfo, Store, TornTail, check_match_id, encode_batch
+from ledger.store import (
+    SUFFIX,
+    Head,
+    MatchInfo,
+    Store,
+    TornTail,
+    check_match_id,
+    encode_batch,
+    stored_batch,
+)
 
 __all__ = ["SUFFIX", "FileStore", "TornTailWarning", "fsync_dir"]
 
@@ -79,6 +88,8 @@ class FileStore(Store):
         self._verified: dict[Path, tuple[int, int, int, list[Envelope]]] = {}
         # Heads this process has read, per file: ((device, inode, size, mtime), head).
         self._heads: dict[Path, tuple[tuple[int, int, int, int], Head]] = {}
+        # Where this store's last append to a file left it: (identity, (length, last hash)).
+        self._tails: dict[Path, tuple[tuple[int, int, int, int], tuple[int, str]]] = {}
 
     def __repr__(self) -> str:
         return f"FileStore({self.url!r})"
@@ -121,26 +132,35 @@ class FileStore(Store):
                at: str | None = None) -> list[Stored]:
         if not events:
             return []
-        path = self._existing(match_id)
-        fd = os.open(path, os.O_RDWR | os.O_APPEND)
+        path = self.path(match_id)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_APPEND)
+        except FileNotFoundError:
+            raise MatchNotFoundError(f"no match {match_id!r} in this store") from None
+        stamp = at or self.clock()
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             length, last_hash = self._tail_locked(fd, path, match_id)
-            lines, _ = encode_batch(match_id, events, expected_seq, length, last_hash,
-                                    at or self.clock())
+            lines, last = encode_batch(match_id, events, expected_seq, length, last_hash, stamp)
             _write_all(fd, b"\n".join(lines) + b"\n")
             os.fsync(fd)
+            stat = os.fstat(fd)
+            self._tails[path] = (_identity(stat), (length + len(lines), last))
         finally:
             os.close(fd)  # closing releases the lock
-        return [decode_line(line, f"{path}:{length + i + 1}") for i, line in enumerate(lines)]
+        return stored_batch(lines, length, last_hash, stamp)
 
     def _tail_locked(self, fd: int, path: Path, match_id: str) -> tuple[int, str]:
         """Length and last hash of the stream; recovers a torn tail (caller holds the lock)."""
         if match_id not in self._opened:
             self._recover_locked(fd, path)
             self._opened.add(match_id)
-        size = os.fstat(fd).st_size
-        chunk = min(size, 1 << 16)
+        stat = os.fstat(fd)
+        known = self._tails.get(path)
+        if known is not None and known[0] == _identity(stat):
+            return known[1]  # the file is as this store's last append left it
+        size = stat.st_size
+        chunk = min(size, 1 << 12)
         while True:
             data = os.pread(fd, chunk, size - chunk)
             start = data.rfind(b"\n", 0, len(data) - 1)
@@ -363,6 +383,7 @@ class FileStore(Store):
         self._opened.discard(match_id)
         self._verified.pop(path, None)
         self._heads.pop(path, None)
+        self._tails.pop(path, None)
 
     def files(self) -> builtins.list[Path]:  # `list` here is the protocol's method
         """The match files of the store, sorted by name."""
@@ -561,6 +582,11 @@ def _parse_envelope(line: bytes, path: Path, what: str) -> Envelope:
         return _envelope_decoder.decode(line)
     except Exception as exc:  # noqa: BLE001
         raise MalformedEventError(f"{path}: {what}: not a ledger line ({exc})") from None
+
+
+def _identity(stat: os.stat_result) -> tuple[int, int, int, int]:
+    """A file as it is now: device, inode, size, mtime (any write or truncation changes it)."""
+    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
 
 
 def _write_all(fd: int, data: bytes) -> None:

@@ -10,18 +10,24 @@ The same protocol as the file store (:class:`ledger.store.Store`, held to the sa
   and checks its hash and chain link (:func:`ledger.codec.decode_line`) and its seq.
 * ``wonders_matches`` -- one row per match: what a listing filters on (game, tournament,
   round, table, players), where the stream ends (``length``, ``last_hash``, ``size``: the
-  :class:`~ledger.store.Head`) and how it ended.  An append locks this row (``SELECT … FOR
-  UPDATE``), checks ``expected_seq`` against ``length``, inserts the batch's lines and moves
-  the head, all in **one transaction**: a stale writer gets a
-  :class:`~ledger.errors.ConflictError` and nothing is written; a batch is acknowledged only
-  once its ``COMMIT`` returned (durable, with PostgreSQL's default ``synchronous_commit``).
+  :class:`~ledger.store.Head`) and how it ended.  An append is **one statement** that moves
+  the head only from where the writer last saw it (``UPDATE … WHERE length = … AND
+  last_hash = …``) and inserts the batch's lines only if it moved, in **one transaction**; it
+  is sent with its ``COMMIT`` in one round trip (a pipeline).  A concurrent writer of the same
+  match waits on the row's lock, then finds the head moved and writes nothing; the store
+  reads the head again and a stale ``expected_seq`` is a :class:`~ledger.errors.ConflictError`.
+  A batch is acknowledged only once its ``COMMIT`` returned (durable, with PostgreSQL's
+  default ``synchronous_commit``).
 * ``wonders_tokens(match_id, hashes)`` -- the recording service's token hashes (SHA-256 hex
   per role; never a token), used by :class:`web.tokens.PgTokenBook`.
-* Live follow: each append's transaction does ``pg_notify('wonders_appended', match_id)``;
-  PostgreSQL delivers it on commit to every listening server.  One listener thread per store
-  (one connection doing ``LISTEN``) wakes the :meth:`PgStore.wait` / :meth:`PgStore.follow`
-  callers of that match at once -- no polling of the table (a slow poll stays as a safety net
-  should a connection drop).
+* Live follow: after each append's ``COMMIT``, in the same round trip, a transaction of its
+  own does ``pg_notify('wonders_appended', match_id)``.  (Not inside the writing transaction:
+  PostgreSQL holds a database-wide notify lock from a notifying transaction's pre-commit to its
+  end, WAL flush included, which put every append of every match in one queue -- 20 writers
+  got a tenth of the events/s of bare commits.)  One listener thread per store (one
+  connection doing ``LISTEN``) wakes the :meth:`PgStore.wait` / :meth:`PgStore.follow`
+  callers of that match at once -- no polling of the table (a slow timed wait stays as a
+  safety net should a connection drop, or a writer die between its commit and its notify).
 
 Connections come from a ``psycopg_pool.ConnectionPool``.  The tables are created at open
 (under an advisory lock, so servers starting together don't race).  Open one with
@@ -50,7 +56,15 @@ from ledger.errors import (
 )
 from ledger.events import Event, MatchEnded, MatchOpened
 from ledger.integrity import check_bytes
-from ledger.store import SUFFIX, Head, MatchInfo, Store, check_match_id, encode_batch
+from ledger.store import (
+    SUFFIX,
+    Head,
+    MatchInfo,
+    Store,
+    check_match_id,
+    encode_batch,
+    stored_batch,
+)
 
 try:  # the optional extra: pip install 'wonders-ledger[postgres]'
     import psycopg
@@ -60,6 +74,8 @@ except ImportError:  # pragma: no cover - reported when a postgresql:// store is
     ConnectionPool = None  # type: ignore[assignment,misc]
 
 CHANNEL = "wonders_appended"
+#: The longest a waiter goes without reading the head itself (a lost notification's cost).
+SAFETY_S = 10.0
 _SCHEMA_LOCK = 0x574F4E44  # advisory lock key while creating the tables ("WOND")
 
 SCHEMA = """
@@ -91,6 +107,21 @@ CREATE TABLE IF NOT EXISTS wonders_tokens (
 
 _MATCH_COLUMNS = "m.match_id, m.length, m.ended, m.winner, m.reason, e.line"
 
+#: An append: the head moves only from where the writer saw it, and the lines go in only if
+#: it moved (``unnest(...) WITH ORDINALITY`` numbers them from 1).
+_APPEND = """
+WITH moved AS (
+  UPDATE wonders_matches SET length = %(new_length)s, last_hash = %(new_hash)s,
+         size = size + %(bytes)s, ended = ended OR %(ended)s,
+         winner = CASE WHEN %(ended)s THEN %(winner)s ELSE winner END,
+         reason = CASE WHEN %(ended)s THEN %(reason)s ELSE reason END
+  WHERE match_id = %(id)s AND length = %(length)s AND last_hash = %(last_hash)s
+  RETURNING match_id)
+INSERT INTO wonders_events (match_id, seq, line)
+SELECT moved.match_id, %(length)s + s.n - 1, s.line
+FROM moved, unnest(%(lines)s::bytea[]) WITH ORDINALITY AS s(line, n)
+"""
+
 
 class PgStore(Store):
     """Match streams in one PostgreSQL database (see the module's docstring)."""
@@ -119,6 +150,9 @@ class PgStore(Store):
         self._appended: dict[str, int] = {}  # match id -> notifications seen
         self._listener: threading.Thread | None = None
         self._closed = False
+        # Where this store's last append left each match (length, last hash): the next
+        # append starts from there, and the database refuses it if the head moved meanwhile.
+        self._tails: dict[str, tuple[int, str]] = {}
         with self._tx() as conn:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", [_SCHEMA_LOCK])
             conn.execute(SCHEMA)
@@ -172,31 +206,52 @@ class PgStore(Store):
 
     def append(self, match_id: str, events: Sequence[Event], expected_seq: int,
                at: str | None = None) -> list[Stored]:
+        """One statement moves the head (only from where this store believes it is) and
+        inserts the batch's lines, sent with its ``COMMIT`` and the ``NOTIFY`` after it in
+        one round trip (a pipeline).  Should the head have moved, nothing is written: the
+        head is read again and a stale ``expected_seq`` is a :class:`ConflictError`."""
         if not events:
             return []
         check_match_id(match_id)
+        stamp = at or self.clock()
+        ended = next((e for e in reversed(events) if isinstance(e, MatchEnded)), None)
+        head = self._tails.get(match_id)
+        while True:
+            if head is None or head[0] != expected_seq:
+                head = self._fresh_tail(match_id)
+            length, last_hash = head
+            lines, prev = encode_batch(match_id, events, expected_seq, length, last_hash, stamp)
+            if self._write_batch(match_id, lines, length, last_hash, prev, ended):
+                self._tails[match_id] = (length + len(lines), prev)
+                return stored_batch(lines, length, last_hash, stamp)
+            head = None  # another writer moved the head first: look again
+
+    def _fresh_tail(self, match_id: str) -> tuple[int, str]:
         with self._tx() as conn:
-            row = conn.execute("SELECT length, last_hash, size FROM wonders_matches "
-                               "WHERE match_id = %s FOR UPDATE", [match_id]).fetchone()
-            if row is None:
-                raise MatchNotFoundError(f"no match {match_id!r} in this store")
-            length, last_hash, size = row
-            lines, prev = encode_batch(match_id, events, expected_seq, length, last_hash,
-                                       at or self.clock())
-            ended = next((e for e in reversed(events) if isinstance(e, MatchEnded)), None)
-            with conn.cursor() as cur:
-                cur.executemany("INSERT INTO wonders_events (match_id, seq, line) "
-                                "VALUES (%s, %s, %s)",
-                                [(match_id, length + i, line) for i, line in enumerate(lines)])
-            conn.execute(
-                "UPDATE wonders_matches SET length = %s, last_hash = %s, size = %s, "
-                "ended = ended OR %s, winner = CASE WHEN %s THEN %s ELSE winner END, "
-                "reason = CASE WHEN %s THEN %s ELSE reason END WHERE match_id = %s",
-                [length + len(lines), prev, size + sum(len(line) + 1 for line in lines),
-                 ended is not None, ended is not None, ended.winner if ended else None,
-                 ended is not None, ended.reason if ended else None, match_id])
+            row = conn.execute("SELECT length, last_hash FROM wonders_matches "
+                               "WHERE match_id = %s", [match_id]).fetchone()
+        if row is None:
+            raise MatchNotFoundError(f"no match {match_id!r} in this store")
+        return row[0], row[1]
+
+    def _write_batch(self, match_id: str, lines: list[bytes], length: int, last_hash: str,
+                     prev: str, ended: MatchEnded | None) -> bool:
+        """Move the head from ``(length, last_hash)`` and insert ``lines``, commit, notify;
+        whether it was written (``False``: the head was elsewhere, nothing written).  A
+        concurrent writer of the same match waits on the row's lock, then finds the head
+        moved: the database serialises them."""
+        size = sum(len(line) + 1 for line in lines)
+        with self._tx() as conn, conn.pipeline() as pipe, conn.cursor() as cur:
+            cur.execute(_APPEND, {
+                "id": match_id, "length": length, "last_hash": last_hash,
+                "new_length": length + len(lines), "new_hash": prev, "bytes": size,
+                "ended": ended is not None, "winner": ended.winner if ended else None,
+                "reason": ended.reason if ended else None, "lines": lines})
+            conn.commit()
             conn.execute("SELECT pg_notify(%s, %s)", [CHANNEL, match_id])
-        return [decode_line(line, _where(match_id, length + i)) for i, line in enumerate(lines)]
+            conn.commit()
+            pipe.sync()
+            return cur.rowcount == len(lines)
 
     def import_lines(self, data: bytes, where: str = "upload") -> Head:
         from ledger.filestore import _checked_opened  # the same check as the file store's
@@ -232,6 +287,7 @@ class PgStore(Store):
         with self._tx() as conn:
             conn.execute("DELETE FROM wonders_matches WHERE match_id = %s",
                          [check_match_id(match_id)])
+        self._tails.pop(match_id, None)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -249,8 +305,8 @@ class PgStore(Store):
 
     def follow(self, match_id: str, from_seq: int = 0, poll: float = 0.05,
                timeout: float | None = None) -> Iterator[Stored]:
-        """Events from ``from_seq`` as they are appended: woken by ``NOTIFY`` (``poll`` is
-        only the safety net's period, at least a second)."""
+        """Events from ``from_seq`` as they are appended: woken by ``NOTIFY`` (``poll`` is not
+        used: the safety net reads again every :data:`SAFETY_S` seconds)."""
         nxt, idle_since = from_seq, time.monotonic()
         while True:
             seen = self._seen(match_id)
@@ -266,14 +322,18 @@ class PgStore(Store):
             left = None if timeout is None else timeout - (time.monotonic() - idle_since)
             if left is not None and left <= 0:
                 return
-            self._wait_notified(match_id, seen, max(1.0, poll) if left is None
-                                else min(left, max(1.0, poll)))
+            self._wait_notified(match_id, seen, SAFETY_S if left is None
+                                else min(left, SAFETY_S))
             if self._closed:
                 return
 
+    wakes_on_append = True
+
     def wait(self, match_id: str, length: int, timeout: float) -> bool:
         """Block until the match has more than ``length`` events (``True``) or ``timeout``
-        seconds passed (``False``); woken by ``NOTIFY``."""
+        seconds passed (``False``); woken by ``NOTIFY``.  While no notification comes it
+        reads the head once at the start, every :data:`SAFETY_S` seconds (should a
+        notification be lost) and at the end: an idle follower costs no queries between."""
         deadline = time.monotonic() + timeout
         while True:
             seen = self._seen(match_id)
@@ -282,7 +342,7 @@ class PgStore(Store):
             left = deadline - time.monotonic()
             if left <= 0 or self._closed:
                 return False
-            self._wait_notified(match_id, seen, min(left, 1.0))
+            self._wait_notified(match_id, seen, min(left, SAFETY_S))
 
     def ids(self) -> builtins.list[str]:
         with self._tx() as conn:

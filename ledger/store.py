@@ -38,6 +38,7 @@ import msgspec
 from ledger.codec import Stored, encode_line
 from ledger.errors import ConflictError, MalformedEventError, MatchNotFoundError
 from ledger.events import Event, MatchOpened
+from ledger.registry import decoder
 
 # Matched with fullmatch: ``$`` would also match before a final newline ("m1\n").
 MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
@@ -191,6 +192,10 @@ class Store(abc.ABC):
                 out[match_id] = exc
         return out
 
+    #: Whether :meth:`wait` returns as soon as an append lands (PostgreSQL's ``NOTIFY``):
+    #: then a caller waits long (a safety timeout), else it waits its polling period.
+    wakes_on_append: bool = False
+
     def wait(self, match_id: str, length: int, timeout: float) -> bool:
         """Block until the match has more than ``length`` events (``True``) or about
         ``timeout`` seconds passed (``False``).  This default sleeps and looks once; a backend
@@ -250,3 +255,19 @@ def encode_batch(match_id: str, events: Sequence[Event], expected_seq: int, leng
         line, prev = encode_line(event, length + offset, stamp, batch_end, prev)
         lines.append(line)
     return lines, prev
+
+
+def stored_batch(lines: Sequence[bytes], length: int, last_hash: str,
+                 stamp: str) -> builtins.list[Stored]:
+    """What ``append`` returns for the lines :func:`encode_batch` just made: the envelope
+    read off the encoding (every line ends ``,"hash":"<64 hex>"}``) and the event decoded
+    from its own line (so it is what a read gives), without re-checking bytes this process
+    encoded a moment ago (a read checks them)."""
+    events = decoder().decode_lines(b"\n".join(lines))
+    batch_end = length + len(lines) - 1
+    out, prev = [], last_hash
+    for offset, (line, event) in enumerate(zip(lines, events, strict=True)):
+        digest = line[-66:-2].decode()
+        out.append(Stored(length + offset, stamp, batch_end, prev, digest, event))
+        prev = digest
+    return out

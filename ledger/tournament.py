@@ -52,7 +52,7 @@ from ledger.errors import ConflictError, LedgerError
 
 SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 EVENT_TYPES = ("TournamentCreated", "PlayerRegistered", "PlayerDropped", "RoundPaired",
-               "RoundStarted", "TokenReissued", "TokenRevoked")
+               "RoundStarted", "TokenReissued", "TokenRevoked", "CardsImported")
 FLOOR = 1 / 3  # the percentages' floor
 WIN, DRAW = 3, 1  # match (and game) points
 
@@ -114,6 +114,9 @@ class Tournament:
     rounds: list[Round] = field(default_factory=list)
     length: int = 0  # events folded: the next append's expected length
     reissued: list[dict[str, Any]] = field(default_factory=list)
+    # Cards an organizer imported (a pool file): name -> definition, the latest import of a
+    # name winning; they count as in the pool for registration and round start.
+    cards: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def active(self) -> list[str]:
@@ -171,6 +174,9 @@ def fold(events: Iterable[dict[str, Any]]) -> Tournament:
             played.started = True
         elif kind in ("TokenReissued", "TokenRevoked"):
             state.reissued.append(dict(event))
+        elif kind == "CardsImported":
+            for card in event.get("cards", []):
+                state.cards[card["name"]] = dict(card)
         elif kind != "TournamentCreated":
             raise TournamentError(f"unknown tournament event {kind!r}")
         state.length += 1

@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterable, Mapping
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,7 @@ from ledger.events import MatchOpened
 from ledger.registry import facts_for
 from ledger.rows import FileInfo, all_tables, sql_columns
 from ledger.store import SUFFIX, Head, Store
-from ledger.stores import open_store
+from ledger.stores import is_url, open_store
 
 #: Card name -> facts the analytics need of it that a match file of schema ≤ 2 does not record
 #: (Wonders: orbital and DBS), from today's pool; a game's facts read what they need of it.
@@ -267,7 +268,9 @@ def _stage_all(url: str, todo: list, facts: dict, stage: str, token: str, jobs: 
     elif scheduler is None:
         size = max(1, min(CHUNK, -(-len(todo) // (4 * jobs))))  # >= 4 tasks per worker
         chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
-    with nullcontext(None) if here else cluster(jobs, scheduler) as client:
+    # A directory's store holds no connection a forked worker could share: fork the workers.
+    fork = not is_url(url)
+    with nullcontext(None) if here else cluster(jobs, scheduler, fork=fork) as client:
         for result in run_chunks(stage_chunk, chunks, (url, facts, stage, token), client,
                                  retries):
             if isinstance(result, Failure):
@@ -340,12 +343,22 @@ def _arrow(rows: list, row_class: type) -> Any:
     import pyarrow as pa
 
     columns = sql_columns(row_class)
-    values = list(zip(*map(msgspec.structs.astuple, rows), strict=True))
     arrays = []
-    for sql, column in zip(columns.values(), values, strict=True):
-        data = [bytes(v).decode() for v in column] if sql == "JSON" else column
-        arrays.append(pa.array(data, getattr(pa, _ARROW[sql])()))
+    for name, sql in columns.items():
+        column: list = list(map(attrgetter(name), rows))  # one column at a time, in C
+        if sql == "JSON":
+            column = _json_texts(column)
+        arrays.append(pa.array(column, getattr(pa, _ARROW[sql])()))
     return pa.Table.from_arrays(arrays, names=list(columns))
+
+
+def _json_texts(values: list) -> list[str]:
+    """JSON values (bytes-like: ``msgspec.Raw``) as text, decoded in one go: compact JSON has
+    no raw newline, so joining on one and splitting gives them back (else one by one)."""
+    texts = b"\n".join(values).decode().split("\n")
+    if len(texts) != len(values):
+        texts = [bytes(v).decode() for v in values]
+    return texts
 
 
 def _write_parquet(table: Any, target: Path) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from ledger.codec import Stored, now_iso
 from ledger.errors import ConflictError
-from ledger.events import Conceded, Event, JudgeNote, MatchOpened, TakenBack, as_seat
+from ledger.events import Annotated, Conceded, Event, JudgeNote, MatchOpened, TakenBack, as_seat
 from ledger.store import Store
 from replay.errors import IllegalDecisionError, ReplayError
 from replay.game import Game, Rules
@@ -75,6 +75,20 @@ class Recorder:
     def note(self, judge: str, text: str, expected_seq: int | None = None) -> list[Stored]:
         self._expect(expected_seq)
         return self._append([JudgeNote(judge, text)])
+
+    def annotate(self, about: int, author: str, name: str, text: str,
+                  expected_seq: int | None = None) -> list[Stored]:
+        """A note on the earlier moment ``about``; a seat (``A``/``B``) may annotate only once
+        the match has ended (a live seat's note could carry what its hand holds to the
+        public).  Appending after ``MatchEnded`` keeps the hash chain: it simply grows."""
+        self._expect(expected_seq)
+        if not 0 <= about < self.length:
+            raise IllegalDecisionError(f"{self.match_id}: a note is about an earlier event: "
+                                       f"seq {about} is outside 0..{self.length - 1}")
+        if author in ("A", "B") and not self.engine.state.over:
+            raise IllegalDecisionError(f"{self.match_id}: seat {author} may annotate once the "
+                                       f"match has ended (it is live)")
+        return self._append([Annotated(about, author, name, text)])
 
     def manual(self, effect: Event, expected_seq: int | None = None) -> list[Stored]:
         """A judge's ruling (the game's administrative event, e.g. primitive operations),

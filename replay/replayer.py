@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger.codec import Stored
-from ledger.events import Conceded, Event, JudgeNote, MatchOpened, TakenBack
+from ledger.events import Annotated, Conceded, Event, JudgeNote, MatchOpened, TakenBack
 from ledger.registry import kind_of
 from replay.errors import DivergenceError, ReplayError
 from replay.game import Game, Rules
@@ -112,7 +112,7 @@ class Replay:
 
     def _feed(self, engine: Rules, fed: Event, seq: int) -> tuple[Rules, list[Event]]:
         """Apply one fed event; returns the engine to go on with and ``[fed, *outcomes]``."""
-        if isinstance(fed, JudgeNote):
+        if isinstance(fed, (JudgeNote, Annotated)):  # notes change nothing, even after the end
             return engine, [fed]
         if isinstance(fed, TakenBack):
             if not 0 <= fed.to_seq < seq or not self.is_batch_end(fed.to_seq):

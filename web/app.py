@@ -28,7 +28,7 @@ from ledger.store import Store
 from ledger.stores import open_store
 from replay.games import game
 from web import compression, errors
-from web.api import follow, imports, judge, meta, organizer, public, seat, tournaments
+from web.api import follow, imports, judge, meta, notes, organizer, public, seat, tournaments
 from web.api.common import Services
 from web.api.tables import Tables
 from web.config import Settings
@@ -38,7 +38,7 @@ log = logging.getLogger("wonders.web")
 __all__ = ["BLUEPRINTS", "ORPHANS", "Swept", "create_app", "sweep"]
 
 BLUEPRINTS = [meta.bp, organizer.bp, seat.bp, judge.bp, public.bp, imports.bp, follow.bp,
-              tournaments.bp]
+              tournaments.bp, notes.bp]
 
 
 def create_app(settings: Settings | None = None) -> Flask:
@@ -63,8 +63,8 @@ def create_app(settings: Settings | None = None) -> Flask:
                         pools)
     app.extensions["wonders"] = services
     # pages import the API's helpers; keep them out of module import
-    from web import dashboard, organize, play, viewer
-    for bp in [*BLUEPRINTS, play.bp, viewer.bp, dashboard.bp, organize.bp]:
+    from web import dashboard, organize, play, sandbox, viewer
+    for bp in [*BLUEPRINTS, play.bp, viewer.bp, sandbox.bp, dashboard.bp, organize.bp]:
         app.register_blueprint(bp)
     errors.register(app)
     compression.register(app)  # gzip for pages and JSON, never for streams

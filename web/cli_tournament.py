@@ -1,4 +1,5 @@
-"""``wonders tournament create|register|drop|pair|standings|export``: a tournament against a store.
+"""``wonders tournament create|register|drop|pair|standings|export|import-cards``: a tournament
+against a store.
 
 The same operations as the organizer console and ``/api/tournaments…``
 (:class:`web.tournaments.Organizer`), run directly on a store (a directory or a
@@ -117,3 +118,21 @@ def export(tournament_id: str, kind: str, out: str | None, store: str | None) ->
         Path(out).write_text(text, encoding="utf-8")
     else:
         click.echo(text, nl=False)
+
+
+@tournament.command("import-cards")
+@click.argument("tournament_id")
+@click.argument("pool_file", type=click.Path(exists=True, dir_okay=False))
+@STORE
+def import_cards(tournament_id: str, pool_file: str, store: str | None) -> None:
+    """Import POOL_FILE (.csv or .toml): the printed stats of many cards, which then count as
+    in the pool for registration and round start.  A bad file imports nothing and prints one
+    line per bad row (file, line, field)."""
+    path = Path(pool_file)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise click.ClickException(f"{path}: not UTF-8 text") from None
+    t, names = _organizer(store).import_cards(tournament_id, text, str(path))
+    click.echo(f"{t.name}: imported {len(names)} card(s) from {path.name}: "
+               f"{', '.join(names[:10])}{' …' if len(names) > 10 else ''}")

@@ -131,6 +131,14 @@ class PromptOut(BaseModel):
     answer: dict[str, Any] | None = Field(
         None, description="a `choose` prompt: the decision to send, with `pick` added (the "
                           "chosen entries of `choose.of`)")
+    entry: dict[str, Any] | None = Field(
+        None, description="a `stats` prompt (Wonders ruling R34), for its seat: the catalogue "
+                          "card whose printed stats to enter (`card`, `name`, `type`, "
+                          "`orbital`, `set`, `number`), the ranges (`cost`, `power`: min, max, "
+                          "`star`, `required`), the known `classes` (at most `max_classes`), "
+                          "`keywords` and the orbitals for `link:`; send `answer` with `cost`, "
+                          "`power`, `classes`, `keywords` and `manual` (its text resolves by "
+                          "hand) added")
 
 
 class DivergenceOut(BaseModel):
@@ -253,6 +261,52 @@ class Ending(Body):
 class Note(Body):
     text: Annotated[str, Field(min_length=1, max_length=2000)]
     expected_seq: Annotated[int, Field(ge=0)] | None = None
+
+
+# -- annotations ---------------------------------------------------------------------------------
+
+
+class Annotate(Body):
+    """A note on the moment ``seq`` of a match (docs/viewer.md, *Annotations*)."""
+
+    seq: Annotated[int, Field(ge=0, description="the event the note is about")]
+    text: Annotated[str, Field(min_length=1, max_length=2000)]
+    name: Annotated[str, Field(max_length=80, description=(
+        "how the author is shown (judge and organizer tokens; a seat is shown as its player)"))] = ""
+    expected_seq: Annotated[int, Field(ge=0)] | None = None
+
+
+class AnnotationOut(BaseModel):
+    note: int = Field(description="the seq of the Annotated event (the note's id: `?note=`)")
+    seq: int = Field(description="the event the note is about")
+    author: Literal["judge", "A", "B", "organizer"]
+    name: str
+    text: str
+
+
+class AnnotationsOut(BaseModel):
+    match_id: str
+    notes: list[AnnotationOut]
+
+
+# -- play from here -----------------------------------------------------------------------------
+
+
+class SandboxOut(BaseModel):
+    """A sandbox position: the recorded match at ``seq`` (where a seat was prompted) after the
+    tried ``moves``; computed in memory, never stored (docs/viewer.md, *Play from here*)."""
+
+    match_id: str
+    seq: int = Field(description="the recorded seq the sandbox opened at")
+    moves: str = Field(description="the tried moves (`3`: option 3; `p0.2`: picks 0 and 2), "
+                                   "joined by `-`")
+    played: list[str] = Field(description="each tried move's decision, narrated")
+    board: dict[str, Any] = Field(description="the omniscient board after the moves")
+    prompt: PromptOut | None = Field(description="what is asked now, with its legal options")
+    recorded: str | None = Field(description="what was recorded at this point (no move tried "
+                                             "yet), narrated")
+    recorded_option: int | None = Field(None, description="which of the options the record took "
+                                                          "(no move tried yet), if one")
 
 
 # -- import and errors -------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from flask import Blueprint, Response, redirect, render_template, request, sessi
 from ledger.catalogue import DecklistError
 from ledger.errors import ConflictError
 from ledger.tournament import TournamentError, UnknownTournamentError
+from replay.errors import CardDataError
 from web.api.common import services
 from web.api.tournaments import links, organizer, table_out
 from web.errors import ForbiddenError, IllegalError, NotFoundError
@@ -159,6 +160,29 @@ def register(tournament_id: str):
     return _act(tournament_id, lambda: organizer().register(
         tournament_id, f.get("player", "")[:120], f.get("decklist", "")[:20_000],
         f.get("preset") or None) and None)
+
+
+@bp.route("/organize/t/<tournament_id>/cards", methods=["POST"])
+def import_cards(tournament_id: str):
+    """A pool file uploaded from the console: its printed stats join the tournament's pool; a
+    bad file is one line per bad row on the page (nothing imported)."""
+    upload = request.files.get("pool")
+
+    def run():
+        if upload is None or not upload.filename:
+            raise IllegalError("choose a pool file (.csv or .toml) to import")
+        data = upload.read(1_000_001)
+        if len(data) > 1_000_000:
+            raise IllegalError(f"{upload.filename}: larger than 1 MB")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise IllegalError(f"{upload.filename}: not UTF-8 text") from None
+        try:
+            organizer().import_cards(tournament_id, text, upload.filename[-200:])
+        except CardDataError as exc:
+            raise IllegalError(str(exc)) from None
+    return _act(tournament_id, run)
 
 
 @bp.route("/organize/t/<tournament_id>/drops", methods=["POST"])

@@ -46,6 +46,7 @@ from ledger.tournament import (
     standings_rows,
     tournament_book,
 )
+from replay.errors import CardDataError
 from replay.games import game
 from replay.recorder import Recorder
 from replay.resources import data_root
@@ -149,6 +150,57 @@ class Organizer:
                                    "ruleset": ruleset or self.game.rulesets[0]}])
         return self.load(tid)
 
+    def pool_of(self, t: Tournament) -> Any:
+        """The pool this tournament's tables record with: the server's, and the cards the
+        organizer imported (``CardsImported``), an import replacing a same-named card."""
+        if not t.cards:
+            return self.pool
+        return self._wotf("pool_with")(self.pool, t.cards.values(), f"{t.name}: imported")
+
+    def _wotf(self, name: str) -> Any:
+        """One of the Wonders game's real-card operations (not part of the generic protocol)."""
+        return getattr(self.game, name)
+
+    def catalogue_of(self, t: Tournament) -> Catalogue:
+        return self.catalogue if not t.cards else catalogue(self.pool_of(t))
+
+    def import_cards(self, tournament_id: str, text: str, filename: str) -> tuple[Tournament, list[str]]:
+        """A pool file (CSV or TOML, :mod:`replay.wotf.poolimport`) of printed stats: every
+        card in it counts as in the pool from now on.  Nothing is written if a row is bad."""
+        t = self.load(tournament_id)
+        cards = self._wotf("read_pool_file")(text, filename, self._catalogue_facts)
+        self.book.append(t.tournament_id, t.length, [{
+            "type": "CardsImported", "file": os.path.basename(filename)[-200:], "cards": cards}])
+        return self.load(tournament_id), [c["name"] for c in cards]
+
+    def _catalogue_facts(self, name: str) -> tuple[str, str, str, str, int, str] | None:
+        found = shipped_catalogue().named(name)
+        if found is None:
+            return None
+        return (found.type, found.orbital, found.set, found.number, found.dbs, found.rarity)
+
+    def table_pool(self, t: Tournament, seats: list[SeatInfo]) -> Any:
+        """The pool a table's match is created with: the tournament's, plus every catalogue
+        card of its decks the pool has no rules data for, as a catalogue entry whose printed
+        stats the owner enters at the table (docs/rulings.md R34)."""
+        pool = self.pool_of(t)
+        facts = []
+        for name in sorted({e.card for info in seats for e in (*info.deck, *info.archive)}):
+            if name in pool:
+                continue
+            found = shipped_catalogue().named(name)
+            if found is None:
+                raise TournamentError(f"{t.name}: card {name!r} is neither in the pool nor "
+                                      f"in the catalogue")
+            facts.append((found.name, found.type, found.orbital, found.set, found.number,
+                          found.dbs, found.rarity))
+        if not facts:
+            return pool
+        try:
+            return self._wotf("entered_at_table")(pool, facts)
+        except CardDataError as exc:
+            raise TournamentError(f"{t.name}: {exc}") from None
+
     def register(self, tournament_id: str, player: str, decklist: str,
                  preset: str | None = None) -> Tournament:
         """A player (a late entry once round 1 is paired) with a decklist checked against the
@@ -159,14 +211,14 @@ class Organizer:
             raise TournamentError("a player needs a name")
         if player in t.players:
             raise TournamentError(f"{t.name}: {player!r} is registered already")
-        deck = parse_decklist(decklist, self.catalogue)
+        deck = parse_decklist(decklist, self.catalogue_of(t))
         if preset:
             presets = preset_decks(self.game, self.pool)
             if preset not in presets:
                 raise TournamentError(f"no preset deck {preset!r} (choose from "
                                       f"{', '.join(sorted(presets))})")
         elif not deck.outside_pool:
-            self._check_pool(player, deck)
+            self._check_pool(player, deck, self.pool_of(t))
         self.book.append(t.tournament_id, t.length, [{
             "type": "PlayerRegistered", "player": player, "deck_text": decklist.strip(),
             "cards": deck.cards, "archive": deck.archive, "dbs": deck.dbs,
@@ -241,18 +293,18 @@ class Organizer:
 
     # -- internals -----------------------------------------------------------------------------
 
-    def _check_pool(self, player: str, deck: Decklist) -> None:
+    def _check_pool(self, player: str, deck: Decklist, pool: Any) -> None:
         info = SeatInfo(as_seat("A"), player, f"{player}'s deck",
                         [DeckEntry(c, n) for c, n in deck.cards.items()],
                         [DeckEntry(c, n) for c, n in deck.archive.items()])
         try:
-            check_decks([info], self.pool, self.game)
+            check_decks([info], pool, self.game)
         except IllegalError as exc:  # one line, restated for a player
             raise DecklistError(str(exc).replace("seat A ", "")) from None
 
     def _check_table(self, t: Tournament, a: str, b: str) -> None:
-        check_decks([_as_seat(self._seat(t, a), "A"), _as_seat(self._seat(t, b), "B")],
-                    self.pool, self.game)
+        seats = [_as_seat(self._seat(t, a), "A"), _as_seat(self._seat(t, b), "B")]
+        check_decks(seats, self.table_pool(t, seats), self.game)
 
     def _seat(self, t: Tournament, name: str) -> SeatInfo:
         p = t.player(name)
@@ -260,12 +312,14 @@ class Organizer:
             found = preset_decks(self.game, self.pool)[p.preset]
             deck = found.load() if hasattr(found, "load") else found
             return SeatInfo(as_seat("A"), name, deck.name, deck.entries(), deck.archive_entries())
-        missing = [c for c in [*p.cards, *p.archive] if c not in self.pool]
+        pool = self.pool_of(t)
+        missing = [c for c in p.archive if c not in pool]  # tokens: never entered at the table
         if missing:
             raise TournamentError(
-                f"{t.name}: {name}'s deck has cards the card pool has no rules data for "
-                f"({', '.join(missing[:5])}{'…' if len(missing) > 5 else ''}): register a "
-                f"preset deck to record with, or drop the player")
+                f"{t.name}: {name}'s archive has tokens the card pool has no rules data for "
+                f"({', '.join(missing[:5])}{'…' if len(missing) > 5 else ''}): import their "
+                f"stats (a pool file), register a preset deck to record with, or drop the "
+                f"player")
         entries = Entries(f"{name}'s deck", [DeckEntry(c, n) for c, n in p.cards.items()],
                           [DeckEntry(c, n) for c, n in p.archive.items()])
         return SeatInfo(as_seat("A"), name, entries.name, entries.entries(),
@@ -281,7 +335,7 @@ class Organizer:
         with self.tokens.creating(match_id) as creation:
             tokens = creation.issue()
             try:
-                Recorder.open(self.store, self.pool, opened)
+                Recorder.open(self.store, self.table_pool(t, [a, b]), opened)
             except ConflictError:
                 creation.not_ours()
                 raise

@@ -8,8 +8,11 @@ through the match with one JSON fetch per step:
   narrated event, with the board's game (``game``: the page picks its renderer by it); rendered once and
   kept in a bounded cache, so stepping back and forth costs a dictionary lookup;
 * ``GET /matches/<id>/timeline?as=P&from=N`` -- the narrated events (each with ``undone_by``:
-  the take-back that undid it, or null) and the round / turn / battle index the controls jump
-  to; the page polls it while the match is live.
+  the take-back that undid it, or null), the round / turn / battle index the controls jump to
+  and the scrubber marks, the notes (``Annotated`` events, :mod:`web.api.notes`) and the
+  players' names; the page polls it while the match is live.
+
+``?note=K`` on the page's address opens the note recorded at seq ``K`` beside its moment.
 
 Every board is a fold of the recorded events (the table's :class:`~replay.timeline.Timeline`),
 never today's engine: a match the engine disagrees with is shown as recorded, with a banner
@@ -31,6 +34,7 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 
 from ledger.errors import LedgerError
 from web.api.common import divergence_out, json_response, query_int, services, visible_seq
+from web.api.notes import notes_of
 from web.api.organizer import public_length
 from web.api.public import public_perspective
 from web.errors import MalformedRequestError
@@ -246,6 +250,8 @@ def _timeline(table, perspective: str, start: int, last: int) -> dict:
         "all_perspectives": list(game.perspectives),
         "perspectives": list(game.perspectives) if table.state.over else ["spectator"],
         "events": events, "opened": table.opened,
+        "players": {s.seat: s.player for s in table.opened.seats},
+        "notes": [n.model_dump() for n in notes_of(table, last)],
         "divergence": _divergence(table, perspective),
         "rounds": [{"round": r, "seq": s} for r, s in rounds],
         "turns": [{"seq": t.seq, "round": t.round, "turn": t.number, "seat": t.seat}

@@ -20,10 +20,12 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 from ledger.events import Conceded, Event
 from replay.game import Refused
 from replay.wotf.engine import Engine
+from replay.wotf.entry import entry_form, known_classes
 from replay.wotf.events import (
     ActivationDeclared,
     Answered,
     AttackDeclared,
+    CardStatsEntered,
     DrawDeclared,
     HarvestDeclared,
     ManualEffect,
@@ -129,8 +131,23 @@ class ResolveManually(Body):
     ops: Annotated[list[ManualOpIn], Field(max_length=50)] = []
 
 
+class EnterStats(Body):
+    """The answer to a ``stats`` prompt (ruling R34): the printed stats of the catalogue card
+    it names, read from the physical card.  Ranges and lists: the prompt's ``entry``."""
+
+    type: Literal["CardStatsEntered"]
+    card: CardId
+    cost: Annotated[int, Field(ge=0, le=30)]
+    power: Annotated[int, Field(ge=0, le=99)] | Literal["*"] | None = None
+    classes: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]],
+                       Field(max_length=6)] = []
+    keywords: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]],
+                        Field(max_length=12)] = []
+    manual: bool = True
+
+
 Decision = Annotated[Pass | Draw | Play | Attack | Activate | Harvest | Answer | Concede
-                     | ResolveManually, Field(discriminator="type")]
+                     | ResolveManually | EnterStats, Field(discriminator="type")]
 DECISION = TypeAdapter(Decision)
 OPS = TypeAdapter(Annotated[list[ManualOpIn], Field(min_length=1, max_length=50)])
 
@@ -165,6 +182,10 @@ def to_event(seat: Any, decision: Any) -> Event:
         return Conceded(seat, decision.reason)
     if isinstance(decision, ResolveManually):
         return ManualResolved(seat, decision.card, [ManualOp(**op.model_dump()) for op in decision.ops])
+    if isinstance(decision, EnterStats):  # name and zone: from the match (seat_decision)
+        return CardStatsEntered(seat, decision.card, "", "", {
+            "cost": decision.cost, "power": decision.power, "classes": list(decision.classes),
+            "keywords": list(decision.keywords), "manual": decision.manual})
     raise TypeError(f"unknown decision {type(decision).__name__}")
 
 
@@ -236,8 +257,15 @@ def prompt_view(engine: Engine, view: str, handle: Callable[[str], str]) -> dict
         return None
     out: dict[str, Any] = {"seat": prompt.seat, "kind": prompt.kind, "text": prompt.text,
                            "card": prompt.card, "yours": view == prompt.seat}
+    if prompt.kind == "stats" and view not in (prompt.seat, "omniscient"):
+        # R34: which card is being entered is the owner's to know while it is hidden.
+        out.update(card=None, text=f"{prompt.seat} is entering a card's printed stats")
+        return out
     if view not in (prompt.seat, "omniscient"):
         return out  # the other seat's options would show that seat's hand
+    if prompt.kind == "stats":
+        out["entry"] = entry_form(engine, prompt)
+        return out
     names = {cid: c.name for cid, c in engine.state.cards.items()}
     if prompt.kind == "turn":
         out["options"] = [{"decision": _without_seat(o), "label": turn_label(o, names, engine.state)}
@@ -268,8 +296,22 @@ def _offer_picks(out: dict[str, Any], engine: Engine, view: str, handle: Callabl
     offered = arranged([shown(cid) for cid in c.of])
     out["choose"] = {"of": [pick for pick, _ in offered], "min": c.min, "max": c.max,
                      "ordered": c.ordered, "multiset": c.multiset}
-    out["labels"] = {pick: label or names.get(pick, pick) for pick, label in offered}
+    out["labels"] = {pick: label or _choice_label(pick, names) for pick, label in offered}
     out["answer"] = {"type": "Answered", "kind": prompt.kind}
+
+
+def _choice_label(pick: Any, names: dict[str, str]) -> str:
+    """A pick-N option by name: a card's name; an order prompt's trigger of one ability
+    about another card (``card@subject``, rule 502, revision 8) as "Card, for Subject"."""
+    if not isinstance(pick, str):
+        return str(pick)
+    if pick in names:
+        return names[pick]
+    source, _, subject = pick.partition("@")
+    card = source.split(":", 1)[0]
+    if subject and card in names and subject in names:
+        return f"{names[card]}, for {names[subject]}"
+    return pick
 
 
 def _without_seat(event: Any) -> dict[str, Any]:
@@ -315,6 +357,8 @@ def seat_decision(engine: Engine, seat: str, event: Event,
     Raises :class:`Refused`: a manual answer touching what is not the seat's (forbidden),
     or a face-down card named by its id (concealed, like any wrong answer)."""
     prompt = engine.prompt
+    if isinstance(event, CardStatsEntered):
+        return _entry(engine, seat, event), False
     if isinstance(event, ManualResolved) and prompt is not None and \
             (prompt.seat, prompt.kind) == (seat, "manual"):
         event = msgspec.structs.replace(event, ops=at_positions(engine.state, event.ops))
@@ -331,3 +375,20 @@ def seat_decision(engine: Engine, seat: str, event: Event,
     if raw_ids(event.pick, engine):
         raise Refused("", conceal=True)
     return msgspec.structs.replace(event, pick=revealed(event.pick, known)), conceal
+
+
+def _entry(engine: Engine, seat: str, event: CardStatsEntered) -> CardStatsEntered:
+    """A seat's stats entry as the engine takes it: the card's name and zone from the match,
+    and its classes from the known list (the form's check, before the engine's)."""
+    c = engine.state.cards.get(event.card)
+    prompt = engine.prompt
+    if c is None or prompt is None or (prompt.kind, prompt.seat, prompt.card) != \
+            ("stats", seat, event.card):
+        raise Refused(f"no stats entry of {event.card} is pending for seat {seat}; GET the "
+                      f"prompt for what is asked")
+    known = known_classes(engine.db)
+    unknown = [cls for cls in event.stats.get("classes", []) if cls not in known]
+    if unknown:
+        raise Refused(f"{c.name}: unknown class {unknown[0]!r} (choose from the prompt's "
+                      f"entry.classes)")
+    return msgspec.structs.replace(event, name=c.name, zone=c.zone)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from replay.prompts import Prompt
+from replay.prompts import Choose, Prompt
 from replay.wotf.bus import Occurrence
 from replay.wotf.events import (
     BattleResolved,
@@ -112,7 +112,10 @@ class Battles(Component):
 
     def _fly(self, fliers: list[str], seat: Seat | None) -> Flow:
         """Flying: each attacking flier may move to an adjacent active realm (those ``seat``
-        controls; none if ``seat`` is None)."""
+        controls; none if ``seat`` is None).  From revision 8, when more than one may fly,
+        their controller (the attacker, the active player) orders their moves first: each is
+        a triggered effect of its own flier, resolved in the active player's order (502)."""
+        fliers = yield from self._flight_order(fliers, seat)
         for fid in fliers:
             c = self.state.cards[fid]
             if c.zone != "world" or c.controller != seat or not self.view.has(fid, "flying"):
@@ -126,6 +129,24 @@ class Battles(Component):
                                               text=f"fly {c.name} to an adjacent realm?"))
             if pick != "no":
                 yield from self.g.move_realm(fid, pick, "flying")
+
+    def _flight_order(self, fliers: list[str], seat: Seat | None) -> Flow:
+        """The order the fliers' moves resolve in (revision 8: the active player's choice when
+        two or more can fly; before, the order they were listed in)."""
+        able = [fid for fid in fliers if self._can_fly(fid, seat)]
+        if self.state.revision < 8 or len(able) < 2 or seat is None:
+            return fliers
+        order = yield from self.ask(Prompt(seat, "order", choose=Choose(
+            able, len(able), len(able), ordered=True),
+            text="order your fliers' moves (rule 502)"))
+        return list(order)
+
+    def _can_fly(self, fid: str, seat: Seat | None) -> bool:
+        c = self.state.cards[fid]
+        if c.zone != "world" or c.controller != seat or not self.view.has(fid, "flying"):
+            return False
+        here = c.realm
+        return here is not None and any(self.view.is_active_realm(r) for r in (here - 1, here + 1))
 
     def fly_at_end_of_turn(self) -> Flow:
         """v1.2 Flying: the fliers scheduled this turn leave the stack and may fly now."""

@@ -64,6 +64,10 @@ class Card(BaseModel):
     # card file may leave it out, and then it is worked out once, as the card is loaded, from
     # the text beyond the keywords; a recorded definition always states it (schema 3).
     manual: bool = False
+    # A catalogue card the pool has no rules data for (docs/rulings.md R34): the match records
+    # its catalogue facts only, and its owner enters its printed cost, power, classes and
+    # keywords at the table the first time it sees it (``CardStatsEntered``).
+    entered_at_table: bool = False
 
     @model_validator(mode="before")
     @classmethod
@@ -209,10 +213,69 @@ class CardDB:
         return db
 
 
+#: What a seat enters for a catalogue card at the table (``CardStatsEntered.stats``).
+ENTERED_FIELDS = ("cost", "power", "classes", "keywords", "manual")
+#: The ranges the entry accepts (the printed numbers of the cards in the pool and catalogue
+#: are far inside them; a power may also be ``*``, rule 101.6).
+MAX_COST, MAX_POWER, MAX_CLASSES = 30, 99, 6
+CATALOGUE_TYPES = {"Wonder": "wonder", "Land": "land", "Item": "item", "Spell": "spell"}
+
+
+def catalogue_entry(name: str, type_: str, orbital: str = "", set_: str = "",
+                    number: str = "", dbs: int = 0, rarity: str = "") -> Card:
+    """The definition a match records for a catalogue card the pool has no rules data for:
+    its catalogue facts, no stats, its text resolved by hand (R34).  A catalogue type that
+    is not one of the four card types (a token, a tracker) can't be entered at the table."""
+    if type_ not in CATALOGUE_TYPES:
+        raise CardDataError(f"catalogue card {name!r} is a {type_}: only a Wonder, Land, Item "
+                            f"or Spell can have its stats entered at the table; import its "
+                            f"stats into the pool instead")
+    return Card(name=name, type=CATALOGUE_TYPES[type_],
+                orbital=orbital if orbital in ORBITALS else None,
+                set=set_ or None, number=number or None, dbs=dbs, rarity=rarity or None,
+                manual=True, entered_at_table=True)
+
+
+def why_not_stats(base: Card, stats: dict[str, Any]) -> str | None:
+    """Why ``stats`` can't be the printed stats of the catalogue card ``base`` (``None`` if
+    they can): only the :data:`ENTERED_FIELDS`, numbers in range, known keywords."""
+    if not base.entered_at_table:
+        return f"{base.name} is not a catalogue card awaiting its stats"
+    extra = sorted(set(stats) - set(ENTERED_FIELDS))
+    if extra:
+        return f"{base.name}: {', '.join(extra)} can't be entered (only {', '.join(ENTERED_FIELDS)})"
+    cost, power = stats.get("cost", 0), stats.get("power")
+    if type(cost) is not int or not 0 <= cost <= MAX_COST:
+        return f"{base.name}: cost must be a whole number from 0 to {MAX_COST}, not {cost!r}"
+    if power is not None and power != "*" and (type(power) is not int or
+                                               not 0 <= power <= MAX_POWER):
+        return f"{base.name}: power must be a whole number from 0 to {MAX_POWER} or *, not {power!r}"
+    if base.type == "wonder" and power is None:
+        return f"{base.name} is a Wonder: enter its printed power (rule 101)"
+    classes = stats.get("classes", [])
+    if not isinstance(classes, list) or len(classes) > MAX_CLASSES or not all(
+            isinstance(c, str) and 0 < len(c) <= 40 for c in classes):
+        return f"{base.name}: classes must be a list of at most {MAX_CLASSES} names"
+    if not isinstance(stats.get("manual", True), bool):
+        return f"{base.name}: manual is true or false"
+    try:
+        merged_card(base, stats)
+    except CardDataError as exc:
+        return str(exc)
+    return None
+
+
+def merged_card(base: Card, stats: dict[str, Any]) -> Card:
+    """A catalogue card with the printed stats its owner entered: its full definition."""
+    return parse_card({**definition(base), **stats}, f"the stats entered for {base.name!r}")
+
+
 class Defines(Protocol):
-    """A state that records the stand-in tokens its match defined (name -> definition)."""
+    """A state that records the stand-in tokens its match defined (name -> definition) and
+    the seats' entries of catalogue cards' printed stats ("A:<name>" -> stats, R34)."""
 
     defined: dict[str, dict[str, Any]]
+    entries: dict[str, dict[str, Any]]
 
 
 class MatchCards(CardDB):
@@ -226,28 +289,43 @@ class MatchCards(CardDB):
         self.base: CardDB = base.base if isinstance(base, MatchCards) else base
         self._cards = self.base._cards  # read only: the recorded cards
         self._state = state
-        self._parsed: dict[str, Card] = {}
+        self._parsed: dict[str, tuple[dict[str, Any], Card]] = {}
 
     def _defined(self, name: str) -> Card | None:
+        """A stand-in token's definition, or a catalogue card's with the stats its owner
+        entered (R34), as the state knows them now (a take-back may have undone an entry)."""
         data = self._state.defined.get(name)
         if data is None:
             return None
-        card = self._parsed.get(name)
-        if card is None:
-            card = self._parsed[name] = parse_card(data, f"stand-in token {name!r}")
-        return card
+        cached = self._parsed.get(name)
+        if cached is None or cached[0] is not data:
+            base = self._cards.get(name)
+            card = merged_card(base, data) if base is not None and base.entered_at_table \
+                else parse_card(data, f"stand-in token {name!r}")
+            cached = self._parsed[name] = (data, card)
+        return cached[1]
 
     def __getitem__(self, name: str) -> Card:
-        card = self._cards.get(name) or self._defined(name)
+        card = self._cards.get(name)
+        if card is None or card.entered_at_table:
+            card = self._defined(name) or card
         if card is None:
             raise CardDataError(f"unknown card {name!r}")
         return card
+
+    def has_stats_to_enter(self, name: str, seat: str) -> bool:
+        """A catalogue card whose printed stats ``seat`` has not entered yet (R34: each seat
+        enters its own copies, so being asked never tells whether the other seat has)."""
+        card = self._cards.get(name)
+        return card is not None and card.entered_at_table and \
+            f"{seat}:{name}" not in self._state.entries
 
     def __contains__(self, name: object) -> bool:
         return name in self._cards or name in self._state.defined
 
     def __iter__(self) -> Iterator[Card]:
-        yield from self._cards.values()
+        for name in self._cards:
+            yield self[name]
         for name in self._state.defined:
             if name not in self._cards:
                 card = self._defined(name)

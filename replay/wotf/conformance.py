@@ -3,6 +3,11 @@
 A case sets up a position, feeds the engine decisions and states what must hold.  Loading is
 strict (an unknown key is an error); a case that cannot be loaded is a FAIL with its reason,
 never a crash of the runner.
+
+Beyond the spec, for catalogue cards entered at the table (docs/rulings.md R34): a case card
+may say ``entered_at_table = true`` (its catalogue facts only: type, orbital; no stats), and a
+step may answer the pending ``stats`` prompt with ``stats = {cost, power, classes, keywords,
+manual}`` (``illegal = true`` works as for any step).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from replay.wotf.events import (
     ActivationDeclared,
     Answered,
     AttackDeclared,
+    CardStatsEntered,
     DrawDeclared,
     HarvestDeclared,
     Passed,
@@ -32,11 +38,13 @@ from replay.wotf.state import SEATS, CardState, GameState, PlayerState, new_real
 # ``revision`` extends format version 1: the rules revision the case runs at (default: current).
 TOP_KEYS = {"name", "rules", "revision", "source", "description", "cards", "state", "steps",
             "expect"}
-CARD_KEYS = {"type", "power", "cost", "orbital", "core", "tier", "classes", "keywords"}
+CARD_KEYS = {"type", "power", "cost", "orbital", "core", "tier", "classes", "keywords",
+             "entered_at_table"}
 STATE_KEYS = {"round", "turn", "first", "last_seizer", "stones", "A", "B", "world"}
 PLAYER_KEYS = {"energy", "actions", "faith", "free_attacks", "hand", "deck", "abyss", "banishment"}
 WORLD_KEYS = {"id", "card", "controller", "owner", "realm", "tapped", "token", "counters"}
-STEP_KEYS = {"player", "action", "card", "realm", "targets", "pick", "expect_prompt", "illegal"}
+STEP_KEYS = {"player", "action", "card", "realm", "targets", "pick", "expect_prompt", "illegal",
+             "stats"}
 EXPECT_KEYS = {"round", "turn", "prompt", "over", "winner", "stones", "A", "B", "cards"}
 EXPECT_PLAYER_KEYS = {"energy", "actions", "faith", "free_attacks", "hand_count", "deck_count"}
 EXPECT_CARD_KEYS = {"zone", "realm", "controller", "power", "tapped", "counters", "equipped_to"}
@@ -131,7 +139,9 @@ def _case_cards(table: dict[str, Any], base: CardDB) -> CardDB:
         if "type" not in fields:
             raise ConformanceCaseError(f"cards.{card_name}: type is required")
         values = dict(fields, name=card_name)
-        if values["type"] == "wonder":
+        if values.get("entered_at_table"):  # R34: a catalogue card, its stats entered in play
+            values.setdefault("manual", True)
+        elif values["type"] == "wonder":
             values.setdefault("power", 0)
         try:
             extra.append(parse_card(values, f"cards.{card_name}"))
@@ -258,7 +268,19 @@ def _decision(step: dict[str, Any], seat: Seat, prompt_kind: str, where: str) ->
         return made[action]()
     if "pick" in step:
         return Answered(seat, prompt_kind, step["pick"])
-    raise ConformanceCaseError(f"{where}: a step needs an action or a pick")
+    raise ConformanceCaseError(f"{where}: a step needs an action, a pick or stats")
+
+
+def _stats_entry(engine: Engine, step: dict[str, Any], seat: Seat, where: str) -> Event:
+    """R34: ``stats`` answers the pending ``stats`` prompt for the card it names."""
+    stats = step["stats"]
+    if not isinstance(stats, dict):
+        raise ConformanceCaseError(f"{where}.stats: expected a table")
+    cid = engine.prompt.card if engine.prompt is not None else None
+    c = engine.state.cards.get(cid or "")
+    if c is None:
+        raise CaseFailure(f"{where}: stats given, but no stats prompt is pending")
+    return CardStatsEntered(seat, c.id, c.name, c.zone, dict(stats))
 
 
 def _run_step(engine: Engine, step: dict[str, Any], index: int) -> None:
@@ -272,7 +294,8 @@ def _run_step(engine: Engine, step: dict[str, Any], index: int) -> None:
         raise CaseFailure(f"{where}: the pending prompt is {prompt.seat}'s {prompt.kind}, not {seat}'s")
     if "expect_prompt" in step and step["expect_prompt"] != prompt.kind:
         raise CaseFailure(f"{where}: expected a {step['expect_prompt']} prompt, got {prompt.kind}")
-    decision = _decision(step, seat, prompt.kind, where)
+    decision = _stats_entry(engine, step, seat, where) if "stats" in step else \
+        _decision(step, seat, prompt.kind, where)
     if step.get("illegal", False):
         before = state_hash(engine.state)
         try:

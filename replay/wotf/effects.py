@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from replay.prompts import Choose, Prompt
 from replay.wotf.bus import Occurrence
+from replay.wotf.cards import find_ability
 from replay.wotf.events import (
     AbilitiesCopied,
     CardMoved,
@@ -63,8 +64,9 @@ class Effects(Component):
         """502: the active player orders simultaneous triggers; each resolves in turn."""
         if not triggers:
             return
-        if len({(t.source, t.ability) for t in triggers}) > 1:
-            labels = _labels(triggers)
+        kinds = [self._kind(t) for t in triggers]
+        if len(set(kinds)) > 1:
+            labels = _labels(kinds)
             active = self.state.turn
             assert active is not None, "triggers resolve in a round: there is an active player"
             order = yield from self.ask(Prompt(active, "order", choose=Choose(
@@ -85,6 +87,29 @@ class Effects(Component):
             trigger = stack.pending[-1][0]
             self.emit_stack(TriggerDequeued(trigger.source, trigger.ability))
             yield from self._resolve_one(trigger)
+
+    def _kind(self, t: Trigger) -> tuple[str, str, str | None]:
+        """What tells simultaneous triggers apart for 502's order: their source and ability,
+        and from revision 8 the card the event is about when what they do depends on it."""
+        about = t.subject if self.state.revision >= 8 and self._about_subject(t) else None
+        card = self.state.cards.get(about) if about is not None else None
+        if card is not None and card.face_down:
+            about = None  # an order label naming it would show a face-down card's id (510)
+        return t.source, t.ability, about
+
+    def _about_subject(self, t: Trigger) -> bool:
+        """Whether what a trigger does depends on the card its event is about ("it", "the
+        event's realm"): one ability triggered about different cards (two defenders, two
+        arrivals) is then a different trigger for each, in an order the active player chooses
+        (502, revision 8).  One that does the same whichever card set it off keeps its order."""
+        if t.subject is None:
+            return False
+        if t.ability in _ABOUT_SUBJECT:
+            return True
+        if not t.ability.startswith("ab:"):
+            return False
+        effects = find_ability(self.db, t.ability[3:]).model_dump(include={"effects"})
+        return _names_the_subject(effects)
 
     def _resolve_one(self, trigger: Trigger) -> Flow:
         """One trigger resolves: its keyword's handler, or its scripted ability; then the
@@ -488,14 +513,43 @@ _HANDLERS = {"guardian": _guardian, "deathstrike": _deathstrike, "rage": _rage, 
              "equip_move": _equip_move}
 
 
-def _labels(triggers: list[Trigger]) -> list[str]:
-    """How an order prompt names each trigger: its source card, or ``card:ability`` when one
-    card has different abilities waiting (so they can be told apart)."""
+#: Keyword triggers whose effect is about the card the event is about (Equip's arriving Wonder).
+_ABOUT_SUBJECT = ("equip_move",)
+
+
+def _names_the_subject(data: object) -> bool:
+    """Whether an ability's effects (as data) pick "it" or act "where the event" happened."""
+    if isinstance(data, dict):
+        if data.get("pick") == "it" or data.get("where") == "event" or \
+                data.get("realm") == "event":
+            return True
+        return any(_names_the_subject(v) for v in data.values())
+    if isinstance(data, (list, tuple)):
+        return any(_names_the_subject(v) for v in data)
+    return False
+
+
+def _labels(kinds: list[tuple[str, str, str | None]]) -> list[str]:
+    """How an order prompt names each trigger (given as :meth:`Effects._kind`): its source
+    card, or ``card:ability`` when one card has different abilities waiting (so they can be
+    told apart), and from revision 8 ``card@subject`` (``card:ability@subject`` among
+    several abilities) when one ability waits about different cards."""
+    per_source: dict[str, set[tuple[str, str, str | None]]] = {}
     abilities: dict[str, set[str]] = {}
-    for t in triggers:
-        abilities.setdefault(t.source, set()).add(t.ability)
-    return [t.source if len(abilities[t.source]) == 1 else f"{t.source}:{t.ability}"
-            for t in triggers]
+    for kind in kinds:
+        per_source.setdefault(kind[0], set()).add(kind)
+        abilities.setdefault(kind[0], set()).add(kind[1])
+    labels = []
+    for source, ability, subject in kinds:
+        if len(per_source[source]) == 1:
+            labels.append(source)
+        elif len(abilities[source]) == len(per_source[source]) or subject is None:
+            labels.append(f"{source}:{ability}")
+        elif len(abilities[source]) == 1:
+            labels.append(f"{source}@{subject}")
+        else:
+            labels.append(f"{source}:{ability}@{subject}")
+    return labels
 
 
 def _reorder(triggers: list[Trigger], labels: list[str], order: list[str]) -> list[Trigger]:

@@ -29,9 +29,11 @@ from replay.wotf.battle import Battles
 from replay.wotf.bus import Bus, Occurrence, wire
 from replay.wotf.cards import Card, CardDB, MatchCards, match_cards
 from replay.wotf.effects import Effects
+from replay.wotf.entry import entry_prompt, why_not_entry
 from replay.wotf.events import (
     STACK_EVENTS,
     Answered,
+    CardStatsEntered,
     CoinFlipped,
     DeckOrdered,
     DeckShuffled,
@@ -39,7 +41,7 @@ from replay.wotf.events import (
     TriggerResolved,
 )
 from replay.wotf.evolve import STRUCTURAL, evolve, initial_state
-from replay.wotf.manual import apply_ops, why_not_ops
+from replay.wotf.manual import apply_ops, shuffled_seats, shuffles, why_not_ops
 from replay.wotf.match import Match
 from replay.wotf.movement import Movement
 from replay.wotf.moves import Moves
@@ -64,6 +66,7 @@ class Engine:
         self.state = state
         self.view = View(state, self.db)
         self.prompt: Prompt | None = None
+        self._held: Prompt | None = None  # the procedure's prompt, while a stats entry comes first
         self.out: list[Event] = []
         self.on_emit: Callable[[Event], Any] | None = None  # called after each event
         self._flow: Flow | None = None
@@ -121,6 +124,8 @@ class Engine:
         if seat != prompt.seat:
             return (f"it is {prompt.seat}'s {prompt.kind} prompt, not {seat}'s "
                     f"(rule 403.2: players alternate turns)")
+        if prompt.kind == "stats":
+            return why_not_entry(self.state, self.db, prompt, decision)
         if prompt.kind == "turn":
             return self._turns.why_not_turn(seat, decision)
         if prompt.kind == "manual":
@@ -149,21 +154,39 @@ class Engine:
             self.end_match(other(decision.seat), "concession")
             self.stop()
             return self.out
+        if isinstance(decision, CardStatsEntered):
+            self.prompt = entry_prompt(self.state, self.db) or self._held  # R34
+            return self.out
         self._advance(decision)
         return self.out
 
     def _advance(self, decision: Any) -> None:
         assert self._flow is not None
         try:
-            self.prompt = self._flow.send(decision)
+            self._held = self._flow.send(decision)
         except StopIteration:
             self.stop()
+            return
+        # R34: a catalogue card its owner now sees has its printed stats entered first.
+        self.prompt = entry_prompt(self.state, self.db) or self._held
+
+    def settle_prompt(self) -> None:
+        """After a judge's ruling: a catalogue card it put where its owner sees it has its
+        stats entered before the procedure's prompt (R34), and one it took away no longer
+        does.  Nothing changes for a match without catalogue cards."""
+        if self.prompt is not None and self.prompt.kind != "chance" and self._held is not None:
+            self.prompt = entry_prompt(self.state, self.db) or self._held
+
+    @property
+    def procedure_prompt(self) -> Prompt | None:
+        """The prompt the rules procedure waits on (a stats entry may be asked before it)."""
+        return self._held
 
     def stop(self) -> None:
         """The match ended outside the procedure (a concession, or a judge's manual effect
         emptied a deck): no prompt is pending any more."""
         self._flow = None
-        self.prompt = None
+        self.prompt = self._held = None
 
     # -- the table -----------------------------------------------------------------------
 
@@ -218,6 +241,8 @@ class Engine:
         card = self.view.definition(cid)
         answer = yield Prompt(seat, "manual", card=cid, text=f"{why}: {card.text}")
         apply_ops(self, answer.ops)
+        # "Shuffle your deck" (revision 8): the order is a chance event, as after a ruling
+        yield from shuffles(shuffled_seats(answer.ops), self.state)
         self.emit(TriggerResolved(cid, card.name, "manual", seat,
                                   f"{len(answer.ops)} operation(s) entered by hand"))
 
@@ -347,6 +372,9 @@ class Engine:
 
     def banish(self, cid: str, reason: str) -> Flow:
         return self._movement.banish(cid, reason)
+
+    def banish_together(self, cards: list[str], reason: str) -> Flow:
+        return self._movement.banish_together(cards, reason)
 
     def play_free(self, seat: Seat, cid: str, realm: int | None) -> Flow:
         return self._movement.play_free(seat, cid, realm)

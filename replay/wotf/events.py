@@ -122,6 +122,20 @@ class ManualResolved(Event, frozen=True):
     card: str
     ops: list[ManualOp] = []
 
+class CardStatsEntered(Event, frozen=True):
+    """A seat entered the printed stats of one of its catalogue cards the pool has no rules
+    data for (docs/rulings.md R34), the first time it saw it: ``stats`` holds ``cost``,
+    ``power``, ``classes``, ``keywords`` and ``manual`` as printed on the physical card.  The
+    fold adds them to the match's cards (``GameState.defined``), for every copy of ``name``.
+    ``zone``: where ``card`` was (a seat's hand is hidden from the other seat: so is this
+    event, until the card is public)."""
+
+    seat: Seat
+    card: str
+    name: str
+    zone: str
+    stats: dict[str, Any] = {}
+
 # --------------------------------------------------------------------------------------
 # Chance
 # --------------------------------------------------------------------------------------
@@ -474,6 +488,7 @@ EVENTS: tuple[type[Event], ...] = (
     Passed,
     Answered,
     ManualResolved,
+    CardStatsEntered,
     CoinFlipped,
     DeckShuffled,
     DeckOrdered,
@@ -528,7 +543,7 @@ __all__ += [cls.__name__ for cls in EVENTS] + ["ManualOp", "Trigger"]
 
 DECISIONS = frozenset(
     {"PlayDeclared", "AttackDeclared", "DrawDeclared", "ActivationDeclared", "HarvestDeclared",
-     "Passed", "Answered", "ManualResolved"}
+     "Passed", "Answered", "ManualResolved", "CardStatsEntered"}
 )
 CHANCE = frozenset({"CoinFlipped", "DeckShuffled", "DeckOrdered"})
 

@@ -257,6 +257,14 @@ def _token_created(s: GameState, e: ev.TokenCreated) -> None:
     s.cards[e.card].blank = e.blank
 
 
+def _card_stats_entered(s: GameState, e: ev.CardStatsEntered) -> None:
+    """R34: the printed stats a seat entered join the match's cards (every copy of the name;
+    the first entry of a name is the one in force).  Each seat enters its own copies once."""
+    s.entries[f"{e.seat}:{e.name}"] = dict(e.stats)
+    if e.name not in s.defined:
+        s.defined[e.name] = dict(e.stats)
+
+
 def _counter_changed(s: GameState, e: ev.CounterChanged) -> None:
     counters = dict(s.cards[e.card].counters)
     counters[e.counter] = e.total
@@ -419,6 +427,7 @@ _APPLY: dict[type, Callable[[GameState, Any], None]] = {
     ev.CardMoved: _card_moved,
     ev.CardPutOnTop: _card_put_on_top,
     ev.TokenCreated: _token_created,
+    ev.CardStatsEntered: _card_stats_entered,
     ev.CounterChanged: _counter_changed,
     ev.CardTapped: _card_tapped,
     ev.ControlChanged: _control_changed,
@@ -446,6 +455,7 @@ _APPLY: dict[type, Callable[[GameState, Any], None]] = {
 #: Event types after which cards may be elsewhere or under other control (queries re-index).
 STRUCTURAL = frozenset({ev.CardMoved, ev.TokenCreated, ev.ControlChanged, ev.AbilitiesCopied,
                         ev.Equipped, ev.Unequipped, ev.RealmBanished, ev.EffectApplied,
-                        ev.EffectsEnded, ev.DeckShuffled, ev.DeckOrdered, ev.CardPutOnTop})
+                        ev.EffectsEnded, ev.DeckShuffled, ev.DeckOrdered, ev.CardPutOnTop,
+                        ev.CardStatsEntered})
 
 __all__ = ["SEATS", "STRUCTURAL", "evolve", "fold", "initial_state", "number"]

@@ -126,27 +126,41 @@ def _events_rows(stored: list[Stored], kept_seqs: set[int], match_id: str,
     clock: dict[int, tuple[int, int]] = {}
     round_no = turn = 0
     for item in stored:
-        event = item.event
-        if isinstance(event, RoundStarted):
+        event: Any = item.event  # its class's step says what it is (no isinstance per event)
+        name, kind, seat_fields, step = _type_info(type(event))
+        if step == _ROUND:
             round_no, turn = event.round, 0
-        elif isinstance(event, TURN_ACTIONS):
+        elif step == _TURN:
             turn += 1
-        elif isinstance(event, TakenBack):
+        elif step == _BACK:
             round_no, turn = clock.get(event.to_seq, (round_no, turn))  # back where it was
         clock[item.seq] = (round_no, turn)
-        name = type(event).__name__
-        rows.append(EventRow(match_id, item.seq, name, kind_of(name), round_no, turn,
-                             _seat_of(event), item.at, item.batch, item.hash,
-                             item.seq not in kept_seqs, msgspec.Raw(_encode(event))))
+        seat = None
+        for seat_field in seat_fields:
+            seat = getattr(event, seat_field)
+            if seat is not None:
+                break
+        rows.append(EventRow(match_id, item.seq, name, kind, round_no, turn, seat, item.at,
+                             item.batch, item.hash, item.seq not in kept_seqs,
+                             msgspec.Raw(_encode(event))))
     return clock
 
 
-def _seat_of(event) -> str | None:
-    for name in _SEAT_FIELDS:
-        seat = getattr(event, name, None)
-        if seat is not None:
-            return seat
-    return None
+_OTHER, _ROUND, _TURN, _BACK = range(4)
+#: Per event class, what ``events`` rows need of it: (name, kind, the seat fields it has in
+#: ``_SEAT_FIELDS`` order, how it moves the clock) -- worked out once, not per event.
+_TYPES: dict[type, tuple[str, str, tuple[str, ...], int]] = {}
+
+
+def _type_info(cls: type) -> tuple[str, str, tuple[str, ...], int]:
+    info = _TYPES.get(cls)
+    if info is None:
+        step = (_ROUND if issubclass(cls, RoundStarted) else
+                _TURN if issubclass(cls, TURN_ACTIONS) else
+                _BACK if issubclass(cls, TakenBack) else _OTHER)
+        seats = tuple(name for name in _SEAT_FIELDS if hasattr(cls, name))
+        info = _TYPES[cls] = (cls.__name__, kind_of(cls.__name__), seats, step)
+    return info
 
 
 class _Walk:

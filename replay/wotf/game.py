@@ -20,7 +20,7 @@ from replay.errors import ReplayError
 from replay.game import Address
 from replay.prompts import Prompt
 from replay.resources import conformance_dir
-from replay.wotf import bots, cards, facts, legacy, manual, narrate, perspective, revisions
+from replay.wotf import bots, cards, facts, legacy, manual, narrate, perspective, poolimport, revisions
 from replay.wotf import events as ev
 from replay.wotf.conformance import run_paths
 from replay.wotf.decks import Deck, load_deck, load_decks, validate_deck
@@ -252,6 +252,24 @@ class WondersOfTheFirst:
         """The shipped deck files by file name (what ``preset`` names), loaded lazily."""
         from replay import resources
         return {p.stem: _Lazy(p, pool) for p in resources.decks_dir().glob("*.toml")}
+
+    # -- real cards (docs/rulings.md R34) ------------------------------------------------
+    def pool_with(self, pool: cards.CardDB, definitions: Iterable[dict[str, Any]],
+                  where: str = "") -> cards.CardDB:
+        """``pool`` with these card definitions added (a same-named card replaced)."""
+        return pool.with_cards(cards.parse_card(d, f"{where}: card {d.get('name', '?')!r}")
+                               for d in definitions)
+
+    def entered_at_table(self, pool: cards.CardDB,
+                         facts: Iterable[tuple[str, str, str, str, str, int, str]]) -> cards.CardDB:
+        """``pool`` with a catalogue entry for each card of ``facts`` (name, type, orbital,
+        set, number, DBS, rarity): recorded without stats, entered by its owner at the table."""
+        return pool.with_cards(cards.catalogue_entry(*fact) for fact in facts)
+
+    def read_pool_file(self, text: str, filename: str,
+                       lookup: poolimport.Lookup) -> list[dict[str, Any]]:
+        """The card definitions of an organizer's pool file (CSV or TOML)."""
+        return [cards.definition(c) for c in poolimport.parse_pool_file(text, filename, lookup)]
 
     def round_of(self, event: Event) -> int | None:
         return event.round if isinstance(event, ev.RoundStarted) else None

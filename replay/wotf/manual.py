@@ -42,6 +42,8 @@ class Judged(Rules, Protocol):
 
     def stop(self) -> None: ...
 
+    def settle_prompt(self) -> None: ...
+
 ZONES = ("hand", "deck", "abyss", "banishment", "world")
 RESOURCES = ("energy", "actions", "faith", "free_attacks")
 
@@ -90,9 +92,10 @@ POSITIONS = ("top", "bottom")
 def why_not_ops(engine: Table, ops: list[ManualOp], ruling: bool = False) -> str | None:
     """Why these operations can't be applied (``None`` if every one names real things).
 
-    ``ruling``: a judge's ruling (``ManualEffect``), which alone may shuffle a deck (the
-    shuffle's order is a chance event answered after the ruling; a seat's answer to a
-    ``manual`` prompt is applied in the middle of the procedure, where none can be)."""
+    ``ruling``: a judge's ruling (``ManualEffect``).  A shuffle's order is a chance event
+    answered once every operation is applied: after a ruling (:func:`apply_manual`), or, from
+    rules revision 8, after a seat's answer to its ``manual`` prompt ("shuffle your deck" is
+    printed text; :meth:`Engine.resolve_manually`).  Before revision 8 only a ruling could."""
     s = engine.state
     shuffled: list[str] = []
     for n, op in enumerate(ops, start=1):
@@ -115,7 +118,7 @@ def why_not_ops(engine: Table, ops: list[ManualOp], ruling: bool = False) -> str
         if op.op == "shuffle":
             if op.seat not in ("A", "B"):
                 return f"{where}: a shuffle names the seat whose deck it shuffles, not {op.seat!r}"
-            if not ruling:
+            if not ruling and s.revision < 8:
                 return (f"{where}: a shuffle is a chance event; a seat's answer can't shuffle -- "
                         f"the judge enters it as a ruling (POST …/manual)")
             if getattr(engine, "prompt", None) is None:
@@ -166,16 +169,19 @@ def _why_not_shown(s: GameState, op: ManualOp) -> str | None:
 def why_not_seat_ops(state: GameState, seat: str, ops: list[ManualOp]) -> str | None:
     """Why ``seat`` may not enter these operations itself, answering its own ``manual``
     prompt (``None`` if it may).  A seat's answer records what its own card did to its own
-    side: its own cards (owned and, in The World, controlled by it) and its own resources
-    and tokens.  Anything touching the other seat's cards or resources, the stones or
-    control is a ruling for the judge (``ManualEffect``).  The reason says which operation
-    and why, never where a card it names is (the other seat's hand or deck are hidden)."""
+    side: its own cards (owned and, in The World, controlled by it), its own resources and
+    tokens, a shuffle of its own deck.  Anything touching the other seat's cards or
+    resources, the stones or control is a ruling for the judge (``ManualEffect``).  The
+    reason says which operation and why, never where a card it names is (the other seat's
+    hand or deck are hidden)."""
     for n, op in enumerate(ops, start=1):
         where = f"manual op {n} ({op.op})"
         if op.op in ("control", "stone"):
             return f"{where} changes {'control' if op.op == 'control' else 'the stones'}"
         if op.op in ("resource", "token") and op.seat != seat:
             return f"{where} is not for seat {seat}'s own {op.op}s"
+        if op.op == "shuffle" and op.seat != seat:
+            return f"{where} shuffles seat {op.seat}'s deck: a seat's answer shuffles its own only"
         if op.op == "look" and op.seat != seat:
             return f"{where} lets seat {op.seat} look: a seat's answer shows cards to itself only"
         if op.op in ("move", "counter", "tap", "power", "reveal", "look"):
@@ -201,9 +207,11 @@ def apply_manual(engine: Judged, effect: ManualEffect) -> list:
     except MatchOver:  # a deck emptied (405, revision 5): the match ended, no more ops
         engine.stop()
         return engine.out
-    shuffles = [as_seat(op.seat) for op in effect.ops if op.op == "shuffle"]
-    if shuffles:
-        _shuffle_first(engine, shuffles)
+    seats = shuffled_seats(effect.ops)
+    if seats:
+        _shuffle_first(engine, seats)
+    else:
+        engine.settle_prompt()  # R34: a card the ruling put in its owner's sight is entered first
     return engine.out
 
 
@@ -212,20 +220,33 @@ def apply_ops(engine: Rules, ops: list[ManualOp]) -> None:
         _APPLY[op.op](engine, op)
 
 
+def shuffles(seats: list[Seat], state: GameState) -> Flow:
+    """The chance events of the decks these operations shuffled, one ``chance`` prompt per
+    deck (``DeckShuffled``: a full permutation of the deck, hidden from the seats)."""
+    for seat in seats:
+        deck = list(state.players[seat].deck)
+        yield Prompt("chance", "chance", choose=Choose(deck, len(deck), len(deck), ordered=True),
+                     text=f"shuffle {seat}")
+
+
+def shuffled_seats(ops: list[ManualOp]) -> list[Seat]:
+    """The seats whose decks these operations shuffle, in order."""
+    return [as_seat(op.seat) for op in ops if op.op == "shuffle"]
+
+
 def _shuffle_first(engine: Judged, seats: list[Seat]) -> None:
     """A ruling shuffled these decks: their orders are chance events (``DeckShuffled``, hidden
     from the seats like every deck order), asked for as ``chance`` prompts before the prompt
     that was pending when the ruling was entered, which then is pending again.  The recorder
     answers them with its random source; the replayer feeds the recorded ones."""
-    before: Prompt | None = getattr(engine, "prompt", None)
+    # The procedure's own prompt (a catalogue card's stats entry asked before it is asked
+    # again once the shuffles are answered, R34).
+    before: Prompt | None = getattr(engine, "procedure_prompt", None) or getattr(engine, "prompt", None)
     flow: Flow | None = getattr(engine, "_flow", None)
     assert before is not None and flow is not None, "why_not_ops: a shuffle needs a live match"
 
     def shuffling() -> Flow:
-        for seat in seats:
-            deck = list(engine.state.players[seat].deck)
-            yield Prompt("chance", "chance", choose=Choose(deck, len(deck), len(deck), ordered=True),
-                         text=f"shuffle {seat}")
+        yield from shuffles(seats, engine.state)
         answer = yield before
         while True:
             try:

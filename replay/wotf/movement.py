@@ -14,7 +14,7 @@ from replay.wotf.events import CardPlayed, TriggerResolved
 from replay.wotf.selectors import Context
 from replay.wotf.state import Seat
 from replay.wotf.table import Component, Flow, Rules
-from replay.wotf.trigger import ON_ARRIVAL
+from replay.wotf.trigger import ON_ARRIVAL, Trigger
 
 
 class Movement(Component):
@@ -35,11 +35,25 @@ class Movement(Component):
 
     def banish(self, cid: str, reason: str) -> Flow:
         """Banish: the card goes to banishment (no "dies" trigger) unless replaced."""
-        if self.view.cant(cid, "be_banished") or (yield from self.replaced(cid, "banished")):
-            return
-        c = self.state.cards[cid]
-        triggers = self.g.run_event(Occurrence("banished", cid, c.controller or c.owner, c.realm))
-        self.g.move(cid, "banishment", reason)
+        yield from self.banish_together([cid], reason)
+
+    def banish_together(self, cards: list[str], reason: str) -> Flow:
+        """Banish cards at the same time (a banished realm's cards, "banish all …"; revision
+        8): each replacement first, then every "whenever … banished" trigger is collected while
+        all of them are still where they were, they all go, and the active player orders the
+        triggers as one batch (502) -- so no card's trigger depends on the order the engine
+        happened to list them in."""
+        going = []
+        for cid in cards:
+            if self.view.cant(cid, "be_banished") or (yield from self.replaced(cid, "banished")):
+                continue
+            going.append(cid)
+        triggers: list[Trigger] = []
+        for cid in going:
+            c = self.state.cards[cid]
+            triggers += self.g.run_event(Occurrence("banished", cid, c.controller or c.owner, c.realm))
+        for cid in going:
+            self.g.move(cid, "banishment", reason)
         yield from self.g.resolve(triggers)
 
     def play_free(self, seat: Seat, cid: str, realm: int | None) -> Flow:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import msgspec
 
-from ledger.events import Conceded, Event, JudgeNote, MatchEnded, MatchOpened, TakenBack
+from ledger.events import Annotated, Conceded, Event, JudgeNote, MatchEnded, MatchOpened, TakenBack
 from replay.wotf import events as ev
 from replay.wotf.events import (
     ActivationDeclared,
@@ -144,7 +144,22 @@ def _narrate_ends(event: Event, w: Words) -> str:
         return f"Take-back: the match returns to event {event.to_seq} ({event.by}){why}"
     if isinstance(event, Conceded):
         return conceded(event, w.seat(event.seat))
+    if isinstance(event, ev.CardStatsEntered):
+        return _narrate_entry(event, w)
     return _narrate_more(event, w)
+
+
+def _narrate_entry(event: ev.CardStatsEntered, w: Words) -> str:
+    """R34: "Ann enters Glow Smith's printed stats: cost 3, power 4, Human, flying"."""
+    if event.name == "?":
+        return f"{w.seat(event.seat)} enters the printed stats of a card in hand"
+    stats = event.stats
+    parts = [f"cost {stats.get('cost', 0)}"]
+    if stats.get("power") is not None:
+        parts.append(f"power {stats['power']}")
+    parts += [str(c) for c in stats.get("classes", [])]
+    parts += [str(k) for k in stats.get("keywords", [])]
+    return f"{w.seat(event.seat)} enters {event.name}'s printed stats: {', '.join(parts)}"
 
 
 GAME_LOSS = "game loss (judge)"  # how a judge's game loss is recorded (web/api/judge.py)
@@ -254,6 +269,8 @@ def _narrate_cards(event: Event, w: Words) -> str:
                 f"{manual_ops(event.ops, w)}")
     if isinstance(event, JudgeNote):
         return f"Judge {event.judge} notes: {event.text}"
+    if isinstance(event, Annotated):
+        return f"{event.name} notes on event {event.about}: {event.text}"
     return _narrate_state(event, w)
 
 

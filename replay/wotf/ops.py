@@ -45,7 +45,7 @@ from replay.wotf.events import (
     StoneSeized,
 )
 from replay.wotf.selectors import Context, amount, candidates
-from replay.wotf.state import SEATS, controller_of, other
+from replay.wotf.state import SEATS, Seat, controller_of, other
 from replay.wotf.table import Flow, Rules
 from replay.wotf.trigger import Trigger
 
@@ -185,7 +185,10 @@ def _sacrifice(g: Rules, op: Affect, ctx: Context) -> Flow:
 
 def _banish(g: Rules, op: Affect, ctx: Context) -> Flow:
     cards = yield from g.choose(op.target, ctx, "banish which card?")
-    for cid in cards:
+    if g.state.revision >= 8:
+        yield from g.banish_together(list(cards), "banished")  # at the same time (R30)
+        return bool(cards)
+    for cid in cards:  # before revision 8: one by one, each one's triggers first
         yield from g.banish(cid, "banished")
     return bool(cards)
 
@@ -255,26 +258,45 @@ def _create_token(g: Rules, op: CreateToken, ctx: Context) -> Flow:
         classes += tuple(k for k in g.view.classes(ctx.chosen[0]) if k not in classes)
     spec = spec.model_copy(update={"classes": classes})
     seat = ctx.controller
-    made = []
+    together = g.state.revision >= 8
+    made: list[str] = []
+    one_realm: int | None = None  # "create two … in target realm": one target (revision 8)
     for _ in range(spec.count):
         printed = [cid for cid in g.state.players[seat].archive if _meets(g, cid, spec)]
         pick = "stand-in"
         if printed:
             pick = yield from g.ask(Prompt(seat, "target", options=[*printed, "stand-in"],
                                            card=ctx.source, text="which token?"))
-        how = "any" if spec.distributed else op.realm
-        realm = yield from g.choose_realm(how, ctx, "create the token in which realm?")
+        realm = one_realm
+        if realm is None:
+            how = "any" if spec.distributed else op.realm
+            realm = yield from g.choose_realm(how, ctx, "create the token in which realm?")
         if realm is None:
             break
-        if pick == "stand-in":
-            made_up = g.stand_in(spec.name, spec.type, spec, g.view.definition(ctx.source).orbital)
-            cid = g.place_token(seat, made_up.name, realm, stand_in=made_up)
-        else:
-            cid = g.place_token(seat, g.state.cards[pick].name, realm, printed=pick)
-        made.append(cid)
-        yield from g.resolve(g.arrival_triggers(cid))
+        if together and not spec.distributed:
+            one_realm = realm
+        made.append(_place_token(g, spec, ctx, seat, pick, realm))
+        if not together:
+            yield from g.resolve(g.arrival_triggers(made[-1]))
+    if together:
+        # 502 (revision 8): the tokens one effect creates arrive together, so the abilities
+        # their arrival sets off are simultaneous -- one batch the active player orders --
+        # and each arrival's triggers see every token already there; before revision 8 each
+        # token arrived and its triggers resolved before the next was made.
+        triggers: list[Trigger] = []
+        for cid in made:
+            triggers += g.arrival_triggers(cid)
+        yield from g.resolve(triggers)
     ctx.chosen = made
     return bool(made)
+
+
+def _place_token(g: Rules, spec, ctx: Context, seat: Seat, pick: str, realm: int) -> str:
+    """Put one created token into The World (a stand-in, or the printed token picked)."""
+    if pick == "stand-in":
+        made_up = g.stand_in(spec.name, spec.type, spec, g.view.definition(ctx.source).orbital)
+        return g.place_token(seat, made_up.name, realm, stand_in=made_up)
+    return g.place_token(seat, g.state.cards[pick].name, realm, printed=pick)
 
 
 def _meets(g: Rules, cid: str, spec) -> bool:
@@ -517,8 +539,11 @@ def _banish_realm(g: Rules, op: RealmOp, ctx: Context) -> Flow:
     here = [c.id for c in g.view.in_realm(realm)]
     if any(g.view.cant(cid, "be_banished") for cid in here):
         return False
-    for cid in here:
-        yield from g.banish(cid, "realm banished")
+    if g.state.revision >= 8:
+        yield from g.banish_together(here, "realm banished")  # everything there at once (R30)
+    else:
+        for cid in here:  # before revision 8: one by one, each one's triggers first
+            yield from g.banish(cid, "realm banished")
     g.emit(RealmBanished(realm))
     return True
 

@@ -22,6 +22,7 @@ from replay.wotf.events import (
     Answered,
     CardMoved,
     CardPutOnTop,
+    CardStatsEntered,
     DeckOrdered,
     DeckShuffled,
     ManualEffect,
@@ -98,6 +99,8 @@ def _hide(event: Event, hidden: Collection[str]) -> Event:
                 changes[field] = seen
     if changes.get("card") == HIDDEN and hasattr(event, "name"):
         changes["name"] = HIDDEN
+    if changes.get("card") == HIDDEN and isinstance(event, CardStatsEntered):
+        changes["stats"] = {}  # a face-down card's printed stats would name it
     if HIDDEN in (changes.get("card"), changes.get("source")) and \
             isinstance(getattr(event, "ability", None), str):
         changes["ability"] = HIDDEN  # "ab:<Card Name>#<id>" names the card (the stack events)
@@ -146,6 +149,12 @@ def _redact(event: Event, perspective: str) -> Event:
                 _zone_visible(perspective, event.to_zone, event.owner):
             return event
         return msgspec.structs.replace(event, card=HIDDEN, name=HIDDEN)
+    if isinstance(event, CardStatsEntered) and \
+            not _zone_visible(perspective, event.zone, event.seat):
+        # R34: entered while the card was hidden from this viewer (its owner's hand): which
+        # card, and its stats (which would name it), stay hidden; the board shows the stats
+        # once the card is public.
+        return msgspec.structs.replace(event, card=HIDDEN, name=HIDDEN, stats={})
     if isinstance(event, DeckShuffled):
         return msgspec.structs.replace(event, order=[HIDDEN] * len(event.order))
     if isinstance(event, CardPutOnTop):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from replay.errors import NewerRevisionError
 
 #: The revision new matches are recorded at.
-RULES_REVISION = 7
+RULES_REVISION = 8
 
 #: From this revision the stack (triggers waiting to resolve, what is resolving, stated loops,
 #: targeting, v1.2 fliers) is recorded as events; before, the same events are applied to the
@@ -72,6 +72,18 @@ REVISIONS: dict[int, str] = {
        "from realm 1; "
        "R26: actions and free attacks may be infinite (recorded \"inf\"); before, capped at "
        "999,999",
+    8: "issue 15, beyond its list (docs/rulings.md, R28-R33): the tokens one effect creates "
+       "arrive together, in its one target realm, their arrival triggers one batch (502); "
+       "before, each arrived and its triggers resolved before the next was made, the realm "
+       "asked for each; one ability's simultaneous triggers about different cards are ordered "
+       "by the active player when what they do depends on the card (\"it gets +1\" for two "
+       "defenders); before, kept in the order they happened; cards banished together (a "
+       "banished realm, a banish of several) go at once, every \"whenever banished\" trigger "
+       "seeing all of them; before, one by one in listed order; two or more fliers: the "
+       "attacker orders their moves; before, listed order; a seat's answer to its own manual "
+       "prompt may shuffle its own deck (a DeckShuffled chance event); before, only a judge's "
+       "ruling could; several returns at the end of the round: the last player to pass orders "
+       "them (403.5); before, listed order",
 }
 
 

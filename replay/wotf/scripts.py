@@ -335,17 +335,35 @@ class Scripts(Component):
     # -- shared primitives ---------------------------------------------------------------
 
     def delayed_returns(self) -> Flow:
-        """Delayed "return … at end of round" effects happen now (403.5)."""
-        for c in list(self.state.cards.values()):
-            for e in c.effects:
-                if e.kind == "return_at_round_end" and c.zone == "abyss":
-                    seat = as_seat(e.source)  # this effect's source is the seat that returns it
-                    ctx = Context(c.id, seat, None)
-                    realm = yield from self.choose_realm("target", ctx, f"return {c.name} to which realm?")
-                    self.emit(EffectsEnded(c.id, "all"))
-                    if realm is not None:
-                        yield from self.g.enter_world(c.id, seat, realm, "returned")
-                    break
+        """Delayed "return … at end of round" effects happen now (403.5).  From revision 8,
+        when several wait, the active player (the last to pass) orders them: "As with any
+        multiple simultaneous triggered effects, the active player controls the order"
+        (v1.2 403.5); before, they happened in the order the cards were listed."""
+        waiting = [c.id for c in self.state.cards.values() if self._returns_at_round_end(c.id)]
+        if self.state.revision < 8:
+            waiting = list(self.state.cards)  # each checked as its turn comes, as before
+        elif len(waiting) > 1 and self.state.turn is not None:
+            waiting = list((yield from self.ask(Prompt(
+                self.state.turn, "order", choose=Choose(waiting, len(waiting), len(waiting),
+                                                        ordered=True),
+                text="order the returns at the end of the round (rule 403.5)"))))
+        for cid in waiting:
+            if self._returns_at_round_end(cid):
+                yield from self._return_at_round_end(cid)
+
+    def _returns_at_round_end(self, cid: str) -> bool:
+        c = self.state.cards[cid]
+        return c.zone == "abyss" and any(e.kind == "return_at_round_end" for e in c.effects)
+
+    def _return_at_round_end(self, cid: str) -> Flow:
+        c = self.state.cards[cid]
+        e = next(e for e in c.effects if e.kind == "return_at_round_end")
+        seat = as_seat(e.source)  # this effect's source is the seat that returns it
+        ctx = Context(c.id, seat, None)
+        realm = yield from self.choose_realm("target", ctx, f"return {c.name} to which realm?")
+        self.emit(EffectsEnded(c.id, "all"))
+        if realm is not None:
+            yield from self.g.enter_world(c.id, seat, realm, "returned")
 
     def return_round_control(self) -> None:
         """403.5: "this round" control ends; the card returns unless its owner "can't" control it."""

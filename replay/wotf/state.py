@@ -158,6 +158,8 @@ class GameState(msgspec.Struct):
     counts: dict[str, int] = {}  # counted game events (rule 511), e.g. "A:seize"
     # -- what the procedure needs between prompts (DESIGN.md section 3); see ENGINE_FIELDS --
     defined: dict[str, dict[str, Any]] = {}  # 203: stand-in tokens' definitions, by name
+    #                                            (and R34: a catalogue card's entered stats)
+    entries: dict[str, dict[str, Any]] = {}  # R34: each seat's own stats entries, "A:<name>"
     deck_lists: dict[str, list[str]] = {}  # 402 (schema 3): the card names a seat's setup
     #                                        shuffle orders, until its DeckOrdered
     stack: Stack | None = None  # what is resolving (503, Nullify, Flying); None: nothing
@@ -172,8 +174,9 @@ ENGINE_FIELDS = ("deck_lists", "stack")
 #: What the state knows that is the match file's own data, not something the rules derived:
 #: the definitions of the stand-in tokens its events created (203; recorded in full by each
 #: ``TokenCreated``, under the file's hash chain).  Folded like the rest, but never part of the
-#: canonical encoding: a state hash pins what the rules derived.
-DATA_FIELDS = ("defined",)
+#: canonical encoding: a state hash pins what the rules derived.  The same holds for the
+#: printed stats seats entered for catalogue cards (R34, ``CardStatsEntered``).
+DATA_FIELDS = ("defined", "entries")
 _ENCODINGS: dict[tuple[str, ...], type] = {}
 
 _encoder = msgspec.msgpack.Encoder()  # keeps insertion order: iteration order is state

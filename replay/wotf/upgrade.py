@@ -25,7 +25,7 @@ from typing import Any
 import msgspec
 
 from ledger.codec import Stored
-from ledger.events import Event, JudgeNote, MatchOpened, TakenBack
+from ledger.events import Annotated, Event, JudgeNote, MatchOpened, TakenBack
 from ledger.store import Store
 from replay.errors import ReplayError
 from replay.replayer import Replay
@@ -104,7 +104,7 @@ def _engine_after(store: Store, match_id: str, pool: CardDB, pending: list[Event
 
 
 def _derive(engine: Engine, fed: Event) -> list[Event]:
-    if isinstance(fed, JudgeNote):
+    if isinstance(fed, (JudgeNote, Annotated)):
         return [fed]
     if isinstance(fed, ManualEffect):
         return apply_manual(engine, fed)

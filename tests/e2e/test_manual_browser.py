@@ -105,3 +105,61 @@ def test_a_judge_puts_a_card_on_top_and_reveals_one_with_the_form(server):
     assert [c["name"] for c in seen_by_a["known"]["B"]] == [b_card["name"]]
     seen_by_b = api_call(base, "GET", f"/api/matches/{mid}/state", tokens["B"])["board"]
     assert "known" not in seen_by_b  # B was shown nothing (its own hand it sees anyway)
+
+
+def test_a_seat_looks_deep_into_a_deck_and_shuffles_its_own_with_the_form(server):
+    """A seat answering its own card's manual prompt on /play: it looks at the 15th card of
+    B's deck (a place beyond the top ten, entered in the place field) and shuffles its own
+    deck (rules revision 8); the record names the card, and the shuffle is a chance event."""
+    from tests.web.test_api_judge_public import _deck_with
+
+    base = server
+    oracle = "Oracle of Whispers"  # unscripted: playing it raises a manual prompt
+    created = api_call(base, "POST", "/api/matches", ORGANIZER, {"seats": [
+        {"player": "Ann", "deck": _deck_with(oracle, 2)},
+        {"player": "Bob", "preset": "thalwind-sky"}], "previous_loser": "B"})
+    mid, tokens = created["match_id"], created["tokens"]
+    _to_first_turn(base, mid, tokens)
+    judge = api_call(base, "GET", f"/api/matches/{mid}/state", tokens["judge"])
+    board = judge["board"]
+    cid = next(c["id"] for c in board["players"]["A"]["deck"] + board["players"]["A"]["hand"]
+               if c["name"] == oracle)
+    deck_b = [c["id"] for c in board["players"]["B"]["deck"]]
+    api_call(base, "POST", f"/api/matches/{mid}/manual", tokens["judge"], {
+        "ops": [{"op": "move", "card": cid, "to_zone": "hand"},
+                {"op": "resource", "seat": "A", "resource": "energy", "value": 10}],
+        "note": "setup", "expected_seq": judge["length"]})
+    prompt = api_call(base, "GET", f"/api/matches/{mid}/prompt", tokens["A"])
+    play = next(o["decision"] for o in prompt["prompt"]["options"]
+                if o["decision"].get("card") == cid and o["decision"].get("realm") == 1)
+    api_call(base, "POST", f"/api/matches/{mid}/decisions", tokens["A"],
+             {"expected_seq": prompt["length"], "decision": play})
+    since = api_call(base, "GET", f"/api/matches/{mid}/prompt", tokens["A"])["length"]
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        page.goto(f"{base}/play/{mid}?token={tokens['A']}")
+        page.wait_for_selector("#manual-form")
+        form = page.locator("#manual-form")
+        assert "shuffle" in form.locator("select[name=op] option").all_inner_texts()[3]
+        form.locator("select[name=op]").select_option(value="look")
+        form.locator("select[name=card]").select_option(value="deck:B:")
+        assert form.locator("input[name=place]").is_visible()
+        form.locator("input[name=place]").fill("15")
+        form.locator("select[name=seat]").select_option(value="A")
+        form.locator("button[data-action=add]").click()
+        form.locator("select[name=op]").select_option(value="shuffle")
+        assert not form.locator("input[name=place]").is_visible()
+        form.locator("select[name=seat]").select_option(value="A")
+        form.locator("button[data-action=add]").click()
+        listed = form.locator("ol.manual-ops li").all_inner_texts()
+        assert listed[0].startswith("seat A looks at card 15 from the top of B's deck"), listed
+        assert listed[1].startswith("shuffle seat A's deck"), listed
+        form.locator("button[data-action=record]").click()
+        page.wait_for_function(f"document.querySelector('#play').dataset.length !== '{since}'")
+        assert "error" not in (page.get_attribute("#status", "class") or ""), page.inner_text("#status")
+        browser.close()
+    events = api_call(base, "GET", f"/api/matches/{mid}/events?from={since}", tokens["judge"])["events"]
+    answered = next(e["event"] for e in events if e["event"]["type"] == "ManualResolved")
+    assert answered["ops"][0] == {**answered["ops"][0], "op": "look", "card": deck_b[14], "seat": "A"}
+    assert any(e["event"]["type"] == "DeckShuffled" and e["event"]["seat"] == "A" for e in events)

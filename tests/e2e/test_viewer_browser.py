@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import os
 import statistics
-import subprocess
-import sys
 import time
 import urllib.parse
 import urllib.request
@@ -29,34 +27,14 @@ from ledger.filestore import FileStore
 from replay.replayer import Replay
 from replay.wotf.cards import default_cards
 from replay.wotf.perspective import board
+from tests.e2e.demo import ORGANIZER, running_demo
 from tests.e2e.helpers import CHROMIUM, FLAGS, api_call
-
-ORGANIZER = "viewer-test-organizer-token-0123456789"
-ROOT = Path(__file__).parents[2]
 
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    store = tmp_path_factory.mktemp("demo") / "wonders-data"
-    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER, WONDERS_SPECTATOR_DELAY="0")
-    env.pop("WONDERS_WAREHOUSE", None)
-    size = ["16", "4"] if os.environ.get("WONDERS_SCREENSHOTS") else ["4", "2"]  # the README's demo
-    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "demo", "--dir", str(store),
-                             "--players", size[0], "--rounds", size[1], "--port", "0"],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=ROOT)
-    try:
-        lines = []
-        while not any(line.startswith("serving") for line in lines):
-            line = proc.stdout.readline()
-            assert line, "".join(lines) + proc.stderr.read()
-            lines.append(line)
-        assert any("ingested into" in line for line in lines), lines
-        base = next(line for line in lines if line.startswith("serving")).split(" on ")[1].split()[0]
-        yield base, store
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    with running_demo(tmp_path_factory.mktemp("demo") / "wonders-data") as served:
+        yield served
 
 
 @pytest.fixture
@@ -201,7 +179,7 @@ def test_step_through_a_match_with_the_keyboard(demo, browser, shots):
     late = [t.seq for t in replay.index.turns if t.round == max(replay.index.rounds) - 1][-1]
     page.goto(f"{base}/matches/{match_id}?seq={late}&as=omniscient")
     page.wait_for_selector(f"#board[data-seq='{late}']")
-    page.screenshot(path=str(shots / "viewer.png"))
+    # docs/screenshots/viewer.png is made at 1280x800 by test_viewer_moments_browser.py
     print(f"\nviewer responsiveness ({len(replay)} events): key press to board updated, "
           f"single step p50 {statistics.median(step_ms):.1f} ms (max {max(step_ms):.1f}), "
           f"jumps across the match {', '.join(f'{ms:.1f}' for ms in jump_ms)} ms; "

@@ -4,7 +4,7 @@ behaviour shows up as a divergence or a different hash.
 The corpus is re-derived at each file's recorded ruleset and rules revision (issue 12, point 5):
 a change to what the engine derives that is not kept behind a revision bump fails here.
 Files of schema 2 (golden-1*, golden-ab-*) were recorded before events were fold-complete;
-golden-s3-* are schema 3, recorded at revisions 1 to 6.
+golden-s3-* are schema 3, recorded at revisions 1 to 8.
 
 To re-record after an intended rules change:
 ``python -m tests.replay.test_golden --write`` (then review the diff of fixtures/matches/).
@@ -64,6 +64,20 @@ def test_a_revision_1_match_keeps_its_behaviour_and_revision_2_would_differ():
         Replay(events, default_cards())
 
 
+def test_a_revision_8_match_keeps_its_behaviour_and_revision_7_would_differ():
+    """Revision 8's tokens created together (R28): the revision-8 golden match plays Drone
+    Swarm, whose two tokens go to the one target realm asked once; claimed as revision 7,
+    which asked the realm for each token, it diverges."""
+    stored = list(FileStore.read_file(MATCHES / "golden-s3-r8-132-0001.jsonl"))
+    Replay(stored, default_cards())  # verifies at revision 8
+    events = [s.event for s in stored]
+    made = [e for e in events if type(e).__name__ == "TokenCreated"]
+    assert len(made) == 2 and made[0].realm == made[1].realm
+    events[0] = msgspec.structs.replace(events[0], rules_revision=7)
+    with pytest.raises(Divergence):
+        Replay(events, default_cards())
+
+
 def _write() -> None:  # pragma: no cover - a maintenance command
     import shutil
     import tempfile
@@ -80,7 +94,8 @@ def _write() -> None:  # pragma: no cover - a maintenance command
     # revision 4: a face-down card can't be activated; revision 5: issue 15's first slice;
     # revision 6: the stack is recorded -- seed 3012 has v1.2 fliers scheduled; seed
     # 3001 makes Equip's revision-2 choice come up: an arriving Wonder may take its ally's
-    # equipment; revision 7: issue 15's player choices and R22).
+    # equipment; revision 7: issue 15's player choices and R22; revision 8: issue 15 beyond
+    # its list -- tokens arriving together, triggers about different cards ordered, ...).
     for ruleset, bots, prefix, seed, revision in (
             ("1.3.2", ("greedy", "greedy"), "golden-132", 2026, 0),
             ("1.2", ("greedy", "random"), "golden-12", 2026, 0),
@@ -98,7 +113,9 @@ def _write() -> None:  # pragma: no cover - a maintenance command
             ("1.3.2", ("greedy", "random"), "golden-s3-r6-132", 3009, 6),
             ("1.2", ("random", "greedy"), "golden-s3-r6-12", 3012, 6),
             ("1.3.2", ("greedy", "random"), "golden-s3-r7-132", 3013, 7),
-            ("1.2", ("random", "greedy"), "golden-s3-r7-12", 3014, 7)):
+            ("1.2", ("random", "greedy"), "golden-s3-r7-12", 3014, 7),
+            ("1.3.2", ("greedy", "random"), "golden-s3-r8-132", 3015, 8),
+            ("1.2", ("random", "greedy"), "golden-s3-r8-12", 3016, 8)):
         if any(MATCHES.glob(f"{prefix}-*.jsonl")):
             continue  # recorded matches stay as recorded; delete them to record anew
         for opened in simulate_matches(FileStore(work), db, decks, 1, seed=seed,

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import random
 
+import msgspec
 import pytest
 
 from ledger import FileStore
+from ledger.events import DeckEntry
 from replay.errors import IllegalDecisionError
 from replay.recorder import Recorder
 from replay.replayer import Replay
+from replay.wotf.cards import Card
 from replay.wotf.events import (
     Answered,
     CardPutOnTop,
@@ -26,7 +29,7 @@ from replay.wotf.evolve import fold
 from replay.wotf.manual import at_positions, why_not_ops, why_not_seat_ops
 from replay.wotf.perspective import board, known_board, known_cards, redact_event
 from replay.wotf.state import state_hash
-from tests.replay.helpers import opened, small_db
+from tests.replay.helpers import opened, small_db, small_deck
 
 DB = small_db()
 
@@ -191,11 +194,11 @@ def test_revealing_a_public_card_is_refused(tmp_path):
     assert reason is not None and "is in the abyss, seen by everyone" in reason
 
 
-def test_a_seat_can_not_shuffle_or_show_cards_to_the_other_seat(tmp_path):
+def test_a_seat_can_not_show_cards_to_the_other_seat(tmp_path):
+    """(A seat's shuffle of its own deck: from revision 8, tests below.)"""
     rec = _recorder(tmp_path)
     state = rec.engine.state
     own = state.players["A"].hand[0]
-    assert "a shuffle is a chance event" in why_not_ops(rec.engine, [ManualOp("shuffle", seat="A")])
     assert why_not_seat_ops(state, "A", [ManualOp("look", card=own, seat="B")]) == \
         "manual op 1 (look) lets seat B look: a seat's answer shows cards to itself only"
     assert why_not_seat_ops(state, "A", [ManualOp("reveal", card=own),
@@ -232,3 +235,65 @@ def test_a_card_named_by_its_place_in_a_deck_is_recorded_by_its_id(tmp_path):
     assert why_not_seat_ops(rec.engine.state, "A", [ManualOp("look", card=other, seat="A")]) is None
     assert "not seat A's own" in why_not_seat_ops(rec.engine.state, "A",
                                                   [ManualOp("reveal", card=other)])
+
+
+def _oracle_db():
+    """The small pool and a spell whose text the engine can't read (a manual prompt)."""
+    return DB.with_cards([Card(name="Test Seer", type="spell", cost=0,
+                               text="Search your deck for a card, put it into your hand, "
+                                    "then shuffle your deck.")])
+
+
+def _at_the_seers_manual_prompt(tmp_path, revision: int) -> tuple[Recorder, str]:
+    db = _oracle_db()
+    deck = [*small_deck()[:-1], DeckEntry("Test Seer", 1)]
+    rec = Recorder.open(FileStore(tmp_path), db,
+                        msgspec.structs.replace(opened(deck=deck), rules_revision=revision),
+                        rng=random.Random(5))
+    while rec.engine.prompt.kind != "turn":
+        prompt = rec.engine.prompt
+        rec.submit(Answered(prompt.seat, prompt.kind, [] if prompt.kind == "mulligan"
+                            else prompt.options[0]))
+    seat = rec.engine.prompt.seat
+    seer = next(c.id for c in rec.engine.state.cards.values()
+                if c.name == "Test Seer" and c.owner == seat)
+    rec.manual(ManualEffect("judge", [ManualOp("move", card=seer, to_zone="hand")]))
+    play = next(o for o in rec.engine.legal_options() if getattr(o, "card", None) == seer)
+    rec.submit(play)
+    assert rec.engine.prompt.kind == "manual" and rec.engine.prompt.seat == seat
+    return rec, seer
+
+
+def test_a_seat_shuffles_its_own_deck_in_its_manual_answer_from_revision_8(tmp_path):
+    """ "… then shuffle your deck" (printed text): from revision 8 the seat answering its own
+    card's manual prompt may shuffle its own deck; the order is a chance event the recorder
+    answers (DeckShuffled, hidden from the seats like every deck order), and the file
+    re-derives."""
+    rec, seer = _at_the_seers_manual_prompt(tmp_path, 8)
+    seat = rec.engine.prompt.seat
+    theirs = "B" if seat == "A" else "A"
+    found = rec.engine.state.players[seat].deck[-1]
+    answer = ManualResolved(seat, seer, [ManualOp("move", card=found, to_zone="hand"),
+                                         ManualOp("shuffle", seat=seat)])
+    assert why_not_seat_ops(rec.engine.state, seat, answer.ops) is None
+    assert why_not_seat_ops(rec.engine.state, seat, [ManualOp("shuffle", seat=theirs)]) == \
+        f"manual op 1 (shuffle) shuffles seat {theirs}'s deck: a seat's answer shuffles its own only"
+    before = [c for c in rec.engine.state.players[seat].deck if c != found]
+    stored = rec.submit(answer)
+    shuffled = [s.event for s in stored if isinstance(s.event, DeckShuffled)]
+    assert len(shuffled) == 1 and shuffled[0].seat == seat
+    assert sorted(shuffled[0].order) == sorted(before)
+    assert rec.engine.state.players[seat].deck == shuffled[0].order
+    assert found in rec.engine.state.players[seat].hand
+    assert set(redact_event(shuffled[0], theirs).order) == {"?"}
+    assert rec.engine.prompt.kind != "chance"  # the match goes on after the chance event
+    replay = Replay(list(FileStore(tmp_path).read("m-test")), _oracle_db())
+    assert state_hash(replay.engine.state) == state_hash(rec.engine.state)
+
+
+def test_revision_7_refuses_a_seats_shuffle(tmp_path):
+    rec, seer = _at_the_seers_manual_prompt(tmp_path, 7)
+    seat = rec.engine.prompt.seat
+    with pytest.raises(IllegalDecisionError, match="a shuffle is a chance event"):
+        rec.submit(ManualResolved(seat, seer, [ManualOp("shuffle", seat=seat)]))
+    assert rec.engine.prompt.kind == "manual"

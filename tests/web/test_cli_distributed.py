@@ -1,11 +1,12 @@
 """`wonders verify` and `wonders ingest` on a Dask cluster, run as real subprocesses:
 ``--scheduler`` on a separately started cluster (tests/dask_cluster.py) prints what one process
-prints and loads the same warehouse; an unreachable scheduler is one error line.  (``--jobs N``
-starts a local cluster through the same ``ledger.distributed.cluster``: ingest's is tested in
-tests/ledger/test_warehouse.py, verify's runs in bench/analytics_bench.py.)"""
+prints and loads the same warehouse; an unreachable scheduler is one error line; ``verify
+--jobs 2`` starts a local cluster of 2 workers of its own and prints what one process prints,
+with the same exit code.  (Ingest's ``--jobs`` is tested in tests/ledger/test_warehouse.py.)"""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -66,3 +67,24 @@ def test_an_unreachable_scheduler_is_one_error_line(store, tmp_path):
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert lines == ["error: tcp://127.0.0.1:9: cannot reach the Dask scheduler "
                      "(Connection refused)"]
+
+
+def test_verify_with_jobs_prints_what_one_process_prints(store, tmp_path):
+    """``--jobs 2``: a LocalCluster of 2 worker processes started by the command itself; the
+    same lines in the same order as without ``--jobs``, exit 1 with a damaged match (verify
+    finds it: ``m-0002``'s altered line) and 0 once every match is intact."""
+    one = wonders("verify", store)
+    two = wonders("verify", "--jobs", 2, store)
+    assert one.returncode == two.returncode == 1
+    assert two.stdout == one.stdout
+    assert two.stdout.splitlines()[-1] == "4 passed, 1 failed"
+    assert "FAIL" in two.stdout and "m-0002" in two.stdout
+    assert "Traceback" not in two.stderr
+
+    intact = tmp_path / "intact"
+    shutil.copytree(store, intact)
+    (intact / "m-0002.jsonl").unlink()
+    one = wonders("verify", intact)
+    two = wonders("verify", "--jobs", 2, intact)
+    assert one.returncode == two.returncode == 0, two.stderr
+    assert two.stdout == one.stdout and two.stdout.splitlines()[-1] == "4 passed, 0 failed"

@@ -167,9 +167,9 @@ def _oracle_prompt(tmp_path):
 def test_a_seat_answers_its_manual_prompt_with_a_reveal_and_a_put_on_top(tmp_path):
     api, mid, tokens, cid, prompt = _oracle_prompt(tmp_path)
     hand = [c["id"] for c in api.state(mid, tokens["A"])["board"]["players"]["A"]["hand"]]
-    shuffle = {"type": "ManualResolved", "card": cid, "ops": [{"op": "shuffle", "seat": "A"}]}
+    shuffle = {"type": "ManualResolved", "card": cid, "ops": [{"op": "shuffle", "seat": "B"}]}
     status, data = api.decide(mid, tokens["A"], shuffle, prompt["length"])
-    assert status == 422 and "a shuffle is a chance event" in data["message"]
+    assert status == 403 and "shuffles seat B's deck" in data["message"], data
     answer = {"type": "ManualResolved", "card": cid, "ops": [
         {"op": "reveal", "card": hand[0]},
         {"op": "move", "card": hand[0], "to_zone": "deck", "value": "top"}]}
@@ -214,3 +214,22 @@ def test_a_seat_names_the_top_cards_of_a_deck_it_can_not_see_by_their_place(tmp_
     for_b = next(e["event"] for e in _events(api, mid, tokens["B"], prompt["length"])
                  if e["event"]["type"] == "ManualResolved")
     assert [op["card"] for op in for_b["ops"]][:3] == ["?", "?", "?"]  # A looked, not B
+
+
+def test_a_seat_shuffles_its_own_deck_in_its_answer(tmp_path):
+    """ "… then shuffle your deck": from rules revision 8 the seat's own answer may shuffle its
+    own deck; the order is a recorded chance event (DeckShuffled) that no seat sees."""
+    api, mid, tokens, cid, prompt = _oracle_prompt(tmp_path)
+    deck = [c["id"] for c in api.state(mid, tokens["judge"])["board"]["players"]["A"]["deck"]]
+    answer = {"type": "ManualResolved", "card": cid, "ops": [
+        {"op": "move", "card": "deck:A:5", "to_zone": "hand"}, {"op": "shuffle", "seat": "A"}]}
+    status, data = api.decide(mid, tokens["A"], answer, prompt["length"])
+    assert status == 201, data
+    assert "DeckShuffled" in [e["event"]["type"] for e in data["events"]]
+    after = [c["id"] for c in api.state(mid, tokens["judge"])["board"]["players"]["A"]["deck"]]
+    assert sorted(after) == sorted(deck[:4] + deck[5:])
+    assert deck[4] in [c["id"] for c in api.state(mid, tokens["A"])["board"]["players"]["A"]["hand"]]
+    for seat in ("A", "B"):
+        shuffled = [e for e in _events(api, mid, tokens[seat], prompt["length"])
+                    if e["event"]["type"] == "DeckShuffled"]
+        assert set(shuffled[-1]["event"]["order"]) == {"?"}

@@ -16,7 +16,8 @@ it ends, however it ends.  ``wonders serve`` runs these streams on threads of th
 The streams on one match share a :class:`Feed`: the match read from the store as it grows,
 each new event decoded once, so a stream costs the events it sends.  Between looks a stream
 waits on the store (:meth:`ledger.store.Store.wait`: woken at once by PostgreSQL's
-``NOTIFY``; a file store sleeps ``follow_poll``).
+``NOTIFY``, with no queries while idle but a safety read every few seconds; a file store
+sleeps ``follow_poll``).
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ from web.errors import WebError
 from web.narration import Narrator
 
 bp = Blueprint("follow", __name__, url_prefix="/api/matches")
+#: The longest one wait of a stream on a store that wakes on appends (a client that has gone
+#: keeps its slot at most this long).
+LONG_WAIT_S = 15.0
 
 #: Seconds a refused client is told to wait (``Retry-After``).
 RETRY_AFTER = 5
@@ -251,7 +255,11 @@ def follow(match_id: str):
                         return
                 if time.monotonic() - idle_since >= timeout:
                     return
-                store.wait(match_id, seen, poll)  # PostgreSQL: woken by the next append
+                left = timeout - (time.monotonic() - idle_since)
+                # PostgreSQL: woken by the next append, so wait long (``gone()`` is looked at
+                # again at least every LONG_WAIT_S); a file store: look every ``poll``.
+                store.wait(match_id, seen, min(left, LONG_WAIT_S) if store.wakes_on_append
+                           else poll)
         finally:
             release()
     response = Response(stream(), mimetype="text/event-stream",

@@ -113,6 +113,8 @@ def submit_as_seen(table, seat: str, decision: Event, expected_seq: int) -> list
                     f"match {table.match_id}: {exc}; a seat enters only what touches its own "
                     f"cards and resources -- the judge must enter it "
                     f"(POST /api/matches/{table.match_id}/manual)") from None
+            if not exc.conceal:
+                raise IllegalError(f"match {table.match_id}: {exc}") from None
             raise wrong_answer(table, decision) from None
     try:
         return table.append(lambda rec: rec.submit(decision, expected_seq))

@@ -25,6 +25,7 @@ from ledger.tournament import (
     result_of,
     standings,
 )
+from replay.errors import CardDataError
 from web.api.common import parse_body, require_organizer, services
 from web.api.openapi import route
 from web.errors import IllegalError, MalformedRequestError, NotFoundError
@@ -102,6 +103,8 @@ class TournamentOut(BaseModel):
     length: int = Field(description="events in the tournament's log")
     players: list[PlayerOut]
     rounds: list[RoundOut]
+    imported_cards: list[str] = Field([], description="names of the cards imported with pool "
+                                                      "files (POST …/cards), sorted")
 
 
 class TournamentBrief(BaseModel):
@@ -209,7 +212,8 @@ def tournament_out(org: Organizer, t: Tournament) -> TournamentOut:
                  for p in t.players.values()],
         rounds=[RoundOut(round=r.number, started=r.started, bye=r.bye,
                          tables=[table_out(tb, results) for tb in r.tables])
-                for r in t.rounds])
+                for r in t.rounds],
+        imported_cards=sorted(t.cards))
 
 
 def table_out(tb: Any, results: dict[str, Result]) -> TableOut:
@@ -374,3 +378,38 @@ def revoke_token(tournament_id: str):
 
 # the console (web/organize.py) uses these too
 __all__ = ["answers", "bp", "links", "organizer", "standings_out", "tournament_out"]
+
+
+class ImportCards(Body):
+    filename: Annotated[str, Field(pattern=r"(?i)^[^/\\]{1,200}\.(csv|toml)$")] = Field(
+        description="the pool file's name: .csv or .toml says its format")
+    text: Annotated[str, Field(min_length=1, max_length=1_000_000)] = Field(
+        description="the pool file: CSV (name, cost, power, classes, keywords, tier, type, "
+                    "orbital, text, manual; classes and keywords separated by ';') or TOML "
+                    "([[card]] tables as in the card files); a catalogue card takes its "
+                    "catalogue facts where the file leaves them out.  The whole body is "
+                    "within the server's JSON body limit (64 KiB by default: about a "
+                    "thousand CSV rows); split a bigger file, or upload it on /organize")
+
+
+class CardsImportedOut(BaseModel):
+    tournament_id: str
+    imported: list[str] = Field(description="the names of the cards imported, in file order")
+
+
+@route(bp, "/tournaments/<tournament_id>/cards", "POST",
+       "Import a pool file (CSV or TOML) of printed stats: its cards count as in the pool "
+       "for registration and round start; a bad file is refused whole, one line per bad row",
+       body=ImportCards, response=CardsImportedOut, status=201, auth="organizer", errors=ERRORS)
+@answers
+def import_cards(tournament_id: str):
+    require_organizer()
+    body = parse_body(ImportCards)
+    try:
+        t, names = organizer().import_cards(tournament_id, body.text, body.filename)
+    except CardDataError as exc:
+        raise IllegalError(f"pool file: {exc}") from None
+    return CardsImportedOut(tournament_id=t.tournament_id, imported=names).model_dump(), 201
+
+
+__all__ += ["import_cards"]

@@ -17,11 +17,12 @@ const OPS = {
   stone: "set a stone",
   token: "create a token",
 };
-const SEAT_OPS = ["move", "reveal", "look", "counter", "tap", "power", "resource", "token"];
+// A seat's own answer may shuffle its own deck ("… then shuffle your deck", rules revision 8).
+const SEAT_OPS = ["move", "reveal", "look", "shuffle", "counter", "tap", "power", "resource", "token"];
 const FIELDS = {  // which fields each operation uses
-  move: ["card", "to_zone", "position", "realm", "seat"],
-  reveal: ["card", "seat"],
-  look: ["card", "seat"],
+  move: ["card", "place", "to_zone", "position", "realm", "seat"],
+  reveal: ["card", "place", "seat"],
+  look: ["card", "place", "seat"],
   shuffle: ["seat"],
   counter: ["card", "counter", "amount"],
   tap: ["card", "tapped"],
@@ -75,12 +76,14 @@ export function boardCards(board) {
     (player.banishment || []).forEach((card) => add(card, `${seat}'s banishment`));
   }
   for (const [seat, player] of Object.entries(board.players || {})) {
-    // A deck this viewer can't see: its top cards by place ("look at the top three cards"),
-    // turned into the cards by the server before anything is recorded.
+    // A deck this viewer can't see: any of its cards by its place from the top ("look at the
+    // top three cards", "the bottom card"), given in the place field; the server turns
+    // `deck:<seat>:<n>` into the card before anything is recorded.
     if (player.deck !== null && player.deck !== undefined) continue;
-    for (let n = 1; n <= Math.min(player.deck_count || 0, 10); n += 1) {
-      const place = `card ${n} from the top of ${seat}'s deck`;
-      cards.push({ id: `deck:${seat}:${n}`, name: place, label: place });
+    const count = player.deck_count || 0;
+    if (count > 0) {
+      cards.push({ id: `deck:${seat}:`, name: `a card of ${seat}'s deck`, places: count,
+                   label: `a card of ${seat}'s deck, by its place (1 to ${count} from the top)` });
     }
   }
   for (const [seat, known] of Object.entries(board.known || {})) {
@@ -92,9 +95,15 @@ export function boardCards(board) {
   return cards;
 }
 
+// What a `deck:<seat>:<n>` place is called, or null for a card id.
+export function placeName(id) {
+  const match = /^deck:([AB]):([0-9]+)$/.exec(id || "");
+  return match ? `card ${match[2]} from the top of ${match[1]}'s deck` : null;
+}
+
 // A readable line for one operation (card names, never ids).
 export function describeOp(op, names) {
-  const card = op.card ? names[op.card] || "a card" : "";
+  const card = op.card ? names[op.card] || placeName(op.card) || "a card" : "";
   switch (op.op) {
     case "move": {
       const where = op.to_zone === "world" ? `realm ${op.realm}`
@@ -116,7 +125,8 @@ export function describeOp(op, names) {
 }
 
 // The form.  `who`: "judge" (every operation, a note) or a seat (its own answer: no control,
-// no stone, no shuffle -- those are the judge's).  `send(ops, note)` records the list.
+// no stone -- those are the judge's; a shuffle of its own deck only, which the server checks).
+// `send(ops, note)` records the list.
 export function manualForm(board, who, send) {
   const cards = boardCards(board);
   const names = Object.fromEntries(cards.map((c) => [c.id, c.name]));
@@ -125,6 +135,8 @@ export function manualForm(board, who, send) {
   const fields = {
     op: select("op", kinds.map((k) => [k, OPS[k]])),
     card: select("card", cards.map((c) => [c.id, c.label])),
+    place: el("input", { name: "place", "data-field": "place", type: "number", min: "1",
+                         step: "1", value: "1", size: "4" }),
     to_zone: select("to_zone", ["hand", "deck", "abyss", "banishment", "world"].map((z) => [z, z])),
     position: select("position", [["bottom", "bottom of the deck"], ["top", "top of the deck"]]),
     realm: select("realm", [1, 2, 3, 4, 5, 6, 7].map((n) => [String(n), `realm ${n}`])),
@@ -139,7 +151,8 @@ export function manualForm(board, who, send) {
   const labels = {};
   const row = el("div", { class: "manual-fields" });
   for (const [key, input] of Object.entries(fields)) {
-    labels[key] = el("span", {}, key === "op" ? "operation" : key.replace("_", " "));
+    const caption = { op: "operation", place: "place from the top" }[key] || key.replace("_", " ");
+    labels[key] = el("span", {}, caption);
     row.append(el("label", { class: "manual-field", "data-for": key }, labels[key], " ", input));
   }
   const list = el("ol", { class: "manual-ops" });
@@ -153,6 +166,9 @@ export function manualForm(board, who, send) {
     const used = new Set(FIELDS[op]);
     if (op === "move" && fields.to_zone.value !== "deck") used.delete("position");
     if (op === "move" && fields.to_zone.value !== "world") used.delete("realm");
+    const byPlace = cards.find((c) => c.id === fields.card.value && c.places);
+    if (!byPlace) used.delete("place");
+    else fields.place.max = String(byPlace.places);
     for (const label of row.querySelectorAll("label.manual-field")) {
       const key = label.dataset.for;
       label.hidden = key !== "op" && !used.has(key);
@@ -177,6 +193,14 @@ export function manualForm(board, who, send) {
     if (used.has("card")) {
       if (!fields.card.value) throw new Error("choose a card");
       op.card = fields.card.value;
+      const byPlace = cards.find((c) => c.id === op.card && c.places);
+      if (byPlace) {  // a card of a deck this viewer can't see, by its place from the top
+        const n = Number(fields.place.value);
+        if (!Number.isInteger(n) || n < 1 || n > byPlace.places) {
+          throw new Error(`the place is a whole number from 1 to ${byPlace.places}`);
+        }
+        op.card = `${op.card}${n}`;
+      }
     }
     if (used.has("seat")) op.seat = seat;
     if (op.op === "move") {
@@ -202,6 +226,7 @@ export function manualForm(board, who, send) {
     return op;
   };
   fields.op.addEventListener("change", show);
+  fields.card.addEventListener("change", show);
   fields.to_zone.addEventListener("change", show);
   add.addEventListener("click", () => {
     try {

@@ -6,6 +6,7 @@
 
 import { renderer } from "./boards.js";
 import { manualForm } from "./manual.js";
+import { cardEntryForm } from "./cardentry.js";  // R34: a catalogue card's printed stats
 
 const root = document.getElementById("play");
 const matchId = root.dataset.match;
@@ -86,6 +87,10 @@ function renderPrompt(prompt) {
   }
   if (prompt.choose) {
     box.append(renderChoice(prompt));
+    return;
+  }
+  if (prompt.kind === "stats" && prompt.entry) {  // cardentry.js: the card entry form
+    box.append(cardEntryForm(prompt.entry, decide));
     return;
   }
   if (prompt.kind === "manual") box.append(renderManual(prompt));

@@ -5,6 +5,7 @@
 // (web/static/boards.js).
 
 import { renderer } from "./boards.js";
+import { drawWonders, el } from "./wotf_board.js";
 
 const root = document.getElementById("viewer");
 const matchId = root.dataset.match;
@@ -18,95 +19,18 @@ const view = {
   wanted: null,           // the seq the latest request asked for (older answers are dropped)
   timer: null,            // play/pause interval
   pressedAt: null,        // performance.now() of the key press being answered
+  focusNote: null,        // the note a link opened (?note=K: the seq of its Annotated event)
 };
+{
+  const asked = new URLSearchParams(location.search).get("note");
+  if (asked !== null && /^\d+$/.test(asked)) view.focusNote = Number(asked);
+}
 view.cache.set(`${view.step.perspective}:${view.step.seq}`, view.step);
 
 // -- drawing ------------------------------------------------------------------------------
 
-function el(tag, cls, text) {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  return node;
-}
-
-function num(x) {
-  return Number.isInteger(x) ? String(x) : (Math.round(x * 100) / 100).toString();
-}
-
-function cardNode(card, names) {
-  const node = el("div", `card ${card.type}${card.tapped ? " tapped" : ""}${card.token ? " token" : ""}`);
-  node.dataset.card = card.id;
-  const head = el("div", "card-head");
-  head.append(el("span", "name", card.name));
-  if ("power" in card) head.append(el("span", "power", num(card.power)));
-  node.append(head);
-  const bits = [card.type + (card.token ? " token" : "")];
-  if (card.tapped) bits.push("tapped");
-  for (const [name, n] of Object.entries(card.counters || {})) bits.push(`${name} ×${n}`);
-  if (card.equipped_to) bits.push(`equipped to ${names[card.equipped_to] || card.equipped_to}`);
-  if (card.keywords && card.keywords.length) bits.push(card.keywords.join(", "));
-  node.append(el("div", "card-meta", bits.join(" · ")));
-  node.title = `${card.name} (${card.orbital}, cost ${card.cost})`;
-  return node;
-}
-
-function stoneLabel(stone) {
-  return stone === "A" || stone === "B" ? stone : "center";
-}
-
-function drawRealms(board) {
-  const names = {};
-  for (const realm of board.realms) for (const side of ["A", "B"]) for (const c of realm.cards[side]) names[c.id] = c.name;
-  const realms = [];
-  for (const realm of board.realms) {
-    const node = el("div", `realm${realm.active ? "" : " locked"}`);
-    node.dataset.realm = realm.number;
-    const head = el("div", "realm-head");
-    head.append(el("span", "realm-no", `Realm ${realm.number}`));
-    head.append(el("span", "lock", realm.active ? "" : "locked"));
-    const stones = el("div", "stones");
-    for (const stone of realm.stones) {
-      const s = el("span", `stone stone-${stoneLabel(stone)}`, stoneLabel(stone));
-      stones.append(s);
-    }
-    node.dataset.stones = realm.stones.join(",");
-    node.append(head, stones);
-    for (const side of ["B", "A"]) {
-      const col = el("div", `side side-${side}`);
-      col.dataset.side = side;
-      for (const card of realm.cards[side]) col.append(cardNode(card, names));
-      node.append(col);
-    }
-    realms.push(node);
-  }
-  $("realms").replaceChildren(...realms);
-}
-
-function drawSeat(board, seat) {
-  const p = board.players[seat];
-  const panel = $(`seat-${seat}`);
-  const turn = board.turn === seat && !board.over ? " · to act" : "";
-  const head = el("div", "seat-head");
-  head.append(el("strong", `seat-${seat}`, `${seat}${turn}`));
-  const stats = [["energy", num(p.energy)], ["actions", p.actions], ["free attacks", p.free_attacks],
-                 ["faith", num(p.faith)], ["stones", p.stones], ["deck", p.deck_count],
-                 ["abyss", p.abyss.length], ["hand", p.hand_count]];
-  for (const [name, value] of stats) {
-    const s = el("span", "stat");
-    s.dataset.stat = name.replace(" ", "_");
-    s.append(el("span", "label", name), el("b", null, value));
-    head.append(s);
-  }
-  const hand = el("div", "hand");
-  hand.dataset.count = p.hand_count;
-  if (p.hand === null) {
-    hand.classList.add("hidden-hand");
-    for (let i = 0; i < p.hand_count; i++) hand.append(el("div", "card back", "?"));
-  } else {
-    for (const card of p.hand) hand.append(cardNode(card, {}));
-  }
-  panel.replaceChildren(head, hand);
+function bottomSeat(perspective) {
+  return perspective === "B" ? "B" : "A";  // "view as B" puts B at the bottom
 }
 
 function drawEventMarks(seq) {
@@ -139,16 +63,13 @@ function draw(step) {
   const b = step.board;
   const game = renderer(b);
   if (game) drawOther(step, game);
-  else {
-    drawRealms(b);
-    drawSeat(b, "A");
-    drawSeat(b, "B");
-  }
+  else drawWonders($("board"), b, bottomSeat(step.perspective), seatLabels());
   const when = b.round && step.kind !== "RoundStarted" ? `Round ${b.round} — ` : "";
   const d = step.divergence;
   const here = d && d.seq === step.seq;
   $("current").textContent = `${when}${step.text}  (#${step.seq})` +
     (here ? "  ⚠ today's engine derives something else here" : "");
+  $("current").title = $("current").textContent;  // the dock shows two lines at most
   $("current").classList.toggle("diverged-here", Boolean(here));
   const result = b.over ? (b.winner ? `${b.winner} wins (${b.reason})` : `draw (${b.reason})`) : "";
   $("status").textContent = game ? [step.live ? "● live" : "", game.status(b)].filter(Boolean).join(" · ")
@@ -168,7 +89,18 @@ function draw(step) {
   }
   const link = `${base}?seq=${step.seq}&as=${step.perspective}`;
   $("deeplink").href = link;
-  history.replaceState(null, "", link);
+  $("sandbox-link").href = `${base}/sandbox?seq=${step.seq}`;
+  $("sandbox-link").hidden = step.live;
+  $("note-seq").textContent = String(step.seq);
+  const focused = (view.timeline.notes || []).find((n) => n.note === view.focusNote);
+  if (!focused || focused.seq !== step.seq) view.focusNote = null;  // a note's link holds its moment only
+  drawNotesHere(step.seq);
+  history.replaceState(null, "", view.focusNote !== null ? `${link}&note=${view.focusNote}` : link);
+}
+
+function seatLabels() {
+  const players = view.timeline.players || {};
+  return Object.fromEntries(Object.entries(players).map(([seat, name]) => [seat, `${seat} · ${name}`]));
 }
 
 // -- the divergence mark: where today's engine disagrees with the record ---------------------
@@ -207,8 +139,72 @@ function eventItem(e) {
   const li = el("li", `ev ev-${e.kind}`);
   li.dataset.seq = e.seq;
   li.append(el("span", "seq", e.seq), el("span", "text", e.text));
+  if (e.undone_by !== undefined && e.undone_by !== null) {  // struck through: a take-back undid it
+    li.classList.add("undone");
+    li.title = `undone by the take-back at event ${e.undone_by}`;
+    li.append(el("span", "mark", `undone (#${e.undone_by})`));
+  }
   li.addEventListener("click", () => go(e.seq));
   return li;
+}
+
+// -- notes: on the scrubber, under their event in the list, and beside the current event ----
+
+function noteNode(n, tag = "div") {
+  const node = el(tag, `note${n.note === view.focusNote ? " focus" : ""}`);
+  node.dataset.note = n.note;
+  node.dataset.about = n.seq;
+  const link = el("a", "note-link", "link");
+  link.href = `${base}?seq=${n.seq}&as=${encodeURIComponent(view.step.perspective)}&note=${n.note}`;
+  link.title = "a link to this moment with this note";
+  node.append(el("span", "note-by", `✎ ${n.name}`), " ", el("span", "note-text", n.text), " ", link);
+  return node;
+}
+
+function notesAbout(seq) {
+  return (view.timeline.notes || []).filter((n) => n.seq === seq);
+}
+
+function drawNotesInList() {
+  const list = $("events");
+  for (const old of list.querySelectorAll("li.note")) old.remove();
+  for (const n of view.timeline.notes || []) {
+    const target = list.querySelector(`li.ev[data-seq="${n.seq}"]`);
+    if (target) target.after(noteNode(n, "li"));
+  }
+}
+
+function drawNotesHere(seq) {
+  const here = notesAbout(seq);
+  $("notes-here").replaceChildren(...here.map((n) => noteNode(n)));
+  const focused = $("notes-here").querySelector(".note.focus");
+  if (focused) focused.scrollIntoView({ block: "nearest" });
+}
+
+// -- the scrubber's marks: rounds, turns, battles and notes, by seq --------------------------
+
+function drawMarks(t) {
+  const track = $("marks");
+  const last = Math.max(1, t.last);
+  const at = (seq) => `${(100 * seq / last).toFixed(3)}%`;
+  const marks = [];
+  const mark = (cls, seq, title, text) => {
+    const m = el("button", `mark ${cls}`, text);
+    m.type = "button";
+    m.style.left = at(seq);
+    m.dataset.seq = seq;
+    m.title = title;
+    m.tabIndex = -1;
+    m.addEventListener("click", () => go(seq));
+    marks.push(m);
+    return m;
+  };
+  const rounds = t.has_rounds !== false;
+  for (const x of t.turns) mark("turn", x.seq, rounds ? `round ${x.round}, turn ${x.turn} (${x.seat})` : `turn ${x.turn} (${x.seat})`);
+  for (const r of t.rounds) mark("round", r.seq, `round ${r.round}`, String(r.round));
+  for (const x of t.battles) mark("battle", x.seq, rounds ? `battle #${x.number}: round ${x.round}, realm ${x.realm}` : `battle #${x.number} at ${x.realm}`);
+  for (const n of t.notes || []) mark("note", n.seq, `✎ ${n.name}: ${n.text}`).dataset.note = n.note;
+  track.replaceChildren(...marks);
 }
 
 function appendEvents(events) {
@@ -297,7 +293,9 @@ async function switchPerspective(perspective) {
   $("events").replaceChildren();
   delete $("events").dataset.round;
   appendEvents(view.timeline.events);
+  drawNotesInList();
   drawJumps(view.timeline);
+  drawMarks(view.timeline);
   drawDivergence(view.timeline);
   await go(view.step.seq, perspective);
 }
@@ -316,7 +314,7 @@ const KEYS = {
 };
 
 document.addEventListener("keydown", (event) => {
-  if (event.target.closest("input[type=text], select") || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest("textarea, select, input:not([type=range])") || event.ctrlKey || event.metaKey || event.altKey) return;
   let target = null;
   if (event.key in KEYS) target = KEYS[event.key]();
   else if (/^[1-9]$/.test(event.key)) target = roundSeq(Number(event.key));
@@ -341,6 +339,48 @@ for (const id of ["jump-round", "jump-turn", "jump-battle"]) {
 }
 $("perspective").addEventListener("change", (e) => { switchPerspective(e.target.value); e.target.blur(); });
 
+// -- swipe to step (phones): left = next, right = previous ----------------------------------
+
+{
+  let start = null;
+  $("board").addEventListener("touchstart", (e) => {
+    const t = e.changedTouches[0];
+    start = { x: t.clientX, y: t.clientY, at: performance.now() };
+  }, { passive: true });
+  $("board").addEventListener("touchend", (e) => {
+    if (start === null) return;
+    const t = e.changedTouches[0];
+    const dx = t.clientX - start.x, dy = t.clientY - start.y;
+    start = null;
+    if (Math.abs(dx) < 40 || Math.abs(dx) < 1.5 * Math.abs(dy)) return;  // a scroll, not a swipe
+    view.pressedAt = performance.now();
+    go(view.step.seq + (dx < 0 ? 1 : -1));
+  }, { passive: true });
+}
+
+// -- adding a note (judge or organizer token; a seat's once the match has ended) ------------
+
+$("note-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const out = $("note-result");
+  const token = $("note-token").value.trim();
+  const body = { seq: view.step.seq, text: $("note-text").value.trim() };
+  if ($("note-name").value.trim()) body.name = $("note-name").value.trim();
+  out.textContent = "";
+  const response = await fetch(`/api/matches/${encodeURIComponent(matchId)}/annotations`, {
+    method: "POST", body: JSON.stringify(body),
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) { out.textContent = answer.message || response.statusText; out.className = "error"; return; }
+  out.textContent = "Note added.";
+  out.className = "muted";
+  $("note-text").value = "";
+  view.focusNote = answer.events[0].seq;
+  view.cache.clear();  // the log grew: every step's `last` changed
+  await switchPerspective(view.step.perspective);  // the list, the marks and the notes again
+});
+
 // -- live matches ----------------------------------------------------------------------------
 
 async function poll() {
@@ -355,7 +395,9 @@ async function poll() {
       appendEvents(fresh.events);
       fresh.events = t.events.concat(fresh.events);
       view.timeline = fresh;
+      drawNotesInList();
       drawJumps(fresh);
+      drawMarks(fresh);
       drawDivergence(fresh);
       if (!fresh.live) for (const o of $("perspective").options) o.disabled = false;
       if (following && fresh.last !== t.last) await go(fresh.last);
@@ -366,8 +408,15 @@ async function poll() {
   }
 }
 
+// The dock (current event, scrubber, controls) stays in view; the event list fits below it.
+new ResizeObserver(() => {
+  document.documentElement.style.setProperty("--dock-h", `${$("dock").offsetHeight}px`);
+}).observe($("dock"));
+
 appendEvents(view.timeline.events);
+drawNotesInList();
 drawJumps(view.timeline);
+drawMarks(view.timeline);
 drawDivergence(view.timeline);
 draw(view.step);
 prefetch(view.step.seq, view.step.perspective);

@@ -1,0 +1,91 @@
+"""Play from here (issue 18, item 5) through the JSON API: the sandbox at seq N offers what the
+engine offered the recorder there, plays tried moves in memory only, a link is a position,
+bad moves get one clear line, and a live match has none."""
+
+from __future__ import annotations
+
+import random
+
+from ledger.filestore import FileStore
+from replay.replayer import Replay
+from replay.sandbox import opening_seq
+from replay.wotf import api as wotf_api
+from replay.wotf.cards import default_cards
+from tests.web.test_api import Api, drive, new_app
+
+
+def _ended(tmp_path):
+    api = Api(new_app(tmp_path))
+    mid, tokens = api.create()
+    drive(api, mid, tokens, random.Random(11))
+    path = api.app.extensions["wonders"].store.path(mid)
+    return api, mid, tokens, path, Replay(list(FileStore.read_file(path)), default_cards())
+
+
+def test_the_sandbox_offers_the_recorders_options_at_every_decision_point(tmp_path):
+    api, mid, _tokens, path, replay = _ended(tmp_path)
+    before = path.read_bytes()
+    checked = 0
+    for seq in range(0, len(replay) - 1, 9):
+        start = opening_seq(replay, seq)
+        status, out = api.call("GET", f"/api/public/matches/{mid}/sandbox?seq={seq}")
+        assert status == 200, out
+        assert out["seq"] == start >= seq
+        engine = replay.engine_after(start)
+        expected = wotf_api.prompt_view(engine, "omniscient", lambda cid: cid)
+        if expected is None:
+            assert out["prompt"] is None
+            continue
+        assert out["prompt"]["seat"] == expected["seat"]
+        assert out["prompt"]["options"] == expected.get("options", [])
+        if expected.get("options"):  # the decision the record holds is one of them
+            recorded = wotf_api._without_seat(replay.events[start + 1])
+            assert recorded in [o["decision"] for o in expected["options"]]
+            assert expected["options"][out["recorded_option"]]["decision"] == recorded
+            checked += 1
+    assert checked > 5
+    assert path.read_bytes() == before  # nothing written
+
+
+def test_tried_moves_are_played_in_memory_and_a_link_is_a_position(tmp_path):
+    api, mid, _tokens, _path, replay = _ended(tmp_path)
+    seq = next(s for s in range(replay.index.rounds[2], len(replay))
+               if (e := replay.engine_after(opening_seq(replay, s))).prompt is not None
+               and e.prompt.kind == "turn")
+    status, first = api.call("GET", f"/api/public/matches/{mid}/sandbox?seq={seq}")
+    assert status == 200
+    draw = next(i for i, o in enumerate(first["prompt"]["options"]) if o["label"] == "Draw a card")
+    url = f"/api/public/matches/{mid}/sandbox?seq={seq}&moves={draw}"
+    status, one = api.call("GET", url)
+    assert status == 200 and len(one["played"]) == 1 and one["board"] != first["board"]
+    assert api.call("GET", url)[1] == one  # the same link, the same position
+    status, bad = api.call("GET", f"/api/public/matches/{mid}/sandbox?seq={seq}&moves=999")
+    assert status == 422 and bad["message"].startswith("move 1 (999): there are")
+    status, bad = api.call("GET", f"/api/public/matches/{mid}/sandbox?seq={seq}&moves=1;2")
+    assert status == 422 and "is not a move" in bad["message"]
+    status, bad = api.call("GET", f"/api/public/matches/{mid}/sandbox?seq={len(replay) + 5}")
+    assert status == 400 and "has seq 0.." in bad["message"]
+
+
+def test_a_live_match_has_no_sandbox(tmp_path):
+    api = Api(new_app(tmp_path))
+    mid, _tokens = api.create()
+    status, out = api.call("GET", f"/api/public/matches/{mid}/sandbox?seq=0")
+    assert status == 403 and "live" in out["message"]
+
+
+def test_a_state_of_wonder_match_plays_from_any_moment(tmp_path):
+    from tests.web.test_sow_api import create, play_out
+    api = Api(new_app(tmp_path, spectator_delay=0))
+    mid, tokens = create(api)
+    _, replay = play_out(api, api.app.extensions["wonders"].store.path, mid, tokens)
+    tried = 0
+    for seq in range(0, len(replay), max(1, len(replay) // 12)):
+        status, out = api.call("GET", f"/api/public/matches/{mid}/sandbox?seq={seq}")
+        assert status == 200, (seq, out)
+        assert out["seq"] >= seq and out["board"]["game"] == "sow"
+        if out["prompt"] and out["prompt"]["options"]:
+            status, moved = api.call("GET", f"/api/public/matches/{mid}/sandbox?seq={seq}&moves=0")
+            assert status == 200 and len(moved["played"]) == 1, moved
+            tried += 1
+    assert tried > 5
