@@ -5,6 +5,11 @@ same directory) is the physical limit for ``append_p50_ms``; ``decode_events_per
 msgspec decoding of the same lines, already in memory) is the limit for ``read_events_per_s``
 (reads by a store that verified the file before: events decoded again, hashes not recomputed)
 and ``read_cold_events_per_s`` (a fresh store: every line's SHA-256 and chain link checked).
+
+``concurrent20_vs_floor``: 20 writers (threads, as the server's) each appending single events
+to a match of its own, events per second, over the rate of 20 threads each doing a raw
+write + fsync of a line-sized record to a file of its own in the same directory (the floor
+for that concurrency, timed before and after the store: the faster; target ≥ 0.6).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -33,6 +39,58 @@ def sample_events(n: int) -> list:
         lambda i: PlayDeclared("A", f"A{i % 50}", i % 7 + 1),
     ]
     return [kinds[i % len(kinds)](i) for i in range(n)]
+
+
+WRITERS = 20  # concurrent writers, each on a match of its own
+
+
+def concurrently(work, writers: int = WRITERS) -> float:
+    """Seconds for ``writers`` threads each running ``work(i)``, started together."""
+    ready = threading.Barrier(writers + 1)
+
+    def run(i: int) -> None:
+        ready.wait()
+        work(i)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(writers)]
+    for thread in threads:
+        thread.start()
+    ready.wait()
+    start = time.perf_counter()
+    for thread in threads:
+        thread.join()
+    return time.perf_counter() - start
+
+
+def concurrent_figures(root: Path, per_writer: int) -> dict:
+    """20 writers on 20 matches against 20 raw write+fsync loops (the module docstring)."""
+    store = FileStore(root / "concurrent")
+    for i in range(WRITERS):
+        store.create(MatchOpened(match_id=f"c-{i:02d}", ruleset="1.3.2",
+                                 seats=[SeatInfo("A", "a"), SeatInfo("B", "b")]))
+    events = sample_events(per_writer)
+
+    def append(i: int) -> None:
+        for n, event in enumerate(events):
+            store.append(f"c-{i:02d}", [event], 1 + n)
+
+    def raw(i: int) -> None:
+        fd = os.open(root / "concurrent" / f"raw-{i:02d}.bin", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+        try:
+            for _ in range(per_writer):
+                os.write(fd, b"x" * 200 + b"\n")
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    for i in range(WRITERS):  # the raw files exist before they are timed, as the matches do
+        (root / "concurrent" / f"raw-{i:02d}.bin").write_bytes(b"")
+    # the floor before and after the store, the faster of the two (the ratio's worst case)
+    floor_seconds = concurrently(raw)
+    rate = WRITERS * per_writer / concurrently(append)
+    floor_rate = WRITERS * per_writer / min(floor_seconds, concurrently(raw))
+    return {"concurrent20_events_per_s": round(rate), "concurrent20_floor_per_s": round(floor_rate),
+            "concurrent20_vs_floor": round(rate / floor_rate, 3)}
 
 
 def pct(values: list[float], q: float) -> float:
@@ -109,6 +167,7 @@ def main() -> None:
         "samples": samples,
         "dir": str(root),
     }
+    result.update(concurrent_figures(root, 10 if quick else 40))
     result["append_vs_fsync"] = round(result["append_p50_ms"] / result["fsync_p50_ms"], 3)
     result["read_vs_decode"] = round(result["read_events_per_s"] / result["decode_events_per_s"], 3)
     result["read_cold_vs_decode"] = round(result["read_cold_events_per_s"] / result["decode_events_per_s"], 3)

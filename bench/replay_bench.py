@@ -14,7 +14,17 @@ as they are, State of Wonder's suffixed ``_sow``.
 * ``viewer_step_ms_p50`` / ``viewer_step_ms_p99`` -- one viewer step computed by folding: a
   match's :class:`~replay.timeline.Timeline` (built once, as the viewer keeps it) gives the
   state at a random seq, and the game's ``board`` draws it from a random perspective (target:
-  p99 ≤ 5 ms, over at least 1000 steps).
+  p99 ≤ 5 ms, over at least 1000 steps);
+* ``simulate_bulk_matches_per_s`` -- the same simulation written in bulk mode (each finished
+  match written durably at once, :func:`replay.simulate.simulate_matches` ``bulk=True``;
+  target ≥ 25); its files must be byte-identical to the batch-by-batch ones, else the bench
+  fails;
+* ``seek_p50_ms`` / ``seek_p99_ms`` / ``seek_p999_ms`` -- a random seq of a verified
+  :class:`~replay.replayer.Replay` (the engine re-run from the nearest snapshot), every
+  simulated match's replay held at once, as a server holds them, with the startup objects
+  frozen as the server freezes them (:func:`web.longlived.settle_startup`); target p99.9
+  ≤ 15 ms;
+* ``snapshot_kb_per_match`` -- the mean size of a replay's seek snapshots (target ≤ 300).
 
 Decode and fold rates are the best of three passes over the same events.
 """
@@ -38,9 +48,11 @@ from replay.games import game
 from replay.replayer import Replay
 from replay.simulate import simulate_matches
 from replay.timeline import Timeline
+from web.longlived import settle_startup
 
 PASSES = 3  # decode and fold: the best of this many passes
 VIEWER_STEPS = 1000  # at least this many viewer steps, spread over the matches
+SEEKS = 1000  # at least this many seeks (the quick run: 100), spread over the matches
 GAMES = {"wotf": "", "sow": "_sow"}  # each game's figures, keys suffixed
 
 
@@ -68,13 +80,11 @@ def best_rate(count: int, run) -> float:
     return count / min(seconds)
 
 
-def measure(name: str, root: Path, quick: bool) -> dict:
-    """Every figure for one game."""
+def measure(name: str, root: Path, quick: bool, db, decks) -> dict:
+    """Every figure for one game, with its card pool and sample decks."""
     played = game(name)
     n_sim = 10 if quick else 40
     n_duel = 20 if quick else 200
-    db = played.default_cards()
-    decks = played.sample_decks(db)
 
     # Simulation, greedy vs greedy.
     store = FileStore(root / name / "greedy")
@@ -82,6 +92,17 @@ def measure(name: str, root: Path, quick: bool) -> dict:
     ids = [o.match_id for o in simulate_matches(store, db, decks, n_sim, seed=7,
                                                 bots=("greedy", "greedy"), game_name=name)]
     sim_seconds = time.perf_counter() - start
+
+    # The same simulation in bulk mode: one durable write per match, the same bytes.
+    bulk = FileStore(root / name / "bulk")
+    start = time.perf_counter()
+    for _ in simulate_matches(bulk, db, decks, n_sim, seed=7, bots=("greedy", "greedy"),
+                              game_name=name, bulk=True):
+        pass
+    bulk_seconds = time.perf_counter() - start
+    for mid in ids:
+        if bulk.export_lines(mid) != store.export_lines(mid):
+            raise SystemExit(f"bulk simulation wrote other bytes for {mid} ({name})")
 
     # Full re-derivation of each match, against the raw decode rate of the same lines.
     logs = {mid: list(store.read(mid)) for mid in ids}
@@ -100,16 +121,19 @@ def measure(name: str, root: Path, quick: bool) -> dict:
         replay_ms.append((time.perf_counter() - start) * 1000)
         events += len(log)
 
-    # Seeking to random points of full matches.
+    # Seeking to random points of full matches, every replay held (as a server holds them).
     rng = random.Random(3)
     seek_ms = []
-    for log in list(logs.values())[:10]:
-        replay = Replay(log, db)
-        for _ in range(50 if not quick else 10):
-            seq = rng.randrange(len(log))
+    replays = [Replay(log, db) for log in logs.values()]
+    snapshot_kb = statistics.mean(sum(map(len, r.snapshots.values())) / 1024 for r in replays)
+    per_replay = -(-(100 if quick else SEEKS) // len(replays))
+    for replay in replays:
+        for _ in range(per_replay):
+            seq = rng.randrange(len(replay))
             start = time.perf_counter()
             replay.state_at(seq)
             seek_ms.append((time.perf_counter() - start) * 1000)
+    del replays
 
     # Viewer steps computed by folding: the state at a random seq, drawn as a board.
     rng = random.Random(5)
@@ -139,6 +163,7 @@ def measure(name: str, root: Path, quick: bool) -> dict:
     replay_rate = events / (sum(replay_ms) / 1000)
     return {
         "simulate_matches_per_s": round(n_sim / sim_seconds, 2),
+        "simulate_bulk_matches_per_s": round(n_sim / bulk_seconds, 2),
         "replay_events_per_s": round(replay_rate),
         "decode_events_per_s": round(decode_rate),
         "replay_vs_decode": round(replay_rate / decode_rate, 4),
@@ -151,6 +176,8 @@ def measure(name: str, root: Path, quick: bool) -> dict:
         "events_per_match_median": statistics.median(len(log) for log in logs.values()),
         "seek_p50_ms": round(percentile(seek_ms, 0.5), 3),
         "seek_p99_ms": round(percentile(seek_ms, 0.99), 3),
+        "seek_p999_ms": round(percentile(seek_ms, 0.999), 3),
+        "snapshot_kb_per_match": round(snapshot_kb, 1),
         "greedy_vs_random_win_rate": round(wins / (2 * half), 3),
         "greedy_vs_random_matches": 2 * half,
         "matches_simulated": n_sim,
@@ -162,9 +189,15 @@ def main() -> None:
     quick = "--quick" in sys.argv
     root = Path(tempfile.mkdtemp(prefix="wonders-bench-"))
     figures: dict = {}
+    pools = {}  # what a server loads before it serves, then settles as one
+    for name in GAMES:
+        db = game(name).default_cards()
+        pools[name] = (db, game(name).sample_decks(db))
+    settle_startup()
     try:
         for name, suffix in GAMES.items():
-            figures.update({key + suffix: value for key, value in measure(name, root, quick).items()})
+            measured = measure(name, root, quick, *pools[name])
+            figures.update({key + suffix: value for key, value in measured.items()})
     finally:
         shutil.rmtree(root, ignore_errors=True)
     print(json.dumps(figures))

@@ -8,7 +8,7 @@ class name in the ``type`` field.  Events are of four kinds:
 * **chance** -- what randomness produced;
 * **outcomes** -- what the rules derived (``MatchEnded`` ...);
 * **administration** -- corrections and notes (``TakenBack``, ``JudgeNote``, ``Conceded``,
-  ``Annotated``).
+  ``GameLossGiven``, ``JudgeCalled``, ``Annotated``).
 
 This module holds only the events every game shares; each game registers its own event types
 with :mod:`ledger.registry` (Wonders of The First: :mod:`replay.wotf.events`).  ``SCHEMA`` (the
@@ -34,6 +34,8 @@ __all__ = [
     "Conceded",
     "DeckEntry",
     "Event",
+    "GameLossGiven",
+    "JudgeCalled",
     "JudgeNote",
     "MatchEnded",
     "MatchOpened",
@@ -162,6 +164,22 @@ class Conceded(Event, frozen=True):
     reason: str = ""
 
 
+class GameLossGiven(Event, frozen=True):
+    """A judge's penalty: ``seat`` loses the game (the match ends with reason ``game_loss``;
+    a concession is the seat's own ``Conceded``)."""
+
+    seat: Seat
+    reason: str = ""
+    judge: str = "judge"
+
+
+class JudgeCalled(Event, frozen=True):
+    """A seat asks for the judge at the table (recorded with the match; changes no state)."""
+
+    seat: Seat
+    text: str = ""
+
+
 class Annotated(Event, frozen=True):
     """A note about the moment ``about`` (an earlier seq) of the match, by ``author`` -- the role
     that wrote it: ``judge``, a seat (``A``/``B``, once the match has ended) or ``organizer``
@@ -177,7 +195,8 @@ class Annotated(Event, frozen=True):
     text: str
 
 
-registry.register("", (MatchOpened, MatchEnded, TakenBack, JudgeNote, Conceded, Annotated),
+registry.register("", (MatchOpened, MatchEnded, TakenBack, JudgeNote, Conceded, GameLossGiven,
+                       JudgeCalled, Annotated),
                   kinds={"TakenBack": "admin", "JudgeNote": "admin", "Conceded": "admin",
-                         "Annotated": "admin"},
+                         "GameLossGiven": "admin", "JudgeCalled": "admin", "Annotated": "admin"},
                   schema={"MatchOpened": 3})  # v2 added ``game``; v3 ``rules_revision``, cards

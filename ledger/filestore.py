@@ -54,7 +54,7 @@ from ledger.errors import (
     NewerFormatError,
     NonCanonicalLineError,
 )
-from ledger.events import SCHEMA, Event, MatchEnded, MatchOpened, TakenBack
+from ledger.events import SCHEMA, Event, MatchEnded, MatchOpened
 from ledger.integrity import INTACT, NEWER, NON_CANONICAL, FileCheck, check_bytes
 from ledger.registry import decoder
 from ledger.store import (
@@ -403,13 +403,11 @@ class FileStore(Store):
         length = len(complete)
         torn = _settled_tail(path) if tail else None
         ended: MatchEnded | None = None
-        for line in reversed(complete):
-            if b'"type":"MatchEnded"' in line[:64] or b'"type":"TakenBack"' in line[:64]:
+        for line in reversed(complete):  # the last MatchEnded (later notes, take-backs)
+            if b'"type":"MatchEnded"' in line[:64]:
                 event = decode_line(line, f"{path}").event
                 if isinstance(event, MatchEnded):
                     ended = event
-                elif isinstance(event, TakenBack):
-                    continue
                 break
         return MatchInfo(opened.match_id, opened, length, ended is not None,
                          ended.winner if ended else None, ended.reason if ended else None, torn)

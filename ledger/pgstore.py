@@ -20,6 +20,8 @@ The same protocol as the file store (:class:`ledger.store.Store`, held to the sa
   default ``synchronous_commit``).
 * ``wonders_tokens(match_id, hashes)`` -- the recording service's token hashes (SHA-256 hex
   per role; never a token), used by :class:`web.tokens.PgTokenBook`.
+* ``wonders_secrets(name, value)`` -- secrets every server on the database shares (the /play
+  session key, :mod:`web.sessionkey`): the first one stored wins.
 * Live follow: after each append's ``COMMIT``, in the same round trip, a transaction of its
   own does ``pg_notify('wonders_appended', match_id)``.  (Not inside the writing transaction:
   PostgreSQL holds a database-wide notify lock from a notifying transaction's pre-commit to its
@@ -102,6 +104,10 @@ CREATE TABLE IF NOT EXISTS wonders_events (
 CREATE TABLE IF NOT EXISTS wonders_tokens (
     match_id text PRIMARY KEY,
     hashes   jsonb NOT NULL
+);
+CREATE TABLE IF NOT EXISTS wonders_secrets (
+    name  text PRIMARY KEY,
+    value text NOT NULL
 );
 """
 
@@ -422,6 +428,16 @@ class PgStore(Store):
         if row is None:
             raise ConflictError(f"match {match_id!r} is being created right now; nothing "
                                 f"was written")
+
+    def secret(self, name: str, fresh: str) -> str:
+        """The secret kept under ``name`` (a server's session key): ``fresh`` is stored if
+        there is none yet; every server on the database gets the first one stored."""
+        with self._tx() as conn:
+            conn.execute("INSERT INTO wonders_secrets (name, value) VALUES (%s, %s) "
+                         "ON CONFLICT (name) DO NOTHING", [name, fresh])
+            row = conn.execute("SELECT value FROM wonders_secrets WHERE name = %s",
+                               [name]).fetchone()
+        return str(row[0])
 
     def token_hashes(self, match_id: str) -> dict[str, str]:
         with self._tx() as conn:

@@ -1,7 +1,8 @@
 """The event registry: which event types the ledger can read, for which game, and their kind.
 
 The ledger is generic over games (DESIGN.md sections 1 and 10).  It owns the core events every
-match has (``MatchOpened``, ``MatchEnded``, ``TakenBack``, ``JudgeNote``, ``Conceded``); each game
+match has (``MatchOpened``, ``MatchEnded``, ``TakenBack``, ``JudgeNote``, ``Conceded``,
+``GameLossGiven``, ``JudgeCalled``); each game
 registers its own event types here with :func:`register`, with each type's schema version and
 kind (decision, chance, outcome, admin).  The decoder is built from whatever is registered.
 

@@ -290,7 +290,8 @@ def sql(db_path: str, query: str) -> Table:
                              f"({_first_line(exc)})") from None
     try:
         cursor = con.execute(query)
-        if cursor.description is None:
+        # DuckDB answers a statement with no result (";", a comment) with no cursor at all.
+        if cursor is None or cursor.description is None:
             return Table("sql", [], [])
         columns = [d[0] for d in cursor.description]
         return Table("sql", columns, [tuple(r) for r in cursor.fetchall()])

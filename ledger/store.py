@@ -73,12 +73,6 @@ class TornTail(msgspec.Struct, frozen=True):
     offset: int
     size: int
 
-    def describe(self) -> str:
-        what = "a partial last line" if self.kind == "torn" else "a batch whose last line is missing"
-        return (f"{self.kind} final batch at line {self.line} (seq {self.seq}): {what}, "
-                f"{self.size} bytes after the {self.seq} intact events (never acknowledged; "
-                f"the next writer drops it)")
-
 
 class MatchInfo(msgspec.Struct, frozen=True):
     """One row of a store listing: the match's opening metadata and its progress.

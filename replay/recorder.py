@@ -15,7 +15,17 @@ from typing import Any
 
 from ledger.codec import Stored, now_iso
 from ledger.errors import ConflictError
-from ledger.events import Annotated, Conceded, Event, JudgeNote, MatchOpened, TakenBack, as_seat
+from ledger.events import (
+    Annotated,
+    Conceded,
+    Event,
+    GameLossGiven,
+    JudgeCalled,
+    JudgeNote,
+    MatchOpened,
+    TakenBack,
+    as_seat,
+)
 from ledger.store import Store
 from replay.errors import IllegalDecisionError, ReplayError
 from replay.game import Game, Rules
@@ -71,6 +81,20 @@ class Recorder:
 
     def concede(self, seat: str, reason: str = "", expected_seq: int | None = None) -> list[Stored]:
         return self.submit(Conceded(as_seat(seat), reason), expected_seq)
+
+    def give_game_loss(self, seat: str, reason: str = "", expected_seq: int | None = None
+                       ) -> list[Stored]:
+        """A judge's game loss for ``seat``: the match ends with reason ``game_loss``."""
+        return self.submit(GameLossGiven(as_seat(seat), reason), expected_seq)
+
+    def call_judge(self, seat: str, text: str = "", expected_seq: int | None = None
+                   ) -> list[Stored]:
+        """A seat asks for the judge; refused once the match has ended (its record is final)."""
+        self._expect(expected_seq)
+        if self.engine.state.over:
+            raise IllegalDecisionError(f"{self.match_id}: the match has ended; its record is "
+                                       f"final, so a judge call is not recorded")
+        return self._append([JudgeCalled(as_seat(seat), text)])
 
     def note(self, judge: str, text: str, expected_seq: int | None = None) -> list[Stored]:
         self._expect(expected_seq)

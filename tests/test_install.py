@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 from importlib import metadata
 from pathlib import Path
 
@@ -55,6 +56,18 @@ class Installed:
         return done.stdout.strip()
 
 
+def _see_the_running_environment(venv: Path) -> None:
+    """Let the new venv import what the running one has installed (the pinned dependencies and
+    setuptools), not only the base interpreter's packages: ``--system-site-packages`` of a venv
+    made from a venv reaches the base interpreter's site-packages, which may lack them (Debian's
+    or pyenv's Python with an old setuptools and no ``wheel``).  A path line in a ``.pth`` file
+    is added to ``sys.path`` without running the ``.pth`` files there, so the running venv's
+    editable install of this checkout stays invisible."""
+    purelib = sysconfig.get_paths()["purelib"]
+    (site,) = (venv / "lib").glob("python3*/site-packages")
+    (site / "running-environment.pth").write_text(purelib + "\n")
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Installed:
     root = tmp_path_factory.mktemp("install")
@@ -64,6 +77,7 @@ def installed(tmp_path_factory) -> Installed:
     outside.mkdir()
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip",
                     str(venv)], check=True, timeout=TIMEOUT)
+    _see_the_running_environment(venv)
     build = ["--no-build-isolation"] if _can_build_offline() else []
     inst = Installed(venv, outside)
     done = inst.run(venv / "bin" / "python", "-m", "pip", "install", "--quiet", "--no-deps",

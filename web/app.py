@@ -32,6 +32,7 @@ from web.api import follow, imports, judge, meta, notes, organizer, public, seat
 from web.api.common import Services
 from web.api.tables import Tables
 from web.config import Settings
+from web.sessionkey import session_key
 from web.tokens import ORPHANS, PgTokenBook, Swept, TokenBook, token_book
 
 log = logging.getLogger("wonders.web")
@@ -46,6 +47,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     settings = settings or Settings.from_env()
     # web/templates (base.html, page templates) and web/static (shared by every page blueprint)
     app = Flask(__name__, static_folder="static", template_folder="templates")
+    store = open_store(settings.store)
+    # the session key: WONDERS_SECRET_KEY, else the one kept in the store (web/sessionkey.py)
+    settings = settings.model_copy(update={"secret_key": session_key(store, settings.secret_key)})
     app.config.update(
         SECRET_KEY=settings.secret_key,
         MAX_CONTENT_LENGTH=max(settings.max_body_bytes, settings.max_import_bytes),
@@ -53,7 +57,6 @@ def create_app(settings: Settings | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Strict",
         JSON_SORT_KEYS=False,
     )
-    store = open_store(settings.store)
     # One card pool per game: Wonders' from --cards / WONDERS_CARDS (checked at start), every
     # other game's its shipped pool, loaded when a match of that game is first used.
     pools = {"wotf": game("wotf").default_cards()}

@@ -97,9 +97,12 @@ def cards_validate(paths: tuple[str, ...], game_name: str) -> None:
 @click.option("--tournament", help="Simulate a Swiss tournament with this name.")
 @click.option("--players", type=click.IntRange(2), default=8, show_default=True)
 @click.option("--rounds", type=click.IntRange(1), default=3, show_default=True)
+@click.option("--bulk", is_flag=True,
+              help="Write each finished match at once (one fsync of its file) instead of "
+                   "one fsync per batch; the same bytes.")
 @game_option
 @cards_option
-def simulate(matches, seed, out, rules, decks, bots, tournament, players, rounds,
+def simulate(matches, seed, out, rules, decks, bots, tournament, players, rounds, bulk,
              game_name) -> None:
     """Bots play matches into a store; the same arguments give byte-identical files."""
     from rich.progress import Progress
@@ -123,11 +126,11 @@ def simulate(matches, seed, out, rules, decks, bots, tournament, players, rounds
     if tournament:
         total = (players // 2) * rounds
         jobs = simulate_tournament(store, db, deck_list, tournament, players, rounds, seed,
-                                   rules, names, game_name=game_name)
+                                   rules, names, game_name=game_name, bulk=bulk)
     else:
         total = matches
         jobs = simulate_matches(store, db, deck_list, matches, seed, rules,
-                                (names[0], names[-1]), game_name=game_name)
+                                (names[0], names[-1]), game_name=game_name, bulk=bulk)
     with Progress(transient=True, disable=not sys.stderr.isatty()) as progress:
         task = progress.add_task("simulating", total=total)
         written = 0

@@ -30,8 +30,8 @@ class Settings(BaseModel):
     organizer_token: str = Field(default_factory=lambda: secrets.token_urlsafe(32), min_length=32,
                                  description="bearer token for creating and importing matches "
                                              "(at least 32 characters)")
-    secret_key: str = Field(default_factory=lambda: secrets.token_hex(32), min_length=16,
-                            description="signs the /play session cookie")
+    secret_key: str = Field("", description="signs the /play session cookie (unset: a key kept "
+                                            "in the store, so sessions survive a restart)")
     spectator_delay: int = Field(10, ge=0, le=10_000,
                                  description="a live match is shown to spectators N events late")
     max_body_bytes: int = Field(64 * 1024, ge=1024, description="largest JSON request body")
@@ -50,6 +50,14 @@ class Settings(BaseModel):
         """A ``postgresql://`` URL stays a string; anything else names a directory."""
         if isinstance(value, str) and not is_url(value):
             return Path(value)
+        return value
+
+    @field_validator("secret_key")
+    @classmethod
+    def _secret_key(cls, value: str) -> str:
+        """Empty (the store's key, :mod:`web.sessionkey`) or at least 16 characters."""
+        if value and len(value) < 16:
+            raise ValueError("a secret key needs at least 16 characters (or leave it unset)")
         return value
 
     @classmethod

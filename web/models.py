@@ -250,11 +250,19 @@ class Manual(Body):
 
 
 class Ending(Body):
-    """A concession, or a game loss the judge gives (recorded as the seat conceding)."""
+    """A concession (recorded as the seat's ``Conceded``), or a game loss the judge gives
+    (``GameLossGiven``: the match ends with reason ``game_loss``)."""
 
     seat: Seat
     kind: Literal["concession", "game_loss"] = "concession"
     reason: Text = ""
+    expected_seq: Annotated[int, Field(ge=0)] | None = None
+
+
+class JudgeCall(Body):
+    """A seat asks for the judge (``JudgeCalled``, recorded with the match)."""
+
+    text: Annotated[str, Field(max_length=500)] = ""
     expected_seq: Annotated[int, Field(ge=0)] | None = None
 
 

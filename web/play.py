@@ -4,7 +4,10 @@ Entry: ``/play/<match>?token=…`` (or the form at ``/play/<match>``) checks the
 the role and the token's *hash* in the signed session cookie, and redirects to the bare URL,
 so the token does not stay in the address bar or the history.  The page then talks to the
 JSON API with that session (writes carry the page's CSRF token) and shows the board from the
-seat's side and the pending prompt as buttons or checkboxes of the legal options.
+seat's side and the pending prompt (a turn in two taps: the card, then where), the players by
+name (from the match's ``MatchOpened``), a seat's "call the judge" button and the judge's
+console (take-back with a confirmation, endings, notes, rulings): web/static/play.js,
+playturn.js, judge.js.
 
 The posts that change the session (entering with a token, leaving) come only from this site:
 their ``Origin`` (or, without one, their ``Referer``) must name the host the request was sent
@@ -75,7 +78,13 @@ def page(match_id: str):
     if SESSION_CSRF not in session:
         session[SESSION_CSRF] = secrets.token_urlsafe(24)
     return render_template("play.html", match_id=match_id, role=role,
-                           csrf=session[SESSION_CSRF])
+                           csrf=session[SESSION_CSRF], players=players_of(match_id))
+
+
+def players_of(match_id: str) -> dict[str, str]:
+    """Seat -> player name, as the match records them (its ``MatchOpened``)."""
+    return services().tables.using(
+        match_id, lambda table: {info.seat: info.player for info in table.opened.seats})
 
 
 @bp.route("/play/<match_id>", methods=["POST"])

@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from ledger.events import Conceded, Event, MatchOpened, SeatInfo
+from ledger.events import Conceded, Event, GameLossGiven, MatchOpened, SeatInfo
 from replay.errors import CardDataError, ConformanceCaseError, IllegalDecisionError
 from replay.resources import data_root
 from replay.sow.cards import Card, CardPool, card_from, load_pool
@@ -35,7 +35,8 @@ TOP_KEYS = {"name", "rule", "ruling", "description", "cards", "state", "decks", 
 STATE_KEYS = {"turn", "phase", "turn_number", "first", "A", "B", "cards"}
 SEAT_KEYS = {"gold", "besieging", "state"}
 CARD_KEYS = {"id", "card", "owner", "area", "exhausted", "damage", "progress", "counters"}
-STEP_KEYS = {"seat", "decision", "chance", "concede", "expect_prompt", "illegal", "error"}
+STEP_KEYS = {"seat", "decision", "chance", "concede", "game_loss", "expect_prompt", "illegal",
+             "error"}
 EXPECT_KEYS = {"over", "winner", "reason", "phase", "turn", "turn_number", "prompt",
                "prompt_seat", "prompt_options", "gold", "area", "damage", "exhausted", "progress",
                "counters", "besieging", "events", "absent_events"}
@@ -143,6 +144,8 @@ def case_engine(case: dict[str, Any], pool: CardPool) -> Engine:
 def _decision(step: dict[str, Any]) -> Event:
     if step.get("concede"):
         return Conceded(step["seat"])
+    if step.get("game_loss"):  # a judge's penalty for ``seat`` (docs/rulings-sow.md R21)
+        return GameLossGiven(step["seat"])
     if "chance" in step:
         return msgspec.convert(step["chance"], Chance)
     return decision_from(step["seat"], step["decision"])
@@ -156,7 +159,8 @@ def _run_steps(case: dict[str, Any], engine: Engine, seen: list[Event]) -> str |
         if "expect_prompt" in step and prompt.kind != step["expect_prompt"]:
             return f"step {i}: the pending prompt is {prompt.kind!r}, not {step['expect_prompt']!r}"
         if "seat" in step and "chance" not in step and prompt.seat != step["seat"] \
-                and not step.get("illegal") and not step.get("concede"):
+                and not step.get("illegal") and not step.get("concede") \
+                and not step.get("game_loss"):
             return f"step {i}: the pending prompt is for {prompt.seat}, not {step['seat']}"
         try:
             decision = _decision(step)

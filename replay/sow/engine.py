@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from ledger.events import Conceded, DeckEntry, Event, MatchEnded, MatchOpened
+from ledger.events import Conceded, DeckEntry, Event, GameLossGiven, MatchEnded, MatchOpened
 from replay.errors import IllegalDecisionError
 from replay.prompts import Choose, Prompt, pick_fits
 from replay.sow.cards import CardPool
@@ -82,7 +82,7 @@ class Engine(Combat):
         prompt = self.prompt
         if self.state.over or prompt is None:
             return "the match is over"
-        if isinstance(decision, Conceded):
+        if isinstance(decision, (Conceded, GameLossGiven)):
             return None if decision.seat in SEATS else f"unknown seat {decision.seat!r}"
         if prompt.seat == "chance":
             return _why_not_chance(prompt, decision)
@@ -108,8 +108,9 @@ class Engine(Combat):
         evolve(self.state, decision)
         if self.on_emit is not None:
             self.on_emit(decision)
-        if isinstance(decision, Conceded):
-            self.emit(MatchEnded(other(decision.seat), "concession"))
+        if isinstance(decision, (Conceded, GameLossGiven)):  # a concession or a judge's game loss
+            reason = "game_loss" if isinstance(decision, GameLossGiven) else "concession"
+            self.emit(MatchEnded(other(decision.seat), reason))
             self._flow, self.prompt = None, None
             return self.out
         self._advance(decision)

@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 #: Why a State of Wonder match ends (``MatchEnded.reason``); docs/rulings-sow.md R9, R14.
-END_REASONS = ("progress", "state_destroyed", "concession", "turn_limit")
+END_REASONS = ("progress", "state_destroyed", "concession", "game_loss", "turn_limit")
 
 Pick = int | str | list[str] | dict[str, int] | None
 

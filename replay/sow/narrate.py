@@ -13,7 +13,17 @@ from typing import Any
 
 import msgspec
 
-from ledger.events import Annotated, Conceded, Event, JudgeNote, MatchEnded, MatchOpened, TakenBack
+from ledger.events import (
+    Annotated,
+    Conceded,
+    Event,
+    GameLossGiven,
+    JudgeCalled,
+    JudgeNote,
+    MatchEnded,
+    MatchOpened,
+    TakenBack,
+)
 from replay.sow import events as ev
 
 Names = Mapping[str, str]
@@ -44,6 +54,10 @@ LINES: dict[type, Line] = {
     TakenBack: lambda e, s, p: (f"Take-back: the match returns to event {e.to_seq} ({e.by})"
                                 f"{': ' + e.reason if e.reason else ''}."),
     JudgeNote: lambda e, s, p: f"Judge {e.judge}: {e.text}",
+    GameLossGiven: lambda e, s, p: (f"Judge {e.judge} gives {p(e.seat)} a game loss"
+                                    f"{': ' + e.reason if e.reason else ''}; {p(e.seat)} loses "
+                                    "the match."),
+    JudgeCalled: lambda e, s, p: f"{p(e.seat)} calls the judge{': ' + e.text if e.text else ''}.",
     Annotated: lambda e, s, p: f"{e.name} notes on event {e.about}: {e.text}",
     ev.PlayChosen: lambda e, s, p: f"{p(e.seat)} plays {_name(s, e.card)}.",
     ev.ActivationChosen: lambda e, s, p: f"{p(e.seat)} activates {_name(s, e.card)}.",

@@ -313,7 +313,8 @@ class Effects(Component):
                 self.g.add_counters(c.id, "-1", 0)
         while True:
             dying = [c.id for c in self.view.world()
-                     if self.view.is_wonder(c.id) and self.view.power(c.id) < 0]
+                     if self.view.is_wonder(c.id) and self.view.can_have_negative_power(c.id)
+                     and self.view.power(c.id) < 0]
             if not dying:
                 return
             yield from self.die_together(dying, "died", "negative power")

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ledger.events import Conceded, Event, MatchOpened, as_seat
+from ledger.events import Conceded, Event, GameLossGiven, MatchOpened, as_seat
 from replay.errors import IllegalDecisionError
 from replay.prompts import Choose, Prompt, pick_fits
 from replay.wotf.abilities import Op, Selector
@@ -116,7 +116,7 @@ class Engine:
         prompt = self.prompt
         if self.state.over or prompt is None:
             return "the match is over"
-        if isinstance(decision, Conceded):
+        if isinstance(decision, (Conceded, GameLossGiven)):
             return None if decision.seat in SEATS else f"unknown seat {decision.seat!r}"
         seat = getattr(decision, "seat", None)
         if prompt.kind == "chance":
@@ -150,8 +150,9 @@ class Engine:
         self.view.changed()
         if self.on_emit is not None:
             self.on_emit(decision)
-        if isinstance(decision, Conceded):
-            self.end_match(other(decision.seat), "concession")
+        if isinstance(decision, (Conceded, GameLossGiven)):  # 405: a match can end by these too
+            reason = "game_loss" if isinstance(decision, GameLossGiven) else "concession"
+            self.end_match(other(decision.seat), reason)
             self.stop()
             return self.out
         if isinstance(decision, CardStatsEntered):

@@ -12,7 +12,17 @@ from collections.abc import Mapping
 
 import msgspec
 
-from ledger.events import Annotated, Conceded, Event, JudgeNote, MatchEnded, MatchOpened, TakenBack
+from ledger.events import (
+    Annotated,
+    Conceded,
+    Event,
+    GameLossGiven,
+    JudgeCalled,
+    JudgeNote,
+    MatchEnded,
+    MatchOpened,
+    TakenBack,
+)
 from replay.wotf import events as ev
 from replay.wotf.events import (
     ActivationDeclared,
@@ -269,6 +279,12 @@ def _narrate_cards(event: Event, w: Words) -> str:
                 f"{manual_ops(event.ops, w)}")
     if isinstance(event, JudgeNote):
         return f"Judge {event.judge} notes: {event.text}"
+    if isinstance(event, GameLossGiven):
+        who = w.seat(event.seat)
+        return (f"Judge {event.judge} gives {who} a game loss"
+                + (f": {event.reason}" if event.reason else "") + f"; {who} loses the match")
+    if isinstance(event, JudgeCalled):
+        return f"{w.seat(event.seat)} calls the judge" + (f": {event.text}" if event.text else "")
     if isinstance(event, Annotated):
         return f"{event.name} notes on event {event.about}: {event.text}"
     return _narrate_state(event, w)

@@ -27,21 +27,33 @@ class View:
         self._base: View | None = None  # the same facts with no statics in force
         self._world: list[CardState] | None = None
         self._static_sources: list | None = None
+        self._power_statics: bool | None = None  # whether a source can change power
         self._statics: static_rules.Statics | None = None
         self._printed: dict[str, list] = {}  # card name -> its printed (key, ability, True)
         self._counted: frozenset[str] | None = None
+        # card name -> (its definition, its all-zones statics / the events its "whenever"s
+        # name), worked out again if the definition changes (a card's stats entered, R34)
+        self._defining: dict[str, tuple[Card, tuple[Ability, ...]]] = {}
+        self._whenever: dict[str, tuple[Card, frozenset[str]]] = {}
+        self._links: dict[str, frozenset[str]] = {}  # seat -> its links, until the next event
 
     def touch(self) -> None:
         """Forget cached facts: call whenever a card changes area (the engine's ``move``)."""
         self._world = None
         self._static_sources = None
+        self._power_statics = None
         self._statics = None
+        self._links.clear()
         if self._base is not None:
             self._base.touch()
 
     def changed(self) -> None:
-        """Forget the static-ability table: call after any change of the state (every event)."""
+        """Forget the static-ability table and the links: call after any change of the state
+        (every event)."""
         self._statics = None
+        self._links.clear()
+        if self._base is not None:
+            self._base._links.clear()
 
     def without_statics(self) -> View:
         """The facts of this state before any static ability applies: what the static
@@ -62,6 +74,21 @@ class View:
                 return static_rules.EMPTY
             self._statics = static_rules.compute(base, self._static_sources)
         return self._statics
+
+    def has_power_statics(self) -> bool:
+        """Whether some static ability on a card in The World has an effect that changes
+        power ("gets +N", a multiplier, a base power: the only effects that fill the static
+        table's power entries, :func:`replay.wotf.statics.compute`).  Kept until a card
+        changes area, as the sources are."""
+        if not self._consult_statics:
+            return False
+        if self._power_statics is None:
+            if self._static_sources is None:
+                self._static_sources = static_rules.sources(self.without_statics())
+            self._power_statics = any(op.do in static_rules.POWER_OPS
+                                      for _, ability in self._static_sources
+                                      for op in ability.effects)
+        return self._power_statics
 
     def counted_events(self) -> frozenset[str]:
         """The game events some card of this match counts ("the third time …", rule 511), so
@@ -140,6 +167,20 @@ class View:
                 refs.append((entry[8:], find_ability(self.db, entry[8:]), False))
         return refs
 
+    def may_react_to(self, cid: str, event: str) -> bool:
+        """Whether a card can have a "whenever" ability on ``event`` in force: one printed on
+        it, or any copied by symbiosis (then :meth:`ability_refs` decides).  False only when
+        :meth:`ability_refs` could list no such ability, so a caller may skip the card."""
+        c = self.s.cards[cid]
+        if any(entry.startswith("ability:") for entry in c.gained):
+            return True
+        card = self.db[c.name]
+        cached = self._whenever.get(c.name)
+        if cached is None or cached[0] is not card:
+            cached = self._whenever[c.name] = (card, frozenset(
+                a.on.event for a in card.abilities if a.when == "whenever" and a.on is not None))
+        return event in cached[1]
+
     def has_blank_text(self, cid: str) -> bool:
         """Its own rules text is blank: face down, nullified, or a copy of a nullified card."""
         c = self.s.cards[cid]
@@ -210,12 +251,16 @@ class View:
             return c.counters.get("growth", 0) > 0
         return self.db[c.name].type == "wonder" and self.db[c.name].tier == "legendary"
 
-    def links(self, seat: str) -> set[str]:
-        """Link: orbitals linked by non-nullified cards the seat controls in The World."""
-        found: set[str] = set()
-        for c in self.world():
-            if c.controller == seat and not self.is_nullified(c.id):
-                found |= self.db[c.name].links
+    def links(self, seat: str) -> frozenset[str]:
+        """Link: orbitals linked by non-nullified cards the seat controls in The World (kept
+        until the next event: :meth:`changed` forgets them)."""
+        found = self._links.get(seat)
+        if found is None:
+            linked: set[str] = set()
+            for c in self.world():
+                if c.controller == seat and not self.is_nullified(c.id):
+                    linked |= self.db[c.name].links
+            found = self._links[seat] = frozenset(linked)
         return found
 
     def lands_controlled(self, seat: str) -> int:
@@ -260,13 +305,41 @@ class View:
     def stat_defining_base(self, cid: str) -> float | None:
         """A stat-defining ability ("this gets power equal to …") works in every zone (rule 1)."""
         c = self.s.cards[cid]
-        for ability in self.db[c.name].abilities:
+        for ability in self._stat_defining(c.name):
             nulled = self.is_nullified(cid) if self.s.revision >= 7 else self.has_null_mark(cid)
             if ability.when == "static" and ability.all_zones and not nulled and not c.blank:
                 for op in ability.effects:
                     if op.do == "base_power" and op.target is None:
                         return amount(self, op.amount, Context(cid, c.controller or c.owner, c.realm))
         return None
+
+    def _stat_defining(self, name: str) -> tuple[Ability, ...]:
+        """A card's static abilities that work in every zone (a fact of its definition, so
+        worked out once per definition: most cards have none, and then no other check is
+        made)."""
+        card = self.db[name]
+        cached = self._defining.get(name)
+        if cached is None or cached[0] is not card:
+            cached = self._defining[name] = (card, tuple(
+                a for a in card.abilities if a.when == "static" and a.all_zones))
+        return cached[1]
+
+    def can_have_negative_power(self, cid: str) -> bool:
+        """Whether :meth:`power` may be below 0.  False only when nothing of rule 101.6's
+        order of operations can lower it: a printed base of 0 or more (a growth land's count
+        of lands is never negative), no stat-defining ability, no −1 counter, no effect and
+        no static modifier on the card -- then its power is its base plus its +1 counters.
+        Settling (101.6: a Wonder with negative power dies) asks :meth:`power` only of the
+        others."""
+        c = self.s.cards[cid]
+        if c.effects or c.counters.get("-1", 0) or self.db[c.name].base_power < 0:
+            return True
+        if self._stat_defining(c.name):
+            return True
+        if not self.has_power_statics():
+            return False  # no static ability in force can change a card's power
+        table = self.statics()
+        return cid in table.power_add or cid in table.power_mul or cid in table.base
 
     def power(self, cid: str) -> float:
         """Current power, in the order of operations of rule 101.6 (v1.3.2).

@@ -38,6 +38,8 @@ class Statics:
 
 EMPTY = Statics()
 _NUMERIC = ("power", "multiply", "base_power", "counts_as_stones")
+#: the effects that change a card's power (power_add, power_mul, base of the table)
+POWER_OPS = ("power", "multiply", "base_power")
 
 
 def sources(v: Facts) -> list[tuple[str, Ability]]:

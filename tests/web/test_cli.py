@@ -49,6 +49,13 @@ def test_the_same_seed_gives_identical_bytes(store, tmp_path):
         assert filecmp.cmp(store / name, tmp_path / name, shallow=False)
 
 
+def test_bulk_simulation_writes_the_same_bytes(store, tmp_path):
+    wonders("simulate", "--matches", 3, "--seed", 4, "--out", tmp_path, "--bots",
+            "greedy,random", "--bulk", check=True)
+    for name in ("m-0001.jsonl", "m-0002.jsonl", "m-0003.jsonl"):
+        assert filecmp.cmp(store / name, tmp_path / name, shallow=False)
+
+
 def test_a_tournament_fills_its_metadata(tmp_path):
     wonders("simulate", "--tournament", "Spring Cup", "--players", 5, "--rounds", 2,
             "--seed", 2, "--out", tmp_path, check=True)

@@ -64,9 +64,9 @@ def concede(api, match_id, judge_token, loser):
 
 
 def hand_standings(rounds):
-    """Standings by hand: ``rounds`` is a list of (matches [(a, b, winner)], bye or None).
-    A win 3 points, a bye a 2-0 win; one game a match; percentages floored at 1/3; byes
-    left out of the opponents' percentages."""
+    """Standings by hand: ``rounds`` is a list of (matches [(a, b, winner or None for a
+    draw)], bye or None).  A win 3 points, a draw 1, a bye a 2-0 win; one game a match;
+    percentages floored at 1/3; byes left out of the opponents' percentages."""
     players: dict[str, dict] = {}
 
     def rec(name):
@@ -82,6 +82,9 @@ def hand_standings(rounds):
                 if winner == me:
                     r["mp"] += 3
                     r["gp"] += 3
+                elif winner is None:  # a draw: 1 match point, 1 game point
+                    r["mp"] += 1
+                    r["gp"] += 1
         if bye:
             r = rec(bye)
             r["rounds"] += 1

@@ -61,9 +61,10 @@ def manual_effect(match_id: str):
 def ending(match_id: str):
     require_role(match_id, JUDGE, "record a concession or game loss")
     body = parse_body(Ending)
-    reason = f"game loss (judge){': ' + body.reason if body.reason else ''}" \
-        if body.kind == "game_loss" else body.reason
-    return _record(match_id, lambda rec: rec.concede(body.seat, reason, body.expected_seq))
+    if body.kind == "game_loss":
+        return _record(match_id, lambda rec: rec.give_game_loss(body.seat, body.reason,
+                                                                body.expected_seq))
+    return _record(match_id, lambda rec: rec.concede(body.seat, body.reason, body.expected_seq))
 
 
 @route(bp, "/<match_id>/notes", "POST", "Add a judge's note to the log",

@@ -32,7 +32,15 @@ from web.api.common import (
 )
 from web.api.openapi import route
 from web.errors import ForbiddenError, IllegalError, MalformedRequestError, describe_validation
-from web.models import Concede, EventsOut, PendingOut, Recorded, StateOut, SubmitDecision
+from web.models import (
+    Concede,
+    EventsOut,
+    JudgeCall,
+    PendingOut,
+    Recorded,
+    StateOut,
+    SubmitDecision,
+)
 from web.narration import Narrator, players_of
 
 bp = Blueprint("seat", __name__, url_prefix="/api/matches")
@@ -67,6 +75,20 @@ def submit_decision(match_id: str):
     def write(table):
         decision = to_event(table.game, seat, body.decision)
         stored = submit_as_seen(table, seat, decision, body.expected_seq)
+        narrator = Narrator(table, seat)
+        return Recorded(seq=table.length, events=[event_out(narrator, s) for s in stored])
+    return services().tables.using(match_id, write).model_dump(), 201
+
+
+@route(bp, "/<match_id>/judge-call", "POST", "Call the judge to your table (recorded as "
+       "JudgeCalled; the judge's page shows it)", body=JudgeCall, response=Recorded, status=201,
+       auth="a seat token of the match", errors=(400, 403, 404, 409, 422))
+def call_judge(match_id: str):
+    seat = require_role(match_id, SEATS, "call the judge (only a seat does)")
+    body = parse_body(JudgeCall)
+
+    def write(table):
+        stored = table.append(lambda rec: rec.call_judge(seat, body.text, body.expected_seq))
         narrator = Narrator(table, seat)
         return Recorded(seq=table.length, events=[event_out(narrator, s) for s in stored])
     return services().tables.using(match_id, write).model_dump(), 201

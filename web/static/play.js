@@ -1,33 +1,41 @@
-// The /play table page: shows the board from this seat's side (the judge sees everything),
-// and the pending prompt as buttons (listed options) or checkboxes (choose N cards).
+// The /play table page, phone first: the board from this seat's side (the judge sees
+// everything), the hand, then the pending prompt.  A turn is chosen in two taps (playturn.js);
+// other prompts are buttons (listed options) or checkboxes (choose N cards); a `manual` prompt
+// is the operations form (manual.js).  The seat not to act reads "Waiting for <name>"; players
+// are named as the match records them (MatchOpened), never by seat letter or id.  A seat can
+// call the judge; the judge's console (judge.js) shows the call.
 // Talks to the JSON API with the page's session; writes carry the CSRF token.  A board of
 // another game than Wonders (its `game`) is drawn by that game's renderer (boards.js); the
 // prompt is drawn from its options / `choose` alone, whatever the game.
 
 import { renderer } from "./boards.js";
+import { JudgeConsole } from "./judge.js";
 import { manualForm } from "./manual.js";
-import { cardEntryForm } from "./cardentry.js";  // R34: a catalogue card's printed stats
+import { el, realmTaps, subjectOf, turnChooser } from "./playturn.js";
+import { cardEntryForm } from "./cardentry.js";  // docs/rulings.md R34: a catalogue card's printed stats
 
 const root = document.getElementById("play");
 const matchId = root.dataset.match;
 const role = root.dataset.role;
 const csrf = root.dataset.csrf;
+const players = JSON.parse(root.dataset.players || "{}");
 const api = `/api/matches/${encodeURIComponent(matchId)}`;
 let current = null;   // the last StateOut
 let busy = false;
 let shownLength = -1; // re-render only when the match moved (keeps ticked boxes while polling)
+let picked = null;    // the turn chooser's first tap (a group key), until the match moves
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value);
-  }
-  for (const child of children.flat()) {
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
+function seatName(seat) {
+  return players[seat] || `seat ${seat}`;
+}
+
+// Narration names seats by letter ("A plays …", "A's turn ends") and some picks by card id
+// ("answers discard: A7"): put the players' names, and the names of cards this page shows, in.
+function named(text) {
+  const cards = current ? cardNames(current.board) : {};
+  return text
+    .replace(/\b[AB]\d+\b/g, (id) => cards[id] || id)
+    .replace(/\b(A|B)\b(?! match of)/g, (seat) => seatName(seat));
 }
 
 function setStatus(text, isError = false) {
@@ -67,24 +75,49 @@ function decide(decision) {
   return write("/decisions", { expected_seq: current.length, decision });
 }
 
+// -- names of cards the page shows ----------------------------------------------------------
+
+function cardNames(board) {
+  const names = {};
+  const add = (card) => { if (card && card.id && card.name) names[card.id] = card.name; };
+  for (const realm of board.realms || []) {
+    for (const side of Object.values(realm.cards || {})) side.forEach(add);
+  }
+  for (const player of Object.values(board.players || {})) {
+    for (const zone of ["hand", "deck", "abyss", "banishment"]) (player[zone] || []).forEach(add);
+  }
+  return names;
+}
+
 // -- the prompt ------------------------------------------------------------------------------
+
+function whatFor(prompt) {
+  const what = { turn: "their turn", manual: "a card's text", stats: "entering a card's printed stats" };
+  return what[prompt.kind] || prompt.kind;
+}
 
 function renderPrompt(prompt) {
   const box = document.getElementById("prompt");
   box.replaceChildren();
   if (!prompt) {
     box.className = "waiting";
-    box.append(el("p", {}, "Nothing is pending."));
+    box.append(el("p", {}, current.board.over ? "The match is over." : "Nothing is pending."));
     return;
   }
   const mine = prompt.yours && role !== "judge";
-  box.className = mine ? "" : "waiting";
-  const who = prompt.seat === role ? "You" : `Seat ${prompt.seat}`;
-  box.append(el("p", { class: "question" }, `${who} — ${prompt.kind}: ${prompt.text}`));
+  box.className = mine ? "yours" : "waiting";
   if (!mine) {
-    box.append(el("p", {}, role === "judge" ? "Waiting for the seat to decide." : "Waiting for your opponent."));
+    const who = seatName(prompt.seat);
+    box.append(el("p", { class: "question waiting-for", "data-seat": prompt.seat },
+      `Waiting for ${who} (${whatFor(prompt)})`));
+    // the engine's text speaks to the seat it asks ("your turn: …"): only the judge reads it
+    if (role === "judge" && prompt.kind !== "turn" && prompt.text) {
+      box.append(el("p", { class: "muted" }, named(prompt.text)));
+    }
     return;
   }
+  const heading = prompt.kind === "turn" ? `Your turn, ${seatName(role)}` : `${seatName(role)}: ${named(prompt.text)}`;
+  box.append(el("p", { class: "question" }, heading));
   if (prompt.choose) {
     box.append(renderChoice(prompt));
     return;
@@ -96,7 +129,11 @@ function renderPrompt(prompt) {
   if (prompt.kind === "manual") box.append(renderManual(prompt));
   if (!prompt.options.length && prompt.kind !== "manual") {
     box.append(el("p", { class: "no-options" },
-      "No answer to this prompt is offered here; ask the judge (or answer it through the API)."));
+      "No answer to this prompt is offered here; call the judge."));
+  }
+  if (prompt.kind === "turn") {
+    box.append(turnChooser(prompt.options, cardNames(current.board), picked, pick, decide));
+    return;
   }
   const row = el("div", { class: "options" });
   prompt.options.forEach((option) => {
@@ -104,6 +141,13 @@ function renderPrompt(prompt) {
       option.label));
   });
   box.append(row);
+}
+
+// The turn chooser's first tap (from its buttons, the hand or the board); null: back.
+function pick(key) {
+  picked = key;
+  renderPrompt(current.prompt);
+  renderBoard(current);
 }
 
 function renderManual(prompt) {
@@ -115,7 +159,11 @@ function renderManual(prompt) {
 function renderRuling() {
   // The judge's ruling: any operation, entered with the form (POST …/manual).
   const box = document.getElementById("ruling");
-  if (!box || current.board.over) return;
+  if (!box) return;
+  if (current.board.over) {
+    box.replaceChildren(el("p", {}, "The match has ended."));
+    return;
+  }
   box.replaceChildren(manualForm(current.board, "judge", (ops, note) =>
     write("/manual", { ops, note, expected_seq: current.length })));
 }
@@ -124,18 +172,18 @@ function renderChoice(prompt) {
   // Each entry of `of` is one box (an order prompt may list the same id twice); ticking order
   // is the pick's order when the prompt is ordered.
   const spec = prompt.choose;
-  const picked = [];  // indices into spec.of, in ticking order
+  const picks = [];  // indices into spec.of, in ticking order
   const form = el("div", { class: "choice" });
   const hint = spec.min === spec.max ? `exactly ${spec.min}` : `${spec.min} to ${spec.max}`;
   form.append(el("p", {}, `Choose ${hint}${spec.ordered || spec.multiset ? " (in the order you tick them)" : ""}.`));
   const submit = el("button", { type: "button", id: "submit-choice", class: "primary" }, "Submit");
   const redraw = () => {
     form.querySelectorAll("label.pick").forEach((label) => {
-      const index = picked.indexOf(Number(label.dataset.index));
+      const index = picks.indexOf(Number(label.dataset.index));
       label.querySelector(".order").textContent =
         index >= 0 && (spec.ordered || spec.multiset) ? index + 1 : "";
     });
-    submit.disabled = picked.length < spec.min || picked.length > spec.max;
+    submit.disabled = picks.length < spec.min || picks.length > spec.max;
   };
   const seen = new Set();
   spec.of.forEach((id, index) => {
@@ -143,7 +191,7 @@ function renderChoice(prompt) {
     seen.add(id);
     const box = el("input", { type: "checkbox", value: id });
     box.addEventListener("change", () => {
-      if (box.checked) picked.push(index); else picked.splice(picked.indexOf(index), 1);
+      if (box.checked) picks.push(index); else picks.splice(picks.indexOf(index), 1);
       redraw();
     });
     form.append(el("label", { class: "pick", "data-id": id, "data-index": index }, box,
@@ -151,7 +199,7 @@ function renderChoice(prompt) {
   });
   submit.addEventListener("click", () => {
     const answer = prompt.answer || { type: "Answered", kind: prompt.kind };
-    decide({ ...answer, pick: picked.map((i) => spec.of[i]) });
+    decide({ ...answer, pick: picks.map((i) => spec.of[i]) });
   });
   form.append(submit);
   redraw();
@@ -160,50 +208,84 @@ function renderChoice(prompt) {
 
 // -- the board -------------------------------------------------------------------------------
 
-function cardLine(card) {
+// The groups of the pending turn that act with a card: card id -> group key.
+function tappableCards() {
+  const prompt = current.prompt;
+  if (!prompt || prompt.kind !== "turn" || !prompt.yours || role === "judge") return new Map();
+  const out = new Map();
+  prompt.options.forEach((option) => {
+    const key = subjectOf(option);
+    if (key.startsWith("card:")) out.set(key.slice(5), key);
+  });
+  return out;
+}
+
+function cardLine(card, taps) {
   const bits = [card.name];
   if (card.power !== undefined) bits.push(`(${card.power})`);
   for (const [counter, count] of Object.entries(card.counters || {})) bits.push(`${counter}×${count}`);
-  return el("span", { class: `card${card.tapped ? " tapped" : ""}`, title: card.id }, bits.join(" "));
+  const key = taps.get(card.id);
+  const cls = `card${card.tapped ? " tapped" : ""}`;
+  if (key === undefined) return el("span", { class: cls }, bits.join(" "));
+  return el("button", { type: "button", class: `${cls} pickable${picked === key ? " picked" : ""}`,
+                        "data-group": key, onclick: () => pick(picked === key ? null : key) },
+    bits.join(" "));
 }
 
-function sideSummary(seat, player, label, known = []) {
+function sideSummary(seat, player, label, known, taps) {
   const hand = player.hand === null
     ? el("span", {}, `${player.hand_count} hidden card(s)`)
-    : el("span", { class: "hand" }, player.hand.map(cardLine));
+    : el("span", { class: "hand" }, player.hand.map((card) => cardLine(card, taps)));
+  const stats = [["energy", player.energy], ["actions", player.actions], ["free attacks", player.free_attacks],
+                 ["stones", player.stones], ["deck", player.deck_count], ["abyss", player.abyss.length]];
   return el("div", { class: "side", "data-seat": seat },
-    el("strong", {}, `${label} (${seat})`),
-    ` energy ${player.energy} · actions ${player.actions} · free attacks ${player.free_attacks}`
-      + ` · stones ${player.stones} · deck ${player.deck_count} · abyss ${player.abyss.length}`,
-    el("div", {}, "Hand: ", hand),
+    el("strong", {}, label),
+    el("div", { class: "stats" }, stats.map(([name, value]) => el("span", {}, `${name} ${value}`))),
+    el("div", { class: "hand-row" }, "Hand: ", hand),
     known.length ? el("div", { class: "known" }, "Shown to you: ", known.map((card) =>
       el("span", { class: "card" }, `${card.name} (${card.zone === "deck"
         ? `deck, ${card.position} from the top` : card.zone})`))) : "");
+}
+
+function sideLabel(seat) {
+  if (role === "judge") return seatName(seat);
+  return seat === role ? `You (${seatName(seat)})` : seatName(seat);
 }
 
 function renderBoard(state) {
   const b = state.board;
   const game = renderer(b);
   if (game) {
-    const labels = role === "judge" ? {} : { [role]: "You", [role === "A" ? "B" : "A"]: "Opponent" };
+    const labels = { A: sideLabel("A"), B: sideLabel("B") };
     document.getElementById("board").replaceChildren(game.draw(b, { me: role, labels }));
     return;
   }
   const me = role === "B" ? "B" : "A";
   const them = me === "A" ? "B" : "A";
-  const realms = el("div", { class: "realms" }, b.realms.map((realm) =>
-    el("div", { class: `realm${realm.active ? "" : " locked"}`, "data-realm": realm.number },
+  const taps = tappableCards();
+  const realmTap = current.prompt && current.prompt.kind === "turn" && role !== "judge"
+    ? realmTaps(current.prompt.options, picked) : new Map();
+  const realms = el("div", { class: "realms" }, b.realms.map((realm) => {
+    const decision = realmTap.get(realm.number);
+    const node = el("div", { class: `realm${realm.active ? "" : " locked"}${decision ? " target" : ""}`,
+                             "data-realm": realm.number },
       el("h3", {}, `Realm ${realm.number} · ${realm.stones.join("/")}`),
-      el("div", { class: "theirs" }, realm.cards[them].map(cardLine)),
-      el("div", { class: "mine" }, realm.cards[me].map(cardLine)))));
+      el("div", { class: "theirs" }, realm.cards[them].map((card) => cardLine(card, taps))),
+      el("div", { class: "mine" }, realm.cards[me].map((card) => cardLine(card, taps))));
+    if (decision) node.addEventListener("click", (event) => {
+      if (event.target.closest("button")) return;
+      decide(decision);
+    });
+    return node;
+  }));
   const board = document.getElementById("board");
   board.replaceChildren(
-    sideSummary(them, b.players[them], role === "judge" ? "Seat" : "Opponent", (b.known || {})[them]),
+    sideSummary(them, b.players[them], sideLabel(them), (b.known || {})[them] || [], taps),
     realms,
-    sideSummary(me, b.players[me], role === "judge" ? "Seat" : "You", (b.known || {})[me]));
+    sideSummary(me, b.players[me], sideLabel(me), (b.known || {})[me] || [], taps));
 }
 
-// -- events and take-back --------------------------------------------------------------------
+// -- events ----------------------------------------------------------------------------------
 
 function short(text) {
   return text.length > 140 ? `${text.slice(0, 139)}…` : text;
@@ -222,17 +304,21 @@ function eventLine(e) {
 async function renderEvents() {
   const from = Math.max(0, current.length - 40);
   const data = await call("GET", `/events?from=${from}`);
-  const list = document.getElementById("events");
-  list.replaceChildren(...data.events.slice().reverse().map(eventLine));
-  const history = document.getElementById("history");
-  if (!history) return;
-  const ends = data.events.filter((e) => e.seq === e.batch && e.seq < current.length - 1 &&
-                                         (e.undone_by === null || e.undone_by === undefined));
-  history.replaceChildren(...ends.reverse().map((e) =>
-    el("li", { value: e.seq }, el("button", { type: "button", class: "takeback", "data-seq": e.seq,
-      onclick: () => write("/takeback", { to_seq: e.seq, reason: "judge take-back from /play",
-                                          expected_seq: current.length }) }, "take back to here"),
-      " ", short(e.text))));
+  document.getElementById("events").replaceChildren(...data.events.slice().reverse().map((e) =>
+    eventLine({ ...e, text: named(e.text) })));
+}
+
+const judge = role === "judge" ? new JudgeConsole({
+  call, write, names: named, seatName, length: () => current.length, refresh: () => refresh(),
+}) : null;
+
+function statusLine(b) {
+  const game = renderer(b);
+  const where = game ? game.status(b) : `Round ${b.round}`;
+  const prompt = current.prompt;
+  if (!prompt) return where;
+  if (role !== "judge" && prompt.seat === role) return `${where} · your move`;
+  return `${where} · waiting for ${seatName(prompt.seat)}`;
 }
 
 async function refresh() {
@@ -245,29 +331,48 @@ async function refresh() {
   const b = current.board;
   const d = current.divergence;
   if (b.over) {
-    setStatus(`Match over: ${b.winner ? `${b.winner} wins` : "draw"} (${b.reason}).`);
+    setStatus(`Match over: ${b.winner ? `${seatName(b.winner)} wins` : "draw"} (${b.reason.replace("_", " ")}).`);
   } else if (d) {  // shown as recorded; the engine can't continue it
     setStatus(`The engine disagrees with the record at seq ${d.seq}, so this match can be ` +
               `viewed and downloaded but not continued: ${d.message}`, true);
   } else if (!document.getElementById("status").classList.contains("error")) {
-    const game = renderer(b);
-    setStatus(`${game ? game.status(b) : `Round ${b.round}`} · seq ${current.seq}`);
+    setStatus(statusLine(b));
   }
   if (current.length === shownLength) return;
   shownLength = current.length;
-  renderPrompt(current.prompt);
+  picked = null;
   renderBoard(current);
-  if (role === "judge") renderRuling();
+  renderPrompt(current.prompt);
+  if (judge) {
+    renderRuling();
+    await judge.render(b);
+  }
   await renderEvents();
   root.dataset.length = current.length;
 }
 
-const concede = document.getElementById("concede");
-if (concede) {
-  concede.addEventListener("click", () => {
-    if (window.confirm("Concede this match?")) decide({ type: "Conceded", reason: "conceded at the table" });
-  });
+function seatTools() {
+  const concede = document.getElementById("concede");
+  if (concede) {
+    concede.addEventListener("click", () => {
+      if (window.confirm(`Concede this match to ${seatName(role === "A" ? "B" : "A")}?`)) {
+        decide({ type: "Conceded", reason: "conceded at the table" });
+      }
+    });
+  }
+  const callJudge = document.getElementById("call-judge");
+  if (callJudge) {
+    callJudge.addEventListener("click", async () => {
+      const text = document.getElementById("call-text");
+      await write("/judge-call", { text: text.value.trim() });
+      if (!document.getElementById("status").classList.contains("error")) {
+        setStatus("The judge has been called to your table.");
+        text.value = "";
+      }
+    });
+  }
 }
 
+seatTools();
 refresh();
 setInterval(() => { if (!busy && !(current && current.board.over)) refresh(); }, 1500);

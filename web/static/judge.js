@@ -1,0 +1,199 @@
+// The judge's console on the /play page: the calls for the judge not yet answered, take-back
+// to any batch end of the match with a confirmation that lists what will be undone, endings
+// (a concession, or a game loss -- a penalty recorded as its own event), notes.  Rulings use
+// the manual operations form (manual.js), drawn by play.js.
+//
+// The console reads the whole match (every event, page by page, kept as they come: the log is
+// append-only) and follows take-backs itself to know which events still count ("the line").
+
+import { el } from "./playturn.js";
+
+const JUDGE_ACTS = new Set(["JudgeNote", "TakenBack", "ManualEffect", "GameLossGiven"]);
+const QUIET = new Set(["JudgeNote", "JudgeCalled", "Annotated"]);  // batches a take-back need not offer
+const SHOWN_UNDONE = 60;  // the confirmation lists at most this many undone events, then a count
+
+// Events of the current line: a take-back drops what came after its `to_seq`.
+export function currentLine(events) {
+  let line = [];
+  for (const e of events) {
+    if (e.event.type === "TakenBack") {
+      line = line.filter((x) => x.seq <= e.event.to_seq);
+    } else {
+      line.push(e);
+    }
+  }
+  return line;
+}
+
+// The calls made since the judge last acted (a note, a take-back, a ruling, a game loss).
+export function openCalls(events) {
+  let calls = [];
+  for (const e of events) {
+    if (e.event.type === "JudgeCalled") calls.push(e);
+    else if (JUDGE_ACTS.has(e.event.type)) calls = [];
+  }
+  return calls;
+}
+
+// The points a take-back may return to: ends of batches on the current line (the last one is
+// now), each with the events taking back to it would undo.
+export function takeBackPoints(line) {
+  const points = [];
+  line.forEach((e, index) => {
+    if (e.seq !== e.batch || index === line.length - 1 || e.seq === 0) return;
+    const undone = line.slice(index + 1);
+    if (undone.every((x) => QUIET.has(x.event.type))) return;
+    if (QUIET.has(e.event.type)) return;  // the same point as the batch before the note
+    points.push({ seq: e.seq, undone });
+  });
+  return points.reverse();  // the latest first
+}
+
+export class JudgeConsole {
+  // `ctx`: {call(method, path, body), write(path, body), names(text), seatName(seat),
+  //         length(), refresh()}
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.events = [];
+    this.confirming = null;  // the take-back point whose confirmation is open
+  }
+
+  async load() {
+    let from = this.events.length;
+    for (;;) {
+      const page = await this.ctx.call("GET", `/events?from=${from}&limit=2000`);
+      this.events.push(...page.events);
+      if (!page.has_more) break;
+      from = page.next_seq;
+    }
+  }
+
+  async render(board) {
+    await this.load();
+    this.renderCalls();
+    this.renderHistory(board);
+    this.renderEnding(board);
+    this.renderNote(board);
+  }
+
+  renderCalls() {
+    const box = document.getElementById("calls");
+    const calls = openCalls(this.events);
+    box.hidden = !calls.length;
+    if (!calls.length) {
+      box.replaceChildren();
+      return;
+    }
+    box.replaceChildren(
+      el("h2", {}, "Called to the table"),
+      el("ul", {}, calls.map((c) => el("li", { class: "call", "data-seat": c.event.seat },
+        `${this.ctx.seatName(c.event.seat)} calls the judge`, c.event.text ? `: ${c.event.text}` : ""))),
+      el("button", { type: "button", id: "answer-call", class: "primary", onclick: () =>
+        this.ctx.write("/notes", { text: `The judge answers the call of ${calls.map((c) =>
+          this.ctx.seatName(c.event.seat)).join(" and ")}.`, expected_seq: this.ctx.length() }) },
+      "On my way (note it)"));
+  }
+
+  describe(e) {
+    return this.ctx.names(e.text);
+  }
+
+  renderHistory(board) {
+    const list = document.getElementById("history");
+    const points = board.over ? [] : takeBackPoints(currentLine(this.events));
+    list.replaceChildren(...points.map((point) => this.pointRow(point)));
+    if (!points.length) list.append(el("li", { class: "none" }, board.over
+      ? "The match has ended: its record is final." : "Nothing to take back yet."));
+  }
+
+  pointRow(point) {
+    const first = point.undone.find((e) => !QUIET.has(e.event.type)) || point.undone[0];
+    const batches = new Set(point.undone.map((e) => e.batch)).size;
+    const row = el("li", { class: "point", "data-seq": point.seq },
+      el("button", { type: "button", class: "takeback", "data-seq": point.seq,
+                     onclick: () => this.confirm(point) }, "Undo"),
+      " ", el("span", { class: "undo-label" }, this.describe(first)),
+      batches > 1 ? el("span", { class: "more" }, ` and ${batches - 1} later batch(es)`) : "");
+    if (this.confirming === point.seq) row.append(this.confirmation(point));
+    return row;
+  }
+
+  confirm(point) {
+    this.confirming = point.seq;
+    this.renderHistory({ over: false });
+    document.querySelector("#history .confirm")?.scrollIntoView({ block: "nearest" });
+  }
+
+  confirmation(point) {
+    const shown = point.undone.slice(0, SHOWN_UNDONE);
+    const reason = el("input", { type: "text", name: "reason", maxlength: "500",
+                                 placeholder: "why (recorded with the take-back)" });
+    return el("div", { class: "confirm", role: "alertdialog" },
+      el("p", {}, `Take the match back to event ${point.seq}? This undoes ${point.undone.length} event(s):`),
+      el("ol", { class: "undone", start: String(point.undone[0].seq) },
+        shown.map((e) => el("li", { value: String(e.seq) }, this.describe(e)))),
+      point.undone.length > shown.length
+        ? el("p", {}, `… and ${point.undone.length - shown.length} more.`) : "",
+      el("label", {}, "Reason ", reason),
+      el("div", { class: "options" },
+        el("button", { type: "button", id: "confirm-takeback", class: "primary danger-fill", onclick: () => {
+          this.confirming = null;
+          this.ctx.write("/takeback", { to_seq: point.seq, expected_seq: this.ctx.length(),
+                                        reason: reason.value || "judge take-back from /play" });
+        } }, "Take back"),
+        el("button", { type: "button", class: "cancel", onclick: () => {
+          this.confirming = null;
+          this.renderHistory({ over: false });
+        } }, "Cancel")));
+  }
+
+  renderEnding(board) {
+    const box = document.getElementById("ending");
+    if (board.over) {
+      box.replaceChildren(el("p", {}, "The match has ended."));
+      return;
+    }
+    if (box.dataset.drawn) return;  // keep what the judge is typing while the page polls
+    box.dataset.drawn = "1";
+    const seat = el("select", { name: "seat" },
+      ["A", "B"].map((s) => el("option", { value: s }, this.ctx.seatName(s))));
+    const kind = el("select", { name: "kind" },
+      el("option", { value: "concession" }, "concedes"),
+      el("option", { value: "game_loss" }, "gets a game loss (penalty)"));
+    const reason = el("input", { type: "text", name: "reason", maxlength: "500", placeholder: "reason" });
+    const confirmBox = el("div", { class: "confirm", hidden: "" });
+    const ask = () => {
+      const loser = this.ctx.seatName(seat.value);
+      const winner = this.ctx.seatName(seat.value === "A" ? "B" : "A");
+      const how = kind.value === "game_loss" ? "a game loss" : "concession";
+      confirmBox.hidden = false;
+      confirmBox.replaceChildren(
+        el("p", {}, `${loser} loses by ${how}${reason.value ? ` (${reason.value})` : ""}; ${winner} wins. ` +
+                    "The match ends and its record becomes final."),
+        el("div", { class: "options" },
+          el("button", { type: "button", id: "confirm-ending", class: "primary danger-fill", onclick: () => {
+            confirmBox.hidden = true;
+            this.ctx.write("/ending", { seat: seat.value, kind: kind.value, reason: reason.value,
+                                        expected_seq: this.ctx.length() });
+          } }, "End the match"),
+          el("button", { type: "button", class: "cancel", onclick: () => { confirmBox.hidden = true; } },
+            "Cancel")));
+    };
+    box.replaceChildren(el("div", { class: "fields" }, seat, kind, reason),
+      el("button", { type: "button", id: "end-match", onclick: ask }, "End the match…"), confirmBox);
+  }
+
+  renderNote(board) {
+    const box = document.getElementById("note");
+    if (box.dataset.drawn) return;
+    box.dataset.drawn = "1";
+    const text = el("textarea", { name: "note", rows: "2", maxlength: "2000",
+                                  placeholder: "what happened, a warning, a ruling's reason" });
+    box.replaceChildren(text, el("button", { type: "button", id: "add-note", onclick: async () => {
+      if (!text.value.trim()) return;
+      await this.ctx.write("/notes", { text: text.value.trim(), expected_seq: this.ctx.length() });
+      text.value = "";
+    } }, "Add the note"));
+    if (board.over) box.hidden = true;
+  }
+}
