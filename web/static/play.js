@@ -153,7 +153,7 @@ function pick(key) {
 function renderManual(prompt) {
   // An unscripted card's text: the seat enters what it did, operation by operation (manual.js).
   return manualForm(current.board, role, (ops) =>
-    decide({ type: "ManualResolved", card: prompt.card, ops }));
+    decide({ type: "ManualResolved", card: prompt.card, ops }), seatName);
 }
 
 function renderRuling() {
@@ -165,7 +165,7 @@ function renderRuling() {
     return;
   }
   box.replaceChildren(manualForm(current.board, "judge", (ops, note) =>
-    write("/manual", { ops, note, expected_seq: current.length })));
+    write("/manual", { ops, note, expected_seq: current.length }), seatName));
 }
 
 function renderChoice(prompt) {
