@@ -125,7 +125,7 @@ COLUMNS = {
     "first-player": ["games", "first_wins", "draws", "first_wr", "first_wr_low", "first_wr_high"],
     "matchups": ["archetype", "opponent", "games", "wins", "wr", "wr_low", "wr_high"],
     "realms": ["realm", "battles", "seizures", "decided_games", "winner_held", "winner_held_rate",
-               "winner_held_rate_low", "winner_held_rate_high"],
+               "winner_held_rate_low", "winner_held_rate_high", "loser_held", "loser_held_rate"],
     "dbs": ["dbs_diff_low", "dbs_diff_high", "games", "wins", "wr", "wr_low", "wr_high"],
     "rulesets": ["ruleset", "matches", "avg_rounds", "draw_rate", "stones_finish_rate",
                  "first_games", "first_wr", "first_wr_low", "first_wr_high",
@@ -171,7 +171,8 @@ def matchups(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
 
 def realms(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
     """Per realm: battles fought, stones seized, and how often the match winner held (at
-    least one of) the realm's stones at the end of the match."""
+    least one of) the realm's stones at the end of the match -- and, for comparison, how
+    often the loser did (a realm that does not go with winning is held as often by both)."""
     battles = dict(_query(con, _MATCHES + """
         SELECT realm, count(*) FROM battles JOIN m USING (match_id) GROUP BY realm""", filters))
     seized = dict(_query(con, _MATCHES + """
@@ -179,14 +180,16 @@ def realms(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
     held = {r[0]: r[1:] for r in _query(con, _MATCHES + """
         SELECT rs.realm, count(*),
                count(*) FILTER ((m.winner_seat = 'A' AND rs.stones_a > 0)
-                                OR (m.winner_seat = 'B' AND rs.stones_b > 0))
+                                OR (m.winner_seat = 'B' AND rs.stones_b > 0)),
+               count(*) FILTER ((m.winner_seat = 'A' AND rs.stones_b > 0)
+                                OR (m.winner_seat = 'B' AND rs.stones_a > 0))
         FROM realm_stones rs JOIN m USING (match_id) WHERE m.winner_seat IS NOT NULL
         GROUP BY rs.realm""", filters)}
     rows = []
     for realm in sorted(set(battles) | set(seized) | set(held)):
-        decided, winner_held = held.get(realm, (0, 0))
+        decided, winner_held, loser_held = held.get(realm, (0, 0, 0))
         rows.append((realm, battles.get(realm, 0), seized.get(realm, 0), decided, winner_held,
-                     *_with_interval(winner_held, decided)))
+                     *_with_interval(winner_held, decided), loser_held, rate(loser_held, decided)))
     return Table("realms", COLUMNS["realms"], rows)
 
 

@@ -225,8 +225,10 @@ class Game(Protocol):
     def card_facts(self, pool: Any) -> dict[str, Any]:
         """What the warehouse needs of today's cards for files that recorded none."""
 
-    def narrate(self, event: Event, round_: int | None, names: Mapping[str, str]) -> str:
-        """One line of plain words for ``event`` (names, never ids)."""
+    def narrate(self, event: Event, round_: int | None, names: Mapping[str, str],
+                players: Mapping[str, str] | None = None) -> str:
+        """One line of plain words for ``event`` (names, never ids): ``names`` (card id ->
+        name) for the cards the reader may name, ``players`` (seat -> player) for the seats."""
 
     # -- the recording API (the web) -------------------------------------------------------
     def decision(self, seat: str, body: Mapping[str, Any]) -> Event:

@@ -3,7 +3,8 @@
 Blueprints are listed in :data:`BLUEPRINTS` (the recording API) plus the /play page; a later
 blueprint (viewer, stats) is added to that list.  Pages share ``web/templates/base.html`` and
 the app's static files in ``web/static`` (served at ``/static/…``).  Everything the views share lives in
-``app.extensions["wonders"]`` (see :class:`web.api.common.Services`).
+``app.extensions["wonders"]`` (see :class:`web.api.common.Services`).  Answers are gzipped
+(:mod:`web.compression`), streams excepted.
 
 The store is opened from ``settings.store`` -- a directory or a ``postgresql://`` URL
 (:func:`ledger.stores.open_store`) -- and every view reaches it through the store protocol
@@ -26,7 +27,7 @@ from flask import Flask
 from ledger.store import Store
 from ledger.stores import open_store
 from replay.games import game
-from web import errors
+from web import compression, errors
 from web.api import follow, imports, judge, meta, notes, organizer, public, seat, tournaments
 from web.api.common import Services
 from web.api.tables import Tables
@@ -69,6 +70,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     for bp in [*BLUEPRINTS, play.bp, viewer.bp, sandbox.bp, dashboard.bp, organize.bp]:
         app.register_blueprint(bp)
     errors.register(app)
+    compression.register(app)  # gzip for pages and JSON, never for streams
     return app
 
 

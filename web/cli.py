@@ -373,6 +373,7 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
     from replay.replayer import Cursor, Divergence, Replay
     from replay.timeline import Timeline, open_timeline
     from web.api.tables import final_state, reading_cards
+    from web.narration import players_of
 
     events = list(FileStore.read_file(file))
     opened = events[0].event
@@ -415,7 +416,7 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
         click.echo(json.dumps(picture, indent=2, default=str))
         return
     names = played.card_names(final, perspective, rep.events)
-    what = played.narrate(event, None, names)
+    what = played.narrate(event, None, names, players_of(rep.events[0]))
     click.echo(played.board_text(rep.match_id, seq, what, picture))
 
 

@@ -5,6 +5,16 @@ the first-player number, the match-up heatmap, realm control and win rate by DBS
 The numbers are the warehouse's (``wonders ingest``); this module only calls
 :func:`ledger.stats.compute` and turns the tables into chart geometry -- nothing is recounted.
 
+Small samples do not mislead by default: a rate over fewer than ``min_n`` games (default
+:data:`MIN_SAMPLE`) is drawn muted -- a pale bar, a grey heatmap cell, a grey table cell -- and
+sorts after the rates over enough games; among those a rate column sorts by its Wilson
+interval's lower bound (``rank=low``; ``rank=rate`` sorts by the rate itself).  A mirror
+match-up has no win rate of its own (both seats are the same archetype), so its cell is blank.
+The realm chart compares, per realm, how often the match winner held its stone with how often
+the loser did; the DBS chart's axis is linear, one slot per bucket from the lowest to the
+highest difference seen, empty buckets included.  Every chart is also a CSV:
+``/stats/<name>.csv`` with the page's filters.
+
 The warehouse file is ``app.config["WONDERS_WAREHOUSE"]``, else the ``WONDERS_WAREHOUSE``
 environment variable, else ``<store>/warehouse.duckdb`` (for a ``postgresql://`` store,
 ``./warehouse.duckdb``).  It is opened read-only per request
@@ -14,21 +24,32 @@ the file changes.
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 from pathlib import Path
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, Response, current_app, render_template, request
 
 from ledger import stats as named
 from ledger.warehouse import connect
 from web.api.common import query_int, services
-from web.errors import MalformedRequestError
+from web.errors import MalformedRequestError, NotFoundError
 
 bp = Blueprint("dashboard", __name__)
 WAREHOUSE_ENV = "WONDERS_WAREHOUSE"
 CARD_SORTS = ("card", "deck_games", "deck_wr", "played_wr", "oh_wr", "gih_wr", "gns_wr", "iwd",
               "avg_first_round")
+#: A rate column and the column of its interval's lower bound (what ``rank=low`` sorts by).
+LOWER_BOUNDS = {"deck_wr": "deck_wr_low", "played_wr": "played_wr_low", "oh_wr": "oh_wr_low",
+                "gih_wr": "gih_wr_low", "gns_wr": "gns_wr_low", "iwd": "iwd_low"}
+#: The games behind each rate column (IWD: both of its rates').
+SAMPLES = {"deck_wr": ("deck_games",), "played_wr": ("played_games",), "oh_wr": ("oh_games",),
+           "gih_wr": ("gih_games",), "gns_wr": ("gns_games",), "iwd": ("gih_games", "gns_games")}
+RANKS = ("low", "rate")
 RULESETS = ("1.3.2", "1.2")
+MIN_SAMPLE = 10  # games: a rate over fewer is drawn muted (?min_n= changes it)
+CHARTS = ("cards", "first-player", "matchups", "realms", "dbs")  # each also a CSV
 
 
 def warehouse_path() -> Path:
@@ -42,21 +63,43 @@ def warehouse_path() -> Path:
 @bp.get("/stats")
 def stats():
     path = warehouse_path()
-    filters = _filters()
-    sort = request.args.get("sort", "gih_wr")
+    filters, min_n = _filters(), query_int("min_n", MIN_SAMPLE, 0, 10**6)
+    sort, rank = request.args.get("sort", "gih_wr"), request.args.get("rank", "low")
     if sort not in CARD_SORTS:
         raise MalformedRequestError(f"sort={sort!r}: use one of {', '.join(CARD_SORTS)}")
+    if rank not in RANKS:
+        raise MalformedRequestError(f"rank={rank!r}: use low (the interval's lower bound) or "
+                                    f"rate")
     descending = request.args.get("desc", "1") == "1"
+    page = {"filters": filters, "sort": sort, "rank": rank, "descending": descending,
+            "min_n": min_n}
     if not path.exists():
-        return render_template("stats.html", missing=str(path), filters=filters, data=None,
-                               tournaments=[], sort=sort, descending=descending)
+        return render_template("stats.html", missing=str(path), data=None, tournaments=[], **page)
     data, tournaments = _computed(path, filters)
-    cards = sorted(data["cards"].records(), key=lambda r: _sort_key(r, sort), reverse=descending)
+    cards = sorted(data["cards"].records(), key=lambda r: _sort_key(r, sort, rank, min_n),
+                   reverse=descending)
     return render_template(
-        "stats.html", missing=None, filters=filters, tournaments=tournaments, sort=sort,
-        descending=descending, cards=cards, data=data, first=_first(data["first-player"]),
-        heatmap=heatmap(data["matchups"]), realms=realm_chart(data["realms"]),
-        dbs=dbs_chart(data["dbs"]))
+        "stats.html", missing=None, tournaments=tournaments, cards=cards, data=data,
+        first=_first(data["first-player"]), heatmap=heatmap(data["matchups"], min_n),
+        realms=realm_chart(data["realms"], min_n),
+        dbs=dbs_chart(data["dbs"], filters.dbs_bucket, min_n), **page)
+
+
+@bp.get("/stats/<name>.csv")
+def chart_csv(name: str):
+    """One chart's numbers as CSV (the statistic's own columns), under the page's filters."""
+    if name not in CHARTS:
+        raise NotFoundError(f"/stats/{name}.csv: no such chart (use one of {', '.join(CHARTS)})")
+    path = warehouse_path()
+    if not path.exists():
+        raise NotFoundError(f"no warehouse at {path} yet: run `wonders ingest` first")
+    table = _computed(path, _filters())[0][name]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(table.columns)
+    writer.writerows(table.rows)
+    return Response(out.getvalue(), mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="wonders-{name}.csv"'})
 
 
 def _filters() -> named.Filters:
@@ -76,8 +119,7 @@ def _computed(path: Path, filters: named.Filters) -> tuple[dict, list[str]]:
     if key not in cache:
         con = connect(path, read_only=True)
         try:
-            data = {name: named.compute(con, name, filters)
-                    for name in ("cards", "first-player", "matchups", "realms", "dbs")}
+            data = {name: named.compute(con, name, filters) for name in CHARTS}
             tournaments = [r[0] for r in con.execute(
                 "SELECT DISTINCT tournament FROM matches WHERE tournament IS NOT NULL "
                 "ORDER BY 1").fetchall()]
@@ -89,11 +131,16 @@ def _computed(path: Path, filters: named.Filters) -> tuple[dict, list[str]]:
     return cache[key]
 
 
-def _sort_key(record: dict, sort: str):
-    value = record[sort]
+def _sort_key(record: dict, sort: str, rank: str = "rate", min_n: int = 0):
+    """A card row's place: by the column; a rate by its interval's lower bound with
+    ``rank=low`` (an n=1 card at 100% has a lower bound near 20%), and a rate over fewer than
+    ``min_n`` games after every rate over enough of them -- small samples do not top the
+    table."""
+    value = record[LOWER_BOUNDS[sort]] if rank == "low" and sort in LOWER_BOUNDS else record[sort]
     if sort == "card":
-        return (0, value)
-    return (1, value) if value is not None else (0, 0)
+        return (0, 0, value)
+    enough = int(sort not in SAMPLES or min(record[c] for c in SAMPLES[sort]) >= min_n)
+    return (enough, 1, value) if value is not None else (enough, 0, 0)
 
 
 def _first(table: named.Table) -> dict:
@@ -105,19 +152,18 @@ def _first(table: named.Table) -> dict:
 WIDTH, HEIGHT, LEFT, BOTTOM, TOP = 520, 220, 40, 34, 12
 
 
-def rate_bars(items: list[tuple[str, float | None, float | None, float | None, int]]) -> dict:
-    """Bars of rates in [0, 1] with their interval whiskers: ``(label, rate, low, high, n)``."""
-    plot_h = HEIGHT - BOTTOM - TOP
+def rate_bars(items: list[tuple[str, float | None, float | None, float | None, int]],
+              min_n: int = 0) -> dict:
+    """Bars of rates in [0, 1] with their interval whiskers: ``(label, rate, low, high, n)``;
+    a bar over fewer than ``min_n`` games is ``muted``."""
+    plot_h, y = HEIGHT - BOTTOM - TOP, rate_y
     step = (WIDTH - LEFT - 10) / max(1, len(items))
-
-    def y(value: float) -> float:  # a rate -> its pixel row
-        return TOP + plot_h * (1 - value)
     bars = []
     for i, (label, value, low, high, n) in enumerate(items):
         x = LEFT + i * step + step * 0.15
         w = step * 0.7
         bar = {"label": label, "n": n, "x": x, "w": w, "cx": x + w / 2, "value": value,
-               "low": low, "high": high}
+               "low": low, "high": high, "muted": n < min_n}
         if value is not None and low is not None and high is not None:
             bar.update(y=y(value), h=plot_h * value, y_low=y(low), y_high=y(high))
         bars.append(bar)
@@ -126,28 +172,60 @@ def rate_bars(items: list[tuple[str, float | None, float | None, float | None, i
             "half": y(0.5), "bars": bars, "ticks": ticks}
 
 
-def realm_chart(table: named.Table) -> dict:
-    """How often the match winner held each realm's stone at the end (realm control)."""
-    return rate_bars([(f"realm {r['realm']}", r["winner_held_rate"], r["winner_held_rate_low"],
-                       r["winner_held_rate_high"], r["decided_games"]) for r in table.records()])
+def rate_y(value: float) -> float:
+    """A rate in [0, 1] -> its pixel row in a chart."""
+    return TOP + (HEIGHT - BOTTOM - TOP) * (1 - value)
 
 
-def dbs_chart(table: named.Table) -> dict:
-    """Win rate by DBS-difference bucket (own deck's DBS minus the opponent's)."""
-    return rate_bars([(f"{r['dbs_diff_low']:+}", r["wr"], r["wr_low"], r["wr_high"], r["games"])
-                      for r in table.records()])
+def realm_chart(table: named.Table, min_n: int = 0) -> dict:
+    """How often the match winner held each realm's stone at the end (the bars), against how
+    often the loser did (each realm's reference mark): a realm that goes with winning has its
+    bar above its mark.  There is no 50% line: "held" is not a coin flip (both, one or neither
+    player may hold a realm's stones at the end)."""
+    records = table.records()
+    chart = rate_bars([(f"realm {r['realm']}", r["winner_held_rate"], r["winner_held_rate_low"],
+                        r["winner_held_rate_high"], r["decided_games"]) for r in records], min_n)
+    for bar, r in zip(chart["bars"], records, strict=True):
+        loser = r.get("loser_held_rate")
+        bar["reference"] = loser
+        if loser is not None:
+            bar["y_reference"] = rate_y(loser)
+    chart["half"] = None
+    return chart
 
 
-def heatmap(table: named.Table) -> dict:
-    """The match-up matrix: a cell per (archetype, opponent), coloured by win rate."""
+def dbs_chart(table: named.Table, width: int, min_n: int = 0) -> dict:
+    """Win rate by DBS-difference bucket (own deck's DBS minus the opponent's) on a linear
+    axis: one slot per bucket from the lowest to the highest seen, empty ones included (no
+    bar, n=0), each labelled by its range."""
+    seen = {r["dbs_diff_low"]: r for r in table.records()}
+    lows = range(min(seen), max(seen) + width, width) if seen else range(0)
+    items = []
+    for low in lows:
+        r = seen.get(low)
+        label = f"{low:+}…{low + width - 1:+}" if width > 1 else f"{low:+}"
+        items.append((label, r["wr"], r["wr_low"], r["wr_high"], r["games"]) if r else
+                     (label, None, None, None, 0))
+    chart = rate_bars(items, min_n)
+    chart["dense"] = len(items) > 6  # labels turned to fit
+    return chart
+
+
+def heatmap(table: named.Table, min_n: int = 0) -> dict:
+    """The match-up matrix: a cell per (archetype, opponent), coloured by win rate; a mirror
+    cell is blank (it has no win rate of its own), a cell under ``min_n`` games grey."""
     records = table.records()
     names = sorted({r["archetype"] for r in records} | {r["opponent"] for r in records})
     cell, left, top = 46, 150, 110
     pos = {name: i for i, name in enumerate(names)}
-    cells = [{"x": left + pos[r["opponent"]] * cell, "y": top + pos[r["archetype"]] * cell,
-              "size": cell, "fill": _heat(r["wr"]), "rate": r["wr"], "games": r["games"],
-              "low": r["wr_low"], "high": r["wr_high"], "row": r["archetype"],
-              "col": r["opponent"]} for r in records]
+    cells = []
+    for r in records:
+        mirror, few = r["archetype"] == r["opponent"], r["games"] < min_n
+        cells.append({"x": left + pos[r["opponent"]] * cell, "y": top + pos[r["archetype"]] * cell,
+                      "size": cell, "fill": "#ffffff" if mirror else _heat(None if few else r["wr"]),
+                      "rate": None if mirror else r["wr"], "games": r["games"],
+                      "low": r["wr_low"], "high": r["wr_high"], "row": r["archetype"],
+                      "col": r["opponent"], "mirror": mirror, "muted": few and not mirror})
     labels = [{"name": n, "at": i * cell + cell / 2} for i, n in enumerate(names)]
     return {"cells": cells, "labels": labels, "left": left, "top": top, "cell": cell,
             "width": left + cell * len(names) + 90, "height": top + cell * len(names) + 10}

@@ -1,9 +1,12 @@
-"""The web package's exceptions and the one error handler that turns errors into JSON.
+"""The web package's exceptions and the one error handler that turns errors into answers.
 
 Every error leaves the service as ``{"error": <kind>, "message": <what, where, why>}`` with the
-status its cause calls for: 400 malformed input, 401 a missing or unknown token, 403 a token
-that may not do this, 404 no such match, 409 a stale ``expected_seq`` (nothing written),
-413 a body over the limit, 422 a decision the rules forbid (the message cites the rule).
+status its cause calls for (a browser opening a page -- ``/matches``, ``/stats``, ``/play``,
+``/organize`` -- gets the same one line as an HTML page, ``error.html``; ``/api`` and every
+fetch that does not ask for HTML first get JSON): 400 malformed input, 401 a missing or
+unknown token, 403 a token that may not do this, 404 no such match, 409 a stale
+``expected_seq`` (nothing written), 413 a body over the limit, 422 a decision the rules forbid
+(the message cites the rule).
 Domain errors of ``ledger`` and ``replay`` are mapped here, so views never catch them.
 """
 
@@ -11,7 +14,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, jsonify
+from flask import Flask, jsonify, render_template, request
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
@@ -85,9 +88,20 @@ DOMAIN = (
 
 
 def error_body(kind: str, message: str, status: int):
+    if wants_page():
+        return render_template("error.html", kind=kind, message=message, status=status), status
     response = jsonify(error=kind, message=message)
     response.status_code = status
     return response
+
+
+def wants_page() -> bool:
+    """Whether the request is a browser opening a page (not the API, not a page's fetch of
+    JSON): it asks for HTML before JSON."""
+    if request.path.startswith("/api/") or request.path == "/api":
+        return False
+    accept = request.accept_mimetypes
+    return accept.quality("text/html") > accept.quality("application/json")
 
 
 def describe_validation(exc: ValidationError, within: tuple[str, ...] = ()) -> str:

@@ -178,8 +178,10 @@ class EventOut(BaseModel):
     seq: int
     at: str
     batch: int
-    text: str
+    text: str = Field(description="the event in plain words, as this perspective may read it")
     event: dict[str, Any]
+    undone_by: int | None = Field(None, description="the seq of the take-back that undid this "
+                                                    "event (it stays in the record), if one did")
 
 
 EVENTS_LIMIT = 500  # events per page by default

@@ -28,6 +28,7 @@ from web.api.openapi import Query, route
 from web.api.tables import DivergedError, rederive
 from web.errors import ForbiddenError, MalformedRequestError
 from web.models import SandboxOut
+from web.narration import players_of
 
 bp = Blueprint("sandbox", __name__)
 REPLAYS = 8  # re-derived matches kept per process
@@ -79,13 +80,13 @@ def position(match_id: str) -> SandboxOut:
             replay, seq, moves, lambda engine: _listed(game, engine),
             game.decision, game.answer_chance)
         engine = at.engine
-        names = game.card_names(engine.state, "omniscient")
-        played = [game.narrate(batch[0], None, names) for batch in at.played]
+        names, players = game.card_names(engine.state, "omniscient"), players_of(table.opened)
+        played = [game.narrate(batch[0], None, names, players) for batch in at.played]
         recorded, taken = None, None
         shown = _listed(game, engine)
         if not moves and at.opened_at + 1 < table.length:
             event = table.events[at.opened_at + 1]
-            recorded = game.narrate(event, None, names)
+            recorded = game.narrate(event, None, names, players)
             taken = _option_of(shown, event)
         return SandboxOut(match_id=match_id, seq=at.opened_at, moves="-".join(moves),
                           played=played, board=game.board(engine.state, game.cards_of(engine),

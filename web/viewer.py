@@ -7,9 +7,10 @@ through the match with one JSON fetch per step:
   (always through the match's game: its ``board``, ``redact`` and ``narrate``) and the
   narrated event, with the board's game (``game``: the page picks its renderer by it); rendered once and
   kept in a bounded cache, so stepping back and forth costs a dictionary lookup;
-* ``GET /matches/<id>/timeline?as=P&from=N`` -- the narrated events, the round / turn /
-  battle index the controls jump to and the scrubber marks, the notes (``Annotated`` events,
-  :mod:`web.api.notes`) and the players' names; the page polls it while the match is live.
+* ``GET /matches/<id>/timeline?as=P&from=N`` -- the narrated events (each with ``undone_by``:
+  the take-back that undid it, or null), the round / turn / battle index the controls jump to
+  and the scrubber marks, the notes (``Annotated`` events, :mod:`web.api.notes`) and the
+  players' names; the page polls it while the match is live.
 
 ``?note=K`` on the page's address opens the note recorded at seq ``K`` beside its moment.
 
@@ -37,6 +38,7 @@ from web.api.notes import notes_of
 from web.api.organizer import public_length
 from web.api.public import public_perspective
 from web.errors import MalformedRequestError
+from web.narration import Narrator
 
 bp = Blueprint("viewer", __name__)  # templates and static files: the app's
 STEP_CACHE = 4096  # rendered steps kept per process (a step is ~5 kB)
@@ -213,13 +215,12 @@ def _step(table, seq: int, perspective: str, last: int) -> bytes:
     if data is None:
         # Hidden as of ``last``, what this viewer may see (not the live state: a card face
         # down at the horizon and turned face up since is still hidden here).
-        game = table.game
-        event = game.redact(table.events[seq], perspective, game.hidden_ids(table.state_at(last)))
-        names = game.card_names(table.state, perspective, table.events[:last + 1])
+        game, narrator = table.game, Narrator(table, perspective, last)
+        event = narrator.redact(table.events[seq])
         data = msgspec.json.encode({
             "match_id": table.match_id, "seq": seq, "last": last, "length": table.length,
             "live": not table.state.over, "perspective": perspective, "game": game.name,
-            "text": game.narrate(event, None, names),
+            "text": narrator.words(event), "undone_by": narrator.undone_by(seq),
             "kind": type(event).__name__,
             "board": game.board(table.state_at(seq), table.cards, perspective),
             "divergence": _divergence(table, perspective)})
@@ -233,8 +234,7 @@ def _timeline(table, perspective: str, start: int, last: int) -> dict:
     index, game = table.index, table.game
     rounds = sorted((r, s) for r, s in index.rounds.items() if s <= last)
     events, current = [], 0
-    names = game.card_names(table.state, perspective, table.events[:last + 1])
-    hidden = game.hidden_ids(table.state_at(last))  # as of what this viewer may see
+    narrator = Narrator(table, perspective, last)  # names and hidden cards as of ``last``
     round_of = getattr(game, "round_of", None)
     for seq in range(last + 1):
         event = table.events[seq]
@@ -242,8 +242,7 @@ def _timeline(table, perspective: str, start: int, last: int) -> dict:
         current = started if started is not None else current
         if seq >= start:
             events.append({"seq": seq, "round": current, "kind": type(event).__name__,
-                           "text": game.narrate(game.redact(event, perspective, hidden), None,
-                                                names)})
+                           "text": narrator.text(event), "undone_by": narrator.undone_by(seq)})
     return {
         "match_id": table.match_id, "perspective": perspective, "last": last,
         "length": table.length, "live": not table.state.over, "from": start,

@@ -163,8 +163,9 @@ class StateOfWonder:
     def board_text(self, match_id: str, seq: int, what: str, board: dict[str, Any]) -> str:
         return board_text(match_id, seq, what, board)
 
-    def narrate(self, event: Event, round_: int | None, names: Mapping[str, str]) -> str:
-        return narrate.narrate(event, names)
+    def narrate(self, event: Event, round_: int | None, names: Mapping[str, str],
+                players: Mapping[str, str] | None = None) -> str:
+        return narrate.narrate(event, names, players)
 
     # -- the API ---------------------------------------------------------------------------
     def answer(self, seat: str, prompt: Prompt, pick: Any) -> Event:

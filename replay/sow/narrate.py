@@ -1,8 +1,9 @@
 """One line of plain words per State of Wonder event: names, never ids.
 
-``narrate(event, names)`` reads names from the event (events carry them) or from ``names``
-(card id -> name, as :func:`replay.sow.perspective.card_names` gives them for a perspective);
-a card the reader may not name is "a hidden card".
+``narrate(event, names, players)`` reads names from the event (events carry them) or from
+``names`` (card id -> name, as :func:`replay.sow.perspective.card_names` gives them for a
+perspective); a card the reader may not name is "a hidden card".  Seats read as their players'
+names (``players``: seat -> player), "player A" where the match names no one.
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ from replay.sow import events as ev
 Names = Mapping[str, str]
 
 
+def other(seat: str) -> str:
+    return "B" if seat == "A" else "A"
+
+
 def _name(names: Names, cid: str) -> str:
     return names.get(cid) or "a hidden card"
 
@@ -36,79 +41,100 @@ def _names(names: Names, cids: list[str]) -> str:
     return ", ".join(_name(names, c) for c in cids) or "nothing"
 
 
-Line = Callable[[Any, Names], str]
+Seat = Callable[[str | None], str]
+Line = Callable[[Any, Names, Seat], str]
 
 LINES: dict[type, Line] = {
-    MatchOpened: lambda e, s: f"A match of State of Wonder opens ({e.match_id}).",
-    MatchEnded: lambda e, s: (f"{e.winner} wins ({e.reason.replace('_', ' ')})." if e.winner
-                              else f"The match ends in a draw ({e.reason.replace('_', ' ')})."),
-    Conceded: lambda e, s: f"{e.seat} concedes.",
-    TakenBack: lambda e, s: f"Taken back to event {e.to_seq}{': ' + e.reason if e.reason else ''}.",
-    JudgeNote: lambda e, s: f"Judge {e.judge}: {e.text}",
-    GameLossGiven: lambda e, s: f"Judge {e.judge} gives {e.seat} a game loss"
-                                f"{': ' + e.reason if e.reason else ''}.",
-    JudgeCalled: lambda e, s: f"{e.seat} calls the judge{': ' + e.text if e.text else ''}.",
-    Annotated: lambda e, s: f"{e.name} notes on event {e.about}: {e.text}",
-    ev.PlayChosen: lambda e, s: f"{e.seat} plays {_name(s, e.card)}.",
-    ev.ActivationChosen: lambda e, s: f"{e.seat} activates {_name(s, e.card)}.",
-    ev.MainPassed: lambda e, s: f"{e.seat} ends the Main Phase.",
-    ev.LockChosen: lambda e, s: f"{e.seat} locks {_name(s, e.unit)} with {_name(s, e.enemy)}.",
-    ev.JoinChosen: lambda e, s: f"{e.seat} sends {_name(s, e.unit)} into combat {e.combat + 1}.",
-    ev.StrikeChosen: lambda e, s: f"{e.seat} sends {_name(s, e.unit)} against {_name(s, e.target)}.",
-    ev.Picked: lambda e, s: _picked(e, s),
-    ev.InitiativeTossed: lambda e, s: f"The initiative toss goes to {e.winner}.",
-    ev.CultureOrdered: lambda e, s: f"{e.seat} shuffles the 15 cards of their culture.",
-    ev.StatePlaced: lambda e, s: f"{e.seat} places the State {e.name} face up.",
-    ev.WonderPlacedFaceDown: lambda e, s: (f"{e.seat} places {e.name or 'a Wonder or Hero'} "
+    MatchOpened: lambda e, s, p: ("A match of State of Wonder opens: "
+                                  f"{' vs '.join(seat.player for seat in e.seats)}."),
+    MatchEnded: lambda e, s, p: (f"{p(e.winner)} wins the match ({e.reason.replace('_', ' ')}); "
+                                 f"{p(other(e.winner))} loses." if e.winner
+                                 else f"The match ends in a draw ({e.reason.replace('_', ' ')})."),
+    Conceded: lambda e, s, p: _conceded(e, p(e.seat)),
+    TakenBack: lambda e, s, p: (f"Take-back: the match returns to event {e.to_seq} ({e.by})"
+                                f"{': ' + e.reason if e.reason else ''}."),
+    JudgeNote: lambda e, s, p: f"Judge {e.judge}: {e.text}",
+    GameLossGiven: lambda e, s, p: (f"Judge {e.judge} gives {p(e.seat)} a game loss"
+                                    f"{': ' + e.reason if e.reason else ''}; {p(e.seat)} loses "
+                                    "the match."),
+    JudgeCalled: lambda e, s, p: f"{p(e.seat)} calls the judge{': ' + e.text if e.text else ''}.",
+    Annotated: lambda e, s, p: f"{e.name} notes on event {e.about}: {e.text}",
+    ev.PlayChosen: lambda e, s, p: f"{p(e.seat)} plays {_name(s, e.card)}.",
+    ev.ActivationChosen: lambda e, s, p: f"{p(e.seat)} activates {_name(s, e.card)}.",
+    ev.MainPassed: lambda e, s, p: f"{p(e.seat)} ends the Main Phase.",
+    ev.LockChosen: lambda e, s, p: f"{p(e.seat)} locks {_name(s, e.unit)} with {_name(s, e.enemy)}.",
+    ev.JoinChosen: lambda e, s, p: f"{p(e.seat)} sends {_name(s, e.unit)} into combat {e.combat + 1}.",
+    ev.StrikeChosen: lambda e, s, p: f"{p(e.seat)} sends {_name(s, e.unit)} against {_name(s, e.target)}.",
+    ev.Picked: lambda e, s, p: _picked(e, s, p),
+    ev.InitiativeTossed: lambda e, s, p: f"The initiative toss goes to {p(e.winner)}.",
+    ev.CultureOrdered: lambda e, s, p: f"{p(e.seat)} shuffles the 15 cards of their culture.",
+    ev.StatePlaced: lambda e, s, p: f"{p(e.seat)} places the State {e.name} face up.",
+    ev.WonderPlacedFaceDown: lambda e, s, p: (f"{p(e.seat)} places {e.name or 'a Wonder or Hero'} "
                                            "face down."),
-    ev.FirstPlayerDetermined: lambda e, s: f"{e.seat} goes first (by {e.by}).",
-    ev.TurnBegan: lambda e, s: f"Turn {e.number}: {e.seat}'s turn begins.",
-    ev.PhaseBegan: lambda e, s: f"The {e.phase} phase begins.",
-    ev.GoldGained: lambda e, s: f"{e.seat} gains {e.amount} gold ({e.reason}).",
-    ev.GoldSpent: lambda e, s: f"{e.seat} spends {e.amount} gold ({e.reason}).",
-    ev.CardPutIntoPlay: lambda e, s: (f"{e.seat} puts {e.name} into play"
+    ev.FirstPlayerDetermined: lambda e, s, p: f"{p(e.seat)} goes first (by {e.by}).",
+    ev.TurnBegan: lambda e, s, p: f"Turn {e.number}: {p(e.seat)}'s turn begins.",
+    ev.PhaseBegan: lambda e, s, p: f"The {e.phase} phase begins.",
+    ev.GoldGained: lambda e, s, p: f"{p(e.seat)} gains {e.amount} gold ({e.reason}).",
+    ev.GoldSpent: lambda e, s, p: f"{p(e.seat)} spends {e.amount} gold ({e.reason}).",
+    ev.CardPutIntoPlay: lambda e, s, p: (f"{p(e.seat)} puts {e.name} into play"
                                       f"{' exhausted' if e.exhausted else ''}."),
-    ev.Exhausted: lambda e, s: f"{e.name} is exhausted ({e.reason}).",
-    ev.CardsReadied: lambda e, s: f"Readied: {_names(s, e.cards)}.",
-    ev.WoundsHealed: lambda e, s: f"Units heal: {_names(s, e.cards)}.",
-    ev.ProgressAdded: lambda e, s: f"{e.name} gains {e.amount} progress ({e.total}).",
-    ev.AbilityResolved: lambda e, s: f"{e.name}: {e.text}",
-    ev.CountersAdded: lambda e, s: f"{e.name} gets {e.amount} +1/+1 counter(s).",
-    ev.DamageRepaired: lambda e, s: f"{e.amount} damage is removed from {e.name}.",
-    ev.AttackersDeclared: lambda e, s: f"{e.seat} attacks {e.defender} with {_names(s, e.units)}.",
-    ev.DefendersSent: lambda e, s: f"{e.seat} meets them in pitched battle with {_names(s, e.units)}.",
-    ev.CombatLocked: lambda e, s: f"{_name(s, e.unit)} and {_name(s, e.enemy)} are locked in combat.",
-    ev.CombatJoined: lambda e, s: f"{_name(s, e.unit)} joins combat {e.combat + 1}.",
-    ev.DamageAssigned: lambda e, s: f"{_name(s, e.unit)} will deal {e.amount} to {_name(s, e.enemy)}.",
-    ev.DamageDealt: lambda e, s: f"{_name(s, e.source)} deals {e.amount} damage to {e.name}.",
-    ev.CardDestroyed: lambda e, s: f"{e.name} ({e.owner}) is destroyed.",
-    ev.UnitsReturned: lambda e, s: f"Back to their cities: {_names(s, e.units)}.",
-    ev.BattleClosed: lambda e, s: f"The {'city siege' if e.step == 'siege' else 'pitched battle'} is over.",
-    ev.PlayerBesieged: lambda e, s: f"{e.attacker} besieges {e.defender}.",
-    ev.SiegeEntered: lambda e, s: f"{_names(s, e.units)} enter the siege ({e.seat}).",
-    ev.SiegeStepBegan: lambda e, s: f"{e.attacker}'s city siege of {e.defender} is fought.",
-    ev.SiegeDefendersSent: lambda e, s: f"{e.seat} defends the city with {_names(s, e.units)}.",
-    ev.StructureAttacked: lambda e, s: f"{_name(s, e.unit)} attacks {e.name}.",
-    ev.Retreated: lambda e, s: f"{e.seat} retreats {_names(s, e.units)}.",
-    ev.SiegeEnded: lambda e, s: f"{e.seat}'s siege ends ({e.reason}).",
-    ev.CardRetrieved: lambda e, s: f"{e.seat} retrieves {e.name}.",
-    ev.StateLost: lambda e, s: f"{e.seat} loses the State {e.name}.",
-    ev.TurnClosed: lambda e, s: f"{e.seat}'s turn ends.",
+    ev.Exhausted: lambda e, s, p: f"{e.name} is exhausted ({e.reason}).",
+    ev.CardsReadied: lambda e, s, p: f"Readied: {_names(s, e.cards)}.",
+    ev.WoundsHealed: lambda e, s, p: f"Units heal: {_names(s, e.cards)}.",
+    ev.ProgressAdded: lambda e, s, p: f"{e.name} gains {e.amount} progress ({e.total}).",
+    ev.AbilityResolved: lambda e, s, p: f"{e.name}: {e.text}",
+    ev.CountersAdded: lambda e, s, p: f"{e.name} gets {e.amount} +1/+1 counter(s).",
+    ev.DamageRepaired: lambda e, s, p: f"{e.amount} damage is removed from {e.name}.",
+    ev.AttackersDeclared: lambda e, s, p: f"{p(e.seat)} attacks {p(e.defender)} with {_names(s, e.units)}.",
+    ev.DefendersSent: lambda e, s, p: f"{p(e.seat)} meets them in pitched battle with {_names(s, e.units)}.",
+    ev.CombatLocked: lambda e, s, p: f"{_name(s, e.unit)} and {_name(s, e.enemy)} are locked in combat.",
+    ev.CombatJoined: lambda e, s, p: f"{_name(s, e.unit)} joins combat {e.combat + 1}.",
+    ev.DamageAssigned: lambda e, s, p: f"{_name(s, e.unit)} will deal {e.amount} to {_name(s, e.enemy)}.",
+    ev.DamageDealt: lambda e, s, p: f"{_name(s, e.source)} deals {e.amount} damage to {e.name}.",
+    ev.CardDestroyed: lambda e, s, p: f"{p(e.owner)}'s {e.name} is destroyed.",
+    ev.UnitsReturned: lambda e, s, p: f"Back to their cities: {_names(s, e.units)}.",
+    ev.BattleClosed: lambda e, s, p: (f"The {'city siege' if e.step == 'siege' else 'pitched battle'}"
+                                      " is over."),
+    ev.PlayerBesieged: lambda e, s, p: f"{p(e.attacker)} besieges {p(e.defender)}.",
+    ev.SiegeEntered: lambda e, s, p: f"{p(e.seat)}'s {_names(s, e.units)} enter the siege.",
+    ev.SiegeStepBegan: lambda e, s, p: f"{p(e.attacker)}'s city siege of {p(e.defender)} is fought.",
+    ev.SiegeDefendersSent: lambda e, s, p: f"{p(e.seat)} defends the city with {_names(s, e.units)}.",
+    ev.StructureAttacked: lambda e, s, p: f"{_name(s, e.unit)} attacks {e.name}.",
+    ev.Retreated: lambda e, s, p: f"{p(e.seat)} retreats {_names(s, e.units)}.",
+    ev.SiegeEnded: lambda e, s, p: f"{p(e.seat)}'s siege ends ({e.reason}).",
+    ev.CardRetrieved: lambda e, s, p: f"{p(e.seat)} retrieves {e.name}.",
+    ev.StateLost: lambda e, s, p: f"{p(e.seat)} loses the State {e.name}.",
+    ev.TurnClosed: lambda e, s, p: f"{p(e.seat)}'s turn ends.",
 }
 
 
-def _picked(e: ev.Picked, s: Names) -> str:
-    pick = e.pick
+GAME_LOSS = "game loss (judge)"  # how a judge's game loss is recorded (web/api/judge.py)
+
+
+def _conceded(e: Conceded, who: str) -> str:
+    """A concession, or a judge's game loss (recorded as the seat conceding) read as one."""
+    if e.reason.startswith(GAME_LOSS):
+        why = e.reason[len(GAME_LOSS):].lstrip(": ")
+        return f"The judge gives {who} a game loss{': ' + why if why else ''}; {who} loses the match."
+    return f"{who} concedes and loses the match{' (' + e.reason + ')' if e.reason else ''}."
+
+
+def _picked(e: ev.Picked, s: Names, p: Seat) -> str:
+    pick, kind = e.pick, e.kind.replace("_", " ")
     if isinstance(pick, list):
-        return f"{e.seat} picks {_names(s, pick)} ({e.kind})."
-    if isinstance(pick, str) and e.kind in ("target", "retrieve"):
-        return f"{e.seat} picks {_name(s, pick)} ({e.kind})."
-    return f"{e.seat} answers {pick} ({e.kind})."
+        return f"{p(e.seat)} picks {_names(s, pick)} ({kind})."
+    if isinstance(pick, str) and (e.kind in ("target", "retrieve") or pick in s):
+        return f"{p(e.seat)} picks {_name(s, pick)} ({kind})."
+    return f"{p(e.seat)} answers {str(pick).replace('_', ' ')} ({kind})."
 
 
-def narrate(event: Event, names: Names) -> str:
+def narrate(event: Event, names: Names, players: Names | None = None) -> str:
     line = LINES.get(type(event))
-    return line(event, names) if line is not None else f"{type(event).__name__}."
+    if line is None:
+        return f"{type(event).__name__}."
+    seats = players or {}
+    return line(event, names, lambda seat: "no one" if seat is None
+                else seats.get(seat) or f"player {seat}")
 
 
 def describe(event: Event) -> str:

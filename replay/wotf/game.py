@@ -227,8 +227,9 @@ class WondersOfTheFirst:
     def board_text(self, match_id: str, seq: int, what: str, board: dict[str, Any]) -> str:
         return board_text(match_id, seq, what, board)
 
-    def narrate(self, event: Event, round_: int | None, names: Mapping[str, str]) -> str:
-        return narrate.narrate(event, round_, names)
+    def narrate(self, event: Event, round_: int | None, names: Mapping[str, str],
+                players: Mapping[str, str] | None = None) -> str:
+        return narrate.narrate(event, round_, names, players)
 
     # -- the recording API ----------------------------------------------------------------
     def decision(self, seat: str, body: Mapping[str, Any]) -> Event:

@@ -30,6 +30,7 @@ from replay.wotf.events import (
     ManualResolved,
     Mulliganed,
     TakenBack,
+    TokenCreated,
     Trigger,
     TriggersQueued,
 )
@@ -256,7 +257,9 @@ def card_names(state: GameState, perspective: str, events=()) -> dict[str, str]:
     hidden: set[str] = set()
     if perspective != "omniscient":
         hidden = {e.card for e in events if isinstance(e, CardMoved) and _put_face_down(e)}
-    return {cid: c.name for cid, c in state.cards.items() if cid not in hidden}
+    # A token that has ceased to exist (203) is gone from the state; its creation was public.
+    gone = {e.card: e.name for e in events if isinstance(e, TokenCreated)}
+    return {**gone, **{cid: c.name for cid, c in state.cards.items() if cid not in hidden}}
 
 
 def board(state: GameState, db: CardDB, perspective: str = "omniscient") -> dict[str, Any]:

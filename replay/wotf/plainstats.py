@@ -241,16 +241,20 @@ def realms(matches: list[MatchSummary], filters: Filters) -> Table:
     seized: defaultdict[int, int] = defaultdict(int)
     decided: defaultdict[int, int] = defaultdict(int)
     held: defaultdict[int, int] = defaultdict(int)
+    lost_held: defaultdict[int, int] = defaultdict(int)  # the loser held a stone of it
     for m in _finished(matches, filters):
         for realm, _result in m.battles:
             battles[realm] += 1
         for realm in m.seizures:
             seized[realm] += 1
         if m.winner is not None:
+            loser = "B" if m.winner == "A" else "A"
             for number, stones in enumerate(m.stones, start=1):
                 decided[number] += 1
                 held[number] += m.winner in stones
-    rows = [(r, battles[r], seized[r], decided[r], held[r], *_interval(held[r], decided[r]))
+                lost_held[number] += loser in stones
+    rows = [(r, battles[r], seized[r], decided[r], held[r], *_interval(held[r], decided[r]),
+             lost_held[r], rate(lost_held[r], decided[r]))
             for r in sorted(set(battles) | set(seized) | set(decided))]
     return Table("realms", COLUMNS["realms"], rows)
 

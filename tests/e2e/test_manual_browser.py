@@ -1,5 +1,6 @@
 """A judge enters a ruling on /play with the operations form (no JSON anywhere): a card of
-seat A's hand put on top of A's deck, and a card of B's hand revealed to seat A.
+seat A's hand put on top of A's deck, and a card of B's hand revealed to seat A; every
+label names the players (Ann is A, Bob is B), never a seat letter or a card id.
 
 A real ``wonders serve`` subprocess on a free loopback port, driven by Playwright with the
 system Chromium (``/usr/bin/chromium``); skipped where it is missing (tests/e2e/conftest.py).
@@ -80,14 +81,14 @@ def test_a_judge_puts_a_card_on_top_and_reveals_one_with_the_form(server):
         page.wait_for_selector("#ruling-form")
         assert page.locator("#ruling-form textarea").count() == 0
         labels = page.locator("#ruling-form select[name=card] option").all_inner_texts()
-        assert f"{a_card['name']} — A's hand" in labels
+        assert f"{a_card['name']} — Ann's hand" in labels
         assert not any(a_card["id"] in label for label in labels)  # names, never ids
         before = page.get_attribute("#play", "data-length")
-        _add(page, op="move", card=f"{a_card['name']} — A's hand", to_zone="deck", position="top")
-        _add(page, op="reveal", card=f"{b_card['name']} — B's hand", seat="A")
+        _add(page, op="move", card=f"{a_card['name']} — Ann's hand", to_zone="deck", position="top")
+        _add(page, op="reveal", card=f"{b_card['name']} — Bob's hand", seat="A")
         listed = page.locator("#ruling-form ol.manual-ops li").all_inner_texts()
         assert listed[0].startswith(f"move {a_card['name']} to the top of its owner's deck")
-        assert listed[1].startswith(f"reveal {b_card['name']} to seat A")
+        assert listed[1].startswith(f"reveal {b_card['name']} to Ann")
         page.locator("#ruling-form input[name=note]").fill("a put on top and a reveal")
         page.locator("#ruling-form button[data-action=record]").click()
         page.wait_for_function(f"document.querySelector('#play').dataset.length !== '{before}'")
@@ -153,8 +154,8 @@ def test_a_seat_looks_deep_into_a_deck_and_shuffles_its_own_with_the_form(server
         form.locator("select[name=seat]").select_option(value="A")
         form.locator("button[data-action=add]").click()
         listed = form.locator("ol.manual-ops li").all_inner_texts()
-        assert listed[0].startswith("seat A looks at card 15 from the top of B's deck"), listed
-        assert listed[1].startswith("shuffle seat A's deck"), listed
+        assert listed[0].startswith("Ann looks at card 15 from the top of Bob's deck"), listed
+        assert listed[1].startswith("shuffle Ann's deck"), listed
         form.locator("button[data-action=record]").click()
         page.wait_for_function(f"document.querySelector('#play').dataset.length !== '{since}'")
         assert "error" not in (page.get_attribute("#status", "class") or ""), page.inner_text("#status")

@@ -230,7 +230,7 @@ def test_perspectives_hide_cards_and_a_deep_link_restores_the_view(demo, browser
     hidden_names = set(both["seats"]["B"]["names"]) - set(both["seats"]["A"]["names"])
     hand_text = page.inner_text("#seat-B")
     assert not any(name in hand_text for name in hidden_names)
-    assert "?" in page.inner_text("#events")  # B's draws, as A sees them
+    assert "draws a hidden card" in page.inner_text("#events")  # B's draws, as A sees them
 
     page.select_option("#perspective", "spectator")
     page.wait_for_selector("#board[data-perspective='spectator']")

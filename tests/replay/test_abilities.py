@@ -371,9 +371,12 @@ def test_narration_names_cards_but_not_face_down_ones():
     events = [CardMoved("A3", "Sky Roc", "A", "abyss", "world", "distributed face down")]
     assert narrate(EffectApplied("B11", "power+", 2, "round"),
                    names=card_names(state, "B", events)) == "Crypt Witch gets +2 this round"
-    assert narrate(EffectApplied("B11", "grant:flying", 0, "ever"), names={}) == "B11 gets flying"
+    # a card the reader may not name is "a hidden card", never its id (issue 18)
+    assert narrate(EffectApplied("B11", "grant:flying", 0, "ever"), names={}) == \
+        "a hidden card gets flying"
     spectator = card_names(state, "spectator", events)
-    assert narrate(CounterChanged("A3", "+1", 1, 1), names=spectator) == "A3 gets 1 +1 counter(s)"
+    assert narrate(CounterChanged("A3", "+1", 1, 1), names=spectator) == \
+        "a hidden card gets 1 +1 counter(s)"
     omniscient = card_names(state, "omniscient", events)
     assert narrate(CounterChanged("A3", "+1", 1, 1), names=omniscient) == "Sky Roc gets 1 +1 counter(s)"
 

@@ -414,13 +414,13 @@ def test_the_stack_events_narrate_as_short_sentences():
     from replay.wotf.narrate import narrate
 
     assert narrate(ev.LoopStated("chorus", "ab:Echo Chorus#again", 3), 3, names) == \
-        "Loop: Echo Chorus's ability #again repeats 3 more time(s)"
+        "Loop: Echo Chorus's ability repeats 3 more time(s)"
     assert narrate(ev.EffectNullified("terror", "feline"), 3, names) == \
         "Feline Entity nullifies Rootling Terror's effect"
     queued = ev.TriggersQueued([ev.Trigger("feline", "A", "guardian"),
                                 ev.Trigger("chorus", "A", "ab:Echo Chorus#again")])
     assert narrate(queued, 3, names) == ("Triggered abilities wait to resolve: Feline Entity's "
-                                         "guardian, Echo Chorus's ability #again")
+                                         "guardian, Echo Chorus's ability")
     assert narrate(ev.TriggerDequeued("feline", "guardian"), 3, names) == \
         "Next to resolve: Feline Entity's guardian"
     for cls in STACK_TYPES:

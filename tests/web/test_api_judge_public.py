@@ -68,7 +68,8 @@ def test_manual_effects_notes_and_a_game_loss(tmp_path):
     board = api.state(mid, tokens["A"])["board"]
     assert board["over"] and board["winner"] == "A" and board["reason"] == "game_loss"
     assert [e["event"]["type"] for e in data["events"]] == ["GameLossGiven", "MatchEnded"]
-    assert data["events"][0]["text"] == "Judge judge gives B a game loss: marked cards"
+    assert data["events"][0]["text"] == \
+        "Judge judge gives Bob a game loss: marked cards; Bob loses the match"  # players by name
     status, data = api.decide(mid, tokens["A"], {"type": "Passed"}, data["seq"])
     assert status == 422 and "the match is over" in data["message"]
     # the record re-derives: the game loss is fed to the engine like a concession
@@ -87,7 +88,8 @@ def test_a_seat_calls_the_judge_and_the_call_is_recorded(tmp_path):
     assert data["events"][0]["event"] == {"type": "JudgeCalled", "seat": "B",
                                           "text": "is Glow Smith's ability once per turn?"}
     events = api.call("GET", f"/api/matches/{mid}/events?from={length}", tokens["judge"])[1]
-    assert events["events"][0]["text"] == "B calls the judge: is Glow Smith's ability once per turn?"
+    assert events["events"][0]["text"] == \
+        "Bob calls the judge: is Glow Smith's ability once per turn?"
     status, data = api.call("POST", f"/api/matches/{mid}/judge-call", tokens["judge"], {})
     assert status == 403 and "only a seat" in data["message"]
     # a call changes no state: the match goes on and re-derives

@@ -6,6 +6,7 @@ must put each bar and whisker where its rate and interval are.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import duckdb
@@ -20,7 +21,7 @@ from replay.wotf.decks import load_decks
 from web.app import create_app
 from web.cli_analytics import card_facts
 from web.config import Settings
-from web.dashboard import BOTTOM, HEIGHT, TOP, _heat, rate_bars
+from web.dashboard import BOTTOM, HEIGHT, MIN_SAMPLE, TOP, _heat, rate_bars, rate_y
 
 
 @pytest.fixture(scope="module")
@@ -74,9 +75,11 @@ def test_the_page_shows_the_named_statistics(client, warehouse):
     assert dbs_svg.count('class="bar"') == len(dbs.rows)
     heat = re.search(r'id="heatmap".*?</svg>', html, re.DOTALL).group(0)
     matchups = _stats(path, "matchups").records()
-    assert heat.count('<g class="cell">') == len(matchups)
+    assert heat.count('<g class="cell') == len(matchups)
     for m in matchups:
-        assert f"{m['archetype']} vs {m['opponent']}:" in heat and f"{m['games']} games" in heat
+        said = (f"{m['archetype']} mirror:" if m["archetype"] == m["opponent"] else
+                f"{m['archetype']} vs {m['opponent']}:")
+        assert said in heat and f"{m['games']} games" in heat
     cards = _stats(path, "cards").records()
     shown = re.findall(r'<tr data-card="([^"]+)">', html)
     assert sorted(shown) == sorted(c["card"] for c in cards)
@@ -132,3 +135,106 @@ def test_heat_is_white_at_even_blue_above_red_below():
     assert _heat(1.0) == "rgb(75,135,255)"
     assert _heat(0.0) == "rgb(255,105,85)"
     assert _heat(None) == "#e5e7eb"
+
+
+# -- issue 18 item 3: honest by default -------------------------------------------------------
+
+
+def test_small_samples_do_not_top_the_cards_table_by_default(client, warehouse):
+    """By default the cards over at least min_n games (GIH) come first, each group by
+    the Wilson lower bound (an n=1 card at 100% has a lower bound of ~21%); ``min_n=0``
+    ranks by the lower bound alone, ``rank=rate`` by the rate."""
+    _, path = warehouse
+    cards = {c["card"]: c for c in _stats(path, "cards").records()}
+
+    def low(c):
+        return cards[c]["gih_wr_low"] if cards[c]["gih_wr_low"] is not None else -1
+
+    html = _get(client, "/stats")
+    assert f'name="min_n" type="number" min="0" value="{MIN_SAMPLE}"' in html  # the default
+    shown = re.findall(r'<tr data-card="([^"]+)">', _get(client, "/stats?min_n=4"))
+    enough = [c for c in shown if cards[c]["gih_games"] >= 4]  # (this small sample's minimum)
+    assert enough, "the sample has cards over the minimum"
+    assert shown[:len(enough)] == enough  # every well-sampled card before any other
+    assert [low(c) for c in enough] == sorted(map(low, enough), reverse=True)
+    rest = shown[len(enough):]
+    assert [low(c) for c in rest] == sorted(map(low, rest), reverse=True)
+    lucky = [c for c in shown if cards[c]["gih_games"] == 1 and cards[c]["gih_wr"] == 1.0]
+    assert lucky, "the sample has an n=1 card at 100% (what used to top the table)"
+    by_low = re.findall(r'<tr data-card="([^"]+)">', _get(client, "/stats?min_n=0"))
+    assert [low(c) for c in by_low] == sorted(map(low, by_low), reverse=True)
+    assert by_low.index(lucky[0]) > 0 and cards[by_low[0]]["gih_games"] > 1
+    by_rate = re.findall(r'<tr data-card="([^"]+)">', _get(client, "/stats?rank=rate&min_n=0"))
+    rates = [cards[c]["gih_wr"] if cards[c]["gih_wr"] is not None else -1 for c in by_rate]
+    assert rates == sorted(rates, reverse=True)
+    assert cards[by_rate[0]]["gih_wr"] == 1.0  # by the rate alone, small samples come first
+    assert client.get("/stats?rank=best").status_code == 400
+
+
+def test_mirrors_are_blank_and_small_cells_muted(client, warehouse):
+    _, path = warehouse
+    html = _get(client, "/stats?min_n=3")
+    heat = re.search(r'id="heatmap".*?</svg>', html, re.DOTALL).group(0)
+    cells = re.findall(r'<g class="cell([^"]*)"><title>(.*?)</title>\s*<rect [^>]*fill="([^"]+)"', heat)
+    matchups = _stats(path, "matchups").records()
+    assert len(cells) == len(matchups)
+    for m, (classes, title, fill) in zip(matchups, cells, strict=True):
+        if m["archetype"] == m["opponent"]:
+            assert "mirror" in classes and fill == "#ffffff" and "%" not in title
+        elif m["games"] < 3:
+            assert "few" in classes and fill == _heat(None)
+        else:
+            assert classes == "" and fill == _heat(m["wr"])
+    assert any(m["archetype"] == m["opponent"] for m in matchups)
+
+
+def test_the_realm_chart_compares_winner_and_loser(client, warehouse):
+    _, path = warehouse
+    html = _get(client, "/stats")
+    svg = re.search(r'id="realm-chart".*?</svg>', html, re.DOTALL).group(0)
+    assert 'class="half"' not in svg  # no 50% line: "held" is no coin flip
+    realms = _stats(path, "realms").records()
+    marks = re.findall(r'<line class="reference" [^>]*y1="([\d.]+)"', svg)
+    assert [float(y) for y in marks] == [pytest.approx(rate_y(r["loser_held_rate"]), abs=0.06)
+                                        for r in realms if r["loser_held_rate"] is not None]
+    for r in realms:  # the loser's count is the winner's mirror image over the same games
+        assert 0 <= r["loser_held"] <= r["decided_games"]
+
+
+def test_the_dbs_axis_is_linear_with_every_bucket_labelled(client, warehouse):
+    _, path = warehouse
+    rows = _stats(path, "dbs", dbs_bucket=5).records()
+    svg = re.search(r'id="dbs-chart".*?</svg>', _get(client, "/stats?dbs_bucket=5"),
+                    re.DOTALL).group(0)
+    slots = re.findall(r'<g class="datum[^"]*" data-label="([^"]+)" data-n="(\d+)"', svg)
+    lows = list(range(rows[0]["dbs_diff_low"], rows[-1]["dbs_diff_low"] + 5, 5))
+    assert [label for label, _ in slots] == [f"{low:+}…{low + 4:+}" for low in lows]
+    games = {r["dbs_diff_low"]: r["games"] for r in rows}
+    assert [int(n) for _, n in slots] == [games.get(low, 0) for low in lows]
+    for label, _ in slots:  # every bucket has its label drawn
+        assert f'class="bucket">{label}</text>' in svg
+    # linear: the bucket labels (one per slot, empty slots too) are evenly spaced
+    xs = [float(x) for x in re.findall(r'(?:x="|translate\()([\d.]+)[",][^>]*class="bucket"', svg)]
+    steps = [b - a for a, b in itertools.pairwise(xs)]
+    assert len(xs) == len(lows) and max(steps) - min(steps) < 0.2 and min(steps) > 0
+
+
+@pytest.mark.parametrize("name", ["cards", "first-player", "matchups", "realms", "dbs"])
+def test_every_chart_downloads_as_csv(client, warehouse, name):
+    import csv
+    import io
+
+    _, path = warehouse
+    response = client.get(f"/stats/{name}.csv?ruleset=1.3.2&dbs_bucket=5")
+    assert response.status_code == 200 and response.mimetype == "text/csv"
+    assert f'filename="wonders-{name}.csv"' in response.headers["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    table = _stats(path, name, ruleset="1.3.2", dbs_bucket=5)
+    assert rows[0] == table.columns and len(rows) - 1 == len(table.rows)
+    assert rows[1:] == [["" if v is None else str(v) for v in row] for row in table.rows]
+    assert f'href="/stats/{name}.csv' in _get(client, "/stats")
+
+
+def test_an_unknown_chart_is_a_404(client):
+    response = client.get("/stats/prices.csv")
+    assert response.status_code == 404 and "prices" in response.get_json()["message"]

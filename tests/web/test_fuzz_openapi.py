@@ -139,6 +139,11 @@ def _token(target: Target, role: str) -> str:
     return ORGANIZER if role == "organizer" else target.matches[role][1][role]
 
 
+#: Answers uncompressed: schemathesis' WSGI client asks for gzip but does not decode it, and the
+#: leak check reads the bodies (gzip itself: tests/web/test_compression.py).
+PLAIN = {"Accept-Encoding": "identity"}
+
+
 @pytest.mark.parametrize("role", ROLES)
 def test_valid_shaped_requests_conform_to_the_document_and_some_succeed(target, role):
     mid, _tokens = target.matches[role]
@@ -148,7 +153,8 @@ def test_valid_shaped_requests_conform_to_the_document_and_some_succeed(target, 
                                          generation_mode=GenerationMode.POSITIVE,
                                          path_parameters={"match_id": mid,
                                                           "tournament_id": "fuzz-cup"},
-                                         headers={"Authorization": f"Bearer {_token(target, role)}"})
+                                         headers={"Authorization": f"Bearer {_token(target, role)}",
+                                                  **PLAIN})
     statuses: Counter[int] = Counter()
     written: Counter[str] = Counter()
     leaks: list[str] = []
@@ -180,7 +186,7 @@ def test_valid_shaped_requests_conform_to_the_document_and_some_succeed(target, 
 
 def test_malformed_requests_never_fail_with_5xx_and_answer_as_documented(target):
     @SETTINGS
-    @given(case=target.schema.as_strategy(generation_mode=GenerationMode.NEGATIVE))
+    @given(case=target.schema.as_strategy(generation_mode=GenerationMode.NEGATIVE, headers=PLAIN))
     def run(case):
         case.call_and_validate(checks=CONFORMANCE)
     run()

@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -49,6 +49,7 @@ from web.models import (
     PromptOut,
     StateOut,
 )
+from web.narration import Narrator, players_of
 from web.tokens import PgTokenBook, TokenBook, is_same_secret
 
 M = TypeVar("M", bound=BaseModel)
@@ -183,13 +184,13 @@ def query_int(name: str, default: int, low: int = 0, high: int = 10**9) -> int:
 # -- views of a table --------------------------------------------------------------------------
 
 
-def event_out(game: Game, stored: Stored, perspective: str,
-              hidden: Collection[str] = ()) -> EventOut:
-    """One event of a ``game`` match as ``perspective`` may see it; ``hidden``: the cards whose
-    identity is hidden now."""
-    event = game.redact(stored.event, perspective, hidden)
+def event_out(narrator: Narrator, stored: Stored) -> EventOut:
+    """One event of a match as the narrator's perspective may see it, in words, with the
+    take-back that undid it (if one did)."""
+    event = narrator.redact(stored.event)
     return EventOut(seq=stored.seq, at=stored.at, batch=stored.batch,
-                    text=game.narrate(event, None, {}), event=msgspec.to_builtins(event))
+                    text=narrator.words(event), event=msgspec.to_builtins(event),
+                    undone_by=narrator.undone_by(stored.seq))
 
 
 def state_out(table: Table, perspective: str, seq: int | None = None,
@@ -210,7 +211,8 @@ def state_out(table: Table, perspective: str, seq: int | None = None,
         if known is not None and perspective != "omniscient" else {}
     if any(shown.values()):  # the board as folded, plus what this viewer was shown, if anything
         picture = {**picture, "known": shown}
-    prompt = prompt_out(table.game, table.engine(), perspective, prompt_salt(table)) \
+    prompt = prompt_out(table.game, table.engine(), perspective, prompt_salt(table),
+                        players_of(table.opened)) \
         if seq == table.length - 1 and live else None
     return StateOut(match_id=table.match_id, perspective=perspective, seq=seq,
                     length=last + 1, live=live, board=picture, prompt=prompt,
@@ -245,17 +247,19 @@ def divergence_out(table: Table, perspective: str, upto: int | None = None) -> D
     return DivergenceOut(seq=mark.seq, message=mark.message if shown else UNDISCLOSED)
 
 
-def prompt_out(game: Game, engine: Any, perspective: str, salt: str = "") -> PromptOut | None:
+def prompt_out(game: Game, engine: Any, perspective: str, salt: str = "",
+               players: Mapping[str, str] | None = None) -> PromptOut | None:
     """The pending prompt; its options only for the seat it addresses (or the judge).
     ``None`` when there is none, or no engine (it disagrees with the record).
 
     ``salt`` (the match and its length, see :func:`prompt_salt`) makes the handles that
-    stand for cards a seat may not identify in its options (:mod:`web.api.handles`)."""
+    stand for cards a seat may not identify in its options (:mod:`web.api.handles`);
+    ``players`` (seat -> player) names the seats in the options' words."""
     if engine is None or engine.prompt is None:
         return None
     view = getattr(game, "prompt_view", None)
     shown = view(engine, perspective, handle_maker(salt)) if view is not None \
-        else generic_prompt(game, engine, perspective)
+        else generic_prompt(game, engine, perspective, players)
     return PromptOut(**shown) if shown is not None else None
 
 
@@ -265,7 +269,8 @@ def handle_maker(salt: str):
     return lambda cid: handles.handle_of(secret, salt, cid)
 
 
-def generic_prompt(game: Game, engine: Any, perspective: str) -> dict[str, Any]:
+def generic_prompt(game: Game, engine: Any, perspective: str,
+                   players: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The pending prompt of a game without its own ``prompt_view``, from the protocol alone:
     listed options that are decision events are offered as they are (labelled by the game's
     narration); listed picks and a ``choose`` are answered with the game's ``answer``."""
@@ -289,7 +294,7 @@ def generic_prompt(game: Game, engine: Any, perspective: str) -> dict[str, Any]:
     for option in prompt.options:
         if isinstance(option, Event):
             options.append({"decision": _without_seat(option),
-                            "label": game.narrate(option, None, names)})
+                            "label": game.narrate(option, None, names, players)})
         elif answer is not None:
             options.append({"decision": _without_seat(answer(prompt.seat, prompt, option)),
                             "label": names.get(option, str(option))
@@ -319,11 +324,11 @@ def events_out(table: Table, perspective: str, from_seq: int, upto: int,
     # hidden as of ``upto``, the last seq this viewer may see (a delayed spectator's board
     # may still show face down a card turned face up since)
     out: list[EventOut] = []
-    hidden = table.game.hidden_ids(table.state_at(min(upto, table.length - 1)))
+    narrator = Narrator(table, perspective, upto)
     for stored in table.store.read(table.match_id, from_seq):
         if stored.seq > upto or (limit is not None and len(out) >= limit):
             break
-        out.append(event_out(table.game, stored, perspective, hidden))
+        out.append(event_out(narrator, stored))
     return out
 
 

@@ -37,6 +37,7 @@ from web.api.openapi import Query, route
 from web.api.public import public_perspective
 from web.api.seat import perspective_of
 from web.errors import WebError
+from web.narration import Narrator
 
 bp = Blueprint("follow", __name__, url_prefix="/api/matches")
 #: The longest one wait of a stream on a store that wakes on appends (a client that has gone
@@ -111,15 +112,15 @@ class Feed:
         self.store, self.name = store, match_id
         self.lock = threading.Lock()
         self.events: list[Stored] = []
-        self._messages: dict[tuple, str] = {}  # (seq, perspective, hidden) -> SSE message
+        self._messages: dict[tuple, str] = {}  # (seq, perspective, hidden, last) -> SSE message
 
-    def message(self, game, stored: Stored, perspective: str, hidden: frozenset[str]) -> str:
+    def message(self, narrator: Narrator, stored: Stored) -> str:
         """The SSE message of one event for a perspective, rendered once for every stream on
         this match that sees it the same way (the redaction and narration are the cost)."""
-        key = (stored.seq, perspective, hidden)
+        key = (stored.seq, narrator.perspective, narrator.hidden, narrator.last)
         text = self._messages.get(key)
         if text is None:
-            out = event_out(game, stored, perspective, hidden)
+            out = event_out(narrator, stored)
             text = f"id: {out.seq}\nevent: event\ndata: {json.dumps(out.model_dump())}\n\n"
             if len(self._messages) >= 4096:
                 self._messages.clear()
@@ -230,8 +231,7 @@ def follow(match_id: str):
     def _horizon(table):
         last = visible_seq(table, delay) if delayed else table.length - 1
         return (table.length, last, table.state.over and last == table.length - 1,
-                table.game.hidden_ids(table.state_at(last)), divergence_out(table, perspective, last),
-                table.game)
+                Narrator(table, perspective, last), divergence_out(table, perspective, last))
 
     def stream():
         nxt, idle_since, marked, seen = start, time.monotonic(), None, -1
@@ -239,13 +239,13 @@ def follow(match_id: str):
             while not gone():
                 now = tables.using(match_id, partial(horizon, seen=seen))
                 if now is not None:
-                    seen, last, done, hidden, mark, played = now
+                    seen, last, done, narrator, mark = now
                     if mark is not None and mark != marked:  # today's engine disagrees
                         yield f"event: divergence\ndata: {json.dumps(mark.model_dump())}\n\n"
                         marked = mark
                     if last >= nxt:
                         for stored in feed.between(nxt, last):
-                            yield feed.message(played, stored, perspective, hidden)
+                            yield feed.message(narrator, stored)
                             nxt = stored.seq + 1
                         idle_since = time.monotonic()
                         if nxt <= last:  # the file's last batch was not whole yet: look again

@@ -13,6 +13,7 @@ from web.api.common import event_out, parse_body, require_role, services
 from web.api.openapi import route
 from web.errors import IllegalError, MalformedRequestError, describe_validation
 from web.models import Ending, Manual, Note, Recorded, TakeBack
+from web.narration import Narrator
 
 bp = Blueprint("judge", __name__, url_prefix="/api/matches")
 JUDGE = ("judge",)
@@ -22,8 +23,8 @@ JUDGE_ERRORS = (400, 404, 409, 422)
 def _record(match_id: str, write) -> tuple[dict, int]:
     def run(table):
         stored = table.append(write)
-        return Recorded(seq=table.length,
-                        events=[event_out(table.game, s, "omniscient") for s in stored])
+        narrator = Narrator(table, "omniscient")
+        return Recorded(seq=table.length, events=[event_out(narrator, s) for s in stored])
     return services().tables.using(match_id, run).model_dump(), 201
 
 

@@ -22,6 +22,7 @@ from web.api.common import bearer, event_out, parse_body, role_for, services, vi
 from web.api.openapi import route
 from web.errors import ForbiddenError
 from web.models import Annotate, AnnotationOut, AnnotationsOut, Recorded
+from web.narration import Narrator
 from web.tokens import is_same_secret
 
 bp = Blueprint("notes", __name__, url_prefix="/api")
@@ -53,8 +54,8 @@ def annotate(match_id: str):
                                  f"has ended (only the judge and the organizer annotate live)")
         stored = table.append(lambda rec: rec.annotate(body.seq, author, name, body.text,
                                                        body.expected_seq))
-        return Recorded(seq=table.length,
-                        events=[event_out(table.game, s, "spectator") for s in stored])
+        narrator = Narrator(table, "spectator")
+        return Recorded(seq=table.length, events=[event_out(narrator, s) for s in stored])
     return services().tables.using(match_id, write).model_dump(), 201
 
 

@@ -41,6 +41,7 @@ from web.models import (
     StateOut,
     SubmitDecision,
 )
+from web.narration import Narrator, players_of
 
 bp = Blueprint("seat", __name__, url_prefix="/api/matches")
 SEATS = ("A", "B")
@@ -59,7 +60,7 @@ def get_prompt(match_id: str):
         engine = table.engine() if not table.state.over else None
         return PendingOut(match_id=match_id, length=table.length,
                           prompt=prompt_out(table.game, engine, perspective,
-                                            prompt_salt(table)),
+                                            prompt_salt(table), players_of(table.opened)),
                           divergence=divergence_out(table, perspective))
     return services().tables.using(match_id, view).model_dump()
 
@@ -74,9 +75,8 @@ def submit_decision(match_id: str):
     def write(table):
         decision = to_event(table.game, seat, body.decision)
         stored = submit_as_seen(table, seat, decision, body.expected_seq)
-        hidden = table.game.hidden_ids(table.state)
-        return Recorded(seq=table.length,
-                        events=[event_out(table.game, s, seat, hidden) for s in stored])
+        narrator = Narrator(table, seat)
+        return Recorded(seq=table.length, events=[event_out(narrator, s) for s in stored])
     return services().tables.using(match_id, write).model_dump(), 201
 
 
@@ -89,9 +89,8 @@ def call_judge(match_id: str):
 
     def write(table):
         stored = table.append(lambda rec: rec.call_judge(seat, body.text, body.expected_seq))
-        hidden = table.game.hidden_ids(table.state)
-        return Recorded(seq=table.length,
-                        events=[event_out(table.game, s, seat, hidden) for s in stored])
+        narrator = Narrator(table, seat)
+        return Recorded(seq=table.length, events=[event_out(narrator, s) for s in stored])
     return services().tables.using(match_id, write).model_dump(), 201
 
 

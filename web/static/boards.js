@@ -55,7 +55,7 @@ function sowCity(seat, city, board, label) {
   const node = el("section", `sow-city seat-${seat}`);
   node.dataset.seat = seat;
   const toAct = board.turn_player === seat && !board.over ? " · to act" : "";
-  const head = el("div", "sow-city-head", el("strong", `seat-${seat}`, `${label || "City"} ${seat}${toAct}`));
+  const head = el("div", "sow-city-head", el("strong", `seat-${seat}`, `${label ? `${label} · city` : `City ${seat}`}${toAct}`));
   const stats = [["gold", city.gold], ["income", city.income]];
   if (city.progress) stats.push(["progress", `${city.progress.card} ${city.progress.counters}/${city.progress.target}`]);
   if (city.besieging) stats.push(["besieging", "yes"]);

@@ -55,6 +55,10 @@ function select(name, options) {
   return box;
 }
 
+// How a seat is named in labels: the player's name once the page gives it (manualForm's
+// `seatName`), else the seat's letter.
+let nameOf = (seat) => seat;
+
 // Every card the board shows (and every card this viewer was shown), labelled by name and place.
 export function boardCards(board) {
   const cards = [];
@@ -66,14 +70,14 @@ export function boardCards(board) {
   };
   for (const realm of board.realms || []) {
     for (const seat of ["A", "B"]) {
-      for (const card of realm.cards[seat] || []) add(card, `${seat}'s, realm ${realm.number}`);
+      for (const card of realm.cards[seat] || []) add(card, `${nameOf(seat)}'s, realm ${realm.number}`);
     }
   }
   for (const [seat, player] of Object.entries(board.players || {})) {
-    (player.hand || []).forEach((card) => add(card, `${seat}'s hand`));
-    (player.deck || []).forEach((card, i) => add(card, `${seat}'s deck, ${i + 1} from the top`));
-    (player.abyss || []).forEach((card) => add(card, `${seat}'s abyss`));
-    (player.banishment || []).forEach((card) => add(card, `${seat}'s banishment`));
+    (player.hand || []).forEach((card) => add(card, `${nameOf(seat)}'s hand`));
+    (player.deck || []).forEach((card, i) => add(card, `${nameOf(seat)}'s deck, ${i + 1} from the top`));
+    (player.abyss || []).forEach((card) => add(card, `${nameOf(seat)}'s abyss`));
+    (player.banishment || []).forEach((card) => add(card, `${nameOf(seat)}'s banishment`));
   }
   for (const [seat, player] of Object.entries(board.players || {})) {
     // A deck this viewer can't see: any of its cards by its place from the top ("look at the
@@ -82,14 +86,14 @@ export function boardCards(board) {
     if (player.deck !== null && player.deck !== undefined) continue;
     const count = player.deck_count || 0;
     if (count > 0) {
-      cards.push({ id: `deck:${seat}:`, name: `a card of ${seat}'s deck`, places: count,
-                   label: `a card of ${seat}'s deck, by its place (1 to ${count} from the top)` });
+      cards.push({ id: `deck:${seat}:`, name: `a card of ${nameOf(seat)}'s deck`, places: count,
+                   label: `a card of ${nameOf(seat)}'s deck, by its place (1 to ${count} from the top)` });
     }
   }
   for (const [seat, known] of Object.entries(board.known || {})) {
     for (const card of known) {
       const where = card.zone === "deck" ? `deck, ${card.position} from the top` : card.zone;
-      add(card, `${seat}'s ${where} (shown to you)`);
+      add(card, `${nameOf(seat)}'s ${where} (shown to you)`);
     }
   }
   return cards;
@@ -98,7 +102,7 @@ export function boardCards(board) {
 // What a `deck:<seat>:<n>` place is called, or null for a card id.
 export function placeName(id) {
   const match = /^deck:([AB]):([0-9]+)$/.exec(id || "");
-  return match ? `card ${match[2]} from the top of ${match[1]}'s deck` : null;
+  return match ? `card ${match[2]} from the top of ${nameOf(match[1])}'s deck` : null;
 }
 
 // A readable line for one operation (card names, never ids).
@@ -108,26 +112,27 @@ export function describeOp(op, names) {
     case "move": {
       const where = op.to_zone === "world" ? `realm ${op.realm}`
         : op.to_zone === "deck" ? `the ${op.value || "bottom"} of its owner's deck` : `the ${op.to_zone}`;
-      return `move ${card} to ${where}${op.seat ? ` (under ${op.seat}'s control)` : ""}`;
+      return `move ${card} to ${where}${op.seat ? ` (under ${nameOf(op.seat)}'s control)` : ""}`;
     }
-    case "reveal": return `reveal ${card} to ${op.seat ? `seat ${op.seat}` : "everyone"}`;
-    case "look": return `seat ${op.seat} looks at ${card}`;
-    case "shuffle": return `shuffle seat ${op.seat}'s deck`;
+    case "reveal": return `reveal ${card} to ${op.seat ? nameOf(op.seat) : "everyone"}`;
+    case "look": return `${nameOf(op.seat)} looks at ${card}`;
+    case "shuffle": return `shuffle ${nameOf(op.seat)}'s deck`;
     case "counter": return `${op.value} counter(s) ${op.counter} on ${card}`;
     case "tap": return `${op.value ? "tap" : "untap"} ${card}`;
     case "power": return `${op.value >= 0 ? "+" : ""}${op.value} power to ${card} (${op.duration})`;
-    case "resource": return `seat ${op.seat}'s ${op.resource} become ${op.value}`;
-    case "control": return `seat ${op.seat} gets control of ${card}`;
-    case "stone": return `the stone of realm ${op.realm} goes to ${op.seat}`;
-    case "token": return `a ${op.name} token for seat ${op.seat} in realm ${op.realm}`;
+    case "resource": return `${nameOf(op.seat)}'s ${op.resource} become ${op.value}`;
+    case "control": return `${nameOf(op.seat)} gets control of ${card}`;
+    case "stone": return `the stone of realm ${op.realm} goes to ${nameOf(op.seat)}`;
+    case "token": return `a ${op.name} token for ${nameOf(op.seat)} in realm ${op.realm}`;
     default: return op.op;
   }
 }
 
 // The form.  `who`: "judge" (every operation, a note) or a seat (its own answer: no control,
 // no stone -- those are the judge's; a shuffle of its own deck only, which the server checks).
-// `send(ops, note)` records the list.
-export function manualForm(board, who, send) {
+// `send(ops, note)` records the list; `seatName(seat)` names a seat in every label.
+export function manualForm(board, who, send, seatName = (seat) => seat) {
+  nameOf = seatName;
   const cards = boardCards(board);
   const names = Object.fromEntries(cards.map((c) => [c.id, c.name]));
   const ops = [];
@@ -140,7 +145,7 @@ export function manualForm(board, who, send) {
     to_zone: select("to_zone", ["hand", "deck", "abyss", "banishment", "world"].map((z) => [z, z])),
     position: select("position", [["bottom", "bottom of the deck"], ["top", "top of the deck"]]),
     realm: select("realm", [1, 2, 3, 4, 5, 6, 7].map((n) => [String(n), `realm ${n}`])),
-    seat: select("seat", [["", "—"], ["A", "seat A"], ["B", "seat B"]]),
+    seat: select("seat", [["", "—"], ["A", nameOf("A")], ["B", nameOf("B")]]),
     counter: el("input", { name: "counter", "data-field": "counter", value: "+1", size: "6" }),
     amount: el("input", { name: "amount", "data-field": "amount", type: "number", value: "1", step: "any" }),
     resource: select("resource", ["energy", "actions", "faith", "free_attacks"].map((r) => [r, r])),

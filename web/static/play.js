@@ -153,7 +153,7 @@ function pick(key) {
 function renderManual(prompt) {
   // An unscripted card's text: the seat enters what it did, operation by operation (manual.js).
   return manualForm(current.board, role, (ops) =>
-    decide({ type: "ManualResolved", card: prompt.card, ops }));
+    decide({ type: "ManualResolved", card: prompt.card, ops }), seatName);
 }
 
 function renderRuling() {
@@ -165,7 +165,7 @@ function renderRuling() {
     return;
   }
   box.replaceChildren(manualForm(current.board, "judge", (ops, note) =>
-    write("/manual", { ops, note, expected_seq: current.length })));
+    write("/manual", { ops, note, expected_seq: current.length }), seatName));
 }
 
 function renderChoice(prompt) {
@@ -291,11 +291,21 @@ function short(text) {
   return text.length > 140 ? `${text.slice(0, 139)}…` : text;
 }
 
+// An event a take-back undid stays in the record: struck through, naming the take-back.
+function eventLine(e) {
+  if (e.undone_by === null || e.undone_by === undefined) {
+    return el("li", { value: e.seq, title: e.text }, short(e.text));
+  }
+  const why = `undone by the take-back at event ${e.undone_by}`;
+  return el("li", { value: e.seq, class: "undone", title: `${e.text} (${why})` },
+    el("del", {}, short(e.text)), " ", el("small", {}, `(${why})`));
+}
+
 async function renderEvents() {
   const from = Math.max(0, current.length - 40);
   const data = await call("GET", `/events?from=${from}`);
   document.getElementById("events").replaceChildren(...data.events.slice().reverse().map((e) =>
-    el("li", { value: e.seq, title: named(e.text) }, short(named(e.text)))));
+    eventLine({ ...e, text: named(e.text) })));
 }
 
 const judge = role === "judge" ? new JudgeConsole({

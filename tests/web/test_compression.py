@@ -1,0 +1,87 @@
+"""gzip for pages and JSON (issue 18 item 2; :mod:`web.compression`), never for streams: the
+sizes are measured over a small demo; the follow stream of a live match, asked with
+``Accept-Encoding: gzip`` of a real ``wonders serve``, still arrives event by event, plain."""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from web.app import create_app
+from web.config import Settings
+
+ROOT = Path(__file__).parents[2]
+ORGANIZER = "compression-test-organizer-token-0123456789"
+SEATS = [{"player": "Ann", "preset": "solfera-blaze"}, {"player": "Bob", "preset": "thalwind-sky"}]
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    data = tmp_path_factory.mktemp("gz") / "d"
+    env = {k: v for k, v in os.environ.items() if k != "WONDERS_WAREHOUSE"}
+    done = subprocess.run([sys.executable, "-m", "web.cli", "demo", "--dir", str(data),
+                           "--players", "4", "--rounds", "2", "--no-serve"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    return create_app(Settings(store=data, secret_key="s" * 32)).test_client()
+
+
+@pytest.mark.parametrize("path", ["/stats", "/matches", "/matches/demo-cup-r1-t01",
+                                  "/matches/demo-cup-r1-t01/timeline",
+                                  "/api/public/matches/demo-cup-r1-t01/events",
+                                  "/static/viewer.js", "/static/base.css"])
+def test_pages_json_and_static_files_are_gzipped(client, path):
+    plain = client.get(path)
+    packed = client.get(path, headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
+    assert plain.status_code == packed.status_code == 200
+    assert "Content-Encoding" not in plain.headers  # a client that does not ask gets it plain
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in packed.headers["Vary"]
+    assert gzip.decompress(packed.data) == plain.data
+    print(f"{path}: {len(plain.data)} B, gzipped {len(packed.data)} B")
+    assert len(packed.data) < len(plain.data) / 2 or len(plain.data) < 1500
+
+
+@pytest.fixture
+def server(tmp_path):
+    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER, WONDERS_SPECTATOR_DELAY="0",
+               WONDERS_FOLLOW_TIMEOUT="20")
+    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store",
+                             str(tmp_path / "store"), "--port", "0"], env=env, cwd=ROOT,
+                            text=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    line = proc.stdout.readline()
+    if "serving" not in line:
+        proc.kill()
+        raise AssertionError(line)
+    host, port = line.split("http://")[1].split()[0].rsplit(":", 1)
+    yield host, int(port)
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+def test_the_follow_stream_is_never_compressed_or_buffered(server):
+    host, port = server
+    conn = http.client.HTTPConnection(host, port, timeout=10)
+    conn.request("POST", "/api/matches", json.dumps({"seats": SEATS}),
+                 {"Authorization": f"Bearer {ORGANIZER}", "Content-Type": "application/json"})
+    created = json.loads(conn.getresponse().read())
+    stream = http.client.HTTPConnection(host, port, timeout=10)
+    started = time.monotonic()
+    stream.request("GET", f"/api/matches/{created['match_id']}/follow",
+                   headers={"Accept-Encoding": "gzip, deflate, br"})
+    response = stream.getresponse()
+    assert response.status == 200 and response.getheader("Content-Type").startswith(
+        "text/event-stream")
+    assert response.getheader("Content-Encoding") is None
+    first = response.readline().decode()  # the live match's first event, long before the end
+    assert first.startswith("id: 0"), first
+    assert time.monotonic() - started < 5  # the stream stays open 20 s: nothing waited for it
+    stream.close()

@@ -1,0 +1,67 @@
+"""A match's events in words, as one reader may read them, for every page and answer that
+narrates: the viewer, ``/play`` (through the API's events), the follow stream and the CLI.
+
+A :class:`Narrator` is made for one match, one perspective and the last seq that reader may see.
+It redacts each event for the perspective (what it may not see stays "a hidden card"), names the
+cards the perspective may name and the seats by their players, and knows which events a later
+take-back undid (:func:`undone_by`): those stay in the record and are shown struck through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ledger.events import Event, MatchOpened, TakenBack
+
+
+def undone_by(events: Sequence[Event]) -> dict[int, int]:
+    """seq -> the seq of the take-back that undid it.  A ``TakenBack(to_seq)`` at seq ``t``
+    undoes the events after ``to_seq`` that were still standing before ``t`` (earlier
+    take-backs included); an event undone already keeps the take-back that undid it first."""
+    standing: list[int] = []
+    undone: dict[int, int] = {}
+    for seq, event in enumerate(events):
+        if isinstance(event, TakenBack):
+            while standing and standing[-1] > event.to_seq:
+                undone[standing.pop()] = seq
+        standing.append(seq)
+    return undone
+
+
+def players_of(opened: Event) -> dict[str, str]:
+    """Seat -> player name, as the match's opening records them."""
+    if not isinstance(opened, MatchOpened):
+        return {}
+    return {info.seat: info.player for info in opened.seats if info.player}
+
+
+class Narrator:
+    """Words for the events ``0..last`` of a match (a :class:`web.api.tables.Table` or any
+    reading with ``game``, ``events``, ``state`` and ``state_at``) as ``perspective`` sees
+    them."""
+
+    def __init__(self, table: Any, perspective: str, last: int | None = None):
+        last = table.length - 1 if last is None else min(last, table.length - 1)
+        game, events = table.game, table.events[:last + 1]
+        self.game, self.perspective, self.last = game, perspective, last
+        # Hidden as of ``last``: a card face down then and turned face up since stays hidden.
+        self.hidden = game.hidden_ids(table.state_at(last))
+        self.names: Mapping[str, str] = game.card_names(table.state, perspective, events)
+        self.players = players_of(events[0]) if events else {}
+        self.undone = undone_by(events)
+
+    def redact(self, event: Event) -> Event:
+        return self.game.redact(event, self.perspective, self.hidden)
+
+    def text(self, event: Event) -> str:
+        """The event's sentence (``event`` as recorded: it is redacted here)."""
+        return self.words(self.redact(event))
+
+    def words(self, redacted: Event) -> str:
+        """The sentence of an event already redacted for this perspective."""
+        return self.game.narrate(redacted, None, self.names, self.players)
+
+    def undone_by(self, seq: int) -> int | None:
+        """The seq of the take-back that undid event ``seq``, if one did."""
+        return self.undone.get(seq)
