@@ -58,16 +58,6 @@ def _until_entry(base: str, mid: str, tokens: dict[str, str], kai: str) -> dict:
     raise AssertionError("no stats prompt during the setup")
 
 
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    """Where the screenshot goes: ``$WONDERS_SCREENSHOTS`` (docs/screenshots was made with it
-    set), else the test's tmp dir."""
-    wanted = os.environ.get("WONDERS_SCREENSHOTS")
-    path = Path(wanted) if wanted else tmp_path
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
 def test_a_seat_enters_a_catalogue_cards_stats_with_the_form_on_a_phone(server, shots):
     base = server
     t = api_call(base, "POST", "/api/tournaments", ORGANIZER, {"name": "Real Cards Night"})

@@ -18,10 +18,8 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from playwright.sync_api import sync_playwright
 
 from ledger import stats as named
-from tests.e2e.helpers import CHROMIUM, FLAGS
 
 ROOT = Path(__file__).parents[2]
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
@@ -48,22 +46,6 @@ def demo(tmp_path_factory):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    wanted = os.environ.get("WONDERS_SCREENSHOTS")
-    path = Path(wanted) if wanted else tmp_path
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def _tables(store: Path) -> dict[str, named.Table]:

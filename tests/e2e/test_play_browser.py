@@ -62,13 +62,6 @@ def server(tmp_path):
         stop_server(proc)
 
 
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("WONDERS_SCREENSHOTS") or tmp_path / "shots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
 def create(base: str) -> tuple[str, dict[str, str]]:
     created = api_call(base, "POST", "/api/matches", ORGANIZER, {"seats": [
         {"player": "Ann", "preset": "solfera-blaze"}, {"player": "Bob", "preset": "petraia-stone"}]})

@@ -8,12 +8,10 @@ A real ``wonders serve`` (``tests/security/live.py``) and Debian's Chromium
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from ledger.filestore import FileStore
 from replay.games import game
 from replay.replayer import Replay
-from tests.e2e.helpers import CHROMIUM, FLAGS
 from tests.security.live import LiveApi, LiveServer
 from tests.web.test_sow_api import create, play_out
 
@@ -36,14 +34,6 @@ def finished(live):
     replay = Replay(list(FileStore.read_file(server.store / f"{mid}.jsonl")), SOW.default_cards())
     assert replay.engine.state.over
     return server, mid, replay
-
-
-@pytest.fixture
-def browser():
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield chromium
-        chromium.close()
 
 
 def watched(browser, viewport=PHONE):

@@ -25,7 +25,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import random
 import urllib.error
 from pathlib import Path
@@ -98,13 +97,6 @@ def server(tmp_path):
         yield base
     finally:
         stop_server(proc)
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("WONDERS_SCREENSHOTS") or tmp_path / "shots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 # -- the console -----------------------------------------------------------------------------

@@ -11,7 +11,6 @@ measured in the page and printed, never asserted.  Screenshots go to ``$WONDERS_
 
 from __future__ import annotations
 
-import os
 import statistics
 import time
 import urllib.parse
@@ -20,7 +19,6 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from playwright.sync_api import sync_playwright
 
 from ledger import stats as named
 from ledger.filestore import FileStore
@@ -28,29 +26,13 @@ from replay.replayer import Replay
 from replay.wotf.cards import default_cards
 from replay.wotf.perspective import board
 from tests.e2e.demo import ORGANIZER, running_demo
-from tests.e2e.helpers import CHROMIUM, FLAGS, api_call
+from tests.e2e.helpers import api_call
 
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     with running_demo(tmp_path_factory.mktemp("demo") / "wonders-data") as served:
         yield served
-
-
-@pytest.fixture
-def browser():
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    wanted = os.environ.get("WONDERS_SCREENSHOTS")
-    path = Path(wanted) if wanted else tmp_path
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 class Watched:

@@ -28,12 +28,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from replay.sandbox import opening_seq
 from replay.wotf import api as wotf_api
 from tests.e2e.demo import ORGANIZER, ROOT, running_demo
-from tests.e2e.helpers import CHROMIUM, FLAGS, api_call
+from tests.e2e.helpers import api_call
 from tests.e2e.test_viewer_browser import Watched, _ended_match, _press, _replay
 
 
@@ -42,21 +41,6 @@ def demo(tmp_path_factory):
     with running_demo(tmp_path_factory.mktemp("demo") / "wonders-data") as served:
         yield served
 
-
-@pytest.fixture
-def browser():
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    wanted = os.environ.get("WONDERS_SCREENSHOTS")
-    path = Path(wanted) if wanted else tmp_path
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 IN_VIEW = ("#current", "#scrubber", "#prev", "#next", "#play")
