@@ -1,7 +1,7 @@
 """Browser tests need Debian's Chromium.  CI (``.ci/run``) installs it and sets
 ``WONDERS_REQUIRE_BROWSER=1``, so there a missing browser fails loudly; elsewhere the browser
 tests are skipped with a line saying how to get it.  The fixtures every browser test shares:
-``browser`` and ``shots``."""
+``browser``, ``shots`` and ``server``."""
 
 import os
 from pathlib import Path
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.e2e.helpers import CHROMIUM, FLAGS
+from tests.e2e.helpers import CHROMIUM, FLAGS, start_server, stop_server
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -35,3 +35,13 @@ def shots(tmp_path) -> Path:
     path = Path(wanted) if wanted else tmp_path / "shots"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@pytest.fixture
+def server(tmp_path):
+    """A real ``wonders serve`` subprocess over a fresh store; yields its base URL."""
+    proc, base = start_server(tmp_path / "s")
+    try:
+        yield base
+    finally:
+        stop_server(proc)

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import urllib.request
+from pathlib import Path
 
 CHROMIUM = "/usr/bin/chromium"  # Debian's, installed by .ci/run; Playwright never downloads one
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -18,3 +22,26 @@ def api_call(base: str, method: str, path: str, token: str, body=None):
                                               "Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read())
+
+
+#: The organizer token every browser test's server is started with.
+ORGANIZER = "browser-test-organizer-token-0123456789"
+
+
+def start_server(store: Path) -> tuple[subprocess.Popen, str]:
+    """``wonders serve`` on a free port over ``store``; no WONDERS_SECRET_KEY (the store's key)."""
+    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER, WONDERS_SPECTATOR_DELAY="0")
+    env.pop("WONDERS_SECRET_KEY", None)
+    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store", str(store),
+                             "--port", "0", "--threads", "8"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
+    line = proc.stdout.readline()
+    if "serving" not in line:
+        proc.kill()
+        raise AssertionError(line + proc.stderr.read())
+    return proc, line.split(" on ")[1].split()[0]
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    proc.wait(timeout=10)

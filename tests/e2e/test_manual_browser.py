@@ -8,32 +8,9 @@ system Chromium (``/usr/bin/chromium``); skipped where it is missing (tests/e2e/
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.e2e.helpers import CHROMIUM, FLAGS, api_call
-
-ORGANIZER = "browser-test-organizer-token-0123456789"
-
-
-@pytest.fixture
-def server(tmp_path):
-    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER, WONDERS_SPECTATOR_DELAY="0")
-    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store", str(tmp_path / "s"),
-                             "--port", "0", "--threads", "8"], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
-    try:
-        line = proc.stdout.readline()
-        assert "serving" in line, line + proc.stderr.read()
-        yield line.split(" on ")[1].split()[0]
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+from tests.e2e.helpers import CHROMIUM, FLAGS, ORGANIZER, api_call
 
 
 def _to_first_turn(base: str, mid: str, tokens: dict[str, str]) -> None:

@@ -9,38 +9,17 @@ system Chromium (``/usr/bin/chromium``) at 390×844; skipped where it is missing
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import tomllib
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-import pytest
 from playwright.sync_api import sync_playwright
 
 from replay.resources import decks_dir
-from tests.e2e.helpers import CHROMIUM, FLAGS, api_call
+from tests.e2e.helpers import CHROMIUM, FLAGS, ORGANIZER, api_call
 
-ORGANIZER = "browser-test-organizer-token-0123456789"
 PLAYERS = [("Ann", "solfera-blaze"), ("Bob", "thalwind-sky"), ("Cleo", "petraia-stone"),
            ("Dev", "boundless-drift")]
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture
-def server(tmp_path):
-    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER, WONDERS_SPECTATOR_DELAY="0")
-    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store", str(tmp_path / "s"),
-                             "--port", "0", "--threads", "8"], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
-    try:
-        line = proc.stdout.readline()
-        assert "serving" in line, line + proc.stderr.read()
-        yield line.split(" on ")[1].split()[0]
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def decklist(name: str) -> str:

@@ -14,9 +14,6 @@ with it set) or to the test's tmp dir.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -26,31 +23,11 @@ from playwright.sync_api import sync_playwright
 from ledger.filestore import FileStore
 from replay.replayer import Replay
 from replay.wotf.cards import default_cards
-from tests.e2e.helpers import CHROMIUM, FLAGS, api_call
+from tests.e2e.helpers import CHROMIUM, FLAGS, ORGANIZER, api_call, start_server, stop_server
 
-ORGANIZER = "browser-test-organizer-token-0123456789"
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 NAMES = {"A": "Ann", "B": "Bob"}
 PLAYS_PER_SEAT = 2  # turns on which a seat plays a card (two taps) before it only passes
-
-
-def start_server(store: Path) -> tuple[subprocess.Popen, str]:
-    """``wonders serve`` on a free port over ``store``; no WONDERS_SECRET_KEY (the store's key)."""
-    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER, WONDERS_SPECTATOR_DELAY="0")
-    env.pop("WONDERS_SECRET_KEY", None)
-    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store", str(store),
-                             "--port", "0", "--threads", "8"], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
-    line = proc.stdout.readline()
-    if "serving" not in line:
-        proc.kill()
-        raise AssertionError(line + proc.stderr.read())
-    return proc, line.split(" on ")[1].split()[0]
-
-
-def stop_server(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    proc.wait(timeout=10)
 
 
 @pytest.fixture

@@ -30,20 +30,16 @@ import urllib.error
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.e2e.helpers import CHROMIUM, FLAGS, api_call
+from tests.e2e.helpers import CHROMIUM, FLAGS, ORGANIZER, api_call
 from tests.e2e.test_play_browser import (
-    ORGANIZER,
     PHONE,
     act,
     enter,
     no_overflow,
     reload,
     report,
-    start_server,
-    stop_server,
     take_back_the_draw,
 )
 from tests.web.test_api import choose
@@ -88,15 +84,6 @@ def kai_decklist() -> tuple[str, list[str]]:
     base = decklist("solfera-blaze").splitlines()
     kept = [line for line in base if not any(line.endswith(f" {name}") for name in SWAPPED)]
     return "\n".join(kept + [f"3 {c.number}" for c in wonders]) + "\n", [c.name for c in wonders]
-
-
-@pytest.fixture
-def server(tmp_path):
-    proc, base = start_server(tmp_path / "s")
-    try:
-        yield base
-    finally:
-        stop_server(proc)
 
 
 # -- the console -----------------------------------------------------------------------------
