@@ -28,10 +28,12 @@ def api_call(base: str, method: str, path: str, token: str, body=None):
 ORGANIZER = "browser-test-organizer-token-0123456789"
 
 
-def start_server(store: Path) -> tuple[subprocess.Popen, str]:
-    """``wonders serve`` on a free port over ``store``; no WONDERS_SECRET_KEY (the store's key)."""
-    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER, WONDERS_SPECTATOR_DELAY="0")
+def start_server(store: Path, organizer: str = ORGANIZER) -> tuple[subprocess.Popen, str]:
+    """``wonders serve`` on a free port over ``store``; no WONDERS_SECRET_KEY (the store's key)
+    and no WONDERS_WAREHOUSE (the store's own)."""
+    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=organizer, WONDERS_SPECTATOR_DELAY="0")
     env.pop("WONDERS_SECRET_KEY", None)
+    env.pop("WONDERS_WAREHOUSE", None)
     proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store", str(store),
                              "--port", "0", "--threads", "8"], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])

@@ -18,21 +18,17 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import re
 import statistics
-import subprocess
-import sys
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 from replay.sandbox import opening_seq
 from replay.wotf import api as wotf_api
-from tests.e2e.demo import ORGANIZER, ROOT, running_demo
-from tests.e2e.helpers import api_call
+from tests.e2e.demo import ORGANIZER, running_demo
+from tests.e2e.helpers import api_call, start_server
 from tests.e2e.test_viewer_browser import Watched, _ended_match, _press, _replay
 
 
@@ -187,19 +183,6 @@ def _page_weights(base: str, match_id: str) -> str:
 # -- annotations -------------------------------------------------------------------------------
 
 
-def _serve(store: Path):
-    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER, WONDERS_SPECTATOR_DELAY="0")
-    env.pop("WONDERS_WAREHOUSE", None)
-    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store", str(store),
-                             "--port", "0", "--threads", "4"], env=env, cwd=ROOT, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    line = proc.stdout.readline()
-    if "serving" not in line:
-        proc.kill()
-        raise AssertionError(line + proc.stderr.read())
-    return proc, line.split(" on ")[1].split()[0]
-
-
 def test_notes_are_added_shown_linked_exported_and_reimported(demo, browser, tmp_path):
     base, store = demo
     match_id = sorted(p.stem for p in store.glob("demo-cup-*.jsonl"))[-1]
@@ -244,7 +227,7 @@ def test_notes_are_added_shown_linked_exported_and_reimported(demo, browser, tmp
     # The match file carries the note; a second server imports it and shows it.
     data = _get(f"{base}/api/public/matches/{match_id}/file")
     assert b'"type":"Annotated"' in data and data == (store / f"{match_id}.jsonl").read_bytes()
-    proc, second = _serve(tmp_path / "second")
+    proc, second = start_server(tmp_path / "second", organizer=ORGANIZER)
     try:
         request = urllib.request.Request(f"{second}/api/import", data=data, method="POST",
                                          headers={"Authorization": f"Bearer {ORGANIZER}",
