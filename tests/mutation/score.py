@@ -10,7 +10,9 @@ accepted as equivalent (``tests/mutation/equivalent.toml``: module -> mutant -> 
 equivalent mutant changes no behaviour a test could see, and each entry says why).  The score
 is killed / (checked - equivalent), timeouts counted as killed (the mutant made the tests hang).
 ``--survivors`` lists every surviving mutant that is not accepted as equivalent, with
-``mutmut show <name>`` to see its diff.
+``mutmut show <name>`` to see its diff.  ``--sample`` scores only each module's seeded random
+sample (``tests/mutation/sample.py``, same ``--n`` and ``--seed``) and adds the 95% Wilson
+interval of the module's score that the sample gives.
 """
 
 from __future__ import annotations
@@ -20,7 +22,11 @@ import json
 import sys
 import tomllib
 from collections import Counter
+from math import sqrt
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sample import SEED, SIZE, sample  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped",
@@ -33,8 +39,17 @@ def equivalents() -> dict[str, dict[str, str]]:
     return tomllib.loads(path.read_text()) if path.exists() else {}
 
 
-def module_scores(root: Path) -> list[dict]:
-    """One row per mutated module, from mutmut's meta files under ``root/mutants``."""
+def wilson(killed: int, scored: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion ``killed / scored`` (``scored`` > 0)."""
+    p = killed / scored
+    centre = (p + z * z / (2 * scored)) / (1 + z * z / scored)
+    half = z * sqrt(p * (1 - p) / scored + z * z / (4 * scored * scored)) / (1 + z * z / scored)
+    return round(centre - half, 3), round(centre + half, 3)
+
+
+def module_scores(root: Path, size: int | None = None, seed: int = SEED) -> list[dict]:
+    """One row per mutated module, from mutmut's meta files under ``root/mutants`` (with
+    ``size``: over each module's seeded sample of that many mutants only)."""
     accepted = equivalents()
     rows = []
     for meta in sorted((root / "mutants").rglob("*.py.meta")):
@@ -42,6 +57,8 @@ def module_scores(root: Path) -> list[dict]:
         if module.startswith("tests/"):
             continue
         codes = json.loads(meta.read_text())["exit_code_by_key"]
+        if size is not None:
+            codes = {name: codes[name] for name in sample(list(codes), size, seed)}
         statuses = {name: STATUS.get(code, "suspicious") for name, code in codes.items()}
         count = Counter(statuses.values())
         equivalent = {name for name in accepted.get(module, {}) if name in statuses}
@@ -56,6 +73,7 @@ def module_scores(root: Path) -> list[dict]:
             "timeout": count["timeout"], "equivalent": len(equivalent),
             "score": round(killed / scored, 3) if scored > 0 else None,
             "survivors": survivors,
+            "interval": wilson(killed, scored) if scored > 0 else None,
         })
     return rows
 
@@ -64,23 +82,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--survivors", action="store_true", help="list surviving mutants")
+    parser.add_argument("--sample", action="store_true",
+                        help="score each module's seeded random sample only (sample.py)")
+    parser.add_argument("--n", type=int, default=SIZE, help=f"the sample's size ({SIZE})")
+    parser.add_argument("--seed", type=int, default=SEED, help=f"the sample's seed ({SEED})")
     parser.add_argument("--root", type=Path, default=Path.cwd(),
                         help="where mutmut ran (default: here)")
     args = parser.parse_args()
     if not (args.root / "mutants").is_dir():
         sys.exit(f"no mutants/ under {args.root}: run `mutmut run` there first")
-    rows = module_scores(args.root)
+    rows = module_scores(args.root, args.n if args.sample else None, args.seed)
     if args.json:
         print(json.dumps({r["module"]: {k: v for k, v in r.items()
                                         if k != "module" and (args.survivors or k != "survivors")}
                           for r in rows}))
         return
     print(f"{'module':34} {'mutants':>7} {'checked':>7} {'killed':>6} {'survived':>8} "
-          f"{'no tests':>8} {'equiv':>5} {'score':>6}")
+          f"{'no tests':>8} {'equiv':>5} {'score':>6}" + ("  95% interval" if args.sample else ""))
     for r in rows:
         score = "-" if r["score"] is None else f"{r['score']:.1%}"
         print(f"{r['module']:34} {r['mutants']:7} {r['checked']:7} {r['killed']:6} "
-              f"{r['survived']:8} {r['no_tests']:8} {r['equivalent']:5} {score:>6}")
+              f"{r['survived']:8} {r['no_tests']:8} {r['equivalent']:5} {score:>6}"
+              + (f"  {r['interval'][0]:.1%}-{r['interval'][1]:.1%}"
+                 if args.sample and r["interval"] else ""))
         if args.survivors:
             for name in r["survivors"]:
                 print(f"    survived: mutmut show {name}")
