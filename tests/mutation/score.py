@@ -26,7 +26,7 @@ from math import sqrt
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sample import SEED, SIZE, sample  # noqa: E402
+from sample import SEED, SIZE, sample
 
 HERE = Path(__file__).resolve().parent
 STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped",
