@@ -9,6 +9,11 @@ to spend).  These tests pin that record for the shipped cases (``fixtures/confor
 
 from __future__ import annotations
 
+import tomllib
+
+import pytest
+
+from replay.wotf import conformance as C
 from replay.wotf.events import (
     Answered,
     AttackDeclared,
@@ -108,3 +113,131 @@ def test_a_rage_attack_ends_with_its_wonder_sacrificed_for_rage():
         EventCounted("A:sacrifice", 1),
         TurnEnded("A", "B"),
     ]
+
+
+ATTACKERS_OWN_PROTECTOR = """\
+name = "protector-of-the-winning-attacker-does-not-stop-its-own-seizure"
+rules = "1.3.2"
+source = "Protector: 'a one-time stoppage of an enemy attack that would seize the stone'"
+description = '''
+A's Hill Brute carries a protector counter and wins its own attack: its attack is not an enemy
+attack to it, so A seizes the stone and the counter stays.'''
+[cards."Filler"]
+type = "wonder"
+power = 1
+cost = 9
+[cards."Hill Brute"]
+type = "wonder"
+power = 3
+cost = 2
+[cards."Stone Pup"]
+type = "wonder"
+power = 1
+cost = 1
+[state]
+round = 1
+turn = "A"
+[state.A]
+deck = ["Filler", "Filler", "Filler", "Filler", "Filler"]
+[state.B]
+deck = ["Filler", "Filler", "Filler", "Filler", "Filler"]
+[[state.world]]
+id = "brute"
+card = "Hill Brute"
+controller = "A"
+realm = 1
+counters = { "protector" = 1 }
+[[state.world]]
+id = "pup"
+card = "Stone Pup"
+controller = "B"
+realm = 1
+[[steps]]
+player = "A"
+action = "attack"
+realm = 1
+[expect]
+prompt = "turn"
+turn = "B"
+[expect.stones]
+"1" = "A"
+[expect.cards."brute"]
+counters = { "protector" = 1 }
+"""
+
+
+def test_a_protector_on_the_winning_attackers_side_does_not_stop_its_seizure():
+    played = run(ATTACKERS_OWN_PROTECTOR)
+    assert played.steps[0].events[-2:] == [StoneSeized(1, "A", "center"), TurnEnded("A", "B")]
+    assert C.run_case(tomllib.loads(ATTACKERS_OWN_PROTECTOR)).passed
+
+
+def _fliers_at_the_edge(realm: int) -> str:
+    return f"""\
+name = "two-fliers-in-realm-{realm}-of-2-are-ordered"
+rules = "1.3.2"
+source = "Flying: 'you may move it to an adjacent realm at end of battle'; 502 (docs/rulings.md R31)"
+description = '''
+Round 2: two fliers attack in realm {realm}, whose only adjacent active realm is
+{3 - realm}: both can fly, so A orders their moves (revision 8).'''
+[cards."Filler"]
+type = "wonder"
+power = 1
+cost = 9
+[cards."Sky Hawk"]
+type = "wonder"
+power = 4
+cost = 3
+keywords = ["flying"]
+[state]
+round = 2
+turn = "A"
+[state.A]
+deck = ["Filler", "Filler", "Filler", "Filler", "Filler"]
+[state.B]
+deck = ["Filler", "Filler", "Filler", "Filler", "Filler"]
+[[state.world]]
+id = "h1"
+card = "Sky Hawk"
+controller = "A"
+realm = {realm}
+[[state.world]]
+id = "h2"
+card = "Sky Hawk"
+controller = "A"
+realm = {realm}
+[[steps]]
+player = "A"
+action = "attack"
+realm = {realm}
+[[steps]]
+player = "A"
+expect_prompt = "order"
+pick = ["h2", "h1"]
+[[steps]]
+player = "A"
+expect_prompt = "realm"
+pick = {3 - realm}
+[[steps]]
+player = "A"
+expect_prompt = "realm"
+pick = "no"
+[expect]
+[expect.cards.h1]
+realm = {realm}
+[expect.cards.h2]
+realm = {3 - realm}
+"""
+
+
+@pytest.mark.parametrize("realm", [1, 2])
+def test_a_flier_with_one_adjacent_active_realm_can_fly_on_either_side(realm):
+    """A flier in realm 1 (only realm 2 beside it) or in the newest realm (only the one
+    before it) can fly, so two of them are ordered by their controller (revision 8), and each
+    is offered only its one adjacent active realm."""
+    text = _fliers_at_the_edge(realm)
+    played = run(text)
+    fly = played.steps[2].prompt
+    assert fly is not None and [o["decision"]["pick"] for o in fly["options"]] == [3 - realm, "no"]
+    result = C.run_case(tomllib.loads(text))
+    assert result.passed, result.line()
