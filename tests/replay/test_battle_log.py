@@ -241,3 +241,15 @@ def test_a_flier_with_one_adjacent_active_realm_can_fly_on_either_side(realm):
     assert fly is not None and [o["decision"]["pick"] for o in fly["options"]] == [3 - realm, "no"]
     result = C.run_case(tomllib.loads(text))
     assert result.passed, result.line()
+
+
+def test_a_stopped_seizure_removes_one_protector_counter_of_several():
+    """Protector: "remove a protector counter" -- one, even from a card that has two: it
+    stays a protector for the next enemy attack."""
+    data = case("c-protector-the-defender-chooses-which")
+    data["state"]["world"][3]["counters"] = {"protector": 2}
+    data["expect"]["cards"]["p2"]["counters"] = {"protector": 1}
+    played = run(data)
+    assert played.steps[1].events[1] == CounterChanged("p2", "protector", -1, 1)
+    result = C.run_case(data)
+    assert result.passed, result.line()
