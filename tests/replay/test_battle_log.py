@@ -253,3 +253,13 @@ def test_a_stopped_seizure_removes_one_protector_counter_of_several():
     assert played.steps[1].events[1] == CounterChanged("p2", "protector", -1, 1)
     result = C.run_case(data)
     assert result.passed, result.line()
+
+
+def test_a_free_attack_is_recorded_as_one():
+    """404.3 / Free Attack: the free attack is spent before actions, and the battle it starts
+    is recorded as a free attack (the narration says so)."""
+    played = run(case("c404.3-free-attack-is-spent-before-actions"))
+    assert played.steps[0].events[1:3] == [
+        ResourcesChanged("A", "attack", free_attacks=0),
+        BattleStarted(1, "A", "B", free_attack=True),
+    ]
