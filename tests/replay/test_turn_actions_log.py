@@ -188,3 +188,50 @@ def test_harvest_of_a_card_the_seat_does_not_control_is_refused_in_the_same_word
     assert str(refused.value).endswith(
         "theirs is not a face-up card A controls in The World (Harvest; a face-down card has "
         "no abilities, rule 510)")
+
+
+CLOAKED_TAPPER = """\
+name = "a-cloaked-wonders-tap-ability"
+rules = "1.3.2"
+""" + FILLERS + """\
+[state]
+round = 3
+turn = "A"
+[state.A]
+energy = 2
+hand = [{ id = "cloak", card = "Whisperleaf Cloak" }]
+deck = ["Filler", "Filler", "Filler", "Filler"]
+[state.B]
+deck = ["Filler", "Filler", "Filler", "Filler"]
+[[state.world]]
+id = "autumn"
+card = "Autumn, Essence Animated"
+controller = "A"
+realm = 1
+[[steps]]
+player = "A"
+action = "play"
+card = "cloak"
+realm = 1
+[[steps]]
+player = "B"
+action = "pass"
+"""
+
+
+@pytest.mark.parametrize(("revision", "why"), [
+    (6, "Autumn, Essence Animated is tapped: a tap ability needs it untapped (Tap)"),
+    (7, None),
+])
+def test_r22_a_cloaked_wonders_own_tap_cost_is_bound_only_before_revision_7(revision, why):
+    """R22 (docs/rulings.md; Whisperleaf Cloak, "Opponents can't tap ... equipped Wonder"):
+    revisions 1-6 let the Cloak bind every tap, so its controller can't pay a Tap cost of the
+    equipped Wonder (Autumn's "Tap Free"); from revision 7 it binds opponents only."""
+    played = run(CLOAKED_TAPPER, revision=revision)
+    engine = played.engine
+    assert engine.state.cards["cloak"].zone == "world"
+    assert engine.prompt is not None and (engine.prompt.seat, engine.prompt.kind) == ("A", "turn")
+    assert engine.check(ActivationDeclared("A", "autumn", 0)) == why
+    offered = {"type": "ActivationDeclared", "card": "autumn", "ability": 0, "targets": []} in \
+        _offered(shown(engine))
+    assert offered is (why is None)
