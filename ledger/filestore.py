@@ -5,8 +5,11 @@ Durability contract (DESIGN.md section 5):
 * a batch is written with one ``write`` and ``fsync``-ed before ``append`` returns; a new
   match file is written beside, fsynced, hard-linked into place (so an id is never taken
   twice) and the directory is fsynced;
-* writers to one match are serialised by an exclusive ``flock`` on the match file, and the
-  ``expected_seq`` check happens under that lock;
+* writers to one match are serialised by an exclusive ``flock`` on the match file, taken and
+  released per append, and the ``expected_seq`` check happens under that lock; the store
+  appends through a descriptor it keeps open per match (:mod:`ledger.openfiles`: bounded, one
+  thread at a time per descriptor, never shared with a forked child) and, under the lock,
+  checks that the match's path still names that file (else it opens the path again);
 * a torn tail (a partial line, or the complete lines of a batch whose last line never made
   it to disk) is dropped only by a **writer**: :meth:`FileStore.append`, holding the lock,
   truncates it away with a :class:`TornTailWarning` (the first time this process appends to
@@ -24,7 +27,9 @@ Beside the protocol (:class:`ledger.store.Store`) it keeps what only a directory
 :meth:`FileStore.read_file` and :meth:`FileStore.torn_tail`.  :meth:`FileStore.head` is cheap:
 one ``fstat`` while a file is as this store last saw it (device, inode, size, mtime), else one
 read of its last lines -- so incremental readers (the web's tables, the viewer's listing,
-``wonders ingest``) ask the protocol, never the file system.
+``wonders ingest``) ask the protocol, never the file system.  :meth:`FileStore.append` costs
+a ``stat`` of the path under the lock while the file ends where this store's last append left
+it (no read of the file), and :meth:`FileStore.close` closes the descriptors it keeps.
 """
 
 from __future__ import annotations
