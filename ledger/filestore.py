@@ -162,7 +162,9 @@ class FileStore(Store):
                                        stamp)
             data = b"\n".join(lines) + b"\n"
             _write_all(entry.fd, data)
-            os.fsync(entry.fd)  # acknowledged only once on disk
+            # Acknowledged only once on disk.  fsync, not fdatasync: every append changes the
+            # file's size, which fdatasync has to make durable too (a journal commit either way).
+            os.fsync(entry.fd)
             # Under the lock nothing else wrote: the file ends where this batch does.
             entry.tail = (size + len(data), length + len(lines), last)
         finally:
