@@ -47,6 +47,7 @@ import msgspec
 from ledger.distributed import RETRIES, Failure, cluster, maybe_fault, run_chunks
 from ledger.errors import LedgerError
 from ledger.events import MatchOpened
+from ledger.lines import MatchLines
 from ledger.registry import facts_for
 from ledger.rows import FileInfo, all_tables, sql_columns
 from ledger.store import SUFFIX, Head, Store
@@ -378,27 +379,30 @@ def _parquet_bytes(table: Any) -> bytes:
 
 def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
                 staged: _Staged) -> Mapping[str, list[Any]] | None:
-    """The rows of one match, or ``None`` (nothing new, or a problem recorded in ``staged``)."""
+    """The rows of one match, or ``None`` (nothing new, or a problem recorded in ``staged``).
+    Its lines are read with their hashes and chain checked on the bytes
+    (:meth:`ledger.store.Store.read_lines`) and decoded only as far as the facts need."""
     name = f"{name_id}{SUFFIX}"
     try:
-        stored = list(store.read(name_id))
-        size = store.head(name_id).size
+        lines = MatchLines(store.read_lines(name_id), name)
+        if not lines.lines:
+            staged.problems.append(Problem(name, "corrupt", "no complete event in the match"))
+            return None
+        first = lines.head(0)
+        opened = lines.event(0, first) if first.type == "MatchOpened" else None
+        stamp = _ns(lines.head(-1).at)
     except LedgerError as exc:
         staged.problems.append(Problem(name, "corrupt", str(exc)))
         return None
-    if not stored:
-        staged.problems.append(Problem(name, "corrupt", "no complete event in the match"))
-        return None
-    match_id = getattr(stored[0].event, "match_id", None)
+    match_id = getattr(opened, "match_id", None)
     if match_id != name_id:
         staged.problems.append(Problem(
             name, "misnamed", f"seq 0 says match {match_id!r}; a match file is named "
                               f"<match_id>{SUFFIX}"))
         return None
-    stamp = _ns(stored[-1].at)
-    if seen is not None and not _has_grown(stored, seen, name, size, stamp, staged):
+    size = sum(map(len, lines.lines)) + len(lines.lines)  # the lines and their newlines
+    if seen is not None and not _has_grown(lines, seen, name, size, stamp, staged):
         return None
-    opened = stored[0].event
     game = opened.game if isinstance(opened, MatchOpened) else "?"
     match_facts = facts_for(game)
     if match_facts is None:
@@ -406,7 +410,7 @@ def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
                                        f"game {game!r} is not installed in this program"))
         return None
     try:
-        rows = match_facts(stored, FileInfo(name, size, stamp), facts)
+        rows = match_facts(lines, FileInfo(name, size, stamp), facts)
     except LedgerError as exc:
         staged.problems.append(Problem(name, "corrupt", str(exc)))
         return None
@@ -415,7 +419,7 @@ def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
         staged.grown += 1
     else:
         staged.new += 1
-    staged.events += len(stored)
+    staged.events += len(lines)
     return rows
 
 
@@ -429,24 +433,24 @@ def _ns(at: str) -> int:
         return 0
 
 
-def _has_grown(stored: list, seen: _Known, name: str, size: int, stamp: int,
+def _has_grown(lines: MatchLines, seen: _Known, name: str, size: int, stamp: int,
                staged: _Staged) -> bool:
     """Whether an ingested match has new events on top of the ingested ones; a match
     changed under an ingested seq is recorded as a problem, an unchanged one as touched."""
-    if len(stored) < seen.events or stored[seen.events - 1].hash != seen.last_hash:
-        staged.problems.append(Problem(name, "changed", _changed(stored, seen)))
+    if len(lines) < seen.events or lines.hash(seen.events - 1) != seen.last_hash:
+        staged.problems.append(Problem(name, "changed", _changed(lines, seen)))
         return False
-    if len(stored) == seen.events:
+    if len(lines) == seen.events:
         staged.touched.append((seen.match_id, size, stamp))
         return False
     return True
 
 
-def _changed(stored: list, seen: _Known) -> str:
-    if len(stored) < seen.events:
-        return (f"the match now has {len(stored)} events but {seen.events} were ingested; "
+def _changed(lines: MatchLines, seen: _Known) -> str:
+    if len(lines) < seen.events:
+        return (f"the match now has {len(lines)} events but {seen.events} were ingested; "
                 f"kept the ingested rows")
-    return (f"event seq {seen.events - 1} now hashes {stored[seen.events - 1].hash[:12]}…, "
+    return (f"event seq {seen.events - 1} now hashes {lines.hash(seen.events - 1)[:12]}…, "
             f"ingested as {seen.last_hash[:12]}… (the match was rewritten under an existing "
             f"seq); kept the ingested rows")
 

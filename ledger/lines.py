@@ -1,0 +1,203 @@
+"""A match's stored lines read the cheap way: the hash chain checked on the raw bytes, and
+each line decoded only as far as its reader asks (the analytics ingest, DESIGN.md section 6).
+
+A stored line ends ``,"prev":"<64 hex>","hash":"<64 hex>"}`` and its hash is SHA-256 of
+the line up to ``,"hash":`` followed by ``}`` (``docs/format.md``).  :func:`check_chain`
+checks, on bytes alone, for every line: that it starts ``{"seq":N,`` with N its position,
+that its hash is the hash of its bytes, and that its ``prev`` is the hash of the line before
+(64 zeros for seq 0).  A line that fails is decoded the full way (:func:`ledger.codec.decode_line`)
+to say exactly what is wrong (hash mismatch, broken chain, not a ledger line …).
+
+What this does **not** check, unlike :meth:`ledger.store.Store.read`: that every line is
+the canonical encoding of its event (key order, whitespace and duplicate keys *inside the
+event's fields*), and that every event's fields fit its schema -- only the envelope of
+every line and the events a reader decodes (:meth:`MatchLines.event`) are checked.  Any
+change to a line's bytes still fails its hash; ``wonders verify`` (and ``read``) check the
+rest.
+
+:class:`MatchLines` holds the checked lines of one match: :meth:`MatchLines.heads` decodes
+every line's envelope (and any event fields a :class:`Head` subclass names) in one pass,
+:meth:`MatchLines.event` one line's typed event (old schema versions upcast), and
+:meth:`MatchLines.payload` the event's JSON: the slice of the line's own bytes where that is
+exactly the canonical encoding of the event, else the encoding.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from ledger.codec import GENESIS, Stored, decode_line, encode_line
+from ledger.errors import IntegrityError, MalformedEventError
+from ledger.events import Event
+from ledger.registry import EVENT_TYPES, SCHEMA, decoder, load_games
+
+_TAIL = len(b',"hash":"') + 64 + len(b'"}')  # the bytes after the hashed part
+_PREV = len(b',"prev":"') + 64 + len(b'"')  # the ``prev`` key, just before them
+_encode = msgspec.json.Encoder().encode
+
+
+def check_chain(data: bytes, where: str) -> list[bytes]:
+    """The lines of a match file's bytes (whole lines, each ending in a newline), every one's
+    seq, hash and chain link checked on its bytes (see the module doc); ``where`` names the
+    data in errors (``<where>:<line>``)."""
+    lines = data.split(b"\n")
+    if lines.pop() != b"":
+        raise MalformedEventError(f"{where}:{len(lines) + 1}: the data ends inside a line")
+    prev = GENESIS.encode()
+    sha256 = hashlib.sha256
+    for index, line in enumerate(lines):
+        digest = sha256(line[:-_TAIL] + b"}").hexdigest().encode()
+        if line[-66:-2] != digest or line[-_TAIL - 65:-_TAIL - 1] != prev or \
+                not line.startswith(b'{"seq":%d,' % index) or \
+                line[-_TAIL:-66] != b',"hash":"' or line[-_TAIL - _PREV:-_TAIL - 65] != b',"prev":"':
+            _explain(line, f"{where}:{index + 1}", prev.decode(), index)
+        prev = digest
+    return lines
+
+
+def _explain(line: bytes, where: str, prev: str, index: int) -> None:
+    """Raise what is wrong with a line that failed the bytes check (the full decoder names
+    it); a line the decoder accepts failed on its seq or layout."""
+    stored = decode_line(line, where, prev)
+    if stored.seq != index:
+        raise MalformedEventError(f"{where}: seq {stored.seq}: expected seq {index}")
+    raise IntegrityError(f"{where}: seq {index}: the line's hash or chain link is not where "
+                         f"a ledger line has it")
+
+
+class Head(msgspec.Struct):
+    """What :meth:`MatchLines.heads` decodes of every line: its envelope (a subclass may
+    name event fields too; fields a line lacks keep their defaults, others are skipped)."""
+
+    seq: int
+    type: str
+    v: int
+    at: str
+    batch: int
+
+
+_DECODERS: dict[type, msgspec.json.Decoder] = {}
+_head_decoder = msgspec.json.Decoder(Head)
+
+
+class MatchLines:
+    """The checked lines of one match (:func:`check_chain`), decoded on demand."""
+
+    __slots__ = ("_events", "_hashes", "lines", "where")
+
+    def __init__(self, lines: list[bytes], where: str = "",
+                 events: Sequence[Event] | None = None, hashes: Sequence[str] | None = None):
+        self.lines = lines
+        self.where = where
+        self._events: dict[int, Event] = dict(enumerate(events)) if events is not None else {}
+        self._hashes = hashes
+
+    @classmethod
+    def from_stored(cls, stored: Sequence[Stored], where: str = "") -> MatchLines:
+        """The lines of events already read (:meth:`ledger.store.Store.read`): each event
+        encoded again at its current schema version, with its stored hash."""
+        lines = [encode_line(s.event, s.seq, s.at, s.batch, s.prev)[0] for s in stored]
+        return cls(lines, where, [s.event for s in stored], [s.hash for s in stored])
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def hash(self, index: int) -> str:
+        """The stored hash of a line."""
+        if self._hashes is not None:
+            return self._hashes[index]
+        return self.lines[index][-66:-2].decode()
+
+    def head(self, index: int) -> Head:
+        """One line's :class:`Head`."""
+        try:
+            return _head_decoder.decode(self.lines[index])
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise MalformedEventError(f"{self.where}:{index % len(self.lines) + 1}: not a "
+                                      f"ledger line ({exc})") from None
+
+    def heads(self, cls: type[Head] = Head) -> list[Any]:
+        """Every line's :class:`Head` (or ``cls``, a subclass), decoded in one pass."""
+        found = _DECODERS.get(cls)
+        if found is None:
+            found = _DECODERS[cls] = msgspec.json.Decoder(cls)
+        try:
+            heads = found.decode_lines(b"\n".join(self.lines))
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            heads = []
+        if len(heads) != len(self.lines):  # name the line (decode_lines does not)
+            for index, line in enumerate(self.lines):
+                try:
+                    found.decode(line)
+                except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+                    raise MalformedEventError(f"{self.where}:{index + 1}: seq {index}: not a "
+                                              f"ledger line ({exc})") from None
+            raise MalformedEventError(f"{self.where}: a blank line")
+        return heads
+
+    def event(self, index: int, head: Head) -> Event:
+        """The typed event of a line (its schema checked; an old version upcast, as
+        :meth:`ledger.store.Store.read` does)."""
+        event = self._events.get(index)
+        if event is None:
+            event = self._events[index] = self._decode(index, head)
+        return event
+
+    def _decode(self, index: int, head: Head) -> Event:
+        line, where = self.lines[index], f"{self.where}:{index + 1}"
+        if head.v == SCHEMA.get(head.type):
+            try:
+                event = decoder().decode(line)
+            except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+                raise MalformedEventError(f"{where}: seq {index}: bad {head.type} event "
+                                          f"({exc})") from None
+            if type(event).__name__ == head.type:
+                return event
+        return decode_line(line, where).event  # another version (upcast), or its error
+
+    def payload(self, index: int, head: Head) -> bytes:
+        """The event as JSON (``{"type": …, fields…}``), as its canonical encoding: the
+        line's own bytes where they are exactly that (an event of the current schema without
+        numbers that an old line may have written as integers), else the typed event
+        encoded (:meth:`event`)."""
+        if self._hashes is None and head.v == SCHEMA.get(head.type) and \
+                head.type not in _with_floats():
+            line = self.lines[index]
+            start = 8 + len(str(head.seq))  # after ``{"seq":N,`` (checked by check_chain)
+            tail = b',"v":%d,"at":%s,"batch":%d' % (head.v, _encode(head.at), head.batch)
+            end = len(line) - _TAIL - _PREV - len(tail)
+            if line[end:end + len(tail)] == tail and line[start:start + 8] == b'"type":"':
+                return b"{" + line[start:end] + b"}"
+        return _encode(self.event(index, head))
+
+
+_FLOATS: set[str] = set()
+
+
+def _with_floats() -> set[str]:
+    """The event types with a float anywhere in their fields: a line recorded before numbers
+    were normalised may hold ``4`` where the canonical encoding is ``4.0``."""
+    if not _FLOATS:
+        load_games()
+        _FLOATS.update(name for name, cls in EVENT_TYPES.items() if _has_float(cls, set()))
+        _FLOATS.add("")  # computed (even if no type has a float)
+    return _FLOATS
+
+
+def _has_float(tp: Any, seen: set) -> bool:
+    info = tp if isinstance(tp, msgspec.inspect.Type) else msgspec.inspect.type_info(tp)
+    if isinstance(info, msgspec.inspect.FloatType):
+        return True
+    if isinstance(info, msgspec.inspect.StructType | msgspec.inspect.DataclassType):
+        if info.cls in seen:
+            return False
+        seen.add(info.cls)
+        return any(_has_float(f.type, seen) for f in info.fields)
+    inner = [getattr(info, name) for name in ("item_type", "key_type", "value_type")
+             if hasattr(info, name)]
+    inner += list(getattr(info, "types", ())) + list(getattr(info, "item_types", ()))
+    return any(_has_float(t, seen) for t in inner)
