@@ -18,13 +18,14 @@ rest.
 :class:`MatchLines` holds the checked lines of one match: :meth:`MatchLines.heads` decodes
 every line's envelope (and any event fields a :class:`Head` subclass names) in one pass,
 :meth:`MatchLines.event` one line's typed event (old schema versions upcast), and
-:meth:`MatchLines.payload` the event's JSON: the slice of the line's own bytes where that is
+:meth:`MatchLines.payloads` the events' JSON: the slice of the line's own bytes where that is
 exactly the canonical encoding of the event, else the encoding.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -159,20 +160,95 @@ class MatchLines:
                 return event
         return decode_line(line, where).event  # another version (upcast), or its error
 
-    def payload(self, index: int, head: Head) -> bytes:
-        """The event as JSON (``{"type": …, fields…}``), as its canonical encoding: the
-        line's own bytes where they are exactly that (an event of the current schema without
-        numbers that an old line may have written as integers), else the typed event
-        encoded (:meth:`event`)."""
-        if self._hashes is None and head.v == SCHEMA.get(head.type) and \
-                head.type not in _with_floats():
-            line = self.lines[index]
-            start = 8 + len(str(head.seq))  # after ``{"seq":N,`` (checked by check_chain)
-            tail = b',"v":%d,"at":%s,"batch":%d' % (head.v, _encode(head.at), head.batch)
-            end = len(line) - _TAIL - _PREV - len(tail)
-            if line[end:end + len(tail)] == tail and line[start:start + 8] == b'"type":"':
-                return b"{" + line[start:end] + b"}"
-        return _encode(self.event(index, head))
+    def hashes(self) -> list[str]:
+        """Every line's stored hash."""
+        if self._hashes is not None:
+            return list(self._hashes)
+        return b"\n".join([line[-66:-2] for line in self.lines]).decode().split("\n")
+
+    def payloads(self, heads: Sequence[Head]) -> list[bytes]:
+        """Every line's event as JSON (``{"type": …, fields…}``): its canonical encoding --
+        what :func:`msgspec.json.encode` gives of the typed event (:meth:`event`) --, cut
+        from the line's own bytes where that is the same (:func:`_payload_rule`; ``heads``:
+        :meth:`heads`), else encoded."""
+        if self._hashes is not None:  # events already decoded: encode them
+            return [_encode(self.event(index, head)) for index, head in enumerate(heads)]
+        out: list[bytes | None] = []
+        fix: dict[Any, list[int]] = {}
+        schema, rules = SCHEMA, _RULES
+        for index, (line, head) in enumerate(zip(self.lines, heads, strict=True)):
+            name = head.type
+            rule = rules.get(name) or _payload_rule(name)
+            body = None
+            if rule is not _ENCODE and head.v == schema.get(name):
+                body = _event_bytes(line, 8 + len(str(index)))  # after ``{"seq":N,``
+                if body is not None and rule is not _AS_IS:
+                    fix.setdefault(rule, []).append(index)
+            out.append(body)
+        for rule, indexes in fix.items():  # one pass per rule: the bodies joined
+            joined = b"\n".join([out[index] for index in indexes])  # type: ignore[misc]
+            for index, body in zip(indexes, rule.sub(rb"\1.0", joined).split(b"\n"),
+                                   strict=True):
+                out[index] = body
+        return [body if body is not None else _encode(self.event(index, heads[index]))
+                for index, body in enumerate(out)]
+
+
+def _event_bytes(line: bytes, start: int) -> bytes | None:
+    """A line's event fields as a JSON object, cut from its bytes: from ``"type"`` (just
+    after ``{"seq":N,``) to the envelope's ``,"v":`` -- the last one in the line, found at the
+    top level when nothing between it and ``,"prev":`` closes an object or array (a line the
+    envelope decoder accepted is JSON, and ``,"`` never occurs inside a JSON string);
+    ``None`` when the line is not laid out so."""
+    end = line.rfind(b',"v":', start, -_TAIL - _PREV)
+    if end < 0 or not line.startswith(b'"type":"', start):
+        return None
+    rest = line[end:-_TAIL - _PREV]
+    if b"}" in rest or b"]" in rest:
+        return None
+    return b"{" + line[start:end] + b"}"
+
+
+_AS_IS, _ENCODE = object(), object()
+#: Per event type: how its canonical JSON comes from a line's bytes (see :func:`_payload_rule`).
+_RULES: dict[str, Any] = {}
+
+
+def _payload_rule(name: str) -> Any:
+    """How an event type's canonical encoding comes from a line of it: as is (no float in its
+    fields); for a type whose fields are all scalars, with ``.0`` after an integer written in
+    a float field (a float decodes from ``4`` and encodes as ``4.0``: lines hold ``4`` where
+    the writer had an int, and :meth:`ledger.store.Store.read` accepts them) -- a pattern
+    that can only meet a top-level key, since string values escape their quotes; any other
+    type is decoded and encoded."""
+    load_games()
+    cls = EVENT_TYPES.get(name)
+    rule: Any = _ENCODE
+    if cls is not None and not _has_float(cls, set()):
+        rule = _AS_IS
+    elif cls is not None:
+        fields = msgspec.inspect.type_info(cls).fields  # type: ignore[attr-defined]
+        kinds = [_scalar_kind(f.type) for f in fields]
+        if None not in kinds:
+            floats = [f.encode_name for f, kind in zip(fields, kinds, strict=True)
+                      if kind == "float"]
+            keys = b"|".join(re.escape(k.encode()) for k in floats)
+            rule = re.compile(rb'("(?:%s)":-?\d{1,15})(?=[,}])' % keys)
+    _RULES[name] = rule
+    return rule
+
+
+def _scalar_kind(info: Any) -> str | None:
+    """``"float"`` for a field that decodes an integer as a float, ``"other"`` for any other
+    scalar field, ``None`` for a field that may hold an object or array."""
+    options = info.types if isinstance(info, msgspec.inspect.UnionType) else (info,)
+    scalar = (msgspec.inspect.StrType, msgspec.inspect.IntType, msgspec.inspect.BoolType,
+              msgspec.inspect.NoneType, msgspec.inspect.LiteralType, msgspec.inspect.FloatType)
+    if not all(isinstance(t, scalar) for t in options):
+        return None
+    if any(isinstance(t, msgspec.inspect.IntType) for t in options):
+        return "other"  # an integer stays an integer
+    return "float" if any(isinstance(t, msgspec.inspect.FloatType) for t in options) else "other"
 
 
 _FLOATS: set[str] = set()

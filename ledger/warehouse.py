@@ -140,7 +140,7 @@ def create_tables(con: duckdb.DuckDBPyConnection) -> None:
     Wonders of The First, the only game there was)."""
     for table, row_class in all_tables().items():
         columns = sql_columns(row_class)
-        listed = ", ".join(f'"{name}" {sql}' for name, sql in columns.items())
+        listed = ", ".join(f'"{name}" {sql}{_STORAGE.get(sql, "")}' for name, sql in columns.items())
         con.execute(f"CREATE TABLE IF NOT EXISTS {table} ({listed})")
         have = {r[0] for r in con.execute(
             "SELECT column_name FROM information_schema.columns WHERE table_name = ?",
@@ -149,6 +149,11 @@ def create_tables(con: duckdb.DuckDBPyConnection) -> None:
             if name not in have:
                 default = " DEFAULT 'wotf'" if (table, name) == ("matches", "game") else ""
                 con.execute(f'ALTER TABLE {table} ADD COLUMN "{name}" {sql}{default}')
+
+
+#: How a column of a type is stored: JSON (``events.payload``, most of the warehouse's bytes)
+#: with zstd -- a quarter of the size of DuckDB's default, and quicker to write.
+_STORAGE = {"JSON": " USING COMPRESSION zstd"}
 
 
 def _first_line(exc: BaseException) -> str:
@@ -362,10 +367,15 @@ def _json_texts(values: list) -> list[str]:
     return texts
 
 
+#: The stage files' compression: they live for seconds; lz4 writes about as fast as none and
+#: DuckDB reads it back fastest (measured against zstd, snappy and none on 400 matches).
+_STAGE_CODEC = "lz4"
+
+
 def _write_parquet(table: Any, target: Path) -> None:
     import pyarrow.parquet as pq
 
-    pq.write_table(table, target, compression="zstd", compression_level=1)
+    pq.write_table(table, target, compression=_STAGE_CODEC)
 
 
 def _parquet_bytes(table: Any) -> bytes:
@@ -373,7 +383,7 @@ def _parquet_bytes(table: Any) -> bytes:
     import pyarrow.parquet as pq
 
     sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, compression="zstd", compression_level=1)
+    pq.write_table(table, sink, compression=_STAGE_CODEC)
     return sink.getvalue().to_pybytes()
 
 

@@ -207,14 +207,14 @@ def _event_rows(match_id: str, read: _Read, kept: set[int]) -> list[msgspec.Stru
     rows: list[msgspec.Struct] = []
     turn = 0
     lines = read.lines
-    for head, (seq, _at, event) in zip(read.heads, read.items, strict=True):
+    for head, (seq, _at, event), digest, payload in zip(
+            read.heads, read.items, lines.hashes(), lines.payloads(read.heads), strict=True):
         if isinstance(event, ev.TurnBegan) and seq in kept:
             turn = event.number
         seat = head.seat
         rows.append(EventRow(match_id, seq, head.type, kind_of(head.type), 0, turn,
                              seat if isinstance(seat, str) else None, head.at, head.batch,
-                             lines.hash(seq), seq not in kept,
-                             msgspec.Raw(lines.payload(seq, head))))
+                             digest, seq not in kept, msgspec.Raw(payload)))
     return rows
 
 

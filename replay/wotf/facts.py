@@ -143,6 +143,7 @@ def match_facts(stored: MatchLines | Sequence[Stored], file: FileInfo,
     clock = _events_rows(lines, heads, {head.seq for head in standing}, opened.match_id,
                          out.tables["events"])
     walk = _Walk(opened.match_id, clock)
+    _handlers()
     for head in kept:
         walk.see(lines, head)
     walk.finish_opening()
@@ -161,9 +162,9 @@ def _events_rows(lines: MatchLines, heads: list[_Head], kept_seqs: set[int], mat
     """The ``events`` rows; returns ``seq -> (round, turn)`` for the other tables."""
     clock: dict[int, tuple[int, int]] = {}
     round_no = turn = 0
-    payload, hash_of = lines.payload, lines.hash
-    for head in heads:
-        kind, seat_fields, step = _type_info(head.type)
+    types, raw = _TYPES, msgspec.Raw
+    for head, digest, payload in zip(heads, lines.hashes(), lines.payloads(heads), strict=True):
+        kind, seat_fields, step = types.get(head.type) or _type_info(head.type)
         if step == _ROUND:
             round_no, turn = head.round, 0
         elif step == _TURN:
@@ -178,8 +179,7 @@ def _events_rows(lines: MatchLines, heads: list[_Head], kept_seqs: set[int], mat
             if seat is not None:
                 break
         rows.append(EventRow(match_id, seq, head.type, kind, round_no, turn, seat, head.at,
-                             head.batch, hash_of(seq), seq not in kept_seqs,
-                             msgspec.Raw(payload(seq, head))))
+                             head.batch, digest, seq not in kept_seqs, raw(payload)))
     return clock
 
 
@@ -224,10 +224,10 @@ class _Walk:
         self._open_battle: BattleRow | None = None
 
     def see(self, lines: MatchLines, head: _Head) -> None:
-        handler = _handlers().get(head.type)
+        handler = _HANDLERS.get(head.type)
         if handler is not None:
             handler(self, head, lines.event(head.seq, head))
-        elif _type_info(head.type)[2] == _TURN:
+        elif _TYPES[head.type][2] == _TURN:  # every type's info is known: the events rows ran
             self._open_battle = None
 
     def _round_started(self, head: _Head, event: RoundStarted) -> None:
