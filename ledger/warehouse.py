@@ -34,7 +34,6 @@ import shutil
 import tempfile
 import uuid
 from collections.abc import Callable, Iterable, Mapping
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import attrgetter
@@ -44,7 +43,7 @@ from typing import Any
 import duckdb
 import msgspec
 
-from ledger.distributed import RETRIES, Failure, cluster, maybe_fault, run_chunks
+from ledger.distributed import RETRIES, Failure, Starting, maybe_fault, run_chunks
 from ledger.errors import LedgerError
 from ledger.events import MatchOpened
 from ledger.lines import MatchLines
@@ -183,35 +182,58 @@ def ingest(store: str | os.PathLike | Store, db: str | os.PathLike, facts: CardF
         opened = open_store(store, must_exist=True)
     except LedgerError as exc:
         raise WarehouseError(str(exc)) from None
-    con = connect(db)
+    starting = _start_early(opened, jobs, scheduler)
     try:
-        heads = opened.heads()
-        report = IngestReport(files=len(heads))
-        todo = _to_read(heads, _known(con), report)
-        if on_progress:
-            on_progress(report.unchanged + len(report.problems), len(heads))
-        _STORES[opened.url] = opened  # read in this process: the same instance
-        stage = Path(tempfile.mkdtemp(prefix=".wonders-ingest-", dir=Path(db).parent))
+        con = connect(db)
         try:
-            token = secrets.token_hex(16)
-            (stage / _TOKEN).write_text(token)
-            staged = _Gathered()
-            for part in _stage_all(opened.url, todo, dict(facts), str(stage), token, jobs,
-                                   scheduler, retries):
-                _merge(staged, part, stage)
-                _count(report, part)
-                if on_progress:
-                    on_progress(report.new + report.grown + report.unchanged
-                                + len(report.problems), len(heads))
-            _load(con, staged)
+            return _ingest(opened, con, db, facts, jobs, on_progress, scheduler, retries,
+                           starting)
         finally:
-            shutil.rmtree(stage, ignore_errors=True)
-        return report
+            con.close()
     finally:
-        con.close()
+        if starting is not None:
+            starting.close()
         _STORES.pop(opened.url, None)
         if opened is not store:
             opened.close()
+
+
+def _start_early(opened: Store, jobs: int, scheduler: str | None) -> Starting | None:
+    """The workers, started now in the background while this process reads what is to be
+    done (the warehouse's tables, every match's head), if they are likely to be needed: on
+    a scheduler always, else from :data:`PARALLEL_FROM` matches in the store (an incremental
+    ingest that then finds fewer to read does them here and closes the cluster unused)."""
+    if scheduler is None and (jobs <= 1 or len(opened.ids()) < PARALLEL_FROM):
+        return None
+    # A directory's store holds no connection a forked worker could share: fork the workers.
+    return Starting(jobs, scheduler, fork=not is_url(opened.url))
+
+
+def _ingest(opened: Store, con: duckdb.DuckDBPyConnection, db: str | os.PathLike,
+            facts: CardFacts, jobs: int, on_progress: Callable[[int, int], None] | None,
+            scheduler: str | None, retries: int, starting: Starting | None) -> IngestReport:
+    heads = opened.heads()
+    report = IngestReport(files=len(heads))
+    todo = _to_read(heads, _known(con), report)
+    if on_progress:
+        on_progress(report.unchanged + len(report.problems), len(heads))
+    _STORES[opened.url] = opened  # read in this process: the same instance
+    stage = Path(tempfile.mkdtemp(prefix=".wonders-ingest-", dir=Path(db).parent))
+    try:
+        token = secrets.token_hex(16)
+        (stage / _TOKEN).write_text(token)
+        staged = _Gathered()
+        for part in _stage_all(opened.url, todo, dict(facts), str(stage), token, jobs,
+                               scheduler, retries, starting):
+            _merge(staged, part, stage)
+            _count(report, part)
+            if on_progress:
+                on_progress(report.new + report.grown + report.unchanged
+                            + len(report.problems), len(heads))
+        _load(con, staged)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    return report
 
 
 def _to_read(heads: Mapping[str, Head | Exception], known: dict[str, _Known],
@@ -263,28 +285,26 @@ _TOKEN = ".token"  # a stage directory's token: a worker that reads it sees the 
 
 
 def _stage_all(url: str, todo: list, facts: dict, stage: str, token: str, jobs: int,
-               scheduler: str | None, retries: int) -> Iterable[_Staged]:
+               scheduler: str | None, retries: int,
+               starting: Starting | None) -> Iterable[_Staged]:
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
     if not chunks:
         return
-    here = scheduler is None and (jobs <= 1 or len(todo) < PARALLEL_FROM)
+    here = starting is None or (scheduler is None and (jobs <= 1 or len(todo) < PARALLEL_FROM))
     if here:
         # In this process: chunks small enough that each one's progress shows.
         chunks = [todo[i:i + 25] for i in range(0, len(todo), 25)]
     elif scheduler is None:
         size = max(1, min(CHUNK, -(-len(todo) // (4 * jobs))))  # >= 4 tasks per worker
         chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
-    # A directory's store holds no connection a forked worker could share: fork the workers.
-    fork = not is_url(url)
-    with nullcontext(None) if here else cluster(jobs, scheduler, fork=fork) as client:
-        for result in run_chunks(stage_chunk, chunks, (url, facts, stage, token), client,
-                                 retries):
-            if isinstance(result, Failure):
-                match_id = result.item[0]
-                yield _Staged(files={}, blobs={}, replace=[], touched=[], problems=[
-                    Problem(f"{match_id}{SUFFIX}", "failed", result.error)])
-            else:
-                yield result
+    client = None if here or starting is None else starting.client()
+    for result in run_chunks(stage_chunk, chunks, (url, facts, stage, token), client, retries):
+        if isinstance(result, Failure):
+            match_id = result.item[0]
+            yield _Staged(files={}, blobs={}, replace=[], touched=[], problems=[
+                Problem(f"{match_id}{SUFFIX}", "failed", result.error)])
+        else:
+            yield result
 
 
 def stage_chunk(chunk: list, url: str, facts: dict, stage: str, token: str) -> _Staged:
