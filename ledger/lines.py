@@ -44,20 +44,41 @@ _encode = msgspec.json.Encoder().encode
 def check_chain(data: bytes, where: str) -> list[bytes]:
     """The lines of a match file's bytes (whole lines, each ending in a newline), every one's
     seq, hash and chain link checked on its bytes (see the module doc); ``where`` names the
-    data in errors (``<where>:<line>``)."""
+    data in errors (``<where>:<line>``).  Each check runs over every line at once (one
+    comprehension or join each: that is what makes it cheap); the first line that fails one
+    is found and explained line by line."""
     lines = data.split(b"\n")
     if lines.pop() != b"":
         raise MalformedEventError(f"{where}:{len(lines) + 1}: the data ends inside a line")
+    sha256, cut = hashlib.sha256, -_TAIL
+    digests = b"".join([sha256(line[:cut] + b"}").hexdigest().encode() for line in lines])
+    stored = b"".join([line[-66:-2] for line in lines])
+    prevs = b"".join([line[cut - 65:cut - 1] for line in lines])
+    layout = b"".join([line[cut - _PREV:cut - 65] + line[cut:-66] + line[-2:] for line in lines])
+    seqs = b"".join([line[:line.find(b",", 7) + 1] for line in lines])
+    if stored != digests or prevs != GENESIS.encode() + digests[:-64] or \
+            layout != _LAYOUT * len(lines) or \
+            seqs != b"".join([b'{"seq":%d,' % n for n in range(len(lines))]):
+        _find_bad(lines, where)
+    return lines
+
+
+_LAYOUT = b',"prev":"' + b',"hash":"' + b'"}'
+
+
+def _find_bad(lines: list[bytes], where: str) -> None:
+    """Line by line: raise for the first line that fails the bytes check."""
     prev = GENESIS.encode()
-    sha256 = hashlib.sha256
     for index, line in enumerate(lines):
-        digest = sha256(line[:-_TAIL] + b"}").hexdigest().encode()
+        digest = hashlib.sha256(line[:-_TAIL] + b"}").hexdigest().encode()
         if line[-66:-2] != digest or line[-_TAIL - 65:-_TAIL - 1] != prev or \
                 not line.startswith(b'{"seq":%d,' % index) or \
-                line[-_TAIL:-66] != b',"hash":"' or line[-_TAIL - _PREV:-_TAIL - 65] != b',"prev":"':
+                line[-_TAIL:-66] != b',"hash":"' or line[-2:] != b'"}' or \
+                line[-_TAIL - _PREV:-_TAIL - 65] != b',"prev":"':
             _explain(line, f"{where}:{index + 1}", prev.decode(), index)
         prev = digest
-    return lines
+    raise IntegrityError(f"{where}: the lines' hashes or chain do not check (no single line "
+                         f"found at fault)")
 
 
 def _explain(line: bytes, where: str, prev: str, index: int) -> None:
@@ -173,25 +194,46 @@ class MatchLines:
         :meth:`heads`), else encoded."""
         if self._hashes is not None:  # events already decoded: encode them
             return [_encode(self.event(index, head)) for index, head in enumerate(heads)]
-        out: list[bytes | None] = []
+        lines, schema, rules = self.lines, SCHEMA, _RULES
+        how = [(rules.get(h.type) or _payload_rule(h.type)) if h.v == schema.get(h.type)
+               else _ENCODE for h in heads]
+        out = _cut_all(lines)
+        if out is None:  # a line not laid out as written: line by line
+            out = [_event_bytes(line, 8 + len(str(index))) for index, line in enumerate(lines)]
         fix: dict[Any, list[int]] = {}
-        schema, rules = SCHEMA, _RULES
-        for index, (line, head) in enumerate(zip(self.lines, heads, strict=True)):
-            name = head.type
-            rule = rules.get(name) or _payload_rule(name)
-            body = None
-            if rule is not _ENCODE and head.v == schema.get(name):
-                body = _event_bytes(line, 8 + len(str(index)))  # after ``{"seq":N,``
-                if body is not None and rule is not _AS_IS:
-                    fix.setdefault(rule, []).append(index)
-            out.append(body)
-        for rule, indexes in fix.items():  # one pass per rule: the bodies joined
-            joined = b"\n".join([out[index] for index in indexes])  # type: ignore[misc]
+        for index, rule in enumerate(how):
+            if rule is not _AS_IS:
+                fix.setdefault(rule, []).append(index)
+        for rule, indexes in fix.items():
+            if rule is _ENCODE:
+                for index in indexes:
+                    out[index] = _encode(self.event(index, heads[index]))
+                continue
+            bodies = [out[index] for index in indexes]
+            if None in bodies:
+                for index in indexes:
+                    out[index] = _encode(self.event(index, heads[index]))
+                continue
+            joined = b"\n".join(bodies)  # type: ignore[arg-type]  # one pass per rule
             for index, body in zip(indexes, rule.sub(rb"\1.0", joined).split(b"\n"),
                                    strict=True):
                 out[index] = body
         return [body if body is not None else _encode(self.event(index, heads[index]))
                 for index, body in enumerate(out)]
+
+
+def _cut_all(lines: list[bytes]) -> list[bytes | None] | None:
+    """:func:`_event_bytes` of every line at once, or ``None`` if any line is not laid out so
+    (each check is one comprehension or join over all lines)."""
+    stop = -_TAIL - _PREV
+    starts = [8 + len(str(index)) for index in range(len(lines))]
+    ends = [line.rfind(b',"v":', start, stop) for line, start in zip(lines, starts, strict=True)]
+    rests = b"".join([line[end:stop] for line, end in zip(lines, ends, strict=True)])
+    types = b"".join([line[start:start + 8] for line, start in zip(lines, starts, strict=True)])
+    if -1 in ends or b"}" in rests or b"]" in rests or types != b'"type":"' * len(lines):
+        return None
+    return [b"{" + line[start:end] + b"}" for line, start, end in zip(lines, starts, ends,
+                                                                     strict=True)]
 
 
 def _event_bytes(line: bytes, start: int) -> bytes | None:

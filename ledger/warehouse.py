@@ -1,15 +1,26 @@
 """The analytics warehouse: match files ingested into DuckDB tables, incrementally.
 
 ``ingest(store, db, facts)`` reads the matches of a store -- a directory or a
-``postgresql://`` URL, through the store protocol (:meth:`ledger.store.Store.read`: every
-line's hash and chain link checked, old schema versions upcast) --, turns each match into
-rows (its game's facts, :func:`ledger.registry.facts_for`: for Wonders of The First
-:mod:`replay.wotf.facts`) and writes them as Parquet, a file per table and chunk of
-matches; DuckDB then loads each table's files in one statement, all tables in one
-transaction.  The chunks are read in this process, or by the workers of a Dask cluster
-(:mod:`ledger.distributed`: a local one of ``jobs`` processes, or an existing one): a failed
-task is retried, then match by match, and a match that still fails is reported by name.
-Tables and columns are those of :mod:`ledger.rows`, documented in ``docs/analytics.md``.
+``postgresql://`` URL, through the store protocol --, turns each match into rows (its game's
+facts, :func:`ledger.registry.facts_for`: for Wonders of The First :mod:`replay.wotf.facts`)
+and writes them as Parquet, a file per table and chunk of matches; DuckDB then loads each
+table's files in one statement, all tables in one transaction.  The chunks are read in this
+process, or by the workers of a Dask cluster (:mod:`ledger.distributed`: a local one of
+``jobs`` processes, started in the background while this process reads the heads, or an
+existing one): a failed task is retried, then match by match, and a match that still fails
+is reported by name.  Tables and columns are those of :mod:`ledger.rows`, documented in
+``docs/analytics.md``.
+
+What reading a match checks (:meth:`ledger.store.Store.read_lines`, :mod:`ledger.lines`):
+every line's seq, its hash against its bytes and its chain link (``prev``), all on the raw
+bytes; every line's envelope decodes (``seq``, ``type``, ``v``, ``at``, ``batch``); the events
+the rows read (``MatchOpened``, the outcomes the tables count) decode whole against their
+schema, old versions upcast.  What it does not check, unlike :meth:`ledger.store.Store.read`
+(and ``wonders verify``): that each line is byte for byte the canonical encoding of its event
+(key order, whitespace, duplicate keys inside the event's fields) and that the events no table
+reads fit their schema.  Any change to a stored byte still fails that line's hash and is
+reported (``corrupt``, with file and line); the rows are the ones ``read`` would give (a test
+compares both paths on take-backs, both games and old schema versions).
 
 Incremental, through the protocol: a match whose head (:meth:`ledger.store.Store.heads`: its
 length, last hash and the bytes of its lines, cheap in every backend) is the one recorded at
