@@ -5,7 +5,10 @@ it (DESIGN.md section 5), without polling the tables:
 
 * :class:`Announcer` -- after an append is committed (and acknowledged), the match id is handed
   to one thread per store that sends ``pg_notify('wonders_appended', match_id)`` on a
-  connection of its own, for every match appended since its previous statement at once.  Off
+  connection of its own, for every match appended since its previous statement at once: the
+  first append after a quiet spell is announced at once, then at most one statement goes per
+  :data:`GAP_S` (a busy server's hundreds of appends a second cost a few statements, and a
+  follower hears of an append at most that much later).  Off
   the writer's path on purpose: a ``NOTIFY`` inside the writing transaction takes PostgreSQL's
   database-wide notify lock from pre-commit to the end, WAL flush included, which queued every
   server's commits behind each other; in a transaction of its own on the writer's connection it
@@ -38,6 +41,8 @@ except ImportError:  # pragma: no cover - the store reports it when opened
 CHANNEL = "wonders_appended"
 #: How long a dropped connection waits before connecting again.
 RECONNECT_S = 0.5
+#: The least time between two announcing statements of one store.
+GAP_S = 0.005
 _ANNOUNCE = "SELECT pg_notify(%s, match_id) FROM unnest(%s::text[]) AS m(match_id)"
 
 
@@ -81,8 +86,12 @@ class Announcer:
         if self._thread is not None:
             self._thread.join(timeout)
 
-    def _take(self) -> list[str] | None:
-        """The match ids to announce next (waits for some); ``None`` once closed."""
+    def _take(self, after: float) -> list[str] | None:
+        """The match ids to announce next (waits for some, and until the monotonic time
+        ``after``); ``None`` once closed."""
+        wait = after - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
         with self._cond:
             self._cond.wait_for(lambda: self._closed or bool(self._pending))
             if self._closed:
@@ -105,13 +114,15 @@ class Announcer:
                 with psycopg.connect(self.url, autocommit=True) as conn:
                     conn.execute("SET synchronous_commit TO off")  # notifications only
                     self.pid = conn.info.backend_pid
-                    while (ids := self._take()) is not None:
+                    after = 0.0
+                    while (ids := self._take(after)) is not None:
                         try:
                             conn.execute(_ANNOUNCE, [self.channel, ids])
                         except BaseException:
                             self._sent(ids)
                             raise
                         self._sent(None)
+                        after = time.monotonic() + GAP_S
             except psycopg.Error:
                 if not self._closed:
                     time.sleep(RECONNECT_S)

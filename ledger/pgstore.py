@@ -128,7 +128,7 @@ WITH moved AS (
   RETURNING match_id)
 INSERT INTO wonders_events (match_id, seq, line)
 SELECT moved.match_id, %(length)s + s.n - 1, s.line
-FROM moved, unnest(%(lines)s::bytea[]) WITH ORDINALITY AS s(line, n)
+FROM moved, unnest(%(lines)b::bytea[]) WITH ORDINALITY AS s(line, n)
 """
 
 
