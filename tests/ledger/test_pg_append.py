@@ -134,3 +134,32 @@ def test_the_announcer_connects_again_after_its_connection_is_cut(pg_url):
         assert got == [True]
         assert time.monotonic() - appended < 5  # a notification, not the 10 s safety read
         assert writer._announcer.pid not in (None, first)
+
+
+OLD_EVENTS_TABLE = """
+CREATE TABLE wonders_matches (
+    match_id text PRIMARY KEY, game text NOT NULL, tournament text, round integer,
+    table_no integer, players text[] NOT NULL, length integer NOT NULL,
+    last_hash text NOT NULL, size bigint NOT NULL, ended boolean NOT NULL DEFAULT false,
+    winner text, reason text);
+CREATE TABLE wonders_events (
+    match_id text NOT NULL REFERENCES wonders_matches (match_id) ON DELETE CASCADE,
+    seq integer NOT NULL CHECK (seq >= 0), line bytea NOT NULL,
+    PRIMARY KEY (match_id, seq));
+"""
+
+
+def test_a_database_from_before_loses_the_foreign_key_and_discard_removes_the_lines(pg_url):
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(OLD_EVENTS_TABLE)
+    with PgStore(pg_url) as store:
+        store.create(_opened("kept"))
+        store.create(_opened("gone"))
+        store.append("gone", _notes(1, 3), 1)
+        store.discard("gone")
+        with psycopg.connect(pg_url) as conn:
+            assert conn.execute("SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND "
+                                "conrelid = 'wonders_events'::regclass").fetchone() == (0,)
+            assert conn.execute("SELECT match_id, count(*) FROM wonders_events "
+                                "GROUP BY 1").fetchall() == [("kept", 1)]
+        assert store.ids() == ["kept"]
