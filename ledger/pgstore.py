@@ -77,6 +77,12 @@ from ledger.store import (
 try:  # the optional extra: pip install 'wonders-ledger[postgres]'
     import psycopg
     from psycopg_pool import ConnectionPool
+
+    class _Connection(psycopg.Connection):
+        """A pooled connection, with the cursor that runs its appends (see
+        :meth:`PgStore._append_cursor`)."""
+
+        append_cursor: psycopg.Cursor | None = None
 except ImportError:  # pragma: no cover - reported when a postgresql:// store is opened
     psycopg = None  # type: ignore[assignment]
     ConnectionPool = None  # type: ignore[assignment,misc]
@@ -153,7 +159,7 @@ class PgStore(Store):
                                         f"({_first_line(exc)})") from None
         self.pool = ConnectionPool(url, min_size=1, max_size=max(1, pool_size), open=False,
                                    timeout=connect_timeout, name="wonders",
-                                   kwargs={"autocommit": True})
+                                   kwargs={"autocommit": True}, connection_class=_Connection)
         try:
             self.pool.open(wait=True, timeout=connect_timeout)
         except Exception as exc:  # noqa: BLE001 - psycopg_pool raises its own PoolTimeout
@@ -272,12 +278,22 @@ class PgStore(Store):
         them, and the ``(match_id, seq)`` key refuses a second line at a seq whatever else."""
         size = sum(len(line) + 1 for line in lines)
         with self._conn() as conn:
-            cur = conn.execute(_APPEND, {
+            cur = self._append_cursor(conn)
+            cur.execute(_APPEND, {
                 "id": match_id, "length": length, "last_hash": last_hash,
                 "new_length": length + len(lines), "new_hash": prev, "bytes": size,
                 "ended": ended is not None, "winner": ended.winner if ended else None,
                 "reason": ended.reason if ended else None, "lines": lines})
             return cur.rowcount == len(lines)
+
+    def _append_cursor(self, conn: Any) -> Any:
+        """The cursor that runs :data:`_APPEND` on ``conn``, one per pooled connection: run
+        again with the same query, a psycopg cursor keeps what it learnt adapting the
+        parameters (a fresh cursor looks every parameter's dumper up again each time)."""
+        cur = getattr(conn, "append_cursor", None)
+        if cur is None or cur.closed:
+            cur = conn.append_cursor = conn.cursor()
+        return cur
 
     def import_lines(self, data: bytes, where: str = "upload") -> Head:
         from ledger.filestore import _checked_opened  # the same check as the file store's
