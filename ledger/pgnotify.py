@@ -29,6 +29,7 @@ announcement): waiters read the head again every few seconds anyway (the store's
 
 from __future__ import annotations
 
+import atexit
 import threading
 import time
 from collections.abc import Iterable
@@ -43,6 +44,8 @@ CHANNEL = "wonders_appended"
 RECONNECT_S = 0.5
 #: The least time between two announcing statements of one store.
 GAP_S = 0.005
+#: How long a process that exits without closing its store waits for its announcements.
+EXIT_FLUSH_S = 2.0
 _ANNOUNCE = "SELECT pg_notify(%s, match_id) FROM unnest(%s::text[]) AS m(match_id)"
 
 
@@ -66,6 +69,8 @@ class Announcer:
                 return
             self._pending[match_id] = None
             if self._thread is None or not self._thread.is_alive():
+                if self._thread is None:  # a command that never closes its store: still sent
+                    atexit.register(self._flush_at_exit)
                 self._thread = threading.Thread(target=self._run, name="wonders-pg-notify",
                                                 daemon=True)
                 self._thread.start()
@@ -79,12 +84,16 @@ class Announcer:
 
     def close(self, timeout: float = 2.0) -> None:
         """Send what is pending (up to ``timeout`` seconds), then stop the thread."""
+        atexit.unregister(self._flush_at_exit)
         self.flush(timeout)
         with self._cond:
             self._closed = True
             self._cond.notify_all()
         if self._thread is not None:
             self._thread.join(timeout)
+
+    def _flush_at_exit(self) -> None:
+        self.flush(EXIT_FLUSH_S)
 
     def _take(self, after: float) -> list[str] | None:
         """The match ids to announce next (waits for some, and until the monotonic time

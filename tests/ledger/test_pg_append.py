@@ -14,8 +14,11 @@ PostgreSQL, without it; failed under ``WONDERS_REQUIRE_POSTGRES=1``).
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import psycopg
 from psycopg import pq
@@ -23,6 +26,8 @@ from psycopg import pq
 from ledger.events import JudgeNote, MatchOpened, SeatInfo
 from ledger.pgnotify import CHANNEL, Announcer
 from ledger.pgstore import PgStore
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _opened(match_id: str) -> MatchOpened:
@@ -163,3 +168,30 @@ def test_a_database_from_before_loses_the_foreign_key_and_discard_removes_the_li
             assert conn.execute("SELECT match_id, count(*) FROM wonders_events "
                                 "GROUP BY 1").fetchall() == [("kept", 1)]
         assert store.ids() == ["kept"]
+
+
+EXITS_WITHOUT_CLOSING = """
+import sys
+from ledger.events import JudgeNote, MatchOpened, SeatInfo
+from ledger.pgstore import PgStore
+store = PgStore(sys.argv[1])
+for match_id in ("bye1", "bye2", "bye3"):  # the first announced at once, the rest pending
+    store.create(MatchOpened(match_id=match_id, ruleset="1.3.2",
+                             seats=[SeatInfo("A", "a"), SeatInfo("B", "b")]))
+    store.append(match_id, [JudgeNote("judge", "last words")], 1)
+"""
+
+
+def test_a_process_that_exits_without_closing_its_store_still_announces(pg_url):
+    heard: list = []
+    stop = threading.Event()
+    thread = _listening(pg_url, heard, stop)
+    done = subprocess.run([sys.executable, "-c", EXITS_WITHOUT_CLOSING, pg_url], cwd=REPO,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    deadline = time.monotonic() + 5
+    while len(heard) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    stop.set()
+    thread.join(5)
+    assert {payload for payload, _ in heard} == {"bye1", "bye2", "bye3"}
