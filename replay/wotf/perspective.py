@@ -202,19 +202,33 @@ def known_cards(events: Sequence[Event], perspective: str) -> frozenset[str]:
     go), until it goes into a deck or its deck is shuffled; a take-back restores what was
     known at its seq."""
     known: set[str] = set()
+    now: frozenset[str] = frozenset()  # ``known`` after the last event, one object while unchanged
     history: list[frozenset[str]] = []
     for event in events:
-        if isinstance(event, TakenBack) and event.to_seq < len(history):
-            known = set(history[event.to_seq])
-        elif isinstance(event, (ManualEffect, ManualResolved)):
-            known |= {op.card for op in event.ops
-                      if op.card and op.op in ("reveal", "look") and shown_to(op, perspective)}
-        elif isinstance(event, CardMoved) and event.to_zone == "deck":
-            known.discard(event.card)
-        elif isinstance(event, DeckShuffled):
-            known = {cid for cid in known if cid not in event.order}
-        history.append(frozenset(known))
-    return frozenset(known)
+        changes = _CHANGES_KNOWN_BY_TYPE.get(type(event))
+        if changes is None:
+            changes = _CHANGES_KNOWN_BY_TYPE[type(event)] = issubclass(type(event), _CHANGES_KNOWN)
+        if changes:  # (every other event leaves ``known`` as it is)
+            if isinstance(event, TakenBack) and event.to_seq < len(history):
+                known = set(history[event.to_seq])
+            elif isinstance(event, (ManualEffect, ManualResolved)):
+                known |= {op.card for op in event.ops
+                          if op.card and op.op in ("reveal", "look") and shown_to(op, perspective)}
+            elif isinstance(event, CardMoved) and event.to_zone == "deck":
+                known.discard(event.card)
+            elif isinstance(event, DeckShuffled):
+                known = {cid for cid in known if cid not in event.order}
+            now = frozenset(known)
+        history.append(now)
+    return now
+
+
+#: The events :func:`known_cards` looks at.  It runs on every read of a board, over every event
+#: of the match, so it tests each event's type once (a dict lookup: ``isinstance`` against an
+#: event class costs several times more) and makes a new set only where one of these may have
+#: changed what is known.
+_CHANGES_KNOWN = (TakenBack, ManualEffect, ManualResolved, CardMoved, DeckShuffled)
+_CHANGES_KNOWN_BY_TYPE: dict[type, bool] = {}
 
 
 def known_board(state: GameState, db: CardDB, perspective: str,
@@ -255,11 +269,32 @@ def card_names(state: GameState, perspective: str, events=()) -> dict[str, str]:
     control: all about cards in view).  A card that was ever put face down stays unnamed
     except for the omniscient view."""
     hidden: set[str] = set()
-    if perspective != "omniscient":
-        hidden = {e.card for e in events if isinstance(e, CardMoved) and _put_face_down(e)}
     # A token that has ceased to exist (203) is gone from the state; its creation was public.
-    gone = {e.card: e.name for e in events if isinstance(e, TokenCreated)}
+    gone: dict[str, str] = {}
+    unseen = perspective != "omniscient"
+    for e in events:  # one pass, one type lookup per event (see _NAMING_KIND)
+        kind = _NAMING_KIND.get(type(e))
+        if kind is None:
+            kind = _NAMING_KIND[type(e)] = _naming_kind(type(e))
+        if kind == _MOVED:
+            if unseen and _put_face_down(e):
+                hidden.add(e.card)
+        elif kind == _TOKEN:
+            gone[e.card] = e.name
     return {**gone, **{cid: c.name for cid, c in state.cards.items() if cid not in hidden}}
+
+
+#: What :func:`card_names` looks at in an event, by the event's class: it runs over every event
+#: of a match for each answer that narrates, and a dict lookup costs a fraction of
+#: ``isinstance`` against an event class.
+_NAMING_KIND: dict[type, int] = {}
+_OTHER, _MOVED, _TOKEN = 0, 1, 2
+
+
+def _naming_kind(cls: type) -> int:
+    if issubclass(cls, CardMoved):
+        return _MOVED
+    return _TOKEN if issubclass(cls, TokenCreated) else _OTHER
 
 
 def board(state: GameState, db: CardDB, perspective: str = "omniscient") -> dict[str, Any]:
