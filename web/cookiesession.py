@@ -19,6 +19,7 @@ class CookieSessions(SecureCookieSessionInterface):
     session cookie."""
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
-        if app.secret_key and not request.cookies.get(self.get_cookie_name(app)):
-            return self.session_class()
+        if app.secret_key and (not request.environ.get("HTTP_COOKIE")
+                               or not request.cookies.get(self.get_cookie_name(app))):
+            return self.session_class()  # (no Cookie header at all: not even one to parse)
         return super().open_session(app, request)

@@ -19,13 +19,12 @@ def undone_by(events: Sequence[Event]) -> dict[int, int]:
     """seq -> the seq of the take-back that undid it.  A ``TakenBack(to_seq)`` at seq ``t``
     undoes the events after ``to_seq`` that were still standing before ``t`` (earlier
     take-backs included); an event undone already keeps the take-back that undid it first."""
+    if not any(_is_take_back(cls) for cls in set(map(type, events))):
+        return {}  # no take-back at all (most matches): found from the events' types at C speed
     standing: list[int] = []
     undone: dict[int, int] = {}
     for seq, event in enumerate(events):
-        is_take_back = _IS_TAKE_BACK.get(type(event))
-        if is_take_back is None:
-            is_take_back = _IS_TAKE_BACK[type(event)] = issubclass(type(event), TakenBack)
-        if is_take_back:
+        if _is_take_back(type(event)):
             to_seq = cast(TakenBack, event).to_seq
             while standing and standing[-1] > to_seq:
                 undone[standing.pop()] = seq
@@ -37,6 +36,13 @@ def undone_by(events: Sequence[Event]) -> dict[int, int]:
 #: for each answer that narrates, and a dict lookup costs a fraction of ``isinstance`` against
 #: an event class.
 _IS_TAKE_BACK: dict[type, bool] = {}
+
+
+def _is_take_back(cls: type) -> bool:
+    found = _IS_TAKE_BACK.get(cls)
+    if found is None:
+        found = _IS_TAKE_BACK[cls] = issubclass(cls, TakenBack)
+    return found
 
 
 def players_of(opened: Event) -> dict[str, str]:
