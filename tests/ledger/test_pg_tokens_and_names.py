@@ -1,0 +1,98 @@
+"""The PostgreSQL store's own parts beyond the store contract (``ledger/pgstore.py``): the
+token book and shared secrets the web server keeps there (``web.tokens.PgTokenBook``), an
+unfinished match imported, a discard by a store that never wrote the match, and how the store
+names its database in messages (never with a password).
+
+Needs the throwaway cluster of tests/postgres.py (skipped, with a line saying how to get
+PostgreSQL, without it; failed under ``WONDERS_REQUIRE_POSTGRES=1``).
+"""
+
+from __future__ import annotations
+
+import pytest
+from psycopg.conninfo import conninfo_to_dict
+
+from ledger import ConflictError, FileStore, MatchNotFoundError
+from ledger.events import JudgeNote, MatchOpened, SeatInfo
+from ledger.pgstore import PgStore, _first_line
+
+
+def _opened(match_id: str) -> MatchOpened:
+    return MatchOpened(match_id=match_id, ruleset="1.3.2",
+                       seats=[SeatInfo("A", "ann"), SeatInfo("B", "bob")])
+
+
+@pytest.fixture
+def store(pg_url):
+    store = PgStore(pg_url)
+    yield store
+    store.close()
+
+
+def test_token_hashes_are_kept_once_and_a_second_write_is_refused(store):
+    store.put_tokens("m-1", {"A": "hash-a", "B": "hash-b"})
+    assert store.token_hashes("m-1") == {"A": "hash-a", "B": "hash-b"}
+    with pytest.raises(ConflictError, match="'m-1' is being created right now"):
+        store.put_tokens("m-1", {"A": "other"})
+    assert store.token_hashes("m-1") == {"A": "hash-a", "B": "hash-b"}
+    assert store.token_hashes("m-2") == {}
+    store.drop_tokens("m-1")
+    assert store.token_hashes("m-1") == {}
+
+
+def test_tokens_without_a_match_are_listed_until_the_match_exists(store):
+    store.put_tokens("m-2", {"A": "a"})
+    store.put_tokens("m-1", {"A": "a"})
+    assert store.tokens_without_match() == ["m-1", "m-2"]
+    store.create(_opened("m-1"))
+    assert store.tokens_without_match() == ["m-2"]
+
+
+def test_the_first_secret_stored_under_a_name_is_everyones(store, pg_url):
+    assert store.secret("session", "first") == "first"
+    other = PgStore(pg_url)
+    try:
+        assert other.secret("session", "second") == "first"
+        assert other.secret("another", "second") == "second"
+    finally:
+        other.close()
+
+
+def test_an_unfinished_match_imports_with_no_winner(store, tmp_path):
+    files = FileStore(tmp_path)
+    files.create(_opened("m-1"))
+    files.append("m-1", [JudgeNote("judge", "still playing")], 1)
+    store.import_lines(files.export_lines("m-1"))
+    info = store.info("m-1")
+    assert (info.length, info.ended, info.winner, info.reason) == (2, False, None, None)
+
+
+def test_a_store_discards_a_match_it_never_wrote(store, pg_url):
+    store.discard("m-none")  # nothing there: nothing to do, as for the file store
+    store.create(_opened("m-1"))
+    other = PgStore(pg_url)
+    try:
+        other.discard("m-1")
+    finally:
+        other.close()
+    with pytest.raises(MatchNotFoundError):
+        store.info("m-1")
+
+
+def test_the_store_is_named_by_user_host_and_database_never_its_password(pg_url):
+    parts = conninfo_to_dict(pg_url)
+    with_password = f"{pg_url}&password=hunter2"
+    store = PgStore(with_password)
+    try:
+        named = repr(store)
+    finally:
+        store.close()
+    assert "hunter2" not in named
+    assert named == (f"PgStore('postgresql://{parts.get('user', '')}@{parts['host']}/"
+                     f"{parts['dbname']}')")
+    assert parts["host"] and parts["dbname"]
+
+
+def test_an_error_without_words_is_named_by_its_kind():
+    assert _first_line(TimeoutError()) == "TimeoutError"
+    assert _first_line(OSError("first line\nsecond line")) == "first line"
