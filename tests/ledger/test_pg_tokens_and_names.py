@@ -96,3 +96,15 @@ def test_the_store_is_named_by_user_host_and_database_never_its_password(pg_url)
 def test_an_error_without_words_is_named_by_its_kind():
     assert _first_line(TimeoutError()) == "TimeoutError"
     assert _first_line(OSError("first line\nsecond line")) == "first line"
+
+
+def test_closing_a_store_ends_its_listening_thread(store):
+    """The listener polls for notifications in short waits, so it sees ``close`` even when
+    nothing is appended: its thread (and with it its ``LISTEN`` connection) ends."""
+    store.create(_opened("m-1"))
+    assert store.wait("m-1", 5, 0.1) is False  # starts listening
+    thread = store._listener._thread
+    assert thread is not None and thread.is_alive()
+    store.close()
+    thread.join(5)
+    assert not thread.is_alive()
