@@ -108,3 +108,27 @@ def test_closing_a_store_ends_its_listening_thread(store):
     store.close()
     thread.join(5)
     assert not thread.is_alive()
+
+
+def test_a_notification_read_with_this_stores_own_is_still_heard(store, pg_url):
+    """The listener skips the notifications of this store's own appends (their waiters were
+    woken already) but not the others read in the same batch: another server's append that
+    arrived just after this store's own is still heard."""
+    import time
+
+    import psycopg
+
+    from ledger.pgnotify import CHANNEL
+
+    listener, announcer = store._listener, store._announcer
+    assert listener.seen("m-b") == 0  # listening
+    with psycopg.connect(pg_url, autocommit=True) as other:
+        with listener._cond:  # the listener stops at the first one it hears ...
+            other.execute(f"NOTIFY {CHANNEL}, 'm-a'")
+            time.sleep(0.3)
+            announcer.announce("m-own")  # ... while this store's own and another's queue up
+            assert announcer.flush(5)
+            other.execute(f"NOTIFY {CHANNEL}, 'm-b'")
+            time.sleep(0.3)
+        listener.wait("m-b", 0, 5)
+    assert (listener.seen("m-a"), listener.seen("m-b"), listener.seen("m-own")) == (1, 1, 0)
