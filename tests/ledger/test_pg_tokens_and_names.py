@@ -132,3 +132,34 @@ def test_a_notification_read_with_this_stores_own_is_still_heard(store, pg_url):
             time.sleep(0.3)
         listener.wait("m-b", 0, 5)
     assert (listener.seen("m-a"), listener.seen("m-b"), listener.seen("m-own")) == (1, 1, 0)
+
+
+def test_the_pool_holds_pool_size_connections_and_waits_connect_timeout_for_one(pg_url):
+    import time
+
+    store = PgStore(pg_url, pool_size=1, connect_timeout=1)
+    try:
+        assert store.pool.max_size == 1
+        with store._conn():  # the pool's only connection, taken
+            started = time.monotonic()
+            with pytest.raises(Exception, match="couldn't get a connection"):
+                store.ids()
+            assert time.monotonic() - started < 5
+    finally:
+        store.close()
+    wide = PgStore(pg_url)
+    try:
+        assert wide.pool.max_size == 10
+    finally:
+        wide.close()
+
+
+def test_without_psycopg_the_store_says_how_to_get_it(pg_url, monkeypatch):
+    import ledger.pgstore
+    from ledger.errors import StoreUnavailableError
+
+    monkeypatch.setattr(ledger.pgstore, "psycopg", None)
+    with pytest.raises(StoreUnavailableError) as caught:
+        PgStore(pg_url)
+    assert str(caught.value) == ("a postgresql:// store needs psycopg and psycopg-pool: "
+                                 "pip install 'wonders-ledger[postgres]'")
