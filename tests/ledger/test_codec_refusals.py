@@ -4,7 +4,9 @@ names where (``file:line``), the seq and what is wrong (docs/format.md, "Canonic
 * JSON that is not a ledger line (no envelope): "not a ledger line", not a key-order fault;
 * a line of the current schema whose event does not decode (a field of the wrong type):
   "bad <type> event" if its hash holds, "hash mismatch" if the line was altered;
-* an altered line of an older schema version: "hash mismatch", not a key fault.
+* an altered line of an older schema version: "hash mismatch", not a key fault;
+* a line of the current schema re-serialised without its hash computed again (the event's
+  keys reordered, a key added): the key fault, named against the event's canonical keys.
 """
 
 from __future__ import annotations
@@ -54,3 +56,22 @@ def test_an_altered_line_of_an_older_schema_is_an_altered_line():
         decode_line(altered, "old-1.jsonl:1")
     assert not isinstance(raised.value, NonCanonicalLineError)
     assert str(raised.value) == "old-1.jsonl:1: seq 0: hash mismatch (the line was altered)"
+
+
+def test_event_keys_reordered_under_the_old_hash_are_named_against_the_canonical_keys():
+    line = _note_line()
+    assert line.count(b'"judge":"judge","text":"a note"') == 1
+    reordered = line.replace(b'"judge":"judge","text":"a note"', b'"text":"a note","judge":"judge"')
+    with pytest.raises(NonCanonicalLineError) as raised:
+        decode_line(reordered, WHERE)
+    assert str(raised.value).startswith(
+        f"{WHERE}: seq 1: not a canonical line: keys out of order "
+        f"(seq,type,text,judge,v,at,batch,prev,hash; canonical: "
+        f"seq,type,judge,text,v,at,batch,prev,hash)")
+
+
+def test_a_key_added_under_the_old_hash_is_named():
+    added = _note_line().replace(b'"text":"a note"', b'"text":"a note","extra":1')
+    with pytest.raises(NonCanonicalLineError,
+                       match=r"^m-1\.jsonl:2: seq 1: not a canonical line: unknown key 'extra'"):
+        decode_line(added, WHERE)
