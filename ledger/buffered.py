@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from ledger.codec import GENESIS, Stored, decode_line, encode_line, now_iso
 from ledger.errors import ConflictError, MatchNotFoundError
 from ledger.events import Event, MatchOpened
-from ledger.store import Head, MatchInfo, Store, encode_batch
+from ledger.store import Head, MatchInfo, Store, encode_batch, stored_batch
 
 __all__ = ["MatchBuffer"]
 
@@ -53,12 +53,13 @@ class MatchBuffer(Store):
         self._own(match_id)
         if not events:
             return []
-        length = len(self._lines)
-        lines, self._last_hash = encode_batch(match_id, events, expected_seq, length,
-                                              self._last_hash, at or self.clock())
+        length, last_hash, stamp = len(self._lines), self._last_hash, at or self.clock()
+        lines, self._last_hash = encode_batch(match_id, events, expected_seq, length, last_hash,
+                                              stamp)
         self._lines += lines
-        return [decode_line(line, f"buffer {match_id}:{length + i + 1}")
-                for i, line in enumerate(lines)]
+        # What a durable store's append returns for the same lines (it decodes each event once
+        # and reads the envelope off the encoding, never re-checking what it just encoded).
+        return stored_batch(lines, length, last_hash, stamp)
 
     def read(self, match_id: str, from_seq: int = 0) -> Iterator[Stored]:
         self._own(match_id)

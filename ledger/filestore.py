@@ -5,8 +5,11 @@ Durability contract (DESIGN.md section 5):
 * a batch is written with one ``write`` and ``fsync``-ed before ``append`` returns; a new
   match file is written beside, fsynced, hard-linked into place (so an id is never taken
   twice) and the directory is fsynced;
-* writers to one match are serialised by an exclusive ``flock`` on the match file, and the
-  ``expected_seq`` check happens under that lock;
+* writers to one match are serialised by an exclusive ``flock`` on the match file, taken and
+  released per append, and the ``expected_seq`` check happens under that lock; the store
+  appends through a descriptor it keeps open per match (:mod:`ledger.openfiles`: bounded, one
+  thread at a time per descriptor, never shared with a forked child) and, under the lock,
+  checks that the match's path still names that file (else it opens the path again);
 * a torn tail (a partial line, or the complete lines of a batch whose last line never made
   it to disk) is dropped only by a **writer**: :meth:`FileStore.append`, holding the lock,
   truncates it away with a :class:`TornTailWarning` (the first time this process appends to
@@ -24,13 +27,16 @@ Beside the protocol (:class:`ledger.store.Store`) it keeps what only a directory
 :meth:`FileStore.read_file` and :meth:`FileStore.torn_tail`.  :meth:`FileStore.head` is cheap:
 one ``fstat`` while a file is as this store last saw it (device, inode, size, mtime), else one
 read of its last lines -- so incremental readers (the web's tables, the viewer's listing,
-``wonders ingest``) ask the protocol, never the file system.
+``wonders ingest``) ask the protocol, never the file system.  :meth:`FileStore.append` costs
+a ``stat`` of the path under the lock while the file ends where this store's last append left
+it (no read of the file), and :meth:`FileStore.close` closes the descriptors it keeps.
 """
 
 from __future__ import annotations
 
 import builtins
 import fcntl
+import functools
 import os
 import time
 import warnings
@@ -56,6 +62,7 @@ from ledger.errors import (
 )
 from ledger.events import SCHEMA, Event, MatchEnded, MatchOpened
 from ledger.integrity import INTACT, NEWER, NON_CANONICAL, FileCheck, check_bytes
+from ledger.openfiles import OpenFiles, OpenMatch
 from ledger.registry import decoder
 from ledger.store import (
     SUFFIX,
@@ -78,7 +85,8 @@ class TornTailWarning(UserWarning):
 class FileStore(Store):
     """A directory of ``<match_id>.jsonl`` files."""
 
-    def __init__(self, root: str | os.PathLike, clock: Callable[[], str] = now_iso):
+    def __init__(self, root: str | os.PathLike, clock: Callable[[], str] = now_iso,
+                 open_files: int = 256):
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
         self.url = str(self.root)
@@ -88,8 +96,8 @@ class FileStore(Store):
         self._verified: dict[Path, tuple[int, int, int, list[Envelope]]] = {}
         # Heads this process has read, per file: ((device, inode, size, mtime), head).
         self._heads: dict[Path, tuple[tuple[int, int, int, int], Head]] = {}
-        # Where this store's last append to a file left it: (identity, (length, last hash)).
-        self._tails: dict[Path, tuple[tuple[int, int, int, int], tuple[int, str]]] = {}
+        # The files this store appends to, kept open (each knows where the last append left it).
+        self._files = OpenFiles(functools.partial(_path_in, self.url), open_files)
 
     def __repr__(self) -> str:
         return f"FileStore({self.url!r})"
@@ -132,34 +140,73 @@ class FileStore(Store):
                at: str | None = None) -> list[Stored]:
         if not events:
             return []
-        path = self.path(match_id)
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_APPEND)
-        except FileNotFoundError:
-            raise MatchNotFoundError(f"no match {match_id!r} in this store") from None
         stamp = at or self.clock()
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            length, last_hash = self._tail_locked(fd, path, match_id)
-            lines, last = encode_batch(match_id, events, expected_seq, length, last_hash, stamp)
-            _write_all(fd, b"\n".join(lines) + b"\n")
-            os.fsync(fd)
-            stat = os.fstat(fd)
-            self._tails[path] = (_identity(stat), (length + len(lines), last))
+            entry = self._files.take(match_id)
+        except FileNotFoundError:
+            raise MatchNotFoundError(f"no match {match_id!r} in this store") from None
+        try:
+            lines, length, last_hash = self._append_held(entry, events, expected_seq, stamp)
         finally:
-            os.close(fd)  # closing releases the lock
+            self._files.give(entry)
         return stored_batch(lines, length, last_hash, stamp)
 
-    def _tail_locked(self, fd: int, path: Path, match_id: str) -> tuple[int, str]:
-        """Length and last hash of the stream; recovers a torn tail (caller holds the lock)."""
-        if match_id not in self._opened:
-            self._recover_locked(fd, path)
-            self._opened.add(match_id)
-        stat = os.fstat(fd)
-        known = self._tails.get(path)
-        if known is not None and known[0] == _identity(stat):
-            return known[1]  # the file is as this store's last append left it
-        size = stat.st_size
+    def _append_held(self, entry: OpenMatch, events: Sequence[Event], expected_seq: int,
+                     stamp: str) -> tuple[list[bytes], int, str]:
+        """Lock the file, check its end, write and ``fsync`` the batch: its lines, and the
+        length and last hash it was chained onto (the caller holds ``entry``)."""
+        size = self._lock(entry)
+        try:
+            length, last_hash = self._tail_locked(entry, size)
+            lines, last = encode_batch(entry.match_id, events, expected_seq, length, last_hash,
+                                       stamp)
+            data = b"\n".join(lines) + b"\n"
+            _write_all(entry.fd, data)
+            # Acknowledged only once on disk.  fsync, not fdatasync: every append changes the
+            # file's size, which fdatasync has to make durable too (a journal commit either way).
+            os.fsync(entry.fd)
+            # Under the lock nothing else wrote: the file ends where this batch does.
+            entry.tail = (size + len(data), length + len(lines), last)
+        finally:
+            fcntl.flock(entry.fd, fcntl.LOCK_UN)
+        return lines, length, last_hash
+
+    def _lock(self, entry: OpenMatch) -> int:
+        """Take the lock of a held entry's file and return the file's size, once the match's
+        path names that file (``stat`` under the lock).  A file removed, replaced or moved
+        away since it was opened is let go and the path opened again: a batch is only ever
+        written to the file the match's path names, as when each append opened it."""
+        while True:
+            fcntl.flock(entry.fd, fcntl.LOCK_EX)
+            try:
+                stat = os.stat(entry.path)
+            except FileNotFoundError:
+                stat = None
+            if stat is not None and (stat.st_dev, stat.st_ino) == entry.inode:
+                return stat.st_size
+            fcntl.flock(entry.fd, fcntl.LOCK_UN)
+            try:
+                self._files.reopen(entry)
+            except FileNotFoundError:
+                raise MatchNotFoundError(f"no match {entry.match_id!r} in this store") from None
+            self._opened.discard(entry.match_id)  # a new file: check it for a torn tail
+
+    def _tail_locked(self, entry: OpenMatch, size: int) -> tuple[int, str]:
+        """Length and last hash of the stream; recovers a torn tail (caller holds the lock;
+        ``size`` is the file's, taken under it).
+
+        What this store's last append left (:attr:`OpenMatch.tail`) is trusted while the file
+        has that size: under the lock only writers of a file store change a match file, and
+        they append whole batches or truncate a torn tail after the last whole batch -- never
+        into one -- so a file that ends where a whole batch of ours ended holds those bytes."""
+        if entry.match_id not in self._opened:
+            self._recover_locked(entry.fd, entry.path)
+            self._opened.add(entry.match_id)
+            size = os.fstat(entry.fd).st_size
+        known = entry.tail
+        if known is not None and known[0] == size:
+            return known[1], known[2]  # the file is as this store's last append left it
+        fd = entry.fd
         chunk = min(size, 1 << 12)
         while True:
             data = os.pread(fd, chunk, size - chunk)
@@ -168,20 +215,20 @@ class FileStore(Store):
                 break
             chunk = min(size, chunk * 4)
         last = data[start + 1:]
-        env = _parse_envelope(last[:-1], path, "last line") if last.endswith(b"\n") else None
+        env = _parse_envelope(last[:-1], entry.path, "last line") if last.endswith(b"\n") \
+            else None
         if env is None or env.seq != env.batch:
             # Another process crashed mid-append since we first opened the match: half a line
             # (checked before it is parsed), or whole lines of a batch whose last never came.
-            if not self._recover_locked(fd, path):
-                raise MalformedEventError(f"{path}: the file ends inside a batch and there is "
-                                          f"no whole batch before it")
-            return self._tail_locked(fd, path, match_id)
+            if not self._recover_locked(fd, entry.path):
+                raise MalformedEventError(f"{entry.path}: the file ends inside a batch and "
+                                          f"there is no whole batch before it")
+            return self._tail_locked(entry, os.fstat(fd).st_size)
         return env.seq + 1, env.hash
 
-    def _recover_locked(self, fd: int, path: Path) -> bool:
+    def _recover_locked(self, fd: int, path: str) -> bool:
         """Truncate a torn tail away (caller holds the lock); whether there was one."""
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = _read_all(fd)
         good_end, suspect = 0, None
         for lineno, line, end in _lines(data):
             if end is None:
@@ -203,7 +250,7 @@ class FileStore(Store):
             os.fsync(fd)
             warnings.warn(TornTailWarning(
                 f"{path}: dropped a torn tail of {len(tail)} bytes after byte {good_end} "
-                f"(a batch interrupted by a crash; it was never acknowledged)"), stacklevel=4)
+                f"(a batch interrupted by a crash; it was never acknowledged)"), stacklevel=5)
             return True
         return False
 
@@ -383,7 +430,12 @@ class FileStore(Store):
         self._opened.discard(match_id)
         self._verified.pop(path, None)
         self._heads.pop(path, None)
-        self._tails.pop(path, None)
+        self._files.forget(match_id)
+
+    def close(self) -> None:
+        """Close the match files this store keeps open for appending (it can append again:
+        they are opened again as needed)."""
+        self._files.close()
 
     def files(self) -> builtins.list[Path]:  # `list` here is the protocol's method
         """The match files of the store, sorted by name."""
@@ -575,16 +627,29 @@ def _settled_tail(path: Path) -> TornTail | None:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
-def _parse_envelope(line: bytes, path: Path, what: str) -> Envelope:
+def _parse_envelope(line: bytes, path: str | Path, what: str) -> Envelope:
     try:
         return _envelope_decoder.decode(line)
     except Exception as exc:  # noqa: BLE001
         raise MalformedEventError(f"{path}: {what}: not a ledger line ({exc})") from None
 
 
-def _identity(stat: os.stat_result) -> tuple[int, int, int, int]:
-    """A file as it is now: device, inode, size, mtime (any write or truncation changes it)."""
-    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
+def _path_in(root: str, match_id: str) -> str:
+    """A match's file in a store's directory, as :meth:`FileStore.path` (a ``str``)."""
+    return os.path.join(root, f"{check_match_id(match_id)}{SUFFIX}")
+
+
+def _read_all(fd: int) -> bytes:
+    """The whole file behind a descriptor, from its start (whatever its offset)."""
+    size = os.fstat(fd).st_size
+    chunks: list[bytes] = []
+    offset = 0
+    while True:
+        chunk = os.pread(fd, max(size - offset, 1 << 16), offset)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        offset += len(chunk)
 
 
 def _write_all(fd: int, data: bytes) -> None:

@@ -7,31 +7,37 @@ The same protocol as the file store (:class:`ledger.store.Store`, held to the sa
   ``(match_id, seq)``: the database itself refuses a second event at a seq, so two servers can
   never fork a match.  ``line`` is the canonical line's bytes exactly as written (an export is
   the lines joined by ``\\n``: byte-identical to the match file); every read decodes each line
-  and checks its hash and chain link (:func:`ledger.codec.decode_line`) and its seq.
+  and checks its hash and chain link (:func:`ledger.codec.decode_line`) and its seq.  No
+  foreign key to ``wonders_matches``: lines go in only with their match's row (an append
+  through the row it just moved and locked, a create or an import in the transaction that
+  made it), and the key's check cost an append a lookup per line (a third of a 10-event
+  batch's server time over a bare insert); a database made before loses it when opened.
 * ``wonders_matches`` -- one row per match: what a listing filters on (game, tournament,
   round, table, players), where the stream ends (``length``, ``last_hash``, ``size``: the
   :class:`~ledger.store.Head`) and how it ended.  An append is **one statement** that moves
   the head only from where the writer last saw it (``UPDATE … WHERE length = … AND
-  last_hash = …``) and inserts the batch's lines only if it moved, in **one transaction**; it
-  is sent with its ``COMMIT`` in one round trip (a pipeline).  A concurrent writer of the same
-  match waits on the row's lock, then finds the head moved and writes nothing; the store
+  last_hash = …``) and inserts the batch's lines only if it moved; it runs on an autocommit
+  connection, so it is its own transaction, and it is the append's only round trip (a
+  prepared statement once a connection has run it a few times).  A concurrent writer of the
+  same match waits on the row's lock, then finds the head moved and writes nothing; the store
   reads the head again and a stale ``expected_seq`` is a :class:`~ledger.errors.ConflictError`.
-  A batch is acknowledged only once its ``COMMIT`` returned (durable, with PostgreSQL's
-  default ``synchronous_commit``).
+  A batch is acknowledged only once that statement returned, i.e. committed (durable, with
+  PostgreSQL's default ``synchronous_commit``, which the store never changes).
 * ``wonders_tokens(match_id, hashes)`` -- the recording service's token hashes (SHA-256 hex
   per role; never a token), used by :class:`web.tokens.PgTokenBook`.
 * ``wonders_secrets(name, value)`` -- secrets every server on the database shares (the /play
   session key, :mod:`web.sessionkey`): the first one stored wins.
-* Live follow: after each append's ``COMMIT``, in the same round trip, a transaction of its
-  own does ``pg_notify('wonders_appended', match_id)``.  (Not inside the writing transaction:
-  PostgreSQL holds a database-wide notify lock from a notifying transaction's pre-commit to its
-  end, WAL flush included, which put every append of every match in one queue -- 20 writers
-  got a tenth of the events/s of bare commits.)  One listener thread per store (one
+* Live follow (:mod:`ledger.pgnotify`): once an append is committed, the match id is handed
+  to the store's announcer thread, which sends ``pg_notify('wonders_appended', match_id)`` on
+  a connection of its own (for every match appended since its last one in one statement), off
+  the writer's round trip and out of its transaction.  One listener thread per store (one
   connection doing ``LISTEN``) wakes the :meth:`PgStore.wait` / :meth:`PgStore.follow`
   callers of that match at once -- no polling of the table (a slow timed wait stays as a
-  safety net should a connection drop, or a writer die between its commit and its notify).
+  safety net should a connection drop, or a server die between its commit and its notify).
 
-Connections come from a ``psycopg_pool.ConnectionPool``.  The tables are created at open
+Connections come from a ``psycopg_pool.ConnectionPool``, in autocommit mode: a single
+statement is its own transaction (no ``BEGIN`` / ``COMMIT`` round trips); what takes several
+statements runs in an explicit transaction (:meth:`PgStore._tx`).  The tables are created at open
 (under an advisory lock, so servers starting together don't race).  Open one with
 :func:`ledger.stores.open_store` (``postgresql://user@host/db``; ``?host=/socket/dir`` for a
 unix socket).
@@ -42,7 +48,6 @@ from __future__ import annotations
 import builtins
 import contextlib
 import json
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -58,6 +63,7 @@ from ledger.errors import (
 )
 from ledger.events import Event, MatchEnded, MatchOpened
 from ledger.integrity import check_bytes
+from ledger.pgnotify import CHANNEL, Announcer, Listener
 from ledger.store import (
     SUFFIX,
     Head,
@@ -71,11 +77,18 @@ from ledger.store import (
 try:  # the optional extra: pip install 'wonders-ledger[postgres]'
     import psycopg
     from psycopg_pool import ConnectionPool
+
+    class _Connection(psycopg.Connection):
+        """A pooled connection, with the cursor that runs its appends (see
+        :meth:`PgStore._append_cursor`)."""
+
+        append_cursor: psycopg.Cursor | None = None
 except ImportError:  # pragma: no cover - reported when a postgresql:// store is opened
     psycopg = None  # type: ignore[assignment]
     ConnectionPool = None  # type: ignore[assignment,misc]
 
-CHANNEL = "wonders_appended"
+__all__ = ["CHANNEL", "SAFETY_S", "SCHEMA", "PgStore"]
+
 #: The longest a waiter goes without reading the head itself (a lost notification's cost).
 SAFETY_S = 10.0
 _SCHEMA_LOCK = 0x574F4E44  # advisory lock key while creating the tables ("WOND")
@@ -96,7 +109,7 @@ CREATE TABLE IF NOT EXISTS wonders_matches (
     reason     text
 );
 CREATE TABLE IF NOT EXISTS wonders_events (
-    match_id text NOT NULL REFERENCES wonders_matches (match_id) ON DELETE CASCADE,
+    match_id text NOT NULL,
     seq      integer NOT NULL CHECK (seq >= 0),
     line     bytea NOT NULL,
     PRIMARY KEY (match_id, seq)
@@ -125,7 +138,7 @@ WITH moved AS (
   RETURNING match_id)
 INSERT INTO wonders_events (match_id, seq, line)
 SELECT moved.match_id, %(length)s + s.n - 1, s.line
-FROM moved, unnest(%(lines)s::bytea[]) WITH ORDINALITY AS s(line, n)
+FROM moved, unnest(%(lines)b::bytea[]) WITH ORDINALITY AS s(line, n)
 """
 
 
@@ -145,23 +158,23 @@ class PgStore(Store):
             raise StoreUnavailableError(f"PostgreSQL store {_safe(url)}: cannot connect "
                                         f"({_first_line(exc)})") from None
         self.pool = ConnectionPool(url, min_size=1, max_size=max(1, pool_size), open=False,
-                                   timeout=connect_timeout, name="wonders")
+                                   timeout=connect_timeout, name="wonders",
+                                   kwargs={"autocommit": True}, connection_class=_Connection)
         try:
             self.pool.open(wait=True, timeout=connect_timeout)
         except Exception as exc:  # noqa: BLE001 - psycopg_pool raises its own PoolTimeout
             self.pool.close()
             raise StoreUnavailableError(f"PostgreSQL store {_safe(url)}: cannot connect "
                                         f"({_first_line(exc)})") from None
-        self._cond = threading.Condition()
-        self._appended: dict[str, int] = {}  # match id -> notifications seen
-        self._listener: threading.Thread | None = None
-        self._closed = False
+        self._announcer = Announcer(url)
+        self._listener = Listener(url, own=self._announcer)
         # Where this store's last append left each match (length, last hash): the next
         # append starts from there, and the database refuses it if the head moved meanwhile.
         self._tails: dict[str, tuple[int, str]] = {}
         with self._tx() as conn:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", [_SCHEMA_LOCK])
             conn.execute(SCHEMA)
+            _drop_foreign_keys(conn)
 
     def __repr__(self) -> str:
         return f"PgStore({_safe(self.url)!r})"
@@ -169,12 +182,15 @@ class PgStore(Store):
     # -- connections -----------------------------------------------------------------------
 
     @contextlib.contextmanager
-    def _tx(self) -> Iterator[Any]:
-        """A pooled connection in one transaction (committed on leaving, rolled back on an
-        error); a database error is a :class:`LedgerError` naming the store."""
+    def _conn(self) -> Iterator[Any]:
+        """A pooled autocommit connection (each statement its own transaction); a database
+        error is a :class:`LedgerError` naming the store."""
         try:
-            with self.pool.connection() as conn:
+            conn = self.pool.getconn()  # not pool.connection(): no commit() of its own, no stats
+            try:
                 yield conn
+            finally:
+                self.pool.putconn(conn)  # rolled back first should a transaction be left open
         except LedgerError:
             raise
         except psycopg.errors.UniqueViolation as exc:  # the (match_id, seq) key: never a fork
@@ -185,11 +201,22 @@ class PgStore(Store):
             raise StoreUnavailableError(f"PostgreSQL store {_safe(self.url)}: "
                                         f"{_first_line(exc)}") from None
 
+    @contextlib.contextmanager
+    def _tx(self) -> Iterator[Any]:
+        """A pooled connection in one transaction (committed on leaving, rolled back on an
+        error), for what takes more than one statement."""
+        with self._conn() as conn, conn.transaction():
+            yield conn
+
     def close(self) -> None:
-        self._closed = True
-        with self._cond:
-            self._cond.notify_all()
+        self._listener.close()
+        self._announcer.close()
         self.pool.close()
+
+    def _appended(self, match_id: str) -> None:
+        """``match_id`` grew (committed): wake its followers here at once, and everywhere."""
+        self._listener.heard(match_id)
+        self._announcer.announce(match_id)
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -207,15 +234,16 @@ class PgStore(Store):
                 raise ConflictError(f"match {match_id!r} already exists")
             conn.execute("INSERT INTO wonders_events (match_id, seq, line) VALUES (%s, 0, %s)",
                          [match_id, line])
-            conn.execute("SELECT pg_notify(%s, %s)", [CHANNEL, match_id])
+        self._appended(match_id)
         return decode_line(line, _where(match_id, 0))
 
     def append(self, match_id: str, events: Sequence[Event], expected_seq: int,
                at: str | None = None) -> list[Stored]:
-        """One statement moves the head (only from where this store believes it is) and
-        inserts the batch's lines, sent with its ``COMMIT`` and the ``NOTIFY`` after it in
-        one round trip (a pipeline).  Should the head have moved, nothing is written: the
-        head is read again and a stale ``expected_seq`` is a :class:`ConflictError`."""
+        """One statement, its own transaction and the only round trip, moves the head (only
+        from where this store believes it is) and inserts the batch's lines; the followers are
+        notified after it (:mod:`ledger.pgnotify`).  Should the head have moved, nothing is
+        written: the head is read again and a stale ``expected_seq`` is a
+        :class:`ConflictError`."""
         if not events:
             return []
         check_match_id(match_id)
@@ -229,11 +257,12 @@ class PgStore(Store):
             lines, prev = encode_batch(match_id, events, expected_seq, length, last_hash, stamp)
             if self._write_batch(match_id, lines, length, last_hash, prev, ended):
                 self._tails[match_id] = (length + len(lines), prev)
+                self._appended(match_id)
                 return stored_batch(lines, length, last_hash, stamp)
             head = None  # another writer moved the head first: look again
 
     def _fresh_tail(self, match_id: str) -> tuple[int, str]:
-        with self._tx() as conn:
+        with self._conn() as conn:
             row = conn.execute("SELECT length, last_hash FROM wonders_matches "
                                "WHERE match_id = %s", [match_id]).fetchone()
         if row is None:
@@ -242,22 +271,29 @@ class PgStore(Store):
 
     def _write_batch(self, match_id: str, lines: list[bytes], length: int, last_hash: str,
                      prev: str, ended: MatchEnded | None) -> bool:
-        """Move the head from ``(length, last_hash)`` and insert ``lines``, commit, notify;
-        whether it was written (``False``: the head was elsewhere, nothing written).  A
-        concurrent writer of the same match waits on the row's lock, then finds the head
-        moved: the database serialises them."""
+        """Move the head from ``(length, last_hash)`` and insert ``lines`` in one statement on
+        an autocommit connection (committed when it returns); whether it was written
+        (``False``: the head was elsewhere, nothing written).  A concurrent writer of the same
+        match waits on the row's lock, then finds the head moved: the database serialises
+        them, and the ``(match_id, seq)`` key refuses a second line at a seq whatever else."""
         size = sum(len(line) + 1 for line in lines)
-        with self._tx() as conn, conn.pipeline() as pipe, conn.cursor() as cur:
+        with self._conn() as conn:
+            cur = self._append_cursor(conn)
             cur.execute(_APPEND, {
                 "id": match_id, "length": length, "last_hash": last_hash,
                 "new_length": length + len(lines), "new_hash": prev, "bytes": size,
                 "ended": ended is not None, "winner": ended.winner if ended else None,
                 "reason": ended.reason if ended else None, "lines": lines})
-            conn.commit()
-            conn.execute("SELECT pg_notify(%s, %s)", [CHANNEL, match_id])
-            conn.commit()
-            pipe.sync()
             return cur.rowcount == len(lines)
+
+    def _append_cursor(self, conn: Any) -> Any:
+        """The cursor that runs :data:`_APPEND` on ``conn``, one per pooled connection: run
+        again with the same query, a psycopg cursor keeps what it learnt adapting the
+        parameters (a fresh cursor looks every parameter's dumper up again each time)."""
+        cur = getattr(conn, "append_cursor", None)
+        if cur is None or cur.closed:
+            cur = conn.append_cursor = conn.cursor()
+        return cur
 
     def import_lines(self, data: bytes, where: str = "upload") -> Head:
         from ledger.filestore import _checked_opened  # the same check as the file store's
@@ -286,13 +322,14 @@ class PgStore(Store):
                     "COPY wonders_events (match_id, seq, line) FROM STDIN") as copy:
                 for seq, line in enumerate(lines):
                     copy.write_row((match_id, seq, line))
-            conn.execute("SELECT pg_notify(%s, %s)", [CHANNEL, match_id])
+        self._appended(match_id)
         return Head(len(lines), last.hash, len(data))
 
     def discard(self, match_id: str) -> None:
-        with self._tx() as conn:
-            conn.execute("DELETE FROM wonders_matches WHERE match_id = %s",
-                         [check_match_id(match_id)])
+        with self._conn() as conn:  # one statement: both or neither
+            conn.execute("WITH gone AS (DELETE FROM wonders_matches WHERE match_id = %(id)s) "
+                         "DELETE FROM wonders_events WHERE match_id = %(id)s",
+                         {"id": check_match_id(match_id)})
         self._tails.pop(match_id, None)
 
     # -- reading ---------------------------------------------------------------------------
@@ -302,7 +339,7 @@ class PgStore(Store):
         the line before ``from_seq``, whose own hash is checked too) and its seq."""
         check_match_id(match_id)
         start = max(from_seq - 1, 0)
-        with self._tx() as conn:
+        with self._conn() as conn:
             rows = conn.execute("SELECT seq, line FROM wonders_events WHERE match_id = %s "
                                 "AND seq >= %s ORDER BY seq", [match_id, start]).fetchall()
             if not rows and not self._has(conn, match_id):
@@ -330,7 +367,7 @@ class PgStore(Store):
                 return
             self._wait_notified(match_id, seen, SAFETY_S if left is None
                                 else min(left, SAFETY_S))
-            if self._closed:
+            if self._listener.closed:
                 return
 
     wakes_on_append = True
@@ -346,19 +383,19 @@ class PgStore(Store):
             if self.head(match_id).length > length:
                 return True
             left = deadline - time.monotonic()
-            if left <= 0 or self._closed:
+            if left <= 0 or self._listener.closed:
                 return False
             self._wait_notified(match_id, seen, min(left, SAFETY_S))
 
     def ids(self) -> builtins.list[str]:
-        with self._tx() as conn:
+        with self._conn() as conn:
             rows = conn.execute('SELECT match_id FROM wonders_matches '
                                 'ORDER BY match_id COLLATE "C"').fetchall()
         return [r[0] for r in rows]
 
     def head(self, match_id: str) -> Head:
         check_match_id(match_id)
-        with self._tx() as conn:
+        with self._conn() as conn:
             row = conn.execute("SELECT length, last_hash, size FROM wonders_matches "
                                "WHERE match_id = %s", [match_id]).fetchone()
         if row is None:
@@ -366,14 +403,14 @@ class PgStore(Store):
         return Head(*row)
 
     def heads(self) -> dict[str, Head | Exception]:
-        with self._tx() as conn:
+        with self._conn() as conn:
             rows = conn.execute("SELECT match_id, length, last_hash, size "
                                 "FROM wonders_matches").fetchall()
         return {r[0]: Head(r[1], r[2], r[3]) for r in sorted(rows)}
 
     def info(self, match_id: str) -> MatchInfo:
         check_match_id(match_id)
-        with self._tx() as conn:
+        with self._conn() as conn:
             row = conn.execute(f"SELECT {_MATCH_COLUMNS} FROM wonders_matches m JOIN "
                                f"wonders_events e ON e.match_id = m.match_id AND e.seq = 0 "
                                f"WHERE m.match_id = %s", [match_id]).fetchone()
@@ -396,7 +433,7 @@ class PgStore(Store):
             where.append("%s = ANY(m.players)")
             args.append(filters["player"])
         clause = f"WHERE {' AND '.join(where)}" if where else ""
-        with self._tx() as conn:
+        with self._conn() as conn:
             rows = conn.execute(f"SELECT {_MATCH_COLUMNS} FROM wonders_matches m JOIN "
                                 f"wonders_events e ON e.match_id = m.match_id AND e.seq = 0 "
                                 f'{clause} ORDER BY m.match_id COLLATE "C"', args).fetchall()
@@ -405,7 +442,7 @@ class PgStore(Store):
     def export_lines(self, match_id: str) -> bytes:
         """The lines as written, joined: byte-identical to the match file."""
         check_match_id(match_id)
-        with self._tx() as conn:
+        with self._conn() as conn:
             rows = conn.execute("SELECT line FROM wonders_events WHERE match_id = %s "
                                 "ORDER BY seq", [match_id]).fetchall()
         if not rows:
@@ -421,7 +458,7 @@ class PgStore(Store):
 
     def put_tokens(self, match_id: str, hashes: dict[str, str]) -> None:
         """Store a match's token hashes; :class:`ConflictError` if it has some already."""
-        with self._tx() as conn:
+        with self._conn() as conn:
             row = conn.execute("INSERT INTO wonders_tokens (match_id, hashes) VALUES (%s, %s) "
                                "ON CONFLICT (match_id) DO NOTHING RETURNING match_id",
                                [check_match_id(match_id), json.dumps(hashes)]).fetchone()
@@ -432,7 +469,7 @@ class PgStore(Store):
     def secret(self, name: str, fresh: str) -> str:
         """The secret kept under ``name`` (a server's session key): ``fresh`` is stored if
         there is none yet; every server on the database gets the first one stored."""
-        with self._tx() as conn:
+        with self._conn() as conn:
             conn.execute("INSERT INTO wonders_secrets (name, value) VALUES (%s, %s) "
                          "ON CONFLICT (name) DO NOTHING", [name, fresh])
             row = conn.execute("SELECT value FROM wonders_secrets WHERE name = %s",
@@ -440,18 +477,18 @@ class PgStore(Store):
         return str(row[0])
 
     def token_hashes(self, match_id: str) -> dict[str, str]:
-        with self._tx() as conn:
+        with self._conn() as conn:
             row = conn.execute("SELECT hashes FROM wonders_tokens WHERE match_id = %s",
                                [match_id]).fetchone()
         return dict(row[0]) if row else {}
 
     def drop_tokens(self, match_id: str) -> None:
-        with self._tx() as conn:
+        with self._conn() as conn:
             conn.execute("DELETE FROM wonders_tokens WHERE match_id = %s", [match_id])
 
     def tokens_without_match(self) -> builtins.list[str]:
         """Matches whose tokens were written by a create that has not (yet) made the match."""
-        with self._tx() as conn:
+        with self._conn() as conn:
             rows = conn.execute("SELECT t.match_id FROM wonders_tokens t WHERE NOT EXISTS "
                                 "(SELECT 1 FROM wonders_matches m WHERE m.match_id = "
                                 "t.match_id) ORDER BY 1").fetchall()
@@ -483,46 +520,20 @@ class PgStore(Store):
     # -- notifications -----------------------------------------------------------------------
 
     def _seen(self, match_id: str) -> int:
-        self._listen()
-        with self._cond:
-            return self._appended.get(match_id, 0)
+        return self._listener.seen(match_id)
 
     def _wait_notified(self, match_id: str, seen: int, timeout: float) -> None:
-        with self._cond:
-            self._cond.wait_for(lambda: self._closed or
-                                self._appended.get(match_id, 0) != seen, timeout)
+        self._listener.wait(match_id, seen, timeout)
 
-    def _listen(self) -> None:
-        """Start the listener thread (once): ``LISTEN`` on a connection of its own."""
-        with self._cond:
-            if self._listener is not None and self._listener.is_alive():
-                return
-            ready = threading.Event()
-            self._listener = threading.Thread(target=self._run_listener, args=(ready,),
-                                              name="wonders-pg-listen", daemon=True)
-            self._listener.start()
-        ready.wait(5)
 
-    def _run_listener(self, ready: threading.Event) -> None:
-        while not self._closed:
-            try:
-                with psycopg.connect(self.url, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {CHANNEL}")
-                    ready.set()
-                    with self._cond:  # anything appended while not listening: look again
-                        for key in self._appended:
-                            self._appended[key] += 1
-                        self._cond.notify_all()
-                    while not self._closed:
-                        for note in conn.notifies(timeout=0.5):
-                            with self._cond:
-                                self._appended[note.payload] = \
-                                    self._appended.get(note.payload, 0) + 1
-                                self._cond.notify_all()
-            except psycopg.Error:
-                ready.set()
-                if not self._closed:
-                    time.sleep(0.5)  # the waiters' timed wait is the safety net meanwhile
+def _drop_foreign_keys(conn: Any) -> None:
+    """Drop the foreign key a database made by an earlier version has on ``wonders_events``
+    (see the module's docstring); looked up first, so opening a current database takes no
+    lock on the table."""
+    names = conn.execute("SELECT conname FROM pg_constraint WHERE contype = 'f' AND "
+                         "conrelid = 'wonders_events'::regclass").fetchall()
+    for (name,) in names:
+        conn.execute(f'ALTER TABLE wonders_events DROP CONSTRAINT "{name}"')
 
 
 def _decoded(match_id: str, rows: list, start: int, from_seq: int) -> Iterator[Stored]:
