@@ -18,7 +18,8 @@ from replay.wotf.events import (
     TriggerResolved,
     TriggersQueued,
 )
-from replay.wotf.perspective import board, known_board, known_cards, redact_event
+from replay.wotf.ops import FACE_DOWN as LEGACY_FACE_DOWN
+from replay.wotf.perspective import board, card_names, known_board, known_cards, redact_event
 from replay.wotf.state import CardState, GameState, PlayerState, new_realms
 from replay.wotf.trigger import Trigger
 
@@ -135,3 +136,26 @@ def test_a_take_back_restores_what_was_known_at_its_seq():
               TakenBack(to_seq=1)]
     assert known_cards(events, "A") == {"B1"}
     assert known_cards(events[:3], "A") == {"B1", "B2"}
+
+
+def test_510_a_card_put_face_down_is_hidden_from_every_seat_from_that_move_on():
+    """The move that puts a card face down hides it from everyone but the omniscient view,
+    its owner included (and, in files before schema 3, the move whose reason says so); a
+    face-down card moved within The World is not put face down again: that move shows as
+    recorded (its id is already a stranger's)."""
+    put = CardMoved(card="A7", name="Grunt", owner="A", from_zone="hand", to_zone="world",
+                    reason="play", to_realm=1, controller="A", face_down=True)
+    legacy = CardMoved(card="A7", name="Grunt", owner="A", from_zone="hand", to_zone="world",
+                       reason=LEGACY_FACE_DOWN, to_realm=1, controller="A")
+    shifted = CardMoved(card="A7", name="?", owner="A", from_zone="world", to_zone="world",
+                        reason="move", from_realm=1, to_realm=2, controller="A", face_down=True)
+    for viewer in SEATS:
+        for event in (put, legacy):
+            seen = redact_event(event, viewer)
+            assert (seen.card, seen.name, seen.to_realm) == ("?", "?", 1)
+        assert redact_event(shifted, viewer) == shifted
+    assert redact_event(put, "omniscient") == put
+    s = _state()
+    s.cards["A7"] = CardState("A7", "Grunt", "A", "world", controller="A", realm=1, face_down=True)
+    assert "A7" not in card_names(s, "B", [put]) and card_names(s, "omniscient", [put])["A7"] == "Grunt"
+    assert card_names(s, "B", [shifted])["A7"] == "Grunt"  # never put face down in these events
