@@ -159,3 +159,15 @@ def test_510_a_card_put_face_down_is_hidden_from_every_seat_from_that_move_on():
     s.cards["A7"] = CardState("A7", "Grunt", "A", "world", controller="A", realm=1, face_down=True)
     assert "A7" not in card_names(s, "B", [put]) and card_names(s, "omniscient", [put])["A7"] == "Grunt"
     assert card_names(s, "B", [shifted])["A7"] == "Grunt"  # never put face down in these events
+
+
+def test_a_seat_sees_its_own_hand_on_the_board_and_only_the_count_of_the_other():
+    s = _state()
+    s.cards["A5"] = CardState("A5", "Grunt", "A", "hand")
+    s.players["A"].hand.append("A5")
+    seen = board(s, DB, "A")["players"]
+    assert [c["id"] for c in seen["A"]["hand"]] == ["A5"] and seen["A"]["hand_count"] == 1
+    assert seen["B"]["hand"] is None and seen["B"]["hand_count"] == 0
+    assert board(s, DB, "spectator")["players"]["A"]["hand"] is None
+    assert board(s, DB) == board(s, DB, "omniscient")  # the default is everything
+    assert board(s, DB)["players"]["A"]["deck"] is not None
