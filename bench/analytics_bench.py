@@ -34,15 +34,9 @@ older code is never measured (the output says where and whether it was reused).
   pure-Python work in 2 processes at once against 1: what the machine's free cores allow
   the 2-worker verify) and ``floor_verify_over_jobs_vs_duckdb`` (reading + hash-checking
   every line in one process, divided by ``jobs`` and by the DuckDB time: the lowest
-  ``ingest_vs_duckdb_ratio`` an ingest that checks every line in Python could reach);
-* ``floor_chain_check_1_process_s``: reading every match's lines with their hashes and chain
-  checked on the bytes, nothing decoded (``Store.read_lines``, what ingest reads), in one
-  process; ``floor_chain_over_jobs_vs_duckdb`` is that divided by ``jobs`` and by the DuckDB
-  time: the lowest ratio an ingest that hash-checks every line in Python could reach.
+  ``ingest_vs_duckdb_ratio`` an ingest that checks every line in Python could reach).
 
-``--quick`` uses 400 matches (and 4 repeats) for a smoke test; ``--store DIR`` measures the
-match files of ``DIR`` instead of the cached corpus (e.g. a copy made by other code, so that two
-versions are measured on the same files).
+``--quick`` uses 400 matches (and 4 repeats) for a smoke test.
 """
 
 from __future__ import annotations
@@ -255,8 +249,6 @@ def measure_ingest(store: Path, files: list[Path], db: Path, facts: dict, jobs: 
 
     read_s, size = timed(lambda: sum(len(p.read_bytes()) for p in files))
     verify_s, events = timed(lambda: sum(1 for p in files for _ in FileStore.read_file(p)))
-    lines = FileStore(store)
-    chain_s, _ = timed(lambda: sum(len(lines.read_lines(p.stem)) for p in files))
     ingest_s, report = timed(ingest, store, db, facts, jobs)
     assert report.new == len(files) and not report.problems, report.summary()
     label = _label(len(files))
@@ -266,7 +258,6 @@ def measure_ingest(store: Path, files: list[Path], db: Path, facts: dict, jobs: 
             f"ingest_{label}_s": round(ingest_s, 2),
             "floor_read_bytes_s": round(read_s, 2),
             "floor_read_and_verify_1_process_s": round(verify_s, 2),
-            "floor_chain_check_1_process_s": round(chain_s, 3),
             "ingest_vs_verify_floor": round(verify_s / ingest_s, 3),
             "ingest_vs_read_floor": round(read_s / ingest_s, 4)}
 
@@ -296,10 +287,7 @@ def main() -> None:
     quick = "--quick" in sys.argv
     matches, copies = (400, 4) if quick else (10_000, 10)
     jobs = os.cpu_count() or 1
-    if "--store" in sys.argv:  # an existing corpus (e.g. one made by other code), as it is
-        store, reused = Path(sys.argv[sys.argv.index("--store") + 1]), True
-    else:
-        store, reused = corpus(matches)
+    store, reused = corpus(matches)
     files = sorted(store.glob("*.jsonl"))
     facts = card_facts()
     work = Path(tempfile.mkdtemp(prefix="wonders-analytics-bench-"))
@@ -340,8 +328,6 @@ def main() -> None:
         "ingest_vs_duckdb_ratio": round(ingest_s / direct_s, 2),
         "floor_verify_over_jobs_vs_duckdb": round(
             figures["floor_read_and_verify_1_process_s"] / jobs / direct_s, 2),
-        "floor_chain_over_jobs_vs_duckdb": round(
-            figures["floor_chain_check_1_process_s"] / jobs / direct_s, 2),
         "targets": "ingest_10k_s <= 60, cards_100k_s <= 1, cards_naive_ratio >= 20, "
                    "verify_speedup_2_vs_1 >= 1.7, ingest_vs_duckdb_ratio <= 3",
     }))

@@ -20,6 +20,12 @@ Ratios to the limits: ``decisions_vs_fsync_20_writers`` (durable decisions per s
 disk's fsync rate with 20 writers) and ``requests_vs_noop`` (all requests the tables made per
 second -- state reads and decisions -- over the no-op request rate).
 
+What the server spent, read from ``/proc/<pid>/stat`` around the first load (``null`` where
+there is no ``/proc``): ``server_cpu_ms_per_decision`` (the server's CPU time, user and system,
+over the decisions it accepted -- with the state reads the tables made around them) and
+``server_cpu_busy`` (that CPU time per second of the load: 1.0 is one core).  On a shared,
+loaded machine the rates move with the load; the CPU per decision moves much less.
+
 The benchmark fails loudly (exit 1, the first error on stderr) if any client thread or process
 raises, if the server answers any request with a 5xx, or if no decision was accepted: a crash
 never reads as a low rate.
@@ -129,6 +135,15 @@ def start_server(store: Path, threads: int) -> tuple[subprocess.Popen, str, int]
     address = line.split("http://")[1].split()[0]
     host, port = address.rsplit(":", 1)
     return proc, host, int(port)
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of process ``pid`` so far (``None`` without ``/proc``)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def noop_worker(host: str, port: int, seconds: float, threads: int, results) -> None:
@@ -355,7 +370,9 @@ def main() -> None:
         proc, host, port = start_server(root / "store", server_threads)
         try:
             noop = noop_rate(host, port, 1.0 if quick else 3.0)
+            cpu_before = cpu_seconds(proc.pid)
             load = run_load(host, port, seconds, max_decisions)
+            cpu_after = cpu_seconds(proc.pid)
             elapsed = load["seconds"]
             streamed = run_load(host, port, seconds, max_decisions, streams=True)
         finally:
@@ -364,6 +381,7 @@ def main() -> None:
     finally:
         shutil.rmtree(root, ignore_errors=True)
     rate = load["decisions"] / elapsed
+    server_cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
     requests = (load["decisions"] + sum(load["refused"].values()) + len(load["state_ms"])) / elapsed
     print(json.dumps({
         "tables": TABLES,
@@ -394,7 +412,10 @@ def main() -> None:
         "fsync_per_s_20_writers": round(fsync_20, 1),
         "decisions_vs_fsync_20_writers": round(rate / fsync_20, 3),
         "requests_vs_noop": round(requests / noop, 3),
-        "targets": {"decisions_per_s": 200, "state_p99_ms": 50, "with_streams_ratio": 0.8},
+        "server_cpu_ms_per_decision": None if server_cpu is None
+        else round(1000 * server_cpu / load["decisions"], 3),
+        "server_cpu_busy": None if server_cpu is None else round(server_cpu / elapsed, 3),
+        "targets": {"decisions_per_s": 300, "state_p99_ms": 50, "with_streams_ratio": 0.8},
     }))
 
 

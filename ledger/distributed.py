@@ -31,7 +31,6 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -103,43 +102,6 @@ def cluster(jobs: int = 1, scheduler: str | None = None, fork: bool = False) -> 
                                f"processes ({_one_line(exc)})") from None
     with local, Client(local) as client:
         yield client
-
-
-class Starting:
-    """A :func:`cluster` started in a background thread, so that the caller works on (reads
-    what it will hand out) while the workers start: :meth:`client` waits for it (and raises
-    what starting it raised), :meth:`close` closes it -- in that thread, where it was
-    entered (Dask's client keeps its context there)."""
-
-    def __init__(self, jobs: int = 1, scheduler: str | None = None, fork: bool = False):
-        self._ready, self._closing = threading.Event(), threading.Event()
-        self._client: Any = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(jobs, scheduler, fork),
-                                        daemon=True, name="wonders-cluster")
-        self._thread.start()
-
-    def _run(self, jobs: int, scheduler: str | None, fork: bool) -> None:
-        try:
-            with cluster(jobs, scheduler, fork) as client:
-                self._client = client
-                self._ready.set()
-                self._closing.wait()
-        except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread by client()
-            self._error = exc
-        finally:
-            self._ready.set()
-
-    def client(self) -> Any:
-        """The cluster's client, once it has started."""
-        self._ready.wait()
-        if self._error is not None:
-            raise self._error
-        return self._client
-
-    def close(self) -> None:
-        self._closing.set()
-        self._thread.join()
 
 
 def _reachable(scheduler: str) -> None:

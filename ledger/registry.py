@@ -65,10 +65,8 @@ def register(game: str, types: Iterable[type], kinds: Mapping[str, Kind],
 
 
 #: A game's facts for analytics: ``facts(stored, file, card_facts)`` -> rows by table name
-#: (:mod:`ledger.warehouse`); ``stored`` is the match's events or its checked lines (a
-#: :class:`ledger.lines.MatchLines`: what the warehouse passes), ``file`` a
-#: :class:`ledger.rows.FileInfo`, ``card_facts`` today's facts of the Wonders pool for files
-#: that recorded no cards.
+#: (:mod:`ledger.warehouse`); ``file`` is a :class:`ledger.rows.FileInfo`, ``card_facts``
+#: today's facts of the Wonders pool for files that recorded no cards.
 FactsFn = Callable[..., Mapping[str, list[Any]]]
 FACTS: dict[str, FactsFn] = {}  # game -> its facts
 GAME_TABLES: dict[str, type] = {}  # a game's own warehouse tables: name -> row class

@@ -14,9 +14,7 @@ file store, :mod:`ledger.filestore`):
 * :meth:`Store.info` (one match's summary, reading no other match), :meth:`Store.list`
   (with filters), :meth:`Store.ids`, :meth:`Store.exists`, :meth:`Store.check_id`;
 * :meth:`Store.export_lines` / :meth:`Store.import_lines` -- a match's canonical lines, byte
-  for byte as written (a match file), in and out of any store; :meth:`Store.read_lines` --
-  those lines with each one's seq, hash and chain link checked on its bytes, nothing decoded
-  (the analytics ingest: :mod:`ledger.lines`);
+  for byte as written (a match file), in and out of any store;
 * :meth:`Store.discard` -- only to roll back a create that was never acknowledged.
 
 The recording service's hashed tokens are kept by the backend too (:mod:`web.tokens`: files
@@ -40,7 +38,6 @@ import msgspec
 from ledger.codec import Stored, encode_line
 from ledger.errors import ConflictError, MalformedEventError, MatchNotFoundError
 from ledger.events import Event, MatchOpened
-from ledger.lines import check_chain
 from ledger.registry import decoder
 
 # Matched with fullmatch: ``$`` would also match before a final newline ("m1\n").
@@ -157,13 +154,6 @@ class Store(abc.ABC):
     @abc.abstractmethod
     def export_lines(self, match_id: str) -> bytes:
         """The match's lines exactly as stored (its whole batches): a match file."""
-
-    def read_lines(self, match_id: str) -> builtins.list[bytes]:
-        """The match's lines as :meth:`export_lines` gives them (whole batches, no newline),
-        each line's seq, hash and chain link checked on its bytes -- not decoded, so neither
-        its canonical form nor its event's schema is checked (:func:`ledger.lines.check_chain`;
-        :meth:`read` checks both).  Errors name ``<match_id>.jsonl:<line>``."""
-        return check_chain(self.export_lines(match_id), f"{match_id}{SUFFIX}")
 
     @abc.abstractmethod
     def import_lines(self, data: bytes, where: str = "upload") -> Head:

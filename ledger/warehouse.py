@@ -1,26 +1,15 @@
 """The analytics warehouse: match files ingested into DuckDB tables, incrementally.
 
 ``ingest(store, db, facts)`` reads the matches of a store -- a directory or a
-``postgresql://`` URL, through the store protocol --, turns each match into rows (its game's
-facts, :func:`ledger.registry.facts_for`: for Wonders of The First :mod:`replay.wotf.facts`)
-and writes them as Parquet, a file per table and chunk of matches; DuckDB then loads each
-table's files in one statement, all tables in one transaction.  The chunks are read in this
-process, or by the workers of a Dask cluster (:mod:`ledger.distributed`: a local one of
-``jobs`` processes, started in the background while this process reads the heads, or an
-existing one): a failed task is retried, then match by match, and a match that still fails
-is reported by name.  Tables and columns are those of :mod:`ledger.rows`, documented in
-``docs/analytics.md``.
-
-What reading a match checks (:meth:`ledger.store.Store.read_lines`, :mod:`ledger.lines`):
-every line's seq, its hash against its bytes and its chain link (``prev``), all on the raw
-bytes; every line's envelope decodes (``seq``, ``type``, ``v``, ``at``, ``batch``); the events
-the rows read (``MatchOpened``, the outcomes the tables count) decode whole against their
-schema, old versions upcast.  What it does not check, unlike :meth:`ledger.store.Store.read`
-(and ``wonders verify``): that each line is byte for byte the canonical encoding of its event
-(key order, whitespace, duplicate keys inside the event's fields) and that the events no table
-reads fit their schema.  Any change to a stored byte still fails that line's hash and is
-reported (``corrupt``, with file and line); the rows are the ones ``read`` would give (a test
-compares both paths on take-backs, both games and old schema versions).
+``postgresql://`` URL, through the store protocol (:meth:`ledger.store.Store.read`: every
+line's hash and chain link checked, old schema versions upcast) --, turns each match into
+rows (its game's facts, :func:`ledger.registry.facts_for`: for Wonders of The First
+:mod:`replay.wotf.facts`) and writes them as Parquet, a file per table and chunk of
+matches; DuckDB then loads each table's files in one statement, all tables in one
+transaction.  The chunks are read in this process, or by the workers of a Dask cluster
+(:mod:`ledger.distributed`: a local one of ``jobs`` processes, or an existing one): a failed
+task is retried, then match by match, and a match that still fails is reported by name.
+Tables and columns are those of :mod:`ledger.rows`, documented in ``docs/analytics.md``.
 
 Incremental, through the protocol: a match whose head (:meth:`ledger.store.Store.heads`: its
 length, last hash and the bytes of its lines, cheap in every backend) is the one recorded at
@@ -45,6 +34,7 @@ import shutil
 import tempfile
 import uuid
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import attrgetter
@@ -54,10 +44,9 @@ from typing import Any
 import duckdb
 import msgspec
 
-from ledger.distributed import RETRIES, Failure, Starting, maybe_fault, run_chunks
+from ledger.distributed import RETRIES, Failure, cluster, maybe_fault, run_chunks
 from ledger.errors import LedgerError
 from ledger.events import MatchOpened
-from ledger.lines import MatchLines
 from ledger.registry import facts_for
 from ledger.rows import FileInfo, all_tables, sql_columns
 from ledger.store import SUFFIX, Head, Store
@@ -150,7 +139,7 @@ def create_tables(con: duckdb.DuckDBPyConnection) -> None:
     Wonders of The First, the only game there was)."""
     for table, row_class in all_tables().items():
         columns = sql_columns(row_class)
-        listed = ", ".join(f'"{name}" {sql}{_STORAGE.get(sql, "")}' for name, sql in columns.items())
+        listed = ", ".join(f'"{name}" {sql}' for name, sql in columns.items())
         con.execute(f"CREATE TABLE IF NOT EXISTS {table} ({listed})")
         have = {r[0] for r in con.execute(
             "SELECT column_name FROM information_schema.columns WHERE table_name = ?",
@@ -159,11 +148,6 @@ def create_tables(con: duckdb.DuckDBPyConnection) -> None:
             if name not in have:
                 default = " DEFAULT 'wotf'" if (table, name) == ("matches", "game") else ""
                 con.execute(f'ALTER TABLE {table} ADD COLUMN "{name}" {sql}{default}')
-
-
-#: How a column of a type is stored: JSON (``events.payload``, most of the warehouse's bytes)
-#: with zstd -- a quarter of the size of DuckDB's default, and quicker to write.
-_STORAGE = {"JSON": " USING COMPRESSION zstd"}
 
 
 def _first_line(exc: BaseException) -> str:
@@ -193,58 +177,35 @@ def ingest(store: str | os.PathLike | Store, db: str | os.PathLike, facts: CardF
         opened = open_store(store, must_exist=True)
     except LedgerError as exc:
         raise WarehouseError(str(exc)) from None
-    starting = _start_early(opened, jobs, scheduler)
+    con = connect(db)
     try:
-        con = connect(db)
+        heads = opened.heads()
+        report = IngestReport(files=len(heads))
+        todo = _to_read(heads, _known(con), report)
+        if on_progress:
+            on_progress(report.unchanged + len(report.problems), len(heads))
+        _STORES[opened.url] = opened  # read in this process: the same instance
+        stage = Path(tempfile.mkdtemp(prefix=".wonders-ingest-", dir=Path(db).parent))
         try:
-            return _ingest(opened, con, db, facts, jobs, on_progress, scheduler, retries,
-                           starting)
+            token = secrets.token_hex(16)
+            (stage / _TOKEN).write_text(token)
+            staged = _Gathered()
+            for part in _stage_all(opened.url, todo, dict(facts), str(stage), token, jobs,
+                                   scheduler, retries):
+                _merge(staged, part, stage)
+                _count(report, part)
+                if on_progress:
+                    on_progress(report.new + report.grown + report.unchanged
+                                + len(report.problems), len(heads))
+            _load(con, staged)
         finally:
-            con.close()
+            shutil.rmtree(stage, ignore_errors=True)
+        return report
     finally:
-        if starting is not None:
-            starting.close()
+        con.close()
         _STORES.pop(opened.url, None)
         if opened is not store:
             opened.close()
-
-
-def _start_early(opened: Store, jobs: int, scheduler: str | None) -> Starting | None:
-    """The workers, started now in the background while this process reads what is to be
-    done (the warehouse's tables, every match's head), if they are likely to be needed: on
-    a scheduler always, else from :data:`PARALLEL_FROM` matches in the store (an incremental
-    ingest that then finds fewer to read does them here and closes the cluster unused)."""
-    if scheduler is None and (jobs <= 1 or len(opened.ids()) < PARALLEL_FROM):
-        return None
-    # A directory's store holds no connection a forked worker could share: fork the workers.
-    return Starting(jobs, scheduler, fork=not is_url(opened.url))
-
-
-def _ingest(opened: Store, con: duckdb.DuckDBPyConnection, db: str | os.PathLike,
-            facts: CardFacts, jobs: int, on_progress: Callable[[int, int], None] | None,
-            scheduler: str | None, retries: int, starting: Starting | None) -> IngestReport:
-    heads = opened.heads()
-    report = IngestReport(files=len(heads))
-    todo = _to_read(heads, _known(con), report)
-    if on_progress:
-        on_progress(report.unchanged + len(report.problems), len(heads))
-    _STORES[opened.url] = opened  # read in this process: the same instance
-    stage = Path(tempfile.mkdtemp(prefix=".wonders-ingest-", dir=Path(db).parent))
-    try:
-        token = secrets.token_hex(16)
-        (stage / _TOKEN).write_text(token)
-        staged = _Gathered()
-        for part in _stage_all(opened.url, todo, dict(facts), str(stage), token, jobs,
-                               scheduler, retries, starting):
-            _merge(staged, part, stage)
-            _count(report, part)
-            if on_progress:
-                on_progress(report.new + report.grown + report.unchanged
-                            + len(report.problems), len(heads))
-        _load(con, staged)
-    finally:
-        shutil.rmtree(stage, ignore_errors=True)
-    return report
 
 
 def _to_read(heads: Mapping[str, Head | Exception], known: dict[str, _Known],
@@ -296,26 +257,28 @@ _TOKEN = ".token"  # a stage directory's token: a worker that reads it sees the 
 
 
 def _stage_all(url: str, todo: list, facts: dict, stage: str, token: str, jobs: int,
-               scheduler: str | None, retries: int,
-               starting: Starting | None) -> Iterable[_Staged]:
+               scheduler: str | None, retries: int) -> Iterable[_Staged]:
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
     if not chunks:
         return
-    here = starting is None or (scheduler is None and (jobs <= 1 or len(todo) < PARALLEL_FROM))
+    here = scheduler is None and (jobs <= 1 or len(todo) < PARALLEL_FROM)
     if here:
         # In this process: chunks small enough that each one's progress shows.
         chunks = [todo[i:i + 25] for i in range(0, len(todo), 25)]
     elif scheduler is None:
         size = max(1, min(CHUNK, -(-len(todo) // (4 * jobs))))  # >= 4 tasks per worker
         chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
-    client = None if here or starting is None else starting.client()
-    for result in run_chunks(stage_chunk, chunks, (url, facts, stage, token), client, retries):
-        if isinstance(result, Failure):
-            match_id = result.item[0]
-            yield _Staged(files={}, blobs={}, replace=[], touched=[], problems=[
-                Problem(f"{match_id}{SUFFIX}", "failed", result.error)])
-        else:
-            yield result
+    # A directory's store holds no connection a forked worker could share: fork the workers.
+    fork = not is_url(url)
+    with nullcontext(None) if here else cluster(jobs, scheduler, fork=fork) as client:
+        for result in run_chunks(stage_chunk, chunks, (url, facts, stage, token), client,
+                                 retries):
+            if isinstance(result, Failure):
+                match_id = result.item[0]
+                yield _Staged(files={}, blobs={}, replace=[], touched=[], problems=[
+                    Problem(f"{match_id}{SUFFIX}", "failed", result.error)])
+            else:
+                yield result
 
 
 def stage_chunk(chunk: list, url: str, facts: dict, stage: str, token: str) -> _Staged:
@@ -398,15 +361,10 @@ def _json_texts(values: list) -> list[str]:
     return texts
 
 
-#: The stage files' compression: they live for seconds; lz4 writes about as fast as none and
-#: DuckDB reads it back fastest (measured against zstd, snappy and none on 400 matches).
-_STAGE_CODEC = "lz4"
-
-
 def _write_parquet(table: Any, target: Path) -> None:
     import pyarrow.parquet as pq
 
-    pq.write_table(table, target, compression=_STAGE_CODEC)
+    pq.write_table(table, target, compression="zstd", compression_level=1)
 
 
 def _parquet_bytes(table: Any) -> bytes:
@@ -414,36 +372,33 @@ def _parquet_bytes(table: Any) -> bytes:
     import pyarrow.parquet as pq
 
     sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, compression=_STAGE_CODEC)
+    pq.write_table(table, sink, compression="zstd", compression_level=1)
     return sink.getvalue().to_pybytes()
 
 
 def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
                 staged: _Staged) -> Mapping[str, list[Any]] | None:
-    """The rows of one match, or ``None`` (nothing new, or a problem recorded in ``staged``).
-    Its lines are read with their hashes and chain checked on the bytes
-    (:meth:`ledger.store.Store.read_lines`) and decoded only as far as the facts need."""
+    """The rows of one match, or ``None`` (nothing new, or a problem recorded in ``staged``)."""
     name = f"{name_id}{SUFFIX}"
     try:
-        lines = MatchLines(store.read_lines(name_id), name)
-        if not lines.lines:
-            staged.problems.append(Problem(name, "corrupt", "no complete event in the match"))
-            return None
-        first = lines.head(0)
-        opened = lines.event(0, first) if first.type == "MatchOpened" else None
-        stamp = _ns(lines.head(-1).at)
+        stored = list(store.read(name_id))
+        size = store.head(name_id).size
     except LedgerError as exc:
         staged.problems.append(Problem(name, "corrupt", str(exc)))
         return None
-    match_id = getattr(opened, "match_id", None)
+    if not stored:
+        staged.problems.append(Problem(name, "corrupt", "no complete event in the match"))
+        return None
+    match_id = getattr(stored[0].event, "match_id", None)
     if match_id != name_id:
         staged.problems.append(Problem(
             name, "misnamed", f"seq 0 says match {match_id!r}; a match file is named "
                               f"<match_id>{SUFFIX}"))
         return None
-    size = sum(map(len, lines.lines)) + len(lines.lines)  # the lines and their newlines
-    if seen is not None and not _has_grown(lines, seen, name, size, stamp, staged):
+    stamp = _ns(stored[-1].at)
+    if seen is not None and not _has_grown(stored, seen, name, size, stamp, staged):
         return None
+    opened = stored[0].event
     game = opened.game if isinstance(opened, MatchOpened) else "?"
     match_facts = facts_for(game)
     if match_facts is None:
@@ -451,7 +406,7 @@ def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
                                        f"game {game!r} is not installed in this program"))
         return None
     try:
-        rows = match_facts(lines, FileInfo(name, size, stamp), facts)
+        rows = match_facts(stored, FileInfo(name, size, stamp), facts)
     except LedgerError as exc:
         staged.problems.append(Problem(name, "corrupt", str(exc)))
         return None
@@ -460,7 +415,7 @@ def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
         staged.grown += 1
     else:
         staged.new += 1
-    staged.events += len(lines)
+    staged.events += len(stored)
     return rows
 
 
@@ -474,24 +429,24 @@ def _ns(at: str) -> int:
         return 0
 
 
-def _has_grown(lines: MatchLines, seen: _Known, name: str, size: int, stamp: int,
+def _has_grown(stored: list, seen: _Known, name: str, size: int, stamp: int,
                staged: _Staged) -> bool:
     """Whether an ingested match has new events on top of the ingested ones; a match
     changed under an ingested seq is recorded as a problem, an unchanged one as touched."""
-    if len(lines) < seen.events or lines.hash(seen.events - 1) != seen.last_hash:
-        staged.problems.append(Problem(name, "changed", _changed(lines, seen)))
+    if len(stored) < seen.events or stored[seen.events - 1].hash != seen.last_hash:
+        staged.problems.append(Problem(name, "changed", _changed(stored, seen)))
         return False
-    if len(lines) == seen.events:
+    if len(stored) == seen.events:
         staged.touched.append((seen.match_id, size, stamp))
         return False
     return True
 
 
-def _changed(lines: MatchLines, seen: _Known) -> str:
-    if len(lines) < seen.events:
-        return (f"the match now has {len(lines)} events but {seen.events} were ingested; "
+def _changed(stored: list, seen: _Known) -> str:
+    if len(stored) < seen.events:
+        return (f"the match now has {len(stored)} events but {seen.events} were ingested; "
                 f"kept the ingested rows")
-    return (f"event seq {seen.events - 1} now hashes {lines.hash(seen.events - 1)[:12]}…, "
+    return (f"event seq {seen.events - 1} now hashes {stored[seen.events - 1].hash[:12]}…, "
             f"ingested as {seen.last_hash[:12]}… (the match was rewritten under an existing "
             f"seq); kept the ingested rows")
 

@@ -32,6 +32,7 @@ from web.api import follow, imports, judge, meta, notes, organizer, public, seat
 from web.api.common import Services
 from web.api.tables import Tables
 from web.config import Settings
+from web.cookiesession import CookieSessions
 from web.sessionkey import session_key
 from web.tokens import ORPHANS, PgTokenBook, Swept, TokenBook, token_book
 
@@ -57,6 +58,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Strict",
         JSON_SORT_KEYS=False,
     )
+    app.session_interface = CookieSessions()  # no signer built for a request without the cookie
     # One card pool per game: Wonders' from --cards / WONDERS_CARDS (checked at start), every
     # other game's its shipped pool, loaded when a match of that game is first used.
     pools = {"wotf": game("wotf").default_cards()}

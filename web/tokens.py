@@ -66,10 +66,6 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def is_same_token(token: str, digest: str) -> bool:
-    return hmac.compare_digest(hash_token(token), digest)
-
-
 def is_same_secret(given: str, expected: str) -> bool:
     """Constant-time comparison of two secrets of any length (via their hashes)."""
     return hmac.compare_digest(hash_token(given), hash_token(expected))
@@ -86,9 +82,10 @@ class Book:
         if not token or not _SAFE_ID.fullmatch(match_id):
             return None
         hashes = self._hashes(match_id)
+        digest = hash_token(token)  # once: each role's hash is compared with it
         found = None
         for role in ROLES:  # every role is compared, whatever matched
-            if role in hashes and is_same_token(token, hashes[role]):
+            if role in hashes and hmac.compare_digest(digest, hashes[role]):
                 found = role
         return found
 

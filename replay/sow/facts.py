@@ -9,24 +9,17 @@ as for any game; and the game's own: ``sow_sieges`` (one row per ``PlayerBesiege
 ``sow_battles`` (one row per pitched battle or siege step fought).  A take-back
 (``TakenBack``) removes the events it undoes before anything is counted (the ``events`` table
 keeps every event, marked ``retracted``).
-
-The match comes as its lines (:class:`ledger.lines.MatchLines`, as the warehouse reads them)
-or as events already read (``Stored``); of its lines only the envelopes (and each one's
-``seat``) are decoded in one pass, and whole only the events the tables read
-(:data:`_READ`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import msgspec
 
 from ledger.codec import Stored
 from ledger.events import Event, MatchEnded, MatchOpened, SeatInfo, TakenBack
-from ledger.lines import Head, MatchLines
-from ledger.registry import EVENT_TYPES, kind_of, load_games
+from ledger.registry import kind_of
 from ledger.rows import (
     CardGameRow,
     DeckCardRow,
@@ -70,71 +63,27 @@ def effective(stored: Sequence[Stored]) -> list[tuple[int, Event]]:
     return kept
 
 
-class _Head(Head):
-    """A line's envelope, its ``seat`` and a ``TakenBack``'s ``to_seq``."""
-
-    seat: Any = None
-    to_seq: Any = None
-
-
-#: The event classes the tables read (an event of any other type is never decoded whole).
-_READ = (MatchOpened, MatchEnded, ev.TurnBegan, ev.FirstPlayerDetermined, ev.CardPutIntoPlay,
-         ev.StatePlaced, ev.PlayerBesieged, ev.AttackersDeclared, ev.SiegeStepBegan,
-         ev.DefendersSent, ev.SiegeDefendersSent, ev.CardDestroyed, ev.BattleClosed,
-         ev.InitiativeTossed)
-
-
-class _Read:
-    """A match's events as the tables see them: ``(seq, at, event)``, the event ``None``
-    where its type is none the tables read."""
-
-    def __init__(self, lines: MatchLines):
-        load_games()
-        self.lines = lines
-        self.heads: list[_Head] = lines.heads(_Head) if len(lines) else []
-        self.items = [(h.seq, h.at, lines.event(h.seq, h) if _is_read(h.type) else None)
-                      for h in self.heads]
-
-    def effective(self) -> list[tuple[int, Any]]:
-        """:func:`effective` over the lines."""
-        kept: list[tuple[int, Any]] = []
-        for head, (seq, _at, event) in zip(self.heads, self.items, strict=True):
-            if head.type == "TakenBack":
-                kept = [(s, e) for s, e in kept if s <= head.to_seq]
-            else:
-                kept.append((seq, event))
-        return kept
-
-
-def _is_read(name: str) -> bool:
-    cls = EVENT_TYPES.get(name)
-    return cls is not None and issubclass(cls, _READ)
-
-
 #: The game's own warehouse tables (registered with ``ledger.registry.register_analytics``).
 TABLES: dict[str, type[msgspec.Struct]] = {"sow_sieges": SowSiegeRow, "sow_battles": SowBattleRow}
 
 
-def facts(stored: MatchLines | Sequence[Stored], file: FileInfo | None = None,
+def facts(stored: Sequence[Stored], file: FileInfo | None = None,
           card_facts: object = None) -> dict[str, list[msgspec.Struct]]:
-    """Every row of one match by table (its lines, or its events); ``file`` says where it was
-    read from (``None``: the match has no file, e.g. in a test); ``card_facts`` (today's
-    Wonders pool) is not used."""
-    lines = stored if isinstance(stored, MatchLines) else MatchLines.from_stored(list(stored))
-    read = _Read(lines)
-    events = read.effective()
+    """Every row of one match by table; ``file`` says where it was read from (``None``: the
+    match has no file, e.g. in a test); ``card_facts`` (today's Wonders pool) is not used."""
+    events = effective(stored)
     opened = next(e for _, e in events if isinstance(e, MatchOpened))
-    ended_at = next((at for _, at, e in read.items if isinstance(e, MatchEnded)), None)
+    ended_at = next((item.at for item in stored if isinstance(item.event, MatchEnded)), None)
     ended = next((e for _, e in events if isinstance(e, MatchEnded)), None)
     turns = _turns(events)
     first = next((e.seat for _, e in events if isinstance(e, ev.FirstPlayerDetermined)), None)
     return {
-        "matches": [_match(read, opened, ended, ended_at, turns, first, file)],
+        "matches": [_match(stored, opened, ended, ended_at, turns, first, file)],
         "players": [_player(opened, info, ended, first, _factions(opened))
                     for info in opened.seats],
         "deck_cards": [DeckCardRow(opened.match_id, info.seat, "deck", card, n)
                        for info in opened.seats for card, n in card_counts(info.deck).items()],
-        "events": _event_rows(opened.match_id, read, {seq for seq, _ in events}),
+        "events": _event_rows(opened.match_id, stored, {seq for seq, _ in events}),
         "card_games": _card_games(opened, events),
         "sow_sieges": _sieges(opened.match_id, events),
         "sow_battles": _battles(opened.match_id, events),
@@ -152,23 +101,21 @@ def _turns(events: list[tuple[int, Event]]) -> dict[int, int]:
     return out
 
 
-def _match(read: _Read, opened: MatchOpened, ended: MatchEnded | None,
+def _match(stored: Sequence[Stored], opened: MatchOpened, ended: MatchEnded | None,
            ended_at: str | None, turns: dict[int, int], first: str | None,
            file: FileInfo | None) -> MatchRow:
     players = {info.seat: info.player for info in opened.seats}
     winner = ended.winner if ended else None
-    coin = next((event.winner for _, _at, event in read.items
-                 if isinstance(event, ev.InitiativeTossed)), None)
-    heads = read.heads
+    coin = next((item.event.winner for item in stored
+                 if isinstance(item.event, ev.InitiativeTossed)), None)
     return MatchRow(
         opened.match_id, opened.game, file.name if file else f"{opened.match_id}.jsonl",
-        file.size if file else 0, file.mtime_ns if file else 0, len(heads),
-        read.lines.hash(len(heads) - 1),
+        file.size if file else 0, file.mtime_ns if file else 0, len(stored), stored[-1].hash,
         opened.tournament, opened.round, opened.table, opened.game_number, opened.ruleset,
-        opened.format, opened.engine_version, heads[0].at, ended_at, ended is not None,
+        opened.format, opened.engine_version, stored[0].at, ended_at, ended is not None,
         max(turns.values(), default=0), coin, first, winner,
         players.get(winner) if winner else None, ended.reason if ended else None, None, None,
-        sum(head.type == "TakenBack" for head in heads))
+        sum(isinstance(item.event, TakenBack) for item in stored))
 
 
 def _factions(opened: MatchOpened) -> dict[str, str]:
@@ -203,18 +150,19 @@ def _card_games(opened: MatchOpened, events: list[tuple[int, Event]]) -> list[ms
             for info in opened.seats for card, n in card_counts(info.deck).items()]
 
 
-def _event_rows(match_id: str, read: _Read, kept: set[int]) -> list[msgspec.Struct]:
+def _event_rows(match_id: str, stored: Sequence[Stored], kept: set[int]) -> list[msgspec.Struct]:
     rows: list[msgspec.Struct] = []
     turn = 0
-    lines = read.lines
-    for head, (seq, _at, event), digest, payload in zip(
-            read.heads, read.items, lines.hashes(), lines.payloads(read.heads), strict=True):
-        if isinstance(event, ev.TurnBegan) and seq in kept:
+    for item in stored:
+        event = item.event
+        if isinstance(event, ev.TurnBegan) and item.seq in kept:
             turn = event.number
-        seat = head.seat
-        rows.append(EventRow(match_id, seq, head.type, kind_of(head.type), 0, turn,
-                             seat if isinstance(seat, str) else None, head.at, head.batch,
-                             digest, seq not in kept, msgspec.Raw(payload)))
+        name = type(event).__name__
+        seat = getattr(event, "seat", None)
+        rows.append(EventRow(match_id, item.seq, name, kind_of(name), 0, turn,
+                             seat if isinstance(seat, str) else None, item.at, item.batch,
+                             item.hash, item.seq not in kept,
+                             msgspec.Raw(msgspec.json.encode(event))))
     return rows
 
 

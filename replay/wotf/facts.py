@@ -2,11 +2,6 @@
 events alone -- the rules engine is never run (DESIGN.md section 2: outcomes make the log
 self-describing).
 
-The match comes as its lines (:class:`ledger.lines.MatchLines`, as the warehouse reads them:
-chain-checked bytes) or as events already read (``Stored``).  Every line's envelope and the
-few fields the ``events`` table needs are decoded in one pass (:class:`_Head`); only the
-events the other tables read (:data:`_HANDLERS`, ``MatchOpened``) are decoded whole.
-
 Take-backs: a ``TakenBack(to_seq)`` means "the state is the state after ``to_seq``", so the
 events after ``to_seq`` up to the take-back are *retracted*.  The ``events`` table keeps every
 event (with ``retracted``); every other table is built from the events in force only.
@@ -21,7 +16,7 @@ before the first one.  After a take-back the count goes on from the round and tu
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,8 +25,6 @@ import msgspec
 from ledger.codec import Stored
 from ledger.errors import MalformedEventError
 from ledger.events import MatchEnded, MatchOpened, TakenBack, kind_of
-from ledger.lines import Head, MatchLines
-from ledger.registry import EVENT_TYPES, load_games
 from ledger.rows import (
     BattleRow,
     CardGameRow,
@@ -69,19 +62,7 @@ TURN_ACTIONS = (PlayDeclared, AttackDeclared, DrawDeclared, ActivationDeclared, 
 REALMS = 7
 SEATS = ("A", "B")
 _SEAT_FIELDS = ("seat", "attacker", "owner", "controller")
-
-
-class _Head(Head):
-    """A line's envelope and the event fields the ``events`` table reads: its seat (the first
-    of :data:`_SEAT_FIELDS` the event has and sets), a ``RoundStarted``'s round, a
-    ``TakenBack``'s ``to_seq`` (a field the event lacks stays ``None``)."""
-
-    seat: Any = None
-    attacker: Any = None
-    owner: Any = None
-    controller: Any = None
-    round: Any = None
-    to_seq: Any = None
+_encode = msgspec.json.Encoder().encode
 
 
 @dataclass
@@ -110,44 +91,26 @@ def in_force(stored: list[Stored]) -> list[Stored]:
     return [item for item in not_retracted(stored) if not isinstance(item.event, TakenBack)]
 
 
-def _standing(heads: list[_Head]) -> list[_Head]:
-    """:func:`not_retracted` over line heads."""
-    kept: list[_Head] = []
-    for head in heads:
-        if head.type == "TakenBack":
-            while kept and kept[-1].seq > head.to_seq:
-                kept.pop()
-        kept.append(head)
-    return kept
-
-
-def rows(stored: MatchLines | Sequence[Stored], file: FileInfo,
-         facts: CardFacts) -> Mapping[str, list[Any]]:
+def rows(stored: list[Stored], file: FileInfo, facts: CardFacts) -> Mapping[str, list[Any]]:
     """The warehouse rows of one match, by table (``ledger.registry.register_analytics``)."""
     return match_facts(stored, file, facts).tables
 
 
-def match_facts(stored: MatchLines | Sequence[Stored], file: FileInfo,
-                facts: CardFacts) -> MatchFacts:
-    """All rows of one match; ``stored`` is the whole verified stream, seq 0 first (its lines,
-    or its events)."""
-    lines = stored if isinstance(stored, MatchLines) else \
-        MatchLines.from_stored(list(stored), file.name)
-    heads: list[_Head] = lines.heads(_Head) if len(lines) else []
-    if not heads or heads[0].type != "MatchOpened":
+def match_facts(stored: list[Stored], file: FileInfo, facts: CardFacts) -> MatchFacts:
+    """All rows of one match; ``stored`` is the whole verified stream, seq 0 first."""
+    if not stored or not isinstance(stored[0].event, MatchOpened):
         raise MalformedEventError(f"{file.name}: seq 0 is not a MatchOpened event")
-    opened: MatchOpened = lines.event(0, heads[0])  # type: ignore[assignment]
+    opened: MatchOpened = stored[0].event
     out = MatchFacts()
-    standing = _standing(heads)
-    kept = [head for head in standing if head.type != "TakenBack"]
-    clock = _events_rows(lines, heads, {head.seq for head in standing}, opened.match_id,
+    standing = not_retracted(stored)
+    kept = [item for item in standing if not isinstance(item.event, TakenBack)]
+    clock = _events_rows(stored, {item.seq for item in standing}, opened.match_id,
                          out.tables["events"])
     walk = _Walk(opened.match_id, clock)
-    _handlers()
-    for head in kept:
-        walk.see(lines, head)
+    for item in kept:
+        walk.see(item)
     walk.finish_opening()
-    _add_match(out, opened, lines, heads, walk, file)
+    _add_match(out, opened, stored, kept, walk, file)
     _add_players(out, opened, walk, recorded_facts(opened, facts))
     for name in ("plays", "draws", "battles", "seizures"):
         out.tables[name] = getattr(walk, name)
@@ -157,50 +120,46 @@ def match_facts(stored: MatchLines | Sequence[Stored], file: FileInfo,
     return out
 
 
-def _events_rows(lines: MatchLines, heads: list[_Head], kept_seqs: set[int], match_id: str,
+def _events_rows(stored: list[Stored], kept_seqs: set[int], match_id: str,
                  rows: list) -> dict[int, tuple[int, int]]:
     """The ``events`` rows; returns ``seq -> (round, turn)`` for the other tables."""
     clock: dict[int, tuple[int, int]] = {}
     round_no = turn = 0
-    types, raw = _TYPES, msgspec.Raw
-    for head, digest, payload in zip(heads, lines.hashes(), lines.payloads(heads), strict=True):
-        kind, seat_fields, step = types.get(head.type) or _type_info(head.type)
+    for item in stored:
+        event: Any = item.event  # its class's step says what it is (no isinstance per event)
+        name, kind, seat_fields, step = _type_info(type(event))
         if step == _ROUND:
-            round_no, turn = head.round, 0
+            round_no, turn = event.round, 0
         elif step == _TURN:
             turn += 1
         elif step == _BACK:
-            round_no, turn = clock.get(head.to_seq, (round_no, turn))  # back where it was
-        seq = head.seq
-        clock[seq] = (round_no, turn)
+            round_no, turn = clock.get(event.to_seq, (round_no, turn))  # back where it was
+        clock[item.seq] = (round_no, turn)
         seat = None
         for seat_field in seat_fields:
-            seat = getattr(head, seat_field)
+            seat = getattr(event, seat_field)
             if seat is not None:
                 break
-        rows.append(EventRow(match_id, seq, head.type, kind, round_no, turn, seat, head.at,
-                             head.batch, digest, seq not in kept_seqs, raw(payload)))
+        rows.append(EventRow(match_id, item.seq, name, kind, round_no, turn, seat, item.at,
+                             item.batch, item.hash, item.seq not in kept_seqs,
+                             msgspec.Raw(_encode(event))))
     return clock
 
 
 _OTHER, _ROUND, _TURN, _BACK = range(4)
-#: Per event type, what ``events`` rows need of it: (kind, the seat fields it has in
+#: Per event class, what ``events`` rows need of it: (name, kind, the seat fields it has in
 #: ``_SEAT_FIELDS`` order, how it moves the clock) -- worked out once, not per event.
-_TYPES: dict[str, tuple[str, tuple[str, ...], int]] = {}
+_TYPES: dict[type, tuple[str, str, tuple[str, ...], int]] = {}
 
 
-def _type_info(name: str) -> tuple[str, tuple[str, ...], int]:
-    info = _TYPES.get(name)
+def _type_info(cls: type) -> tuple[str, str, tuple[str, ...], int]:
+    info = _TYPES.get(cls)
     if info is None:
-        load_games()
-        cls = EVENT_TYPES.get(name)
-        if cls is None:  # a reader of lines decodes every event it keeps: never here
-            raise MalformedEventError(f"event type {name!r} is unknown to this program")
         step = (_ROUND if issubclass(cls, RoundStarted) else
                 _TURN if issubclass(cls, TURN_ACTIONS) else
                 _BACK if issubclass(cls, TakenBack) else _OTHER)
-        seats = tuple(field for field in _SEAT_FIELDS if hasattr(cls, field))
-        info = _TYPES[name] = (kind_of(name), seats, step)
+        seats = tuple(name for name in _SEAT_FIELDS if hasattr(cls, name))
+        info = _TYPES[cls] = (cls.__name__, kind_of(cls.__name__), seats, step)
     return info
 
 
@@ -219,18 +178,19 @@ class _Walk:
         self.coin_winner: str | None = None
         self.first_seat: str | None = None
         self.rounds_played = 0
-        self.ended: tuple[str, MatchEnded] | None = None  # (its at, the event)
+        self.ended: tuple[Stored, MatchEnded] | None = None
         self._defender: str | None = None
         self._open_battle: BattleRow | None = None
 
-    def see(self, lines: MatchLines, head: _Head) -> None:
-        handler = _HANDLERS.get(head.type)
+    def see(self, item: Stored) -> None:
+        event = item.event
+        handler = _HANDLERS.get(type(event))
         if handler is not None:
-            handler(self, head, lines.event(head.seq, head))
-        elif _TYPES[head.type][2] == _TURN:  # every type's info is known: the events rows ran
+            handler(self, item, event)
+        elif isinstance(event, TURN_ACTIONS):
             self._open_battle = None
 
-    def _round_started(self, head: _Head, event: RoundStarted) -> None:
+    def _round_started(self, item: Stored, event: RoundStarted) -> None:
         if not self.opening_done:
             self.finish_opening()
         if event.round == 1 and self.first_seat is None:
@@ -246,37 +206,37 @@ class _Walk:
             self.draws.append(DrawRow(self.match_id, seq, 0, 0, seat, card_id, name, reason, True))
         self.hand.clear()
 
-    def _card_moved(self, head: _Head, event: CardMoved) -> None:
+    def _card_moved(self, item: Stored, event: CardMoved) -> None:
         if not self.opening_done:
             if event.to_zone == "hand":
-                self.hand[event.card] = (head.seq, event.owner, event.name, event.reason)
+                self.hand[event.card] = (item.seq, event.owner, event.name, event.reason)
             elif event.from_zone == "hand":
                 self.hand.pop(event.card, None)
         elif event.from_zone == "deck" and event.to_zone == "hand":
-            round_no, turn = self.clock[head.seq]
-            self.draws.append(DrawRow(self.match_id, head.seq, round_no, turn, event.owner,
+            round_no, turn = self.clock[item.seq]
+            self.draws.append(DrawRow(self.match_id, item.seq, round_no, turn, event.owner,
                                       event.card, event.name, event.reason, False))
 
-    def _card_played(self, head: _Head, event: CardPlayed) -> None:
-        round_no, turn = self.clock[head.seq]
-        self.plays.append(PlayRow(self.match_id, head.seq, round_no, turn, event.seat, event.card,
+    def _card_played(self, item: Stored, event: CardPlayed) -> None:
+        round_no, turn = self.clock[item.seq]
+        self.plays.append(PlayRow(self.match_id, item.seq, round_no, turn, event.seat, event.card,
                                   event.name, event.realm, float(event.energy_paid)))
 
-    def _battle_started(self, head: _Head, event: BattleStarted) -> None:
+    def _battle_started(self, item: Stored, event: BattleStarted) -> None:
         self._defender = event.defender
         self._open_battle = None
 
-    def _battle_resolved(self, head: _Head, event: BattleResolved) -> None:
-        round_no, turn = self.clock[head.seq]
+    def _battle_resolved(self, item: Stored, event: BattleResolved) -> None:
+        round_no, turn = self.clock[item.seq]
         defender = self._defender or ("B" if event.attacker == "A" else "A")
         winner = {"attacker": event.attacker, "defender": defender}.get(event.result)
-        row = BattleRow(self.match_id, head.seq, round_no, turn, event.realm, event.attacker,
+        row = BattleRow(self.match_id, item.seq, round_no, turn, event.realm, event.attacker,
                         defender, float(event.attacker_power), float(event.defender_power),
                         event.result, winner, False, None)
         self.battles.append(row)
         self._open_battle = row
 
-    def _stone_seized(self, head: _Head, event: StoneSeized) -> None:
+    def _stone_seized(self, item: Stored, event: StoneSeized) -> None:
         """404.3.2 step 5: the battle's winner moves one stone of the realm to its side."""
         battle = self._open_battle
         battle_seq = None
@@ -284,53 +244,44 @@ class _Walk:
                 and battle.winner_seat == event.seat:
             battle.stone_moved, battle.stone_from = True, event.from_side
             battle_seq = battle.seq
-        round_no, turn = self.clock[head.seq]
-        self.seizures.append(SeizureRow(self.match_id, head.seq, round_no, turn, event.realm,
+        round_no, turn = self.clock[item.seq]
+        self.seizures.append(SeizureRow(self.match_id, item.seq, round_no, turn, event.realm,
                                         event.seat, event.from_side, battle_seq))
         stones = self.stones[event.realm - 1]
         if event.from_side in stones:
             stones[stones.index(event.from_side)] = event.seat
 
-    def _manual(self, head: _Head, event: ManualEffect) -> None:
+    def _manual(self, item: Stored, event: ManualEffect) -> None:
         for op in event.ops:
             if op.op == "stone" and op.realm:  # a judge set the realm's stone (as the engine does)
                 self.stones[op.realm - 1] = [op.seat or str(op.value or "center")]
 
-    def _coin(self, head: _Head, event: CoinFlipped) -> None:
+    def _coin(self, item: Stored, event: CoinFlipped) -> None:
         self.coin_winner = event.winner
 
-    def _ended(self, head: _Head, event: MatchEnded) -> None:
-        self.ended = (head.at, event)
+    def _ended(self, item: Stored, event: MatchEnded) -> None:
+        self.ended = (item, event)
 
 
-_BY_CLASS: dict[type, Callable[[_Walk, _Head, Any], None]] = {
+_HANDLERS: dict[type, Callable[[_Walk, Stored, Any], None]] = {
     RoundStarted: _Walk._round_started, CardMoved: _Walk._card_moved,
     CardPlayed: _Walk._card_played, BattleStarted: _Walk._battle_started,
     BattleResolved: _Walk._battle_resolved, StoneSeized: _Walk._stone_seized,
     ManualEffect: _Walk._manual, CoinFlipped: _Walk._coin, MatchEnded: _Walk._ended,
 }
-_HANDLERS: dict[str, Callable[[_Walk, _Head, Any], None]] = {}
 
 
-def _handlers() -> dict[str, Callable[[_Walk, _Head, Any], None]]:
-    """The handlers by event type name: only these events are decoded whole."""
-    if not _HANDLERS:
-        _HANDLERS.update((cls.__name__, handler) for cls, handler in _BY_CLASS.items())
-    return _HANDLERS
-
-
-def _add_match(out: MatchFacts, opened: MatchOpened, lines: MatchLines, heads: list[_Head],
+def _add_match(out: MatchFacts, opened: MatchOpened, stored: list[Stored], kept: list[Stored],
                walk: _Walk, file: FileInfo) -> None:
-    ended_at, ended = walk.ended if walk.ended else (None, None)
+    ended_item, ended = walk.ended if walk.ended else (None, None)
     players = {info.seat: info.player for info in opened.seats}
     winner = ended.winner if ended else None
-    takebacks = sum(head.type == "TakenBack" for head in heads)
+    takebacks = sum(isinstance(item.event, TakenBack) for item in stored)
     out.tables["matches"].append(MatchRow(
-        opened.match_id, opened.game, file.name, file.size, file.mtime_ns, len(heads),
-        lines.hash(len(heads) - 1),
+        opened.match_id, opened.game, file.name, file.size, file.mtime_ns, len(stored), stored[-1].hash,
         opened.tournament, opened.round, opened.table, opened.game_number, opened.ruleset,
-        opened.format, opened.engine_version, heads[0].at,
-        ended_at, ended is not None, walk.rounds_played,
+        opened.format, opened.engine_version, stored[0].at,
+        ended_item.at if ended_item else None, ended is not None, walk.rounds_played,
         walk.coin_winner, walk.first_seat, winner, players.get(winner) if winner else None,
         ended.reason if ended else None, ended.stones.get("A") if ended else None,
         ended.stones.get("B") if ended else None, takebacks))

@@ -16,8 +16,8 @@ it ends, however it ends.  ``wonders serve`` runs these streams on threads of th
 The streams on one match share a :class:`Feed`: the match read from the store as it grows,
 each new event decoded once, so a stream costs the events it sends.  Between looks a stream
 waits on the store (:meth:`ledger.store.Store.wait`: woken at once by PostgreSQL's
-``NOTIFY``, with no queries while idle but a safety read every few seconds; a file store
-sleeps ``follow_poll``).
+``NOTIFY``, with no queries while idle but a safety read every few seconds; on a file store
+a stream sleeps ``follow_poll`` and looks again).
 """
 
 from __future__ import annotations
@@ -256,10 +256,15 @@ def follow(match_id: str):
                 if time.monotonic() - idle_since >= timeout:
                     return
                 left = timeout - (time.monotonic() - idle_since)
-                # PostgreSQL: woken by the next append, so wait long (``gone()`` is looked at
-                # again at least every LONG_WAIT_S); a file store: look every ``poll``.
-                store.wait(match_id, seen, min(left, LONG_WAIT_S) if store.wakes_on_append
-                           else poll)
+                if store.wakes_on_append:
+                    # PostgreSQL: woken by the next append, so wait long (``gone()`` is looked
+                    # at again at least every LONG_WAIT_S).
+                    store.wait(match_id, seen, min(left, LONG_WAIT_S))
+                else:
+                    # A file store: look every ``poll``.  The next turn of the loop reads the
+                    # head (the table's refresh), so the store's own wait -- a read of the head
+                    # before and after the same sleep -- would only read it twice more.
+                    time.sleep(poll)
         finally:
             release()
     response = Response(stream(), mimetype="text/event-stream",

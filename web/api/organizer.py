@@ -60,6 +60,7 @@ def create_match():
             creation.not_ours()
             raise ConflictError(f"match {match_id!r} already exists in this store; nothing "
                                 f"was written") from None
+    svc.tables.adopt(recorder)  # its seats use it next: no re-derivation of what was just written
     return MatchCreated(match_id=match_id, tokens=Tokens(**tokens),
                         seq=recorder.length).model_dump(), 201
 

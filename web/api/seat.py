@@ -62,7 +62,7 @@ def get_prompt(match_id: str):
                           prompt=prompt_out(table.game, engine, perspective,
                                             prompt_salt(table), players_of(table.opened)),
                           divergence=divergence_out(table, perspective))
-    return services().tables.using(match_id, view).model_dump()
+    return json_response(rendered(services().tables.using(match_id, view)))
 
 
 @route(bp, "/<match_id>/decisions", "POST", "Submit your seat's decision at expected_seq",
@@ -77,7 +77,7 @@ def submit_decision(match_id: str):
         stored = submit_as_seen(table, seat, decision, body.expected_seq)
         narrator = Narrator(table, seat)
         return Recorded(seq=table.length, events=[event_out(narrator, s) for s in stored])
-    return services().tables.using(match_id, write).model_dump(), 201
+    return json_response(rendered(services().tables.using(match_id, write)), 201)
 
 
 @route(bp, "/<match_id>/judge-call", "POST", "Call the judge to your table (recorded as "
@@ -91,7 +91,7 @@ def call_judge(match_id: str):
         stored = table.append(lambda rec: rec.call_judge(seat, body.text, body.expected_seq))
         narrator = Narrator(table, seat)
         return Recorded(seq=table.length, events=[event_out(narrator, s) for s in stored])
-    return services().tables.using(match_id, write).model_dump(), 201
+    return json_response(rendered(services().tables.using(match_id, write)), 201)
 
 
 @route(bp, "/<match_id>/state", "GET", "The board now, from your role's perspective",
@@ -115,7 +115,7 @@ def get_events(match_id: str):
 
     def view(table):
         return events_page(table, perspective, start, table.length - 1, limit)
-    return services().tables.using(match_id, view).model_dump()
+    return json_response(rendered(services().tables.using(match_id, view)))
 
 
 def submit_as_seen(table, seat: str, decision: Event, expected_seq: int) -> list:

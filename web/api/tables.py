@@ -103,9 +103,10 @@ class Table:
         self.timeline.extend(stored)
 
     def after_append(self) -> None:
-        """Remember the head as our own append left it (unless someone appended right after)."""
-        head = self.store.head(self.match_id)
-        self.seen = head if head.length == self.length else None
+        """After our own append the head is not read at once: the next use reads it anyway
+        (:meth:`refresh`), finds the length we folded -- or more, if someone appended right
+        after, which it then folds -- and remembers it.  One read of the head per append saved."""
+        self.seen = None
 
     # -- recording -------------------------------------------------------------------------
 
@@ -142,6 +143,13 @@ class Table:
             self._checked = self.length  # the engine derived what it appended
         self.after_append()
         return stored
+
+    def adopt(self, recorder: Recorder) -> None:
+        """Continue from the recorder that wrote this match in this process (a create): its
+        engine is at the pending prompt of exactly what the file holds, so the first use does
+        not re-derive the match to get there."""
+        if recorder.match_id == self.match_id and recorder.length == self.length:
+            self._recorder, self._checked, self._mark = recorder, self.length, None
 
     def _resume(self) -> Recorder | None:
         """The recorder for the timeline's length, re-deriving the recorded events through
@@ -279,6 +287,17 @@ class Tables:
             while len(self._tables) > self.capacity:  # an evicted table is refolded on next use
                 self._tables.popitem(last=False)
             return table
+
+    def adopt(self, recorder: Recorder) -> None:
+        """Cache the table of a match this process has just created, with the recorder that
+        created it (:meth:`Table.adopt`): a new match is used at once, by its seats."""
+        fresh = Table(self.store, self.pools, recorder.match_id)
+        fresh.adopt(recorder)
+        with self._lock:
+            self._tables[recorder.match_id] = fresh
+            self._tables.move_to_end(recorder.match_id)
+            while len(self._tables) > self.capacity:
+                self._tables.popitem(last=False)
 
     def forget(self, match_id: str) -> None:
         with self._lock:
