@@ -61,7 +61,10 @@ def module_scores(root: Path, size: int | None = None, seed: int = SEED) -> list
             codes = {name: codes[name] for name in sample(list(codes), size, seed)}
         statuses = {name: STATUS.get(code, "suspicious") for name, code in codes.items()}
         count = Counter(statuses.values())
-        equivalent = {name for name in accepted.get(module, {}) if name in statuses}
+        # Only a mutant that was checked and not killed counts as equivalent (one not checked
+        # yet is not in `checked`; a killed one is an entry gone stale, counted as killed).
+        equivalent = {name for name in accepted.get(module, {})
+                      if statuses.get(name) in ("survived", "no tests", "suspicious")}
         checked = len(codes) - count["not checked"]
         killed = count["killed"] + count["timeout"] + count["caught by type check"]
         survivors = sorted(n for n, s in statuses.items()
