@@ -34,8 +34,8 @@ BUGS = [
         "bug": "1",
         "title": "the reply to POST /decisions is built from the omniscient view, not the seat's",
         "file": "web/api/seat.py",
-        "old": "events=[event_out(table.game, s, seat, hidden) for s in stored])",
-        "new": 'events=[event_out(table.game, s, "omniscient", hidden) for s in stored])',
+        "old": "expected_seq)\n        narrator = Narrator(table, seat)\n",
+        "new": 'expected_seq)\n        narrator = Narrator(table, "omniscient")\n',
         "tests": ["tests/web/test_api_hidden_info.py"],
     },
     {
@@ -43,9 +43,10 @@ BUGS = [
         "title": "a batch another process left unfinished after this store opened the match is "
                  "taken as part of the log (the check of the file's end removed)",
         "file": "ledger/filestore.py",
-        "old": '        env = _parse_envelope(last[:-1], path, "last line") if last.endswith(b"\\n") '
-               'else None\n        if env is None or env.seq != env.batch:\n',
-        "new": '        env = _parse_envelope(last.rstrip(b"\\n"), path, "last line")\n'
+        "old": '        env = _parse_envelope(last[:-1], entry.path, "last line") '
+               'if last.endswith(b"\\n") \\\n'
+               '            else None\n        if env is None or env.seq != env.batch:\n',
+        "new": '        env = _parse_envelope(last.rstrip(b"\\n"), entry.path, "last line")\n'
                '        if False:\n',
         "tests": ["tests/ledger/test_torn_after_open.py",
                   "tests/security/test_torn_tail_under_a_server.py"],
