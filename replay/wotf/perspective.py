@@ -133,7 +133,7 @@ def _hide_trigger(t: Trigger, hidden: Collection[str]) -> Trigger:
 
 #: Fields of events that hold one card id, and fields that may hold a list of them.
 _CARD_FIELDS = ("card", "source", "wonder", "pick")
-_CARD_LISTS = ("cards", "order")
+_CARD_LISTS = ("cards", "order", "targets")  # targets: a play's or activation's chosen cards
 
 
 def _quotes_any(text: str, hidden: Collection[str]) -> bool:

@@ -4,7 +4,13 @@ docs/viewer.md), and the stack events' ability labels and texts hidden with a fa
 
 from replay.wotf import perspective
 from replay.wotf.cards import Card, CardDB
-from replay.wotf.events import ManualEffect, ManualOp, TriggerResolved
+from replay.wotf.events import (
+    ActivationDeclared,
+    ManualEffect,
+    ManualOp,
+    PlayDeclared,
+    TriggerResolved,
+)
 from replay.wotf.perspective import board, known_board, known_cards, redact_event
 from replay.wotf.state import CardState, GameState, PlayerState, new_realms
 
@@ -81,3 +87,14 @@ def test_510_a_text_quoting_a_face_down_card_in_brackets_is_hidden():
                                detail="guardian (A7)")
     assert redact_event(resolved, "B", hidden={"A7"}).detail == "?"
     assert redact_event(resolved, "B", hidden={"A8"}).detail == "guardian (A7)"
+
+
+def test_510_a_face_down_card_chosen_as_a_target_is_hidden_in_the_declaration():
+    """A play's or an activation's targets name cards by id, as the other card lists do: a
+    face-down one is ``?`` to everyone but the omniscient view."""
+    played = PlayDeclared(seat="B", card="B3", realm=2, targets=["A7", "A8"])
+    activated = ActivationDeclared(seat="B", card="B4", targets=["A7"])
+    for viewer in ("A", "B", "spectator"):
+        assert redact_event(played, viewer, hidden={"A7"}).targets == ["?", "A8"]
+        assert redact_event(activated, viewer, hidden={"A7"}).targets == ["?"]
+    assert redact_event(played, "omniscient", hidden={"A7"}) == played
