@@ -90,23 +90,35 @@ def code_hash() -> str:
 
 
 def corpus(matches: int) -> tuple[Path, bool]:
-    """The cached corpus directory for ``matches`` simulated matches; built if missing."""
+    """The cached corpus directory for ``matches`` simulated matches; built if missing.
+
+    It is built in a directory of this run's own and renamed into place once complete, so
+    two benches running at once (or one stopped half-way) never see, reuse or remove another
+    run's half-made corpus: the first complete one to arrive is the one both measure."""
     key = f"n{matches}-seed{SEED}-rules{'+'.join(RULESETS)}-greedy-code{code_hash()}"
     root = CACHE / key
-    ready = root / "READY"
-    if ready.exists():
+    if (root / "READY").exists():
         return root / "store", True
     for stale in CACHE.glob(key.rsplit("-code", 1)[0] + "-code*"):
-        shutil.rmtree(stale)  # the same corpus made by other code: never measured again
-    store = root / "store"
-    store.mkdir(parents=True)
+        if stale != root:
+            shutil.rmtree(stale, ignore_errors=True)  # made by other code: never measured again
+    CACHE.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=CACHE))
+    store = building / "store"
+    store.mkdir()
     shards = len(RULESETS)
     jobs = [(str(store), matches // shards + (1 if k < matches % shards else 0), SEED * 100 + k,
              RULESETS[k], f"s{k}") for k in range(shards)]
     with multiprocessing.get_context("spawn").Pool(shards) as pool:
         pool.map(_simulate_shard, jobs)
-    ready.write_text("ok\n")
-    return store, False
+    (building / "READY").write_text("ok\n")
+    if root.exists() and not (root / "READY").exists():
+        shutil.rmtree(root, ignore_errors=True)  # left half-made by an older version of this
+    try:
+        building.rename(root)
+    except OSError:  # another run's complete corpus arrived first: measure that one
+        shutil.rmtree(building, ignore_errors=True)
+    return root / "store", False
 
 
 def timed(fn, *args, **kwargs):
