@@ -28,10 +28,13 @@ def api_call(base: str, method: str, path: str, token: str, body=None):
 ORGANIZER = "browser-test-organizer-token-0123456789"
 
 
-def start_server(store: Path, organizer: str = ORGANIZER) -> tuple[subprocess.Popen, str]:
+def start_server(store: Path, organizer: str = ORGANIZER,
+                 **settings: str) -> tuple[subprocess.Popen, str]:
     """``wonders serve`` on a free port over ``store``; no WONDERS_SECRET_KEY (the store's key)
-    and no WONDERS_WAREHOUSE (the store's own)."""
-    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=organizer, WONDERS_SPECTATOR_DELAY="0")
+    and no WONDERS_WAREHOUSE (the store's own); ``settings`` are more environment variables
+    (``WONDERS_FOLLOW_TIMEOUT="20"``)."""
+    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=organizer, WONDERS_SPECTATOR_DELAY="0",
+               **settings)
     env.pop("WONDERS_SECRET_KEY", None)
     env.pop("WONDERS_WAREHOUSE", None)
     proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store", str(store),

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.helpers import start_server, stop_server
 from web.app import create_app
 from web.config import Settings
 
@@ -52,19 +53,10 @@ def test_pages_json_and_static_files_are_gzipped(client, path):
 
 @pytest.fixture
 def server(tmp_path):
-    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER, WONDERS_SPECTATOR_DELAY="0",
-               WONDERS_FOLLOW_TIMEOUT="20")
-    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store",
-                             str(tmp_path / "store"), "--port", "0"], env=env, cwd=ROOT,
-                            text=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    line = proc.stdout.readline()
-    if "serving" not in line:
-        proc.kill()
-        raise AssertionError(line)
-    host, port = line.split("http://")[1].split()[0].rsplit(":", 1)
+    proc, address = start_server(tmp_path / "store", ORGANIZER, WONDERS_FOLLOW_TIMEOUT="20")
+    host, port = address.split("//")[1].rsplit(":", 1)
     yield host, int(port)
-    proc.terminate()
-    proc.wait(timeout=20)
+    stop_server(proc)
 
 
 def test_the_follow_stream_is_never_compressed_or_buffered(server):
