@@ -5,6 +5,10 @@ HTML, ~9 kB gzipped).  Streams are left alone: the follow stream (server-sent ev
 reach the client event by event, never buffered to be compressed, so ``COMPRESS_STREAMS`` is
 off and ``text/event-stream`` is not among the compressed types.  A static file is sent as a
 stream by Flask; it is read whole first (they are a few kB) so it is compressed like a page.
+
+Most answers go to clients that ask for no compression at all (the recording API's clients,
+scripts): :class:`GzipWhenAsked` answers those with the ``Vary`` header alone, as Flask-Compress
+does, without running its negotiation and checks on every request.
 """
 
 from __future__ import annotations
@@ -22,9 +26,30 @@ def register(app: Flask) -> None:
     """Compress ``app``'s answers (gzip) except streams."""
     app.config.update(COMPRESS_ALGORITHM=["gzip"], COMPRESS_STREAMS=False,
                       COMPRESS_MIMETYPES=MIMETYPES, COMPRESS_MIN_SIZE=MIN_SIZE)
-    Compress(app)
+    GzipWhenAsked(app)
     # after_request functions run last-registered first: this one runs before the compressor
     app.after_request(_static_whole)
+
+
+class GzipWhenAsked(Compress):
+    """Flask-Compress, which first looks whether the client accepts gzip at all: without
+    ``gzip`` or ``*`` in ``Accept-Encoding`` the answer is left as it is but for ``Vary``."""
+
+    def after_request(self, response: Response | None) -> Response:
+        accepted = request.headers.get("Accept-Encoding", "").lower()
+        if response and "gzip" not in accepted and "*" not in accepted:
+            _vary_on_encoding(response)
+            return response
+        return super().after_request(response)
+
+
+def _vary_on_encoding(response: Response) -> None:
+    """``Vary: Accept-Encoding`` (added to any ``Vary`` there is), as Flask-Compress sets it."""
+    vary = response.headers.get("Vary")
+    if not vary:
+        response.headers["Vary"] = "Accept-Encoding"
+    elif "accept-encoding" not in vary.lower():
+        response.headers["Vary"] = f"{vary}, Accept-Encoding"
 
 
 def _static_whole(response: Response) -> Response:

@@ -54,8 +54,10 @@ class SplitDispatcher:
     def is_follow(channel) -> bool:
         try:
             request = channel.requests[0]
-            return (not request.error and request.command in ("GET", "HEAD")
-                    and FOLLOW_PATH.fullmatch(request.path or "") is not None)
+            path = request.path or ""
+            return (path.endswith("/follow") and not request.error  # (most requests stop here)
+                    and request.command in ("GET", "HEAD")
+                    and FOLLOW_PATH.fullmatch(path) is not None)
         except (AttributeError, IndexError, TypeError):  # not a request we can read: main pool
             return False
 

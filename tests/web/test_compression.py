@@ -77,3 +77,32 @@ def test_the_follow_stream_is_never_compressed_or_buffered(server):
     assert first.startswith("id: 0"), first
     assert time.monotonic() - started < 5  # the stream stays open 20 s: nothing waited for it
     stream.close()
+
+
+@pytest.fixture
+def fresh(tmp_path):
+    """An app over a store with one new match: ``(client, state path, seat A's token)``."""
+    client = create_app(Settings(store=tmp_path / "store", secret_key="s" * 32,
+                                 organizer_token=ORGANIZER)).test_client()
+    created = client.post("/api/matches", json={"seats": SEATS},
+                          headers={"Authorization": f"Bearer {ORGANIZER}"}).get_json()
+    return client, f"/api/matches/{created['match_id']}/state", created["tokens"]["A"]
+
+
+@pytest.mark.parametrize("accept, encoded", [
+    (None, False), ("identity", False), ("br;q=0", False), ("*", True), ("GZIP", True),
+    ("deflate, gzip;q=0.5", True)])
+def test_only_a_client_that_accepts_gzip_gets_it_and_every_answer_varies(fresh, accept, encoded):
+    """Without gzip (or ``*``) in Accept-Encoding the answer is plain, asked nothing of the
+    compressor (web.compression.GzipWhenAsked); ``Vary`` says it depends on the header."""
+    client, path, token = fresh
+    headers = {"Authorization": f"Bearer {token}"}
+    if accept is not None:
+        headers["Accept-Encoding"] = accept
+    answer = client.get(path, headers=headers)
+    assert answer.status_code == 200
+    assert answer.headers.get("Content-Encoding") == ("gzip" if encoded else None)
+    assert answer.headers["Vary"] == "Accept-Encoding"
+    body = gzip.decompress(answer.data) if encoded else answer.data
+    assert json.loads(body)["perspective"] == "A"
+    assert len(body) > 500  # over COMPRESS_MIN_SIZE: only the header decided
