@@ -11,14 +11,16 @@
   prompt's options); events come in bounded pages;
 * :func:`visible_seq` / :func:`horizon` -- how far the public sees a live match (the spectator
   delay): nothing past it is shown, counted or hinted at (lengths, ``next_seq``, divergence);
-* :func:`divergence_out` -- where today's engine disagrees with the record, if it does.
+* :func:`divergence_out` -- where today's engine disagrees with the record, if it does;
+* :func:`revalidated` -- a polled view with its ``ETag``; ``304`` when the client has it already.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import msgspec
 from flask import Response, current_app, has_app_context, request, session
@@ -362,6 +364,37 @@ def json_response(data: bytes, status: int = 200) -> Response:
 
 def rendered(model: BaseModel) -> bytes:
     return model.model_dump_json().encode()
+
+
+class Tagged(NamedTuple):
+    """A rendered view and its entity tag (a hash of exactly these bytes), made once per
+    view (:meth:`web.api.tables.Table.view` keeps both)."""
+
+    data: bytes
+    tag: str
+
+
+def tagged(data: bytes) -> Tagged:
+    return Tagged(data, hashlib.blake2b(data, digest_size=12).hexdigest())
+
+
+def revalidated(view: Tagged, private: bool = True) -> Response:
+    """A view's JSON with its ``ETag``, or ``304 Not Modified`` without a body when the
+    client's ``If-None-Match`` names it: a page polling a board that has not moved gets a few
+    header lines, not the board again.  Call it only once the caller may read the view (the
+    role checked): the tag stands for those bytes alone.
+
+    ``Cache-Control: no-cache`` has every use revalidated (never a stale board); a seat's or the
+    judge's view is ``private`` (no shared cache keeps it).  The tag the compressor gives a
+    gzipped answer (``<tag>:gzip``, Flask-Compress) names the same bytes, so it matches too."""
+    asked = request.if_none_match
+    if asked and (asked.contains_weak(view.tag) or asked.contains_weak(f"{view.tag}:gzip")):
+        response = Response(status=304)
+    else:
+        response = json_response(view.data)
+    response.set_etag(view.tag)
+    response.headers["Cache-Control"] = "private, no-cache" if private else "no-cache"
+    return response
 
 
 def visible_seq(table: Table, delay: int) -> int:

@@ -47,6 +47,7 @@ class Operation:
     query: tuple[Query, ...] = ()
     content: dict[str, Any] = field(default_factory=dict)  # non-JSON request/response bodies
     errors: tuple[int, ...] = (400, 404)
+    revalidates: bool = False  # answers with an ETag, and 304 to a matching If-None-Match
 
 
 OPERATIONS: list[Operation] = []
@@ -113,6 +114,12 @@ def _operation(op: Operation) -> dict[str, Any]:
     else:
         responses[str(op.status)] = {"description": "success",
                                      "content": op.content.get("response", {})}
+    if op.revalidates:
+        responses[str(op.status)]["headers"] = {"ETag": {
+            "description": "names exactly this answer; send it back as If-None-Match",
+            "schema": {"type": "string"}}}
+        responses["304"] = {"description": "not modified: If-None-Match names the answer "
+                                           "there is now (no body)"}
     codes = set(op.errors) | ({401, 403} if op.auth else set()) | ({413} if op.body else set())
     for code in sorted(codes):
         responses[str(code)] = {"description": ERRORS[code],

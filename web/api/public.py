@@ -14,12 +14,13 @@ from web.api.common import (
     PAGE_LIMIT,
     divergence_out,
     events_page,
-    json_response,
     page_limit,
     query_int,
     rendered,
+    revalidated,
     services,
     state_out,
+    tagged,
     visible_seq,
 )
 from web.api.openapi import Query, route
@@ -43,15 +44,15 @@ def public_perspective(table) -> str:
 
 
 @route(bp, "/<match_id>/state", "GET", "The board for the public (live: delayed spectator view)",
-       response=StateOut, query=(PERSPECTIVE,), errors=(400, 403, 404))
+       response=StateOut, query=(PERSPECTIVE,), errors=(400, 403, 404), revalidates=True)
 def public_state(match_id: str):
     delay = services().settings.spectator_delay
 
     def view(table):
         perspective = public_perspective(table)
-        return table.view(("public", perspective), lambda: rendered(
-            state_out(table, perspective, upto=visible_seq(table, delay))))
-    return json_response(services().tables.using(match_id, view))
+        return table.view(("public", perspective), lambda: tagged(rendered(
+            state_out(table, perspective, upto=visible_seq(table, delay)))))
+    return revalidated(services().tables.using(match_id, view), private=False)
 
 
 @route(bp, "/<match_id>/events", "GET", "The events for the public (live: up to the delay), "

@@ -26,9 +26,11 @@ from web.api.common import (
     query_int,
     rendered,
     require_role,
+    revalidated,
     role_for,
     services,
     state_out,
+    tagged,
 )
 from web.api.openapi import route
 from web.errors import ForbiddenError, IllegalError, MalformedRequestError, describe_validation
@@ -95,14 +97,15 @@ def call_judge(match_id: str):
 
 
 @route(bp, "/<match_id>/state", "GET", "The board now, from your role's perspective",
-       response=StateOut, auth="a seat or judge token of the match", errors=(400, 404))
+       response=StateOut, auth="a seat or judge token of the match", errors=(400, 404),
+       revalidates=True)
 def get_state(match_id: str):
     perspective = perspective_of(role_for(match_id))
 
     def view(table):
         return table.view(("state", perspective),
-                          lambda: rendered(state_out(table, perspective)))
-    return json_response(services().tables.using(match_id, view))
+                          lambda: tagged(rendered(state_out(table, perspective))))
+    return revalidated(services().tables.using(match_id, view))
 
 
 @route(bp, "/<match_id>/events", "GET", "Events from a seq, from your role's perspective, one "

@@ -81,7 +81,7 @@ class Table:
         self._recorder: Recorder | None = None
         self._mark: Mark | None = None
         self._checked = -1  # the length the engine last re-derived (``_mark`` is for it)
-        self._views: dict[tuple, bytes] = {}  # rendered views of the current length
+        self._views: dict[tuple, Any] = {}  # rendered views of the current length
         self._views_length = -1
 
     # -- freshness -------------------------------------------------------------------------
@@ -176,7 +176,7 @@ class Table:
             self._resume()
         return self._mark
 
-    def view(self, key: tuple, render: Callable[[], bytes]) -> bytes:
+    def view(self, key: tuple, render: Callable[[], T]) -> T:
         """A rendered view of the match as it is now, computed once per length and ``key``
         (many readers poll the same state: a seat, the judge, spectators)."""
         if self._views_length != self.length:
