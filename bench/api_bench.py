@@ -29,6 +29,14 @@ loaded machine the rates move with the load; the CPU per decision moves much les
 The benchmark fails loudly (exit 1, the first error on stderr) if any client thread or process
 raises, if the server answers any request with a 5xx, or if no decision was accepted: a crash
 never reads as a low rate.
+
+``--profile PATH`` (needs ``py-spy`` on the PATH; not a dependency of the project) samples the
+server during the first load -- only the thread holding the interpreter lock, that is the CPU
+spent in Python -- writes the samples to PATH (py-spy's collapsed stacks) and prints on stderr
+where they went, by layer: the rules engine (``replay/``), the store (``ledger/``), this
+service's own code (``web/``, with the libraries it calls), Flask/Werkzeug around the views,
+and waitress (its event loop and its workers' request handling).  The figures on stdout are
+the same keys either way (sampling slows the server a little).
 """
 
 from __future__ import annotations
@@ -199,6 +207,70 @@ def collect(results, procs: list) -> list[dict]:
     return parts
 
 
+# -- where the server's CPU goes (--profile) ------------------------------------------------------------
+
+#: Layers of a sampled stack, by the first rule that matches a frame (see :func:`layer_of`).
+LAYERS = ("engine (replay/)", "store (ledger/)", "service (web/)", "flask/werkzeug", "waitress",
+          "other")
+
+
+def layer_of(frames: list[str]) -> str:
+    """The layer a sampled stack (outermost frame first) spends its time in: the engine or the
+    store wherever they are called from; the service's own code (and what it calls) under a
+    view; Flask around the view; waitress for the rest of a request's handling."""
+    if any("(replay/" in f for f in frames):
+        return LAYERS[0]
+    if any("(ledger/" in f for f in frames):
+        return LAYERS[1]
+    if any("(web/" in f and "(web/cli" not in f and "(web/serve.py" not in f for f in frames):
+        return LAYERS[2]
+    if any("(flask/" in f or "(werkzeug/" in f for f in frames):
+        return LAYERS[3]
+    if any("(waitress/" in f for f in frames):
+        return LAYERS[4]
+    return LAYERS[5]
+
+
+def profile_summary(path: Path) -> dict:
+    """Shares of the samples by layer, and the ten functions most often on top of the stack."""
+    layers = dict.fromkeys(LAYERS, 0)
+    tops: dict[str, int] = {}
+    for line in path.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
+            continue
+        frames = stack.split(";")
+        layers[layer_of(frames)] += int(count)
+        top = frames[-1].rsplit(":", 1)[0] + ")" if ":" in frames[-1] else frames[-1]
+        tops[top] = tops.get(top, 0) + int(count)
+    total = sum(layers.values()) or 1
+    return {"samples": total,
+            "share": {k: round(v / total, 3) for k, v in layers.items()},
+            "top_self": [[k, round(v / total, 3)] for k, v in
+                         sorted(tops.items(), key=lambda kv: -kv[1])[:10]]}
+
+
+def start_sampler(pid: int, path: Path, seconds: float) -> subprocess.Popen:
+    """py-spy sampling process ``pid`` for ``seconds`` (its GIL holder only) into ``path``."""
+    return subprocess.Popen(["py-spy", "record", "--pid", str(pid), "--duration",
+                             str(max(1, round(seconds))), "--rate", "200", "--gil",
+                             "--nonblocking", "--format", "raw", "--output", str(path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def profile_path() -> Path | None:
+    """``--profile PATH`` (checked before anything runs: py-spy must be there)."""
+    if "--profile" not in sys.argv:
+        return None
+    at = sys.argv.index("--profile") + 1
+    if at >= len(sys.argv):
+        raise SystemExit("api bench: --profile needs a file to write the samples to")
+    if shutil.which("py-spy") is None:
+        raise SystemExit("api bench: --profile samples the server with py-spy, which is not on "
+                         "the PATH (pip install py-spy, outside the project's lock)")
+    return Path(sys.argv[at]).resolve()
+
+
 # -- the load -------------------------------------------------------------------------------------------
 
 
@@ -360,6 +432,7 @@ def run_load(host: str, port: int, seconds: float, max_decisions: int,
 
 def main() -> None:
     quick = "--quick" in sys.argv
+    profile = profile_path()
     seconds = 4.0 if quick else 20.0
     max_decisions = 2_000 if quick else 20_000
     server_threads = 24
@@ -370,9 +443,12 @@ def main() -> None:
         proc, host, port = start_server(root / "store", server_threads)
         try:
             noop = noop_rate(host, port, 1.0 if quick else 3.0)
+            sampler = start_sampler(proc.pid, profile, seconds) if profile else None
             cpu_before = cpu_seconds(proc.pid)
             load = run_load(host, port, seconds, max_decisions)
             cpu_after = cpu_seconds(proc.pid)
+            if sampler is not None:
+                sampler.wait(timeout=seconds + 30)
             elapsed = load["seconds"]
             streamed = run_load(host, port, seconds, max_decisions, streams=True)
         finally:
@@ -417,6 +493,12 @@ def main() -> None:
         "server_cpu_busy": None if server_cpu is None else round(server_cpu / elapsed, 3),
         "targets": {"decisions_per_s": 300, "state_p99_ms": 50, "with_streams_ratio": 0.8},
     }))
+    if profile is not None:
+        if not profile.exists():
+            raise BenchFailed(f"py-spy wrote no samples to {profile} (may it trace processes "
+                              f"here? it needs ptrace)")
+        print(json.dumps({"server_profile": str(profile), **profile_summary(profile)}),
+              file=sys.stderr)
 
 
 if __name__ == "__main__":

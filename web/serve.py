@@ -28,7 +28,7 @@ from waitress.task import ThreadedTaskDispatcher
 from ledger.stores import describe
 from web.app import create_app
 from web.config import Settings
-from web.longlived import settle_startup
+from web.longlived import settle_startup, spread_full_collections
 
 #: Paths served by the follow pool (waitress gives the decoded path, without the query).
 FOLLOW_PATH = re.compile(r"/api/matches/[^/]+/follow")
@@ -83,6 +83,7 @@ def serve(settings: Settings, host: str, port: int, threads: int, announce=print
                            _dispatcher=SplitDispatcher(threads, follow_threads))
     actual_port = server.effective_port
     settle_startup()  # what startup loaded is walked by no later collection (web.longlived)
+    spread_full_collections()  # and the cached tables by fewer of them
     announce(f"serving {describe(settings.store)} on http://{host}:{actual_port} with {threads} threads "
              f"(and {follow_threads} for live follow: at most {settings.follow_max_streams} "
              f"streams, {settings.follow_max_per_client} per address)")

@@ -141,6 +141,7 @@ class TokenBook(Book):
         # another process (a reissue or revoke from `wonders tournament`) is read again.
         self._cache: dict[str, tuple[tuple[int, int, int], dict[str, str]]] = {}
         self._lock = threading.Lock()
+        self._prefix = os.path.join(self.root, "")  # every request's check joins a plain string
 
     def issue(self, match_id: str) -> dict[str, str]:
         """New tokens for every role of a match; only their hashes are written."""
@@ -268,8 +269,10 @@ class TokenBook(Book):
 
     def _hashes(self, match_id: str) -> dict[str, str]:
         """The match's token hashes; one ``stat`` per call checks that the file is the one
-        read before (tokens are replaced whole, by ``os.replace``: a new file, a new inode)."""
-        path = self.root / f"{match_id}.json"
+        read before (tokens are replaced whole, by ``os.replace``: a new file, a new inode).
+        Runs for every request with a token: the path is a string, not a ``Path`` (whose join
+        cost as much as the ``stat``)."""
+        path = f"{self._prefix}{match_id}.json"
         try:
             st = os.stat(path)
         except OSError:
@@ -282,7 +285,8 @@ class TokenBook(Book):
         if cached is not None and cached[0] == stamp:
             return cached[1]
         try:
-            hashes = json.loads(path.read_text(encoding="utf-8"))
+            with open(path, encoding="utf-8") as handle:
+                hashes = json.load(handle)
         except (OSError, ValueError):
             return {}
         with self._lock:
