@@ -1,0 +1,88 @@
+"""Answers are written by msgspec (issue 19; :func:`web.api.common.rendered`): byte for byte
+what pydantic's ``model_dump_json`` writes, over every answer of whole matches of both games
+-- boards of every perspective (hands, counts, face-down cards), prompts with options and
+choices, recorded batches, event pages, the public board -- so no schema and no byte moved."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from pydantic import BaseModel
+
+from tests.web.test_api import Api, choose, new_app
+from tests.web.test_sow_api import create as create_sow
+from tests.web.test_sow_api import play_out as play_out_sow
+from tests.web.test_sow_api import store_of
+from web.api import common
+
+
+class Spy:
+    """Stands in for the answers' encoder: keeps every model written and what msgspec wrote."""
+
+    def __init__(self, real):
+        self.real, self.written = real, []
+
+    def encode(self, model: BaseModel) -> bytes:
+        data = self.real.encode(model)
+        self.written.append((model, data))
+        return data
+
+
+@pytest.fixture
+def spy(monkeypatch):
+    spy = Spy(common._ENCODER)
+    monkeypatch.setattr(common, "_ENCODER", spy)
+    return spy
+
+
+@pytest.fixture
+def api(tmp_path):
+    return Api(new_app(tmp_path, spectator_delay=0))
+
+
+def assert_same_as_pydantic(written):
+    kinds = set()
+    for model, data in written:
+        assert data == model.model_dump_json().encode(), type(model).__name__
+        kinds.add(type(model).__name__)
+    return kinds
+
+
+def test_every_answer_of_a_wonders_match_is_what_pydantic_writes(api, spy):
+    mid, tokens = api.create()
+    rng = random.Random(7)
+    for step in range(400):
+        for token in tokens.values():
+            api.state(mid, token)
+        api.call("GET", f"/api/public/matches/{mid}/state")
+        pending = api.call("GET", f"/api/matches/{mid}/prompt", tokens["judge"])[1]
+        if pending["prompt"] is None:
+            break
+        seat = pending["prompt"]["seat"]
+        prompt = api.call("GET", f"/api/matches/{mid}/prompt", tokens[seat])[1]
+        status, data = api.decide(mid, tokens[seat], choose(prompt["prompt"], rng), prompt["length"])
+        assert status == 201, data
+        if step % 25 == 0:
+            api.call("GET", f"/api/matches/{mid}/events?limit=40", tokens["A"])
+    api.call("GET", f"/api/public/matches/{mid}/events")
+    kinds = assert_same_as_pydantic(spy.written)
+    assert {"StateOut", "PendingOut", "Recorded", "EventsOut"} <= kinds
+    assert len(spy.written) > 500
+
+
+def test_every_answer_of_a_state_of_wonder_match_is_what_pydantic_writes(api, spy):
+    mid, tokens = create_sow(api)
+    decisions, _ = play_out_sow(api, store_of(api), mid, tokens)
+    for token in tokens.values():
+        api.state(mid, token)
+    kinds = assert_same_as_pydantic(spy.written)
+    assert decisions > 5 and {"StateOut", "PendingOut", "Recorded"} <= kinds
+
+
+def test_a_value_neither_can_write_is_still_an_error():
+    class Odd(BaseModel):
+        board: dict
+
+    with pytest.raises(TypeError, match="cannot write a object as JSON"):
+        common.rendered(Odd(board={"x": object()}))
