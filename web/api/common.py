@@ -391,7 +391,9 @@ class Tagged(NamedTuple):
 
 
 def tagged(data: bytes) -> Tagged:
-    return Tagged(data, hashlib.blake2b(data, digest_size=12).hexdigest())
+    """``data`` with its tag: SHA-1 of the bytes (the quickest hash here, ~5 us for a board;
+    a tag only tells a client's copy from another, so nothing rests on its strength)."""
+    return Tagged(data, hashlib.sha1(data, usedforsecurity=False).hexdigest())
 
 
 def revalidated(view: Tagged, private: bool = True) -> Response:
