@@ -45,9 +45,11 @@ from web.errors import (
 from web.models import (
     EVENTS_LIMIT,
     EVENTS_MAX_LIMIT,
+    ChooseOut,
     DivergenceOut,
     EventOut,
     EventsOut,
+    OptionOut,
     PromptOut,
     StateOut,
 )
@@ -262,7 +264,21 @@ def prompt_out(game: Game, engine: Any, perspective: str, salt: str = "",
     view = getattr(game, "prompt_view", None)
     shown = view(engine, perspective, handle_maker(salt)) if view is not None \
         else generic_prompt(game, engine, perspective, players)
-    return PromptOut(**shown) if shown is not None else None
+    return prompt_model(shown) if shown is not None else None
+
+
+def prompt_model(shown: dict[str, Any]) -> PromptOut:
+    """A game's prompt view as the answer's model, built without validating it again: the
+    game's own view of its own prompt (a prompt offers tens of options, each a decision; their
+    validation was the largest share of a board's answer outside the engine).  Missing fields
+    take their defaults, in the model's order, so the answer is written as a validated
+    ``PromptOut(**shown)`` would be (tests/web/test_api_rendering.py compares them at every
+    prompt of whole matches of both games)."""
+    options = [OptionOut.model_construct(**option) for option in shown.get("options", ())]
+    choose = shown.get("choose")
+    return PromptOut.model_construct(**{
+        **shown, "options": options,
+        "choose": ChooseOut.model_construct(**choose) if choose is not None else None})
 
 
 def handle_maker(salt: str):
