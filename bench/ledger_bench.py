@@ -11,6 +11,9 @@ and ``read_cold_events_per_s`` (a fresh store: every line's SHA-256 and chain li
 to a match of its own, events per second, over the rate of 20 threads each doing a raw
 write + fsync of a line-sized record to a file of its own in the same directory (the floor
 for that concurrency, timed before and after the store: the faster; target ≥ 0.6).
+``concurrent20_cpu_us_per_event`` and ``concurrent20_floor_cpu_us_per_event``: the CPU time of
+the whole process (every thread, user and system) per event in those runs -- on a machine
+whose cores are busy the ratio follows the CPU each side spends per event.
 """
 
 from __future__ import annotations
@@ -87,11 +90,25 @@ def concurrent_figures(root: Path, per_writer: int) -> dict:
     for i in range(WRITERS):  # the raw files exist before they are timed, as the matches do
         (root / "concurrent" / f"raw-{i:02d}.bin").write_bytes(b"")
     # the floor before and after the store, the faster of the two (the ratio's worst case)
-    floor_seconds = concurrently(raw)
-    rate = WRITERS * per_writer / concurrently(append)
-    floor_rate = WRITERS * per_writer / min(floor_seconds, concurrently(raw))
+    floor_seconds, floor_cpu = timed(raw)
+    seconds, cpu = timed(append)
+    again_seconds, again_cpu = timed(raw)
+    events_timed = WRITERS * per_writer
+    rate = events_timed / seconds
+    floor_rate = events_timed / min(floor_seconds, again_seconds)
     return {"concurrent20_events_per_s": round(rate), "concurrent20_floor_per_s": round(floor_rate),
-            "concurrent20_vs_floor": round(rate / floor_rate, 3)}
+            "concurrent20_vs_floor": round(rate / floor_rate, 3),
+            "concurrent20_cpu_us_per_event": round(cpu / events_timed * 1e6, 1),
+            "concurrent20_floor_cpu_us_per_event":
+                round(min(floor_cpu, again_cpu) / events_timed * 1e6, 1)}
+
+
+def timed(work) -> tuple[float, float]:
+    """Seconds of :func:`concurrently` running ``work``, and the CPU seconds this process
+    (all its threads, user and system) spent meanwhile."""
+    cpu = time.process_time()
+    seconds = concurrently(work)
+    return seconds, time.process_time() - cpu
 
 
 def pct(values: list[float], q: float) -> float:
