@@ -148,7 +148,7 @@ class FileStore(Store):
         try:
             lines, length, last_hash = self._append_held(entry, events, expected_seq, stamp)
         finally:
-            entry.lock.release()
+            self._files.give(entry)
         return stored_batch(lines, length, last_hash, stamp)
 
     def _append_held(self, entry: OpenMatch, events: Sequence[Event], expected_seq: int,
