@@ -175,7 +175,8 @@ class Game(Protocol):
 
     def same_outcome(self, mine: Event, theirs: Event, opened: MatchOpened) -> bool:
         """Whether the engine's outcome ``mine`` is the recorded ``theirs`` (of a file opened
-        by ``opened``)."""
+        by ``opened``).  Equal events always are (the replayer compares batches by equality
+        and asks this only of events that differ)."""
 
     def as_recorded(self, outcomes: list[Event], opened: MatchOpened) -> list[Event]:
         """The engine's outcomes as a file opened by ``opened`` records them: the outcomes and

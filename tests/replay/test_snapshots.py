@@ -2,6 +2,8 @@
 give the same state at every seq as re-deriving from set-up, for both games; and they are small
 (``snapshot_kb_per_match``)."""
 
+from itertools import pairwise
+
 import pytest
 
 from ledger.filestore import FileStore
@@ -36,10 +38,10 @@ def test_snapshots_are_spaced_by_events_and_thaw_to_the_state_at_their_seq(tmp_p
     keys = sorted(replay.snapshots)
     assert keys[0] == 0 and len(keys) > 1
     # at least SNAPSHOT_EVERY events apart, and never much more: the first turn prompt after
-    assert all(later - earlier >= SNAPSHOT_EVERY for earlier, later in zip(keys, keys[1:]))
-    turn_ends = [s.end for s in replay.segments if replay.engine_after(s.end).prompt is not None
-                 and replay.engine_after(s.end).prompt.kind == "turn"]
-    for earlier, later in zip(keys, keys[1:]):
+    assert all(later - earlier >= SNAPSHOT_EVERY for earlier, later in pairwise(keys))
+    prompts = {s.end: replay.engine_after(s.end).prompt for s in replay.segments}
+    turn_ends = [end for end, prompt in prompts.items() if prompt is not None and prompt.kind == "turn"]
+    for earlier, later in pairwise(keys):
         first_due = min(end for end in turn_ends if end - earlier >= SNAPSHOT_EVERY)
         assert later == first_due, (earlier, later)
     for seq in keys[1:]:
