@@ -72,6 +72,11 @@ class Rules(Protocol):
         """Apply a legal decision (or raise :class:`replay.errors.IllegalDecisionError`) and run
         to the next prompt; return the decision followed by every event it produced."""
 
+    def close(self) -> None:
+        """Done with it: drop what it holds (its suspended procedure and the parts that refer
+        back to it), so it and its state are freed at once, not by the garbage collector.
+        The engine can't be used after."""
+
 
 class CaseOutcome(Protocol):
     """One conformance case's result."""

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from ledger.codec import Stored
 from ledger.events import (
@@ -62,8 +63,11 @@ class Divergence(DivergenceError):
         self.match_id, self.seq = match_id, seq
 
 
-@dataclass(frozen=True)
-class Segment:
+class Segment(msgspec.Struct, frozen=True, gc=False):
+    """One fed event and the outcomes derived from it, by seq.  Plain values only, so not
+    tracked by the garbage collector (a held replay has hundreds, a server many replays: a
+    full collection need not walk them)."""
+
     start: int  # seq of the fed event (or of the first outcome, for engine.start's outcomes)
     end: int  # seq of its last outcome
     fed: bool = True  # False for the outcomes engine.start() derives before any decision
@@ -206,7 +210,11 @@ class Replay:
             raise IndexError(f"seq {seq} is outside 0..{len(self.events) - 1}")
         captured: list[Any] = []
         engine = self._engine_until(seq, captured)
-        return captured[0] if captured else self.game.clone(engine.state)
+        # The seek's own engine, from a thawed snapshot or set-up: its state is no one else's,
+        # so it is the fresh copy; the engine is freed now, not left to the garbage collector.
+        state = captured[0] if captured else engine.state
+        engine.close()
+        return state
 
     def engine_after(self, seq: int) -> Rules:
         """An engine positioned at the prompt after segment end ``seq``."""

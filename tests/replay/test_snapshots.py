@@ -2,6 +2,7 @@
 give the same state at every seq as re-deriving from set-up, for both games; and they are small
 (``snapshot_kb_per_match``)."""
 
+import gc
 from itertools import pairwise
 
 import pytest
@@ -48,3 +49,28 @@ def test_snapshots_are_spaced_by_events_and_thaw_to_the_state_at_their_seq(tmp_p
         assert played.freeze(played.thaw(replay.snapshots[seq])) == \
             played.freeze(Replay(log[:seq + 1], db).engine.state)
     assert sum(map(len, replay.snapshots.values())) < 300 * 1024  # snapshot_kb_per_match
+
+
+@pytest.mark.parametrize("name", ["wotf", "sow"])
+def test_a_seek_leaves_nothing_for_the_garbage_collector(tmp_path, name):
+    """A seek's engine is closed once it has reached the state (``Rules.close``): it and its
+    state are freed by reference counting, not left as a cycle the collector must find (the
+    collections that garbage set off were a held replay's slowest seeks).  A replay's
+    segments and turn marks are not tracked at all."""
+    played = game(name)
+    db = played.default_cards()
+    store = FileStore(tmp_path)
+    opened = next(simulate_matches(store, db, played.sample_decks(db), 1, seed=21,
+                                   game_name=name))
+    log = list(store.read(opened.match_id))
+    replay = Replay(log, db)
+    gc.collect()
+    gc.disable()
+    try:
+        states = [replay.state_at(seq) for seq in (1, len(log) // 3, len(log) // 2 + 1, len(log) - 2)]
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+    from_setup = Replay(log, db, snapshot_every=10**9)
+    assert played.freeze(states[-1]) == played.freeze(from_setup.state_at(len(log) - 2))
+    assert not gc.is_tracked(replay.segments[0]) and not gc.is_tracked(replay.index.turns[0])
