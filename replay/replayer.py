@@ -48,6 +48,10 @@ from replay.reading import Reading
 #: is a freeze of the state, ~30 µs for a Wonders match).  At ~35 µs an event re-derived, 60
 #: events are ~2 ms of a seek; a Wonders match of ~470 events keeps ~8 snapshots, ~130 KB.
 SNAPSHOT_EVERY = 60
+#: ``snapshot_every`` of a replay only verified, never seeked (``wonders verify``, a recorder
+#: resuming a match): set-up's snapshot alone, no freeze on the way (a seek still works, from
+#: set-up).
+NO_SNAPSHOTS = 2**62
 
 
 def _is_decided(fed: Event) -> bool:
