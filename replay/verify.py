@@ -81,6 +81,7 @@ def verify_check(check: FileCheck, path: str, name: str, pool: Any = None,
         prefix = opened.match_id if opened else name
         return Report(str(path), FAIL, text if text.startswith(prefix) else f"{prefix}: {text}")
     s = replay.engine.state
+    replay.engine.close()  # freed now, not by the garbage collector (a verify of many files)
     result = ("in progress" if not s.over else
               f"{s.winner} wins ({s.reason})" if s.winner else f"draw ({s.reason})")
     opened = replay.opened
