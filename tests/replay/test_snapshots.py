@@ -20,7 +20,7 @@ def test_every_seq_seeks_to_the_state_set_up_re_derives(tmp_path, name):
     store = FileStore(tmp_path)
     opened = next(simulate_matches(store, db, played.sample_decks(db), 1, seed=21, game_name=name))
     log = list(store.read(opened.match_id))
-    replay = Replay(log, db, snapshot_every=40)  # denser than the default: more to compare
+    replay = Replay(log, db, snapshot_every=20)  # denser than the default: more to compare
     from_setup = Replay(log, db, snapshot_every=10**9)  # one snapshot: set-up
     assert len(replay.snapshots) > 5 and list(from_setup.snapshots) == [0]
     for seq in range(len(log)):
