@@ -36,6 +36,16 @@ class View:
         self._defining: dict[str, tuple[Card, tuple[Ability, ...]]] = {}
         self._whenever: dict[str, tuple[Card, frozenset[str]]] = {}
         self._links: dict[str, frozenset[str]] = {}  # seat -> its links, until the next event
+        # card id -> a fact about the card, kept while the generation lasts (every event that
+        # can change a fact calls :meth:`changed`): the same facts are asked many times
+        # between two events (settling, triggers, legal options)
+        self._null_marks: dict[str, bool] = {}
+        self._nullified: dict[str, bool] = {}
+        self._refs: dict[str, list[tuple[str, Ability, bool]]] = {}
+        self._refs_all: dict[str, list[tuple[str, Ability, bool]]] = {}  # nullified ones too
+        self._wonders: dict[str, bool] = {}
+        self._negative: dict[str, bool] = {}
+        self._powers: dict[str, float] = {}
         #: counts :meth:`changed` calls: facts read at one generation stand while it lasts
         self.generation = 0
 
@@ -47,6 +57,7 @@ class View:
         self._power_statics = None
         self._statics = None
         self._links.clear()
+        self._forget()
         if self._base is not None:
             self._base.touch()
 
@@ -56,8 +67,20 @@ class View:
         self.generation += 1
         self._statics = None
         self._links.clear()
+        self._forget()
         if self._base is not None:
             self._base._links.clear()
+            self._base._forget()
+
+    def _forget(self) -> None:
+        """Forget the facts about single cards kept for this generation."""
+        self._null_marks.clear()
+        self._nullified.clear()
+        self._refs.clear()
+        self._refs_all.clear()
+        self._wonders.clear()
+        self._negative.clear()
+        self._powers.clear()
 
     def without_statics(self) -> View:
         """The facts of this state before any static ability applies: what the static
@@ -136,16 +159,25 @@ class View:
 
     def has_null_mark(self, cid: str) -> bool:
         """A null counter or a nullify effect on the card (before "can't be nullified")."""
-        c = self.s.cards[cid]
-        return c.counters.get("null", 0) > 0 or any(e.kind == "nullify" for e in c.effects)
+        found = self._null_marks.get(cid)
+        if found is None:
+            c = self.s.cards[cid]
+            found = self._null_marks[cid] = c.counters.get("null", 0) > 0 or \
+                any(e.kind == "nullify" for e in c.effects)
+        return found
 
     def is_nullified(self, cid: str) -> bool:
         """Nullify: a card with a null counter, a nullify effect or under a continuous
         "are nullified" is nullified (its rules text is blank), unless it can't be."""
-        table = self.statics()
-        if "be_nullified" in table.cant.get(cid, ()):
-            return False
-        return self.has_null_mark(cid) or cid in table.nullified
+        found = self._nullified.get(cid)
+        if found is None:
+            table = self.statics()
+            if "be_nullified" in table.cant.get(cid, ()):
+                found = False
+            else:
+                found = self.has_null_mark(cid) or cid in table.nullified
+            self._nullified[cid] = found
+        return found
 
     def abilities(self, cid: str, include_nullified: bool = False) -> list[Ability]:
         return [a for _, a, _ in self.ability_refs(cid, include_nullified)]
@@ -153,7 +185,14 @@ class View:
     def ability_refs(self, cid: str, include_nullified: bool = False) -> list[tuple[str, Ability, bool]]:
         """(key, ability, printed) of the scripted abilities in force on a card: its printed
         ones and those copied by symbiosis (keys: :func:`~replay.wotf.cards.ability_key`); none while
-        nullified."""
+        nullified.  Kept for the generation: callers must not change the list."""
+        memo = self._refs_all if include_nullified else self._refs
+        found = memo.get(cid)
+        if found is None:
+            found = memo[cid] = self._ability_refs(cid, include_nullified)
+        return found
+
+    def _ability_refs(self, cid: str, include_nullified: bool) -> list[tuple[str, Ability, bool]]:
         c = self.s.cards[cid]
         printed = self._printed.get(c.name)
         if printed is None:
@@ -243,11 +282,16 @@ class View:
 
     def is_wonder(self, cid: str) -> bool:
         """A Wonder, or a land with a growth counter (Growth: it is also a legendary Wonder)."""
-        c = self.s.cards[cid]
-        if c.face_down:
-            return False  # a face-down card has no card type (Face Down)
-        d = self.db[c.name]
-        return d.type == "wonder" or (d.type == "land" and c.counters.get("growth", 0) > 0)
+        found = self._wonders.get(cid)
+        if found is None:
+            c = self.s.cards[cid]
+            if c.face_down:
+                found = False  # a face-down card has no card type (Face Down)
+            else:
+                d = self.db[c.name]
+                found = d.type == "wonder" or (d.type == "land" and c.counters.get("growth", 0) > 0)
+            self._wonders[cid] = found
+        return found
 
     def is_legendary_wonder(self, cid: str) -> bool:
         c = self.s.cards[cid]
@@ -335,6 +379,12 @@ class View:
         no static modifier on the card -- then its power is its base plus its +1 counters.
         Settling (101.6: a Wonder with negative power dies) asks :meth:`power` only of the
         others."""
+        found = self._negative.get(cid)
+        if found is None:
+            found = self._negative[cid] = self._can_have_negative_power(cid)
+        return found
+
+    def _can_have_negative_power(self, cid: str) -> bool:
         c = self.s.cards[cid]
         if c.effects or c.counters.get("-1", 0) or self.db[c.name].base_power < 0:
             return True
@@ -351,6 +401,12 @@ class View:
         Base → additive modifiers (+1/−1 counters, "gets +N") → multiplicative modifiers.
         An indeterminate value (∞ − ∞) is 0 (rule 102).
         """
+        found = self._powers.get(cid)
+        if found is None:
+            found = self._powers[cid] = self._power(cid)
+        return found
+
+    def _power(self, cid: str) -> float:
         c = self.s.cards[cid]
         value = self.base_power(cid)
         value = _add(value, c.counters.get("+1", 0) - c.counters.get("-1", 0))

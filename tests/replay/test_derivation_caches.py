@@ -15,6 +15,10 @@
   turn, pass counts, resources or event counts): after every event the view's kept table
   equals the one a fresh view works out.  A deliberately broken shortcut (every event keeps
   the view) is caught by the same check.
+* The facts a view keeps about single cards for one generation (``has_null_mark``,
+  ``is_nullified``, ``ability_refs``, ``is_wonder``, ``can_have_negative_power``, ``power``)
+  equal a fresh view's after every event, in every zone, with and without statics; a view
+  that never drops them is caught by the same check, under both rulesets.
 * Settling is skipped while the view's generation is the one at which it last found nothing
   to do: at every settle where a full settle (a fresh view) finds a +1/−1 pair or a Wonder
   with negative power, settling emits something.
@@ -38,8 +42,29 @@ DECKS = load_decks(None, db=DB)
 EVENTS = sorted({a.on.event for c in DB for a in c.abilities if a.on is not None})
 
 
+#: the facts about one card a view keeps for its generation (``View._forget`` drops them)
+CARD_FACTS = ("has_null_mark", "is_nullified", "is_wonder", "can_have_negative_power", "power")
+
+
+def check_card_facts(engine: Engine, event) -> None:
+    """Every fact the view keeps about single cards for one generation equals a fresh view's
+    (no cache), for every card in every zone; asked here, each is kept into the next event,
+    so a memo the next event forgot to drop shows as stale."""
+    view, fresh = engine.view, View(engine.state, engine.view.db)
+    for views in ((view, fresh), (view.without_statics(), fresh.without_statics())):
+        kept, new = views
+        for cid in engine.state.cards:
+            for name in CARD_FACTS:
+                assert getattr(kept, name)(cid) == getattr(new, name)(cid), (
+                    f"after {event}: stale {name} of {cid}")
+            for include in (False, True):
+                assert kept.ability_refs(cid, include) == new.ability_refs(cid, include), (
+                    f"after {event}: stale ability_refs of {cid} (include_nullified={include})")
+
+
 def check_shortcuts(engine: Engine, event) -> None:
     """Every shortcut against the full computation, on the state after ``event``."""
+    check_card_facts(engine, event)
     view, fresh = engine.view, View(engine.state, engine.view.db)
     for c in view.world():
         if view.is_wonder(c.id) and not view.can_have_negative_power(c.id):
@@ -139,6 +164,16 @@ def test_a_broken_view_shortcut_is_caught(monkeypatch):
     with pytest.raises(AssertionError, match="stale"):
         for seed in range(40):
             _play_checked(seed % len(DECKS), (seed * 7 + 3) % len(DECKS), seed, "1.3.2")
+
+
+@pytest.mark.parametrize("ruleset", ["1.3.2", "1.2"])
+def test_card_facts_kept_past_their_generation_are_caught(monkeypatch, ruleset):
+    # A view that never drops its per-card facts (has_null_mark, power, ability_refs ...)
+    # answers from an earlier state: the check after every event sees it.
+    monkeypatch.setattr(View, "_forget", lambda self: None)
+    with pytest.raises(AssertionError, match="stale"):
+        for seed in range(40):
+            _play_checked(seed % len(DECKS), (seed * 7 + 3) % len(DECKS), seed, ruleset)
 
 
 def _engine_with_world(seed: int = 3) -> Engine:
