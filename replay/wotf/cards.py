@@ -295,6 +295,10 @@ class MatchCards(CardDB):
         self._cards = self.base._cards  # read only: the recorded cards
         self._state = state
         self._parsed: dict[str, tuple[dict[str, Any], Card]] = {}
+        # the recorded cards whose definition the state never changes (none is entered at the
+        # table, R34): looked up directly, the commonest question of the whole engine
+        self._fixed: dict[str, Card] = self._cards if not self.base.has_entered_cards else {
+            name: card for name, card in self._cards.items() if not card.entered_at_table}
 
     def _defined(self, name: str) -> Card | None:
         """A stand-in token's definition, or a catalogue card's with the stats its owner
@@ -311,6 +315,9 @@ class MatchCards(CardDB):
         return cached[1]
 
     def __getitem__(self, name: str) -> Card:
+        card = self._fixed.get(name)
+        if card is not None:
+            return card
         card = self._cards.get(name)
         if card is None or card.entered_at_table:
             card = self._defined(name) or card

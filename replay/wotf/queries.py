@@ -35,6 +35,8 @@ class View:
         # name), worked out again if the definition changes (a card's stats entered, R34)
         self._defining: dict[str, tuple[Card, tuple[Ability, ...]]] = {}
         self._whenever: dict[str, tuple[Card, frozenset[str]]] = {}
+        self._lowering: dict[str, tuple[Card, bool]] = {}  # name -> (its definition, can lower)
+        self._card_links: dict[str, tuple[Card, frozenset[str]]] = {}  # name -> (definition, links)
         self._links: dict[str, frozenset[str]] = {}  # seat -> its links, until the next event
         # card id -> a fact about the card, kept while the generation lasts (every event that
         # can change a fact calls :meth:`changed`): the same facts are asked many times
@@ -307,9 +309,18 @@ class View:
             linked: set[str] = set()
             for c in self.world():
                 if c.controller == seat and not self.is_nullified(c.id):
-                    linked |= self.db[c.name].links
+                    linked |= self._links_of(c.name)
             found = self._links[seat] = frozenset(linked)
         return found
+
+    def _links_of(self, name: str) -> frozenset[str]:
+        """The orbitals a card's definition links (a fact of the definition, worked out once
+        per definition)."""
+        card = self.db[name]
+        cached = self._card_links.get(name)
+        if cached is None or cached[0] is not card:
+            cached = self._card_links[name] = (card, card.links)
+        return cached[1]
 
     def lands_controlled(self, seat: str) -> int:
         return sum(1 for c in self.world()
@@ -372,6 +383,16 @@ class View:
                 a for a in card.abilities if a.when == "static" and a.all_zones))
         return cached[1]
 
+    def _may_lower(self, name: str) -> bool:
+        """Whether a card's definition alone may make its power negative: a printed base
+        below 0, or a stat-defining ability (worked out once per definition)."""
+        card = self.db[name]
+        cached = self._lowering.get(name)
+        if cached is None or cached[0] is not card:
+            cached = self._lowering[name] = (card, card.base_power < 0
+                                             or bool(self._stat_defining(name)))
+        return cached[1]
+
     def can_have_negative_power(self, cid: str) -> bool:
         """Whether :meth:`power` may be below 0.  False only when nothing of rule 101.6's
         order of operations can lower it: a printed base of 0 or more (a growth land's count
@@ -386,9 +407,7 @@ class View:
 
     def _can_have_negative_power(self, cid: str) -> bool:
         c = self.s.cards[cid]
-        if c.effects or c.counters.get("-1", 0) or self.db[c.name].base_power < 0:
-            return True
-        if self._stat_defining(c.name):
+        if c.effects or c.counters.get("-1", 0) or self._may_lower(c.name):
             return True
         if not self.has_power_statics():
             return False  # no static ability in force can change a card's power
