@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from replay.prompts import Choose, Prompt
 from replay.wotf.bus import Occurrence
+from replay.wotf.cards import Card
 from replay.wotf.events import (
     ActivationDeclared,
     AttackDeclared,
@@ -80,11 +81,16 @@ class TurnActions(Component):
             yield DrawDeclared(seat)
         realms = self.view.active_realms()
         for cid in [*self.state.players[seat].hand, *self._deck_top_playable(seat)]:
-            spell = self.view.definition(cid).type == "spell"
-            for realm in ([None] if spell else realms):
-                play = PlayDeclared(seat, cid, realm)
+            card = self.view.definition(cid)
+            if card.type == "spell":
+                play = PlayDeclared(seat, cid, None)
                 if self.why_not_turn(seat, play) is None:
                     yield play
+            elif self._why_not_afford(seat, cid, card) is None:
+                # 404.2: a card in hand is played into any active realm, so the realm is
+                # all that differs between these plays, and every one of them is active
+                for realm in realms:
+                    yield PlayDeclared(seat, cid, realm)
         for realm in realms:
             attack = AttackDeclared(seat, realm)
             if self.why_not_turn(seat, attack) is None:
@@ -236,13 +242,19 @@ class TurnActions(Component):
                     f"realm or a previous round's realm; rule 301.1)")
         if play.targets:
             return f"{card.name} declares no targets"
+        return self._why_not_afford(seat, play.card, card)
+
+    def _why_not_afford(self, seat: Seat, cid: str, card: Card) -> str | None:
+        """What keeps ``seat`` from playing a card it may play, wherever it goes: a core
+        card's link (Core), its energy cost (404.2, Link) and the action it costs (Attuned)."""
+        s = self.state
         if card.core and self.state.format != "prerelease" and card.orbital not in self.view.links(seat):
             return f"core card needs a {card.orbital} link (rule 404.2, Core)"
-        cost = self.play_cost(seat, play.card)
+        cost = self.play_cost(seat, cid)
         if cost > s.players[seat].energy:
             return (f"{card.name} costs {cost} energy and {seat} has "
                     f"{_num(s.players[seat].energy)} (rule 404.2)")
-        if s.players[seat].actions < 1 and not self.is_attuned_free(seat, play.card):
+        if s.players[seat].actions < 1 and not self.is_attuned_free(seat, cid):
             return "no actions left (rule 404.2: playing a card costs an action)"
         return None
 

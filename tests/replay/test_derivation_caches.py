@@ -257,3 +257,46 @@ def test_a_broken_settle_shortcut_is_caught(monkeypatch):
     monkeypatch.setattr(Effects, "settle", stale)
     with pytest.raises(AssertionError, match="skipped but was needed"):
         _settle_after_minus_counters()
+
+
+def every_turn_action(engine: Engine, seat: str) -> list:
+    """Every turn action the check allows, asked one by one: each card of the hand (and a
+    playable deck top) into no realm and into every realm 1-7, in that order (404.2)."""
+    from replay.wotf.events import Passed, PlayDeclared
+    turns = engine._turns
+    allowed = [Passed(seat)]
+    legal = list(turns._candidate_actions(seat))
+    plays = [*engine.state.players[seat].hand, *turns._deck_top_playable(seat)]
+    draws = [d for d in legal if type(d).__name__ == "DrawDeclared"]
+    allowed += draws
+    for cid in plays:
+        for realm in (None, *range(1, 8)):
+            play = PlayDeclared(seat, cid, realm)
+            if turns.why_not_turn(seat, play) is None:
+                allowed.append(play)
+    allowed += [d for d in legal if type(d).__name__ not in ("DrawDeclared", "PlayDeclared")]
+    return allowed
+
+
+@pytest.mark.parametrize("ruleset", ["1.3.2", "1.2"])
+def test_offered_plays_are_those_the_check_allows(ruleset):
+    # Legal options check a card's cost once for all the active realms (404.2): at every turn
+    # prompt of random matches they are exactly the plays the check allows one by one.
+    turns_seen = 0
+    for seed in range(4):
+        a, b = seed % len(DECKS), (seed * 5 + 1) % len(DECKS)
+        seats = [SeatInfo(seat, seat, deck.name, deck.entries(), deck.archive_entries())
+                 for seat, deck in (("A", DECKS[a]), ("B", DECKS[b]))]
+        engine = Engine.for_match(MatchOpened(match_id="plays", ruleset=ruleset, seats=seats), DB)
+
+        def on_step(e: Engine) -> None:
+            nonlocal turns_seen
+            if e.prompt is not None and e.prompt.kind == "turn":
+                seat = e.prompt.seat
+                turns_seen += 1
+                assert e.legal_options() == every_turn_action(e, seat), (
+                    f"offered plays differ from the check's at {len(e.state.cards)} cards")
+
+        engine.start()
+        play_out(engine, random.Random(seed), on_step=on_step)
+    assert turns_seen > 50
