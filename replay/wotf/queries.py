@@ -38,6 +38,9 @@ class View:
         self._lowering: dict[str, tuple[Card, bool]] = {}  # name -> (its definition, can lower)
         self._card_links: dict[str, tuple[Card, frozenset[str]]] = {}  # name -> (definition, links)
         self._links: dict[str, frozenset[str]] = {}  # seat -> its links, until the next event
+        # game event -> (definitions known, the cards in The World that may react to it),
+        # until a card changes area or gains abilities
+        self._reactors: dict[str, tuple[int, list[CardState]]] = {}
         # card id -> a fact about the card, kept while the generation lasts (every event that
         # can change a fact calls :meth:`changed`): the same facts are asked many times
         # between two events (settling, triggers, legal options)
@@ -59,6 +62,7 @@ class View:
         self._power_statics = None
         self._statics = None
         self._links.clear()
+        self._reactors.clear()
         self._forget()
         if self._base is not None:
             self._base.touch()
@@ -225,6 +229,20 @@ class View:
             cached = self._whenever[c.name] = (card, frozenset(
                 a.on.event for a in card.abilities if a.when == "whenever" and a.on is not None))
         return event in cached[1]
+
+    def reactors(self, event: str) -> list[CardState]:
+        """The cards in The World that :meth:`may_react_to` ``event``, in The World's order.
+
+        Kept until a card changes area or copies abilities (:meth:`touch`: what
+        :meth:`may_react_to` reads is the card's name, what it gained and its definition),
+        and worked out again when the state defines a card it didn't before (a stand-in
+        token, an entry of printed stats, R34)."""
+        known = len(self.s.defined)
+        found = self._reactors.get(event)
+        if found is None or found[0] != known:
+            found = self._reactors[event] = (known, [c for c in self.world()
+                                                     if self.may_react_to(c.id, event)])
+        return found[1]
 
     def has_blank_text(self, cid: str) -> bool:
         """Its own rules text is blank: face down, nullified, or a copy of a nullified card."""

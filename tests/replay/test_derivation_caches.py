@@ -9,7 +9,9 @@
 * ``View.links`` is kept until the next event: after every event it equals the links a fresh
   view (no cache) works out.
 * "Whenever" triggers skip a card only when ``View.may_react_to`` says no ability on the
-  event can be in force on it: a fresh view lists no such ability for it.
+  event can be in force on it: a fresh view lists no such ability for it.  The cards that
+  may react to an event (``View.reactors``, kept until a card changes area) are those a
+  fresh view finds.
 * The static-ability table and the links are kept across the events of
   ``evolve.VIEW_UNCHANGED`` (those evolve ignores, and those writing only the phase, the
   turn, pass counts, resources or event counts): after every event the view's kept table
@@ -80,6 +82,10 @@ def check_shortcuts(engine: Engine, event) -> None:
                 assert not any(a.when == "whenever" and a.on is not None and a.on.event == name
                                for a in fresh.abilities(c.id, include_nullified=True)), (
                     f"after {event}: {c.id} has a 'whenever' on {name} but is skipped")
+    for name in EVENTS:
+        assert [c.id for c in view.reactors(name)] == [
+            c.id for c in fresh.world() if fresh.may_react_to(c.id, name)], (
+            f"after {event}: stale cards that may react to {name}")
     kept = view._statics  # the table the view kept, if it has one (statics() would refill it)
     if kept is not None:
         assert kept == fresh.statics(), f"after {event}: the kept static table is stale"
