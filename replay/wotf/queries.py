@@ -35,6 +35,7 @@ class View:
         # name), worked out again if the definition changes (a card's stats entered, R34)
         self._defining: dict[str, tuple[Card, tuple[Ability, ...]]] = {}
         self._whenever: dict[str, tuple[Card, frozenset[str]]] = {}
+        self._timings: dict[str, tuple[Card, frozenset[str]]] = {}  # name -> its abilities' "when"s
         self._lowering: dict[str, tuple[Card, bool]] = {}  # name -> (its definition, can lower)
         self._card_links: dict[str, tuple[Card, frozenset[str]]] = {}  # name -> (definition, links)
         self._links: dict[str, frozenset[str]] = {}  # seat -> its links, until the next event
@@ -210,6 +211,8 @@ class View:
             return []
         if c.face_down or c.blank or (not include_nullified and self.is_nullified(cid)):
             return []
+        if not c.gained:
+            return printed  # kept, like every answer: callers never change it
         refs = list(printed)
         for entry in c.gained:
             if entry.startswith("ability:"):
@@ -229,6 +232,19 @@ class View:
             cached = self._whenever[c.name] = (card, frozenset(
                 a.on.event for a in card.abilities if a.when == "whenever" and a.on is not None))
         return event in cached[1]
+
+    def may_have_timing(self, cid: str, when: str) -> bool:
+        """Whether a card can have an ability with this timing (``Ability.when``) in force:
+        one printed on it, or any copied by symbiosis.  False only when :meth:`ability_refs`
+        could list no such ability, so a caller may skip the card."""
+        c = self.s.cards[cid]
+        if c.gained and any(entry.startswith("ability:") for entry in c.gained):
+            return True
+        card = self.db[c.name]
+        cached = self._timings.get(c.name)
+        if cached is None or cached[0] is not card:
+            cached = self._timings[c.name] = (card, frozenset(a.when for a in card.abilities))
+        return when in cached[1]
 
     def reactors(self, event: str) -> list[CardState]:
         """The cards in The World that :meth:`may_react_to` ``event``, in The World's order.

@@ -57,6 +57,8 @@ class Scripts(Component):
                           subject: str | None = None) -> list[Trigger]:
         """The triggers of one card's abilities with timing ``when`` (twice under Heart of a
         Legend for printed abilities)."""
+        if not self.view.may_have_timing(cid, when):
+            return []  # no ability with this timing can be in force on it
         c = self.state.cards[cid]
         controller = c.controller or c.owner
         found: list[Trigger] = []

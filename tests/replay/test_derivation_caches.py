@@ -11,7 +11,8 @@
 * "Whenever" triggers skip a card only when ``View.may_react_to`` says no ability on the
   event can be in force on it: a fresh view lists no such ability for it.  The cards that
   may react to an event (``View.reactors``, kept until a card changes area) are those a
-  fresh view finds.
+  fresh view finds.  A card's own triggers of a timing are collected only from cards
+  ``View.may_have_timing`` names: no other card has such an ability in force.
 * The static-ability table and the links are kept across the events of
   ``evolve.VIEW_UNCHANGED`` (those evolve ignores, and those writing only the phase, the
   turn, pass counts, resources or event counts): after every event the view's kept table
@@ -42,6 +43,7 @@ from tests.replay.helpers import play_out
 DB = default_cards()
 DECKS = load_decks(None, db=DB)
 EVENTS = sorted({a.on.event for c in DB for a in c.abilities if a.on is not None})
+TIMINGS = sorted({a.when for c in DB for a in c.abilities})
 
 
 #: the facts about one card a view keeps for its generation (``View._forget`` drops them)
@@ -82,6 +84,11 @@ def check_shortcuts(engine: Engine, event) -> None:
                 assert not any(a.when == "whenever" and a.on is not None and a.on.event == name
                                for a in fresh.abilities(c.id, include_nullified=True)), (
                     f"after {event}: {c.id} has a 'whenever' on {name} but is skipped")
+    for cid in engine.state.cards:
+        for when in TIMINGS:
+            if not view.may_have_timing(cid, when):
+                assert not any(a.when == when for a in fresh.abilities(cid, include_nullified=True)), (
+                    f"after {event}: {cid} has a {when!r} ability but is skipped")
     for name in EVENTS:
         assert [c.id for c in view.reactors(name)] == [
             c.id for c in fresh.world() if fresh.may_react_to(c.id, name)], (
