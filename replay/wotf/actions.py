@@ -104,8 +104,12 @@ class TurnActions(Component):
             if c.controller != seat:
                 continue
             refs = self.view.ability_refs(c.id)
-            count = max(len(refs), 1 if self._has_unscripted_ability(c.id) else 0)
+            unscripted = self._has_unscripted_ability(c.id)
+            count = max(len(refs), 1 if unscripted else 0)
             for index in range(count):
+                if index < len(refs) and refs[index][1].when != "activated" and \
+                        not (index == 0 and unscripted):
+                    continue  # the check refuses it: no activated ability #index (404.4)
                 act = ActivationDeclared(seat, c.id, index)
                 if self.why_not_turn(seat, act) is None:
                     yield act
@@ -117,6 +121,12 @@ class TurnActions(Component):
             yield HarvestDeclared(seat, harvestable)
 
     def why_not_turn(self, seat: Seat, decision) -> str | None:
+        # the commonest first, by exact type (the isinstance chain below decides the rest)
+        kind = type(decision)
+        if kind is PlayDeclared:
+            return self._why_not_play(seat, decision)
+        if kind is ActivationDeclared:
+            return self._why_not_activate(seat, decision)
         if not isinstance(decision, TURN_ACTIONS):
             return f"the pending prompt is a turn; {type(decision).__name__} is not a turn action"
         if isinstance(decision, Passed):

@@ -274,8 +274,9 @@ def test_a_broken_settle_shortcut_is_caught(monkeypatch):
 
 def every_turn_action(engine: Engine, seat: str) -> list:
     """Every turn action the check allows, asked one by one: each card of the hand (and a
-    playable deck top) into no realm and into every realm 1-7, in that order (404.2)."""
-    from replay.wotf.events import Passed, PlayDeclared
+    playable deck top) into no realm and into every realm 1-7, in that order (404.2), and
+    every ability of each card the seat controls in The World (404.4)."""
+    from replay.wotf.events import ActivationDeclared, Passed, PlayDeclared
     turns = engine._turns
     allowed = [Passed(seat)]
     legal = list(turns._candidate_actions(seat))
@@ -287,14 +288,22 @@ def every_turn_action(engine: Engine, seat: str) -> list:
             play = PlayDeclared(seat, cid, realm)
             if turns.why_not_turn(seat, play) is None:
                 allowed.append(play)
-    allowed += [d for d in legal if type(d).__name__ not in ("DrawDeclared", "PlayDeclared")]
+    allowed += [d for d in legal if type(d).__name__ == "AttackDeclared"]
+    for c in engine.view.world():
+        if c.controller == seat:
+            for index in range(max(len(engine.view.ability_refs(c.id)), 1)):
+                act = ActivationDeclared(seat, c.id, index)
+                if turns.why_not_turn(seat, act) is None:
+                    allowed.append(act)
+    allowed += [d for d in legal if type(d).__name__ == "HarvestDeclared"]
     return allowed
 
 
 @pytest.mark.parametrize("ruleset", ["1.3.2", "1.2"])
 def test_offered_plays_are_those_the_check_allows(ruleset):
-    # Legal options check a card's cost once for all the active realms (404.2): at every turn
-    # prompt of random matches they are exactly the plays the check allows one by one.
+    # Legal options check a card's cost once for all the active realms (404.2), and only the
+    # activated abilities (404.4): at every turn prompt of random matches they are exactly
+    # the plays and activations the check allows one by one.
     turns_seen = 0
     for seed in range(4):
         a, b = seed % len(DECKS), (seed * 5 + 1) % len(DECKS)
