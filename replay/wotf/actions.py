@@ -24,6 +24,7 @@ from replay.wotf.events import (
     TurnEnded,
 )
 from replay.wotf.state import Seat, other
+from replay.wotf.statics import DECK_OPS
 from replay.wotf.table import Component, Flow
 from replay.wotf.trigger import Trigger
 
@@ -271,7 +272,7 @@ class TurnActions(Component):
     def _deck_top_playable(self, seat: Seat) -> list[str]:
         """"You may play cards from the top of your deck as if they were in your hand"."""
         deck = self.state.players[seat].deck
-        return deck[:1] if deck and seat in self.view.statics().deck_play else []
+        return deck[:1] if deck and seat in self.view.statics_for(DECK_OPS).deck_play else []
 
     def _why_not_attack(self, seat: Seat, realm: int) -> str | None:
         if not self.view.is_active_realm(realm):

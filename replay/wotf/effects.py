@@ -35,6 +35,7 @@ from replay.wotf.events import (
 )
 from replay.wotf.selectors import Context
 from replay.wotf.state import Seat, controller_of, other
+from replay.wotf.statics import ANY_POWER_OPS
 from replay.wotf.table import Component, Flow, Rules
 from replay.wotf.trigger import ON_ARRIVAL, Trigger
 
@@ -453,7 +454,7 @@ def _symbiosis(g: Rules, t: Trigger) -> Flow:
 def _same_power(g: Rules, copier: str, target: str) -> bool:
     """Symbiosis copies a Wonder of the same power, unless a card says it may copy this one
     "as if it had any power" (Symbiosis example 2)."""
-    return (target in g.view.statics().any_power
+    return (target in g.view.statics_for(ANY_POWER_OPS).any_power
             or g.view.power(copier) == g.view.power(target))
 
 

@@ -15,6 +15,7 @@ from replay.wotf.selectors import Context, amount
 from replay.wotf.state import CardState, GameState, Seat, controller_of
 
 INF = math.inf
+_POWER_OPS = frozenset(static_rules.POWER_OPS)
 
 
 class View:
@@ -27,7 +28,7 @@ class View:
         self._base: View | None = None  # the same facts with no statics in force
         self._world: list[CardState] | None = None
         self._static_sources: list | None = None
-        self._power_statics: bool | None = None  # whether a source can change power
+        self._static_ops: frozenset[str] | None = None  # the effects of the sources' abilities
         self._statics: static_rules.Statics | None = None
         self._printed: dict[str, list] = {}  # card name -> its printed (key, ability, True)
         self._counted: frozenset[str] | None = None
@@ -60,7 +61,7 @@ class View:
         self.generation += 1
         self._world = None
         self._static_sources = None
-        self._power_statics = None
+        self._static_ops = None
         self._statics = None
         self._links.clear()
         self._reactors.clear()
@@ -114,15 +115,27 @@ class View:
         power ("gets +N", a multiplier, a base power: the only effects that fill the static
         table's power entries, :func:`replay.wotf.statics.compute`).  Kept until a card
         changes area, as the sources are."""
+        return not self._source_ops().isdisjoint(static_rules.POWER_OPS)
+
+    def _source_ops(self) -> frozenset[str]:
+        """The effects (``Op.do``) of the static abilities on cards in The World, whether in
+        force or not: kept until a card changes area, as the sources are."""
         if not self._consult_statics:
-            return False
-        if self._power_statics is None:
+            return frozenset()
+        if self._static_ops is None:
             if self._static_sources is None:
                 self._static_sources = static_rules.sources(self.without_statics())
-            self._power_statics = any(op.do in static_rules.POWER_OPS
-                                      for _, ability in self._static_sources
-                                      for op in ability.effects)
-        return self._power_statics
+            self._static_ops = frozenset(op.do for _, ability in self._static_sources
+                                         for op in ability.effects)
+        return self._static_ops
+
+    def statics_for(self, ops: frozenset[str]) -> static_rules.Statics:
+        """The static table, for a question about the part of it these effects fill
+        (:data:`replay.wotf.statics.GRANT_OPS` …): the empty table, and free, while no static
+        ability on a card in The World has one of them (no other effect fills that part)."""
+        if self._source_ops().isdisjoint(ops):
+            return static_rules.EMPTY
+        return self.statics()
 
     def counted_events(self) -> frozenset[str]:
         """The game events some card of this match counts ("the third time …", rule 511), so
@@ -178,7 +191,7 @@ class View:
         "are nullified" is nullified (its rules text is blank), unless it can't be."""
         found = self._nullified.get(cid)
         if found is None:
-            table = self.statics()
+            table = self.statics_for(static_rules.NULLIFY_OPS)
             if "be_nullified" in table.cant.get(cid, ()):
                 found = False
             else:
@@ -270,7 +283,7 @@ class View:
         c = self.s.cards[cid]
         if c.face_down:
             return []
-        return [*self.statics().grants.get(cid, ()),
+        return [*self.statics_for(static_rules.GRANT_OPS).grants.get(cid, ()),
                 *(e.kind[6:] for e in c.effects if e.kind.startswith("grant:"))]
 
     def keywords(self, cid: str) -> set[str]:
@@ -311,7 +324,7 @@ class View:
     def _cant(self, cid: str, restriction: str) -> bool:
         if any(e.kind == f"cant:{restriction}" for e in self.s.cards[cid].effects):
             return True
-        return restriction in self.statics().cant.get(cid, ())
+        return restriction in self.statics_for(static_rules.CANT_OPS).cant.get(cid, ())
 
     def classes(self, cid: str) -> tuple[str, ...]:
         return self.db[self.s.cards[cid].name].classes
@@ -388,8 +401,10 @@ class View:
         defining = self.stat_defining_base(cid)
         if defining is not None:
             base = defining
-        if c.zone == "world" and cid in self.statics().base:
-            base = self.statics().base[cid]
+        if c.zone == "world":
+            table = self.statics_for(_POWER_OPS)
+            if cid in table.base:
+                base = table.base[cid]
         for e in c.effects:
             if e.kind == "base":
                 base = e.amount  # stun: base power 0 this round; the latest overwrites (508)
@@ -466,7 +481,7 @@ class View:
         for e in c.effects:
             if e.kind == "power+":
                 value = _add(value, e.amount)
-        table = self.statics()
+        table = self.statics_for(_POWER_OPS)
         if cid in table.power_add:
             value = _add(value, table.power_add[cid])
         for e in c.effects:
@@ -490,7 +505,7 @@ class View:
 
     def stones_of(self, seat: str) -> int:
         """Stones a seat controls, plus cards that count as stones (Stones)."""
-        extra = self.statics().extra_stones.get(seat, 0)
+        extra = self.statics_for(static_rules.STONE_OPS).extra_stones.get(seat, 0)
         return sum(r.stones.count(seat) for r in self.s.realms if not r.banished) + extra
 
     def realm_controller(self, realm: int) -> Seat | None:

@@ -40,6 +40,14 @@ EMPTY = Statics()
 _NUMERIC = ("power", "multiply", "base_power", "counts_as_stones")
 #: the effects that change a card's power (power_add, power_mul, base of the table)
 POWER_OPS = ("power", "multiply", "base_power")
+#: the effects that fill each other part of the table: a question about one part needs no
+#: table while no static ability in force has one of its effects
+NULLIFY_OPS = frozenset({"nullify", "cant"})  # nullified, and cant["be_nullified"]
+GRANT_OPS = frozenset({"grant"})
+CANT_OPS = frozenset({"cant"})
+DECK_OPS = frozenset({"play_from_deck"})
+STONE_OPS = frozenset({"counts_as_stones"})
+ANY_POWER_OPS = frozenset({"symbiosis_any_power"})
 
 
 def sources(v: Facts) -> list[tuple[str, Ability]]:

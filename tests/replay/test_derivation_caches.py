@@ -5,7 +5,10 @@
   sample decks (scripted cards, counters, statics), the Wonders it leaves out have power ≥ 0,
   so the incremental settle finds exactly the Wonders the full one finds.
 * Settling needs no static table when no static ability in force can change power
-  (``View.has_power_statics``): then a fresh view's table has no power entries.
+  (``View.has_power_statics``): then a fresh view's table has no power entries.  Likewise
+  each other part of the table (nullified, granted keywords, restrictions, deck plays,
+  stones, any-power symbiosis: ``View.statics_for``) is skipped only while a fresh view's
+  table has it empty.
 * ``View.links`` is kept until the next event: after every event it equals the links a fresh
   view (no cache) works out.
 * "Whenever" triggers skip a card only when ``View.may_react_to`` says no ability on the
@@ -66,6 +69,22 @@ def check_card_facts(engine: Engine, event) -> None:
                     f"after {event}: stale ability_refs of {cid} (include_nullified={include})")
 
 
+def check_table_parts(view: View, fresh: View, event) -> None:
+    """A question about one part of the static table skips the table (``View.statics_for``)
+    only when no static ability in force fills that part: a fresh view's table has it empty."""
+    from replay.wotf import statics as st
+    table = fresh.statics()
+    parts = ((st.NULLIFY_OPS, bool(table.nullified) or any("be_nullified" in r for r in table.cant.values())),
+             (st.GRANT_OPS, any(table.grants.values())),
+             (st.CANT_OPS, any(table.cant.values())),
+             (st.DECK_OPS, bool(table.deck_play)),
+             (st.STONE_OPS, any(table.extra_stones.values())),
+             (st.ANY_POWER_OPS, bool(table.any_power)))
+    for ops, filled in parts:
+        if view.statics_for(ops) is st.EMPTY:
+            assert not filled, f"after {event}: the table's {sorted(ops)} part is skipped but filled"
+
+
 def check_shortcuts(engine: Engine, event) -> None:
     """Every shortcut against the full computation, on the state after ``event``."""
     check_card_facts(engine, event)
@@ -98,6 +117,7 @@ def check_shortcuts(engine: Engine, event) -> None:
         assert kept == fresh.statics(), f"after {event}: the kept static table is stale"
     for seat in ("A", "B"):
         assert view.links(seat) == fresh.links(seat), f"after {event}: stale links of {seat}"
+    check_table_parts(view, fresh, event)
     if not view.has_power_statics():
         table = fresh.statics()
         assert not (table.power_add or table.power_mul or table.base), (
