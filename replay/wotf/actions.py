@@ -81,8 +81,11 @@ class TurnActions(Component):
         if self.why_not_turn(seat, DrawDeclared(seat)) is None:
             yield DrawDeclared(seat)
         realms = self.view.active_realms()
-        for cid in [*self.state.players[seat].hand, *self._deck_top_playable(seat)]:
+        p = self.state.players[seat]
+        for cid in [*p.hand, *self._deck_top_playable(seat)]:
             card = self.view.definition(cid)
+            if p.actions < 1 and card.attunement is None:
+                continue  # the check's last word: no action to play it with (404.2, Attuned)
             if card.type == "spell":
                 play = PlayDeclared(seat, cid, None)
                 if self.why_not_turn(seat, play) is None:
@@ -93,6 +96,8 @@ class TurnActions(Component):
                 for realm in realms:
                     yield PlayDeclared(seat, cid, realm)
         for realm in realms:
+            if p.free_attacks < 1 and p.actions < 1:
+                break  # the check's last word: no action or free attack to attack with (404.3)
             attack = AttackDeclared(seat, realm)
             if self.why_not_turn(seat, attack) is None:
                 yield attack

@@ -317,13 +317,13 @@ class Effects(Component):
         if self._quiet is not None and self._quiet[0] is view and \
                 self._quiet[1] == view.generation:
             return
-        for c in self.view.world():
+        for c in view.world():
             if c.counters.get("+1", 0) and c.counters.get("-1", 0):
                 self.g.add_counters(c.id, "-1", 0)
         while True:
-            dying = [c.id for c in self.view.world()
-                     if self.view.is_wonder(c.id) and self.view.can_have_negative_power(c.id)
-                     and self.view.power(c.id) < 0]
+            dying = [c.id for c in view.world()
+                     if view.is_wonder(c.id) and view.can_have_negative_power(c.id)
+                     and view.power(c.id) < 0]
             if not dying:
                 self._quiet = (view, view.generation)
                 return

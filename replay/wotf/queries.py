@@ -300,9 +300,9 @@ class View:
         """How many instances of a keyword a card has (granted twice = twice, Symbiosis ex. 1)."""
         c = self.s.cards[cid]
         granted = self._granted(cid).count(keyword)
-        if self.has_blank_text(cid):
-            return granted
         own = int(keyword in self.db[c.name].keywords) + c.gained.count(keyword)
+        if own and self.has_blank_text(cid):
+            return granted  # none of its own while its text is blank
         return own + granted
 
     def has(self, cid: str, keyword: str) -> bool:

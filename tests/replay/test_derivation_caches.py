@@ -295,8 +295,9 @@ def test_a_broken_settle_shortcut_is_caught(monkeypatch):
 def every_turn_action(engine: Engine, seat: str) -> list:
     """Every turn action the check allows, asked one by one: each card of the hand (and a
     playable deck top) into no realm and into every realm 1-7, in that order (404.2), and
-    every ability of each card the seat controls in The World (404.4)."""
-    from replay.wotf.events import ActivationDeclared, Passed, PlayDeclared
+    an attack in every realm 1-7 (404.3) and every ability of each card the seat controls
+    in The World (404.4)."""
+    from replay.wotf.events import ActivationDeclared, AttackDeclared, Passed, PlayDeclared
     turns = engine._turns
     allowed = [Passed(seat)]
     legal = list(turns._candidate_actions(seat))
@@ -308,7 +309,10 @@ def every_turn_action(engine: Engine, seat: str) -> list:
             play = PlayDeclared(seat, cid, realm)
             if turns.why_not_turn(seat, play) is None:
                 allowed.append(play)
-    allowed += [d for d in legal if type(d).__name__ == "AttackDeclared"]
+    for realm in range(1, 8):
+        attack = AttackDeclared(seat, realm)
+        if turns.why_not_turn(seat, attack) is None:
+            allowed.append(attack)
     for c in engine.view.world():
         if c.controller == seat:
             for index in range(max(len(engine.view.ability_refs(c.id)), 1)):
