@@ -43,6 +43,8 @@ class View:
         # game event -> (definitions known, the cards in The World that may react to it),
         # until a card changes area or gains abilities
         self._reactors: dict[str, tuple[int, list[CardState]]] = {}
+        # (realm, controller) -> the cards there, until a card changes area or controller
+        self._here: dict[tuple[int | None, str | None], list[CardState]] = {}
         # card id -> a fact about the card, kept while the generation lasts (every event that
         # can change a fact calls :meth:`changed`): the same facts are asked many times
         # between two events (settling, triggers, legal options)
@@ -65,6 +67,7 @@ class View:
         self._statics = None
         self._links.clear()
         self._reactors.clear()
+        self._here.clear()
         self._forget()
         if self._base is not None:
             self._base.touch()
@@ -163,8 +166,15 @@ class View:
         return self._world
 
     def in_realm(self, realm: int | None, controller: str | None = None) -> list[CardState]:
-        return [c for c in self.world()
-                if c.realm == realm and (controller is None or c.controller == controller)]
+        """Cards in The World in a realm (of one controller), in The World's order: kept
+        until a card changes area, realm or controller (:meth:`touch`); callers must not
+        change the list."""
+        key = (realm, controller)
+        found = self._here.get(key)
+        if found is None:
+            found = self._here[key] = [c for c in self.world() if c.realm == realm and (
+                controller is None or c.controller == controller)]
+        return found
 
     def is_active_realm(self, realm: int) -> bool:
         """Active Realm: opened (1..round) and, under v1.3.2, not banished (301.2)."""

@@ -14,8 +14,9 @@
 * "Whenever" triggers skip a card only when ``View.may_react_to`` says no ability on the
   event can be in force on it: a fresh view lists no such ability for it.  The cards that
   may react to an event (``View.reactors``, kept until a card changes area) are those a
-  fresh view finds.  A card's own triggers of a timing are collected only from cards
-  ``View.may_have_timing`` names: no other card has such an ability in force.
+  fresh view finds; so are the cards in each realm (``View.in_realm``).  A card's own
+  triggers of a timing are collected only from cards ``View.may_have_timing`` names: no
+  other card has such an ability in force.
 * The static-ability table and the links are kept across the events of
   ``evolve.VIEW_UNCHANGED`` (those evolve ignores, and those writing only the phase, the
   turn, pass counts, resources or event counts): after every event the view's kept table
@@ -108,6 +109,12 @@ def check_shortcuts(engine: Engine, event) -> None:
             if not view.may_have_timing(cid, when):
                 assert not any(a.when == when for a in fresh.abilities(cid, include_nullified=True)), (
                     f"after {event}: {cid} has a {when!r} ability but is skipped")
+    for realm in range(0, 8):
+        for seat in (None, "A", "B"):
+            assert [c.id for c in view.in_realm(realm, seat)] == [
+                c.id for c in fresh.world() if c.realm == realm
+                and (seat is None or c.controller == seat)], (
+                f"after {event}: stale cards of {seat} in realm {realm}")
     for name in EVENTS:
         assert [c.id for c in view.reactors(name)] == [
             c.id for c in fresh.world() if fresh.may_react_to(c.id, name)], (
