@@ -322,7 +322,7 @@ class Effects(Component):
                 self.g.add_counters(c.id, "-1", 0)
         while True:
             dying = [c.id for c in view.world()
-                     if view.is_wonder(c.id) and view.can_have_negative_power(c.id)
+                     if view.can_have_negative_power(c.id) and view.is_wonder(c.id)
                      and view.power(c.id) < 0]
             if not dying:
                 self._quiet = (view, view.generation)

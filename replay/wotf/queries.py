@@ -53,7 +53,6 @@ class View:
         self._refs: dict[str, list[tuple[str, Ability, bool]]] = {}
         self._refs_all: dict[str, list[tuple[str, Ability, bool]]] = {}  # nullified ones too
         self._wonders: dict[str, bool] = {}
-        self._negative: dict[str, bool] = {}
         self._powers: dict[str, float] = {}
         #: counts :meth:`changed` calls: facts read at one generation stand while it lasts
         self.generation = 0
@@ -90,7 +89,6 @@ class View:
         self._refs.clear()
         self._refs_all.clear()
         self._wonders.clear()
-        self._negative.clear()
         self._powers.clear()
 
     def without_statics(self) -> View:
@@ -459,12 +457,6 @@ class View:
         no static modifier on the card -- then its power is its base plus its +1 counters.
         Settling (101.6: a Wonder with negative power dies) asks :meth:`power` only of the
         others."""
-        found = self._negative.get(cid)
-        if found is None:
-            found = self._negative[cid] = self._can_have_negative_power(cid)
-        return found
-
-    def _can_have_negative_power(self, cid: str) -> bool:
         c = self.s.cards[cid]
         if c.effects or c.counters.get("-1", 0) or self._may_lower(c.name):
             return True

@@ -23,9 +23,10 @@
   equals the one a fresh view works out.  A deliberately broken shortcut (every event keeps
   the view) is caught by the same check.
 * The facts a view keeps about single cards for one generation (``has_null_mark``,
-  ``is_nullified``, ``ability_refs``, ``is_wonder``, ``can_have_negative_power``, ``power``)
-  equal a fresh view's after every event, in every zone, with and without statics; a view
-  that never drops them is caught by the same check, under both rulesets.
+  ``is_nullified``, ``ability_refs``, ``is_wonder``, ``power``; and
+  ``can_have_negative_power``, worked out from them) equal a fresh view's after every
+  event, in every zone, with and without statics; a view that never drops them is caught
+  by the same check, under both rulesets.
 * Settling is skipped while the view's generation is the one at which it last found nothing
   to do: at every settle where a full settle (a fresh view) finds a +1/−1 pair or a Wonder
   with negative power, settling emits something.
@@ -50,7 +51,8 @@ EVENTS = sorted({a.on.event for c in DB for a in c.abilities if a.on is not None
 TIMINGS = sorted({a.when for c in DB for a in c.abilities})
 
 
-#: the facts about one card a view keeps for its generation (``View._forget`` drops them)
+#: the facts about one card a view keeps for its generation (``View._forget`` drops them),
+#: and one worked out from them
 CARD_FACTS = ("has_null_mark", "is_nullified", "is_wonder", "can_have_negative_power", "power")
 
 
