@@ -294,6 +294,9 @@ class MatchCards(CardDB):
         self.base: CardDB = base.base if isinstance(base, MatchCards) else base
         self._cards = self.base._cards  # read only: the recorded cards
         self._state = state
+        #: the state whose definitions these are (read only): a name's definition changes
+        #: only when ``defines.defined`` gains an entry (never replaced, R34 and 203)
+        self.defines = state
         self._parsed: dict[str, tuple[dict[str, Any], Card]] = {}
         # the recorded cards whose definition the state never changes (none is entered at the
         # table, R34): looked up directly, the commonest question of the whole engine

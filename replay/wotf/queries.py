@@ -34,11 +34,13 @@ class View:
         self._counted: frozenset[str] | None = None
         # card name -> (its definition, its all-zones statics / the events its "whenever"s
         # name), worked out again if the definition changes (a card's stats entered, R34)
-        self._defining: dict[str, tuple[Card, tuple[Ability, ...]]] = {}
-        self._whenever: dict[str, tuple[Card, frozenset[str]]] = {}
-        self._timings: dict[str, tuple[Card, frozenset[str]]] = {}  # name -> its abilities' "when"s
-        self._lowering: dict[str, tuple[Card, bool]] = {}  # name -> (its definition, can lower)
-        self._card_links: dict[str, tuple[Card, frozenset[str]]] = {}  # name -> (definition, links)
+        # (keyed by how many definitions the state has added: a name's definition changes
+        # only when that count grows, MatchCards.defines)
+        self._defining: dict[str, tuple[int, tuple[Ability, ...]]] = {}
+        self._whenever: dict[str, tuple[int, frozenset[str]]] = {}
+        self._timings: dict[str, tuple[int, frozenset[str]]] = {}  # name -> its abilities' "when"s
+        self._lowering: dict[str, tuple[int, bool]] = {}  # name -> whether it alone can lower power
+        self._card_links: dict[str, tuple[int, frozenset[str]]] = {}  # name -> its links
         self._links: dict[str, frozenset[str]] = {}  # seat -> its links, until the next event
         # game event -> (definitions known, the cards in The World that may react to it),
         # until a card changes area or gains abilities
@@ -247,11 +249,12 @@ class View:
         c = self.s.cards[cid]
         if any(entry.startswith("ability:") for entry in c.gained):
             return True
-        card = self.db[c.name]
+        epoch = len(self.db.defines.defined)
         cached = self._whenever.get(c.name)
-        if cached is None or cached[0] is not card:
-            cached = self._whenever[c.name] = (card, frozenset(
-                a.on.event for a in card.abilities if a.when == "whenever" and a.on is not None))
+        if cached is None or cached[0] != epoch:
+            cached = self._whenever[c.name] = (epoch, frozenset(
+                a.on.event for a in self.db[c.name].abilities
+                if a.when == "whenever" and a.on is not None))
         return event in cached[1]
 
     def may_have_timing(self, cid: str, when: str) -> bool:
@@ -261,10 +264,11 @@ class View:
         c = self.s.cards[cid]
         if c.gained and any(entry.startswith("ability:") for entry in c.gained):
             return True
-        card = self.db[c.name]
+        epoch = len(self.db.defines.defined)
         cached = self._timings.get(c.name)
-        if cached is None or cached[0] is not card:
-            cached = self._timings[c.name] = (card, frozenset(a.when for a in card.abilities))
+        if cached is None or cached[0] != epoch:
+            cached = self._timings[c.name] = (epoch, frozenset(
+                a.when for a in self.db[c.name].abilities))
         return when in cached[1]
 
     def reactors(self, event: str) -> list[CardState]:
@@ -274,7 +278,7 @@ class View:
         :meth:`may_react_to` reads is the card's name, what it gained and its definition),
         and worked out again when the state defines a card it didn't before (a stand-in
         token, an entry of printed stats, R34)."""
-        known = len(self.s.defined)
+        known = len(self.db.defines.defined)
         found = self._reactors.get(event)
         if found is None or found[0] != known:
             found = self._reactors[event] = (known, [c for c in self.world()
@@ -371,10 +375,10 @@ class View:
     def _links_of(self, name: str) -> frozenset[str]:
         """The orbitals a card's definition links (a fact of the definition, worked out once
         per definition)."""
-        card = self.db[name]
+        epoch = len(self.db.defines.defined)
         cached = self._card_links.get(name)
-        if cached is None or cached[0] is not card:
-            cached = self._card_links[name] = (card, card.links)
+        if cached is None or cached[0] != epoch:
+            cached = self._card_links[name] = (epoch, self.db[name].links)
         return cached[1]
 
     def lands_controlled(self, seat: str) -> int:
@@ -433,20 +437,20 @@ class View:
         """A card's static abilities that work in every zone (a fact of its definition, so
         worked out once per definition: most cards have none, and then no other check is
         made)."""
-        card = self.db[name]
+        epoch = len(self.db.defines.defined)
         cached = self._defining.get(name)
-        if cached is None or cached[0] is not card:
-            cached = self._defining[name] = (card, tuple(
-                a for a in card.abilities if a.when == "static" and a.all_zones))
+        if cached is None or cached[0] != epoch:
+            cached = self._defining[name] = (epoch, tuple(
+                a for a in self.db[name].abilities if a.when == "static" and a.all_zones))
         return cached[1]
 
     def _may_lower(self, name: str) -> bool:
         """Whether a card's definition alone may make its power negative: a printed base
         below 0, or a stat-defining ability (worked out once per definition)."""
-        card = self.db[name]
+        epoch = len(self.db.defines.defined)
         cached = self._lowering.get(name)
-        if cached is None or cached[0] is not card:
-            cached = self._lowering[name] = (card, card.base_power < 0
+        if cached is None or cached[0] != epoch:
+            cached = self._lowering[name] = (epoch, self.db[name].base_power < 0
                                              or bool(self._stat_defining(name)))
         return cached[1]
 

@@ -355,3 +355,34 @@ def test_offered_plays_are_those_the_check_allows(ruleset):
         engine.start()
         play_out(engine, random.Random(seed), on_step=on_step)
     assert turns_seen > 50
+
+
+def test_facts_of_a_definition_follow_stats_entered_at_the_table():
+    # R34: a catalogue card's definition changes when its stats are entered -- as a seat's
+    # decision, after which the engine drops no area-level fact -- so what the view keeps per
+    # definition (links, timings, "whenever"s, stat-defining abilities) is worked out again.
+    from replay.wotf.bots import RandomBot, answer_chance
+    from replay.wotf.events import CardStatsEntered
+    from replay.wotf.evolve import evolve
+    from tests.replay.helpers import opened
+    from tests.replay.test_entered_cards import STATS, _db, _deck
+
+    engine = Engine.for_match(opened(deck=_deck()), _db())
+    name = "Aerius of Thalwind"
+    engine.start()
+    rng = random.Random(1)
+    bot = RandomBot(rng)
+    while not engine.state.cards:  # the setup shuffles name the cards (402)
+        prompt = engine.prompt
+        engine.decide(answer_chance(prompt, rng) if prompt.kind == "chance" else bot.decide(engine))
+    cid = next(c.id for c in engine.state.cards.values() if c.name == name)
+    assert name not in engine.state.defined
+    view = engine.view
+    assert view._links_of(name) == frozenset()  # not entered yet: no keywords known
+    assert not view._may_lower(name) and not view.may_have_timing(cid, "static")
+    stats = {**STATS[name], "keywords": ["flying", "link:Petraia"]}
+    evolve(engine.state, CardStatsEntered("A", cid, name, "hand", stats))
+    fresh = View(engine.state, view.db)
+    assert view._links_of(name) == fresh._links_of(name) == frozenset({"Petraia"})
+    assert view._may_lower(name) == fresh._may_lower(name)
+    assert view._stat_defining(name) == fresh._stat_defining(name)
