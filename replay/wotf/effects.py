@@ -321,9 +321,8 @@ class Effects(Component):
             if c.counters.get("+1", 0) and c.counters.get("-1", 0):
                 self.g.add_counters(c.id, "-1", 0)
         while True:
-            dying = [c.id for c in view.world()
-                     if view.can_have_negative_power(c.id) and view.is_wonder(c.id)
-                     and view.power(c.id) < 0]
+            dying = [c.id for c in view.may_be_negative()
+                     if view.is_wonder(c.id) and view.power(c.id) < 0]
             if not dying:
                 self._quiet = (view, view.generation)
                 return

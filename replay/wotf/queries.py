@@ -47,6 +47,9 @@ class View:
         self._reactors: dict[str, tuple[int, list[CardState]]] = {}
         # (realm, controller) -> the cards there, until a card changes area or controller
         self._here: dict[tuple[int | None, str | None], list[CardState]] = {}
+        # (definitions known, the cards in The World with an effect or a definition that may
+        # lower their power), until a card changes area or its effects change (touch)
+        self._fragile: tuple[int, set[str]] | None = None
         # card id -> a fact about the card, kept while the generation lasts (every event that
         # can change a fact calls :meth:`changed`): the same facts are asked many times
         # between two events (settling, triggers, legal options)
@@ -69,6 +72,7 @@ class View:
         self._links.clear()
         self._reactors.clear()
         self._here.clear()
+        self._fragile = None
         self._forget()
         if self._base is not None:
             self._base.touch()
@@ -468,6 +472,21 @@ class View:
             return False  # no static ability in force can change a card's power
         table = self.statics()
         return cid in table.power_add or cid in table.power_mul or cid in table.base
+
+    def may_be_negative(self) -> list[CardState]:
+        """The cards in The World whose power may be below 0 (:meth:`can_have_negative_power`),
+        in The World's order: what settling asks the power of (101.6).  While no static
+        ability can change power, those are the cards with an effect or a definition that
+        may lower it (kept until a card changes area or its effects change: :meth:`touch`)
+        and those with a −1 counter."""
+        if self.has_power_statics():
+            return [c for c in self.world() if self.can_have_negative_power(c.id)]
+        epoch = len(self.db.defines.defined)
+        if self._fragile is None or self._fragile[0] != epoch:
+            self._fragile = (epoch, {c.id for c in self.world()
+                                     if c.effects or self._may_lower(c.name)})
+        fragile = self._fragile[1]
+        return [c for c in self.world() if c.id in fragile or c.counters.get("-1", 0)]
 
     def power(self, cid: str) -> float:
         """Current power, in the order of operations of rule 101.6 (v1.3.2).

@@ -3,7 +3,9 @@
 * Settling (101.6: a Wonder with negative power dies) asks ``View.power`` only of the
   Wonders ``View.can_have_negative_power`` names: after every event of random play with the
   sample decks (scripted cards, counters, statics), the Wonders it leaves out have power ≥ 0,
-  so the incremental settle finds exactly the Wonders the full one finds.
+  so the incremental settle finds exactly the Wonders the full one finds; the cards it asks
+  about (``View.may_be_negative``, partly kept until a card changes area) are those a fresh
+  view's ``can_have_negative_power`` names.
 * Settling needs no static table when no static ability in force can change power
   (``View.has_power_statics``): then a fresh view's table has no power entries.  Likewise
   each other part of the table (nullified, granted keywords, restrictions, deck plays,
@@ -111,6 +113,9 @@ def check_shortcuts(engine: Engine, event) -> None:
             if not view.may_have_timing(cid, when):
                 assert not any(a.when == when for a in fresh.abilities(cid, include_nullified=True)), (
                     f"after {event}: {cid} has a {when!r} ability but is skipped")
+    assert [c.id for c in view.may_be_negative()] == [
+        c.id for c in fresh.world() if fresh.can_have_negative_power(c.id)], (
+        f"after {event}: stale cards whose power may be negative")
     for realm in range(0, 8):
         for seat in (None, "A", "B"):
             assert [c.id for c in view.in_realm(realm, seat)] == [
