@@ -294,7 +294,14 @@ class MatchCards(CardDB):
         self.base: CardDB = base.base if isinstance(base, MatchCards) else base
         self._cards = self.base._cards  # read only: the recorded cards
         self._state = state
+        #: the state whose definitions these are (read only): a name's definition changes
+        #: only when ``defines.defined`` gains an entry (never replaced, R34 and 203)
+        self.defines = state
         self._parsed: dict[str, tuple[dict[str, Any], Card]] = {}
+        # the recorded cards whose definition the state never changes (none is entered at the
+        # table, R34): looked up directly, the commonest question of the whole engine
+        self._fixed: dict[str, Card] = self._cards if not self.base.has_entered_cards else {
+            name: card for name, card in self._cards.items() if not card.entered_at_table}
 
     def _defined(self, name: str) -> Card | None:
         """A stand-in token's definition, or a catalogue card's with the stats its owner
@@ -311,6 +318,9 @@ class MatchCards(CardDB):
         return cached[1]
 
     def __getitem__(self, name: str) -> Card:
+        card = self._fixed.get(name)
+        if card is not None:
+            return card
         card = self._cards.get(name)
         if card is None or card.entered_at_table:
             card = self._defined(name) or card
