@@ -78,9 +78,22 @@ class Stored(msgspec.Struct, frozen=True):
 def now_iso() -> str:
     """The current UTC time in the ledger's ``at`` format (what :func:`format_time` gives for
     ``datetime.now(UTC)``: milliseconds truncated, as ``isoformat`` does).  Every append takes
-    one, so the date and time of the current second are formatted once per second."""
+    one: the text of the current millisecond is made once (20 writers append several times
+    in one), the date and time of the current second once per second."""
+    global _milli  # one (millisecond, text) tuple, swapped whole: safe between threads
+    now = time.time_ns() // 1_000_000
+    known = _milli
+    if known[0] == now:
+        return known[1]
+    text = _milli_text(now)
+    _milli = (now, text)
+    return text
+
+
+def _milli_text(now: int) -> str:
+    """The ``at`` text of a millisecond since the epoch."""
     global _second  # one (second, text) tuple, swapped whole: safe between threads
-    second, milli = divmod(time.time_ns() // 1_000_000, 1000)
+    second, milli = divmod(now, 1000)
     known = _second
     if known[0] != second:
         known = _second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
@@ -88,6 +101,7 @@ def now_iso() -> str:
 
 
 _second: tuple[int, str] = (-1, "")
+_milli: tuple[int, str] = (-1, "")
 
 
 def format_time(moment: datetime) -> str:

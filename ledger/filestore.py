@@ -153,14 +153,14 @@ class FileStore(Store):
 
     def _append_held(self, entry: OpenMatch, events: Sequence[Event], expected_seq: int,
                      stamp: str) -> tuple[list[bytes], int, str]:
-        """Lock the file, check its end, write and ``fsync`` the batch: its lines, and the
+        """Lock the file, find its end, write and ``fsync`` the batch: its lines, and the
         length and last hash it was chained onto (the caller holds ``entry``)."""
-        size = self._lock(entry)
+        fcntl.flock(entry.fd, fcntl.LOCK_EX)
         try:
-            length, last_hash = self._tail_locked(entry, size)
+            size, length, last_hash = self._end_locked(entry)
             lines, last = encode_batch(entry.match_id, events, expected_seq, length, last_hash,
                                        stamp)
-            data = b"\n".join(lines) + b"\n"
+            data = lines[0] + b"\n" if len(lines) == 1 else b"\n".join(lines) + b"\n"
             _write_all(entry.fd, data)
             # Acknowledged only once on disk.  fsync, not fdatasync: every append changes the
             # file's size, which fdatasync has to make durable too (a journal commit either way).
@@ -168,44 +168,51 @@ class FileStore(Store):
             # Under the lock nothing else wrote: the file ends where this batch does.
             entry.tail = (size + len(data), length + len(lines), last)
         finally:
-            fcntl.flock(entry.fd, fcntl.LOCK_UN)
+            if not entry.closed:  # closed: its file was gone when opened again (nothing held)
+                fcntl.flock(entry.fd, fcntl.LOCK_UN)
         return lines, length, last_hash
 
-    def _lock(self, entry: OpenMatch) -> int:
-        """Take the lock of a held entry's file and return the file's size, once the match's
+    def _end_locked(self, entry: OpenMatch) -> tuple[int, int, str]:
+        """Size, length and last hash of a held entry's file, its lock taken, once the match's
         path names that file (``stat`` under the lock).  A file removed, replaced or moved
-        away since it was opened is let go and the path opened again: a batch is only ever
-        written to the file the match's path names, as when each append opened it."""
-        while True:
-            fcntl.flock(entry.fd, fcntl.LOCK_EX)
-            try:
-                stat = os.stat(entry.path)
-            except FileNotFoundError:
-                stat = None
-            if stat is not None and (stat.st_dev, stat.st_ino) == entry.inode:
-                return stat.st_size
-            fcntl.flock(entry.fd, fcntl.LOCK_UN)
-            try:
-                self._files.reopen(entry)
-            except FileNotFoundError:
-                raise MatchNotFoundError(f"no match {entry.match_id!r} in this store") from None
-            self._opened.discard(entry.match_id)  # a new file: check it for a torn tail
-
-    def _tail_locked(self, entry: OpenMatch, size: int) -> tuple[int, str]:
-        """Length and last hash of the stream; recovers a torn tail (caller holds the lock;
-        ``size`` is the file's, taken under it).
+        away since it was opened is let go and the path opened (and locked) again: a batch is
+        only ever written to the file the match's path names, as when each append opened it.
 
         What this store's last append left (:attr:`OpenMatch.tail`) is trusted while the file
         has that size: under the lock only writers of a file store change a match file, and
         they append whole batches or truncate a torn tail after the last whole batch -- never
         into one -- so a file that ends where a whole batch of ours ended holds those bytes."""
+        while True:
+            try:
+                stat = os.stat(entry.path)
+            except FileNotFoundError:
+                stat = None
+            if stat is not None and (stat.st_dev, stat.st_ino) == entry.inode:
+                break
+            self._reopen_locked(entry)
+        known = entry.tail
+        if known is not None and known[0] == stat.st_size:
+            return known  # the file is as this store's last append left it
+        return self._tail_locked(entry, stat.st_size)
+
+    def _reopen_locked(self, entry: OpenMatch) -> None:
+        """Let go of a held entry's file (its path names another file, or none) and lock the
+        file the path names now (a new file: checked for a torn tail before it is appended to)."""
+        fcntl.flock(entry.fd, fcntl.LOCK_UN)
+        try:
+            self._files.reopen(entry)
+        except FileNotFoundError:
+            raise MatchNotFoundError(f"no match {entry.match_id!r} in this store") from None
+        self._opened.discard(entry.match_id)
+        fcntl.flock(entry.fd, fcntl.LOCK_EX)
+
+    def _tail_locked(self, entry: OpenMatch, size: int) -> tuple[int, int, str]:
+        """Size, length and last hash of the stream, read from the end of the file; recovers a
+        torn tail (caller holds the lock; ``size`` is the file's, taken under it)."""
         if entry.match_id not in self._opened:
             self._recover_locked(entry.fd, entry.path)
             self._opened.add(entry.match_id)
             size = os.fstat(entry.fd).st_size
-        known = entry.tail
-        if known is not None and known[0] == size:
-            return known[1], known[2]  # the file is as this store's last append left it
         fd = entry.fd
         chunk = min(size, 1 << 12)
         while True:
@@ -224,7 +231,7 @@ class FileStore(Store):
                 raise MalformedEventError(f"{entry.path}: the file ends inside a batch and "
                                           f"there is no whole batch before it")
             return self._tail_locked(entry, os.fstat(fd).st_size)
-        return env.seq + 1, env.hash
+        return size, env.seq + 1, env.hash
 
     def _recover_locked(self, fd: int, path: str) -> bool:
         """Truncate a torn tail away (caller holds the lock); whether there was one."""
@@ -250,7 +257,7 @@ class FileStore(Store):
             os.fsync(fd)
             warnings.warn(TornTailWarning(
                 f"{path}: dropped a torn tail of {len(tail)} bytes after byte {good_end} "
-                f"(a batch interrupted by a crash; it was never acknowledged)"), stacklevel=5)
+                f"(a batch interrupted by a crash; it was never acknowledged)"), stacklevel=6)
             return True
         return False
 
@@ -653,10 +660,12 @@ def _read_all(fd: int) -> bytes:
 
 
 def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
+    written = os.write(fd, data)
+    if written == len(data):
+        return  # the usual case: one write took it all
+    view = memoryview(data)[written:]
     while view:
-        written = os.write(fd, view)
-        view = view[written:]
+        view = view[os.write(fd, view):]
 
 
 def fsync_dir(path: Path) -> None:

@@ -27,11 +27,12 @@ What it does not change (``ledger/filestore.py`` relies on it):
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 import weakref
-from collections import OrderedDict
 from collections.abc import Callable
+from operator import attrgetter
 
 __all__ = ["OpenFiles", "OpenMatch"]
 
@@ -41,7 +42,7 @@ _FLAGS = os.O_RDWR | os.O_APPEND | os.O_CLOEXEC
 class OpenMatch:
     """One match file open for appending; use it only while holding :attr:`lock`."""
 
-    __slots__ = ("closed", "fd", "inode", "lock", "match_id", "path", "tail")
+    __slots__ = ("closed", "fd", "inode", "lock", "match_id", "path", "tail", "used")
 
     def __init__(self, match_id: str, path: str, fd: int):
         self.match_id, self.path = match_id, path
@@ -50,30 +51,47 @@ class OpenMatch:
         self.fd, self.inode = fd, _inode(fd)
         #: Where this store's last append left the file: (size, length, last hash).
         self.tail: tuple[int, int, str] | None = None
+        #: When it was last taken (a tick of its table): the least recently used is closed.
+        self.used = 0
+
+
+_used = attrgetter("used")
 
 
 class OpenFiles:
-    """A bounded table of :class:`OpenMatch`, least recently used first; thread-safe."""
+    """A bounded table of :class:`OpenMatch`, the least recently used closed first;
+    thread-safe.
+
+    Taking a match that is open costs no table-wide lock (20 threads appending to 20 matches
+    would queue on it): the entry is looked up with one ``dict.get`` (atomic under the GIL)
+    and stamped with a tick of the table's counter (:attr:`OpenMatch.used`).  The guard is
+    taken only to add, evict or drop entries; the victim of an eviction is the entry with the
+    oldest stamp."""
 
     def __init__(self, path_of: Callable[[str], str], limit: int = 256):
         if limit < 1:
             raise ValueError(f"an open-files table holds at least one file, not {limit}")
         self._path_of = path_of
         self.limit = limit
-        self._guard = threading.Lock()  # guards the table only; never held during file I/O
-        self._open: OrderedDict[str, OpenMatch] = OrderedDict()
+        self._guard = threading.Lock()  # guards changes to the table; never held during I/O
+        self._open: dict[str, OpenMatch] = {}
+        self._ticks = itertools.count(1)  # next() on it is atomic under the GIL
         self._finalizer = weakref.finalize(self, _close_all, self._open)
         _TABLES.add(self)
 
     def take(self, match_id: str) -> OpenMatch:
         """The open file of a match, its :attr:`~OpenMatch.lock` held by the caller (give it
         back with :meth:`give`).  ``FileNotFoundError`` if the match has no file."""
+        entry = self._open.get(match_id)
         while True:
-            entry = self._entry(match_id)
+            if entry is None:
+                entry = self._entry(match_id)
             entry.lock.acquire()
             if not entry.closed:
+                entry.used = next(self._ticks)
                 return entry
             entry.lock.release()  # closed (evicted, forgotten) while we waited: open again
+            entry = None
 
     @staticmethod
     def give(entry: OpenMatch) -> None:
@@ -115,16 +133,20 @@ class OpenFiles:
         return len(self._open)
 
     def _entry(self, match_id: str) -> OpenMatch:
-        with self._guard:
-            entry = self._open.get(match_id)
-            if entry is not None:
-                self._open.move_to_end(match_id)
-                return entry
+        """The table's entry of a match, opened and added if it has none (evicting the least
+        recently used entry if the table is full)."""
+        entry = self._open.get(match_id)
+        if entry is not None:
+            return entry
         path = self._path_of(match_id)
         fresh = OpenMatch(match_id, path, os.open(path, _FLAGS))  # unguarded: other matches go on
+        fresh.used = next(self._ticks)
         with self._guard:
             entry = self._open.setdefault(match_id, fresh)
-            evicted = self._open.popitem(last=False)[1] if len(self._open) > self.limit else None
+            evicted = None
+            if len(self._open) > self.limit:
+                evicted = min((e for e in self._open.values() if e is not fresh), key=_used)
+                del self._open[evicted.match_id]
         if entry is not fresh:
             os.close(fresh.fd)  # another thread opened the match first: use its descriptor
         if evicted is not None:
@@ -153,7 +175,7 @@ def _close(entry: OpenMatch) -> None:
             os.close(entry.fd)
 
 
-def _close_all(table: OrderedDict[str, OpenMatch]) -> None:
+def _close_all(table: dict[str, OpenMatch]) -> None:
     """When a table is garbage-collected: close what it still holds."""
     for entry in table.values():
         if not entry.closed:

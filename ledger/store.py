@@ -243,6 +243,9 @@ def encode_batch(match_id: str, events: Sequence[Event], expected_seq: int, leng
         raise ConflictError(
             f"match {match_id!r}: expected seq {expected_seq} but the match has {length} events "
             f"(another writer appended first); nothing was written")
+    if len(events) == 1:  # the usual append (one decision's event): no loop
+        line, last = encode_line(events[0], length, stamp, length, last_hash)
+        return [line], last
     batch_end = length + len(events) - 1
     lines, prev = [], last_hash
     for offset, event in enumerate(events):
@@ -257,6 +260,10 @@ def stored_batch(lines: Sequence[bytes], length: int, last_hash: str,
     read off the encoding (every line ends ``,"hash":"<64 hex>"}``) and the event decoded
     from its own line (so it is what a read gives), without re-checking bytes this process
     encoded a moment ago (a read checks them)."""
+    if len(lines) == 1:  # the usual append: no join, no zip
+        line = lines[0]
+        return [Stored(length, stamp, length, last_hash, line[-66:-2].decode(),
+                       decoder().decode(line))]
     events = decoder().decode_lines(b"\n".join(lines))
     batch_end = length + len(lines) - 1
     out, prev = [], last_hash

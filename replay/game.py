@@ -72,6 +72,11 @@ class Rules(Protocol):
         """Apply a legal decision (or raise :class:`replay.errors.IllegalDecisionError`) and run
         to the next prompt; return the decision followed by every event it produced."""
 
+    def close(self) -> None:
+        """Done with it: drop what it holds (its suspended procedure and the parts that refer
+        back to it), so it and its state are freed at once, not by the garbage collector.
+        The engine can't be used after."""
+
 
 class CaseOutcome(Protocol):
     """One conformance case's result."""
@@ -175,7 +180,8 @@ class Game(Protocol):
 
     def same_outcome(self, mine: Event, theirs: Event, opened: MatchOpened) -> bool:
         """Whether the engine's outcome ``mine`` is the recorded ``theirs`` (of a file opened
-        by ``opened``)."""
+        by ``opened``).  Equal events always are (the replayer compares batches by equality
+        and asks this only of events that differ)."""
 
     def as_recorded(self, outcomes: list[Event], opened: MatchOpened) -> list[Event]:
         """The engine's outcomes as a file opened by ``opened`` records them: the outcomes and

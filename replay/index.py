@@ -9,12 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from ledger.events import Event
 from replay.game import Game
 
 
-@dataclass(frozen=True)
-class TurnMark:
+class TurnMark(msgspec.Struct, frozen=True, gc=False):
+    """A turn taken: where, in which round, its number in the round, by whom.  Plain values
+    only, so not tracked by the garbage collector (a held match has hundreds, a server many
+    matches: a full collection need not walk them)."""
+
     seq: int
     round: int
     number: int  # 1-based turn number within the round

@@ -30,7 +30,7 @@ from ledger.store import Store
 from replay.errors import IllegalDecisionError, ReplayError
 from replay.game import Game, Rules
 from replay.games import game_of
-from replay.replayer import Replay
+from replay.replayer import NO_SNAPSHOTS, Replay
 
 
 def complete_opened(opened: MatchOpened, db: Any) -> MatchOpened:
@@ -67,7 +67,7 @@ class Recorder:
     def resume(cls, store: Store, db: Any, match_id: str, rng: random.Random | None = None,
                clock: Callable[[], str] = now_iso) -> Recorder:
         """Pick up a match from its log (verifying it on the way)."""
-        replay = Replay(list(store.read(match_id)), db)
+        replay = Replay(list(store.read(match_id)), db, NO_SNAPSHOTS)  # only its engine goes on
         return cls(store, db, replay.opened, replay.engine, len(replay), rng, clock)
 
     # -- recording -----------------------------------------------------------------------

@@ -4,12 +4,14 @@ A log is a list of *segments*: a fed event (a decision, a chance event or an adm
 event) followed by the outcome events the engine derived from it.  :class:`Replay` feeds
 every fed event back into a fresh engine and checks that it derives exactly the recorded
 outcomes -- any difference is a :class:`Divergence` naming the seq.  On the way it keeps
-snapshots at quiet points (every :data:`SNAPSHOT_EVERY`-th turn prompt), so
-:meth:`Replay.state_at` restores the nearest snapshot and re-runs at most that many turns.  A
-snapshot is kept compressed (zlib, fastest level: about a seventh of the size, a fraction of a
-millisecond to expand), so a replay held for seeking costs tens of kilobytes (a snapshot at
-every turn, uncompressed, was ~850 KB for a Wonders match), and as bytes it is nothing the
-garbage collector walks.
+snapshots at quiet points: at the first turn prompt once at least :data:`SNAPSHOT_EVERY`
+events have passed since the previous one, so :meth:`Replay.state_at` restores the nearest
+snapshot and re-runs about that many events at most (a few milliseconds).  Spacing them by
+events, not turns, bounds a seek's cost by the work it re-does, and takes few of them: each
+is a freeze of the whole state, a cost every re-derivation (``wonders verify``) pays whether
+or not anyone seeks.  A snapshot is the frozen state as bytes (msgpack, ~17 KB for a Wonders
+match): nothing the garbage collector walks, and no compression to pay for when it is taken
+or expanded -- ~11 per Wonders match, ~170 KB (``snapshot_kb_per_match``, target ≤ 300).
 
 The state *at seq n* is the state once event n has happened: for an outcome inside a batch,
 as it was when the engine recorded it; at the end of a segment, as it is at the next prompt.
@@ -18,10 +20,10 @@ as it was when the engine recorded it; at the end of a segment, as it is at the 
 from __future__ import annotations
 
 import bisect
-import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from ledger.codec import Stored
 from ledger.events import (
@@ -41,11 +43,15 @@ from replay.games import game_of
 from replay.index import Index, TurnMark  # noqa: F401 - re-exported for readers
 from replay.reading import Reading
 
-#: zlib level of the snapshots: the fastest (they compress about 7:1 at it)
-SNAPSHOT_LEVEL = 1
-#: A snapshot at every this many turn prompts: a seek re-runs at most this many turns; fewer
-#: snapshots cost re-derivation less (each is a freeze and a compression)
-SNAPSHOT_EVERY = 3
+#: A snapshot at the first turn prompt at least this many events after the previous one: a
+#: seek re-runs about this many events at most; fewer snapshots cost re-derivation less (each
+#: is a freeze of the state, ~30 µs for a Wonders match).  At ~35 µs an event re-derived, 40
+#: events are ~1.5 ms of a seek; a Wonders match of ~470 events keeps ~11 snapshots, ~170 KB.
+SNAPSHOT_EVERY = 40
+#: ``snapshot_every`` of a replay only verified, never seeked (``wonders verify``, a recorder
+#: resuming a match): set-up's snapshot alone, no freeze on the way (a seek still works, from
+#: set-up).
+NO_SNAPSHOTS = 2**62
 
 
 def _is_decided(fed: Event) -> bool:
@@ -61,8 +67,11 @@ class Divergence(DivergenceError):
         self.match_id, self.seq = match_id, seq
 
 
-@dataclass(frozen=True)
-class Segment:
+class Segment(msgspec.Struct, frozen=True, gc=False):
+    """One fed event and the outcomes derived from it, by seq.  Plain values only, so not
+    tracked by the garbage collector (a held replay has hundreds, a server many replays: a
+    full collection need not walk them)."""
+
     start: int  # seq of the fed event (or of the first outcome, for engine.start's outcomes)
     end: int  # seq of its last outcome
     fed: bool = True  # False for the outcomes engine.start() derives before any decision
@@ -87,15 +96,14 @@ class Replay:
         self.legacy = self.opened.schema_version < 3  # recorded before fold-complete events
         # whether the file may record fewer of the engine's outcomes than it derives
         self._fewer = self.legacy or recorded is not None
-        self.snapshot_every = max(1, snapshot_every)
+        self.snapshot_every = max(1, snapshot_every)  # events between two snapshots, at least
         self.segments: list[Segment] = []
-        self.snapshots: dict[int, bytes] = {}  # seq -> frozen state at a quiet point, compressed
+        self.snapshots: dict[int, bytes] = {}  # seq -> frozen state at a quiet point
         self._snapshot_keys: list[int] = []
         self.index = Index(self.game)
         pool = db if db is not None else self.game.default_cards()
         self.engine: Rules = self.game.rules(self.opened, pool)
         self.db = self.game.cards_of(self.engine)  # the match's own cards (recorded, or a copy)
-        self._quiet_seen = 0
         self._snapshot(0)
         derived = self.game.as_recorded(self.engine.start(), self.recorded)
         self._check_outcomes(derived, 1)
@@ -123,10 +131,8 @@ class Replay:
             end = i + len(derived) - 1
             self.segments.append(Segment(i, end))
             self._index(i, end)
-            if self.engine.prompt is not None and self.engine.prompt.kind == "turn":
-                self._quiet_seen += 1
-                if self._quiet_seen % self.snapshot_every == 0:
-                    self._snapshot(end)
+            if end - self._snapshot_keys[-1] >= self.snapshot_every and self._is_quiet():
+                self._snapshot(end)
             i = end + 1
             self._consumed = i
 
@@ -157,12 +163,13 @@ class Replay:
         A file of schema ≤ 2 recorded only the outcome types and fields of its time
         (:mod:`replay.wotf.legacy`): the engine's other outcomes are not looked for in it.
         """
-        describe, opened = self.game.describe, self.recorded
+        describe, opened, same = self.game.describe, self.recorded, self.game.same_outcome
         recorded = self.events[first_seq:first_seq + len(outcomes)]
-        for offset, (mine, theirs) in enumerate(zip(outcomes, recorded, strict=False)):  # may end early
-            if not self.game.same_outcome(mine, theirs, opened):
-                raise Divergence(self.match_id, first_seq + offset,
-                                 f"recorded {describe(theirs)}, engine derives {describe(mine)}")
+        if outcomes != recorded:  # equal events are the same outcome: most batches end here
+            for offset, (mine, theirs) in enumerate(zip(outcomes, recorded, strict=False)):
+                if mine != theirs and not same(mine, theirs, opened):  # the log may end early
+                    raise Divergence(self.match_id, first_seq + offset,
+                                     f"recorded {describe(theirs)}, engine derives {describe(mine)}")
         if len(recorded) < len(outcomes):
             raise Divergence(self.match_id, first_seq + len(recorded),
                              f"the log ends; engine derives {describe(outcomes[len(recorded)])}")
@@ -175,8 +182,14 @@ class Replay:
         for seq in range(start, end + 1):
             self.index.see(seq, self.events[seq])
 
+    def _is_quiet(self) -> bool:
+        """A turn prompt is pending: a point the engine can resume from a state alone
+        (:meth:`Game.resume <replay.game.Game.resume>`)."""
+        prompt = self.engine.prompt
+        return prompt is not None and prompt.kind == "turn"
+
     def _snapshot(self, seq: int) -> None:
-        self.snapshots[seq] = zlib.compress(self.game.freeze(self.engine.state), SNAPSHOT_LEVEL)
+        self.snapshots[seq] = self.game.freeze(self.engine.state)
         self._snapshot_keys.append(seq)
 
     def _recorded_count(self, out: list[Event], fed: bool = True) -> int:
@@ -201,7 +214,11 @@ class Replay:
             raise IndexError(f"seq {seq} is outside 0..{len(self.events) - 1}")
         captured: list[Any] = []
         engine = self._engine_until(seq, captured)
-        return captured[0] if captured else self.game.clone(engine.state)
+        # The seek's own engine, from a thawed snapshot or set-up: its state is no one else's,
+        # so it is the fresh copy; the engine is freed now, not left to the garbage collector.
+        state = captured[0] if captured else engine.state
+        engine.close()
+        return state
 
     def engine_after(self, seq: int) -> Rules:
         """An engine positioned at the prompt after segment end ``seq``."""
@@ -212,7 +229,7 @@ class Replay:
         game, clone = self.game, self.game.clone
         # Seq 0 is set-up: the engine needs the deck lists its shuffles order.
         engine = (game.rules(self.opened, self.db) if k == 0
-                  else game.resume(game.thaw(zlib.decompress(self.snapshots[k])), self.db))
+                  else game.resume(game.thaw(self.snapshots[k]), self.db))
         if k == 0 and seq > 0:
             def on_start(_event):
                 if self._recorded_count(engine.out, fed=False) == seq and not captured:

@@ -77,6 +77,7 @@ def play_match(store: Store, db: Any, opened: MatchOpened, seed: int,
     while recorder.engine.prompt is not None:
         prompt = recorder.engine.prompt
         recorder.submit(players[prompt.seat].decide(recorder.engine, prompt))
+    recorder.engine.close()  # the match is over: freed now, not by the garbage collector
     return opened
 
 

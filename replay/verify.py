@@ -29,7 +29,7 @@ from ledger.integrity import NEWER, FileCheck, check_bytes, check_file
 from replay.errors import NewerRevisionError, ReplayError
 from replay.game import Game
 from replay.games import game_of
-from replay.replayer import Divergence, Replay
+from replay.replayer import NO_SNAPSHOTS, Divergence, Replay
 
 OK, FAIL, NEWER_PROGRAM = "OK", "FAIL", "NEWER"
 
@@ -72,7 +72,7 @@ def verify_check(check: FileCheck, path: str, name: str, pool: Any = None,
     try:
         if pool is None and events and isinstance(events[0], MatchOpened):
             pool = game_of(events[0]).default_cards()
-        replay = Replay(events, pool)
+        replay = Replay(events, pool, NO_SNAPSHOTS)  # verified, never seeked
     except NewerRevisionError as exc:
         return Report(str(path), NEWER_PROGRAM, f"{name}: {exc}")
     except (LedgerError, ReplayError) as exc:
@@ -81,6 +81,7 @@ def verify_check(check: FileCheck, path: str, name: str, pool: Any = None,
         prefix = opened.match_id if opened else name
         return Report(str(path), FAIL, text if text.startswith(prefix) else f"{prefix}: {text}")
     s = replay.engine.state
+    replay.engine.close()  # freed now, not by the garbage collector (a verify of many files)
     result = ("in progress" if not s.over else
               f"{s.winner} wins ({s.reason})" if s.winner else f"draw ({s.reason})")
     opened = replay.opened
@@ -109,7 +110,7 @@ def against_today(events: list[Event], pool: Any) -> list[str]:
     try:
         # Compared as the file records them: today's engine may record bookkeeping that the
         # file's revision held without recording it (Game.as_recorded).
-        Replay([today, *events[1:]], pool, recorded=opened)
+        Replay([today, *events[1:]], pool, NO_SNAPSHOTS, recorded=opened)
     except (LedgerError, ReplayError) as exc:
         seq = exc.seq if isinstance(exc, Divergence) else "?"
         detail = str(exc).split(": ", 1)[-1]

@@ -77,6 +77,12 @@ class Engine(Combat):
         self._advance(None)
         return self.out
 
+    def close(self) -> None:
+        """Done with this engine (a seek's): drop what it holds, its suspended procedure
+        first -- whose frame refers back to it, a cycle only the garbage collector would
+        free.  The engine can't be used after."""
+        vars(self).clear()
+
     def check(self, decision: Event) -> str | None:
         """Why ``decision`` is illegal now (``None`` if it is legal); never changes state."""
         prompt = self.prompt

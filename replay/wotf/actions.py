@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from replay.prompts import Choose, Prompt
 from replay.wotf.bus import Occurrence
+from replay.wotf.cards import Card
 from replay.wotf.events import (
     ActivationDeclared,
     AttackDeclared,
@@ -23,6 +24,7 @@ from replay.wotf.events import (
     TurnEnded,
 )
 from replay.wotf.state import Seat, other
+from replay.wotf.statics import DECK_OPS
 from replay.wotf.table import Component, Flow
 from replay.wotf.trigger import Trigger
 
@@ -79,13 +81,23 @@ class TurnActions(Component):
         if self.why_not_turn(seat, DrawDeclared(seat)) is None:
             yield DrawDeclared(seat)
         realms = self.view.active_realms()
-        for cid in [*self.state.players[seat].hand, *self._deck_top_playable(seat)]:
-            spell = self.view.definition(cid).type == "spell"
-            for realm in ([None] if spell else realms):
-                play = PlayDeclared(seat, cid, realm)
+        p = self.state.players[seat]
+        for cid in [*p.hand, *self._deck_top_playable(seat)]:
+            card = self.view.definition(cid)
+            if p.actions < 1 and card.attunement is None:
+                continue  # the check's last word: no action to play it with (404.2, Attuned)
+            if card.type == "spell":
+                play = PlayDeclared(seat, cid, None)
                 if self.why_not_turn(seat, play) is None:
                     yield play
+            elif self._why_not_afford(seat, cid, card) is None:
+                # 404.2: a card in hand is played into any active realm, so the realm is
+                # all that differs between these plays, and every one of them is active
+                for realm in realms:
+                    yield PlayDeclared(seat, cid, realm)
         for realm in realms:
+            if p.free_attacks < 1 and p.actions < 1:
+                break  # the check's last word: no action or free attack to attack with (404.3)
             attack = AttackDeclared(seat, realm)
             if self.why_not_turn(seat, attack) is None:
                 yield attack
@@ -98,8 +110,12 @@ class TurnActions(Component):
             if c.controller != seat:
                 continue
             refs = self.view.ability_refs(c.id)
-            count = max(len(refs), 1 if self._has_unscripted_ability(c.id) else 0)
+            unscripted = self._has_unscripted_ability(c.id)
+            count = max(len(refs), 1 if unscripted else 0)
             for index in range(count):
+                if index < len(refs) and refs[index][1].when != "activated" and \
+                        not (index == 0 and unscripted):
+                    continue  # the check refuses it: no activated ability #index (404.4)
                 act = ActivationDeclared(seat, c.id, index)
                 if self.why_not_turn(seat, act) is None:
                     yield act
@@ -111,6 +127,12 @@ class TurnActions(Component):
             yield HarvestDeclared(seat, harvestable)
 
     def why_not_turn(self, seat: Seat, decision) -> str | None:
+        # the commonest first, by exact type (the isinstance chain below decides the rest)
+        kind = type(decision)
+        if kind is PlayDeclared:
+            return self._why_not_play(seat, decision)
+        if kind is ActivationDeclared:
+            return self._why_not_activate(seat, decision)
         if not isinstance(decision, TURN_ACTIONS):
             return f"the pending prompt is a turn; {type(decision).__name__} is not a turn action"
         if isinstance(decision, Passed):
@@ -236,20 +258,26 @@ class TurnActions(Component):
                     f"realm or a previous round's realm; rule 301.1)")
         if play.targets:
             return f"{card.name} declares no targets"
+        return self._why_not_afford(seat, play.card, card)
+
+    def _why_not_afford(self, seat: Seat, cid: str, card: Card) -> str | None:
+        """What keeps ``seat`` from playing a card it may play, wherever it goes: a core
+        card's link (Core), its energy cost (404.2, Link) and the action it costs (Attuned)."""
+        s = self.state
         if card.core and self.state.format != "prerelease" and card.orbital not in self.view.links(seat):
             return f"core card needs a {card.orbital} link (rule 404.2, Core)"
-        cost = self.play_cost(seat, play.card)
+        cost = self.play_cost(seat, cid)
         if cost > s.players[seat].energy:
             return (f"{card.name} costs {cost} energy and {seat} has "
                     f"{_num(s.players[seat].energy)} (rule 404.2)")
-        if s.players[seat].actions < 1 and not self.is_attuned_free(seat, play.card):
+        if s.players[seat].actions < 1 and not self.is_attuned_free(seat, cid):
             return "no actions left (rule 404.2: playing a card costs an action)"
         return None
 
     def _deck_top_playable(self, seat: Seat) -> list[str]:
         """"You may play cards from the top of your deck as if they were in your hand"."""
         deck = self.state.players[seat].deck
-        return deck[:1] if deck and seat in self.view.statics().deck_play else []
+        return deck[:1] if deck and seat in self.view.statics_for(DECK_OPS).deck_play else []
 
     def _why_not_attack(self, seat: Seat, realm: int) -> str | None:
         if not self.view.is_active_realm(realm):

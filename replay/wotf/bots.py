@@ -91,6 +91,36 @@ class RandomBot:
         return Answered(prompt.seat, prompt.kind, random_pick(prompt, self.rng))
 
 
+class _Seen:
+    """What the greedy bot reads of one decision's state, each fact read once: a turn's
+    options repeat the same card in several realms and the same realm for several cards, and
+    nothing changes the state while the bot weighs them (bots only read the engine)."""
+
+    def __init__(self, engine, seat: str):
+        self.engine, self.view, self.seat = engine, engine.view, seat
+        self._sides: dict[tuple[int, str], tuple[float, int]] = {}
+        self._costs: dict[str, int] = {}
+        self._links: frozenset[str] | None = None
+
+    def side_power(self, realm: int, seat: str) -> tuple[float, int]:
+        key = (realm, seat)
+        found = self._sides.get(key)
+        if found is None:
+            found = self._sides[key] = self.view.side_power(realm, seat)
+        return found
+
+    def play_cost(self, cid: str) -> int:
+        found = self._costs.get(cid)
+        if found is None:
+            found = self._costs[cid] = self.engine.play_cost(self.seat, cid)
+        return found
+
+    def links(self) -> frozenset[str]:
+        if self._links is None:
+            self._links = self.view.links(self.seat)
+        return self._links
+
+
 class GreedyBot:
     """A simple strong player: best play for its energy, attacks it wins, sensible answers."""
 
@@ -112,13 +142,14 @@ class GreedyBot:
     def _turn(self, engine, seat: str) -> Event:
         v = engine.view
         options = scripted_options(engine)
+        seen = _Seen(engine, seat)  # this decision's state, each fact read once
         attacks = [o for o in options if isinstance(o, AttackDeclared)]
         plays = [o for o in options if isinstance(o, PlayDeclared)]
-        winning = [a for a in attacks if self._attack_gain(engine, seat, a.realm) > 0]
+        winning = [a for a in attacks if self._attack_gain(seen, a.realm) > 0]
         if winning:
-            return max(winning, key=lambda a: (self._attack_gain(engine, seat, a.realm), -a.realm))
+            return max(winning, key=lambda a: (self._attack_gain(seen, a.realm), -a.realm))
         if plays:
-            return max(plays, key=lambda p: self._play_value(engine, seat, p))
+            return max(plays, key=lambda p: self._play_value(seen, p))
         if any(isinstance(o, DrawDeclared) for o in options) and len(v.s.players[seat].hand) < 4:
             return DrawDeclared(as_seat(seat))
         abilities = [o for o in options if not isinstance(o, (Passed, DrawDeclared))]
@@ -126,30 +157,31 @@ class GreedyBot:
             return abilities[0]  # activated and harvest abilities: use them rather than pass
         return Passed(as_seat(seat))
 
-    def _attack_gain(self, engine, seat: str, realm: int) -> float:
+    def _attack_gain(self, seen: _Seen, realm: int) -> float:
         """How much an attack here is worth: a stone taken, nothing if it would not win."""
-        v = engine.view
-        mine, n_mine = v.side_power(realm, seat)
-        theirs, n_theirs = v.side_power(realm, other(seat))
+        seat = seen.seat
+        mine, n_mine = seen.side_power(realm, seat)
+        theirs, n_theirs = seen.side_power(realm, other(seat))
         wins = (n_mine and not n_theirs) or mine > theirs
-        stones = v.s.realms[realm - 1].stones
+        stones = seen.view.s.realms[realm - 1].stones
         if not wins or all(st == seat for st in stones):
             return 0
         return 2 if other(seat) in stones else 1
 
-    def _play_value(self, engine, seat: str, play: PlayDeclared) -> float:
+    def _play_value(self, seen: _Seen, play: PlayDeclared) -> float:
         """Prefer lands early, then the most power where it swings a realm."""
-        v = engine.view
+        v, seat = seen.view, seen.seat
         card = v.definition(play.card)
         if card.type == "land":
-            return 100 if not v.links(seat) or card.orbital not in v.links(seat) else 5
+            links = seen.links()
+            return 100 if not links or card.orbital not in links else 5
         if card.type != "wonder":
             return 0.5
         power = card.base_power
-        value = power * 2.0 - engine.play_cost(seat, play.card) * 0.5
+        value = power * 2.0 - seen.play_cost(play.card) * 0.5
         if play.realm is not None:
-            mine, _ = v.side_power(play.realm, seat)
-            theirs, _ = v.side_power(play.realm, other(seat))
+            mine, _ = seen.side_power(play.realm, seat)
+            theirs, _ = seen.side_power(play.realm, other(seat))
             stones = v.s.realms[play.realm - 1].stones
             if any(st != seat for st in stones) and mine <= theirs < mine + power:
                 value += 6  # this play would let us win the realm

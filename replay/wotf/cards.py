@@ -294,7 +294,14 @@ class MatchCards(CardDB):
         self.base: CardDB = base.base if isinstance(base, MatchCards) else base
         self._cards = self.base._cards  # read only: the recorded cards
         self._state = state
+        #: the state whose definitions these are (read only): a name's definition changes
+        #: only when ``defines.defined`` gains an entry (never replaced, R34 and 203)
+        self.defines = state
         self._parsed: dict[str, tuple[dict[str, Any], Card]] = {}
+        # the recorded cards whose definition the state never changes (none is entered at the
+        # table, R34): looked up directly, the commonest question of the whole engine
+        self._fixed: dict[str, Card] = self._cards if not self.base.has_entered_cards else {
+            name: card for name, card in self._cards.items() if not card.entered_at_table}
 
     def _defined(self, name: str) -> Card | None:
         """A stand-in token's definition, or a catalogue card's with the stats its owner
@@ -311,6 +318,9 @@ class MatchCards(CardDB):
         return cached[1]
 
     def __getitem__(self, name: str) -> Card:
+        card = self._fixed.get(name)
+        if card is not None:
+            return card
         card = self._cards.get(name)
         if card is None or card.entered_at_table:
             card = self._defined(name) or card
@@ -413,16 +423,35 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+#: Recorded card sets already parsed, by their digest (checked against the definitions first):
+#: the matches of a corpus or a tournament record the same few sets, and parsing one is ~1 ms
+#: of pydantic validation, a twentieth of a match's re-derivation.  A database never changes,
+#: so a match sharing one with another is safe.  Bounded: the oldest is dropped first.
+_RECORDED: dict[str, CardDB] = {}
+_RECORDED_MAX = 64
+
+
+def _remember(digest: str, db: CardDB) -> CardDB:
+    while len(_RECORDED) >= _RECORDED_MAX:
+        try:
+            _RECORDED.pop(next(iter(_RECORDED)), None)
+        except (StopIteration, RuntimeError):  # another thread changed it meanwhile
+            break
+    _RECORDED[digest] = db
+    return db
+
+
 def match_cards(opened: MatchOpened, pool: CardDB) -> CardDB:
     """The cards of one match, its own copy: the definitions its ``MatchOpened`` records
     (checked against their digest), or -- for a file of schema ≤ 2, which recorded none --
     the pool's.  Every card either seat can use must be there."""
     where = f"match {opened.match_id}"
     if opened.cards:
-        if definitions_digest(opened.cards) != opened.cards_digest:
+        digest = definitions_digest(opened.cards)
+        if digest != opened.cards_digest:
             raise CardDataError(f"{where}: the recorded card definitions do not match their "
                                 f"digest (cards_digest): the file was altered")
-        db = CardDB.from_definitions(opened.cards, where)
+        db = _RECORDED.get(digest) or _remember(digest, CardDB.from_definitions(opened.cards, where))
     else:
         db = pool  # a database never changes: sharing the pool is safe
     for info in opened.seats:

@@ -35,6 +35,7 @@ from replay.wotf.events import (
 )
 from replay.wotf.selectors import Context
 from replay.wotf.state import Seat, controller_of, other
+from replay.wotf.statics import ANY_POWER_OPS
 from replay.wotf.table import Component, Flow, Rules
 from replay.wotf.trigger import ON_ARRIVAL, Trigger
 
@@ -316,13 +317,12 @@ class Effects(Component):
         if self._quiet is not None and self._quiet[0] is view and \
                 self._quiet[1] == view.generation:
             return
-        for c in self.view.world():
+        for c in view.world():
             if c.counters.get("+1", 0) and c.counters.get("-1", 0):
                 self.g.add_counters(c.id, "-1", 0)
         while True:
-            dying = [c.id for c in self.view.world()
-                     if self.view.is_wonder(c.id) and self.view.can_have_negative_power(c.id)
-                     and self.view.power(c.id) < 0]
+            dying = [c.id for c in view.may_be_negative()
+                     if view.is_wonder(c.id) and view.power(c.id) < 0]
             if not dying:
                 self._quiet = (view, view.generation)
                 return
@@ -453,7 +453,7 @@ def _symbiosis(g: Rules, t: Trigger) -> Flow:
 def _same_power(g: Rules, copier: str, target: str) -> bool:
     """Symbiosis copies a Wonder of the same power, unless a card says it may copy this one
     "as if it had any power" (Symbiosis example 2)."""
-    return (target in g.view.statics().any_power
+    return (target in g.view.statics_for(ANY_POWER_OPS).any_power
             or g.view.power(copier) == g.view.power(target))
 
 

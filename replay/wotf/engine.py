@@ -181,6 +181,14 @@ class Engine:
         if self.prompt is not None and self.prompt.kind != "chance" and self._held is not None:
             self.prompt = entry_prompt(self.state, self.db) or self._held
 
+    def close(self) -> None:
+        """Done with this engine (a seek's, which re-ran the rules only to reach a state): drop
+        what it holds.  Its parts refer to it (the table) and its suspended procedure to them,
+        so without this it, its state and its view are a cycle only the garbage collector
+        frees -- hundreds of objects a seek, and the collections they set off are a seek's
+        slowest moments.  The engine can't be used after."""
+        vars(self).clear()
+
     @property
     def procedure_prompt(self) -> Prompt | None:
         """The prompt the rules procedure waits on (a stats entry may be asked before it)."""

@@ -7,7 +7,7 @@ simulator, web and analytics the Wonders pieces they ask for, by the protocol's 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,14 @@ from replay.wotf.upgrade import upgrade as upgrade_file
 _STACK = frozenset(ev.STACK_EVENTS)  # recorded from rules revision 6 (revisions.STACK_REVISION)
 TURN_EVENTS = (ev.PlayDeclared, ev.AttackDeclared, ev.DrawDeclared, ev.ActivationDeclared,
                ev.HarvestDeclared, ev.Passed)
+
+
+#: The events that start a place a reader goes to, by type: what each one's address is.
+_ADDRESSES: dict[type, Callable[[Any], Address]] = {
+    ev.RoundStarted: lambda e: Address("round", e.round),
+    **{cls: (lambda e: Address("turn", e.seat)) for cls in TURN_EVENTS},
+    ev.BattleStarted: lambda e: Address("battle", e.realm),
+}
 
 
 def _deck_files(paths: Sequence[str]) -> list[Path]:
@@ -192,14 +200,10 @@ class WondersOfTheFirst:
         return [event] if opened.schema_version < 3 else derived
 
     def address(self, event: Event) -> Address | None:
-        """Where an event puts a reader: a round starts, a turn is taken, a battle begins."""
-        if isinstance(event, ev.RoundStarted):
-            return Address("round", event.round)
-        if isinstance(event, TURN_EVENTS):
-            return Address("turn", event.seat)
-        if isinstance(event, ev.BattleStarted):
-            return Address("battle", event.realm)
-        return None
+        """Where an event puts a reader: a round starts, a turn is taken, a battle begins
+        (asked of every event a replay or a timeline indexes: one look-up by type)."""
+        where = _ADDRESSES.get(type(event))
+        return None if where is None else where(event)
 
     # -- who sees what -------------------------------------------------------------------
     def hidden_ids(self, state: GameState) -> frozenset[str]:

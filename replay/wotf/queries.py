@@ -15,6 +15,7 @@ from replay.wotf.selectors import Context, amount
 from replay.wotf.state import CardState, GameState, Seat, controller_of
 
 INF = math.inf
+_POWER_OPS = frozenset(static_rules.POWER_OPS)
 
 
 class View:
@@ -27,15 +28,37 @@ class View:
         self._base: View | None = None  # the same facts with no statics in force
         self._world: list[CardState] | None = None
         self._static_sources: list | None = None
-        self._power_statics: bool | None = None  # whether a source can change power
+        self._static_ops: frozenset[str] | None = None  # the effects of the sources' abilities
         self._statics: static_rules.Statics | None = None
         self._printed: dict[str, list] = {}  # card name -> its printed (key, ability, True)
         self._counted: frozenset[str] | None = None
         # card name -> (its definition, its all-zones statics / the events its "whenever"s
         # name), worked out again if the definition changes (a card's stats entered, R34)
-        self._defining: dict[str, tuple[Card, tuple[Ability, ...]]] = {}
-        self._whenever: dict[str, tuple[Card, frozenset[str]]] = {}
+        # (keyed by how many definitions the state has added: a name's definition changes
+        # only when that count grows, MatchCards.defines)
+        self._defining: dict[str, tuple[int, tuple[Ability, ...]]] = {}
+        self._whenever: dict[str, tuple[int, frozenset[str]]] = {}
+        self._timings: dict[str, tuple[int, frozenset[str]]] = {}  # name -> its abilities' "when"s
+        self._lowering: dict[str, tuple[int, bool]] = {}  # name -> whether it alone can lower power
+        self._card_links: dict[str, tuple[int, frozenset[str]]] = {}  # name -> its links
         self._links: dict[str, frozenset[str]] = {}  # seat -> its links, until the next event
+        # game event -> (definitions known, the cards in The World that may react to it),
+        # until a card changes area or gains abilities
+        self._reactors: dict[str, tuple[int, list[CardState]]] = {}
+        # (realm, controller) -> the cards there, until a card changes area or controller
+        self._here: dict[tuple[int | None, str | None], list[CardState]] = {}
+        # (definitions known, the cards in The World with an effect or a definition that may
+        # lower their power), until a card changes area or its effects change (touch)
+        self._fragile: tuple[int, set[str]] | None = None
+        # card id -> a fact about the card, kept while the generation lasts (every event that
+        # can change a fact calls :meth:`changed`): the same facts are asked many times
+        # between two events (settling, triggers, legal options)
+        self._null_marks: dict[str, bool] = {}
+        self._nullified: dict[str, bool] = {}
+        self._refs: dict[str, list[tuple[str, Ability, bool]]] = {}
+        self._refs_all: dict[str, list[tuple[str, Ability, bool]]] = {}  # nullified ones too
+        self._wonders: dict[str, bool] = {}
+        self._powers: dict[str, float] = {}
         #: counts :meth:`changed` calls: facts read at one generation stand while it lasts
         self.generation = 0
 
@@ -44,9 +67,13 @@ class View:
         self.generation += 1
         self._world = None
         self._static_sources = None
-        self._power_statics = None
+        self._static_ops = None
         self._statics = None
         self._links.clear()
+        self._reactors.clear()
+        self._here.clear()
+        self._fragile = None
+        self._forget()
         if self._base is not None:
             self._base.touch()
 
@@ -56,8 +83,19 @@ class View:
         self.generation += 1
         self._statics = None
         self._links.clear()
+        self._forget()
         if self._base is not None:
             self._base._links.clear()
+            self._base._forget()
+
+    def _forget(self) -> None:
+        """Forget the facts about single cards kept for this generation."""
+        self._null_marks.clear()
+        self._nullified.clear()
+        self._refs.clear()
+        self._refs_all.clear()
+        self._wonders.clear()
+        self._powers.clear()
 
     def without_statics(self) -> View:
         """The facts of this state before any static ability applies: what the static
@@ -84,15 +122,27 @@ class View:
         power ("gets +N", a multiplier, a base power: the only effects that fill the static
         table's power entries, :func:`replay.wotf.statics.compute`).  Kept until a card
         changes area, as the sources are."""
+        return not self._source_ops().isdisjoint(static_rules.POWER_OPS)
+
+    def _source_ops(self) -> frozenset[str]:
+        """The effects (``Op.do``) of the static abilities on cards in The World, whether in
+        force or not: kept until a card changes area, as the sources are."""
         if not self._consult_statics:
-            return False
-        if self._power_statics is None:
+            return frozenset()
+        if self._static_ops is None:
             if self._static_sources is None:
                 self._static_sources = static_rules.sources(self.without_statics())
-            self._power_statics = any(op.do in static_rules.POWER_OPS
-                                      for _, ability in self._static_sources
-                                      for op in ability.effects)
-        return self._power_statics
+            self._static_ops = frozenset(op.do for _, ability in self._static_sources
+                                         for op in ability.effects)
+        return self._static_ops
+
+    def statics_for(self, ops: frozenset[str]) -> static_rules.Statics:
+        """The static table, for a question about the part of it these effects fill
+        (:data:`replay.wotf.statics.GRANT_OPS` …): the empty table, and free, while no static
+        ability on a card in The World has one of them (no other effect fills that part)."""
+        if self._source_ops().isdisjoint(ops):
+            return static_rules.EMPTY
+        return self.statics()
 
     def counted_events(self) -> frozenset[str]:
         """The game events some card of this match counts ("the third time …", rule 511), so
@@ -120,8 +170,15 @@ class View:
         return self._world
 
     def in_realm(self, realm: int | None, controller: str | None = None) -> list[CardState]:
-        return [c for c in self.world()
-                if c.realm == realm and (controller is None or c.controller == controller)]
+        """Cards in The World in a realm (of one controller), in The World's order: kept
+        until a card changes area, realm or controller (:meth:`touch`); callers must not
+        change the list."""
+        key = (realm, controller)
+        found = self._here.get(key)
+        if found is None:
+            found = self._here[key] = [c for c in self.world() if c.realm == realm and (
+                controller is None or c.controller == controller)]
+        return found
 
     def is_active_realm(self, realm: int) -> bool:
         """Active Realm: opened (1..round) and, under v1.3.2, not banished (301.2)."""
@@ -136,16 +193,25 @@ class View:
 
     def has_null_mark(self, cid: str) -> bool:
         """A null counter or a nullify effect on the card (before "can't be nullified")."""
-        c = self.s.cards[cid]
-        return c.counters.get("null", 0) > 0 or any(e.kind == "nullify" for e in c.effects)
+        found = self._null_marks.get(cid)
+        if found is None:
+            c = self.s.cards[cid]
+            found = self._null_marks[cid] = c.counters.get("null", 0) > 0 or \
+                any(e.kind == "nullify" for e in c.effects)
+        return found
 
     def is_nullified(self, cid: str) -> bool:
         """Nullify: a card with a null counter, a nullify effect or under a continuous
         "are nullified" is nullified (its rules text is blank), unless it can't be."""
-        table = self.statics()
-        if "be_nullified" in table.cant.get(cid, ()):
-            return False
-        return self.has_null_mark(cid) or cid in table.nullified
+        found = self._nullified.get(cid)
+        if found is None:
+            table = self.statics_for(static_rules.NULLIFY_OPS)
+            if "be_nullified" in table.cant.get(cid, ()):
+                found = False
+            else:
+                found = self.has_null_mark(cid) or cid in table.nullified
+            self._nullified[cid] = found
+        return found
 
     def abilities(self, cid: str, include_nullified: bool = False) -> list[Ability]:
         return [a for _, a, _ in self.ability_refs(cid, include_nullified)]
@@ -153,7 +219,14 @@ class View:
     def ability_refs(self, cid: str, include_nullified: bool = False) -> list[tuple[str, Ability, bool]]:
         """(key, ability, printed) of the scripted abilities in force on a card: its printed
         ones and those copied by symbiosis (keys: :func:`~replay.wotf.cards.ability_key`); none while
-        nullified."""
+        nullified.  Kept for the generation: callers must not change the list."""
+        memo = self._refs_all if include_nullified else self._refs
+        found = memo.get(cid)
+        if found is None:
+            found = memo[cid] = self._ability_refs(cid, include_nullified)
+        return found
+
+    def _ability_refs(self, cid: str, include_nullified: bool) -> list[tuple[str, Ability, bool]]:
         c = self.s.cards[cid]
         printed = self._printed.get(c.name)
         if printed is None:
@@ -165,6 +238,8 @@ class View:
             return []
         if c.face_down or c.blank or (not include_nullified and self.is_nullified(cid)):
             return []
+        if not c.gained:
+            return printed  # kept, like every answer: callers never change it
         refs = list(printed)
         for entry in c.gained:
             if entry.startswith("ability:"):
@@ -178,12 +253,41 @@ class View:
         c = self.s.cards[cid]
         if any(entry.startswith("ability:") for entry in c.gained):
             return True
-        card = self.db[c.name]
+        epoch = len(self.db.defines.defined)
         cached = self._whenever.get(c.name)
-        if cached is None or cached[0] is not card:
-            cached = self._whenever[c.name] = (card, frozenset(
-                a.on.event for a in card.abilities if a.when == "whenever" and a.on is not None))
+        if cached is None or cached[0] != epoch:
+            cached = self._whenever[c.name] = (epoch, frozenset(
+                a.on.event for a in self.db[c.name].abilities
+                if a.when == "whenever" and a.on is not None))
         return event in cached[1]
+
+    def may_have_timing(self, cid: str, when: str) -> bool:
+        """Whether a card can have an ability with this timing (``Ability.when``) in force:
+        one printed on it, or any copied by symbiosis.  False only when :meth:`ability_refs`
+        could list no such ability, so a caller may skip the card."""
+        c = self.s.cards[cid]
+        if c.gained and any(entry.startswith("ability:") for entry in c.gained):
+            return True
+        epoch = len(self.db.defines.defined)
+        cached = self._timings.get(c.name)
+        if cached is None or cached[0] != epoch:
+            cached = self._timings[c.name] = (epoch, frozenset(
+                a.when for a in self.db[c.name].abilities))
+        return when in cached[1]
+
+    def reactors(self, event: str) -> list[CardState]:
+        """The cards in The World that :meth:`may_react_to` ``event``, in The World's order.
+
+        Kept until a card changes area or copies abilities (:meth:`touch`: what
+        :meth:`may_react_to` reads is the card's name, what it gained and its definition),
+        and worked out again when the state defines a card it didn't before (a stand-in
+        token, an entry of printed stats, R34)."""
+        known = len(self.db.defines.defined)
+        found = self._reactors.get(event)
+        if found is None or found[0] != known:
+            found = self._reactors[event] = (known, [c for c in self.world()
+                                                     if self.may_react_to(c.id, event)])
+        return found[1]
 
     def has_blank_text(self, cid: str) -> bool:
         """Its own rules text is blank: face down, nullified, or a copy of a nullified card."""
@@ -195,7 +299,7 @@ class View:
         c = self.s.cards[cid]
         if c.face_down:
             return []
-        return [*self.statics().grants.get(cid, ()),
+        return [*self.statics_for(static_rules.GRANT_OPS).grants.get(cid, ()),
                 *(e.kind[6:] for e in c.effects if e.kind.startswith("grant:"))]
 
     def keywords(self, cid: str) -> set[str]:
@@ -212,9 +316,9 @@ class View:
         """How many instances of a keyword a card has (granted twice = twice, Symbiosis ex. 1)."""
         c = self.s.cards[cid]
         granted = self._granted(cid).count(keyword)
-        if self.has_blank_text(cid):
-            return granted
         own = int(keyword in self.db[c.name].keywords) + c.gained.count(keyword)
+        if own and self.has_blank_text(cid):
+            return granted  # none of its own while its text is blank
         return own + granted
 
     def has(self, cid: str, keyword: str) -> bool:
@@ -236,18 +340,23 @@ class View:
     def _cant(self, cid: str, restriction: str) -> bool:
         if any(e.kind == f"cant:{restriction}" for e in self.s.cards[cid].effects):
             return True
-        return restriction in self.statics().cant.get(cid, ())
+        return restriction in self.statics_for(static_rules.CANT_OPS).cant.get(cid, ())
 
     def classes(self, cid: str) -> tuple[str, ...]:
         return self.db[self.s.cards[cid].name].classes
 
     def is_wonder(self, cid: str) -> bool:
         """A Wonder, or a land with a growth counter (Growth: it is also a legendary Wonder)."""
-        c = self.s.cards[cid]
-        if c.face_down:
-            return False  # a face-down card has no card type (Face Down)
-        d = self.db[c.name]
-        return d.type == "wonder" or (d.type == "land" and c.counters.get("growth", 0) > 0)
+        found = self._wonders.get(cid)
+        if found is None:
+            c = self.s.cards[cid]
+            if c.face_down:
+                found = False  # a face-down card has no card type (Face Down)
+            else:
+                d = self.db[c.name]
+                found = d.type == "wonder" or (d.type == "land" and c.counters.get("growth", 0) > 0)
+            self._wonders[cid] = found
+        return found
 
     def is_legendary_wonder(self, cid: str) -> bool:
         c = self.s.cards[cid]
@@ -263,9 +372,18 @@ class View:
             linked: set[str] = set()
             for c in self.world():
                 if c.controller == seat and not self.is_nullified(c.id):
-                    linked |= self.db[c.name].links
+                    linked |= self._links_of(c.name)
             found = self._links[seat] = frozenset(linked)
         return found
+
+    def _links_of(self, name: str) -> frozenset[str]:
+        """The orbitals a card's definition links (a fact of the definition, worked out once
+        per definition)."""
+        epoch = len(self.db.defines.defined)
+        cached = self._card_links.get(name)
+        if cached is None or cached[0] != epoch:
+            cached = self._card_links[name] = (epoch, self.db[name].links)
+        return cached[1]
 
     def lands_controlled(self, seat: str) -> int:
         return sum(1 for c in self.world()
@@ -299,8 +417,10 @@ class View:
         defining = self.stat_defining_base(cid)
         if defining is not None:
             base = defining
-        if c.zone == "world" and cid in self.statics().base:
-            base = self.statics().base[cid]
+        if c.zone == "world":
+            table = self.statics_for(_POWER_OPS)
+            if cid in table.base:
+                base = table.base[cid]
         for e in c.effects:
             if e.kind == "base":
                 base = e.amount  # stun: base power 0 this round; the latest overwrites (508)
@@ -321,11 +441,21 @@ class View:
         """A card's static abilities that work in every zone (a fact of its definition, so
         worked out once per definition: most cards have none, and then no other check is
         made)."""
-        card = self.db[name]
+        epoch = len(self.db.defines.defined)
         cached = self._defining.get(name)
-        if cached is None or cached[0] is not card:
-            cached = self._defining[name] = (card, tuple(
-                a for a in card.abilities if a.when == "static" and a.all_zones))
+        if cached is None or cached[0] != epoch:
+            cached = self._defining[name] = (epoch, tuple(
+                a for a in self.db[name].abilities if a.when == "static" and a.all_zones))
+        return cached[1]
+
+    def _may_lower(self, name: str) -> bool:
+        """Whether a card's definition alone may make its power negative: a printed base
+        below 0, or a stat-defining ability (worked out once per definition)."""
+        epoch = len(self.db.defines.defined)
+        cached = self._lowering.get(name)
+        if cached is None or cached[0] != epoch:
+            cached = self._lowering[name] = (epoch, self.db[name].base_power < 0
+                                             or bool(self._stat_defining(name)))
         return cached[1]
 
     def can_have_negative_power(self, cid: str) -> bool:
@@ -336,14 +466,27 @@ class View:
         Settling (101.6: a Wonder with negative power dies) asks :meth:`power` only of the
         others."""
         c = self.s.cards[cid]
-        if c.effects or c.counters.get("-1", 0) or self.db[c.name].base_power < 0:
-            return True
-        if self._stat_defining(c.name):
+        if c.effects or c.counters.get("-1", 0) or self._may_lower(c.name):
             return True
         if not self.has_power_statics():
             return False  # no static ability in force can change a card's power
         table = self.statics()
         return cid in table.power_add or cid in table.power_mul or cid in table.base
+
+    def may_be_negative(self) -> list[CardState]:
+        """The cards in The World whose power may be below 0 (:meth:`can_have_negative_power`),
+        in The World's order: what settling asks the power of (101.6).  While no static
+        ability can change power, those are the cards with an effect or a definition that
+        may lower it (kept until a card changes area or its effects change: :meth:`touch`)
+        and those with a −1 counter."""
+        if self.has_power_statics():
+            return [c for c in self.world() if self.can_have_negative_power(c.id)]
+        epoch = len(self.db.defines.defined)
+        if self._fragile is None or self._fragile[0] != epoch:
+            self._fragile = (epoch, {c.id for c in self.world()
+                                     if c.effects or self._may_lower(c.name)})
+        fragile = self._fragile[1]
+        return [c for c in self.world() if c.id in fragile or c.counters.get("-1", 0)]
 
     def power(self, cid: str) -> float:
         """Current power, in the order of operations of rule 101.6 (v1.3.2).
@@ -351,13 +494,19 @@ class View:
         Base → additive modifiers (+1/−1 counters, "gets +N") → multiplicative modifiers.
         An indeterminate value (∞ − ∞) is 0 (rule 102).
         """
+        found = self._powers.get(cid)
+        if found is None:
+            found = self._powers[cid] = self._power(cid)
+        return found
+
+    def _power(self, cid: str) -> float:
         c = self.s.cards[cid]
         value = self.base_power(cid)
         value = _add(value, c.counters.get("+1", 0) - c.counters.get("-1", 0))
         for e in c.effects:
             if e.kind == "power+":
                 value = _add(value, e.amount)
-        table = self.statics()
+        table = self.statics_for(_POWER_OPS)
         if cid in table.power_add:
             value = _add(value, table.power_add[cid])
         for e in c.effects:
@@ -381,7 +530,7 @@ class View:
 
     def stones_of(self, seat: str) -> int:
         """Stones a seat controls, plus cards that count as stones (Stones)."""
-        extra = self.statics().extra_stones.get(seat, 0)
+        extra = self.statics_for(static_rules.STONE_OPS).extra_stones.get(seat, 0)
         return sum(r.stones.count(seat) for r in self.s.realms if not r.banished) + extra
 
     def realm_controller(self, realm: int) -> Seat | None:

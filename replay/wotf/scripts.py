@@ -57,6 +57,8 @@ class Scripts(Component):
                           subject: str | None = None) -> list[Trigger]:
         """The triggers of one card's abilities with timing ``when`` (twice under Heart of a
         Legend for printed abilities)."""
+        if not self.view.may_have_timing(cid, when):
+            return []  # no ability with this timing can be in force on it
         c = self.state.cards[cid]
         controller = c.controller or c.owner
         found: list[Trigger] = []
@@ -113,9 +115,8 @@ class Scripts(Component):
         Wonder (rule 1: the trigger is checked while it is still one)."""
         self.count_event(event, subject, by)
         found: list[Trigger] = []
-        for c in list(self.view.world()):
-            if not self.view.may_react_to(c.id, event):
-                continue  # no "whenever" ability on this event can be in force on it
+        # the others have no "whenever" ability on this event that can be in force
+        for c in list(self.view.reactors(event)):
             for key, ability, printed in self.view.ability_refs(c.id):
                 if ability.when != "whenever" or ability.on is None or ability.on.event != event:
                     continue

@@ -40,12 +40,22 @@ EMPTY = Statics()
 _NUMERIC = ("power", "multiply", "base_power", "counts_as_stones")
 #: the effects that change a card's power (power_add, power_mul, base of the table)
 POWER_OPS = ("power", "multiply", "base_power")
+#: the effects that fill each other part of the table: a question about one part needs no
+#: table while no static ability in force has one of its effects
+NULLIFY_OPS = frozenset({"nullify", "cant"})  # nullified, and cant["be_nullified"]
+GRANT_OPS = frozenset({"grant"})
+CANT_OPS = frozenset({"cant"})
+DECK_OPS = frozenset({"play_from_deck"})
+STONE_OPS = frozenset({"counts_as_stones"})
+ANY_POWER_OPS = frozenset({"symbiosis_any_power"})
 
 
 def sources(v: Facts) -> list[tuple[str, Ability]]:
     """(card id, ability) of every static ability on a card in The World."""
     found = []
     for c in v.world():
+        if not c.gained and not any(a.when == "static" for a in v.db[c.name].abilities):
+            continue  # no static ability printed on it, none copied (Symbiosis)
         for ability in v.abilities(c.id, include_nullified=True):
             if ability.when == "static":
                 found.append((c.id, ability))
@@ -75,11 +85,13 @@ def compute(v: Facts, found: list[tuple[str, Ability]]) -> Statics:
 def _settle_nullify(v: Facts, found: list[tuple[str, Ability]], table: Statics) -> None:
     protected: set[str] = set()
     for cid, ability in found:
-        ctx = Context(cid, controller_of(v.s.cards[cid]), v.s.cards[cid].realm)  # in The World
         for op in ability.effects:
             if op.do == "cant" and op.restriction == "be_nullified" and op.target is not None:
+                ctx = Context(cid, controller_of(v.s.cards[cid]), v.s.cards[cid].realm)  # in The World
                 protected |= set(candidates(v, op.target, ctx))
     for cid, ability in found:
+        if not any(op.do == "nullify" for op in ability.effects):
+            continue  # nothing to settle here: its effects nullify nothing
         if v.has_null_mark(cid) and cid not in protected:
             continue
         ctx = Context(cid, controller_of(v.s.cards[cid]), v.s.cards[cid].realm)  # in The World

@@ -14,7 +14,9 @@ SCRIPT = REPO / "bench" / "ledger_bench.py"
 KEYS = {"append_p50_ms", "append_p99_ms", "batch10_append_p50_ms", "fsync_p50_ms",
         "read_events_per_s", "read_cold_events_per_s", "decode_events_per_s", "samples",
         "append_vs_fsync", "read_vs_decode", "read_cold_vs_decode",
-        "concurrent20_events_per_s", "concurrent20_floor_per_s", "concurrent20_vs_floor"}
+        "concurrent20_events_per_s", "concurrent20_floor_per_s", "concurrent20_vs_floor",
+        "concurrent20_cpu_us_per_event", "concurrent20_floor_cpu_us_per_event",
+        "concurrent20_vs_floor_rounds"}
 
 
 def test_a_quick_run_prints_the_concurrent_ratio_beside_its_rates():
@@ -28,3 +30,10 @@ def test_a_quick_run_prints_the_concurrent_ratio_beside_its_rates():
     rate, floor = result["concurrent20_events_per_s"], result["concurrent20_floor_per_s"]
     assert rate > 0 and floor > 0
     assert abs(result["concurrent20_vs_floor"] - rate / floor) < 0.002 + 0.01 * rate / floor
+    # a write+fsync costs the kernel some CPU; the store spends that, locks and encodes too
+    floor_cpu = result["concurrent20_floor_cpu_us_per_event"]
+    assert result["concurrent20_cpu_us_per_event"] > floor_cpu > 0
+    # the printed round is the median of the rounds run
+    rounds = result["concurrent20_vs_floor_rounds"]
+    assert len(rounds) == 5
+    assert sorted(rounds)[2] == result["concurrent20_vs_floor"]

@@ -133,3 +133,28 @@ def test_an_empty_pool_is_an_error_not_an_empty_database(tmp_path, monkeypatch, 
     monkeypatch.setenv(resources.CARDS_ENV, str(tmp_path / "missing"))
     with pytest.raises(CardDataError, match="no such directory"):
         default_cards()
+
+
+def test_a_recorded_card_set_is_parsed_once_and_an_altered_one_is_still_refused():
+    """``match_cards`` keeps the card sets it parsed by digest (matches of one corpus record
+    the same few): a second match of the same set shares the database; a file whose recorded
+    definitions were altered is refused even when its claimed digest names a kept set."""
+    import msgspec
+
+    from ledger.events import MatchOpened, SeatInfo
+    from replay.wotf.game import GAME
+
+    pool = default_cards()
+    deck = load_decks(db=pool)[0]
+    seats = [SeatInfo(seat, "P", deck.name, deck.entries(), deck.archive_entries())
+             for seat in ("A", "B")]
+    opened = GAME.complete_opened(MatchOpened(match_id="m-1", ruleset="1.3.2", seats=seats,
+                                              game="wotf"), pool)
+    first = GAME.match_cards(opened, pool)
+    again = GAME.match_cards(msgspec.structs.replace(opened, match_id="m-2"), pool)
+    assert again is first and first is not pool
+    changed = [dict(d) for d in opened.cards]
+    changed[0] = {**changed[0], "cost": changed[0].get("cost", 0) + 1}
+    altered = msgspec.structs.replace(opened, cards=changed)  # the digest of the kept set
+    with pytest.raises(CardDataError, match="do not match their digest"):
+        GAME.match_cards(altered, pool)

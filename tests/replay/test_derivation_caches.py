@@ -3,18 +3,32 @@
 * Settling (101.6: a Wonder with negative power dies) asks ``View.power`` only of the
   Wonders ``View.can_have_negative_power`` names: after every event of random play with the
   sample decks (scripted cards, counters, statics), the Wonders it leaves out have power ≥ 0,
-  so the incremental settle finds exactly the Wonders the full one finds.
+  so the incremental settle finds exactly the Wonders the full one finds; the cards it asks
+  about (``View.may_be_negative``, partly kept until a card changes area) are those a fresh
+  view's ``can_have_negative_power`` names.
 * Settling needs no static table when no static ability in force can change power
-  (``View.has_power_statics``): then a fresh view's table has no power entries.
+  (``View.has_power_statics``): then a fresh view's table has no power entries.  Likewise
+  each other part of the table (nullified, granted keywords, restrictions, deck plays,
+  stones, any-power symbiosis: ``View.statics_for``) is skipped only while a fresh view's
+  table has it empty.
 * ``View.links`` is kept until the next event: after every event it equals the links a fresh
   view (no cache) works out.
 * "Whenever" triggers skip a card only when ``View.may_react_to`` says no ability on the
-  event can be in force on it: a fresh view lists no such ability for it.
+  event can be in force on it: a fresh view lists no such ability for it.  The cards that
+  may react to an event (``View.reactors``, kept until a card changes area) are those a
+  fresh view finds; so are the cards in each realm (``View.in_realm``).  A card's own
+  triggers of a timing are collected only from cards ``View.may_have_timing`` names: no
+  other card has such an ability in force.
 * The static-ability table and the links are kept across the events of
   ``evolve.VIEW_UNCHANGED`` (those evolve ignores, and those writing only the phase, the
   turn, pass counts, resources or event counts): after every event the view's kept table
   equals the one a fresh view works out.  A deliberately broken shortcut (every event keeps
   the view) is caught by the same check.
+* The facts a view keeps about single cards for one generation (``has_null_mark``,
+  ``is_nullified``, ``ability_refs``, ``is_wonder``, ``power``; and
+  ``can_have_negative_power``, worked out from them) equal a fresh view's after every
+  event, in every zone, with and without statics; a view that never drops them is caught
+  by the same check, under both rulesets.
 * Settling is skipped while the view's generation is the one at which it last found nothing
   to do: at every settle where a full settle (a fresh view) finds a +1/−1 pair or a Wonder
   with negative power, settling emits something.
@@ -36,10 +50,49 @@ from tests.replay.helpers import play_out
 DB = default_cards()
 DECKS = load_decks(None, db=DB)
 EVENTS = sorted({a.on.event for c in DB for a in c.abilities if a.on is not None})
+TIMINGS = sorted({a.when for c in DB for a in c.abilities})
+
+
+#: the facts about one card a view keeps for its generation (``View._forget`` drops them),
+#: and one worked out from them
+CARD_FACTS = ("has_null_mark", "is_nullified", "is_wonder", "can_have_negative_power", "power")
+
+
+def check_card_facts(engine: Engine, event) -> None:
+    """Every fact the view keeps about single cards for one generation equals a fresh view's
+    (no cache), for every card in every zone; asked here, each is kept into the next event,
+    so a memo the next event forgot to drop shows as stale."""
+    view, fresh = engine.view, View(engine.state, engine.view.db)
+    for views in ((view, fresh), (view.without_statics(), fresh.without_statics())):
+        kept, new = views
+        for cid in engine.state.cards:
+            for name in CARD_FACTS:
+                assert getattr(kept, name)(cid) == getattr(new, name)(cid), (
+                    f"after {event}: stale {name} of {cid}")
+            for include in (False, True):
+                assert kept.ability_refs(cid, include) == new.ability_refs(cid, include), (
+                    f"after {event}: stale ability_refs of {cid} (include_nullified={include})")
+
+
+def check_table_parts(view: View, fresh: View, event) -> None:
+    """A question about one part of the static table skips the table (``View.statics_for``)
+    only when no static ability in force fills that part: a fresh view's table has it empty."""
+    from replay.wotf import statics as st
+    table = fresh.statics()
+    parts = ((st.NULLIFY_OPS, bool(table.nullified) or any("be_nullified" in r for r in table.cant.values())),
+             (st.GRANT_OPS, any(table.grants.values())),
+             (st.CANT_OPS, any(table.cant.values())),
+             (st.DECK_OPS, bool(table.deck_play)),
+             (st.STONE_OPS, any(table.extra_stones.values())),
+             (st.ANY_POWER_OPS, bool(table.any_power)))
+    for ops, filled in parts:
+        if view.statics_for(ops) is st.EMPTY:
+            assert not filled, f"after {event}: the table's {sorted(ops)} part is skipped but filled"
 
 
 def check_shortcuts(engine: Engine, event) -> None:
     """Every shortcut against the full computation, on the state after ``event``."""
+    check_card_facts(engine, event)
     view, fresh = engine.view, View(engine.state, engine.view.db)
     for c in view.world():
         if view.is_wonder(c.id) and not view.can_have_negative_power(c.id):
@@ -55,11 +108,30 @@ def check_shortcuts(engine: Engine, event) -> None:
                 assert not any(a.when == "whenever" and a.on is not None and a.on.event == name
                                for a in fresh.abilities(c.id, include_nullified=True)), (
                     f"after {event}: {c.id} has a 'whenever' on {name} but is skipped")
+    for cid in engine.state.cards:
+        for when in TIMINGS:
+            if not view.may_have_timing(cid, when):
+                assert not any(a.when == when for a in fresh.abilities(cid, include_nullified=True)), (
+                    f"after {event}: {cid} has a {when!r} ability but is skipped")
+    assert [c.id for c in view.may_be_negative()] == [
+        c.id for c in fresh.world() if fresh.can_have_negative_power(c.id)], (
+        f"after {event}: stale cards whose power may be negative")
+    for realm in range(0, 8):
+        for seat in (None, "A", "B"):
+            assert [c.id for c in view.in_realm(realm, seat)] == [
+                c.id for c in fresh.world() if c.realm == realm
+                and (seat is None or c.controller == seat)], (
+                f"after {event}: stale cards of {seat} in realm {realm}")
+    for name in EVENTS:
+        assert [c.id for c in view.reactors(name)] == [
+            c.id for c in fresh.world() if fresh.may_react_to(c.id, name)], (
+            f"after {event}: stale cards that may react to {name}")
     kept = view._statics  # the table the view kept, if it has one (statics() would refill it)
     if kept is not None:
         assert kept == fresh.statics(), f"after {event}: the kept static table is stale"
     for seat in ("A", "B"):
         assert view.links(seat) == fresh.links(seat), f"after {event}: stale links of {seat}"
+    check_table_parts(view, fresh, event)
     if not view.has_power_statics():
         table = fresh.statics()
         assert not (table.power_add or table.power_mul or table.base), (
@@ -139,6 +211,16 @@ def test_a_broken_view_shortcut_is_caught(monkeypatch):
     with pytest.raises(AssertionError, match="stale"):
         for seed in range(40):
             _play_checked(seed % len(DECKS), (seed * 7 + 3) % len(DECKS), seed, "1.3.2")
+
+
+@pytest.mark.parametrize("ruleset", ["1.3.2", "1.2"])
+def test_card_facts_kept_past_their_generation_are_caught(monkeypatch, ruleset):
+    # A view that never drops its per-card facts (has_null_mark, power, ability_refs ...)
+    # answers from an earlier state: the check after every event sees it.
+    monkeypatch.setattr(View, "_forget", lambda self: None)
+    with pytest.raises(AssertionError, match="stale"):
+        for seed in range(40):
+            _play_checked(seed % len(DECKS), (seed * 7 + 3) % len(DECKS), seed, ruleset)
 
 
 def _engine_with_world(seed: int = 3) -> Engine:
@@ -222,3 +304,90 @@ def test_a_broken_settle_shortcut_is_caught(monkeypatch):
     monkeypatch.setattr(Effects, "settle", stale)
     with pytest.raises(AssertionError, match="skipped but was needed"):
         _settle_after_minus_counters()
+
+
+def every_turn_action(engine: Engine, seat: str) -> list:
+    """Every turn action the check allows, asked one by one: each card of the hand (and a
+    playable deck top) into no realm and into every realm 1-7, in that order (404.2), and
+    an attack in every realm 1-7 (404.3) and every ability of each card the seat controls
+    in The World (404.4)."""
+    from replay.wotf.events import ActivationDeclared, AttackDeclared, Passed, PlayDeclared
+    turns = engine._turns
+    allowed = [Passed(seat)]
+    legal = list(turns._candidate_actions(seat))
+    plays = [*engine.state.players[seat].hand, *turns._deck_top_playable(seat)]
+    draws = [d for d in legal if type(d).__name__ == "DrawDeclared"]
+    allowed += draws
+    for cid in plays:
+        for realm in (None, *range(1, 8)):
+            play = PlayDeclared(seat, cid, realm)
+            if turns.why_not_turn(seat, play) is None:
+                allowed.append(play)
+    for realm in range(1, 8):
+        attack = AttackDeclared(seat, realm)
+        if turns.why_not_turn(seat, attack) is None:
+            allowed.append(attack)
+    for c in engine.view.world():
+        if c.controller == seat:
+            for index in range(max(len(engine.view.ability_refs(c.id)), 1)):
+                act = ActivationDeclared(seat, c.id, index)
+                if turns.why_not_turn(seat, act) is None:
+                    allowed.append(act)
+    allowed += [d for d in legal if type(d).__name__ == "HarvestDeclared"]
+    return allowed
+
+
+@pytest.mark.parametrize("ruleset", ["1.3.2", "1.2"])
+def test_offered_plays_are_those_the_check_allows(ruleset):
+    # Legal options check a card's cost once for all the active realms (404.2), and only the
+    # activated abilities (404.4): at every turn prompt of random matches they are exactly
+    # the plays and activations the check allows one by one.
+    turns_seen = 0
+    for seed in range(4):
+        a, b = seed % len(DECKS), (seed * 5 + 1) % len(DECKS)
+        seats = [SeatInfo(seat, seat, deck.name, deck.entries(), deck.archive_entries())
+                 for seat, deck in (("A", DECKS[a]), ("B", DECKS[b]))]
+        engine = Engine.for_match(MatchOpened(match_id="plays", ruleset=ruleset, seats=seats), DB)
+
+        def on_step(e: Engine) -> None:
+            nonlocal turns_seen
+            if e.prompt is not None and e.prompt.kind == "turn":
+                seat = e.prompt.seat
+                turns_seen += 1
+                assert e.legal_options() == every_turn_action(e, seat), (
+                    f"offered plays differ from the check's at {len(e.state.cards)} cards")
+
+        engine.start()
+        play_out(engine, random.Random(seed), on_step=on_step)
+    assert turns_seen > 50
+
+
+def test_facts_of_a_definition_follow_stats_entered_at_the_table():
+    # R34: a catalogue card's definition changes when its stats are entered -- as a seat's
+    # decision, after which the engine drops no area-level fact -- so what the view keeps per
+    # definition (links, timings, "whenever"s, stat-defining abilities) is worked out again.
+    from replay.wotf.bots import RandomBot, answer_chance
+    from replay.wotf.events import CardStatsEntered
+    from replay.wotf.evolve import evolve
+    from tests.replay.helpers import opened
+    from tests.replay.test_entered_cards import STATS, _db, _deck
+
+    engine = Engine.for_match(opened(deck=_deck()), _db())
+    name = "Aerius of Thalwind"
+    engine.start()
+    rng = random.Random(1)
+    bot = RandomBot(rng)
+    while not engine.state.cards:  # the setup shuffles name the cards (402)
+        prompt = engine.prompt
+        engine.decide(answer_chance(prompt, rng) if prompt.kind == "chance" else bot.decide(engine))
+    cid = next(c.id for c in engine.state.cards.values() if c.name == name)
+    assert name not in engine.state.defined
+    view = engine.view
+    assert view._links_of(name) == frozenset()  # not entered yet: no keywords known
+    assert not view._may_lower(name) and not view.may_have_timing(cid, "static")
+    stats = {**STATS[name], "keywords": ["flying", "link:Petraia"]}
+    evolve(engine.state, CardStatsEntered("A", cid, name, "hand", stats))
+    fresh = View(engine.state, view.db)
+    assert view._links_of(name) == fresh._links_of(name) == frozenset({"Petraia"})
+    assert view._may_lower(name) == fresh._may_lower(name)
+    assert view._stat_defining(name) == fresh._stat_defining(name)

@@ -12,7 +12,13 @@ from ledger import FileStore
 from ledger.codec import GENESIS, encode_line
 from replay.replayer import Divergence, Replay
 from replay.simulate import play_match
-from replay.wotf.events import BattleResolved, CardMoved, DeckOrdered, DeckShuffled
+from replay.wotf.events import (
+    BattleResolved,
+    CardMoved,
+    DeckOrdered,
+    DeckShuffled,
+    TriggerResolved,
+)
 from replay.wotf.perspective import board, redact_event
 from replay.wotf.state import state_hash
 from tests.replay.helpers import opened, small_db
@@ -55,6 +61,19 @@ def test_an_edited_outcome_is_a_divergence_at_its_seq(match_events, tmp_path):
     assert caught.value.seq == index
     assert f"m-test seq {index}: recorded BattleResolved" in str(caught.value)
     assert "engine derives BattleResolved" in str(caught.value)
+
+
+def test_a_trigger_recorded_with_other_words_is_the_same_outcome(match_events):
+    """A batch is compared by equality first; an event that differs is still the same outcome
+    when only presentation differs (a trigger's ``detail``), and a divergence otherwise."""
+    index = next(i for i, s in enumerate(match_events) if isinstance(s.event, TriggerResolved))
+    trigger = match_events[index].event
+    events = [s.event for s in match_events]
+    events[index] = msgspec.structs.replace(trigger, detail=trigger.detail + " (worded otherwise)")
+    Replay(events, DB)  # verifies
+    events[index] = msgspec.structs.replace(trigger, ability=trigger.ability + "-other")
+    with pytest.raises(Divergence, match=f"seq {index}: recorded TriggerResolved"):
+        Replay(events, DB)
 
 
 def test_an_illegal_decision_in_the_log_is_reported(match_events):
