@@ -13,13 +13,19 @@ from replay.replayer import SNAPSHOT_EVERY, Replay
 from replay.simulate import simulate_matches
 
 
-@pytest.mark.parametrize("name", ["wotf", "sow"])
-def test_every_seq_seeks_to_the_state_set_up_re_derives(tmp_path, name):
+def simulated(tmp_path, name):
+    """A game, its default cards, and the log of one match it simulated (seed 21)."""
     played = game(name)
     db = played.default_cards()
     store = FileStore(tmp_path)
-    opened = next(simulate_matches(store, db, played.sample_decks(db), 1, seed=21, game_name=name))
-    log = list(store.read(opened.match_id))
+    opened = next(simulate_matches(store, db, played.sample_decks(db), 1, seed=21,
+                                   game_name=name))
+    return played, db, list(store.read(opened.match_id))
+
+
+@pytest.mark.parametrize("name", ["wotf", "sow"])
+def test_every_seq_seeks_to_the_state_set_up_re_derives(tmp_path, name):
+    played, db, log = simulated(tmp_path, name)
     replay = Replay(log, db, snapshot_every=20)  # denser than the default: more to compare
     from_setup = Replay(log, db, snapshot_every=10**9)  # one snapshot: set-up
     assert len(replay.snapshots) > 5 and list(from_setup.snapshots) == [0]
@@ -29,12 +35,7 @@ def test_every_seq_seeks_to_the_state_set_up_re_derives(tmp_path, name):
 
 @pytest.mark.parametrize("name", ["wotf", "sow"])
 def test_snapshots_are_spaced_by_events_and_thaw_to_the_state_at_their_seq(tmp_path, name):
-    played = game(name)
-    db = played.default_cards()
-    store = FileStore(tmp_path)
-    opened = next(simulate_matches(store, db, played.sample_decks(db), 1, seed=21,
-                                   game_name=name))
-    log = list(store.read(opened.match_id))
+    played, db, log = simulated(tmp_path, name)
     replay = Replay(log, db)
     keys = sorted(replay.snapshots)
     assert keys[0] == 0 and len(keys) > 1
@@ -57,12 +58,7 @@ def test_a_seek_leaves_nothing_for_the_garbage_collector(tmp_path, name):
     state are freed by reference counting, not left as a cycle the collector must find (the
     collections that garbage set off were a held replay's slowest seeks).  A replay's
     segments and turn marks are not tracked at all."""
-    played = game(name)
-    db = played.default_cards()
-    store = FileStore(tmp_path)
-    opened = next(simulate_matches(store, db, played.sample_decks(db), 1, seed=21,
-                                   game_name=name))
-    log = list(store.read(opened.match_id))
+    played, db, log = simulated(tmp_path, name)
     replay = Replay(log, db)
     gc.collect()
     gc.disable()
