@@ -29,6 +29,7 @@ def decklist(name: str) -> str:
 
 
 def _fits(page) -> None:
+    page.wait_for_load_state("load")  # the stylesheet applied (see test_play_browser.no_overflow)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page is {width} px wide on a {PHONE['width']} px phone"
 
@@ -79,6 +80,7 @@ def test_an_organizer_registers_four_players_and_starts_a_round_on_a_phone(serve
         token = parse_qs(urlsplit(judge).query)["token"][0]
 
         page.click("text=Back to Friday Night")
+        page.wait_for_url(f"{base}/organize/t/friday-night")  # not the links page still
         board = page.locator("#board")
         assert board.locator(".table.live").count() == 2
         api_call(base, "POST", f"/api/matches/{mid}/ending", token, {"seat": "B"})

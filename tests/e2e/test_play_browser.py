@@ -57,6 +57,9 @@ def enter(browser, base: str, mid: str, token: str, **context):
 
 
 def no_overflow(page) -> None:
+    """No sideways scrolling on the page's viewport, measured once the page has loaded (its
+    stylesheet applied: a selector can match before it is, with the layout still unstyled)."""
+    page.wait_for_load_state("load")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], f"the page is {width} px wide"
 
