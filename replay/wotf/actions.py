@@ -106,10 +106,14 @@ class TurnActions(Component):
     def _candidate_activations(self, seat: Seat):
         """Activated abilities (one per turn) and harvests (any number at once), 404.4."""
         harvestable = []
-        for c in list(self.view.world()):
+        view = self.view
+        for c in list(view.world()):
             if c.controller != seat:
                 continue
-            refs = self.view.ability_refs(c.id)
+            if not view.may_have_timing(c.id, "activated") and \
+                    not view.definition(c.id).has_unscripted_text:
+                continue  # nothing to activate or harvest: no such ability, no text by hand
+            refs = view.ability_refs(c.id)
             unscripted = self._has_unscripted_ability(c.id)
             count = max(len(refs), 1 if unscripted else 0)
             for index in range(count):

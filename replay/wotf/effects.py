@@ -139,7 +139,7 @@ class Effects(Component):
         """403.5: "this round" effects end (control taken this round returns first)."""
         self.g.return_round_control()
         for c in list(self.state.cards.values()):
-            if any(e.until == "round" for e in c.effects):
+            if c.effects and any(e.until == "round" for e in c.effects):
                 self.emit(EffectsEnded(c.id, "round"))
 
     # -- arriving and moving -------------------------------------------------------------

@@ -33,6 +33,7 @@ from replay.wotf.entry import entry_prompt, why_not_entry
 from replay.wotf.events import (
     STACK_EVENTS,
     Answered,
+    CardMoved,
     CardStatsEntered,
     CoinFlipped,
     DeckOrdered,
@@ -206,9 +207,15 @@ class Engine:
         """Record an outcome: it is applied through :func:`~replay.wotf.evolve.evolve`, the only
         writer of game state (DESIGN.md section 2)."""
         evolve(self.state, event)
-        if type(event) in STRUCTURAL:
-            self.view.touch()
-        if type(event) not in _KEEPS_VIEW:
+        kind = type(event)
+        if kind in STRUCTURAL:
+            if kind is CardMoved and event.from_zone != "world" and event.to_zone != "world":
+                # a draw, a discard, a spell cast: The World is as it was, so the facts the
+                # view keeps about it (its cards, static sources, reactors, realms) stand
+                self.view.changed()
+            else:
+                self.view.touch()  # (which forgets all that changed() forgets too)
+        elif kind not in _KEEPS_VIEW:
             self.view.changed()
         self.out.append(event)
         if self.on_emit is not None:

@@ -251,15 +251,18 @@ class View:
         it, or any copied by symbiosis (then :meth:`ability_refs` decides).  False only when
         :meth:`ability_refs` could list no such ability, so a caller may skip the card."""
         c = self.s.cards[cid]
-        if any(entry.startswith("ability:") for entry in c.gained):
-            return True
+        return event in self._whenever_of(c.name) or _copies_abilities(c)
+
+    def _whenever_of(self, name: str) -> frozenset[str]:
+        """The game events a definition's "whenever" abilities name (worked out once per
+        definition)."""
         epoch = len(self.db.defines.defined)
-        cached = self._whenever.get(c.name)
+        cached = self._whenever.get(name)
         if cached is None or cached[0] != epoch:
-            cached = self._whenever[c.name] = (epoch, frozenset(
-                a.on.event for a in self.db[c.name].abilities
+            cached = self._whenever[name] = (epoch, frozenset(
+                a.on.event for a in self.db[name].abilities
                 if a.when == "whenever" and a.on is not None))
-        return event in cached[1]
+        return cached[1]
 
     def may_have_timing(self, cid: str, when: str) -> bool:
         """Whether a card can have an ability with this timing (``Ability.when``) in force:
@@ -285,8 +288,9 @@ class View:
         known = len(self.db.defines.defined)
         found = self._reactors.get(event)
         if found is None or found[0] != known:
-            found = self._reactors[event] = (known, [c for c in self.world()
-                                                     if self.may_react_to(c.id, event)])
+            whenever = self._whenever_of
+            found = self._reactors[event] = (known, [
+                c for c in self.world() if event in whenever(c.name) or _copies_abilities(c)])
         return found[1]
 
     def has_blank_text(self, cid: str) -> bool:
@@ -542,6 +546,11 @@ class View:
         if b > a:
             return "B"
         return None
+
+
+def _copies_abilities(c: CardState) -> bool:
+    """Whether a card has abilities copied by symbiosis (``gained`` entries ``ability:…``)."""
+    return bool(c.gained) and any(entry.startswith("ability:") for entry in c.gained)
 
 
 def _add(a: float, b: float) -> float:

@@ -356,7 +356,8 @@ class Scripts(Component):
 
     def _returns_at_round_end(self, cid: str) -> bool:
         c = self.state.cards[cid]
-        return c.zone == "abyss" and any(e.kind == "return_at_round_end" for e in c.effects)
+        return bool(c.effects) and c.zone == "abyss" and \
+            any(e.kind == "return_at_round_end" for e in c.effects)
 
     def _return_at_round_end(self, cid: str) -> Flow:
         c = self.state.cards[cid]

@@ -54,7 +54,7 @@ def sources(v: Facts) -> list[tuple[str, Ability]]:
     """(card id, ability) of every static ability on a card in The World."""
     found = []
     for c in v.world():
-        if not c.gained and not any(a.when == "static" for a in v.db[c.name].abilities):
+        if not v.may_have_timing(c.id, "static"):
             continue  # no static ability printed on it, none copied (Symbiosis)
         for ability in v.abilities(c.id, include_nullified=True):
             if ability.when == "static":
