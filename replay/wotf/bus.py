@@ -16,16 +16,18 @@ collected.  The bus knows no component: handlers are plain callables.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Protocol
+
+import msgspec
 
 from replay.wotf.state import Seat
 from replay.wotf.trigger import Trigger
 
 
-@dataclass(frozen=True)
-class Occurrence:
-    """One game event as the handlers see it: what it is about, who did it, where."""
+class Occurrence(msgspec.Struct, frozen=True, gc=False):
+    """One game event as the handlers see it: what it is about, who did it, where.  (A
+    struct: one is made for every game event run on the bus, and a struct is made several
+    times faster than a frozen dataclass.)"""
 
     event: str
     subject: str | None = None  # the card the event is about ("it"), if any

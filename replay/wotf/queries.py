@@ -29,6 +29,9 @@ class View:
         self._world: list[CardState] | None = None
         self._static_sources: list | None = None
         self._static_ops: frozenset[str] | None = None  # the effects of the sources' abilities
+        # a part of the static table (the effects filling it) -> whether no source has one of
+        # them (View.statics_for), kept as the sources are
+        self._skips: dict[frozenset[str], bool] = {}
         self._statics: static_rules.Statics | None = None
         self._printed: dict[str, list] = {}  # card name -> its printed (key, ability, True)
         self._counted: frozenset[str] | None = None
@@ -59,6 +62,7 @@ class View:
         self._refs_all: dict[str, list[tuple[str, Ability, bool]]] = {}  # nullified ones too
         self._wonders: dict[str, bool] = {}
         self._powers: dict[str, float] = {}
+        self._grants: dict[str, list[str]] = {}
         #: counts :meth:`changed` calls: facts read at one generation stand while it lasts
         self.generation = 0
 
@@ -68,6 +72,7 @@ class View:
         self._world = None
         self._static_sources = None
         self._static_ops = None
+        self._skips.clear()
         self._statics = None
         self._links.clear()
         self._reactors.clear()
@@ -96,6 +101,7 @@ class View:
         self._refs_all.clear()
         self._wonders.clear()
         self._powers.clear()
+        self._grants.clear()
 
     def without_statics(self) -> View:
         """The facts of this state before any static ability applies: what the static
@@ -122,7 +128,7 @@ class View:
         power ("gets +N", a multiplier, a base power: the only effects that fill the static
         table's power entries, :func:`replay.wotf.statics.compute`).  Kept until a card
         changes area, as the sources are."""
-        return not self._source_ops().isdisjoint(static_rules.POWER_OPS)
+        return not self._skips_part(_POWER_OPS)
 
     def _source_ops(self) -> frozenset[str]:
         """The effects (``Op.do``) of the static abilities on cards in The World, whether in
@@ -140,9 +146,17 @@ class View:
         """The static table, for a question about the part of it these effects fill
         (:data:`replay.wotf.statics.GRANT_OPS` …): the empty table, and free, while no static
         ability on a card in The World has one of them (no other effect fills that part)."""
-        if self._source_ops().isdisjoint(ops):
+        if self._skips_part(ops):
             return static_rules.EMPTY
         return self.statics()
+
+    def _skips_part(self, ops: frozenset[str]) -> bool:
+        """Whether no static ability on a card in The World has one of these effects (kept
+        until a card changes area, as the sources are)."""
+        skip = self._skips.get(ops)
+        if skip is None:
+            skip = self._skips[ops] = self._source_ops().isdisjoint(ops)
+        return skip
 
     def counted_events(self) -> frozenset[str]:
         """The game events some card of this match counts ("the third time …", rule 511), so
@@ -299,12 +313,18 @@ class View:
         return c.face_down or c.blank or self.is_nullified(cid)
 
     def _granted(self, cid: str) -> list[str]:
-        """Keywords granted by statics and by effects ("gets flying"), with repeats."""
-        c = self.s.cards[cid]
-        if c.face_down:
-            return []
-        return [*self.statics_for(static_rules.GRANT_OPS).grants.get(cid, ()),
-                *(e.kind[6:] for e in c.effects if e.kind.startswith("grant:"))]
+        """Keywords granted by statics and by effects ("gets flying"), with repeats (kept for
+        the generation: callers must not change the list)."""
+        found = self._grants.get(cid)
+        if found is None:
+            c = self.s.cards[cid]
+            if c.face_down:
+                found = []
+            else:
+                found = [*self.statics_for(static_rules.GRANT_OPS).grants.get(cid, ()),
+                         *(e.kind[6:] for e in c.effects if e.kind.startswith("grant:"))]
+            self._grants[cid] = found
+        return found
 
     def keywords(self, cid: str) -> set[str]:
         """Keywords in force: printed, copied by symbiosis and granted ("get"), none of the
