@@ -188,6 +188,8 @@ class Effects(Component):
     def on_arrival_keywords(self, o: Occurrence) -> list[Trigger]:
         """Rage, Call, Symbiosis: on-arrival keywords of the arriving card."""
         triggers: list[Trigger] = []
+        if not self.view.may_have_keyword(o.card, ON_ARRIVAL):
+            return triggers  # none of them in force on it
         for ability in ON_ARRIVAL:
             triggers += self.triggers_of(o.card, ability, o.realm)
         return triggers
@@ -200,7 +202,7 @@ class Effects(Component):
         seat = self.state.cards[o.card].controller
         triggers: list[Trigger] = []
         for g in self.view.in_realm(o.place, other(seat)):
-            if self.view.is_wonder(g.id):
+            if self.view.may_have_keyword(g.id, _GUARDIAN) and self.view.is_wonder(g.id):
                 triggers += self.triggers_of(g.id, "guardian", o.realm)
         return triggers
 
@@ -214,8 +216,10 @@ class Effects(Component):
     def unstable(self, o: Occurrence) -> list[Trigger]:
         """Unstable: sacrificed at the end of the round."""
         triggers: list[Trigger] = []
-        for c in list(self.view.world()):
-            triggers += self.triggers_of(c.id, "unstable")
+        view = self.view
+        for c in list(view.world()):
+            if view.may_have_keyword(c.id, _UNSTABLE):
+                triggers += self.triggers_of(c.id, "unstable")
         return triggers
 
     def deathstrike(self, o: Occurrence) -> list[Trigger]:
@@ -522,6 +526,9 @@ _HANDLERS = {"guardian": _guardian, "deathstrike": _deathstrike, "rage": _rage, 
              "symbiosis": _symbiosis, "unstable": _unstable, "ascend": _ascend, "equip": _equip,
              "equip_move": _equip_move}
 
+
+_UNSTABLE = ("unstable",)
+_GUARDIAN = ("guardian",)
 
 #: Keyword triggers whose effect is about the card the event is about (Equip's arriving Wonder).
 _ABOUT_SUBJECT = ("equip_move",)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from replay.wotf import statics as static_rules
-from replay.wotf.abilities import Ability
+from replay.wotf.abilities import Ability, Amount
 from replay.wotf.cards import Card, CardDB, MatchCards, ability_key, find_ability
 from replay.wotf.selectors import Context, amount
 from replay.wotf.state import CardState, GameState, Seat, controller_of
@@ -32,6 +32,8 @@ class View:
         # a part of the static table (the effects filling it) -> whether no source has one of
         # them (View.statics_for), kept as the sources are
         self._skips: dict[frozenset[str], bool] = {}
+        # whether a static ability on a card in The World may lower power, kept as the sources
+        self._lowering_statics: bool | None = None
         self._statics: static_rules.Statics | None = None
         self._printed: dict[str, list] = {}  # card name -> its printed (key, ability, True)
         self._counted: frozenset[str] | None = None
@@ -73,6 +75,7 @@ class View:
         self._static_sources = None
         self._static_ops = None
         self._skips.clear()
+        self._lowering_statics = None
         self._statics = None
         self._links.clear()
         self._reactors.clear()
@@ -129,6 +132,26 @@ class View:
         table's power entries, :func:`replay.wotf.statics.compute`).  Kept until a card
         changes area, as the sources are."""
         return not self._skips_part(_POWER_OPS)
+
+    def has_lowering_statics(self) -> bool:
+        """Whether some static ability on a card in The World, in force or not, has a power
+        effect that may lower a card's power (101.6): "gets" a negative or derived-and-maybe-
+        negative amount, a base power or a multiplier that may be negative.  "Gets +N" of
+        N ≥ 0 (or a count of something, which is never negative), a base power and a
+        multiplier of that kind never make a power negative that is not already (its base,
+        its −1 counters, its effects).  Kept until a card changes area, as the sources are."""
+        if self._lowering_statics is None:
+            self._lowering_statics = self.has_power_statics() and any(
+                op.do in _POWER_OPS and not _never_negative(getattr(op, "amount", 1))
+                for _, ability in self._sources() for op in ability.effects)
+        return self._lowering_statics
+
+    def _sources(self) -> list:
+        """The static abilities on cards in The World (:func:`replay.wotf.statics.sources`),
+        kept until a card changes area."""
+        if self._static_sources is None:
+            self._static_sources = static_rules.sources(self.without_statics())
+        return self._static_sources
 
     def _source_ops(self) -> frozenset[str]:
         """The effects (``Op.do``) of the static abilities on cards in The World, whether in
@@ -336,6 +359,16 @@ class View:
         own = {k for k in c.gained if ":" not in k or k.startswith(("attuned:", "link:"))}
         return set(self.db[c.name].keywords) | own | granted
 
+    def may_have_keyword(self, cid: str, keywords: tuple[str, ...]) -> bool:
+        """Whether a card may have one of these keywords in force: printed on it, or it has
+        gained or been granted any keyword.  False only when :meth:`keyword_count` is 0 for
+        each, so a caller may skip the card."""
+        c = self.s.cards[cid]
+        if c.gained or self._granted(cid):
+            return True
+        printed = self.db[c.name].keywords
+        return any(k in printed for k in keywords)
+
     def keyword_count(self, cid: str, keyword: str) -> int:
         """How many instances of a keyword a card has (granted twice = twice, Symbiosis ex. 1)."""
         c = self.s.cards[cid]
@@ -486,24 +519,25 @@ class View:
         """Whether :meth:`power` may be below 0.  False only when nothing of rule 101.6's
         order of operations can lower it: a printed base of 0 or more (a growth land's count
         of lands is never negative), no stat-defining ability, no −1 counter, no effect and
-        no static modifier on the card -- then its power is its base plus its +1 counters.
+        no static modifier on the card that may lower it (:meth:`has_lowering_statics`) --
+        then its power is its base plus its +1 counters and what statics add, never below 0.
         Settling (101.6: a Wonder with negative power dies) asks :meth:`power` only of the
         others."""
         c = self.s.cards[cid]
         if c.effects or c.counters.get("-1", 0) or self._may_lower(c.name):
             return True
-        if not self.has_power_statics():
-            return False  # no static ability in force can change a card's power
+        if not self.has_lowering_statics():
+            return False  # no static ability in force can lower a card's power
         table = self.statics()
         return cid in table.power_add or cid in table.power_mul or cid in table.base
 
     def may_be_negative(self) -> list[CardState]:
         """The cards in The World whose power may be below 0 (:meth:`can_have_negative_power`),
         in The World's order: what settling asks the power of (101.6).  While no static
-        ability can change power, those are the cards with an effect or a definition that
+        ability can lower power, those are the cards with an effect or a definition that
         may lower it (kept until a card changes area or its effects change: :meth:`touch`)
         and those with a −1 counter."""
-        if self.has_power_statics():
+        if self.has_lowering_statics():
             return [c for c in self.world() if self.can_have_negative_power(c.id)]
         epoch = len(self.db.defines.defined)
         if self._fragile is None or self._fragile[0] != epoch:
@@ -566,6 +600,19 @@ class View:
         if b > a:
             return "B"
         return None
+
+
+def _never_negative(value: object) -> bool:
+    """Whether an effect's amount (:data:`~replay.wotf.abilities.Number`) is never below 0:
+    a number of 0 or more, ∞, or N × a count plus M with N, M ≥ 0 (a count of rounds, stones,
+    lands, Wonders, cards or counters is never negative; the most power of a Wonder and a
+    sacrificed Wonder's power may be)."""
+    if value == "inf":
+        return True
+    if isinstance(value, Amount):
+        return value.times >= 0 and value.plus >= 0 and \
+            value.per not in ("max_power", "sacrificed_power")
+    return isinstance(value, (int, float)) and value >= 0
 
 
 def _copies_abilities(c: CardState) -> bool:

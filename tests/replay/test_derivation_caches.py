@@ -7,12 +7,18 @@
   about (``View.may_be_negative``, partly kept until a card changes area) are those a fresh
   view's ``can_have_negative_power`` names.
 * Settling needs no static table when no static ability in force can change power
-  (``View.has_power_statics``): then a fresh view's table has no power entries.  Likewise
+  (``View.has_power_statics``): then a fresh view's table has no power entries; nor when
+  none can lower it (``View.has_lowering_statics``): then every power entry of a fresh
+  view's table is 0 or more, and every Wonder settling skips has power ≥ 0.  Likewise
   each other part of the table (nullified, granted keywords, restrictions, deck plays,
   stones, any-power symbiosis: ``View.statics_for``) is skipped only while a fresh view's
   table has it empty.
 * ``View.links`` is kept until the next event: after every event it equals the links a fresh
   view (no cache) works out.
+* Keyword triggers (On Arrival's rage, call and symbiosis; Guardian; Unstable) skip a card
+  only when ``View.may_have_keyword`` says none can be in force on it: a fresh view counts
+  none; the keyword counts (granted keywords kept per card for the generation) are a fresh
+  view's.
 * "Whenever" triggers skip a card only when ``View.may_react_to`` says no ability on the
   event can be in force on it: a fresh view lists no such ability for it.  The cards that
   may react to an event (``View.reactors``, kept until a card changes area) are those a
@@ -51,6 +57,8 @@ DB = default_cards()
 DECKS = load_decks(None, db=DB)
 EVENTS = sorted({a.on.event for c in DB for a in c.abilities if a.on is not None})
 TIMINGS = sorted({a.when for c in DB for a in c.abilities})
+#: the keywords that trigger (the handlers on the event bus ask keyword_count of them)
+TRIGGERING = ("rage", "call", "symbiosis", "guardian", "unstable", "deathstrike")
 
 
 #: the facts about one card a view keeps for its generation (``View._forget`` drops them),
@@ -97,17 +105,29 @@ def check_shortcuts(engine: Engine, event) -> None:
     for c in view.world():
         if view.is_wonder(c.id) and not view.can_have_negative_power(c.id):
             # nothing lowers it: its power is its printed base (a growth land's count of
-            # lands) plus its +1 counters, never below 0 -- settling may skip it
+            # lands) plus its +1 counters (and what statics add: never below 0), never below
+            # 0 -- settling may skip it
             d = fresh.db[c.name]
             growth = d.type == "land" and c.counters.get("growth", 0) > 0
             base = fresh.lands_controlled(c.controller) if growth else d.base_power
-            assert fresh.power(c.id) == base + c.counters.get("+1", 0) >= 0, (
+            assert fresh.power(c.id) >= 0, (
                 f"after {event}: {c.id} has power {fresh.power(c.id)} but settling skips it")
+            if not fresh.has_power_statics():
+                assert fresh.power(c.id) == base + c.counters.get("+1", 0), (
+                    f"after {event}: {c.id} has power {fresh.power(c.id)} but settling skips it")
         for name in EVENTS:
             if not view.may_react_to(c.id, name):
                 assert not any(a.when == "whenever" and a.on is not None and a.on.event == name
                                for a in fresh.abilities(c.id, include_nullified=True)), (
                     f"after {event}: {c.id} has a 'whenever' on {name} but is skipped")
+    for c in view.world():
+        for keyword in TRIGGERING:
+            # granted keywords are kept per card for the generation (View._granted)
+            assert view.keyword_count(c.id, keyword) == fresh.keyword_count(c.id, keyword), (
+                f"after {event}: stale count of {keyword} on {c.id}")
+            if not view.may_have_keyword(c.id, (keyword,)):
+                assert not fresh.keyword_count(c.id, keyword), (
+                    f"after {event}: {c.id} has {keyword} but is skipped")
     for cid in engine.state.cards:
         for when in TIMINGS:
             if not view.may_have_timing(cid, when):
@@ -136,6 +156,12 @@ def check_shortcuts(engine: Engine, event) -> None:
         table = fresh.statics()
         assert not (table.power_add or table.power_mul or table.base), (
             f"after {event}: a static changes power but has_power_statics says none can")
+    if not view.has_lowering_statics():
+        # settling skips the static table: every power entry in it is 0 or more (101.6)
+        table = fresh.statics()
+        assert all(value >= 0 for part in (table.power_add, table.power_mul, table.base)
+                   for value in part.values()), (
+            f"after {event}: a static may lower power but has_lowering_statics says none can")
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
