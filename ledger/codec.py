@@ -64,8 +64,10 @@ class Envelope(msgspec.Struct, frozen=True):
 _envelope_decoder = msgspec.json.Decoder(Envelope)
 
 
-class Stored(msgspec.Struct, frozen=True):
-    """An event as read back from a stream: its envelope and the typed event."""
+class Stored(msgspec.Struct, frozen=True, gc=False):
+    """An event as read back from a stream: its envelope and the typed event.  Not tracked
+    by the garbage collector (a held match has hundreds, a server many matches; it refers to
+    no object that refers back to it, so it is never part of a cycle)."""
 
     seq: int
     at: str

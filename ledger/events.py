@@ -64,10 +64,42 @@ class NumericEvent(Event, frozen=True):
     """An event with numbers that may be infinite: they are recorded as :data:`Num`."""
 
     def __post_init__(self) -> None:
-        for name in self.__struct_fields__:
+        # only the fields that can hold a float (worked out once per class): an event is
+        # made for every outcome derived and every line decoded
+        names = _FLOAT_FIELDS.get(type(self))
+        if names is None:
+            names = _FLOAT_FIELDS[type(self)] = _fields_holding_floats(type(self))
+        for name in names:
             value = getattr(self, name)
             if isinstance(value, float) and not math.isfinite(value):
                 msgspec.structs.force_setattr(self, name, recorded_number(value))
+
+
+#: event class -> the names of its fields that can hold a float (:func:`_fields_holding_floats`)
+_FLOAT_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields_holding_floats(cls: type) -> tuple[str, ...]:
+    """The fields of an event class whose type lets them hold a float: all but those typed
+    only as text, booleans, ``None``, literals of text, containers or structs (a float in
+    one of those could not be encoded and decoded back, so none ever holds one)."""
+    return tuple(f.name for f in msgspec.structs.fields(cls) if not _never_float(f.type))
+
+
+def _never_float(tp: Any) -> bool:
+    origin = getattr(tp, "__origin__", None)
+    if tp in (str, bool, type(None)):
+        return True
+    if origin is Literal:
+        return all(isinstance(arg, (str, bool)) or arg is None for arg in tp.__args__)
+    if origin in (list, dict, tuple, set, frozenset):
+        return True
+    if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
+        return True
+    args = getattr(tp, "__args__", None)
+    if args is not None and type(tp).__name__ in ("UnionType", "_UnionGenericAlias"):
+        return all(_never_float(arg) for arg in args)
+    return False
 
 
 def as_seat(value: object) -> Seat:

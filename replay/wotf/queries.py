@@ -50,6 +50,11 @@ class View:
         # game event -> (definitions known, the cards in The World that may react to it),
         # until a card changes area or gains abilities
         self._reactors: dict[str, tuple[int, list[CardState]]] = {}
+        # ((definitions known, cards in the state), the events some card of the match has a
+        # "whenever" on): no card can be added or defined but by an event that grows either
+        self._reacted: tuple[tuple[int, int], frozenset[str]] | None = None
+        # whether a card in The World has copied abilities (symbiosis), until one changes area
+        self._copying: bool | None = None
         # (realm, controller) -> the cards there, until a card changes area or controller
         self._here: dict[tuple[int | None, str | None], list[CardState]] = {}
         # (definitions known, the cards in The World with an effect or a definition that may
@@ -79,6 +84,7 @@ class View:
         self._statics = None
         self._links.clear()
         self._reactors.clear()
+        self._copying = None
         self._here.clear()
         self._fragile = None
         self._forget()
@@ -325,10 +331,29 @@ class View:
         known = len(self.db.defines.defined)
         found = self._reactors.get(event)
         if found is None or found[0] != known:
-            whenever = self._whenever_of
-            found = self._reactors[event] = (known, [
-                c for c in self.world() if event in whenever(c.name) or _copies_abilities(c)])
+            if event not in self._events_reacted_to() and not self._has_copies():
+                found = self._reactors[event] = (known, [])  # no card of the match reacts
+            else:
+                whenever = self._whenever_of
+                found = self._reactors[event] = (known, [
+                    c for c in self.world() if event in whenever(c.name) or _copies_abilities(c)])
         return found[1]
+
+    def _events_reacted_to(self) -> frozenset[str]:
+        """The game events some card of the match has a printed "whenever" ability on (worked
+        out again when the state holds or defines more cards)."""
+        key = (len(self.db.defines.defined), len(self.s.cards))
+        if self._reacted is None or self._reacted[0] != key:
+            names = {c.name for c in self.s.cards.values()}
+            self._reacted = (key, frozenset().union(*(self._whenever_of(n) for n in names)))
+        return self._reacted[1]
+
+    def _has_copies(self) -> bool:
+        """Whether a card in The World has abilities copied by symbiosis (kept until a card
+        changes area or copies abilities: :meth:`touch`)."""
+        if self._copying is None:
+            self._copying = any(_copies_abilities(c) for c in self.world())
+        return self._copying
 
     def has_blank_text(self, cid: str) -> bool:
         """Its own rules text is blank: face down, nullified, or a copy of a nullified card."""
