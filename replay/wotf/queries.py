@@ -160,15 +160,14 @@ class View:
         return self._static_sources
 
     def _source_ops(self) -> frozenset[str]:
-        """The effects (``Op.do``) of the static abilities on cards in The World, whether in
-        force or not: kept until a card changes area, as the sources are."""
+        """The effects (``Op.do``, and ``cant:<restriction>`` for each "can't") of the static
+        abilities on cards in The World, whether in force or not: kept until a card changes
+        area, as the sources are."""
         if not self._consult_statics:
             return frozenset()
         if self._static_ops is None:
-            if self._static_sources is None:
-                self._static_sources = static_rules.sources(self.without_statics())
-            self._static_ops = frozenset(op.do for _, ability in self._static_sources
-                                         for op in ability.effects)
+            self._static_ops = frozenset(static_rules.op_keys(
+                op for _, ability in self._sources() for op in ability.effects))
         return self._static_ops
 
     def statics_for(self, ops: frozenset[str]) -> static_rules.Statics:
@@ -422,7 +421,7 @@ class View:
     def _cant(self, cid: str, restriction: str) -> bool:
         if any(e.kind == f"cant:{restriction}" for e in self.s.cards[cid].effects):
             return True
-        return restriction in self.statics_for(static_rules.CANT_OPS).cant.get(cid, ())
+        return restriction in self.statics_for(static_rules.cant_ops(restriction)).cant.get(cid, ())
 
     def classes(self, cid: str) -> tuple[str, ...]:
         return self.db[self.s.cards[cid].name].classes

@@ -16,6 +16,7 @@ power modifiers, grants and restrictions are collected from the cards still in f
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from replay.wotf.abilities import Ability, Op
@@ -42,12 +43,33 @@ _NUMERIC = ("power", "multiply", "base_power", "counts_as_stones")
 POWER_OPS = ("power", "multiply", "base_power")
 #: the effects that fill each other part of the table: a question about one part needs no
 #: table while no static ability in force has one of its effects
-NULLIFY_OPS = frozenset({"nullify", "cant"})  # nullified, and cant["be_nullified"]
+NULLIFY_OPS = frozenset({"nullify", "cant:be_nullified"})  # nullified, and cant["be_nullified"]
 GRANT_OPS = frozenset({"grant"})
-CANT_OPS = frozenset({"cant"})
+CANT_OPS = frozenset({"cant"})  # any restriction (cant_ops: one of them)
 DECK_OPS = frozenset({"play_from_deck"})
 STONE_OPS = frozenset({"counts_as_stones"})
 ANY_POWER_OPS = frozenset({"symbiosis_any_power"})
+
+
+_CANT_OPS: dict[str, frozenset[str]] = {}
+
+
+def cant_ops(restriction: str) -> frozenset[str]:
+    """The effects that fill the static table's "can't" entries of one restriction (rule
+    506): a "can't" of that restriction (:func:`op_keys`)."""
+    found = _CANT_OPS.get(restriction)
+    if found is None:
+        found = _CANT_OPS[restriction] = frozenset({f"cant:{restriction}"})
+    return found
+
+
+def op_keys(ops: Iterable[Op]) -> Iterator[str]:
+    """What each effect may fill in the table: its ``do`` (``cant`` for any restriction), and
+    for a "can't" also ``cant:<restriction>`` (:data:`NULLIFY_OPS`, :func:`cant_ops`)."""
+    for op in ops:
+        yield op.do
+        if op.do == "cant":
+            yield f"cant:{getattr(op, 'restriction', None)}"
 
 
 def sources(v: Facts) -> list[tuple[str, Ability]]:

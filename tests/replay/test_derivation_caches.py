@@ -10,9 +10,9 @@
   (``View.has_power_statics``): then a fresh view's table has no power entries; nor when
   none can lower it (``View.has_lowering_statics``): then every power entry of a fresh
   view's table is 0 or more, and every Wonder settling skips has power ≥ 0.  Likewise
-  each other part of the table (nullified, granted keywords, restrictions, deck plays,
-  stones, any-power symbiosis: ``View.statics_for``) is skipped only while a fresh view's
-  table has it empty.
+  each other part of the table (nullified, granted keywords, restrictions -- any, and each
+  one alone --, deck plays, stones, any-power symbiosis: ``View.statics_for``) is skipped
+  only while a fresh view's table has it empty.
 * ``View.links`` is kept until the next event: after every event it equals the links a fresh
   view (no cache) works out.
 * Keyword triggers (On Arrival's rage, call and symbiosis; Guardian; Unstable) skip a card
@@ -93,6 +93,11 @@ def check_table_parts(view: View, fresh: View, event) -> None:
              (st.DECK_OPS, bool(table.deck_play)),
              (st.STONE_OPS, any(table.extra_stones.values())),
              (st.ANY_POWER_OPS, bool(table.any_power)))
+    from typing import get_args
+
+    from replay.wotf.abilities import Restriction
+    parts += tuple((st.cant_ops(r), any(r in found for found in table.cant.values()))
+                   for r in get_args(Restriction))
     for ops, filled in parts:
         if view.statics_for(ops) is st.EMPTY:
             assert not filled, f"after {event}: the table's {sorted(ops)} part is skipped but filled"
