@@ -151,7 +151,7 @@ class Engine:
         self.out = [decision]
         evolve(self.state, decision)
         if type(decision) not in _KEEPS_VIEW:
-            self.view.changed()
+            self.view.changed(type(decision))
         if self.on_emit is not None:
             self.on_emit(decision)
         if isinstance(decision, (Conceded, GameLossGiven)):  # 405: a match can end by these too
@@ -209,14 +209,14 @@ class Engine:
         evolve(self.state, event)
         kind = type(event)
         if kind in STRUCTURAL:
-            if kind is CardMoved and event.from_zone != "world" and event.to_zone != "world":
+            if isinstance(event, CardMoved) and event.from_zone != "world" and event.to_zone != "world":
                 # a draw, a discard, a spell cast: The World is as it was, so the facts the
                 # view keeps about it (its cards, static sources, reactors, realms) stand
-                self.view.changed()
+                self.view.changed(kind)
             else:
                 self.view.touch()  # (which forgets all that changed() forgets too)
         elif kind not in _KEEPS_VIEW:
-            self.view.changed()
+            self.view.changed(kind)
         self.out.append(event)
         if self.on_emit is not None:
             self.on_emit(event)

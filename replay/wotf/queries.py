@@ -8,13 +8,24 @@ from __future__ import annotations
 
 import math
 
+from replay.wotf import events as wotf_events
 from replay.wotf import statics as static_rules
 from replay.wotf.abilities import Ability, Amount
 from replay.wotf.cards import Card, CardDB, MatchCards, ability_key, find_ability
+from replay.wotf.evolve import STRUCTURAL
 from replay.wotf.selectors import Context, amount
 from replay.wotf.state import CardState, GameState, Seat, controller_of
 
 INF = math.inf
+#: events after which no card's counters, effects, area, control, face or copied abilities
+#: are other than before (View._forget): those that are not structural
+#: (:data:`~replay.wotf.evolve.STRUCTURAL`, after which the engine calls ``touch``) but a
+#: counter change, and a move between areas outside The World
+_KEEPS_CARDS = frozenset(
+    cls for cls in vars(wotf_events).values()
+    if isinstance(cls, type) and issubclass(cls, wotf_events.Event)
+    and cls not in STRUCTURAL and cls is not wotf_events.CounterChanged
+) | {wotf_events.CardMoved}
 _POWER_OPS = frozenset(static_rules.POWER_OPS)
 
 
@@ -91,26 +102,46 @@ class View:
         if self._base is not None:
             self._base.touch()
 
-    def changed(self) -> None:
+    def changed(self, kind: type | None = None) -> None:
         """Forget the static-ability table and the links: call after any change of the state
-        (every event)."""
+        (every event).  ``kind``: the type of the event, when it is one that changes no
+        card's area, control, face, copied abilities or effects (those :meth:`touch`):
+        then the facts it can't have changed stand (:meth:`_forget`)."""
         self.generation += 1
         self._statics = None
-        self._links.clear()
-        self._forget()
+        self._forget(kind)
         if self._base is not None:
-            self._base._links.clear()
-            self._base._forget()
+            self._base._forget(kind)
 
-    def _forget(self) -> None:
-        """Forget the facts about single cards kept for this generation."""
-        self._null_marks.clear()
+    def _forget(self, kind: type | None = None) -> None:
+        """Forget the facts about single cards kept for this generation, and the links.
+
+        After an event of type ``kind`` that changes no card's area, control, face, copied
+        abilities or effects, and no counter (:data:`_KEEPS_CARDS`), a card's null marks,
+        whether it is a Wonder and its abilities in force whether nullified or not stand:
+        nothing they read changed.  So do whether it is nullified, its abilities in force
+        and the links, while no static ability in The World can nullify or protect from it
+        (else its condition may read anything), and its granted keywords while none grants
+        any.  Its power is always worked out again."""
+        self._powers.clear()
+        if kind is None or kind not in _KEEPS_CARDS:
+            self._null_marks.clear()
+            self._wonders.clear()
+            self._refs_all.clear()
+        elif self._no_source_fills(static_rules.NULLIFY_OPS):
+            if self._no_source_fills(static_rules.GRANT_OPS):
+                return
+            self._grants.clear()
+            return
         self._nullified.clear()
         self._refs.clear()
-        self._refs_all.clear()
-        self._wonders.clear()
-        self._powers.clear()
+        self._links.clear()
         self._grants.clear()
+
+    def _no_source_fills(self, ops: frozenset[str]) -> bool:
+        """Whether it is known, without working anything out, that no static ability on a
+        card in The World fills this part of the table (:meth:`statics_for`)."""
+        return not self._consult_statics or self._skips.get(ops) is True
 
     def without_statics(self) -> View:
         """The facts of this state before any static ability applies: what the static

@@ -248,7 +248,7 @@ def test_a_broken_view_shortcut_is_caught(monkeypatch):
 def test_card_facts_kept_past_their_generation_are_caught(monkeypatch, ruleset):
     # A view that never drops its per-card facts (has_null_mark, power, ability_refs ...)
     # answers from an earlier state: the check after every event sees it.
-    monkeypatch.setattr(View, "_forget", lambda self: None)
+    monkeypatch.setattr(View, "_forget", lambda self, kind=None: None)
     with pytest.raises(AssertionError, match="stale"):
         for seed in range(40):
             _play_checked(seed % len(DECKS), (seed * 7 + 3) % len(DECKS), seed, ruleset)
@@ -422,3 +422,34 @@ def test_facts_of_a_definition_follow_stats_entered_at_the_table():
     assert view._links_of(name) == fresh._links_of(name) == frozenset({"Petraia"})
     assert view._may_lower(name) == fresh._may_lower(name)
     assert view._stat_defining(name) == fresh._stat_defining(name)
+
+
+def _null_counter_lands() -> None:
+    """Ask a card's facts, put a null counter on it, and ask again (Nullify: a card with a
+    null counter is nullified; Link: a nullified card links nothing): the view kept across
+    the counter change must answer as a fresh view does."""
+    engine = _engine_with_world()
+    view = engine.view
+    land = next(c for c in view.world() if DB[c.name].type == "land")
+    before = (view.has_null_mark(land.id), view.is_nullified(land.id), view.links(land.controller))
+    assert before[:2] == (False, False)
+    engine.out = []
+    engine.add_counters(land.id, "null", 1)
+    fresh = View(engine.state, view.db)
+    assert view.has_null_mark(land.id) == fresh.has_null_mark(land.id) is True, "stale null mark"
+    assert view.is_nullified(land.id) == fresh.is_nullified(land.id) is True, "stale nullified"
+    assert view.links(land.controller) == fresh.links(land.controller), "stale links"
+
+
+def test_facts_kept_across_an_event_follow_a_counter_change():
+    # a card's facts stand across events that change no card (View._forget); a counter is
+    # not one of them
+    _null_counter_lands()
+
+
+def test_card_facts_kept_across_a_counter_change_are_caught(monkeypatch):
+    from replay.wotf import queries
+    from replay.wotf.events import CounterChanged
+    monkeypatch.setattr(queries, "_KEEPS_CARDS", queries._KEEPS_CARDS | {CounterChanged})
+    with pytest.raises(AssertionError, match="stale"):
+        _null_counter_lands()
