@@ -310,8 +310,9 @@ class Effects(Component):
                 triggers.append(Trigger(item, controller_of(self.state.cards[item]), "equip", realm))
         return triggers
 
-    #: (view, generation) at which settling last found nothing to do: until the view's facts
-    #: change (:attr:`~replay.wotf.queries.View.generation`) it would find nothing again
+    #: (view, settled generation) at which settling last found nothing to do: until an event
+    #: that may change what it finds (:attr:`~replay.wotf.queries.View.settled_generation`)
+    #: it would find nothing again
     _quiet: tuple[object, int] | None = None
 
     def settle(self) -> Flow:
@@ -319,7 +320,7 @@ class Effects(Component):
         with negative power dies (101.6); repeated until nothing changes."""
         view = self.view
         if self._quiet is not None and self._quiet[0] is view and \
-                self._quiet[1] == view.generation:
+                self._quiet[1] == view.settled_generation:
             return
         for c in view.world():
             if c.counters.get("+1", 0) and c.counters.get("-1", 0):
@@ -328,7 +329,8 @@ class Effects(Component):
             dying = [c.id for c in view.may_be_negative()
                      if view.is_wonder(c.id) and view.power(c.id) < 0]
             if not dying:
-                self._quiet = (view, view.generation)
+                self._quiet = (view, view.settled_generation)
+                view.has_stable_power()  # worked out now: the next events may keep it quiet
                 return
             yield from self.die_together(dying, "died", "negative power")
 

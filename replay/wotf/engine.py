@@ -38,8 +38,12 @@ from replay.wotf.events import (
     CoinFlipped,
     DeckOrdered,
     DeckShuffled,
+    EffectApplied,
+    EffectsEnded,
+    Equipped,
     ManualResolved,
     TriggerResolved,
+    Unequipped,
 )
 from replay.wotf.evolve import STRUCTURAL, VIEW_UNCHANGED, evolve, initial_state
 from replay.wotf.manual import apply_ops, shuffled_seats, shuffles, why_not_ops
@@ -59,6 +63,8 @@ ENGINE_VERSION = "0.2.0"
 _STACK = frozenset(STACK_EVENTS)
 #: events after which the view's kept facts stand (the stack changes no fact it derives)
 _KEEPS_VIEW = _STACK | VIEW_UNCHANGED
+#: structural events that change only a card's effects or equipment (View.effects_changed)
+_EFFECTS_ONLY = frozenset({EffectApplied, EffectsEnded, Equipped, Unequipped})
 
 
 class Engine:
@@ -209,7 +215,9 @@ class Engine:
         evolve(self.state, event)
         kind = type(event)
         if kind in STRUCTURAL:
-            if isinstance(event, CardMoved) and event.from_zone != "world" and event.to_zone != "world":
+            if kind in _EFFECTS_ONLY:
+                self.view.effects_changed()  # a card's effects or equipment: not its area
+            elif isinstance(event, CardMoved) and event.from_zone != "world" and event.to_zone != "world":
                 # a draw, a discard, a spell cast: The World is as it was, so the facts the
                 # view keeps about it (its cards, static sources, reactors, realms) stand
                 self.view.changed(kind)

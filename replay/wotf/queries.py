@@ -83,6 +83,13 @@ class View:
         self._grants: dict[str, list[str]] = {}
         #: counts :meth:`changed` calls: facts read at one generation stand while it lasts
         self.generation = 0
+        #: counts the events that may have changed whether a card in The World has a +1 and
+        #: a −1 counter, or is a Wonder of negative power (101.6): what settling finds
+        #: stands while it lasts (:meth:`changed`)
+        self.settled_generation = 0
+        # whether no power in The World can change but by an event that changes a card
+        # (counters, effects, area: not in _KEEPS_CARDS), until a card changes area
+        self._stable_power: bool | None = None
 
     def touch(self) -> None:
         """Forget cached facts: call whenever a card changes area (the engine's ``move``)."""
@@ -98,6 +105,8 @@ class View:
         self._copying = None
         self._here.clear()
         self._fragile = None
+        self._stable_power = None
+        self.settled_generation += 1
         self._forget()
         if self._base is not None:
             self._base.touch()
@@ -109,9 +118,30 @@ class View:
         then the facts it can't have changed stand (:meth:`_forget`)."""
         self.generation += 1
         self._statics = None
+        if kind is None or kind not in _KEEPS_CARDS or self._stable_power is not True:
+            self.settled_generation += 1
         self._forget(kind)
         if self._base is not None:
             self._base._forget(kind)
+
+    def effects_changed(self) -> None:
+        """Forget what a change of cards' effects (or equipment) may change: all that
+        :meth:`changed` forgets and the cards whose power may be negative; the cards in The
+        World, their realms, the static sources and who reacts to what stand."""
+        self._fragile = None
+        self.changed()
+
+    def has_stable_power(self) -> bool:
+        """Whether no power of a card in The World can change but by an event that changes
+        a card (its counters, effects, area, control or face): no static ability in The
+        World changes power and no card there has a stat-defining ability (whose amount may
+        read anything, rule 1).  Then a Wonder's power is its base (printed, or a growth
+        land's count of lands), its counters and its effects (101.6).  Kept until a card
+        changes area."""
+        if self._stable_power is None:
+            self._stable_power = not self.has_power_statics() and not any(
+                self._stat_defining(c.name) for c in self.world())
+        return self._stable_power
 
     def _forget(self, kind: type | None = None) -> None:
         """Forget the facts about single cards kept for this generation, and the links.

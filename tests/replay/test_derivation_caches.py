@@ -453,3 +453,20 @@ def test_card_facts_kept_across_a_counter_change_are_caught(monkeypatch):
     monkeypatch.setattr(queries, "_KEEPS_CARDS", queries._KEEPS_CARDS | {CounterChanged})
     with pytest.raises(AssertionError, match="stale"):
         _null_counter_lands()
+
+
+def test_settling_kept_quiet_across_a_counter_change_is_caught(monkeypatch):
+    # Settling stays quiet across events that change no card while no power in The World
+    # can change otherwise (View.has_stable_power); a −1 counter is not such an event: a
+    # view that counted it as one would skip the settle that kills the Wonder (101.6).
+    from replay.wotf import queries
+    from replay.wotf.events import CounterChanged
+    monkeypatch.setattr(queries, "_KEEPS_CARDS", queries._KEEPS_CARDS | {CounterChanged})
+
+
+    def stable(self):
+        self._stable_power = True
+        return True
+    monkeypatch.setattr(View, "has_stable_power", stable)
+    with pytest.raises(AssertionError, match="skipped but was needed"):
+        _settle_after_minus_counters()
