@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
+
+import msgspec
 
 from ledger.events import Event, MatchOpened
 from replay.errors import ReplayError
@@ -93,10 +94,10 @@ class Bot(Protocol):
     def decide(self, rules: Any, prompt: Prompt) -> Event: ...
 
 
-@dataclass(frozen=True)
-class Address:
+class Address(msgspec.Struct, frozen=True, gc=False):
     """Where an event puts a reader of the match: ``kind`` is "round" (``at`` its number),
-    "turn" (``at`` the seat taking it) or a game's own place ("battle", ``at`` where)."""
+    "turn" (``at`` the seat taking it) or a game's own place ("battle", ``at`` where).  (A
+    struct: one is made for every turn a replay indexes.)"""
 
     kind: str
     at: Any

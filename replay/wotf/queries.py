@@ -449,10 +449,14 @@ class View:
         gained or been granted any keyword.  False only when :meth:`keyword_count` is 0 for
         each, so a caller may skip the card."""
         c = self.s.cards[cid]
-        if c.gained or self._granted(cid):
+        if c.gained:
             return True
         printed = self.db[c.name].keywords
-        return any(k in printed for k in keywords)
+        if any(k in printed for k in keywords):
+            return True
+        if c.face_down or (not c.effects and self._skips_part(static_rules.GRANT_OPS)):
+            return False  # nothing granted: no "gets" effect, no static ability grants one
+        return bool(self._granted(cid))
 
     def keyword_count(self, cid: str, keyword: str) -> int:
         """How many instances of a keyword a card has (granted twice = twice, Symbiosis ex. 1)."""
