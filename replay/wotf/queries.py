@@ -64,6 +64,7 @@ class View:
         # ((definitions known, cards in the state), the events some card of the match has a
         # "whenever" on): no card can be added or defined but by an event that grows either
         self._reacted: tuple[tuple[int, int], frozenset[str]] | None = None
+        self._timing_names: dict[str, frozenset[str]] = {}  # timing -> names, as _reacted
         # whether a card in The World has copied abilities (symbiosis), until one changes area
         self._copying: bool | None = None
         # (realm, controller) -> the cards there, until a card changes area or controller
@@ -186,11 +187,10 @@ class View:
             return static_rules.EMPTY
         if self._statics is None:
             base = self.without_statics()
-            if self._static_sources is None:
-                self._static_sources = static_rules.sources(base)
-            if not self._static_sources:
+            found = self._sources()
+            if not found:
                 return static_rules.EMPTY
-            self._statics = static_rules.compute(base, self._static_sources)
+            self._statics = static_rules.compute(base, found)
         return self._statics
 
     def has_power_statics(self) -> bool:
@@ -217,7 +217,11 @@ class View:
         """The static abilities on cards in The World (:func:`replay.wotf.statics.sources`),
         kept until a card changes area."""
         if self._static_sources is None:
-            self._static_sources = static_rules.sources(self.without_statics())
+            # only the cards of a name with a printed static ability, or with copied ones
+            statics = self._names_with_timing("static")
+            cards = [c for c in self.world() if c.name in statics or _copies_abilities(c)] \
+                if statics or self._has_copies() else []
+            self._static_sources = static_rules.sources(self.without_statics(), cards)
         return self._static_sources
 
     def _source_ops(self) -> frozenset[str]:
@@ -406,7 +410,19 @@ class View:
         if self._reacted is None or self._reacted[0] != key:
             names = {c.name for c in self.s.cards.values()}
             self._reacted = (key, frozenset().union(*(self._whenever_of(n) for n in names)))
+            self._timing_names = {}
         return self._reacted[1]
+
+    def _names_with_timing(self, when: str) -> frozenset[str]:
+        """The names of the match's cards with a printed ability of this timing (worked out
+        again when the state holds or defines more cards, as :meth:`_events_reacted_to`)."""
+        self._events_reacted_to()  # drops these names when the match's cards change
+        found = self._timing_names.get(when)
+        if found is None:
+            found = self._timing_names[when] = frozenset(
+                n for n in {c.name for c in self.s.cards.values()}
+                if any(a.when == when for a in self.db[n].abilities))
+        return found
 
     def _has_copies(self) -> bool:
         """Whether a card in The World has abilities copied by symbiosis (kept until a card

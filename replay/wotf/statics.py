@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from replay.wotf.abilities import Ability, Op
 from replay.wotf.selectors import Context, Facts, amount, candidates, holds
-from replay.wotf.state import controller_of
+from replay.wotf.state import CardState, controller_of
 
 
 @dataclass
@@ -72,10 +72,11 @@ def op_keys(ops: Iterable[Op]) -> Iterator[str]:
             yield f"cant:{getattr(op, 'restriction', None)}"
 
 
-def sources(v: Facts) -> list[tuple[str, Ability]]:
-    """(card id, ability) of every static ability on a card in The World."""
+def sources(v: Facts, cards: Iterable[CardState] | None = None) -> list[tuple[str, Ability]]:
+    """(card id, ability) of every static ability on a card in The World (on ``cards`` of
+    it, in its order, when the caller knows the others have none)."""
     found = []
-    for c in v.world():
+    for c in v.world() if cards is None else cards:
         if not v.may_have_timing(c.id, "static"):
             continue  # no static ability printed on it, none copied (Symbiosis)
         for ability in v.abilities(c.id, include_nullified=True):

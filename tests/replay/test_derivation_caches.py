@@ -25,6 +25,9 @@
   fresh view finds; so are the cards in each realm (``View.in_realm``).  A card's own
   triggers of a timing are collected only from cards ``View.may_have_timing`` names: no
   other card has such an ability in force.
+* The static abilities' sources (looked for only on cards of a name with a printed static
+  ability, or with copied abilities, kept until a card changes area) are those a scan of
+  every card in The World finds.
 * The static-ability table and the links are kept across the events of
   ``evolve.VIEW_UNCHANGED`` (those evolve ignores, and those writing only the phase, the
   turn, pass counts, resources or event counts): after every event the view's kept table
@@ -151,6 +154,9 @@ def check_shortcuts(engine: Engine, event) -> None:
         assert [c.id for c in view.reactors(name)] == [
             c.id for c in fresh.world() if fresh.may_react_to(c.id, name)], (
             f"after {event}: stale cards that may react to {name}")
+    from replay.wotf import statics as static_rules
+    assert view._sources() == static_rules.sources(fresh.without_statics()), (
+        f"after {event}: stale static sources (every card in The World scanned)")
     kept = view._statics  # the table the view kept, if it has one (statics() would refill it)
     if kept is not None:
         assert kept == fresh.statics(), f"after {event}: the kept static table is stale"
