@@ -179,8 +179,9 @@ class Replay:
                              f"engine derives nothing more here")
 
     def _index(self, start: int, end: int) -> None:
+        see, events = self.index.see, self.events
         for seq in range(start, end + 1):
-            self.index.see(seq, self.events[seq])
+            see(seq, events[seq])
 
     def _is_quiet(self) -> bool:
         """A turn prompt is pending: a point the engine can resume from a state alone
