@@ -6,9 +6,7 @@ Durability contract (DESIGN.md section 5):
   match file is written beside, fsynced, hard-linked into place (so an id is never taken
   twice) and the directory is fsynced;
 * writers to one match are serialised by an exclusive ``flock`` on the match file, taken and
-  released per append (through :mod:`ledger.gilflock`, which keeps the GIL when the lock is
-  free, and waits with ``fcntl.flock`` when another holds it), and the ``expected_seq`` check
-  happens under that lock; the store
+  released per append, and the ``expected_seq`` check happens under that lock; the store
   appends through a descriptor it keeps open per match (:mod:`ledger.openfiles`: bounded, one
   thread at a time per descriptor, never shared with a forked child) and, under the lock,
   checks that the match's path still names that file (else it opens the path again);
@@ -46,7 +44,6 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from ledger import gilflock
 from ledger.codec import (
     GENESIS,
     Envelope,
@@ -167,8 +164,7 @@ class FileStore(Store):
                      stamp: str) -> tuple[list[bytes], int, str]:
         """Lock the file, find its end, write and ``fsync`` the batch: its lines, and the
         length and last hash it was chained onto (the caller holds ``entry``)."""
-        if not gilflock.try_lock(entry.fd):  # free: taken with the GIL kept (no hand-off)
-            fcntl.flock(entry.fd, fcntl.LOCK_EX)  # another process appends: wait, GIL let go
+        fcntl.flock(entry.fd, fcntl.LOCK_EX)
         try:
             size, length, last_hash = self._end_locked(entry)
             lines, last = encode_batch(entry.match_id, events, expected_seq, length, last_hash,
@@ -182,7 +178,7 @@ class FileStore(Store):
             entry.tail = (size + len(data), length + len(lines), last)
         finally:
             if not entry.closed:  # closed: its file was gone when opened again (nothing held)
-                gilflock.unlock(entry.fd)
+                fcntl.flock(entry.fd, fcntl.LOCK_UN)
         return lines, length, last_hash
 
     def _end_locked(self, entry: OpenMatch) -> tuple[int, int, str]:
