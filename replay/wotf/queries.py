@@ -484,7 +484,11 @@ class View:
         return own + granted
 
     def has(self, cid: str, keyword: str) -> bool:
-        return keyword in self.keywords(cid)
+        """Whether a keyword is in force on a card (:meth:`keywords`): for a plain keyword,
+        whether it has an instance of it (:meth:`keyword_count`, no sets built)."""
+        if ":" in keyword:
+            return keyword in self.keywords(cid)
+        return self.keyword_count(cid, keyword) > 0
 
     def cant(self, cid: str, restriction: str, by: str | None = None) -> bool:
         """A "can't" restriction on a card (it wins over any "can", rule 506).

@@ -61,7 +61,8 @@ DECKS = load_decks(None, db=DB)
 EVENTS = sorted({a.on.event for c in DB for a in c.abilities if a.on is not None})
 TIMINGS = sorted({a.when for c in DB for a in c.abilities})
 #: the keywords that trigger (the handlers on the event bus ask keyword_count of them)
-TRIGGERING = ("rage", "call", "symbiosis", "guardian", "unstable", "deathstrike")
+TRIGGERING = ("rage", "call", "symbiosis", "guardian", "unstable", "deathstrike", "flying",
+              "heart of a legend")
 
 
 #: the facts about one card a view keeps for its generation (``View._forget`` drops them),
@@ -133,6 +134,8 @@ def check_shortcuts(engine: Engine, event) -> None:
             # granted keywords are kept per card for the generation (View._granted)
             assert view.keyword_count(c.id, keyword) == fresh.keyword_count(c.id, keyword), (
                 f"after {event}: stale count of {keyword} on {c.id}")
+            assert view.has(c.id, keyword) == (keyword in fresh.keywords(c.id)), (
+                f"after {event}: has({keyword}) of {c.id} is not its keywords'")
             if not view.may_have_keyword(c.id, (keyword,)):
                 assert not fresh.keyword_count(c.id, keyword), (
                     f"after {event}: {c.id} has {keyword} but is skipped")
