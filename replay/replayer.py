@@ -11,7 +11,7 @@ events, not turns, bounds a seek's cost by the work it re-does, and takes few of
 is a freeze of the whole state, a cost every re-derivation (``wonders verify``) pays whether
 or not anyone seeks.  A snapshot is the frozen state as bytes (msgpack, ~17 KB for a Wonders
 match): nothing the garbage collector walks, and no compression to pay for when it is taken
-or expanded -- ~11 per Wonders match, ~170 KB (``snapshot_kb_per_match``, target ≤ 300).
+or expanded -- ~7 per Wonders match, ~110 KB (``snapshot_kb_per_match``, target ≤ 300).
 
 The state *at seq n* is the state once event n has happened: for an outcome inside a batch,
 as it was when the engine recorded it; at the end of a segment, as it is at the next prompt.
@@ -45,9 +45,10 @@ from replay.reading import Reading
 
 #: A snapshot at the first turn prompt at least this many events after the previous one: a
 #: seek re-runs about this many events at most; fewer snapshots cost re-derivation less (each
-#: is a freeze of the state, ~30 µs for a Wonders match).  At ~35 µs an event re-derived, 40
-#: events are ~1.5 ms of a seek; a Wonders match of ~470 events keeps ~11 snapshots, ~170 KB.
-SNAPSHOT_EVERY = 40
+#: is a freeze of the state, ~30 µs for a Wonders match, ~4% of a re-derivation at 40).  At
+#: ~17 µs an event re-derived, 60 events are ~1 ms of a seek (40 were ~1.5 ms at the ~35 µs
+#: an event of before); a Wonders match of ~470 events keeps ~7 snapshots, ~110 KB.
+SNAPSHOT_EVERY = 60
 #: ``snapshot_every`` of a replay only verified, never seeked (``wonders verify``, a recorder
 #: resuming a match): set-up's snapshot alone, no freeze on the way (a seek still works, from
 #: set-up).
