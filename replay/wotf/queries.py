@@ -385,6 +385,14 @@ class View:
                 a.when for a in self.db[c.name].abilities))
         return when in cached[1]
 
+    def with_timing(self, when: str) -> list[CardState]:
+        """The cards in The World that :meth:`may_have_timing` ``when``, in The World's order
+        (a new list: callers may change the state while they go through it)."""
+        names = self._names_with_timing(when)
+        if self._has_copies():
+            return [c for c in self.world() if c.name in names or _copies_abilities(c)]
+        return [c for c in self.world() if c.name in names] if names else []
+
     def reactors(self, event: str) -> list[CardState]:
         """The cards in The World that :meth:`may_react_to` ``event``, in The World's order.
 

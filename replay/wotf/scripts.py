@@ -103,7 +103,7 @@ class Scripts(Component):
     def world_triggers(self, when: str) -> list[Trigger]:
         """``when`` triggers of every card in The World (round start, round N, round end)."""
         found: list[Trigger] = []
-        for c in list(self.view.world()):
+        for c in self.view.with_timing(when):  # the others have no such ability in force
             found += self.scripted_triggers(c.id, when)
         return found
 

@@ -139,6 +139,10 @@ def check_shortcuts(engine: Engine, event) -> None:
             if not view.may_have_keyword(c.id, (keyword,)):
                 assert not fresh.keyword_count(c.id, keyword), (
                     f"after {event}: {c.id} has {keyword} but is skipped")
+    for when in TIMINGS:
+        assert [c.id for c in view.with_timing(when)] == [
+            c.id for c in fresh.world() if fresh.may_have_timing(c.id, when)], (
+            f"after {event}: stale cards that may have a {when!r} ability")
     for cid in engine.state.cards:
         for when in TIMINGS:
             if not view.may_have_timing(cid, when):
