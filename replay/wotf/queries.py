@@ -406,9 +406,9 @@ class View:
             if event not in self._events_reacted_to() and not self._has_copies():
                 found = self._reactors[event] = (known, [])  # no card of the match reacts
             else:
-                whenever = self._whenever_of
+                names = self._names_with_timing(f"whenever:{event}")
                 found = self._reactors[event] = (known, [
-                    c for c in self.world() if event in whenever(c.name) or _copies_abilities(c)])
+                    c for c in self.world() if c.name in names or _copies_abilities(c)])
         return found[1]
 
     def _events_reacted_to(self) -> frozenset[str]:
@@ -422,14 +422,19 @@ class View:
         return self._reacted[1]
 
     def _names_with_timing(self, when: str) -> frozenset[str]:
-        """The names of the match's cards with a printed ability of this timing (worked out
-        again when the state holds or defines more cards, as :meth:`_events_reacted_to`)."""
+        """The names of the match's cards with a printed ability of this timing, or for
+        ``whenever:<event>`` a "whenever" on that game event (worked out again when the state
+        holds or defines more cards, as :meth:`_events_reacted_to`)."""
         self._events_reacted_to()  # drops these names when the match's cards change
         found = self._timing_names.get(when)
         if found is None:
-            found = self._timing_names[when] = frozenset(
-                n for n in {c.name for c in self.s.cards.values()}
-                if any(a.when == when for a in self.db[n].abilities))
+            names = {c.name for c in self.s.cards.values()}
+            if when.startswith("whenever:"):  # those with a "whenever" on this game event
+                found = frozenset(n for n in names if when[9:] in self._whenever_of(n))
+            else:
+                found = frozenset(n for n in names
+                                  if any(a.when == when for a in self.db[n].abilities))
+            self._timing_names[when] = found
         return found
 
     def _has_copies(self) -> bool:
