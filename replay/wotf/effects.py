@@ -64,7 +64,10 @@ class Effects(Component):
     def resolve(self, triggers: list[Trigger]) -> Flow:
         """502: the active player orders simultaneous triggers; each resolves in turn."""
         if not triggers:
-            return
+            return DONE  # most events set nothing off: no procedure to start
+        return self._resolve(triggers)
+
+    def _resolve(self, triggers: list[Trigger]) -> Flow:
         kinds = [self._kind(t) for t in triggers]
         if len(set(kinds)) > 1:
             labels = _labels(kinds)
@@ -321,7 +324,11 @@ class Effects(Component):
         view = self.view
         if self._quiet is not None and self._quiet[0] is view and \
                 self._quiet[1] == view.settled_generation:
-            return
+            return DONE  # nothing it finds can have changed: no procedure to start
+        return self._settle()
+
+    def _settle(self) -> Flow:
+        view = self.view
         for c in view.world():
             if c.counters.get("+1", 0) and c.counters.get("-1", 0):
                 self.g.add_counters(c.id, "-1", 0)
@@ -347,6 +354,19 @@ class Effects(Component):
         if (yield from self.shield_prevents(pick, "targeted")):
             return None
         return pick
+
+
+def _finished() -> Flow:
+    return
+    yield
+
+
+#: A procedure that has already ended: ``yield from DONE`` does nothing and gives ``None``
+#: (a finished generator stops at once, however often it is run), so a step with nothing to
+#: do starts no generator of its own.
+DONE = _finished()
+for _ in DONE:
+    pass
 
 
 # -- keyword handlers ---------------------------------------------------------------------
