@@ -20,23 +20,28 @@ Ratios to the limits: ``decisions_vs_fsync_20_writers`` (durable decisions per s
 disk's fsync rate with 20 writers) and ``requests_vs_noop`` (all requests the tables made per
 second -- state reads and decisions -- over the no-op request rate).
 
-What the server spent, read from ``/proc/<pid>/stat`` around the first load (``null`` where
-there is no ``/proc``): ``server_cpu_ms_per_decision`` (the server's CPU time, user and system,
-over the decisions it accepted -- with the state reads the tables made around them) and
-``server_cpu_busy`` (that CPU time per second of the load: 1.0 is one core).  On a shared,
-loaded machine the rates move with the load; the CPU per decision moves much less.
+The server runs as ``wonders serve --processes N`` with N the cores this process may use
+(``--processes N`` here to choose; printed as ``server_processes``; 1 is the single process
+without a parent).  What the server spent, read from ``/proc/<pid>/stat`` around the first
+load (``null`` where there is no ``/proc``) and summed over the server's process and its
+workers (its children, ``/proc/<pid>/task/<pid>/children``, and those it has reaped):
+``server_cpu_ms_per_decision`` (the server's CPU time, user and system, over the decisions it
+accepted -- with the state reads the tables made around them) and ``server_cpu_busy`` (that
+CPU time per second of the load: 1.0 is one core, N the most N processes can spend).  On a
+shared, loaded machine the rates move with the load; the CPU per decision moves much less.
 
 The benchmark fails loudly (exit 1, the first error on stderr) if any client thread or process
 raises, if the server answers any request with a 5xx, or if no decision was accepted: a crash
 never reads as a low rate.
 
 ``--profile PATH`` (needs ``py-spy`` on the PATH; not a dependency of the project) samples the
-server during the first load -- only the thread holding the interpreter lock, that is the CPU
-spent in Python -- writes the samples to PATH (py-spy's collapsed stacks) and prints on stderr
-where they went, by layer: the rules engine (``replay/``), the store (``ledger/``), this
-service's own code (``web/``, with the libraries it calls), Flask/Werkzeug around the views,
-and waitress (its event loop and its workers' request handling).  The figures on stdout are
-the same keys either way (sampling slows the server a little).
+server during the first load -- its workers included (``--subprocesses``), in each only the
+thread holding the interpreter lock, that is the CPU spent in Python -- writes the samples
+to PATH (py-spy's collapsed stacks) and prints on stderr where they went, by layer: the
+rules engine (``replay/``), the store (``ledger/``), this service's own code (``web/``, with
+the libraries it calls), Flask/Werkzeug around the views, and waitress (its event loop and
+its workers' request handling).  The figures on stdout are the same keys either way
+(sampling slows the server a little).
 """
 
 from __future__ import annotations
@@ -131,10 +136,11 @@ class Client:
         return response.status, (json.loads(payload) if payload else None)
 
 
-def start_server(store: Path, threads: int) -> tuple[subprocess.Popen, str, int]:
+def start_server(store: Path, threads: int, processes: int) -> tuple[subprocess.Popen, str, int]:
     env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER)
     proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store", str(store),
-                             "--port", "0", "--threads", str(threads)], cwd=ROOT, env=env,
+                             "--port", "0", "--threads", str(threads),
+                             "--processes", str(processes)], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     line = proc.stdout.readline()
     if "serving" not in line:
@@ -146,12 +152,37 @@ def start_server(store: Path, threads: int) -> tuple[subprocess.Popen, str, int]
 
 
 def cpu_seconds(pid: int) -> float | None:
-    """User + system CPU seconds of process ``pid`` so far (``None`` without ``/proc``)."""
+    """User + system CPU seconds of the server so far: process ``pid``, the children it has
+    waited for (a worker that died and was started again) and its live children (the
+    workers of ``--processes``); ``None`` without ``/proc``."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = _stat(pid)
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+    for child in children:
+        try:
+            ticks += sum(int(f) for f in _stat(int(child))[11:13])
+        except OSError:  # it ended between the two reads: its parent's cutime has it next time
+            continue
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int) -> list[str]:
+    """The fields of ``/proc/<pid>/stat`` after the command's name (field 3 on)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def server_processes() -> int:
+    """``--processes N`` (default: the cores this process may use, as ``wonders serve
+    --processes auto`` counts them)."""
+    if "--processes" in sys.argv:
+        at = sys.argv.index("--processes") + 1
+        if at >= len(sys.argv) or not sys.argv[at].isdigit() or int(sys.argv[at]) < 1:
+            raise SystemExit("api bench: --processes needs a number of server processes (1 or more)")
+        return int(sys.argv[at])
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def noop_worker(host: str, port: int, seconds: float, threads: int, results) -> None:
@@ -251,8 +282,9 @@ def profile_summary(path: Path) -> dict:
 
 
 def start_sampler(pid: int, path: Path, seconds: float) -> subprocess.Popen:
-    """py-spy sampling process ``pid`` for ``seconds`` (its GIL holder only) into ``path``."""
-    return subprocess.Popen(["py-spy", "record", "--pid", str(pid), "--duration",
+    """py-spy sampling process ``pid`` and its subprocesses (the workers) for ``seconds``
+    (each one's GIL holder only) into ``path``."""
+    return subprocess.Popen(["py-spy", "record", "--pid", str(pid), "--subprocesses", "--duration",
                              str(max(1, round(seconds))), "--rate", "200", "--gil",
                              "--nonblocking", "--format", "raw", "--output", str(path)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -433,6 +465,7 @@ def run_load(host: str, port: int, seconds: float, max_decisions: int,
 def main() -> None:
     quick = "--quick" in sys.argv
     profile = profile_path()
+    processes = server_processes()
     seconds = 4.0 if quick else 20.0
     max_decisions = 2_000 if quick else 20_000
     server_threads = 24
@@ -440,7 +473,7 @@ def main() -> None:
     try:
         fsync_1 = fsync_rate(root, 1, 1.0 if quick else 3.0)
         fsync_20 = fsync_rate(root, TABLES, 1.0 if quick else 3.0)
-        proc, host, port = start_server(root / "store", server_threads)
+        proc, host, port = start_server(root / "store", server_threads, processes)
         try:
             noop = noop_rate(host, port, 1.0 if quick else 3.0)
             sampler = start_sampler(proc.pid, profile, seconds) if profile else None
@@ -461,6 +494,7 @@ def main() -> None:
     requests = (load["decisions"] + sum(load["refused"].values()) + len(load["state_ms"])) / elapsed
     print(json.dumps({
         "tables": TABLES,
+        "server_processes": processes,
         "server_threads": server_threads,
         "seconds": round(elapsed, 2),
         "client_processes": CLIENT_PROCESSES,
