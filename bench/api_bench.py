@@ -245,6 +245,10 @@ LAYERS = ("engine (replay/)", "store (ledger/)", "service (web/)", "flask/werkze
           "other")
 
 
+#: The modules every frame of a server's thread sits under (the command, the worker processes).
+SERVING = ("cli", "serve.py", "supervise.py")
+
+
 def layer_of(frames: list[str]) -> str:
     """The layer a sampled stack (outermost frame first) spends its time in: the engine or the
     store wherever they are called from; the service's own code (and what it calls) under a
@@ -253,7 +257,7 @@ def layer_of(frames: list[str]) -> str:
         return LAYERS[0]
     if any("(ledger/" in f for f in frames):
         return LAYERS[1]
-    if any("(web/" in f and "(web/cli" not in f and "(web/serve.py" not in f for f in frames):
+    if any("(web/" in f and not f.split("(web/", 1)[1].startswith(SERVING) for f in frames):
         return LAYERS[2]
     if any("(flask/" in f or "(werkzeug/" in f for f in frames):
         return LAYERS[3]
