@@ -19,7 +19,8 @@ One process runs Python on one core at a time (the interpreter lock), and the en
 per request is Python.  ``--processes N`` (:func:`serve_processes`) binds the socket once and
 forks N workers (:mod:`web.supervise`) that each build their own app -- store, caches, pools
 -- after the fork and run this same waitress server on the shared socket; what is safe for
-several ``wonders serve`` processes on one store is safe for them.  A stopping worker
+several ``wonders serve`` processes on one store is safe for them.  Each worker takes only its
+share of the connections (:mod:`web.balance`).  A stopping worker
 (SIGTERM, from the parent) stops accepting and finishes its requests first (:func:`drain`).
 """
 
@@ -41,6 +42,7 @@ from waitress.task import ThreadedTaskDispatcher
 
 from ledger.stores import describe
 from web.app import create_app
+from web.balance import Shares
 from web.config import Settings
 from web.longlived import settle_startup, spread_full_collections
 from web.supervise import Supervisor, WorkerFailed
@@ -53,6 +55,8 @@ FOLLOW_SPARE_THREADS = 4
 BACKLOG = 1024
 #: Seconds a stopping worker has to finish the requests it has (the parent waits longer).
 DRAIN_SECONDS = 10.0
+#: Seconds between two looks at the shared counts while a worker holds more than its share.
+PASS_S = 0.05
 
 
 class SplitDispatcher:
@@ -126,8 +130,9 @@ def serve_processes(settings: Settings, host: str, port: int, threads: int, proc
         raise WorkerFailed("--processes above 1 needs os.fork (a POSIX system); use --processes 1")
     sock = listening_socket(host, port)
     try:
-        supervisor = Supervisor(processes, partial(serve_worker, settings, sock, threads),
-                                report)
+        shares = Shares(processes)  # before the fork: every worker sees every count
+        supervisor = Supervisor(processes, partial(serve_worker, settings, sock, threads, shares),
+                                report, gone=shares.leave)
         settle_startup()  # before the fork: what the parent imported stays shared, unwalked
         supervisor.start()
         if supervisor.stop_signal:
@@ -164,10 +169,11 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve_worker(settings: Settings, sock: socket.socket, threads: int, _number: int,
-                 ready) -> None:
-    """Worker ``_number`` of :func:`serve_processes`, in its own process: build the app, serve
-    on ``sock``, and on SIGTERM stop taking connections, finish what it has and return."""
+def serve_worker(settings: Settings, sock: socket.socket, threads: int, shares: Shares,
+                 number: int, ready) -> None:
+    """Worker ``number`` of :func:`serve_processes`, in its own process: build the app, serve
+    on ``sock`` taking only its share of the connections (:mod:`web.balance`), and on SIGTERM
+    stop taking connections, finish what it has and return."""
     app = create_app(settings)
     server = _server(app, settings, threads, sockets=[sock])
     settle_startup()
@@ -176,9 +182,15 @@ def serve_worker(settings: Settings, sock: socket.socket, threads: int, _number:
     signal.signal(signal.SIGTERM, lambda signum, _frame: stopping.append(signum))
     ready()
     adj = server.adj
-    while not stopping:
-        wasyncore.loop(timeout=adj.asyncore_loop_timeout, map=server._map,
-                       use_poll=adj.asyncore_use_poll, count=1)
+    try:
+        while not stopping:
+            shares.publish(number, len(server._map))
+            server.accepting = shares.may_accept(number)
+            # not accepting: look again soon, as the others' counts change
+            wasyncore.loop(timeout=adj.asyncore_loop_timeout if server.accepting else PASS_S,
+                           map=server._map, use_poll=adj.asyncore_use_poll, count=1)
+    finally:
+        shares.leave(number)
     drain(server, time.monotonic() + DRAIN_SECONDS)
 
 

@@ -72,6 +72,7 @@ class Supervisor:
     count: int
     work: Work
     report: Callable[[str], None]  # one line about a worker (its death, its restart)
+    gone: Callable[[int], None] = lambda number: None  # told each worker number that ended
     workers: dict[int, Worker] = field(default_factory=dict)  # pid -> worker
     deaths: list[float] = field(default_factory=list)  # when running workers died
     stop_signal: str | None = None
@@ -171,6 +172,7 @@ class Supervisor:
             worker = self.workers.get(pid)
             if worker is None:
                 continue
+            self.gone(worker.number)
             self._listen(worker)
             self._forget(pid)
             if not stopping:

@@ -18,6 +18,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -169,6 +170,25 @@ def test_the_startup_line_names_the_processes_and_one_port(server):
     assert " with 2 processes × 4 threads " in line, line
     assert len(server.workers()) == 2 and server.proc.pid not in server.workers()
     assert f"worker pids {' '.join(map(str, server.workers()))}" in line
+
+
+def test_connections_opened_at_once_are_shared_between_the_workers(server):
+    """Kept-alive connections opened together (20 tables starting) end up on both workers
+    in about equal numbers (web/balance.py), not most of them on one."""
+    conns = [None] * 20
+
+    def open_one(i):
+        conns[i] = server.connect()
+        assert call(conns[i], "GET", "/api/health")[0] == 200
+    threads = [threading.Thread(target=open_one, args=(i,)) for i in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    held = [sum(server.worker_of(c) == pid for c in conns) for pid in server.workers()]
+    assert sum(held) == 20 and max(held) - min(held) <= 4, held
+    for conn in conns:
+        conn.close()
 
 
 def test_two_clients_record_a_match_through_both_workers(server, tmp_path):
