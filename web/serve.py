@@ -192,6 +192,7 @@ def serve_worker(settings: Settings, sock: socket.socket, threads: int, shares: 
     finally:
         shares.leave(number)
     drain(server, time.monotonic() + DRAIN_SECONDS)
+    app.extensions["wonders"].store.close()  # a database pool says goodbye, not just drops
 
 
 def drain(server, deadline: float) -> None:

@@ -16,6 +16,7 @@ import json
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -255,8 +256,10 @@ def test_sigterm_stops_every_worker_and_leaves_no_process(tmp_path):
     server = Server(tmp_path / "store")
     workers = server.workers()
     conns = server.on_each_worker()  # kept-alive connections on both: they must not hold a stop
+    started = time.monotonic()
     code, out, err = server.stop(signal.SIGTERM)
     assert code == 0, err
+    assert time.monotonic() - started < 5  # idle connections are closed, not waited for
     assert out.strip().splitlines()[-1] == "stopped by SIGTERM: all 2 worker processes ended"
     assert "Traceback" not in err and err.strip() == "", err
     assert not any(is_running(pid) for pid in workers)
@@ -264,6 +267,30 @@ def test_sigterm_stops_every_worker_and_leaves_no_process(tmp_path):
         server.connect()
     for conn in conns.values():
         conn.close()
+
+
+def test_a_request_arriving_when_the_stop_comes_is_finished_first(tmp_path):
+    """SIGTERM while a create's body is still arriving: the worker reads the rest, records
+    the match, answers 201, and only then exits."""
+    server = Server(tmp_path / "store")
+    body = json.dumps({"seats": SEATS}).encode()
+    sock = socket.create_connection((server.host, server.port), timeout=30)
+    sock.sendall(f"POST /api/matches HTTP/1.1\r\nHost: test\r\nContent-Type: application/json"
+                 f"\r\nAuthorization: Bearer {ORGANIZER}\r\nContent-Length: {len(body)}\r\n"
+                 f"\r\n".encode() + body[:10])
+    time.sleep(0.5)  # the worker holds half a request
+    server.proc.send_signal(signal.SIGTERM)
+    time.sleep(1.5)  # the stop is under way
+    sock.sendall(body[10:])
+    answer = b""
+    while chunk := sock.recv(65536):
+        answer += chunk
+    sock.close()
+    assert answer.startswith(b"HTTP/1.1 201 "), answer[:200]
+    mid = json.loads(answer.split(b"\r\n\r\n", 1)[1])["match_id"]
+    code, out, err = server.stop()
+    assert code == 0 and out.strip().endswith("worker processes ended"), err
+    assert (tmp_path / "store" / f"{mid}.jsonl").exists()
 
 
 def test_sigint_stops_them_the_same_way(tmp_path):
