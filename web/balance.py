@@ -8,7 +8,8 @@ work while the other idles.  So each worker publishes how many connections it ho
 slot of a small shared memory made by the parent before the fork, and polls the socket only
 while it holds no more than :data:`SLACK` above the fewest any accepting worker holds (nginx's
 accept mutex, by counts).  A worker that is not accepting -- starting, stopping, dead --
-shows :data:`AWAY` and is left out, so the others never wait for it.
+shows :data:`AWAY`, above any count, so the others never wait for it.  The check runs at
+every turn of a worker's event loop, so it is one ``min`` over the slots.
 
 The counts are advisory: a slot is written by its worker alone (one aligned 32-bit store), read
 by the others without a lock; a stale count only lets a worker take one connection more or
@@ -19,8 +20,9 @@ from __future__ import annotations
 
 import mmap
 
-#: A slot's value while its worker does not accept (before it is ready, while it stops, dead).
-AWAY = -1
+#: A slot's value while its worker does not accept (before it is ready, while it stops, dead):
+#: more than any count, so never the fewest.
+AWAY = 2**31 - 1
 #: Connections a worker may hold above the fewest any accepting worker holds, and still accept.
 SLACK = 1
 
@@ -43,7 +45,5 @@ class Shares:
 
     def may_accept(self, number: int) -> bool:
         """Whether worker ``number`` holds no more than :data:`SLACK` connections above the
-        fewest of the accepting workers (itself included)."""
-        mine = self.slots[number - 1]
-        fewest = min((n for n in self.slots if n != AWAY), default=mine)
-        return mine <= fewest + SLACK
+        fewest of the accepting workers (itself included, once it has published)."""
+        return self.slots[number - 1] <= min(self.slots) + SLACK
