@@ -141,7 +141,8 @@ def start_server(store: Path, threads: int, processes: int) -> tuple[subprocess.
     proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store", str(store),
                              "--port", "0", "--threads", str(threads),
                              "--processes", str(processes)], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                            stdout=subprocess.PIPE, stderr=(store.parent / "server.err").open("w"),
+                            text=True)
     line = proc.stdout.readline()
     if "serving" not in line:
         proc.kill()
@@ -488,6 +489,11 @@ def main() -> None:
                 sampler.wait(timeout=seconds + 30)
             elapsed = load["seconds"]
             streamed = run_load(host, port, seconds, max_decisions, streams=True)
+        except BenchFailed as failed:  # what the server said about its workers, if anything
+            said = [line for line in (root / "server.err").read_text(errors="replace").splitlines()
+                    if line.startswith(("warning: worker", "error:"))]
+            raise BenchFailed(f"{failed}" + (f"; the server said: {said[0]}" if said else "")) \
+                from None
         finally:
             proc.terminate()
             proc.wait(timeout=10)
