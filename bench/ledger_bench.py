@@ -17,12 +17,18 @@ median ratio, and ``concurrent20_vs_floor_rounds`` lists every round's ratio.
 ``concurrent20_cpu_us_per_event`` and ``concurrent20_floor_cpu_us_per_event``: the CPU time of
 the whole process (every thread, user and system) per event in those runs -- on a machine
 whose cores are busy the ratio follows the CPU each side spends per event.
+``concurrent20_switches_per_event`` and ``concurrent20_floor_switches_per_event``: the
+process's context switches (voluntary and involuntary) per event in those runs.  A writer
+thread lets go of the GIL in every blocking system call; while other writers want it,
+taking it back is a futex wait and a context switch, so these say how many GIL hand-offs
+(and waits for the disk) an event costs each side.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import resource
 import shutil
 import sys
 import tempfile
@@ -107,25 +113,34 @@ def concurrent_figures(root: Path, per_writer: int, rounds: int = ROUNDS) -> dic
 
 def concurrent_round(append, raw, events_timed: int) -> dict:
     """One round: the floor before and after the store, the faster of the two (the ratio's
-    worst case), and the CPU per event of each."""
-    floor_seconds, floor_cpu = timed(raw)
-    seconds, cpu = timed(append)
-    again_seconds, again_cpu = timed(raw)
+    worst case), and the CPU and context switches per event of each (the floor's: the
+    fewer of its two runs)."""
+    floor_seconds, floor_cpu, floor_switches = timed(raw)
+    seconds, cpu, switches = timed(append)
+    again_seconds, again_cpu, again_switches = timed(raw)
     rate = events_timed / seconds
     floor_rate = events_timed / min(floor_seconds, again_seconds)
     return {"concurrent20_events_per_s": round(rate), "concurrent20_floor_per_s": round(floor_rate),
             "concurrent20_vs_floor": round(rate / floor_rate, 3),
             "concurrent20_cpu_us_per_event": round(cpu / events_timed * 1e6, 1),
             "concurrent20_floor_cpu_us_per_event":
-                round(min(floor_cpu, again_cpu) / events_timed * 1e6, 1)}
+                round(min(floor_cpu, again_cpu) / events_timed * 1e6, 1),
+            "concurrent20_switches_per_event": round(switches / events_timed, 2),
+            "concurrent20_floor_switches_per_event":
+                round(min(floor_switches, again_switches) / events_timed, 2)}
 
 
-def timed(work) -> tuple[float, float]:
-    """Seconds of :func:`concurrently` running ``work``, and the CPU seconds this process
-    (all its threads, user and system) spent meanwhile."""
+def timed(work) -> tuple[float, float, int]:
+    """Seconds of :func:`concurrently` running ``work``, the CPU seconds this process (all
+    its threads, user and system) spent meanwhile, and its context switches meanwhile
+    (voluntary and involuntary, every thread: ``getrusage``)."""
+    before = resource.getrusage(resource.RUSAGE_SELF)
     cpu = time.process_time()
     seconds = concurrently(work)
-    return seconds, time.process_time() - cpu
+    cpu = time.process_time() - cpu
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    switches = (after.ru_nvcsw - before.ru_nvcsw) + (after.ru_nivcsw - before.ru_nivcsw)
+    return seconds, cpu, switches
 
 
 def pct(values: list[float], q: float) -> float:

@@ -1,7 +1,7 @@
 """The file store's memory of verified lines is bounded: a store keeps the verified envelopes of
-the ``verified_files`` files it read last (128 by default), so a long ingest (a worker reading matches one after
-another) does not grow without end (113 MB per 400 matches read, measured, before the bound).
-A file it forgot is verified whole again on its next read."""
+the ``verified_files`` files it read last (128 by default), so a long ingest (a worker reading
+matches one after another) does not grow without end (113 MB per 400 matches read, measured,
+before the bound).  A file it forgot is verified whole again on its next read."""
 
 import pytest
 
