@@ -27,8 +27,10 @@ load (``null`` where there is no ``/proc``) and summed over the server's process
 workers (its children, ``/proc/<pid>/task/<pid>/children``, and those it has reaped):
 ``server_cpu_ms_per_decision`` (the server's CPU time, user and system, over the decisions it
 accepted -- with the state reads the tables made around them) and ``server_cpu_busy`` (that
-CPU time per second of the load: 1.0 is one core, N the most N processes can spend).  On a
-shared, loaded machine the rates move with the load; the CPU per decision moves much less.
+CPU time per second of the load: 1.0 is one core, N the most N processes can spend); and
+the same two for the second load, with its streams (``server_cpu_ms_per_decision_with_streams``,
+``server_cpu_busy_with_streams``: the streams' cost per decision recorded).  On a shared,
+loaded machine the rates move with the load; the CPU per decision moves much less.
 
 The benchmark fails loudly (exit 1, the first error on stderr) if any client thread or process
 raises, if the server answers any request with a 5xx, or if no decision was accepted: a crash
@@ -488,7 +490,10 @@ def main() -> None:
             if sampler is not None:
                 sampler.wait(timeout=seconds + 30)
             elapsed = load["seconds"]
+            cpu_streamed = cpu_seconds(proc.pid)
             streamed = run_load(host, port, seconds, max_decisions, streams=True)
+            cpu_streamed = (None if cpu_streamed is None or (end := cpu_seconds(proc.pid)) is None
+                            else end - cpu_streamed)
         except BenchFailed as failed:  # what the server said about its workers, if anything
             said = [line for line in (root / "server.err").read_text(errors="replace").splitlines()
                     if line.startswith(("warning: worker", "error:"))]
@@ -535,6 +540,10 @@ def main() -> None:
         "server_cpu_ms_per_decision": None if server_cpu is None
         else round(1000 * server_cpu / load["decisions"], 3),
         "server_cpu_busy": None if server_cpu is None else round(server_cpu / elapsed, 3),
+        "server_cpu_ms_per_decision_with_streams": None if cpu_streamed is None
+        else round(1000 * cpu_streamed / streamed["decisions"], 3),
+        "server_cpu_busy_with_streams": None if cpu_streamed is None
+        else round(cpu_streamed / streamed["seconds"], 3),
         "targets": {"decisions_per_s": 300, "state_p99_ms": 50, "with_streams_ratio": 0.8},
     }))
     if profile is not None:
