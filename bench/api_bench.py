@@ -20,10 +20,16 @@ Ratios to the limits: ``decisions_vs_fsync_20_writers`` (durable decisions per s
 disk's fsync rate with 20 writers) and ``requests_vs_noop`` (all requests the tables made per
 second -- state reads and decisions -- over the no-op request rate).
 
-What the server spent, read from ``/proc/<pid>/stat`` around the first load (``null`` where
-there is no ``/proc``): ``server_cpu_ms_per_decision`` (the server's CPU time, user and system,
-over the decisions it accepted -- with the state reads the tables made around them) and
-``server_cpu_busy`` (that CPU time per second of the load: 1.0 is one core).  On a shared,
+The server runs as ``wonders serve --processes N`` with N the cores this process may use
+(``--processes N`` here to choose; printed as ``server_processes``; 1 is the single process
+without a parent).  What the server spent, read from ``/proc/<pid>/stat`` around the first
+load (``null`` where there is no ``/proc``) and summed over the server's process and its
+workers (its children, ``/proc/<pid>/task/<pid>/children``, and those it has reaped):
+``server_cpu_ms_per_decision`` (the server's CPU time, user and system, over the decisions it
+accepted -- with the state reads the tables made around them) and ``server_cpu_busy`` (that
+CPU time per second of the load: 1.0 is one core, N the most N processes can spend); and
+the same two for the second load, with its streams (``server_cpu_ms_per_decision_with_streams``,
+``server_cpu_busy_with_streams``: the streams' cost per decision recorded).  On a shared,
 loaded machine the rates move with the load; the CPU per decision moves much less.
 
 The benchmark fails loudly (exit 1, the first error on stderr) if any client thread or process
@@ -31,12 +37,13 @@ raises, if the server answers any request with a 5xx, or if no decision was acce
 never reads as a low rate.
 
 ``--profile PATH`` (needs ``py-spy`` on the PATH; not a dependency of the project) samples the
-server during the first load -- only the thread holding the interpreter lock, that is the CPU
-spent in Python -- writes the samples to PATH (py-spy's collapsed stacks) and prints on stderr
-where they went, by layer: the rules engine (``replay/``), the store (``ledger/``), this
-service's own code (``web/``, with the libraries it calls), Flask/Werkzeug around the views,
-and waitress (its event loop and its workers' request handling).  The figures on stdout are
-the same keys either way (sampling slows the server a little).
+server during the first load -- its workers included (``--subprocesses``), in each only the
+thread holding the interpreter lock, that is the CPU spent in Python -- writes the samples
+to PATH (py-spy's collapsed stacks) and prints on stderr where they went, by layer: the
+rules engine (``replay/``), the store (``ledger/``), this service's own code (``web/``, with
+the libraries it calls), Flask/Werkzeug around the views, and waitress (its event loop and
+its workers' request handling).  The figures on stdout are the same keys either way
+(sampling slows the server a little).
 """
 
 from __future__ import annotations
@@ -131,11 +138,13 @@ class Client:
         return response.status, (json.loads(payload) if payload else None)
 
 
-def start_server(store: Path, threads: int) -> tuple[subprocess.Popen, str, int]:
+def start_server(store: Path, threads: int, processes: int) -> tuple[subprocess.Popen, str, int]:
     env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER)
     proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store", str(store),
-                             "--port", "0", "--threads", str(threads)], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                             "--port", "0", "--threads", str(threads),
+                             "--processes", str(processes)], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=(store.parent / "server.err").open("w"),
+                            text=True)
     line = proc.stdout.readline()
     if "serving" not in line:
         proc.kill()
@@ -146,12 +155,37 @@ def start_server(store: Path, threads: int) -> tuple[subprocess.Popen, str, int]
 
 
 def cpu_seconds(pid: int) -> float | None:
-    """User + system CPU seconds of process ``pid`` so far (``None`` without ``/proc``)."""
+    """User + system CPU seconds of the server so far: process ``pid``, the children it has
+    waited for (a worker that died and was started again) and its live children (the
+    workers of ``--processes``); ``None`` without ``/proc``."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = _stat(pid)
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+    for child in children:
+        try:
+            ticks += sum(int(f) for f in _stat(int(child))[11:13])
+        except OSError:  # it ended between the two reads: its parent's cutime has it next time
+            continue
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int) -> list[str]:
+    """The fields of ``/proc/<pid>/stat`` after the command's name (field 3 on)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def server_processes() -> int:
+    """``--processes N`` (default: the cores this process may use, as ``wonders serve
+    --processes auto`` counts them)."""
+    if "--processes" in sys.argv:
+        at = sys.argv.index("--processes") + 1
+        if at >= len(sys.argv) or not sys.argv[at].isdigit() or int(sys.argv[at]) < 1:
+            raise SystemExit("api bench: --processes needs a number of server processes (1 or more)")
+        return int(sys.argv[at])
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def noop_worker(host: str, port: int, seconds: float, threads: int, results) -> None:
@@ -214,6 +248,10 @@ LAYERS = ("engine (replay/)", "store (ledger/)", "service (web/)", "flask/werkze
           "other")
 
 
+#: The modules every frame of a server's thread sits under (the command, the worker processes).
+SERVING = ("cli", "serve.py", "supervise.py")
+
+
 def layer_of(frames: list[str]) -> str:
     """The layer a sampled stack (outermost frame first) spends its time in: the engine or the
     store wherever they are called from; the service's own code (and what it calls) under a
@@ -222,7 +260,7 @@ def layer_of(frames: list[str]) -> str:
         return LAYERS[0]
     if any("(ledger/" in f for f in frames):
         return LAYERS[1]
-    if any("(web/" in f and "(web/cli" not in f and "(web/serve.py" not in f for f in frames):
+    if any("(web/" in f and not f.split("(web/", 1)[1].startswith(SERVING) for f in frames):
         return LAYERS[2]
     if any("(flask/" in f or "(werkzeug/" in f for f in frames):
         return LAYERS[3]
@@ -251,8 +289,9 @@ def profile_summary(path: Path) -> dict:
 
 
 def start_sampler(pid: int, path: Path, seconds: float) -> subprocess.Popen:
-    """py-spy sampling process ``pid`` for ``seconds`` (its GIL holder only) into ``path``."""
-    return subprocess.Popen(["py-spy", "record", "--pid", str(pid), "--duration",
+    """py-spy sampling process ``pid`` and its subprocesses (the workers) for ``seconds``
+    (each one's GIL holder only) into ``path``."""
+    return subprocess.Popen(["py-spy", "record", "--pid", str(pid), "--subprocesses", "--duration",
                              str(max(1, round(seconds))), "--rate", "200", "--gil",
                              "--nonblocking", "--format", "raw", "--output", str(path)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -433,6 +472,7 @@ def run_load(host: str, port: int, seconds: float, max_decisions: int,
 def main() -> None:
     quick = "--quick" in sys.argv
     profile = profile_path()
+    processes = server_processes()
     seconds = 4.0 if quick else 20.0
     max_decisions = 2_000 if quick else 20_000
     server_threads = 24
@@ -440,7 +480,7 @@ def main() -> None:
     try:
         fsync_1 = fsync_rate(root, 1, 1.0 if quick else 3.0)
         fsync_20 = fsync_rate(root, TABLES, 1.0 if quick else 3.0)
-        proc, host, port = start_server(root / "store", server_threads)
+        proc, host, port = start_server(root / "store", server_threads, processes)
         try:
             noop = noop_rate(host, port, 1.0 if quick else 3.0)
             sampler = start_sampler(proc.pid, profile, seconds) if profile else None
@@ -450,7 +490,15 @@ def main() -> None:
             if sampler is not None:
                 sampler.wait(timeout=seconds + 30)
             elapsed = load["seconds"]
+            cpu_streamed = cpu_seconds(proc.pid)
             streamed = run_load(host, port, seconds, max_decisions, streams=True)
+            cpu_streamed = (None if cpu_streamed is None or (end := cpu_seconds(proc.pid)) is None
+                            else end - cpu_streamed)
+        except BenchFailed as failed:  # what the server said about its workers, if anything
+            said = [line for line in (root / "server.err").read_text(errors="replace").splitlines()
+                    if line.startswith(("warning: worker", "error:"))]
+            raise BenchFailed(f"{failed}" + (f"; the server said: {said[0]}" if said else "")) \
+                from None
         finally:
             proc.terminate()
             proc.wait(timeout=10)
@@ -461,6 +509,7 @@ def main() -> None:
     requests = (load["decisions"] + sum(load["refused"].values()) + len(load["state_ms"])) / elapsed
     print(json.dumps({
         "tables": TABLES,
+        "server_processes": processes,
         "server_threads": server_threads,
         "seconds": round(elapsed, 2),
         "client_processes": CLIENT_PROCESSES,
@@ -491,6 +540,10 @@ def main() -> None:
         "server_cpu_ms_per_decision": None if server_cpu is None
         else round(1000 * server_cpu / load["decisions"], 3),
         "server_cpu_busy": None if server_cpu is None else round(server_cpu / elapsed, 3),
+        "server_cpu_ms_per_decision_with_streams": None if cpu_streamed is None
+        else round(1000 * cpu_streamed / streamed["decisions"], 3),
+        "server_cpu_busy_with_streams": None if cpu_streamed is None
+        else round(cpu_streamed / streamed["seconds"], 3),
         "targets": {"decisions_per_s": 300, "state_p99_ms": 50, "with_streams_ratio": 0.8},
     }))
     if profile is not None:

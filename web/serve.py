@@ -1,4 +1,4 @@
-"""Serving the app with a real WSGI server (waitress: one process, pools of threads).
+"""Serving the app with a real WSGI server (waitress: pools of threads, in one process or more).
 
 Threads suit this service: requests spend their time in fsync and file I/O (which release
 the GIL), the table cache is shared by all threads of the process, and writers to one match
@@ -14,26 +14,49 @@ serve everything else, and however many streams are open (at most ``follow_max_s
 has a few threads more than that cap, so that a request past it is refused (503) at once
 instead of queueing behind the open streams.  Each channel reads on while its request runs
 (``channel_request_lookahead``), so a client that hangs up is noticed and its stream ends.
+
+One process runs Python on one core at a time (the interpreter lock), and the engine's work
+per request is Python.  ``--processes N`` (:func:`serve_processes`) binds the socket once and
+forks N workers (:mod:`web.supervise`) that each build their own app -- store, caches, pools
+-- after the fork and run this same waitress server on the shared socket; what is safe for
+several ``wonders serve`` processes on one store is safe for them.  Each worker takes only its
+share of the connections (:mod:`web.balance`).  A stopping worker
+(SIGTERM, from the parent) stops accepting and finishes its requests first (:func:`drain`).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import re
+import signal
+import socket
 import sys
+import time
+from functools import partial
 
+from waitress import wasyncore
+from waitress.channel import HTTPChannel
 from waitress.server import create_server
 from waitress.task import ThreadedTaskDispatcher
 
 from ledger.stores import describe
 from web.app import create_app
+from web.balance import Shares
 from web.config import Settings
 from web.longlived import settle_startup, spread_full_collections
+from web.supervise import Supervisor, WorkerFailed
 
 #: Paths served by the follow pool (waitress gives the decoded path, without the query).
 FOLLOW_PATH = re.compile(r"/api/matches/[^/]+/follow")
 #: Threads of the follow pool beyond ``follow_max_streams``: they answer the refusals.
 FOLLOW_SPARE_THREADS = 4
+#: Connections waiting for a worker's ``accept`` on the shared socket (waitress's default).
+BACKLOG = 1024
+#: Seconds a stopping worker has to finish the requests it has (the parent waits longer).
+DRAIN_SECONDS = 10.0
+#: Seconds between two looks at the shared counts while a worker holds more than its share.
+PASS_S = 0.05
 
 
 class SplitDispatcher:
@@ -72,25 +95,142 @@ class SplitDispatcher:
         return self.main.shutdown(cancel_pending, timeout) and follow
 
 
-def serve(settings: Settings, host: str, port: int, threads: int, announce=print) -> None:
-    """Run until interrupted; prints the address (and the organizer token) first."""
+def serve(settings: Settings, host: str, port: int, threads: int, announce=print,
+          processes: int = 1, report=print) -> None:
+    """Run until interrupted; prints the address (and the organizer token) first.
+
+    ``processes`` > 1: that many worker processes on one socket bound here
+    (:func:`serve_processes`); 1 is one process, the server itself, with no parent."""
+    if processes > 1:
+        serve_processes(settings, host, port, threads, processes, announce, report)
+        return
     app = create_app(settings)
-    follow_threads = settings.follow_max_streams + FOLLOW_SPARE_THREADS
-    server = create_server(app, host=host, port=port, threads=threads, ident="wonders",
-                           connection_limit=max(100, threads * 8) + follow_threads,
-                           channel_timeout=120, channel_request_lookahead=1,
-                           clear_untrusted_proxy_headers=True,
-                           _dispatcher=SplitDispatcher(threads, follow_threads))
-    actual_port = server.effective_port
+    server = _server(app, settings, threads, host=host, port=port)
     settle_startup()  # what startup loaded is walked by no later collection (web.longlived)
     spread_full_collections()  # and the cached tables by fewer of them
-    announce(f"serving {describe(settings.store)} on http://{host}:{actual_port} with {threads} threads "
-             f"(and {follow_threads} for live follow: at most {settings.follow_max_streams} "
-             f"streams, {settings.follow_max_per_client} per address)")
+    announce(f"serving {describe(settings.store)} on http://{host}:{server.effective_port} "
+             f"with {threads} threads (and {_follow_threads(settings)} for live follow: at most "
+             f"{settings.follow_max_streams} streams, {settings.follow_max_per_client} per "
+             f"address)")
     announce(f"organizer token: {settings.organizer_token}")
     sys.stdout.flush()
-    logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "task queue depth" noise
     try:
         server.run()
     finally:
         server.close()
+
+
+def serve_processes(settings: Settings, host: str, port: int, threads: int, processes: int,
+                    announce=print, report=print) -> None:
+    """``processes`` workers (:mod:`web.supervise`) on one socket bound here, each building
+    its own app after the fork (:func:`serve_worker`); the address is announced once every
+    worker is ready.  Returns after SIGINT or SIGTERM with every worker stopped (one line);
+    :class:`~web.supervise.WorkerFailed` if a worker could not start or died too often."""
+    if not hasattr(os, "fork"):
+        raise WorkerFailed("--processes above 1 needs os.fork (a POSIX system); use --processes 1")
+    sock = listening_socket(host, port)
+    try:
+        shares = Shares(processes)  # before the fork: every worker sees every count
+        supervisor = Supervisor(processes, partial(serve_worker, settings, sock, threads, shares),
+                                report, gone=shares.leave)
+        settle_startup()  # before the fork: what the parent imported stays shared, unwalked
+        supervisor.start()
+        if supervisor.stop_signal:
+            announce(f"stopped by {supervisor.stop_signal} while starting: all {processes} "
+                     f"worker processes ended")
+            return
+        announce(f"serving {describe(settings.store)} on http://{host}:{sock.getsockname()[1]} "
+                 f"with {processes} processes × {threads} threads (each also {_follow_threads(settings)} "
+                 f"for live follow: at most {settings.follow_max_streams} streams, "
+                 f"{settings.follow_max_per_client} per address, per process); worker pids "
+                 f"{' '.join(map(str, supervisor.pids()))}")
+        announce(f"organizer token: {settings.organizer_token}")
+        sys.stdout.flush()
+        stopped_by = supervisor.run()
+        announce(f"stopped by {stopped_by}: all {processes} worker processes ended")
+    finally:
+        sock.close()
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The socket every worker accepts on, bound and listening (connections wait in its
+    backlog until a worker takes them)."""
+    info = socket.getaddrinfo(host, port, socket.AF_UNSPEC, socket.SOCK_STREAM, 0,
+                              socket.AI_PASSIVE)
+    family, kind, proto, _, address = info[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(BACKLOG)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def serve_worker(settings: Settings, sock: socket.socket, threads: int, shares: Shares,
+                 number: int, ready) -> None:
+    """Worker ``number`` of :func:`serve_processes`, in its own process: build the app, serve
+    on ``sock`` taking only its share of the connections (:mod:`web.balance`), and on SIGTERM
+    stop taking connections, finish what it has and return."""
+    app = create_app(settings)
+    server = _server(app, settings, threads, sockets=[sock])
+    settle_startup()
+    spread_full_collections()
+    stopping: list[int] = []
+    signal.signal(signal.SIGTERM, lambda signum, _frame: stopping.append(signum))
+    ready()
+    adj = server.adj
+    try:
+        while not stopping:
+            shares.publish(number, len(server._map))
+            server.accepting = shares.may_accept(number)
+            # not accepting: look again soon, as the others' counts change
+            wasyncore.loop(timeout=adj.asyncore_loop_timeout if server.accepting else PASS_S,
+                           map=server._map, use_poll=adj.asyncore_use_poll, count=1)
+    finally:
+        shares.leave(number)
+    drain(server, time.monotonic() + DRAIN_SECONDS)
+    app.extensions["wonders"].store.close()  # a database pool says goodbye, not just drops
+
+
+def drain(server, deadline: float) -> None:
+    """Stop accepting, close idle connections, and run the loop until no request but a
+    live-follow stream is being received, served or sent (a follower reconnects, with
+    ``Last-Event-ID``, to another worker), or until ``deadline``; then close everything."""
+    server.accepting = False  # its readable() is then False: the socket is no longer polled
+    adj = server.adj
+    while time.monotonic() < deadline:
+        channels = [c for c in list(server._map.values()) if isinstance(c, HTTPChannel)]
+        for channel in channels:
+            if not (channel.requests or channel.request or channel.total_outbufs_len):
+                channel.handle_close()
+        if not any(_is_busy(c) for c in channels):
+            break
+        wasyncore.loop(timeout=0.05, map=server._map, use_poll=adj.asyncore_use_poll, count=1)
+    server.task_dispatcher.shutdown(cancel_pending=True, timeout=1)
+    wasyncore.close_all(server._map)
+
+
+def _is_busy(channel: HTTPChannel) -> bool:
+    """A connection with a request arriving, running (a live-follow stream aside) or unsent."""
+    if not channel.connected or (channel.requests and SplitDispatcher.is_follow(channel)):
+        return False
+    return bool(channel.requests or channel.request or channel.total_outbufs_len)
+
+
+def _follow_threads(settings: Settings) -> int:
+    return settings.follow_max_streams + FOLLOW_SPARE_THREADS
+
+
+def _server(app, settings: Settings, threads: int, **where):
+    """The waitress server of one process (``where``: ``host`` and ``port``, or ``sockets``)."""
+    follow_threads = _follow_threads(settings)
+    server = create_server(app, threads=threads, ident="wonders",
+                           connection_limit=max(100, threads * 8) + follow_threads,
+                           channel_timeout=120, channel_request_lookahead=1,
+                           clear_untrusted_proxy_headers=True,
+                           _dispatcher=SplitDispatcher(threads, follow_threads), **where)
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "task queue depth" noise
+    return server

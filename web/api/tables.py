@@ -39,7 +39,7 @@ from replay.game import Game, Rules
 from replay.games import game_of
 from replay.reading import Reading
 from replay.recorder import Recorder
-from replay.replayer import Divergence, Replay
+from replay.replayer import NO_SNAPSHOTS, SNAPSHOT_EVERY, Divergence, Replay
 from replay.timeline import Timeline, open_timeline
 from web.errors import WebError
 
@@ -79,6 +79,9 @@ class Table:
         self.timeline: Reading = open_timeline(stored, db)
         self.cards = reading_cards(self.timeline, db)  # the match's own, its tokens included
         self._recorder: Recorder | None = None
+        # This process's own re-derivation, extended as the match grows (:meth:`_verify`);
+        # its engine goes to a recorder when a write needs one (and it is then dropped).
+        self._verified: Replay | None = None
         self._mark: Mark | None = None
         self._checked = -1  # the length the engine last re-derived (``_mark`` is for it)
         self._views: dict[tuple, Any] = {}  # rendered views of the current length
@@ -124,9 +127,18 @@ class Table:
         return recorder
 
     def engine(self) -> Rules | None:
-        """The engine at the pending prompt, or ``None`` when it disagrees with the record."""
-        recorder = self._resume()
-        return recorder.engine if recorder is not None else None
+        """The engine at the pending prompt, or ``None`` when it disagrees with the record
+        (do not change it): the recorder's, else the re-derivation's (which a read leaves
+        to be extended at the next length)."""
+        recorder = self._recorder
+        if recorder is not None and recorder.length == self.length:
+            return recorder.engine
+        if self._checked == self.length and self._mark is not None:
+            return None
+        replay = self._verified
+        if replay is None or len(replay) != self.length:
+            replay = self._verify()
+        return replay.engine if replay is not None else None
 
     def append(self, write: Callable[[Recorder], list[Stored]]) -> list[Stored]:
         """Run one recorder write and fold what it appended; on any error (a stale seq is a
@@ -152,20 +164,39 @@ class Table:
             self._recorder, self._checked, self._mark = recorder, self.length, None
 
     def _resume(self) -> Recorder | None:
-        """The recorder for the timeline's length, re-deriving the recorded events through
-        the engine if needed (once per length); ``None`` if the engine disagrees."""
+        """The recorder for the timeline's length, from the re-derivation at that length
+        (:meth:`_verify`) whose engine it takes over; ``None`` if the engine disagrees."""
         recorder = self._recorder
         if recorder is not None and recorder.length == self.length:
             return recorder
         self._recorder = None
         if self._checked == self.length and self._mark is not None:
             return None
-        self._checked = self.length
-        replay, self._mark = rederive(self.timeline.events, self.db)
+        replay = self._verified
+        if replay is None or len(replay) != self.length:
+            replay = self._verify()
         if replay is not None:  # its engine, at the pending prompt, becomes the recorder's
+            self._verified = None  # (the recorder moves that engine on)
             self._recorder = Recorder(self.store, self.db, replay.opened, replay.engine,
                                       len(replay))
         return self._recorder
+
+    def _verify(self) -> Replay | None:
+        """Re-derive the recorded events up to the timeline's length (once per length):
+        extending this table's earlier re-derivation by the events appended since -- a
+        process that reads a match another process records (a live follower, a polled
+        board) derives each event once, not the whole match at each new length -- or, with
+        none, from the start.  Sets the divergence mark; never raises."""
+        self._checked = self.length
+        replay = self._verified
+        if replay is not None and len(replay) < self.length:
+            replay, self._mark = rederive_more(replay, self.timeline.events[len(replay):])
+        elif replay is None or len(replay) != self.length:
+            replay, self._mark = rederive(self.timeline.events, self.db, NO_SNAPSHOTS)
+        else:
+            self._mark = None
+        self._verified = replay
+        return replay
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -173,7 +204,11 @@ class Table:
         """Where today's engine disagrees with the record (``None``: it re-derives it all).
         Computed at most once per length; never raises."""
         if self._checked != self.length:
-            self._resume()
+            recorder = self._recorder
+            if recorder is not None and recorder.length == self.length:
+                self._checked, self._mark = self.length, None  # the recorder derived it
+            else:
+                self._verify()
         return self._mark
 
     def view(self, key: tuple, render: Callable[[], T]) -> T:
@@ -216,19 +251,35 @@ class Table:
         return self.timeline.state_at(seq)
 
 
-def rederive(events, db: Any) -> tuple[Replay | None, Mark | None]:
+def rederive(events, db: Any, snapshot_every: int = SNAPSHOT_EVERY
+             ) -> tuple[Replay | None, Mark | None]:
     """Verify a match: re-derive its events through today's engine.  Returns the replay, or
     where the engine disagrees with the record; never raises."""
     try:
-        return Replay(events, db), None
-    except Divergence as exc:
-        return None, Mark(exc.seq, _what_differs(exc))
-    except ReplayError as exc:  # e.g. a card today's pool no longer has
-        return None, Mark(0, f"today's engine cannot re-derive this match: {exc}")
-    except Exception as exc:  # never fail a read because verification broke
-        log.exception("re-deriving a match failed")
-        return None, Mark(0, f"today's engine cannot re-derive this match "
-                             f"({type(exc).__name__})")
+        return Replay(events, db, snapshot_every), None
+    except Exception as exc:  # noqa: BLE001 - never fail a read because verification broke
+        return None, _mark_of(exc)
+
+
+def rederive_more(replay: Replay, events) -> tuple[Replay | None, Mark | None]:
+    """Verify newly recorded events: extend a re-derivation by them (:meth:`Replay.extend`).
+    Returns the replay, or where the engine disagrees; never raises (nor reuses ``replay``
+    after a failure: its state is then partial)."""
+    try:
+        replay.extend(events)
+    except Exception as exc:  # noqa: BLE001 - never fail a read because verification broke
+        return None, _mark_of(exc)
+    return replay, None
+
+
+def _mark_of(exc: Exception) -> Mark:
+    """Where and why a re-derivation failed."""
+    if isinstance(exc, Divergence):
+        return Mark(exc.seq, _what_differs(exc))
+    if isinstance(exc, ReplayError):  # e.g. a card today's pool no longer has
+        return Mark(0, f"today's engine cannot re-derive this match: {exc}")
+    log.exception("re-deriving a match failed", exc_info=exc)
+    return Mark(0, f"today's engine cannot re-derive this match ({type(exc).__name__})")
 
 
 def reading_cards(reading: Reading, pool: Any) -> Any:
