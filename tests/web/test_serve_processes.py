@@ -259,7 +259,9 @@ def test_sigterm_stops_every_worker_and_leaves_no_process(tmp_path):
     started = time.monotonic()
     code, out, err = server.stop(signal.SIGTERM)
     assert code == 0, err
-    assert time.monotonic() - started < 5  # idle connections are closed, not waited for
+    # idle connections are closed, not waited for: well under the 10 s a drain may take (on a
+    # loaded machine the processes' exit alone can take seconds)
+    assert time.monotonic() - started < 8
     assert out.strip().splitlines()[-1] == "stopped by SIGTERM: all 2 worker processes ended"
     assert "Traceback" not in err and err.strip() == "", err
     assert not any(is_running(pid) for pid in workers)
