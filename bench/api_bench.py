@@ -185,7 +185,10 @@ def server_processes() -> int:
         if at >= len(sys.argv) or not sys.argv[at].isdigit() or int(sys.argv[at]) < 1:
             raise SystemExit("api bench: --processes needs a number of server processes (1 or more)")
         return int(sys.argv[at])
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    sys.path.insert(0, str(ROOT))
+    from web.cli_serve import core_count
+
+    return core_count()
 
 
 def noop_worker(host: str, port: int, seconds: float, threads: int, results) -> None:
