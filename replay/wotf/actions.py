@@ -73,7 +73,12 @@ class TurnActions(Component):
         return [Passed(seat), *self._candidate_actions(seat)]
 
     def has_turn_action(self, seat: Seat) -> bool:
-        """Whether ``seat`` can do anything but pass (403.4: otherwise it passes automatically)."""
+        """Whether ``seat`` can do anything but pass (403.4: otherwise it passes automatically).
+
+        With an action left, drawing is legal (404.1, :meth:`_why_not_draw`): no candidate
+        need be built to know it."""
+        if self.state.players[seat].actions >= 1:
+            return True
         return next(self._candidate_actions(seat), None) is not None
 
     def _candidate_actions(self, seat: Seat):
@@ -107,6 +112,7 @@ class TurnActions(Component):
         """Activated abilities (one per turn) and harvests (any number at once), 404.4."""
         harvestable = []
         view = self.view
+        p = self.state.players[seat]
         for c in list(view.world()):
             if c.controller != seat:
                 continue
@@ -117,13 +123,17 @@ class TurnActions(Component):
             unscripted = self._has_unscripted_ability(c.id)
             count = max(len(refs), 1 if unscripted else 0)
             for index in range(count):
-                if index < len(refs) and refs[index][1].when != "activated" and \
-                        not (index == 0 and unscripted):
-                    continue  # the check refuses it: no activated ability #index (404.4)
+                if index == 0 and unscripted:
+                    pass  # entered by hand (R19): the check decides
+                elif index < len(refs) and (refs[index][1].when != "activated"
+                                            or _cannot_pay(c.tapped, p, refs[index][1].cost)):
+                    continue  # the check refuses it: no activated ability #index (404.4),
+                    # or one it can't pay (Harvest, Tap, 404.4, Pay)
                 act = ActivationDeclared(seat, c.id, index)
                 if self.why_not_turn(seat, act) is None:
                     yield act
-            if self._why_not_harvest_one(seat, c.id) is None:
+            # a tapped card is never harvested: its harvest ability taps it (Harvest, Tap)
+            if not c.tapped and self._why_not_harvest_one(seat, c.id) is None:
                 harvestable.append(c.id)
         for cid in harvestable:
             yield HarvestDeclared(seat, [cid])
@@ -384,6 +394,18 @@ def _not_activatable(cid: str, seat: Seat, rule: str = "rule 404.4") -> str:
     the refusal tells a seat nothing about a face-down card it names by id."""
     return (f"{cid} is not a face-up card {seat} controls in The World ({rule}; a face-down "
             f"card has no abilities, rule 510)")
+
+
+def _cannot_pay(tapped: bool, p, cost) -> bool:
+    """Whether the check is sure to refuse activating a scripted ability of this cost now,
+    whatever else holds (:meth:`TurnActions._why_not_activate`): a harvest ability is
+    harvested, not activated (Harvest); a tap ability needs its card untapped (Tap); the
+    actions and energy it costs must be there (404.4, Pay).  Only for skipping candidates:
+    the check says why."""
+    if cost.harvest or (cost.tap and tapped):
+        return True
+    actions = cost.actions + (1 if cost.spends_action and not cost.actions else 0)
+    return p.actions < actions or p.energy < cost.energy
 
 
 def _num(value: float) -> str:

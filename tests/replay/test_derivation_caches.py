@@ -377,7 +377,13 @@ def every_turn_action(engine: Engine, seat: str) -> list:
                 act = ActivationDeclared(seat, c.id, index)
                 if turns.why_not_turn(seat, act) is None:
                     allowed.append(act)
-    allowed += [d for d in legal if type(d).__name__ == "HarvestDeclared"]
+    harvests = [d for d in legal if type(d).__name__ == "HarvestDeclared"]
+    # every single harvest the check allows is offered, and the one of them all (Harvest)
+    from replay.wotf.events import HarvestDeclared
+    singles = [HarvestDeclared(seat, [c.id]) for c in engine.view.world() if c.controller == seat]
+    singles = [h for h in singles if turns.why_not_turn(seat, h) is None]
+    assert harvests[:len(singles)] == singles, "a harvest the check allows is not offered"
+    allowed += harvests
     return allowed
 
 
@@ -404,6 +410,40 @@ def test_offered_plays_are_those_the_check_allows(ruleset):
         engine.start()
         play_out(engine, random.Random(seed), on_step=on_step)
     assert turns_seen > 50
+
+
+@pytest.mark.parametrize("ruleset", ["1.3.2", "1.2"])
+def test_has_turn_action_is_whether_the_check_allows_anything_but_a_pass(ruleset):
+    # 403.4 / 404.5: a seat with no legal turn action passes automatically. has_turn_action
+    # answers at once when an action is left (drawing is legal, 404.1) and skips activations
+    # and harvests the check is sure to refuse: at every turn prompt it is True, and at
+    # every automatic pass False, and both agree with the check asked one by one.
+    from replay.wotf.events import Passed
+    prompts = autos = 0
+    for seed in range(4):
+        a, b = seed % len(DECKS), (seed * 3 + 2) % len(DECKS)
+        seats = [SeatInfo(seat, seat, deck.name, deck.entries(), deck.archive_entries())
+                 for seat, deck in (("A", DECKS[a]), ("B", DECKS[b]))]
+        engine = Engine.for_match(MatchOpened(match_id="turns", ruleset=ruleset, seats=seats), DB)
+
+        def on_emit(event, e=engine) -> None:
+            nonlocal autos
+            if isinstance(event, Passed) and event.auto:  # evolve counted the pass, nothing more
+                autos += 1
+                assert not e._turns.has_turn_action(event.seat)
+                assert every_turn_action(e, event.seat) == [Passed(event.seat)]
+
+        def on_step(e: Engine) -> None:
+            nonlocal prompts
+            if e.prompt is not None and e.prompt.kind == "turn":
+                prompts += 1
+                assert e._turns.has_turn_action(e.prompt.seat)
+                assert len(every_turn_action(e, e.prompt.seat)) > 1
+
+        engine.on_emit = on_emit
+        engine.start()
+        play_out(engine, random.Random(seed), on_step=on_step)
+    assert prompts > 50 and autos > 10
 
 
 def test_facts_of_a_definition_follow_stats_entered_at_the_table():
