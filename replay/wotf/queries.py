@@ -35,6 +35,8 @@ class View:
     def __init__(self, state: GameState, db: CardDB, consult_statics: bool = True):
         self.s = state
         self.db = db if isinstance(db, MatchCards) else MatchCards(db, state)
+        # the definitions no event can change, by name: looked up without a call (definition)
+        self._fixed = self.db.fixed
         self._consult_statics = consult_statics
         self._base: View | None = None  # the same facts with no statics in force
         self._world: list[CardState] | None = None
@@ -239,7 +241,10 @@ class View:
         """The static table, for a question about the part of it these effects fill
         (:data:`replay.wotf.statics.GRANT_OPS` …): the empty table, and free, while no static
         ability on a card in The World has one of them (no other effect fills that part)."""
-        if self._skips_part(ops):
+        skip = self._skips.get(ops)  # _skips_part, without its call: asked at every look
+        if skip is None:
+            skip = self._skips_part(ops)
+        if skip:
             return static_rules.EMPTY
         return self.statics()
 
@@ -268,7 +273,8 @@ class View:
         return self.s.cards[cid]
 
     def definition(self, cid: str) -> Card:
-        return self.db[self.s.cards[cid].name]
+        name = self.s.cards[cid].name
+        return self._fixed.get(name) or self.db[name]
 
     def world(self) -> list[CardState]:
         """Cards in The World, in the order of the state's card table."""
@@ -480,7 +486,7 @@ class View:
         c = self.s.cards[cid]
         if c.gained:
             return True
-        printed = self.db[c.name].keywords
+        printed = (self._fixed.get(c.name) or self.db[c.name]).keywords
         if any(k in printed for k in keywords):
             return True
         if c.face_down or (not c.effects and self._skips_part(static_rules.GRANT_OPS)):
@@ -491,7 +497,8 @@ class View:
         """How many instances of a keyword a card has (granted twice = twice, Symbiosis ex. 1)."""
         c = self.s.cards[cid]
         granted = self._granted(cid).count(keyword)
-        own = int(keyword in self.db[c.name].keywords) + c.gained.count(keyword)
+        own = int(keyword in (self._fixed.get(c.name) or self.db[c.name]).keywords) + \
+            c.gained.count(keyword)
         if own and self.has_blank_text(cid):
             return granted  # none of its own while its text is blank
         return own + granted
@@ -532,7 +539,7 @@ class View:
             if c.face_down:
                 found = False  # a face-down card has no card type (Face Down)
             else:
-                d = self.db[c.name]
+                d = self._fixed.get(c.name) or self.db[c.name]
                 found = d.type == "wonder" or (d.type == "land" and c.counters.get("growth", 0) > 0)
             self._wonders[cid] = found
         return found
@@ -587,7 +594,7 @@ class View:
     def base_power(self, cid: str) -> float:
         """Base power: the printed power (``*``/undefined is 0); growth lands count lands."""
         c = self.s.cards[cid]
-        d = self.db[c.name]
+        d = self._fixed.get(c.name) or self.db[c.name]
         base: float
         if d.type == "land" and c.counters.get("growth", 0) > 0:
             base = self.lands_controlled(controller_of(c)) if c.zone == "world" else 0
@@ -666,7 +673,7 @@ class View:
             self._fragile = (epoch, {c.id for c in self.world()
                                      if c.effects or self._may_lower(c.name)})
         fragile = self._fragile[1]
-        return [c for c in self.world() if c.id in fragile or c.counters.get("-1", 0)]
+        return [c for c in self.world() if c.id in fragile or (c.counters and c.counters.get("-1", 0))]
 
     def power(self, cid: str) -> float:
         """Current power, in the order of operations of rule 101.6 (v1.3.2).
