@@ -161,8 +161,10 @@ class View:
             self._null_marks.clear()
             self._wonders.clear()
             self._refs_all.clear()
-        elif self._no_source_fills(static_rules.NULLIFY_OPS):
-            if self._no_source_fills(static_rules.GRANT_OPS):
+        elif not self._consult_statics or self._skips.get(static_rules.NULLIFY_OPS) is True:
+            # known, without working anything out, that no static ability in The World
+            # nullifies (the skip kept by statics_for), nor grants (below)
+            if not self._consult_statics or self._skips.get(static_rules.GRANT_OPS) is True:
                 return
             self._grants.clear()
             return
@@ -170,11 +172,6 @@ class View:
         self._refs.clear()
         self._links.clear()
         self._grants.clear()
-
-    def _no_source_fills(self, ops: frozenset[str]) -> bool:
-        """Whether it is known, without working anything out, that no static ability on a
-        card in The World fills this part of the table (:meth:`statics_for`)."""
-        return not self._consult_statics or self._skips.get(ops) is True
 
     def without_statics(self) -> View:
         """The facts of this state before any static ability applies: what the static
@@ -221,7 +218,7 @@ class View:
         if self._static_sources is None:
             # only the cards of a name with a printed static ability, or with copied ones
             statics = self._names_with_timing("static")
-            cards = [c for c in self.world() if c.name in statics or _copies_abilities(c)] \
+            cards = [c for c in self.world() if c.name in statics or (c.gained and _copies_abilities(c))] \
                 if statics or self._has_copies() else []
             self._static_sources = static_rules.sources(self.without_statics(), cards)
         return self._static_sources
@@ -310,7 +307,7 @@ class View:
         if found is None:
             c = self.s.cards[cid]
             found = self._null_marks[cid] = c.counters.get("null", 0) > 0 or \
-                any(e.kind == "nullify" for e in c.effects)
+                (bool(c.effects) and any(e.kind == "nullify" for e in c.effects))
         return found
 
     def is_nullified(self, cid: str) -> bool:
@@ -396,7 +393,7 @@ class View:
         (a new list: callers may change the state while they go through it)."""
         names = self._names_with_timing(when)
         if self._has_copies():
-            return [c for c in self.world() if c.name in names or _copies_abilities(c)]
+            return [c for c in self.world() if c.name in names or (c.gained and _copies_abilities(c))]
         return [c for c in self.world() if c.name in names] if names else []
 
     def reactors(self, event: str) -> list[CardState]:
@@ -414,7 +411,7 @@ class View:
             else:
                 names = self._names_with_timing(f"whenever:{event}")
                 found = self._reactors[event] = (known, [
-                    c for c in self.world() if c.name in names or _copies_abilities(c)])
+                    c for c in self.world() if c.name in names or (c.gained and _copies_abilities(c))])
         return found[1]
 
     def _events_reacted_to(self) -> frozenset[str]:
@@ -447,7 +444,7 @@ class View:
         """Whether a card in The World has abilities copied by symbiosis (kept until a card
         changes area or copies abilities: :meth:`touch`)."""
         if self._copying is None:
-            self._copying = any(_copies_abilities(c) for c in self.world())
+            self._copying = any(_copies_abilities(c) for c in self.world() if c.gained)
         return self._copying
 
     def has_blank_text(self, cid: str) -> bool:
@@ -487,8 +484,9 @@ class View:
         if c.gained:
             return True
         printed = (self._fixed.get(c.name) or self.db[c.name]).keywords
-        if any(k in printed for k in keywords):
-            return True
+        for k in keywords:  # (a loop: no generator made for the commonest question)
+            if k in printed:
+                return True
         if c.face_down or (not c.effects and self._skips_part(static_rules.GRANT_OPS)):
             return False  # nothing granted: no "gets" effect, no static ability grants one
         return bool(self._granted(cid))
