@@ -27,6 +27,8 @@ _KEEPS_CARDS = frozenset(
     and cls not in STRUCTURAL and cls is not wotf_events.CounterChanged
 ) | {wotf_events.CardMoved}
 _POWER_OPS = frozenset(static_rules.POWER_OPS)
+#: keys of View._names_where (no ability timing is spelt so)
+_STAT_DEFINING, _MAY_LOWER = "fact:stat-defining", "fact:may-lower"
 
 
 class View:
@@ -66,7 +68,8 @@ class View:
         # ((definitions known, cards in the state), the events some card of the match has a
         # "whenever" on): no card can be added or defined but by an event that grows either
         self._reacted: tuple[tuple[int, int], frozenset[str]] | None = None
-        self._timing_names: dict[str, frozenset[str]] = {}  # timing -> names, as _reacted
+        # timing (and the facts of _names_where) -> names, as _reacted
+        self._timing_names: dict[str, frozenset[str]] = {}
         # whether a card in The World has copied abilities (symbiosis), until one changes area
         self._copying: bool | None = None
         # (realm, controller) -> the cards there, until a card changes area or controller
@@ -142,8 +145,9 @@ class View:
         land's count of lands), its counters and its effects (101.6).  Kept until a card
         changes area."""
         if self._stable_power is None:
-            self._stable_power = not self.has_power_statics() and not any(
-                self._stat_defining(c.name) for c in self.world())
+            defining = self._names_where(_STAT_DEFINING)
+            self._stable_power = not self.has_power_statics() and not (
+                defining and any(c.name in defining for c in self.world()))
         return self._stable_power
 
     def _forget(self, kind: type | None = None) -> None:
@@ -440,6 +444,19 @@ class View:
             self._timing_names[when] = found
         return found
 
+    def _names_where(self, fact: str) -> frozenset[str]:
+        """The names of the match's cards of which a fact of the definition holds
+        (:data:`_STAT_DEFINING`: :meth:`_stat_defining` lists an ability; :data:`_MAY_LOWER`:
+        :meth:`_may_lower`), worked out again as :meth:`_names_with_timing` is: a scan of
+        The World then asks no question of each card."""
+        self._events_reacted_to()  # drops these names when the match's cards change
+        found = self._timing_names.get(fact)
+        if found is None:
+            names = {c.name for c in self.s.cards.values()}
+            holds = self._may_lower if fact == _MAY_LOWER else self._stat_defining
+            found = self._timing_names[fact] = frozenset(n for n in names if holds(n))
+        return found
+
     def _has_copies(self) -> bool:
         """Whether a card in The World has abilities copied by symbiosis (kept until a card
         changes area or copies abilities: :meth:`touch`)."""
@@ -668,8 +685,9 @@ class View:
             return [c for c in self.world() if self.can_have_negative_power(c.id)]
         epoch = len(self.db.defines.defined)
         if self._fragile is None or self._fragile[0] != epoch:
+            lowering = self._names_where(_MAY_LOWER)
             self._fragile = (epoch, {c.id for c in self.world()
-                                     if c.effects or self._may_lower(c.name)})
+                                     if c.effects or c.name in lowering})
         fragile = self._fragile[1]
         return [c for c in self.world() if c.id in fragile or (c.counters and c.counters.get("-1", 0))]
 
