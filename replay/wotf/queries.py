@@ -70,6 +70,7 @@ class View:
         self._reacted: tuple[tuple[int, int], frozenset[str]] | None = None
         # timing (and the facts of _names_where) -> names, as _reacted
         self._timing_names: dict[str, frozenset[str]] = {}
+        self._names: frozenset[str] = frozenset()  # the match's cards' names, as _reacted
         # whether a card in The World has copied abilities (symbiosis), until one changes area
         self._copying: bool | None = None
         # (realm, controller) -> the cards there, until a card changes area or controller
@@ -263,8 +264,8 @@ class View:
         cards a match can use are all in its state from setup on (a stand-in token made
         later has no abilities), so it is worked out once."""
         if self._counted is None:
-            self._counted = frozenset(a.on.event for c in self.s.cards.values()
-                                      for a in self.db[c.name].abilities
+            self._counted = frozenset(a.on.event for n in {c.name for c in self.s.cards.values()}
+                                      for a in self.db[n].abilities
                                       if a.on is not None and a.on.nth is not None)
         return self._counted
 
@@ -388,9 +389,18 @@ class View:
         epoch = len(self.db.defines.defined)
         cached = self._timings.get(c.name)
         if cached is None or cached[0] != epoch:
-            cached = self._timings[c.name] = (epoch, frozenset(
-                a.when for a in self.db[c.name].abilities))
+            return when in self._timings_of(c.name)
         return when in cached[1]
+
+    def _timings_of(self, name: str) -> frozenset[str]:
+        """The timings (``Ability.when``) of a definition's printed abilities (worked out
+        once per definition)."""
+        epoch = len(self.db.defines.defined)
+        cached = self._timings.get(name)
+        if cached is None or cached[0] != epoch:
+            cached = self._timings[name] = (epoch, frozenset(
+                a.when for a in self.db[name].abilities))
+        return cached[1]
 
     def with_timing(self, when: str) -> list[CardState]:
         """The cards in The World that :meth:`may_have_timing` ``when``, in The World's order
@@ -423,7 +433,7 @@ class View:
         out again when the state holds or defines more cards)."""
         key = (len(self.db.defines.defined), len(self.s.cards))
         if self._reacted is None or self._reacted[0] != key:
-            names = {c.name for c in self.s.cards.values()}
+            names = self._names = frozenset(c.name for c in self.s.cards.values())
             self._reacted = (key, frozenset().union(*(self._whenever_of(n) for n in names)))
             self._timing_names = {}
         return self._reacted[1]
@@ -435,12 +445,11 @@ class View:
         self._events_reacted_to()  # drops these names when the match's cards change
         found = self._timing_names.get(when)
         if found is None:
-            names = {c.name for c in self.s.cards.values()}
+            names = self._names
             if when.startswith("whenever:"):  # those with a "whenever" on this game event
                 found = frozenset(n for n in names if when[9:] in self._whenever_of(n))
             else:
-                found = frozenset(n for n in names
-                                  if any(a.when == when for a in self.db[n].abilities))
+                found = frozenset(n for n in names if when in self._timings_of(n))
             self._timing_names[when] = found
         return found
 
@@ -452,7 +461,7 @@ class View:
         self._events_reacted_to()  # drops these names when the match's cards change
         found = self._timing_names.get(fact)
         if found is None:
-            names = {c.name for c in self.s.cards.values()}
+            names = self._names
             holds = self._may_lower if fact == _MAY_LOWER else self._stat_defining
             found = self._timing_names[fact] = frozenset(n for n in names if holds(n))
         return found
