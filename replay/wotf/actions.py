@@ -8,6 +8,7 @@ the ``_do_*`` methods trust their input.
 from __future__ import annotations
 
 from replay.prompts import Choose, Prompt
+from replay.wotf.abilities import Cost
 from replay.wotf.bus import Occurrence
 from replay.wotf.cards import Card
 from replay.wotf.events import (
@@ -23,7 +24,7 @@ from replay.wotf.events import (
     ResourcesChanged,
     TurnEnded,
 )
-from replay.wotf.state import Seat, other
+from replay.wotf.state import PlayerState, Seat, other
 from replay.wotf.statics import DECK_OPS
 from replay.wotf.table import Component, Flow
 from replay.wotf.trigger import Trigger
@@ -396,7 +397,7 @@ def _not_activatable(cid: str, seat: Seat, rule: str = "rule 404.4") -> str:
             f"card has no abilities, rule 510)")
 
 
-def _cannot_pay(tapped: bool, p, cost) -> bool:
+def _cannot_pay(tapped: bool, p: PlayerState, cost: Cost) -> bool:
     """Whether the check is sure to refuse activating a scripted ability of this cost now,
     whatever else holds (:meth:`TurnActions._why_not_activate`): a harvest ability is
     harvested, not activated (Harvest); a tap ability needs its card untapped (Tap); the
