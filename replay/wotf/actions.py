@@ -78,7 +78,7 @@ class TurnActions(Component):
 
         With an action left, drawing is legal (404.1, :meth:`_why_not_draw`): no candidate
         need be built to know it."""
-        if self.state.players[seat].actions >= 1:
+        if self._why_not_draw(seat) is None:
             return True
         return next(self._candidate_actions(seat), None) is not None
 
@@ -209,7 +209,7 @@ class TurnActions(Component):
             return f"{c.name}: the ability's condition is not met ({_condition_text(ability)})"
         if (cost.tap or cost.harvest) and (c.tapped or self.view.cant(cid, "be_tapped", seat)):
             return f"{c.name} is tapped: a tap ability needs it untapped (Tap)"
-        actions = cost.actions + (1 if cost.spends_action and not cost.actions else 0)
+        actions = _actions_cost(cost)
         if p.actions < actions:
             return f"no actions left (rule 404.4: this ability costs {actions} action(s))"
         if p.energy < cost.energy:
@@ -360,7 +360,7 @@ class TurnActions(Component):
         p, cost = self.state.players[seat], ability.cost
         if cost.tap or cost.harvest:
             self.g.set_tapped(cid, True, seat)
-        actions = cost.actions + (1 if cost.spends_action and not cost.actions else 0)
+        actions = _actions_cost(cost)
         if actions or cost.energy or cost.faith:
             self.emit(ResourcesChanged(seat, "activate", energy=p.energy - cost.energy,
                                        actions=p.actions - actions, faith=p.faith - cost.faith))
@@ -405,8 +405,13 @@ def _cannot_pay(tapped: bool, p: PlayerState, cost: Cost) -> bool:
     the check says why."""
     if cost.harvest or (cost.tap and tapped):
         return True
-    actions = cost.actions + (1 if cost.spends_action and not cost.actions else 0)
-    return p.actions < actions or p.energy < cost.energy
+    return p.actions < _actions_cost(cost) or p.energy < cost.energy
+
+
+def _actions_cost(cost: Cost) -> int:
+    """The actions an activated ability costs (404.4): those it names, or one if it spends
+    an action without naming a number."""
+    return cost.actions + (1 if cost.spends_action and not cost.actions else 0)
 
 
 def _num(value: float) -> str:
