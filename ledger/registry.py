@@ -16,12 +16,15 @@ never reused: two games can't register the same name.
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from importlib.metadata import entry_points
 from typing import Any, Literal, Union
 
 import msgspec
+
+from ledger import typeinfo
 
 Kind = Literal["decision", "chance", "outcome", "admin"]
 KINDS: tuple[Kind, ...] = ("decision", "chance", "outcome", "admin")
@@ -36,7 +39,9 @@ KIND: dict[str, Kind] = {}  # tag -> kind
 GAME_OF: dict[str, str] = {}  # tag -> the game that registered it ("" for the core)
 
 _decoder: msgspec.json.Decoder | None = None
-_loaded = False
+_loaded = False  # load_games has begun (a game's module may call it again while imported)
+_ready = False  # ... and ended
+_loading = threading.RLock()
 
 
 class RegistryError(ValueError):
@@ -91,16 +96,21 @@ def facts_for(game: str) -> FactsFn | None:
 
 def load_games() -> None:
     """Import every installed game once (each registers its events on import)."""
-    global _loaded
-    if _loaded:
+    global _loaded, _ready
+    if _ready:
         return
-    _loaded = True
-    for module in game_modules().values():
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name is None or not module.startswith(exc.name):
-                raise  # a game that is there but broken is an error, not an absent game
+    with _loading:  # another thread waits until the games are loaded and their types prepared
+        if _loaded:
+            return  # done, or being done by this thread (a game's module asked again)
+        _loaded = True
+        for module in game_modules().values():
+            try:
+                importlib.import_module(module)
+            except ModuleNotFoundError as exc:
+                if exc.name is None or not module.startswith(exc.name):
+                    raise  # a game that is there but broken is an error, not an absent game
+        typeinfo.prepare()  # before any thread decodes one of their classes (ledger.typeinfo)
+        _ready = True
 
 
 @cache
@@ -116,10 +126,12 @@ def decoder() -> msgspec.json.Decoder:
     """A JSON decoder for the tagged union of every registered event type."""
     global _decoder
     load_games()
-    if _decoder is None:
-        union = tuple(EVENT_TYPES.values())
-        _decoder = msgspec.json.Decoder(union[0] if len(union) == 1 else _union(union))
-    return _decoder
+    found = _decoder
+    if found is None:
+        with _loading:
+            union = tuple(EVENT_TYPES.values())
+            found = _decoder = msgspec.json.Decoder(union[0] if len(union) == 1 else _union(union))
+    return found
 
 
 def _union(types: tuple[type, ...]) -> object:
