@@ -48,6 +48,7 @@ def prepare() -> int:
 
 def _structs(base: type) -> Iterator[type]:
     """Every subclass of ``base``, depth first (a class with two Struct bases may come twice)."""
-    for cls in base.__subclasses__():
+    subclasses: list[type] = base.__subclasses__()
+    for cls in subclasses:
         yield cls
         yield from _structs(cls)
