@@ -32,6 +32,7 @@ from ledger.store import Store
 from replay.game import Game
 from replay.games import game as game_named
 from web.api import handles
+from web.api.boards import board_at, known_at
 from web.api.openapi import Query
 from web.api.tables import Table, Tables
 from web.config import Settings
@@ -209,10 +210,8 @@ def state_out(table: Table, perspective: str, seq: int | None = None,
     live = not table.state.over
     last = table.length - 1 if upto is None else min(upto, table.length - 1)
     seq = last if seq is None else max(0, min(seq, last))
-    picture = table.game.board(table.state_at(seq), table.cards, perspective)
-    known = getattr(table.game, "known", None)  # cards shown to this viewer by a manual reveal/look
-    shown = known(table.state_at(seq), table.cards, perspective, table.events[:seq + 1]) \
-        if known is not None and perspective != "omniscient" else {}
+    picture = board_at(table, seq, perspective)
+    shown = known_at(table, seq, perspective)  # cards shown to this viewer by a manual reveal/look
     if any(shown.values()):  # the board as folded, plus what this viewer was shown, if anything
         picture = {**picture, "known": shown}
     prompt = prompt_out(table.game, table.engine(), perspective, prompt_salt(table),

@@ -1,0 +1,66 @@
+"""The board of a table at a seq, from a perspective: the head's through the engine's kept view.
+
+A board is drawn from a state through the game's view of it (:class:`replay.wotf.queries.View`:
+powers, keywords in force, the cards in each realm).  A fresh view works every fact out again;
+for the head of a match the table already holds an engine at exactly that state -- the
+recorder's, or this process's re-derivation (:meth:`web.api.tables.Table.engine`) -- whose view
+the engine keeps current event by event (``Engine.emit`` tells it what each event may have
+changed), and which the engine itself asked most of those facts while deriving the last batch.
+So the head's board is drawn from the engine's state through the engine's view; any other seq
+(a past one, the public's delayed horizon) and a match the engine disagrees with get a fresh
+view of the folded state, as before.  The picture is the same either way
+(tests/replay/test_board_kept_view.py after every event of whole matches,
+tests/web/test_board_kept_view.py through a real server after decisions and take-backs).
+
+A game whose engine keeps no view (State of Wonder's ``View`` keeps nothing between questions)
+is drawn as before, through ``Game.board``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from replay.replayer import Replay
+from replay.wotf import perspective as wotf_perspective
+from web.api.tables import Table
+
+Board = dict[str, Any]
+#: game name -> (the board of an engine's state through its view, the known cards' part)
+_THROUGH_ENGINE: dict[str, tuple[Callable[[Any, str], Board],
+                                 Callable[[Any, str, Any], dict[str, list[dict[str, Any]]]]]] = {
+    "wotf": (wotf_perspective.engine_board, wotf_perspective.engine_known_board),
+}
+
+
+def head_engine(table: Table, seq: int) -> Any | None:
+    """The engine whose state is the match's at ``seq`` and whose view is kept current, or
+    ``None``: ``seq`` is not the head, the game's engine keeps no view, or today's engine
+    disagrees with the record (then the folded state is drawn)."""
+    if seq != table.length - 1 or table.game.name not in _THROUGH_ENGINE:
+        return None
+    reading = table.timeline
+    if isinstance(reading, Replay):  # schema <= 2: the state read is this re-derivation's own
+        return reading.engine
+    return table.engine()
+
+
+def board_at(table: Table, seq: int, perspective: str) -> Board:
+    """The board at ``seq`` from ``perspective``."""
+    engine = head_engine(table, seq)
+    if engine is not None:
+        return _THROUGH_ENGINE[table.game.name][0](engine, perspective)
+    return table.game.board(table.state_at(seq), table.cards, perspective)
+
+
+def known_at(table: Table, seq: int, perspective: str) -> dict[str, list[dict[str, Any]]]:
+    """Per seat, the hidden cards ``perspective`` was shown by a manual reveal or look and
+    still knows at ``seq`` (``{}`` for a game without them, and for the omniscient view)."""
+    known = getattr(table.game, "known", None)
+    if known is None or perspective == "omniscient":
+        return {}
+    events = table.events[:seq + 1]
+    engine = head_engine(table, seq)
+    if engine is not None:
+        return _THROUGH_ENGINE[table.game.name][1](engine, perspective, events)
+    return known(table.state_at(seq), table.cards, perspective, events)
