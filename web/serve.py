@@ -26,6 +26,8 @@ share of the connections (:mod:`web.balance`).  A stopping worker
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import logging
 import os
 import re
@@ -41,6 +43,7 @@ from waitress.server import create_server
 from waitress.task import ThreadedTaskDispatcher
 
 from ledger.stores import describe
+from replay.games import game, names
 from web.app import create_app
 from web.balance import Shares
 from web.config import Settings
@@ -104,6 +107,7 @@ def serve(settings: Settings, host: str, port: int, threads: int, announce=print
     if processes > 1:
         serve_processes(settings, host, port, threads, processes, announce, report)
         return
+    preload_games()
     app = create_app(settings)
     server = _server(app, settings, threads, host=host, port=port)
     settle_startup()  # what startup loaded is walked by no later collection (web.longlived)
@@ -133,6 +137,7 @@ def serve_processes(settings: Settings, host: str, port: int, threads: int, proc
         shares = Shares(processes)  # before the fork: every worker sees every count
         supervisor = Supervisor(processes, partial(serve_worker, settings, sock, threads, shares),
                                 report, gone=shares.leave)
+        preload_games()  # before the fork: imported once, not by each worker's first requests
         settle_startup()  # before the fork: what the parent imported stays shared, unwalked
         supervisor.start()
         if supervisor.stop_signal:
@@ -150,6 +155,27 @@ def serve_processes(settings: Settings, host: str, port: int, threads: int, proc
         announce(f"stopped by {stopped_by}: all {processes} worker processes ended")
     finally:
         sock.close()
+
+
+#: The modules of a game's package that its recording API imports on first use (a game's
+#: ``decision``, ``prompt_view``, ``seat_decision``, ``ruling``: replay/wotf/game.py).
+LAZY_GAME_MODULES = ("api",)
+
+
+def preload_games() -> list[str]:
+    """Import each game and the modules its recording API imports on first use, before
+    serving: else the first state reads and decisions of every worker import them under load
+    (py-spy put 5% of a short bench's server samples there, the threads of both workers
+    queueing on the import lock).  Returns the modules imported."""
+    loaded = []
+    for name in names():
+        package = type(game(name)).__module__.rpartition(".")[0]
+        for part in LAZY_GAME_MODULES:
+            module = f"{package}.{part}"
+            if importlib.util.find_spec(module) is not None:
+                importlib.import_module(module)
+                loaded.append(module)
+    return loaded
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
