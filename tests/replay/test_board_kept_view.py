@@ -18,8 +18,8 @@ import random
 
 import pytest
 
-from ledger.filestore import FileStore
 from ledger.events import MatchOpened, SeatInfo
+from ledger.filestore import FileStore
 from replay.replayer import Replay
 from replay.timeline import Timeline
 from replay.wotf.cards import default_cards

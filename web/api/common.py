@@ -192,10 +192,16 @@ def query_int(name: str, default: int, low: int = 0, high: int = 10**9) -> int:
 def event_out(narrator: Narrator, stored: Stored) -> EventOut:
     """One event of a match as the narrator's perspective may see it, in words, with the
     take-back that undid it (if one did)."""
+    return EventOut(**event_fields(narrator, stored))
+
+
+def event_fields(narrator: Narrator, stored: Stored) -> dict[str, Any]:
+    """:func:`event_out`'s fields, as its ``model_dump()`` gives them (a live follow stream
+    writes them as they are: tests/web/test_follow_messages.py compares the two)."""
     event = narrator.redact(stored.event)
-    return EventOut(seq=stored.seq, at=stored.at, batch=stored.batch,
-                    text=narrator.words(event), event=msgspec.to_builtins(event),
-                    undone_by=narrator.undone_by(stored.seq))
+    return {"seq": stored.seq, "at": stored.at, "batch": stored.batch,
+            "text": narrator.words(event), "event": msgspec.to_builtins(event),
+            "undone_by": narrator.undone_by(stored.seq)}
 
 
 def state_out(table: Table, perspective: str, seq: int | None = None,

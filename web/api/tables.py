@@ -44,6 +44,9 @@ from replay.timeline import Timeline, open_timeline
 from web.errors import WebError
 
 T = TypeVar("T")
+#: How many of the last stored events a table keeps (:meth:`Table.recent`): the new events a
+#: live follower sends next are among them (at most twice as many are held between trims).
+TAIL = 128
 Pools = Callable[[str], Any]  # a game's name -> this app's card pool of that game
 log = logging.getLogger("wonders.web")
 
@@ -77,6 +80,9 @@ class Table:
         self.game: Game = game_of(opened)
         self.db = db = pools(self.game.name)  # the card pool of the match's game
         self.timeline: Reading = open_timeline(stored, db)
+        # The last events read or written, as stored (envelopes: at, batch): a live follower
+        # takes the new ones from here rather than reading the file again (:meth:`recent`).
+        self._tail: list[Stored] = stored[-TAIL:]
         self.cards = reading_cards(self.timeline, db)  # the match's own, its tokens included
         self._recorder: Recorder | None = None
         # This process's own re-derivation, extended as the match grows (:meth:`_verify`);
@@ -104,6 +110,19 @@ class Table:
     def _fold(self, stored: list[Stored]) -> None:
         """Fold appended events (the stand-in tokens they define are folded with them)."""
         self.timeline.extend(stored)
+        tail = self._tail
+        tail += stored
+        if len(tail) > 2 * TAIL:  # trimmed now and then, not at every batch
+            del tail[:-TAIL]
+
+    def recent(self, first: int, last: int) -> list[Stored] | None:
+        """The stored events ``first``..``last`` if they are among the last ones this table
+        read or wrote (``None``: read them from the store)."""
+        tail = self._tail
+        if not tail or first < tail[0].seq or last > tail[-1].seq or first > last:
+            return None
+        start = first - tail[0].seq
+        return tail[start:start + last - first + 1]
 
     def after_append(self) -> None:
         """After our own append the head is not read at once: the next use reads it anyway
