@@ -31,6 +31,7 @@ import importlib.util
 import logging
 import os
 import re
+import select
 import signal
 import socket
 import sys
@@ -207,14 +208,20 @@ def serve_worker(settings: Settings, sock: socket.socket, threads: int, shares: 
     stopping: list[int] = []
     signal.signal(signal.SIGTERM, lambda signum, _frame: stopping.append(signum))
     ready()
-    adj = server.adj
+    adj, channels = server.adj, server._map
+    # one turn of waitress's event loop (wasyncore.loop's, called directly: a turn is run
+    # thousands of times a second under load, so its own costs count)
+    poll = wasyncore.poll2 if adj.asyncore_use_poll and hasattr(select, "poll") else wasyncore.poll
+    published = -1
     try:
         while not stopping:
-            shares.publish(number, len(server._map))
-            server.accepting = shares.may_accept(number)
+            held = len(channels)
+            if held != published:  # (the others read the slot: written only when it changes)
+                shares.publish(number, held)
+                published = held
+            server.accepting = accepting = shares.may_accept(number)
             # not accepting: look again soon, as the others' counts change
-            wasyncore.loop(timeout=adj.asyncore_loop_timeout if server.accepting else PASS_S,
-                           map=server._map, use_poll=adj.asyncore_use_poll, count=1)
+            poll(adj.asyncore_loop_timeout if accepting else PASS_S, channels)
     finally:
         shares.leave(number)
     drain(server, time.monotonic() + DRAIN_SECONDS)
