@@ -120,3 +120,12 @@ def test_head_boards_equal_the_fold_after_decisions_take_backs_and_rulings(serve
     assert took_back >= 3 and ruled >= 2, (took_back, ruled)
     known = expected_boards(path)["A"].get("known")
     print(f"checked {step + 1} writes ({took_back} take-backs, {ruled} rulings); A knows {known}")
+
+
+def test_only_a_game_whose_perspective_draws_through_an_engine_is_drawn_so():
+    from replay.games import game
+    from replay.wotf import perspective
+    from web.api.boards import through_engine
+    assert through_engine(game("wotf")) == (perspective.engine_board,
+                                            perspective.engine_known_board)
+    assert through_engine(game("sow")) is None  # its View keeps nothing: Game.board as before

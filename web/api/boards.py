@@ -18,26 +18,42 @@ is drawn as before, through ``Game.board``.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from collections.abc import Callable
 from typing import Any
 
+from replay.game import Game
 from replay.replayer import Replay
-from replay.wotf import perspective as wotf_perspective
 from web.api.tables import Table
 
 Board = dict[str, Any]
-#: game name -> (the board of an engine's state through its view, the known cards' part)
-_THROUGH_ENGINE: dict[str, tuple[Callable[[Any, str], Board],
-                                 Callable[[Any, str, Any], dict[str, list[dict[str, Any]]]]]] = {
-    "wotf": (wotf_perspective.engine_board, wotf_perspective.engine_known_board),
-}
+Known = dict[str, list[dict[str, Any]]]
+#: What a game's perspective module offers for drawing an engine's state through its kept view
+#: (``replay/wotf/perspective.py``): the board, and the known cards' part.  Looked up by name,
+#: as the web imports no game's internals (tests/web/test_game_boundary.py).
+BOARD_THROUGH_ENGINE, KNOWN_THROUGH_ENGINE = "engine_board", "engine_known_board"
+_found: dict[str, tuple[Callable[[Any, str], Board], Callable[[Any, str, Any], Known]] | None] = {}
+
+
+def through_engine(game: Game):
+    """The game's ``(engine_board, engine_known_board)``, or ``None`` for a game whose engine
+    keeps no view (State of Wonder): from the ``perspective`` module of the game's package."""
+    if game.name not in _found:
+        package = type(game).__module__.rpartition(".")[0]
+        name = f"{package}.perspective"
+        module = importlib.import_module(name) if importlib.util.find_spec(name) else None
+        board = getattr(module, BOARD_THROUGH_ENGINE, None)
+        known = getattr(module, KNOWN_THROUGH_ENGINE, None)
+        _found[game.name] = (board, known) if board is not None and known is not None else None
+    return _found[game.name]
 
 
 def head_engine(table: Table, seq: int) -> Any | None:
     """The engine whose state is the match's at ``seq`` and whose view is kept current, or
     ``None``: ``seq`` is not the head, the game's engine keeps no view, or today's engine
     disagrees with the record (then the folded state is drawn)."""
-    if seq != table.length - 1 or table.game.name not in _THROUGH_ENGINE:
+    if seq != table.length - 1 or through_engine(table.game) is None:
         return None
     reading = table.timeline
     if isinstance(reading, Replay):  # schema <= 2: the state read is this re-derivation's own
@@ -49,11 +65,11 @@ def board_at(table: Table, seq: int, perspective: str) -> Board:
     """The board at ``seq`` from ``perspective``."""
     engine = head_engine(table, seq)
     if engine is not None:
-        return _THROUGH_ENGINE[table.game.name][0](engine, perspective)
+        return through_engine(table.game)[0](engine, perspective)
     return table.game.board(table.state_at(seq), table.cards, perspective)
 
 
-def known_at(table: Table, seq: int, perspective: str) -> dict[str, list[dict[str, Any]]]:
+def known_at(table: Table, seq: int, perspective: str) -> Known:
     """Per seat, the hidden cards ``perspective`` was shown by a manual reveal or look and
     still knows at ``seq`` (``{}`` for a game without them, and for the omniscient view)."""
     known = getattr(table.game, "known", None)
@@ -62,5 +78,5 @@ def known_at(table: Table, seq: int, perspective: str) -> dict[str, list[dict[st
     events = table.events[:seq + 1]
     engine = head_engine(table, seq)
     if engine is not None:
-        return _THROUGH_ENGINE[table.game.name][1](engine, perspective, events)
+        return through_engine(table.game)[1](engine, perspective, events)
     return known(table.state_at(seq), table.cards, perspective, events)
