@@ -9,6 +9,8 @@ and the events a stream sends come from the table that just read or wrote them
   them), and ``None`` for what it no longer holds (a stream catching up reads the store).
 * A stream from seq 0 sends exactly the file's events (its start from the store, the rest
   from the table) while the match grows, with the same bytes as the model's messages.
+* A stream on a file store shares a head read less than half a poll old, and reads the head
+  again once it is older (another process's appends are then folded).
 """
 
 from __future__ import annotations
@@ -142,3 +144,25 @@ def test_a_stream_from_the_start_sends_the_files_events_with_the_models_bytes(tm
     assert grown and len(stored) > 2 * TAIL
     assert events == want
     assert read and any(taken)  # the start from the store, what came next from the table
+
+
+def test_a_recent_head_read_stands_for_a_stream_and_an_older_one_is_read_again(tmp_path,
+                                                                             monkeypatch):
+    """``Tables.using(..., fresh_within=s)`` (a stream on a file store: half its poll) reads
+    the store's head only when the last read is ``s`` old: another process's appends are
+    folded at the next look after that; every other use reads the head."""
+    api, other = Api(new_app(tmp_path)), Api(new_app(tmp_path))
+    mid, tokens = api.create()
+    svc = api.app.extensions["wonders"]
+    reads: list[str] = []
+    head = svc.store.head  # this process's store only (the other has its own)
+    monkeypatch.setattr(svc.store, "head", lambda match_id: reads.append(match_id) or head(match_id))
+    before = svc.tables.using(mid, lambda table: table.length)
+    assert len(reads) == 1
+    _record(other, mid, tokens, random.Random(2), 3)  # another process appends
+    grown = len(list(svc.store.read(mid)))
+    assert grown > before
+    assert svc.tables.using(mid, lambda table: table.length, fresh_within=60) == before
+    assert len(reads) == 1  # the recent read stood: nothing read, nothing new folded
+    assert svc.tables.using(mid, lambda table: table.length, fresh_within=0) == grown
+    assert svc.tables.using(mid, lambda table: table.length) == grown and len(reads) == 3

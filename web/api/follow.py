@@ -224,6 +224,10 @@ def follow(match_id: str):
     # last: a refused request holds nothing
     feed, release = follows().open(request.remote_addr or "?", match_id, svc.store)
     store = svc.store
+    # A file store is polled: a head read less than half a poll ago (by a seat's request,
+    # another stream on the match) stands, as this stream looks again within a poll anyway.
+    # A store that wakes a stream on an append is read at every wake.
+    fresh_within = None if store.wakes_on_append else poll / 2
 
     def horizon(table, seen: int, nxt: int):
         if table.length == seen:  # nothing new: the cheap answer, every poll
@@ -242,7 +246,8 @@ def follow(match_id: str):
         nxt, idle_since, marked, seen = start, time.monotonic(), None, -1
         try:
             while not gone():
-                looked = tables.using(match_id, partial(horizon, seen=seen, nxt=nxt))
+                looked = tables.using(match_id, partial(horizon, seen=seen, nxt=nxt),
+                                      fresh_within=fresh_within)
                 if looked is not None:
                     (seen, last, done, narrator, mark), fresh = looked
                     if mark is not None and mark != marked:  # today's engine disagrees

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -73,6 +74,7 @@ class Table:
         self.lock = threading.RLock()
         # Before reading: a batch appended meanwhile is read again (None: look next time).
         self.seen: Head | None = store.head(match_id)
+        self.refreshed_at = time.monotonic()  # when the store's head was last read
         stored = list(store.read(match_id))
         opened = stored[0].event
         if not isinstance(opened, MatchOpened):
@@ -97,6 +99,7 @@ class Table:
 
     def refresh(self) -> None:
         """Fold what another writer appended since this table last looked."""
+        self.refreshed_at = time.monotonic()
         head = self.store.head(self.match_id)
         if head == self.seen:
             return
@@ -337,11 +340,17 @@ class Tables:
     def __len__(self) -> int:
         return len(self._tables)
 
-    def using(self, match_id: str, work: Callable[[Table], T]) -> T:
-        """Run ``work`` on the match's fresh table while holding its lock."""
+    def using(self, match_id: str, work: Callable[[Table], T],
+              fresh_within: float | None = None) -> T:
+        """Run ``work`` on the match's fresh table while holding its lock.
+
+        ``fresh_within``: seconds; a table whose head was read more recently than that is not
+        read again (a live follow stream, which polls anyway: the streams on a match and its
+        seats' requests share the head reads).  Every other use reads the head."""
         table = self._get(match_id)
         with table.lock:
-            table.refresh()
+            if fresh_within is None or time.monotonic() - table.refreshed_at >= fresh_within:
+                table.refresh()
             return work(table)
 
     def _get(self, match_id: str) -> Table:
