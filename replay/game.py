@@ -113,6 +113,9 @@ class Game(Protocol):
     engine_version: str
     perspectives: tuple[str, ...]  # "omniscient", each seat, "spectator"
     seats: tuple[str, ...]
+    #: the event types :meth:`address` may answer for: of any other it says ``None``, so an
+    #: index need not ask (most events start no round, turn or place)
+    address_types: frozenset[type]
 
     @property
     def bots(self) -> Mapping[str, Callable[[random.Random], Bot]]:

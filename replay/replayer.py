@@ -180,9 +180,12 @@ class Replay:
                              f"engine derives nothing more here")
 
     def _index(self, start: int, end: int) -> None:
-        see, events = self.index.see, self.events
+        # only the events the game may address (Game.address_types): most start nothing
+        see, events, types = self.index.see, self.events, self.game.address_types
         for seq in range(start, end + 1):
-            see(seq, events[seq])
+            event = events[seq]
+            if type(event) in types:
+                see(seq, event)
 
     def _is_quiet(self) -> bool:
         """A turn prompt is pending: a point the engine can resume from a state alone

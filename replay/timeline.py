@@ -77,7 +77,8 @@ class Timeline:
     def _append(self, event: Event) -> None:
         seq = len(self.events)
         self.events.append(event)
-        self.index.see(seq, event)
+        if type(event) in self.game.address_types:  # no other event starts a place
+            self.index.see(seq, event)
         if seq % self.every == 0:
             self._snapshots[seq] = self.game.freeze(self._state)
             self._keys.append(seq)

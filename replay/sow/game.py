@@ -38,6 +38,8 @@ class StateOfWonder:
     rules_revision = RULES_REVISION
     engine_version = ENGINE_VERSION
     perspectives: tuple[str, ...] = perspective.PERSPECTIVES
+    #: the events :meth:`address` answers for (no subclass of them exists)
+    address_types = frozenset({events.TurnBegan, events.AttackersDeclared, events.PlayerBesieged})
     seats: tuple[str, ...] = SEATS
 
     @property

@@ -8,6 +8,7 @@ the ``_do_*`` methods trust their input.
 from __future__ import annotations
 
 from replay.prompts import Choose, Prompt
+from replay.wotf.abilities import Cost
 from replay.wotf.bus import Occurrence
 from replay.wotf.cards import Card
 from replay.wotf.events import (
@@ -23,7 +24,7 @@ from replay.wotf.events import (
     ResourcesChanged,
     TurnEnded,
 )
-from replay.wotf.state import Seat, other
+from replay.wotf.state import PlayerState, Seat, other
 from replay.wotf.statics import DECK_OPS
 from replay.wotf.table import Component, Flow
 from replay.wotf.trigger import Trigger
@@ -73,7 +74,12 @@ class TurnActions(Component):
         return [Passed(seat), *self._candidate_actions(seat)]
 
     def has_turn_action(self, seat: Seat) -> bool:
-        """Whether ``seat`` can do anything but pass (403.4: otherwise it passes automatically)."""
+        """Whether ``seat`` can do anything but pass (403.4: otherwise it passes automatically).
+
+        With an action left, drawing is legal (404.1, :meth:`_why_not_draw`): no candidate
+        need be built to know it."""
+        if self._why_not_draw(seat) is None:
+            return True
         return next(self._candidate_actions(seat), None) is not None
 
     def _candidate_actions(self, seat: Seat):
@@ -107,6 +113,7 @@ class TurnActions(Component):
         """Activated abilities (one per turn) and harvests (any number at once), 404.4."""
         harvestable = []
         view = self.view
+        p = self.state.players[seat]
         for c in list(view.world()):
             if c.controller != seat:
                 continue
@@ -117,13 +124,17 @@ class TurnActions(Component):
             unscripted = self._has_unscripted_ability(c.id)
             count = max(len(refs), 1 if unscripted else 0)
             for index in range(count):
-                if index < len(refs) and refs[index][1].when != "activated" and \
-                        not (index == 0 and unscripted):
-                    continue  # the check refuses it: no activated ability #index (404.4)
+                if index == 0 and unscripted:
+                    pass  # entered by hand (R19): the check decides
+                elif index < len(refs) and (refs[index][1].when != "activated"
+                                            or _cannot_pay(c.tapped, p, refs[index][1].cost)):
+                    continue  # the check refuses it: no activated ability #index (404.4),
+                    # or one it can't pay (Harvest, Tap, 404.4, Pay)
                 act = ActivationDeclared(seat, c.id, index)
                 if self.why_not_turn(seat, act) is None:
                     yield act
-            if self._why_not_harvest_one(seat, c.id) is None:
+            # a tapped card is never harvested: its harvest ability taps it (Harvest, Tap)
+            if not c.tapped and self._why_not_harvest_one(seat, c.id) is None:
                 harvestable.append(c.id)
         for cid in harvestable:
             yield HarvestDeclared(seat, [cid])
@@ -198,7 +209,7 @@ class TurnActions(Component):
             return f"{c.name}: the ability's condition is not met ({_condition_text(ability)})"
         if (cost.tap or cost.harvest) and (c.tapped or self.view.cant(cid, "be_tapped", seat)):
             return f"{c.name} is tapped: a tap ability needs it untapped (Tap)"
-        actions = cost.actions + (1 if cost.spends_action and not cost.actions else 0)
+        actions = _actions_cost(cost)
         if p.actions < actions:
             return f"no actions left (rule 404.4: this ability costs {actions} action(s))"
         if p.energy < cost.energy:
@@ -349,7 +360,7 @@ class TurnActions(Component):
         p, cost = self.state.players[seat], ability.cost
         if cost.tap or cost.harvest:
             self.g.set_tapped(cid, True, seat)
-        actions = cost.actions + (1 if cost.spends_action and not cost.actions else 0)
+        actions = _actions_cost(cost)
         if actions or cost.energy or cost.faith:
             self.emit(ResourcesChanged(seat, "activate", energy=p.energy - cost.energy,
                                        actions=p.actions - actions, faith=p.faith - cost.faith))
@@ -384,6 +395,23 @@ def _not_activatable(cid: str, seat: Seat, rule: str = "rule 404.4") -> str:
     the refusal tells a seat nothing about a face-down card it names by id."""
     return (f"{cid} is not a face-up card {seat} controls in The World ({rule}; a face-down "
             f"card has no abilities, rule 510)")
+
+
+def _cannot_pay(tapped: bool, p: PlayerState, cost: Cost) -> bool:
+    """Whether the check is sure to refuse activating a scripted ability of this cost now,
+    whatever else holds (:meth:`TurnActions._why_not_activate`): a harvest ability is
+    harvested, not activated (Harvest); a tap ability needs its card untapped (Tap); the
+    actions and energy it costs must be there (404.4, Pay).  Only for skipping candidates:
+    the check says why."""
+    if cost.harvest or (cost.tap and tapped):
+        return True
+    return p.actions < _actions_cost(cost) or p.energy < cost.energy
+
+
+def _actions_cost(cost: Cost) -> int:
+    """The actions an activated ability costs (404.4): those it names, or one if it spends
+    an action without naming a number."""
+    return cost.actions + (1 if cost.spends_action and not cost.actions else 0)
 
 
 def _num(value: float) -> str:

@@ -302,6 +302,9 @@ class MatchCards(CardDB):
         # table, R34): looked up directly, the commonest question of the whole engine
         self._fixed: dict[str, Card] = self._cards if not self.base.has_entered_cards else {
             name: card for name, card in self._cards.items() if not card.entered_at_table}
+        #: those cards by name (read only): ``fixed.get(name) or cards[name]`` is
+        #: ``cards[name]`` without a Python call for the commonest names (the engine's views)
+        self.fixed: dict[str, Card] = self._fixed
 
     def _defined(self, name: str) -> Card | None:
         """A stand-in token's definition, or a catalogue card's with the stats its owner

@@ -330,7 +330,7 @@ class Effects(Component):
     def _settle(self) -> Flow:
         view = self.view
         for c in view.world():
-            if c.counters.get("+1", 0) and c.counters.get("-1", 0):
+            if c.counters and c.counters.get("+1", 0) and c.counters.get("-1", 0):
                 self.g.add_counters(c.id, "-1", 0)
         while True:
             dying = [c.id for c in view.may_be_negative()

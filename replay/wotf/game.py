@@ -82,6 +82,7 @@ class WondersOfTheFirst:
     rules_revision = revisions.RULES_REVISION
     engine_version = ENGINE_VERSION
     perspectives = perspective.PERSPECTIVES
+    address_types = frozenset(_ADDRESSES)
     seats = ("A", "B")
 
     @property

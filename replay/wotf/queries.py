@@ -27,6 +27,8 @@ _KEEPS_CARDS = frozenset(
     and cls not in STRUCTURAL and cls is not wotf_events.CounterChanged
 ) | {wotf_events.CardMoved}
 _POWER_OPS = frozenset(static_rules.POWER_OPS)
+#: keys of View._names_where (no ability timing is spelt so)
+_STAT_DEFINING, _MAY_LOWER = "fact:stat-defining", "fact:may-lower"
 
 
 class View:
@@ -35,6 +37,8 @@ class View:
     def __init__(self, state: GameState, db: CardDB, consult_statics: bool = True):
         self.s = state
         self.db = db if isinstance(db, MatchCards) else MatchCards(db, state)
+        # the definitions no event can change, by name: looked up without a call (definition)
+        self._fixed = self.db.fixed
         self._consult_statics = consult_statics
         self._base: View | None = None  # the same facts with no statics in force
         self._world: list[CardState] | None = None
@@ -64,7 +68,9 @@ class View:
         # ((definitions known, cards in the state), the events some card of the match has a
         # "whenever" on): no card can be added or defined but by an event that grows either
         self._reacted: tuple[tuple[int, int], frozenset[str]] | None = None
-        self._timing_names: dict[str, frozenset[str]] = {}  # timing -> names, as _reacted
+        # timing (and the facts of _names_where) -> names, as _reacted
+        self._timing_names: dict[str, frozenset[str]] = {}
+        self._names: frozenset[str] = frozenset()  # the match's cards' names, as _reacted
         # whether a card in The World has copied abilities (symbiosis), until one changes area
         self._copying: bool | None = None
         # (realm, controller) -> the cards there, until a card changes area or controller
@@ -140,8 +146,9 @@ class View:
         land's count of lands), its counters and its effects (101.6).  Kept until a card
         changes area."""
         if self._stable_power is None:
-            self._stable_power = not self.has_power_statics() and not any(
-                self._stat_defining(c.name) for c in self.world())
+            defining = self._names_where(_STAT_DEFINING)
+            self._stable_power = not self.has_power_statics() and not (
+                defining and any(c.name in defining for c in self.world()))
         return self._stable_power
 
     def _forget(self, kind: type | None = None) -> None:
@@ -159,8 +166,10 @@ class View:
             self._null_marks.clear()
             self._wonders.clear()
             self._refs_all.clear()
-        elif self._no_source_fills(static_rules.NULLIFY_OPS):
-            if self._no_source_fills(static_rules.GRANT_OPS):
+        elif not self._consult_statics or self._skips.get(static_rules.NULLIFY_OPS) is True:
+            # known, without working anything out, that no static ability in The World
+            # nullifies (the skip kept by statics_for), nor grants (below)
+            if not self._consult_statics or self._skips.get(static_rules.GRANT_OPS) is True:
                 return
             self._grants.clear()
             return
@@ -168,11 +177,6 @@ class View:
         self._refs.clear()
         self._links.clear()
         self._grants.clear()
-
-    def _no_source_fills(self, ops: frozenset[str]) -> bool:
-        """Whether it is known, without working anything out, that no static ability on a
-        card in The World fills this part of the table (:meth:`statics_for`)."""
-        return not self._consult_statics or self._skips.get(ops) is True
 
     def without_statics(self) -> View:
         """The facts of this state before any static ability applies: what the static
@@ -219,7 +223,7 @@ class View:
         if self._static_sources is None:
             # only the cards of a name with a printed static ability, or with copied ones
             statics = self._names_with_timing("static")
-            cards = [c for c in self.world() if c.name in statics or _copies_abilities(c)] \
+            cards = [c for c in self.world() if c.name in statics or (c.gained and _copies_abilities(c))] \
                 if statics or self._has_copies() else []
             self._static_sources = static_rules.sources(self.without_statics(), cards)
         return self._static_sources
@@ -239,7 +243,10 @@ class View:
         """The static table, for a question about the part of it these effects fill
         (:data:`replay.wotf.statics.GRANT_OPS` …): the empty table, and free, while no static
         ability on a card in The World has one of them (no other effect fills that part)."""
-        if self._skips_part(ops):
+        skip = self._skips.get(ops)  # _skips_part, without its call: asked at every look
+        if skip is None:
+            skip = self._skips_part(ops)
+        if skip:
             return static_rules.EMPTY
         return self.statics()
 
@@ -257,8 +264,8 @@ class View:
         cards a match can use are all in its state from setup on (a stand-in token made
         later has no abilities), so it is worked out once."""
         if self._counted is None:
-            self._counted = frozenset(a.on.event for c in self.s.cards.values()
-                                      for a in self.db[c.name].abilities
+            self._counted = frozenset(a.on.event for n in {c.name for c in self.s.cards.values()}
+                                      for a in self.db[n].abilities
                                       if a.on is not None and a.on.nth is not None)
         return self._counted
 
@@ -268,7 +275,8 @@ class View:
         return self.s.cards[cid]
 
     def definition(self, cid: str) -> Card:
-        return self.db[self.s.cards[cid].name]
+        name = self.s.cards[cid].name
+        return self._fixed.get(name) or self.db[name]
 
     def world(self) -> list[CardState]:
         """Cards in The World, in the order of the state's card table."""
@@ -304,7 +312,7 @@ class View:
         if found is None:
             c = self.s.cards[cid]
             found = self._null_marks[cid] = c.counters.get("null", 0) > 0 or \
-                any(e.kind == "nullify" for e in c.effects)
+                (bool(c.effects) and any(e.kind == "nullify" for e in c.effects))
         return found
 
     def is_nullified(self, cid: str) -> bool:
@@ -381,16 +389,25 @@ class View:
         epoch = len(self.db.defines.defined)
         cached = self._timings.get(c.name)
         if cached is None or cached[0] != epoch:
-            cached = self._timings[c.name] = (epoch, frozenset(
-                a.when for a in self.db[c.name].abilities))
+            return when in self._timings_of(c.name)
         return when in cached[1]
+
+    def _timings_of(self, name: str) -> frozenset[str]:
+        """The timings (``Ability.when``) of a definition's printed abilities (worked out
+        once per definition)."""
+        epoch = len(self.db.defines.defined)
+        cached = self._timings.get(name)
+        if cached is None or cached[0] != epoch:
+            cached = self._timings[name] = (epoch, frozenset(
+                a.when for a in self.db[name].abilities))
+        return cached[1]
 
     def with_timing(self, when: str) -> list[CardState]:
         """The cards in The World that :meth:`may_have_timing` ``when``, in The World's order
         (a new list: callers may change the state while they go through it)."""
         names = self._names_with_timing(when)
         if self._has_copies():
-            return [c for c in self.world() if c.name in names or _copies_abilities(c)]
+            return [c for c in self.world() if c.name in names or (c.gained and _copies_abilities(c))]
         return [c for c in self.world() if c.name in names] if names else []
 
     def reactors(self, event: str) -> list[CardState]:
@@ -408,7 +425,7 @@ class View:
             else:
                 names = self._names_with_timing(f"whenever:{event}")
                 found = self._reactors[event] = (known, [
-                    c for c in self.world() if c.name in names or _copies_abilities(c)])
+                    c for c in self.world() if c.name in names or (c.gained and _copies_abilities(c))])
         return found[1]
 
     def _events_reacted_to(self) -> frozenset[str]:
@@ -416,7 +433,7 @@ class View:
         out again when the state holds or defines more cards)."""
         key = (len(self.db.defines.defined), len(self.s.cards))
         if self._reacted is None or self._reacted[0] != key:
-            names = {c.name for c in self.s.cards.values()}
+            names = self._names = frozenset(c.name for c in self.s.cards.values())
             self._reacted = (key, frozenset().union(*(self._whenever_of(n) for n in names)))
             self._timing_names = {}
         return self._reacted[1]
@@ -428,20 +445,32 @@ class View:
         self._events_reacted_to()  # drops these names when the match's cards change
         found = self._timing_names.get(when)
         if found is None:
-            names = {c.name for c in self.s.cards.values()}
+            names = self._names
             if when.startswith("whenever:"):  # those with a "whenever" on this game event
                 found = frozenset(n for n in names if when[9:] in self._whenever_of(n))
             else:
-                found = frozenset(n for n in names
-                                  if any(a.when == when for a in self.db[n].abilities))
+                found = frozenset(n for n in names if when in self._timings_of(n))
             self._timing_names[when] = found
+        return found
+
+    def _names_where(self, fact: str) -> frozenset[str]:
+        """The names of the match's cards of which a fact of the definition holds
+        (:data:`_STAT_DEFINING`: :meth:`_stat_defining` lists an ability; :data:`_MAY_LOWER`:
+        :meth:`_may_lower`), worked out again as :meth:`_names_with_timing` is: a scan of
+        The World then asks no question of each card."""
+        self._events_reacted_to()  # drops these names when the match's cards change
+        found = self._timing_names.get(fact)
+        if found is None:
+            names = self._names
+            holds = self._may_lower if fact == _MAY_LOWER else self._stat_defining
+            found = self._timing_names[fact] = frozenset(n for n in names if holds(n))
         return found
 
     def _has_copies(self) -> bool:
         """Whether a card in The World has abilities copied by symbiosis (kept until a card
         changes area or copies abilities: :meth:`touch`)."""
         if self._copying is None:
-            self._copying = any(_copies_abilities(c) for c in self.world())
+            self._copying = any(_copies_abilities(c) for c in self.world() if c.gained)
         return self._copying
 
     def has_blank_text(self, cid: str) -> bool:
@@ -480,9 +509,10 @@ class View:
         c = self.s.cards[cid]
         if c.gained:
             return True
-        printed = self.db[c.name].keywords
-        if any(k in printed for k in keywords):
-            return True
+        printed = (self._fixed.get(c.name) or self.db[c.name]).keywords
+        for k in keywords:  # (a loop: no generator made for the commonest question)
+            if k in printed:
+                return True
         if c.face_down or (not c.effects and self._skips_part(static_rules.GRANT_OPS)):
             return False  # nothing granted: no "gets" effect, no static ability grants one
         return bool(self._granted(cid))
@@ -491,7 +521,8 @@ class View:
         """How many instances of a keyword a card has (granted twice = twice, Symbiosis ex. 1)."""
         c = self.s.cards[cid]
         granted = self._granted(cid).count(keyword)
-        own = int(keyword in self.db[c.name].keywords) + c.gained.count(keyword)
+        own = int(keyword in (self._fixed.get(c.name) or self.db[c.name]).keywords) + \
+            c.gained.count(keyword)
         if own and self.has_blank_text(cid):
             return granted  # none of its own while its text is blank
         return own + granted
@@ -532,7 +563,7 @@ class View:
             if c.face_down:
                 found = False  # a face-down card has no card type (Face Down)
             else:
-                d = self.db[c.name]
+                d = self._fixed.get(c.name) or self.db[c.name]
                 found = d.type == "wonder" or (d.type == "land" and c.counters.get("growth", 0) > 0)
             self._wonders[cid] = found
         return found
@@ -587,7 +618,7 @@ class View:
     def base_power(self, cid: str) -> float:
         """Base power: the printed power (``*``/undefined is 0); growth lands count lands."""
         c = self.s.cards[cid]
-        d = self.db[c.name]
+        d = self._fixed.get(c.name) or self.db[c.name]
         base: float
         if d.type == "land" and c.counters.get("growth", 0) > 0:
             base = self.lands_controlled(controller_of(c)) if c.zone == "world" else 0
@@ -663,10 +694,11 @@ class View:
             return [c for c in self.world() if self.can_have_negative_power(c.id)]
         epoch = len(self.db.defines.defined)
         if self._fragile is None or self._fragile[0] != epoch:
+            lowering = self._names_where(_MAY_LOWER)
             self._fragile = (epoch, {c.id for c in self.world()
-                                     if c.effects or self._may_lower(c.name)})
+                                     if c.effects or c.name in lowering})
         fragile = self._fragile[1]
-        return [c for c in self.world() if c.id in fragile or c.counters.get("-1", 0)]
+        return [c for c in self.world() if c.id in fragile or (c.counters and c.counters.get("-1", 0))]
 
     def power(self, cid: str) -> float:
         """Current power, in the order of operations of rule 101.6 (v1.3.2).

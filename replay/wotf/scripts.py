@@ -342,7 +342,8 @@ class Scripts(Component):
         when several wait, the active player (the last to pass) orders them: "As with any
         multiple simultaneous triggered effects, the active player controls the order"
         (v1.2 403.5); before, they happened in the order the cards were listed."""
-        waiting = [c.id for c in self.state.cards.values() if self._returns_at_round_end(c.id)]
+        waiting = [c.id for c in self.state.cards.values()  # a card with no effect waits not
+                   if c.effects and self._returns_at_round_end(c.id)]
         if self.state.revision < 8:
             waiting = list(self.state.cards)  # each checked as its turn comes, as before
         elif len(waiting) > 1 and self.state.turn is not None:

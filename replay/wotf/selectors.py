@@ -227,10 +227,12 @@ def holds(v: Facts, cond: Condition, ctx: Context) -> bool:
 def kingdom_count(v: Facts, ctx: Context) -> int:
     """Kingdom N: lands you control; under v1.3.2 only lands of the source's orbital."""
     orbital = v.definition(ctx.source).orbital
+    any_orbital = v.s.ruleset == "1.2" or orbital not in ORBITALS
     count = 0
     for c in v.world():
-        if c.controller != ctx.controller or v.db[c.name].type != "land":
+        if c.controller != ctx.controller:
             continue
-        if v.s.ruleset == "1.2" or orbital not in ORBITALS or v.db[c.name].orbital == orbital:
+        d = v.definition(c.id)
+        if d.type == "land" and (any_orbital or d.orbital == orbital):
             count += 1
     return count

@@ -151,6 +151,17 @@ def check_shortcuts(engine: Engine, event) -> None:
     assert [c.id for c in view.may_be_negative()] == [
         c.id for c in fresh.world() if fresh.can_have_negative_power(c.id)], (
         f"after {event}: stale cards whose power may be negative")
+    # worked out from the names of the match of which a fact of the definition holds
+    # (View._names_where), kept until a card changes area: a fresh scan asks each card
+    assert view.has_stable_power() == (not fresh.has_power_statics() and not any(
+        fresh._stat_defining(c.name) for c in fresh.world())), (
+        f"after {event}: stale stable power")
+    from replay.wotf.queries import _MAY_LOWER, _STAT_DEFINING
+    names = {c.name for c in engine.state.cards.values()}
+    assert view._names_where(_STAT_DEFINING) == {n for n in names if fresh._stat_defining(n)}, (
+        f"after {event}: stale names of stat-defining cards")
+    assert view._names_where(_MAY_LOWER) == {n for n in names if fresh._may_lower(n)}, (
+        f"after {event}: stale names of cards whose definition may lower power")
     for realm in range(0, 8):
         for seat in (None, "A", "B"):
             assert [c.id for c in view.in_realm(realm, seat)] == [
@@ -200,6 +211,31 @@ def test_shortcuts_agree_with_full_computation_under_random_play(a, b, seed, rul
     engine.start()
     play_out(engine, random.Random(seed))
     assert engine.state.over and len(seen) > 50
+
+
+@pytest.mark.parametrize("ruleset", ["1.3.2", "1.2"])
+def test_shortcuts_agree_with_stat_defining_cards_in_play(ruleset):
+    # Gem Primordial and Orionis Skydreamer define their own power (rule 1): no sample deck
+    # has them, so random play with them added checks the names of the match's cards of
+    # which a definition's fact holds (View._names_where: stat-defining, may lower power)
+    # after every event, against a fresh view that asks each card.
+    from ledger.events import DeckEntry
+    extra = (DeckEntry("Gem Primordial", 3), DeckEntry("Orionis Skydreamer", 3))
+    checked = 0
+    for seed in range(3):
+        seats = [SeatInfo(seat, seat, deck.name, [*extra, *deck.entries()], deck.archive_entries())
+                 for seat, deck in (("A", DECKS[seed % len(DECKS)]), ("B", DECKS[(seed + 1) % len(DECKS)]))]
+        engine = Engine.for_match(MatchOpened(match_id="defining", ruleset=ruleset, seats=seats), DB)
+
+        def on_emit(event, engine=engine):
+            nonlocal checked
+            check_shortcuts(engine, event)
+            checked += any(engine.view._stat_defining(c.name) for c in engine.view.world())
+
+        engine.on_emit = on_emit
+        engine.start()
+        play_out(engine, random.Random(seed))
+    assert checked > 20  # events after which such a card was in The World
 
 
 def settle_needed(engine: Engine) -> bool:
@@ -377,7 +413,13 @@ def every_turn_action(engine: Engine, seat: str) -> list:
                 act = ActivationDeclared(seat, c.id, index)
                 if turns.why_not_turn(seat, act) is None:
                     allowed.append(act)
-    allowed += [d for d in legal if type(d).__name__ == "HarvestDeclared"]
+    harvests = [d for d in legal if type(d).__name__ == "HarvestDeclared"]
+    # every single harvest the check allows is offered, and the one of them all (Harvest)
+    from replay.wotf.events import HarvestDeclared
+    singles = [HarvestDeclared(seat, [c.id]) for c in engine.view.world() if c.controller == seat]
+    singles = [h for h in singles if turns.why_not_turn(seat, h) is None]
+    assert harvests[:len(singles)] == singles, "a harvest the check allows is not offered"
+    allowed += harvests
     return allowed
 
 
@@ -404,6 +446,40 @@ def test_offered_plays_are_those_the_check_allows(ruleset):
         engine.start()
         play_out(engine, random.Random(seed), on_step=on_step)
     assert turns_seen > 50
+
+
+@pytest.mark.parametrize("ruleset", ["1.3.2", "1.2"])
+def test_has_turn_action_is_whether_the_check_allows_anything_but_a_pass(ruleset):
+    # 403.4 / 404.5: a seat with no legal turn action passes automatically. has_turn_action
+    # answers at once when an action is left (drawing is legal, 404.1) and skips activations
+    # and harvests the check is sure to refuse: at every turn prompt it is True, and at
+    # every automatic pass False, and both agree with the check asked one by one.
+    from replay.wotf.events import Passed
+    prompts = autos = 0
+    for seed in range(4):
+        a, b = seed % len(DECKS), (seed * 3 + 2) % len(DECKS)
+        seats = [SeatInfo(seat, seat, deck.name, deck.entries(), deck.archive_entries())
+                 for seat, deck in (("A", DECKS[a]), ("B", DECKS[b]))]
+        engine = Engine.for_match(MatchOpened(match_id="turns", ruleset=ruleset, seats=seats), DB)
+
+        def on_emit(event, e=engine) -> None:
+            nonlocal autos
+            if isinstance(event, Passed) and event.auto:  # evolve counted the pass, nothing more
+                autos += 1
+                assert not e._turns.has_turn_action(event.seat)
+                assert every_turn_action(e, event.seat) == [Passed(event.seat)]
+
+        def on_step(e: Engine) -> None:
+            nonlocal prompts
+            if e.prompt is not None and e.prompt.kind == "turn":
+                prompts += 1
+                assert e._turns.has_turn_action(e.prompt.seat)
+                assert len(every_turn_action(e, e.prompt.seat)) > 1
+
+        engine.on_emit = on_emit
+        engine.start()
+        play_out(engine, random.Random(seed), on_step=on_step)
+    assert prompts > 50 and autos > 10
 
 
 def test_facts_of_a_definition_follow_stats_entered_at_the_table():

@@ -86,6 +86,33 @@ def test_an_illegal_decision_in_the_log_is_reported(match_events):
         Replay(events, DB)
 
 
+def test_an_illegal_turn_action_with_actions_left_is_still_refused(match_events):
+    # With an action left the engine knows the seat has a turn action (drawing, 404.1)
+    # without building the others; the recorded decision is still checked by the rules: a
+    # play of a card that is not in the hand is refused as before (404.2).
+    from replay.wotf.events import PlayDeclared
+    index = next(i for i, s in enumerate(match_events) if type(s.event).__name__ == "PlayDeclared")
+    play = match_events[index].event
+    events = [s.event for s in match_events]
+    events[index] = PlayDeclared(play.seat, "no-such-card", play.realm)
+    with pytest.raises(Divergence, match=f"seq {index}: illegal PlayDeclared .*: "
+                       f"card no-such-card is not in {play.seat}'s hand \\(rule 404.2\\)"):
+        Replay(events, DB)
+
+
+def test_a_seat_s_pass_where_it_had_no_turn_action_is_a_divergence(match_events):
+    # 403.4: with no legal turn action the engine passes for the seat (an outcome it proves
+    # by finding none); a log recording the seat's own pass there diverges at that seq.
+    from replay.wotf.events import Passed
+    index = next(i for i, s in enumerate(match_events)
+                 if isinstance(s.event, Passed) and s.event.auto)
+    auto = match_events[index].event
+    events = [s.event for s in match_events]
+    events[index] = Passed(auto.seat)
+    with pytest.raises(Divergence, match=f"seq {index}: recorded Passed"):
+        Replay(events, DB)
+
+
 @settings(max_examples=30, deadline=None)
 @given(data=st.data())
 def test_seek_equals_folding_the_first_n_events(match_events, data):
