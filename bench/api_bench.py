@@ -43,7 +43,8 @@ to PATH (py-spy's collapsed stacks) and prints on stderr where they went, by lay
 rules engine (``replay/``), the store (``ledger/``), this service's own code (``web/``, with
 the libraries it calls), Flask/Werkzeug around the views, and waitress (its event loop and
 its workers' request handling).  The figures on stdout are the same keys either way
-(sampling slows the server a little).
+(sampling slows the server a little).  With ``--profile-streams`` as well it samples the
+second load (the one with the live-follow streams) instead.
 """
 
 from __future__ import annotations
@@ -475,6 +476,7 @@ def run_load(host: str, port: int, seconds: float, max_decisions: int,
 def main() -> None:
     quick = "--quick" in sys.argv
     profile = profile_path()
+    profile_streams = "--profile-streams" in sys.argv  # sample the second load instead
     processes = server_processes()
     seconds = 4.0 if quick else 20.0
     max_decisions = 2_000 if quick else 20_000
@@ -486,15 +488,20 @@ def main() -> None:
         proc, host, port = start_server(root / "store", server_threads, processes)
         try:
             noop = noop_rate(host, port, 1.0 if quick else 3.0)
-            sampler = start_sampler(proc.pid, profile, seconds) if profile else None
+            sampler = start_sampler(proc.pid, profile, seconds) \
+                if profile and not profile_streams else None
             cpu_before = cpu_seconds(proc.pid)
             load = run_load(host, port, seconds, max_decisions)
             cpu_after = cpu_seconds(proc.pid)
             if sampler is not None:
                 sampler.wait(timeout=seconds + 30)
             elapsed = load["seconds"]
+            sampler = start_sampler(proc.pid, profile, seconds) \
+                if profile and profile_streams else None
             cpu_streamed = cpu_seconds(proc.pid)
             streamed = run_load(host, port, seconds, max_decisions, streams=True)
+            if sampler is not None:
+                sampler.wait(timeout=seconds + 30)
             cpu_streamed = (None if cpu_streamed is None or (end := cpu_seconds(proc.pid)) is None
                             else end - cpu_streamed)
         except BenchFailed as failed:  # what the server said about its workers, if anything

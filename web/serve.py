@@ -26,9 +26,12 @@ share of the connections (:mod:`web.balance`).  A stopping worker
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import logging
 import os
 import re
+import select
 import signal
 import socket
 import sys
@@ -41,6 +44,7 @@ from waitress.server import create_server
 from waitress.task import ThreadedTaskDispatcher
 
 from ledger.stores import describe
+from replay.games import game, names
 from web.app import create_app
 from web.balance import Shares
 from web.config import Settings
@@ -104,6 +108,7 @@ def serve(settings: Settings, host: str, port: int, threads: int, announce=print
     if processes > 1:
         serve_processes(settings, host, port, threads, processes, announce, report)
         return
+    preload_games()
     app = create_app(settings)
     server = _server(app, settings, threads, host=host, port=port)
     settle_startup()  # what startup loaded is walked by no later collection (web.longlived)
@@ -133,6 +138,7 @@ def serve_processes(settings: Settings, host: str, port: int, threads: int, proc
         shares = Shares(processes)  # before the fork: every worker sees every count
         supervisor = Supervisor(processes, partial(serve_worker, settings, sock, threads, shares),
                                 report, gone=shares.leave)
+        preload_games()  # before the fork: imported once, not by each worker's first requests
         settle_startup()  # before the fork: what the parent imported stays shared, unwalked
         supervisor.start()
         if supervisor.stop_signal:
@@ -150,6 +156,27 @@ def serve_processes(settings: Settings, host: str, port: int, threads: int, proc
         announce(f"stopped by {stopped_by}: all {processes} worker processes ended")
     finally:
         sock.close()
+
+
+#: The modules of a game's package that its recording API imports on first use (a game's
+#: ``decision``, ``prompt_view``, ``seat_decision``, ``ruling``: replay/wotf/game.py).
+LAZY_GAME_MODULES = ("api",)
+
+
+def preload_games() -> list[str]:
+    """Import each game and the modules its recording API imports on first use, before
+    serving: else the first state reads and decisions of every worker import them under load
+    (py-spy put 5% of a short bench's server samples there, the threads of both workers
+    queueing on the import lock).  Returns the modules imported."""
+    loaded = []
+    for name in names():
+        package = type(game(name)).__module__.rpartition(".")[0]
+        for part in LAZY_GAME_MODULES:
+            module = f"{package}.{part}"
+            if importlib.util.find_spec(module) is not None:
+                importlib.import_module(module)
+                loaded.append(module)
+    return loaded
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -181,14 +208,20 @@ def serve_worker(settings: Settings, sock: socket.socket, threads: int, shares: 
     stopping: list[int] = []
     signal.signal(signal.SIGTERM, lambda signum, _frame: stopping.append(signum))
     ready()
-    adj = server.adj
+    adj, channels = server.adj, server._map
+    # one turn of waitress's event loop (wasyncore.loop's, called directly: a turn is run
+    # thousands of times a second under load, so its own costs count)
+    poll = wasyncore.poll2 if adj.asyncore_use_poll and hasattr(select, "poll") else wasyncore.poll
+    published = -1
     try:
         while not stopping:
-            shares.publish(number, len(server._map))
-            server.accepting = shares.may_accept(number)
+            held = len(channels)
+            if held != published:  # (the others read the slot: written only when it changes)
+                shares.publish(number, held)
+                published = held
+            server.accepting = accepting = shares.may_accept(number)
             # not accepting: look again soon, as the others' counts change
-            wasyncore.loop(timeout=adj.asyncore_loop_timeout if server.accepting else PASS_S,
-                           map=server._map, use_poll=adj.asyncore_use_poll, count=1)
+            poll(adj.asyncore_loop_timeout if accepting else PASS_S, channels)
     finally:
         shares.leave(number)
     drain(server, time.monotonic() + DRAIN_SECONDS)

@@ -33,6 +33,7 @@ import msgspec
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
 from ledger.errors import LedgerError
+from web.api.boards import board_at
 from web.api.common import divergence_out, json_response, query_int, services, visible_seq
 from web.api.notes import notes_of
 from web.api.organizer import public_length
@@ -222,7 +223,7 @@ def _step(table, seq: int, perspective: str, last: int) -> bytes:
             "live": not table.state.over, "perspective": perspective, "game": game.name,
             "text": narrator.words(event), "undone_by": narrator.undone_by(seq),
             "kind": type(event).__name__,
-            "board": game.board(table.state_at(seq), table.cards, perspective),
+            "board": board_at(table, seq, perspective),
             "divergence": _divergence(table, perspective)})
         cache.put(key, data)
     return data

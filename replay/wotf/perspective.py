@@ -245,14 +245,14 @@ _CHANGES_KNOWN_BY_TYPE: dict[type, bool] = {}
 
 
 def known_board(state: GameState, db: CardDB, perspective: str,
-                known: Collection[str]) -> dict[str, list[dict[str, Any]]]:
+                known: Collection[str], view: View | None = None) -> dict[str, list[dict[str, Any]]]:
     """Per seat, the cards ``perspective`` knows (:func:`known_cards`) where the board doesn't
     show them: in a hand it can't see, in a deck (with the position from the top), face down.
-    Empty for the omniscient view, which sees them all anyway."""
+    Empty for the omniscient view, which sees them all anyway.  ``view``: as for :func:`board`."""
     out: dict[str, list[dict[str, Any]]] = {seat: [] for seat in state.players}
     if perspective == "omniscient":
         return out
-    v = View(state, db)
+    v = _view_of(state, db, view)
     for cid in sorted(known):
         c = state.cards.get(cid)
         if c is None:
@@ -310,10 +310,16 @@ def _naming_kind(cls: type) -> int:
     return _TOKEN if issubclass(cls, TokenCreated) else _OTHER
 
 
-def board(state: GameState, db: CardDB, perspective: str = "omniscient") -> dict[str, Any]:
-    """A JSON-able picture of the state from ``perspective``: realms, resources, zones."""
+def board(state: GameState, db: CardDB, perspective: str = "omniscient",
+          view: View | None = None) -> dict[str, Any]:
+    """A JSON-able picture of the state from ``perspective``: realms, resources, zones.
+
+    ``view``: a :class:`View` of exactly ``state`` kept current by its owner -- an engine's,
+    which :meth:`Engine.emit <replay.wotf.engine.Engine.emit>` tells of every event -- so the
+    facts it already worked out (powers, keywords, the cards in each realm) are not worked
+    out again; without one, a fresh view (:func:`engine_board` is the usual way in)."""
     check_perspective(perspective)
-    v = View(state, db)
+    v = _view_of(state, db, view)
     realms = []
     for realm in state.realms:
         sides: dict[str, list] = {"A": [], "B": []}
@@ -349,6 +355,31 @@ def board(state: GameState, db: CardDB, perspective: str = "omniscient") -> dict
             "turn": state.turn, "first": state.first, "over": state.over,
             "winner": state.winner, "reason": state.reason, "ruleset": state.ruleset,
             "realms": realms, "players": players}
+
+
+def _view_of(state: GameState, db: CardDB, view: View | None) -> View:
+    """``view`` if it is one of ``state`` (a view of another state would answer about that
+    one), else a fresh view."""
+    if view is None:
+        return View(state, db)
+    if view.s is not state:
+        raise ValueError("a kept View answers about its own state, not the one to draw")
+    return view
+
+
+def engine_board(engine: Any, perspective: str) -> dict[str, Any]:
+    """The board of an engine's state (a match's head) through the engine's own view, which
+    the engine keeps current event by event: the same picture :func:`board` draws with a
+    fresh view (tests/replay/test_board_kept_view.py compares them after every event)."""
+    return board(engine.state, engine.db, perspective, view=engine.view)
+
+
+def engine_known_board(engine: Any, perspective: str,
+                       events: Sequence[Event]) -> dict[str, list[dict[str, Any]]]:
+    """:func:`known_board` of an engine's state, after ``events`` (the match's, from seq 0),
+    through the engine's own view."""
+    return known_board(engine.state, engine.db, perspective, known_cards(events, perspective),
+                       view=engine.view)
 
 
 _FACE_DOWN_CARD = {"id": HIDDEN, "name": "face-down card", "type": None, "cost": None,

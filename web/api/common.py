@@ -32,6 +32,7 @@ from ledger.store import Store
 from replay.game import Game
 from replay.games import game as game_named
 from web.api import handles
+from web.api.boards import board_at, known_at
 from web.api.openapi import Query
 from web.api.tables import Table, Tables
 from web.config import Settings
@@ -191,10 +192,16 @@ def query_int(name: str, default: int, low: int = 0, high: int = 10**9) -> int:
 def event_out(narrator: Narrator, stored: Stored) -> EventOut:
     """One event of a match as the narrator's perspective may see it, in words, with the
     take-back that undid it (if one did)."""
+    return EventOut(**event_fields(narrator, stored))
+
+
+def event_fields(narrator: Narrator, stored: Stored) -> dict[str, Any]:
+    """:func:`event_out`'s fields, as its ``model_dump()`` gives them (a live follow stream
+    writes them as they are: tests/web/test_follow_messages.py compares the two)."""
     event = narrator.redact(stored.event)
-    return EventOut(seq=stored.seq, at=stored.at, batch=stored.batch,
-                    text=narrator.words(event), event=msgspec.to_builtins(event),
-                    undone_by=narrator.undone_by(stored.seq))
+    return {"seq": stored.seq, "at": stored.at, "batch": stored.batch,
+            "text": narrator.words(event), "event": msgspec.to_builtins(event),
+            "undone_by": narrator.undone_by(stored.seq)}
 
 
 def state_out(table: Table, perspective: str, seq: int | None = None,
@@ -209,10 +216,8 @@ def state_out(table: Table, perspective: str, seq: int | None = None,
     live = not table.state.over
     last = table.length - 1 if upto is None else min(upto, table.length - 1)
     seq = last if seq is None else max(0, min(seq, last))
-    picture = table.game.board(table.state_at(seq), table.cards, perspective)
-    known = getattr(table.game, "known", None)  # cards shown to this viewer by a manual reveal/look
-    shown = known(table.state_at(seq), table.cards, perspective, table.events[:seq + 1]) \
-        if known is not None and perspective != "omniscient" else {}
+    picture = board_at(table, seq, perspective)
+    shown = known_at(table, seq, perspective)  # cards shown to this viewer by a manual reveal/look
     if any(shown.values()):  # the board as folded, plus what this viewer was shown, if anything
         picture = {**picture, "known": shown}
     prompt = prompt_out(table.game, table.engine(), perspective, prompt_salt(table),

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,6 +45,9 @@ from replay.timeline import Timeline, open_timeline
 from web.errors import WebError
 
 T = TypeVar("T")
+#: How many of the last stored events a table keeps (:meth:`Table.recent`): the new events a
+#: live follower sends next are among them (at most twice as many are held between trims).
+TAIL = 128
 Pools = Callable[[str], Any]  # a game's name -> this app's card pool of that game
 log = logging.getLogger("wonders.web")
 
@@ -70,6 +74,7 @@ class Table:
         self.lock = threading.RLock()
         # Before reading: a batch appended meanwhile is read again (None: look next time).
         self.seen: Head | None = store.head(match_id)
+        self.refreshed_at = time.monotonic()  # when the store's head was last read
         stored = list(store.read(match_id))
         opened = stored[0].event
         if not isinstance(opened, MatchOpened):
@@ -77,6 +82,9 @@ class Table:
         self.game: Game = game_of(opened)
         self.db = db = pools(self.game.name)  # the card pool of the match's game
         self.timeline: Reading = open_timeline(stored, db)
+        # The last events read or written, as stored (envelopes: at, batch): a live follower
+        # takes the new ones from here rather than reading the file again (:meth:`recent`).
+        self._tail: list[Stored] = stored[-TAIL:]
         self.cards = reading_cards(self.timeline, db)  # the match's own, its tokens included
         self._recorder: Recorder | None = None
         # This process's own re-derivation, extended as the match grows (:meth:`_verify`);
@@ -91,6 +99,7 @@ class Table:
 
     def refresh(self) -> None:
         """Fold what another writer appended since this table last looked."""
+        self.refreshed_at = time.monotonic()
         head = self.store.head(self.match_id)
         if head == self.seen:
             return
@@ -104,6 +113,19 @@ class Table:
     def _fold(self, stored: list[Stored]) -> None:
         """Fold appended events (the stand-in tokens they define are folded with them)."""
         self.timeline.extend(stored)
+        tail = self._tail
+        tail += stored
+        if len(tail) > 2 * TAIL:  # trimmed now and then, not at every batch
+            del tail[:-TAIL]
+
+    def recent(self, first: int, last: int) -> list[Stored] | None:
+        """The stored events ``first``..``last`` if they are among the last ones this table
+        read or wrote (``None``: read them from the store)."""
+        tail = self._tail
+        if not tail or first < tail[0].seq or last > tail[-1].seq or first > last:
+            return None
+        start = first - tail[0].seq
+        return tail[start:start + last - first + 1]
 
     def after_append(self) -> None:
         """After our own append the head is not read at once: the next use reads it anyway
@@ -318,11 +340,17 @@ class Tables:
     def __len__(self) -> int:
         return len(self._tables)
 
-    def using(self, match_id: str, work: Callable[[Table], T]) -> T:
-        """Run ``work`` on the match's fresh table while holding its lock."""
+    def using(self, match_id: str, work: Callable[[Table], T],
+              fresh_within: float | None = None) -> T:
+        """Run ``work`` on the match's fresh table while holding its lock.
+
+        ``fresh_within``: seconds; a table whose head was read more recently than that is not
+        read again (a live follow stream, which polls anyway: the streams on a match and its
+        seats' requests share the head reads).  Every other use reads the head."""
         table = self._get(match_id)
         with table.lock:
-            table.refresh()
+            if fresh_within is None or time.monotonic() - table.refreshed_at >= fresh_within:
+                table.refresh()
             return work(table)
 
     def _get(self, match_id: str) -> Table:
