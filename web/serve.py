@@ -43,6 +43,7 @@ from waitress.channel import HTTPChannel
 from waitress.server import create_server
 from waitress.task import ThreadedTaskDispatcher
 
+from ledger import typeinfo
 from ledger.stores import describe
 from replay.games import game, names
 from web.app import create_app
@@ -110,6 +111,7 @@ def serve(settings: Settings, host: str, port: int, threads: int, announce=print
         return
     preload_games()
     app = create_app(settings)
+    typeinfo.prepare()  # before the request threads decode (ledger.typeinfo: msgspec's race)
     server = _server(app, settings, threads, host=host, port=port)
     settle_startup()  # what startup loaded is walked by no later collection (web.longlived)
     spread_full_collections()  # and the cached tables by fewer of them
@@ -139,6 +141,7 @@ def serve_processes(settings: Settings, host: str, port: int, threads: int, proc
         supervisor = Supervisor(processes, partial(serve_worker, settings, sock, threads, shares),
                                 report, gone=shares.leave)
         preload_games()  # before the fork: imported once, not by each worker's first requests
+        typeinfo.prepare()  # before the fork: worked out once, on one thread (ledger.typeinfo)
         settle_startup()  # before the fork: what the parent imported stays shared, unwalked
         supervisor.start()
         if supervisor.stop_signal:
@@ -202,6 +205,7 @@ def serve_worker(settings: Settings, sock: socket.socket, threads: int, shares: 
     on ``sock`` taking only its share of the connections (:mod:`web.balance`), and on SIGTERM
     stop taking connections, finish what it has and return."""
     app = create_app(settings)
+    typeinfo.prepare()  # what the app defined, before its threads decode (ledger.typeinfo)
     server = _server(app, settings, threads, sockets=[sock])
     settle_startup()
     spread_full_collections()

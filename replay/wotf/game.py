@@ -229,6 +229,17 @@ class WondersOfTheFirst:
     def describe(self, event: Event) -> str:
         return narrate.describe(event)
 
+    def head_board(self, engine: Any, view: str) -> dict[str, Any]:
+        """:meth:`board` of an engine's state (a match's head) through the engine's own view,
+        which it keeps current event by event: the same picture, its facts not worked out
+        again (optional member: a game without it is drawn through :meth:`board`)."""
+        return perspective.engine_board(engine, view)
+
+    def head_known(self, engine: Any, view: str,
+                   events: Sequence[Event]) -> dict[str, list[dict[str, Any]]]:
+        """:meth:`known` of an engine's state, after ``events``, through the engine's view."""
+        return perspective.engine_known_board(engine, view, events)
+
     def board_text(self, match_id: str, seq: int, what: str, board: dict[str, Any]) -> str:
         return board_text(match_id, seq, what, board)
 

@@ -122,10 +122,14 @@ def test_head_boards_equal_the_fold_after_decisions_take_backs_and_rulings(serve
     print(f"checked {step + 1} writes ({took_back} take-backs, {ruled} rulings); A knows {known}")
 
 
-def test_only_a_game_whose_perspective_draws_through_an_engine_is_drawn_so():
+def test_only_a_game_that_draws_through_an_engine_is_drawn_so():
     from replay.games import game
-    from replay.wotf import perspective
-    from web.api.boards import through_engine
-    assert through_engine(game("wotf")) == (perspective.engine_board,
-                                            perspective.engine_known_board)
-    assert through_engine(game("sow")) is None  # its View keeps nothing: Game.board as before
+    from web.api.boards import head_engine
+    assert callable(game("wotf").head_board) and callable(game("wotf").head_known)
+    assert getattr(game("sow"), "head_board", None) is None  # its View keeps nothing
+
+    sow = game("sow")
+
+    class Table:  # a State of Wonder table at its head: drawn through Game.board, no engine
+        game, length, timeline = sow, 5, None
+    assert head_engine(Table(), 4) is None  # type: ignore[arg-type]

@@ -12,48 +12,27 @@ view of the folded state, as before.  The picture is the same either way
 (tests/replay/test_board_kept_view.py after every event of whole matches,
 tests/web/test_board_kept_view.py through a real server after decisions and take-backs).
 
-A game whose engine keeps no view (State of Wonder's ``View`` keeps nothing between questions)
-is drawn as before, through ``Game.board``.
+A game offers it as the optional ``head_board`` / ``head_known`` members of its :class:`Game`
+(as it offers ``known``); a game whose engine keeps no view (State of Wonder's ``View`` keeps
+nothing between questions) has none and is drawn as before, through ``Game.board``.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from collections.abc import Callable
 from typing import Any
 
-from replay.game import Game
 from replay.replayer import Replay
 from web.api.tables import Table
 
 Board = dict[str, Any]
 Known = dict[str, list[dict[str, Any]]]
-#: What a game's perspective module offers for drawing an engine's state through its kept view
-#: (``replay/wotf/perspective.py``): the board, and the known cards' part.  Looked up by name,
-#: as the web imports no game's internals (tests/web/test_game_boundary.py).
-BOARD_THROUGH_ENGINE, KNOWN_THROUGH_ENGINE = "engine_board", "engine_known_board"
-_found: dict[str, tuple[Callable[[Any, str], Board], Callable[[Any, str, Any], Known]] | None] = {}
-
-
-def through_engine(game: Game):
-    """The game's ``(engine_board, engine_known_board)``, or ``None`` for a game whose engine
-    keeps no view (State of Wonder): from the ``perspective`` module of the game's package."""
-    if game.name not in _found:
-        package = type(game).__module__.rpartition(".")[0]
-        name = f"{package}.perspective"
-        module = importlib.import_module(name) if importlib.util.find_spec(name) else None
-        board = getattr(module, BOARD_THROUGH_ENGINE, None)
-        known = getattr(module, KNOWN_THROUGH_ENGINE, None)
-        _found[game.name] = (board, known) if board is not None and known is not None else None
-    return _found[game.name]
 
 
 def head_engine(table: Table, seq: int) -> Any | None:
     """The engine whose state is the match's at ``seq`` and whose view is kept current, or
-    ``None``: ``seq`` is not the head, the game's engine keeps no view, or today's engine
-    disagrees with the record (then the folded state is drawn)."""
-    if seq != table.length - 1 or through_engine(table.game) is None:
+    ``None``: ``seq`` is not the head, the game draws no board through an engine, or today's
+    engine disagrees with the record (then the folded state is drawn)."""
+    if seq != table.length - 1 or getattr(table.game, "head_board", None) is None:
         return None
     reading = table.timeline
     if isinstance(reading, Replay):  # schema <= 2: the state read is this re-derivation's own
@@ -65,7 +44,7 @@ def board_at(table: Table, seq: int, perspective: str) -> Board:
     """The board at ``seq`` from ``perspective``."""
     engine = head_engine(table, seq)
     if engine is not None:
-        return through_engine(table.game)[0](engine, perspective)
+        return table.game.head_board(engine, perspective)  # type: ignore[attr-defined]
     return table.game.board(table.state_at(seq), table.cards, perspective)
 
 
@@ -78,5 +57,5 @@ def known_at(table: Table, seq: int, perspective: str) -> Known:
     events = table.events[:seq + 1]
     engine = head_engine(table, seq)
     if engine is not None:
-        return through_engine(table.game)[1](engine, perspective, events)
+        return table.game.head_known(engine, perspective, events)  # type: ignore[attr-defined]
     return known(table.state_at(seq), table.cards, perspective, events)
