@@ -12,7 +12,7 @@ from replay.wotf import events as wotf_events
 from replay.wotf import statics as static_rules
 from replay.wotf.abilities import Ability, Amount
 from replay.wotf.cards import Card, CardDB, MatchCards, ability_key, find_ability
-from replay.wotf.evolve import STRUCTURAL
+from replay.wotf.evolve import STRUCTURAL, TURN_ACTIONS
 from replay.wotf.selectors import Context, amount
 from replay.wotf.state import CardState, GameState, Seat, controller_of
 
@@ -44,6 +44,7 @@ class View:
         self._world: list[CardState] | None = None
         self._static_sources: list | None = None
         self._static_ops: frozenset[str] | None = None  # the effects of the sources' abilities
+        self._last_turn_read: bool | None = None  # whether a source's condition reads it
         # a part of the static table (the effects filling it) -> whether no source has one of
         # them (View.statics_for), kept as the sources are
         self._skips: dict[frozenset[str], bool] = {}
@@ -104,6 +105,7 @@ class View:
         self._world = None
         self._static_sources = None
         self._static_ops = None
+        self._last_turn_read = None
         self._skips.clear()
         self._lowering_statics = None
         self._statics = None
@@ -124,7 +126,8 @@ class View:
         card's area, control, face, copied abilities or effects (those :meth:`touch`):
         then the facts it can't have changed stand (:meth:`_forget`)."""
         self.generation += 1
-        self._statics = None
+        if kind not in TURN_ACTIONS or self._reads_last_turn():
+            self._statics = None  # a turn action changes none of it but who took the last turn
         if kind is None or kind not in _KEEPS_CARDS or self._stable_power is not True:
             self.settled_generation += 1
         self._forget(kind)
@@ -238,6 +241,15 @@ class View:
             self._static_ops = frozenset(static_rules.op_keys(
                 op for _, ability in self._sources() for op in ability.effects))
         return self._static_ops
+
+    def _reads_last_turn(self) -> bool:
+        """Whether a static ability on a card in The World, in force or not, has a condition
+        on who took the last turn (:func:`replay.wotf.statics.reads_last_turn`): else a turn
+        action keeps the static table (:meth:`changed`).  Kept until a card changes area, as
+        the sources are."""
+        if self._last_turn_read is None:
+            self._last_turn_read = static_rules.reads_last_turn(self._sources())
+        return self._last_turn_read
 
     def statics_for(self, ops: frozenset[str]) -> static_rules.Statics:
         """The static table, for a question about the part of it these effects fill

@@ -559,3 +559,72 @@ def test_settling_kept_quiet_across_a_counter_change_is_caught(monkeypatch):
     monkeypatch.setattr(View, "has_stable_power", stable)
     with pytest.raises(AssertionError, match="skipped but was needed"):
         _settle_after_minus_counters()
+
+
+#: Wonders whose static abilities read who took the last turn (404.5.2): no card of the pool
+#: has one, so these stand in -- one as the ability's condition, one as an effect's.
+LAST_TURN_CARDS = (
+    {"name": "Turn Keeper", "type": "wonder", "cost": 1, "power": 2, "orbital": "Petraia",
+     "text": "While you took the last turn, this gets +2.",
+     "abilities": [{"when": "static", "condition": {"took_last_turn": True},
+                    "effects": [{"do": "power", "amount": 2}]}]},
+    {"name": "Turn Watcher", "type": "wonder", "cost": 1, "power": 2, "orbital": "Thalwind",
+     "text": "This gets +1 while you did not take the last turn.",
+     "abilities": [{"when": "static", "effects": [
+         {"do": "power", "amount": 1, "condition": {"took_last_turn": False}}]}]},
+)
+
+
+def _play_counting_kept_tables(seed: int, ruleset: str, extra: tuple = ()) -> tuple[int, int]:
+    """Random play (the sample decks, plus ``extra`` deck entries) with every shortcut checked
+    after every event and a static table kept into each next one; returns how many turn
+    actions kept the table, and how many turn actions found a card with a last-turn
+    condition in The World."""
+    from ledger.events import DeckEntry
+    from replay.wotf.cards import parse_card
+    from replay.wotf.evolve import TURN_ACTIONS
+    db = DB.with_cards([parse_card(card, "test cards") for card in LAST_TURN_CARDS])
+    names = {card["name"] for card in LAST_TURN_CARDS}
+    seats = [SeatInfo(seat, seat, deck.name, [*(DeckEntry(n, c) for n, c in extra), *deck.entries()],
+                      deck.archive_entries())
+             for seat, deck in (("A", DECKS[seed % len(DECKS)]), ("B", DECKS[(seed + 3) % len(DECKS)]))]
+    engine = Engine.for_match(MatchOpened(match_id="last-turn", ruleset=ruleset, seats=seats), db)
+    check_settling(engine)
+    kept = with_condition = 0
+
+    def on_emit(event):
+        nonlocal kept, with_condition
+        view = engine.view
+        if type(event) in TURN_ACTIONS:
+            kept += view._statics is not None
+            with_condition += any(c.name in names for c in view.world())
+        check_shortcuts(engine, event)
+        view.statics()  # keep a table (and links) into the next event, as settling does
+        view.links("A"), view.links("B")
+
+    engine.on_emit = on_emit
+    engine.start()
+    play_out(engine, random.Random(seed))
+    return kept, with_condition
+
+
+@pytest.mark.parametrize("ruleset", ["1.3.2", "1.2"])
+def test_a_turn_action_keeps_the_static_table_unless_a_condition_reads_the_last_turn(ruleset):
+    # A turn action writes pass counts and who took the last turn (404.5.2): the table is
+    # kept across it (the check after every event compares it with a fresh view's), and
+    # worked out again when a static ability in The World has a took_last_turn condition.
+    kept = sum(_play_counting_kept_tables(seed, ruleset)[0] for seed in range(3))
+    assert kept > 10  # the shortcut is taken, and found right every time
+    extra = (("Turn Keeper", 4), ("Turn Watcher", 4))
+    with_condition = sum(_play_counting_kept_tables(seed, ruleset, extra)[1] for seed in range(3))
+    assert with_condition > 20  # turn actions with such a card in The World, checked
+
+
+def test_a_turn_action_keeping_a_table_that_reads_the_last_turn_is_caught(monkeypatch):
+    # Were the last-turn conditions overlooked, the table kept across a turn action would
+    # say Turn Keeper has its +2 when the opponent took the last turn: the check sees it.
+    from replay.wotf import statics
+    monkeypatch.setattr(statics, "reads_last_turn", lambda found: False)
+    with pytest.raises(AssertionError, match="stale"):
+        for seed in range(10):
+            _play_counting_kept_tables(seed, "1.3.2", (("Turn Keeper", 4), ("Turn Watcher", 4)))
