@@ -11,7 +11,7 @@ events, not turns, bounds a seek's cost by the work it re-does, and takes few of
 is a freeze of the whole state, a cost every re-derivation (``wonders verify``) pays whether
 or not anyone seeks.  A snapshot is the frozen state as bytes (msgpack, ~17 KB for a Wonders
 match): nothing the garbage collector walks, and no compression to pay for when it is taken
-or expanded -- ~7 per Wonders match, ~110 KB (``snapshot_kb_per_match``, target ≤ 300).
+or expanded -- ~3 per Wonders match, ~56 KB (``snapshot_kb_per_match``, target ≤ 300).
 
 The state *at seq n* is the state once event n has happened: for an outcome inside a batch,
 as it was when the engine recorded it; at the end of a segment, as it is at the next prompt.
@@ -45,10 +45,13 @@ from replay.reading import Reading
 
 #: A snapshot at the first turn prompt at least this many events after the previous one: a
 #: seek re-runs about this many events at most; fewer snapshots cost re-derivation less (each
-#: is a freeze of the state, ~30 µs for a Wonders match, ~4% of a re-derivation at 40).  At
-#: ~17 µs an event re-derived, 60 events are ~1 ms of a seek (40 were ~1.5 ms at the ~35 µs
-#: an event of before); a Wonders match of ~470 events keeps ~7 snapshots, ~110 KB.
-SNAPSHOT_EVERY = 60
+#: is a freeze of the state, ~30 µs for a Wonders match).  The trade, measured on the bench's
+#: 40 Wonders matches (3000 seeks, every replay held, a loaded 2-core machine): at 60, ~6.5
+#: snapshots a match (~110 KB), ~3% of a re-derivation, seek p50 0.90 / p99 1.98 ms; at 120,
+#: ~3.3 (~56 KB), half that cost, seek p50 1.23 / p99 2.92 ms.  The p99.9 was 10-11 ms at
+#: 60, 90 and 120 alike on that machine (the slowest seeks are the machine's, not the events
+#: re-run), under the 15 ms bound (``seek_p999_ms``).
+SNAPSHOT_EVERY = 120
 #: ``snapshot_every`` of a replay only verified, never seeked (``wonders verify``, a recorder
 #: resuming a match): set-up's snapshot alone, no freeze on the way (a seek still works, from
 #: set-up).
