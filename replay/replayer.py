@@ -123,16 +123,20 @@ class Replay:
         """Feed more events (a live match growing); raises :class:`Divergence` on mismatch."""
         if not already_listed:
             self.events.extend(e.event if isinstance(e, Stored) else e for e in new_events)
+        game, events = self.game, self.events
         i = self._consumed
-        while i < len(self.events):
-            fed = self.events[i]
-            if not self.game.is_fed(fed):
-                raise Divergence(self.match_id, i, f"unexpected {self.game.describe(fed)}: the "
+        # whether events[i] is known to be fed: _check_outcomes checks the event after a batch
+        follows_outcomes = False
+        while i < len(events):
+            fed = events[i]
+            if not follows_outcomes and not game.is_fed(fed):
+                raise Divergence(self.match_id, i, f"unexpected {game.describe(fed)}: the "
                                  f"engine derived no such outcome here")
             self.engine, derived = self._feed(self.engine, fed, i)
-            derived = [derived[0], *self.game.as_recorded(derived[1:], self.recorded)]
-            self._check_outcomes(derived[1:], i + 1)
-            end = i + len(derived) - 1
+            outcomes = game.as_recorded(derived[1:], self.recorded)
+            self._check_outcomes(outcomes, i + 1)
+            follows_outcomes = True
+            end = i + len(outcomes)
             self.segments.append(Segment(i, end))
             self._index(i, end)
             if end - self._snapshot_keys[-1] >= self.snapshot_every and self._is_quiet():

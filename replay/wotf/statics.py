@@ -24,7 +24,7 @@ from replay.wotf.selectors import Context, Facts, amount, candidates, holds
 from replay.wotf.state import CardState, controller_of
 
 
-@dataclass
+@dataclass(slots=True)
 class Statics:
     power_add: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     power_mul: dict[str, float] = field(default_factory=dict)
