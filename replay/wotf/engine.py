@@ -212,8 +212,12 @@ class Engine:
     def emit(self, event: Event) -> None:
         """Record an outcome: it is applied through :func:`~replay.wotf.evolve.evolve`, the only
         writer of game state (DESIGN.md section 2)."""
-        evolve(self.state, event)
         kind = type(event)
+        # a card that may have no static ability moving into, out of or within The World
+        # leaves the static sources as they were (View.touch): asked before the move
+        keeps_sources = isinstance(event, CardMoved) and "world" in (event.from_zone, event.to_zone) \
+            and not self.view.may_be_static_source(event.card)
+        evolve(self.state, event)
         if kind in STRUCTURAL:
             if kind in _EFFECTS_ONLY:
                 self.view.effects_changed()  # a card's effects or equipment: not its area
@@ -222,7 +226,7 @@ class Engine:
                 # view keeps about it (its cards, static sources, reactors, realms) stand
                 self.view.changed(kind)
             else:
-                self.view.touch()  # (which forgets all that changed() forgets too)
+                self.view.touch(keeps_sources)  # (which forgets all that changed() forgets too)
         elif kind not in _KEEPS_VIEW:
             self.view.changed(kind)
         self.out.append(event)

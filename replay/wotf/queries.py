@@ -99,15 +99,21 @@ class View:
         # (counters, effects, area: not in _KEEPS_CARDS), until a card changes area
         self._stable_power: bool | None = None
 
-    def touch(self) -> None:
-        """Forget cached facts: call whenever a card changes area (the engine's ``move``)."""
+    def touch(self, keeps_sources: bool = False) -> None:
+        """Forget cached facts: call whenever a card changes area (the engine's ``move``).
+
+        ``keeps_sources``: the change is a move of a card that was no static source
+        (:meth:`may_be_static_source`, asked before the move): the static abilities on
+        cards in The World, and what is worked out of them alone, stand (the table itself
+        does not: its targets and conditions may read where the card is)."""
         self.generation += 1
         self._world = None
-        self._static_sources = None
-        self._static_ops = None
-        self._last_turn_read = None
-        self._skips.clear()
-        self._lowering_statics = None
+        if not keeps_sources:
+            self._static_sources = None
+            self._static_ops = None
+            self._last_turn_read = None
+            self._skips.clear()
+            self._lowering_statics = None
         self._statics = None
         self._links.clear()
         self._reactors.clear()
@@ -118,7 +124,7 @@ class View:
         self.settled_generation += 1
         self._forget()
         if self._base is not None:
-            self._base.touch()
+            self._base.touch(keeps_sources)
 
     def changed(self, kind: type | None = None) -> None:
         """Forget the static-ability table and the links: call after any change of the state
@@ -226,10 +232,17 @@ class View:
         if self._static_sources is None:
             # only the cards of a name with a printed static ability, or with copied ones
             statics = self._names_with_timing("static")
-            cards = [c for c in self.world() if c.name in statics or (c.gained and _copies_abilities(c))] \
+            cards = [c for c in self.world() if _may_be_source(c, statics)] \
                 if statics or self._has_copies() else []
             self._static_sources = static_rules.sources(self.without_statics(), cards)
         return self._static_sources
+
+    def may_be_static_source(self, cid: str) -> bool:
+        """Whether the card is one :meth:`_sources` looks at when in The World: of a name with
+        a printed static ability, or with copied abilities.  Not so before a move, it is not
+        so after (a move copies no abilities: leaving The World drops those copied)."""
+        c = self.s.cards.get(cid)
+        return c is None or _may_be_source(c, self._names_with_timing("static"))
 
     def _source_ops(self) -> frozenset[str]:
         """The effects (``Op.do``, and ``cant:<restriction>`` for each "can't") of the static
@@ -779,6 +792,12 @@ def _never_negative(value: object) -> bool:
         return value.times >= 0 and value.plus >= 0 and \
             value.per not in ("max_power", "sacrificed_power")
     return isinstance(value, (int, float)) and value >= 0
+
+
+def _may_be_source(c: CardState, static_names: frozenset[str]) -> bool:
+    """Whether a card may have a static ability: its name has a printed one, or it has
+    copied abilities (symbiosis)."""
+    return c.name in static_names or bool(c.gained and _copies_abilities(c))
 
 
 def _copies_abilities(c: CardState) -> bool:

@@ -26,8 +26,12 @@
   triggers of a timing are collected only from cards ``View.may_have_timing`` names: no
   other card has such an ability in force.
 * The static abilities' sources (looked for only on cards of a name with a printed static
-  ability, or with copied abilities, kept until a card changes area) are those a scan of
-  every card in The World finds.
+  ability, or with copied abilities, kept until such a card changes area: a move of any
+  other card keeps them) are those a scan of every card in The World finds; a view that
+  keeps them across a static card's move is caught.
+* A turn action keeps the static table unless a static ability in The World has a
+  ``took_last_turn`` condition (cards with one added to random play, both rulesets); a
+  view that overlooks such a condition is caught.
 * The static-ability table and the links are kept across the events of
   ``evolve.VIEW_UNCHANGED`` (those evolve ignores, and those writing only the phase, the
   turn, pass counts, resources or event counts): after every event the view's kept table
@@ -628,3 +632,31 @@ def test_a_turn_action_keeping_a_table_that_reads_the_last_turn_is_caught(monkey
     with pytest.raises(AssertionError, match="stale"):
         for seed in range(10):
             _play_counting_kept_tables(seed, "1.3.2", (("Turn Keeper", 4), ("Turn Watcher", 4)))
+
+
+def test_a_move_of_a_card_with_no_static_ability_keeps_the_static_sources(monkeypatch):
+    # A card of a name with no printed static ability and no copied abilities moving into,
+    # out of or within The World leaves the static sources as they were (View.touch's
+    # keeps_sources): the check after every event compares them with a scan of every card in
+    # The World, and the kept table with a fresh one.
+    kept = 0
+    touch = View.touch
+
+    def counting(self, keeps_sources=False):
+        nonlocal kept
+        kept += keeps_sources
+        touch(self, keeps_sources)
+    monkeypatch.setattr(View, "touch", counting)
+    for seed in range(3):
+        for ruleset in ("1.3.2", "1.2"):
+            _play_checked(seed % len(DECKS), (seed + 2) % len(DECKS), seed, ruleset)
+    assert kept > 50  # the shortcut is taken, and found right every time
+
+
+def test_static_sources_kept_across_a_static_card_s_move_are_caught(monkeypatch):
+    # Were a card with a static ability taken for one without, its arrival or departure
+    # would leave the kept sources stale: the check after every event sees it.
+    monkeypatch.setattr(View, "may_be_static_source", lambda self, cid: False)
+    with pytest.raises(AssertionError, match="stale"):
+        for seed in range(10):
+            _play_checked(seed % len(DECKS), (seed + 2) % len(DECKS), seed, "1.3.2")
