@@ -660,3 +660,24 @@ def test_static_sources_kept_across_a_static_card_s_move_are_caught(monkeypatch)
     with pytest.raises(AssertionError, match="stale"):
         for seed in range(10):
             _play_checked(seed % len(DECKS), (seed + 2) % len(DECKS), seed, "1.3.2")
+
+
+def test_a_whenever_subject_selector_is_made_once_per_ability_and_zone():
+    # Scripts._fires matches the event's subject against the ability's subject selector in
+    # the subject's zone, anywhere: that selector is kept per ability and zone, and equals a
+    # fresh copy; an entry whose selector is another object (a reused id) is not served.
+    seats = [SeatInfo(seat, seat, deck.name, deck.entries(), deck.archive_entries())
+             for seat, deck in (("A", DECKS[0]), ("B", DECKS[1]))]
+    scripts = Engine.for_match(MatchOpened(match_id="subject", ruleset="1.3.2", seats=seats), DB)._scripts
+    subject = next(a.on.subject for c in DB for a in c.abilities
+                   if a.when == "whenever" and a.on is not None)
+    made = {}
+    for zone in ("world", "hand", "abyss"):
+        made[zone] = scripts._subject_selector(subject, zone)
+        assert made[zone] == subject.model_copy(update={"zone": zone, "pick": "all", "where": "any"})
+        assert scripts._subject_selector(subject, zone) is made[zone]
+    assert made["world"] != made["abyss"]
+    other = subject.model_copy(update={"what": "land"})
+    scripts._subjects[(id(other), "world")] = (subject, made["world"])  # as if id reused
+    assert scripts._subject_selector(other, "world") == other.model_copy(
+        update={"zone": "world", "pick": "all", "where": "any"})
