@@ -171,9 +171,10 @@ class Replay:
         A file of schema ≤ 2 recorded only the outcome types and fields of its time
         (:mod:`replay.wotf.legacy`): the engine's other outcomes are not looked for in it.
         """
-        describe, opened, same = self.game.describe, self.recorded, self.game.same_outcome
-        recorded = self.events[first_seq:first_seq + len(outcomes)]
+        describe, events = self.game.describe, self.events
+        recorded = events[first_seq:first_seq + len(outcomes)]
         if outcomes != recorded:  # equal events are the same outcome: most batches end here
+            opened, same = self.recorded, self.game.same_outcome
             for offset, (mine, theirs) in enumerate(zip(outcomes, recorded, strict=False)):
                 if mine != theirs and not same(mine, theirs, opened):  # the log may end early
                     raise Divergence(self.match_id, first_seq + offset,
@@ -182,8 +183,8 @@ class Replay:
             raise Divergence(self.match_id, first_seq + len(recorded),
                              f"the log ends; engine derives {describe(outcomes[len(recorded)])}")
         nxt = first_seq + len(outcomes)
-        if nxt < len(self.events) and not self.game.is_fed(self.events[nxt]):
-            raise Divergence(self.match_id, nxt, f"recorded {describe(self.events[nxt])}, "
+        if nxt < len(events) and not self.game.is_fed(events[nxt]):
+            raise Divergence(self.match_id, nxt, f"recorded {describe(events[nxt])}, "
                              f"engine derives nothing more here")
 
     def _index(self, start: int, end: int) -> None:
