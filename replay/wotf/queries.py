@@ -394,14 +394,12 @@ class View:
         return event in self._whenever_of(c.name) or _copies_abilities(c)
 
     def _whenever_of(self, name: str) -> frozenset[str]:
-        """The game events a definition's "whenever" abilities name (worked out once per
-        definition)."""
+        """The game events a definition's "whenever" abilities name (``Card.whenever_events``,
+        worked out once per definition), by name for this match."""
         epoch = len(self.db.defines.defined)
         cached = self._whenever.get(name)
         if cached is None or cached[0] != epoch:
-            cached = self._whenever[name] = (epoch, frozenset(
-                a.on.event for a in self.db[name].abilities
-                if a.when == "whenever" and a.on is not None))
+            cached = self._whenever[name] = (epoch, self.db[name].whenever_events)
         return cached[1]
 
     def may_have_timing(self, cid: str, when: str) -> bool:
@@ -418,13 +416,12 @@ class View:
         return when in cached[1]
 
     def _timings_of(self, name: str) -> frozenset[str]:
-        """The timings (``Ability.when``) of a definition's printed abilities (worked out
-        once per definition)."""
+        """The timings (``Ability.when``) of a definition's printed abilities (``Card.timings``,
+        worked out once per definition), by name for this match."""
         epoch = len(self.db.defines.defined)
         cached = self._timings.get(name)
         if cached is None or cached[0] != epoch:
-            cached = self._timings[name] = (epoch, frozenset(
-                a.when for a in self.db[name].abilities))
+            cached = self._timings[name] = (epoch, self.db[name].timings)
         return cached[1]
 
     def with_timing(self, when: str) -> list[CardState]:
@@ -679,18 +676,17 @@ class View:
         epoch = len(self.db.defines.defined)
         cached = self._defining.get(name)
         if cached is None or cached[0] != epoch:
-            cached = self._defining[name] = (epoch, tuple(
-                a for a in self.db[name].abilities if a.when == "static" and a.all_zones))
+            cached = self._defining[name] = (epoch, self.db[name].stat_defining)
         return cached[1]
 
     def _may_lower(self, name: str) -> bool:
         """Whether a card's definition alone may make its power negative: a printed base
-        below 0, or a stat-defining ability (worked out once per definition)."""
+        below 0, or a stat-defining ability (``Card.may_lower_power``, worked out once per
+        definition), by name for this match."""
         epoch = len(self.db.defines.defined)
         cached = self._lowering.get(name)
         if cached is None or cached[0] != epoch:
-            cached = self._lowering[name] = (epoch, self.db[name].base_power < 0
-                                             or bool(self._stat_defining(name)))
+            cached = self._lowering[name] = (epoch, self.db[name].may_lower_power)
         return cached[1]
 
     def can_have_negative_power(self, cid: str) -> bool:
