@@ -11,7 +11,7 @@ events, not turns, bounds a seek's cost by the work it re-does, and takes few of
 is a freeze of the whole state, a cost every re-derivation (``wonders verify``) pays whether
 or not anyone seeks.  A snapshot is the frozen state as bytes (msgpack, ~17 KB for a Wonders
 match): nothing the garbage collector walks, and no compression to pay for when it is taken
-or expanded -- ~7 per Wonders match, ~110 KB (``snapshot_kb_per_match``, target ≤ 300).
+or expanded -- ~3 per Wonders match, ~56 KB (``snapshot_kb_per_match``, target ≤ 300).
 
 The state *at seq n* is the state once event n has happened: for an outcome inside a batch,
 as it was when the engine recorded it; at the end of a segment, as it is at the next prompt.
@@ -45,10 +45,13 @@ from replay.reading import Reading
 
 #: A snapshot at the first turn prompt at least this many events after the previous one: a
 #: seek re-runs about this many events at most; fewer snapshots cost re-derivation less (each
-#: is a freeze of the state, ~30 µs for a Wonders match, ~4% of a re-derivation at 40).  At
-#: ~17 µs an event re-derived, 60 events are ~1 ms of a seek (40 were ~1.5 ms at the ~35 µs
-#: an event of before); a Wonders match of ~470 events keeps ~7 snapshots, ~110 KB.
-SNAPSHOT_EVERY = 60
+#: is a freeze of the state, ~30 µs for a Wonders match).  The trade, measured on the bench's
+#: 40 Wonders matches (3000 seeks, every replay held, a loaded 2-core machine): at 60, ~6.5
+#: snapshots a match (~110 KB), ~3% of a re-derivation, seek p50 0.90 / p99 1.98 ms; at 120,
+#: ~3.3 (~56 KB), half that cost, seek p50 1.23 / p99 2.92 ms.  The p99.9 was 10-11 ms at
+#: 60, 90 and 120 alike on that machine (the slowest seeks are the machine's, not the events
+#: re-run), under the 15 ms bound (``seek_p999_ms``).
+SNAPSHOT_EVERY = 120
 #: ``snapshot_every`` of a replay only verified, never seeked (``wonders verify``, a recorder
 #: resuming a match): set-up's snapshot alone, no freeze on the way (a seek still works, from
 #: set-up).
@@ -120,16 +123,20 @@ class Replay:
         """Feed more events (a live match growing); raises :class:`Divergence` on mismatch."""
         if not already_listed:
             self.events.extend(e.event if isinstance(e, Stored) else e for e in new_events)
+        game, events = self.game, self.events
         i = self._consumed
-        while i < len(self.events):
-            fed = self.events[i]
-            if not self.game.is_fed(fed):
-                raise Divergence(self.match_id, i, f"unexpected {self.game.describe(fed)}: the "
+        # whether events[i] is known to be fed: _check_outcomes checks the event after a batch
+        follows_outcomes = False
+        while i < len(events):
+            fed = events[i]
+            if not follows_outcomes and not game.is_fed(fed):
+                raise Divergence(self.match_id, i, f"unexpected {game.describe(fed)}: the "
                                  f"engine derived no such outcome here")
             self.engine, derived = self._feed(self.engine, fed, i)
-            derived = [derived[0], *self.game.as_recorded(derived[1:], self.recorded)]
-            self._check_outcomes(derived[1:], i + 1)
-            end = i + len(derived) - 1
+            outcomes = game.as_recorded(derived[1:], self.recorded)
+            self._check_outcomes(outcomes, i + 1)
+            follows_outcomes = True
+            end = i + len(outcomes)
             self.segments.append(Segment(i, end))
             self._index(i, end)
             if end - self._snapshot_keys[-1] >= self.snapshot_every and self._is_quiet():
@@ -164,9 +171,10 @@ class Replay:
         A file of schema ≤ 2 recorded only the outcome types and fields of its time
         (:mod:`replay.wotf.legacy`): the engine's other outcomes are not looked for in it.
         """
-        describe, opened, same = self.game.describe, self.recorded, self.game.same_outcome
-        recorded = self.events[first_seq:first_seq + len(outcomes)]
+        describe, events = self.game.describe, self.events
+        recorded = events[first_seq:first_seq + len(outcomes)]
         if outcomes != recorded:  # equal events are the same outcome: most batches end here
+            opened, same = self.recorded, self.game.same_outcome
             for offset, (mine, theirs) in enumerate(zip(outcomes, recorded, strict=False)):
                 if mine != theirs and not same(mine, theirs, opened):  # the log may end early
                     raise Divergence(self.match_id, first_seq + offset,
@@ -175,8 +183,8 @@ class Replay:
             raise Divergence(self.match_id, first_seq + len(recorded),
                              f"the log ends; engine derives {describe(outcomes[len(recorded)])}")
         nxt = first_seq + len(outcomes)
-        if nxt < len(self.events) and not self.game.is_fed(self.events[nxt]):
-            raise Divergence(self.match_id, nxt, f"recorded {describe(self.events[nxt])}, "
+        if nxt < len(events) and not self.game.is_fed(events[nxt]):
+            raise Divergence(self.match_id, nxt, f"recorded {describe(events[nxt])}, "
                              f"engine derives nothing more here")
 
     def _index(self, start: int, end: int) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -102,7 +103,41 @@ class Card(BaseModel):
     def has_keyword(self, keyword: str) -> bool:
         return keyword in self.keywords
 
-    @property
+    # -- facts of the definition: a card never changes once made (frozen), so each is worked
+    # out once and shared by every view of every match that uses this definition (a match's
+    # stand-in or entered definition, 203 and R34, is another Card, with facts of its own)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Card:
+        """A copy; one with changed fields works its facts out again (pydantic copies the
+        cached ones with the rest)."""
+        copied = super().model_copy(update=update, deep=deep)
+        if update:
+            for fact in _DEFINITION_FACTS:
+                copied.__dict__.pop(fact, None)
+        return copied
+
+    @cached_property
+    def timings(self) -> frozenset[str]:
+        """The timings (``Ability.when``) of its printed abilities."""
+        return frozenset(a.when for a in self.abilities)
+
+    @cached_property
+    def whenever_events(self) -> frozenset[str]:
+        """The game events its "whenever" abilities name."""
+        return frozenset(a.on.event for a in self.abilities if a.when == "whenever" and a.on is not None)
+
+    @cached_property
+    def stat_defining(self) -> tuple[Ability, ...]:
+        """Its static abilities that work in every zone ("this gets power equal to …", rule 1)."""
+        return tuple(a for a in self.abilities if a.when == "static" and a.all_zones)
+
+    @cached_property
+    def may_lower_power(self) -> bool:
+        """Whether the definition alone may make its power negative: a printed base below 0,
+        or a stat-defining ability."""
+        return self.base_power < 0 or bool(self.stat_defining)
+
+    @cached_property
     def links(self) -> frozenset[str]:
         """Orbital links this card gives (Link): a land links its own orbital by default."""
         links = {k.split(":", 1)[1] for k in self.keywords if k.startswith("link:")}
@@ -119,6 +154,10 @@ class Card(BaseModel):
             if keyword.startswith("attuned:"):
                 return keyword.split(":", 1)[1]
         return None
+
+
+#: the facts of a definition :class:`Card` keeps once worked out (cached properties)
+_DEFINITION_FACTS = ("timings", "whenever_events", "stat_defining", "may_lower_power", "links")
 
 
 def _has_text_beyond_keywords(data: dict[str, Any]) -> bool:

@@ -212,22 +212,35 @@ class Engine:
     def emit(self, event: Event) -> None:
         """Record an outcome: it is applied through :func:`~replay.wotf.evolve.evolve`, the only
         writer of game state (DESIGN.md section 2)."""
-        evolve(self.state, event)
         kind = type(event)
         if kind in STRUCTURAL:
-            if kind in _EFFECTS_ONLY:
-                self.view.effects_changed()  # a card's effects or equipment: not its area
-            elif isinstance(event, CardMoved) and event.from_zone != "world" and event.to_zone != "world":
-                # a draw, a discard, a spell cast: The World is as it was, so the facts the
-                # view keeps about it (its cards, static sources, reactors, realms) stand
+            self._apply_structural(event, kind)
+        else:
+            evolve(self.state, event)
+            if kind not in _KEEPS_VIEW:
                 self.view.changed(kind)
-            else:
-                self.view.touch()  # (which forgets all that changed() forgets too)
-        elif kind not in _KEEPS_VIEW:
-            self.view.changed(kind)
         self.out.append(event)
         if self.on_emit is not None:
             self.on_emit(event)
+
+    def _apply_structural(self, event: Event, kind: type) -> None:
+        """Apply an event that may change a card's area, control, face, copied abilities or
+        effects, and tell the view what it may have changed."""
+        moved = isinstance(event, CardMoved)
+        in_world = isinstance(event, CardMoved) and "world" in (event.from_zone, event.to_zone)
+        # a card that may have no static ability moving into, out of or within The World
+        # leaves the static sources as they were (View.touch): asked before the move
+        keeps_sources = isinstance(event, CardMoved) and in_world and \
+            not self.view.may_be_static_source(event.card)
+        evolve(self.state, event)
+        if kind in _EFFECTS_ONLY:
+            self.view.effects_changed()  # a card's effects or equipment: not its area
+        elif moved and not in_world:
+            # a draw, a discard, a spell cast: The World is as it was, so the facts the view
+            # keeps about it (its cards, static sources, reactors, realms) stand
+            self.view.changed(kind)
+        else:
+            self.view.touch(keeps_sources)  # (which forgets all that changed() forgets too)
 
     def emit_stack(self, event: Event) -> None:
         """Change the stack (``GameState.stack``): one of the stack events, applied through

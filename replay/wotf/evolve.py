@@ -464,10 +464,17 @@ STRUCTURAL = frozenset({ev.CardMoved, ev.TokenCreated, ev.ControlChanged, ev.Abi
 #: player's resources or the event counts -- facts no static ability's selector, condition or
 #: amount (:mod:`replay.wotf.selectors`) and no link reads.  (A turn action is not among them:
 #: it writes who took the last turn, which a condition reads, 404.5.2.)
+#: The turn actions (404).  :func:`evolve` writes of one only the pass counts and who took
+#: the last turn (404.5.2); of those, the static-ability table reads only who took the last
+#: turn, through a condition's ``took_last_turn`` (:func:`replay.wotf.statics.reads_last_turn`):
+#: without such a condition in The World, a turn action leaves the table as it was.
+TURN_ACTIONS = frozenset(_TURN_ACTIONS)
+
 VIEW_UNCHANGED = frozenset({
     *(cls for cls in vars(ev).values()
       if isinstance(cls, type) and issubclass(cls, ev.Event) and cls not in _APPLY),
     ev.TurnEnded, ev.ResourcesChanged, ev.Passed, ev.EventCounted,
 })
 
-__all__ = ["SEATS", "STRUCTURAL", "VIEW_UNCHANGED", "evolve", "fold", "initial_state", "number"]
+__all__ = ["SEATS", "STRUCTURAL", "TURN_ACTIONS", "VIEW_UNCHANGED", "evolve", "fold", "initial_state",
+           "number"]

@@ -12,7 +12,7 @@ from replay.wotf import events as wotf_events
 from replay.wotf import statics as static_rules
 from replay.wotf.abilities import Ability, Amount
 from replay.wotf.cards import Card, CardDB, MatchCards, ability_key, find_ability
-from replay.wotf.evolve import STRUCTURAL
+from replay.wotf.evolve import STRUCTURAL, TURN_ACTIONS
 from replay.wotf.selectors import Context, amount
 from replay.wotf.state import CardState, GameState, Seat, controller_of
 
@@ -44,6 +44,7 @@ class View:
         self._world: list[CardState] | None = None
         self._static_sources: list | None = None
         self._static_ops: frozenset[str] | None = None  # the effects of the sources' abilities
+        self._last_turn_read: bool | None = None  # whether a source's condition reads it
         # a part of the static table (the effects filling it) -> whether no source has one of
         # them (View.statics_for), kept as the sources are
         self._skips: dict[frozenset[str], bool] = {}
@@ -98,14 +99,21 @@ class View:
         # (counters, effects, area: not in _KEEPS_CARDS), until a card changes area
         self._stable_power: bool | None = None
 
-    def touch(self) -> None:
-        """Forget cached facts: call whenever a card changes area (the engine's ``move``)."""
+    def touch(self, keeps_sources: bool = False) -> None:
+        """Forget cached facts: call whenever a card changes area (the engine's ``move``).
+
+        ``keeps_sources``: the change is a move of a card that was no static source
+        (:meth:`may_be_static_source`, asked before the move): the static abilities on
+        cards in The World, and what is worked out of them alone, stand (the table itself
+        does not: its targets and conditions may read where the card is)."""
         self.generation += 1
         self._world = None
-        self._static_sources = None
-        self._static_ops = None
-        self._skips.clear()
-        self._lowering_statics = None
+        if not keeps_sources:
+            self._static_sources = None
+            self._static_ops = None
+            self._last_turn_read = None
+            self._skips.clear()
+            self._lowering_statics = None
         self._statics = None
         self._links.clear()
         self._reactors.clear()
@@ -116,7 +124,7 @@ class View:
         self.settled_generation += 1
         self._forget()
         if self._base is not None:
-            self._base.touch()
+            self._base.touch(keeps_sources)
 
     def changed(self, kind: type | None = None) -> None:
         """Forget the static-ability table and the links: call after any change of the state
@@ -124,7 +132,8 @@ class View:
         card's area, control, face, copied abilities or effects (those :meth:`touch`):
         then the facts it can't have changed stand (:meth:`_forget`)."""
         self.generation += 1
-        self._statics = None
+        if kind not in TURN_ACTIONS or self._reads_last_turn():
+            self._statics = None  # a turn action changes none of it but who took the last turn
         if kind is None or kind not in _KEEPS_CARDS or self._stable_power is not True:
             self.settled_generation += 1
         self._forget(kind)
@@ -223,10 +232,17 @@ class View:
         if self._static_sources is None:
             # only the cards of a name with a printed static ability, or with copied ones
             statics = self._names_with_timing("static")
-            cards = [c for c in self.world() if c.name in statics or (c.gained and _copies_abilities(c))] \
+            cards = [c for c in self.world() if _may_be_source(c, statics)] \
                 if statics or self._has_copies() else []
             self._static_sources = static_rules.sources(self.without_statics(), cards)
         return self._static_sources
+
+    def may_be_static_source(self, cid: str) -> bool:
+        """Whether the card is one :meth:`_sources` looks at when in The World: of a name with
+        a printed static ability, or with copied abilities.  Not so before a move, it is not
+        so after (a move copies no abilities: leaving The World drops those copied)."""
+        c = self.s.cards.get(cid)
+        return c is None or _may_be_source(c, self._names_with_timing("static"))
 
     def _source_ops(self) -> frozenset[str]:
         """The effects (``Op.do``, and ``cant:<restriction>`` for each "can't") of the static
@@ -238,6 +254,15 @@ class View:
             self._static_ops = frozenset(static_rules.op_keys(
                 op for _, ability in self._sources() for op in ability.effects))
         return self._static_ops
+
+    def _reads_last_turn(self) -> bool:
+        """Whether a static ability on a card in The World, in force or not, has a condition
+        on who took the last turn (:func:`replay.wotf.statics.reads_last_turn`): else a turn
+        action keeps the static table (:meth:`changed`).  Kept until a card changes area, as
+        the sources are."""
+        if self._last_turn_read is None:
+            self._last_turn_read = static_rules.reads_last_turn(self._sources())
+        return self._last_turn_read
 
     def statics_for(self, ops: frozenset[str]) -> static_rules.Statics:
         """The static table, for a question about the part of it these effects fill
@@ -369,14 +394,12 @@ class View:
         return event in self._whenever_of(c.name) or _copies_abilities(c)
 
     def _whenever_of(self, name: str) -> frozenset[str]:
-        """The game events a definition's "whenever" abilities name (worked out once per
-        definition)."""
+        """The game events a definition's "whenever" abilities name (``Card.whenever_events``,
+        worked out once per definition), by name for this match."""
         epoch = len(self.db.defines.defined)
         cached = self._whenever.get(name)
         if cached is None or cached[0] != epoch:
-            cached = self._whenever[name] = (epoch, frozenset(
-                a.on.event for a in self.db[name].abilities
-                if a.when == "whenever" and a.on is not None))
+            cached = self._whenever[name] = (epoch, self.db[name].whenever_events)
         return cached[1]
 
     def may_have_timing(self, cid: str, when: str) -> bool:
@@ -393,13 +416,12 @@ class View:
         return when in cached[1]
 
     def _timings_of(self, name: str) -> frozenset[str]:
-        """The timings (``Ability.when``) of a definition's printed abilities (worked out
-        once per definition)."""
+        """The timings (``Ability.when``) of a definition's printed abilities (``Card.timings``,
+        worked out once per definition), by name for this match."""
         epoch = len(self.db.defines.defined)
         cached = self._timings.get(name)
         if cached is None or cached[0] != epoch:
-            cached = self._timings[name] = (epoch, frozenset(
-                a.when for a in self.db[name].abilities))
+            cached = self._timings[name] = (epoch, self.db[name].timings)
         return cached[1]
 
     def with_timing(self, when: str) -> list[CardState]:
@@ -654,18 +676,17 @@ class View:
         epoch = len(self.db.defines.defined)
         cached = self._defining.get(name)
         if cached is None or cached[0] != epoch:
-            cached = self._defining[name] = (epoch, tuple(
-                a for a in self.db[name].abilities if a.when == "static" and a.all_zones))
+            cached = self._defining[name] = (epoch, self.db[name].stat_defining)
         return cached[1]
 
     def _may_lower(self, name: str) -> bool:
         """Whether a card's definition alone may make its power negative: a printed base
-        below 0, or a stat-defining ability (worked out once per definition)."""
+        below 0, or a stat-defining ability (``Card.may_lower_power``, worked out once per
+        definition), by name for this match."""
         epoch = len(self.db.defines.defined)
         cached = self._lowering.get(name)
         if cached is None or cached[0] != epoch:
-            cached = self._lowering[name] = (epoch, self.db[name].base_power < 0
-                                             or bool(self._stat_defining(name)))
+            cached = self._lowering[name] = (epoch, self.db[name].may_lower_power)
         return cached[1]
 
     def can_have_negative_power(self, cid: str) -> bool:
@@ -767,6 +788,12 @@ def _never_negative(value: object) -> bool:
         return value.times >= 0 and value.plus >= 0 and \
             value.per not in ("max_power", "sacrificed_power")
     return isinstance(value, (int, float)) and value >= 0
+
+
+def _may_be_source(c: CardState, static_names: frozenset[str]) -> bool:
+    """Whether a card may have a static ability: its name has a printed one, or it has
+    copied abilities (symbiosis)."""
+    return c.name in static_names or bool(c.gained and _copies_abilities(c))
 
 
 def _copies_abilities(c: CardState) -> bool:

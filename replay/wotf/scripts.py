@@ -42,7 +42,7 @@ from replay.wotf.events import (
 from replay.wotf.ops import OPS
 from replay.wotf.selectors import Context, candidates, holds, matches
 from replay.wotf.state import Seat, controller_of, other
-from replay.wotf.table import Component, Flow
+from replay.wotf.table import Component, Flow, Rules
 from replay.wotf.trigger import Trigger
 
 LOOP_LIMIT = 24
@@ -50,6 +50,12 @@ LOOP_LIMIT = 24
 
 class Scripts(Component):
     """Scripted abilities: a component of the engine."""
+
+    def __init__(self, g: Rules):
+        super().__init__(g)
+        # a "whenever" ability's subject selector for a subject in each zone, by the
+        # selector's id (the selector kept beside it, so the id is still its own)
+        self._subjects: dict[tuple[int, str], tuple[Selector, Selector]] = {}
 
     # -- collecting triggers -------------------------------------------------------------
 
@@ -136,10 +142,9 @@ class Scripts(Component):
             return False
         sub = self.state.cards[subject]
         ctx = Context(cid, seat, self.state.cards[cid].realm, subject=subject)
-        wanted = on.subject.model_copy(update={"zone": sub.zone, "pick": "all"})
         if on.subject.where != "any" and (realm if realm is not None else sub.realm) != ctx.realm:
             return False
-        if not matches(self.view, wanted.model_copy(update={"where": "any"}), subject, ctx):
+        if not matches(self.view, self._subject_selector(on.subject, sub.zone), subject, ctx):
             return False
         if on.nth is not None and self.event_count(event_key(on, by, self.view.definition(subject),
                                                              self.state.round)) != on.nth:
@@ -150,6 +155,17 @@ class Scripts(Component):
                 return False
             self.emit(EventCounted(spent, 1))
         return True
+
+    def _subject_selector(self, subject: Selector, zone: str) -> Selector:
+        """A "whenever" ability's subject as the cards it fits in the subject's ``zone``,
+        wherever they are (:meth:`_fires` has checked the realm): made once per ability and
+        zone, not at every event."""
+        key = (id(subject), zone)
+        found = self._subjects.get(key)
+        if found is None or found[0] is not subject:
+            found = self._subjects[key] = (subject, subject.model_copy(
+                update={"zone": zone, "pick": "all", "where": "any"}))
+        return found[1]
 
     def count_event(self, event: str, subject: str, by: Seat | None) -> None:
         """Count game events for "the first/second/third time …" (rule 511) — only events

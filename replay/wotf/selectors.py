@@ -87,11 +87,12 @@ def matches(v: Facts, sel: Selector, cid: str, ctx: Context) -> bool:
     d = v.db[c.name]
     if not _type_fits(v, sel.what, cid, d.type):
         return False
-    wanted_classes = set(sel.classes)
-    if sel.named_class and ctx.named_class:
-        wanted_classes.add(ctx.named_class)
-    if wanted_classes and not wanted_classes <= set(v.classes(cid)):
-        return False
+    if sel.classes or (sel.named_class and ctx.named_class):  # most selectors name no class
+        wanted_classes = set(sel.classes)
+        if sel.named_class and ctx.named_class:
+            wanted_classes.add(ctx.named_class)
+        if not wanted_classes <= set(v.classes(cid)):
+            return False
     if sel.orbital and d.orbital != sel.orbital:
         return False
     if sel.name and sel.name not in d.name:

@@ -41,8 +41,12 @@ class Effect(msgspec.Struct):
     source: str = ""
 
 
-class CardState(msgspec.Struct):
-    """One card instance; ``zone`` is where it is, ``realm`` set while in The World."""
+class CardState(msgspec.Struct, gc=False):
+    """One card instance; ``zone`` is where it is, ``realm`` set while in The World.
+
+    Not tracked by the garbage collector (``gc=False``): a match makes ~100 at set-up, every
+    replay and seek copy more, and its fields -- plain values, and lists and dicts of them
+    and of :class:`Effect` -- can hold no reference cycle, so reference counting frees them."""
 
     id: str
     name: str

@@ -24,7 +24,7 @@ from replay.wotf.selectors import Context, Facts, amount, candidates, holds
 from replay.wotf.state import CardState, controller_of
 
 
-@dataclass
+@dataclass(slots=True)
 class Statics:
     power_add: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     power_mul: dict[str, float] = field(default_factory=dict)
@@ -83,6 +83,16 @@ def sources(v: Facts, cards: Iterable[CardState] | None = None) -> list[tuple[st
             if ability.when == "static":
                 found.append((c.id, ability))
     return found
+
+
+def reads_last_turn(found: Iterable[tuple[str, Ability]]) -> bool:
+    """Whether a condition of these static abilities (the ability's own, or one of its
+    effects') asks who took the last turn (404.5.2, ``took_last_turn``): the one fact a turn
+    action writes that :func:`compute` reads (:data:`replay.wotf.evolve.TURN_ACTIONS`)."""
+    return any(ability.condition.took_last_turn is not None
+               or any(op.condition is not None and op.condition.took_last_turn is not None
+                      for op in ability.effects)
+               for _, ability in found)
 
 
 def compute(v: Facts, found: list[tuple[str, Ability]]) -> Statics:

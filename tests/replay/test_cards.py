@@ -158,3 +158,39 @@ def test_a_recorded_card_set_is_parsed_once_and_an_altered_one_is_still_refused(
     altered = msgspec.structs.replace(opened, cards=changed)  # the digest of the kept set
     with pytest.raises(CardDataError, match="do not match their digest"):
         GAME.match_cards(altered, pool)
+
+
+def _facts_worked_out(card) -> tuple:
+    """A definition's facts worked out afresh from its fields (what the kept ones must equal)."""
+    defining = tuple(a for a in card.abilities if a.when == "static" and a.all_zones)
+    links = {k.split(":", 1)[1] for k in card.keywords if k.startswith("link:")}
+    if card.type == "land" and card.orbital and not links:
+        links.add(card.orbital)
+    return (frozenset(a.when for a in card.abilities),
+            frozenset(a.on.event for a in card.abilities if a.when == "whenever" and a.on is not None),
+            defining, card.base_power < 0 or bool(defining), frozenset(links))
+
+
+def _facts_kept(card) -> tuple:
+    return (card.timings, card.whenever_events, card.stat_defining, card.may_lower_power, card.links)
+
+
+def test_a_definition_s_kept_facts_are_its_own_and_a_changed_copy_works_them_out_again():
+    # The facts every view of every match shares (Card.timings ...) are the definition's;
+    # a copy with changed fields (a test's variant, a verify against other cards) must not
+    # inherit the original's.
+    from replay.wotf.cards import default_cards
+    pool = list(default_cards())
+    for card in pool:
+        assert _facts_kept(card) == _facts_worked_out(card), card.name
+    wonder = next(c for c in pool if c.type == "wonder" and c.base_power > 0 and not c.stat_defining)
+    assert wonder.may_lower_power is False
+    lowered = wonder.model_copy(update={"power": -2})
+    assert lowered.may_lower_power is True and _facts_kept(lowered) == _facts_worked_out(lowered)
+    scripted = next(c for c in pool if c.whenever_events)
+    assert scripted.timings  # worked out on the original first
+    bare = scripted.model_copy(update={"abilities": ()})
+    assert _facts_kept(bare) == _facts_worked_out(bare) and not bare.timings
+    land = next(c for c in pool if c.type == "land" and c.links)
+    relinked = land.model_copy(update={"keywords": (*land.keywords, "link:Solfera")})
+    assert "Solfera" in relinked.links and _facts_kept(relinked) == _facts_worked_out(relinked)

@@ -26,8 +26,12 @@
   triggers of a timing are collected only from cards ``View.may_have_timing`` names: no
   other card has such an ability in force.
 * The static abilities' sources (looked for only on cards of a name with a printed static
-  ability, or with copied abilities, kept until a card changes area) are those a scan of
-  every card in The World finds.
+  ability, or with copied abilities, kept until such a card changes area: a move of any
+  other card keeps them) are those a scan of every card in The World finds; a view that
+  keeps them across a static card's move is caught.
+* A turn action keeps the static table unless a static ability in The World has a
+  ``took_last_turn`` condition (cards with one added to random play, both rulesets); a
+  view that overlooks such a condition is caught.
 * The static-ability table and the links are kept across the events of
   ``evolve.VIEW_UNCHANGED`` (those evolve ignores, and those writing only the phase, the
   turn, pass counts, resources or event counts): after every event the view's kept table
@@ -559,3 +563,121 @@ def test_settling_kept_quiet_across_a_counter_change_is_caught(monkeypatch):
     monkeypatch.setattr(View, "has_stable_power", stable)
     with pytest.raises(AssertionError, match="skipped but was needed"):
         _settle_after_minus_counters()
+
+
+#: Wonders whose static abilities read who took the last turn (404.5.2): no card of the pool
+#: has one, so these stand in -- one as the ability's condition, one as an effect's.
+LAST_TURN_CARDS = (
+    {"name": "Turn Keeper", "type": "wonder", "cost": 1, "power": 2, "orbital": "Petraia",
+     "text": "While you took the last turn, this gets +2.",
+     "abilities": [{"when": "static", "condition": {"took_last_turn": True},
+                    "effects": [{"do": "power", "amount": 2}]}]},
+    {"name": "Turn Watcher", "type": "wonder", "cost": 1, "power": 2, "orbital": "Thalwind",
+     "text": "This gets +1 while you did not take the last turn.",
+     "abilities": [{"when": "static", "effects": [
+         {"do": "power", "amount": 1, "condition": {"took_last_turn": False}}]}]},
+)
+
+
+def _play_counting_kept_tables(seed: int, ruleset: str, extra: tuple = ()) -> tuple[int, int]:
+    """Random play (the sample decks, plus ``extra`` deck entries) with every shortcut checked
+    after every event and a static table kept into each next one; returns how many turn
+    actions kept the table, and how many turn actions found a card with a last-turn
+    condition in The World."""
+    from ledger.events import DeckEntry
+    from replay.wotf.cards import parse_card
+    from replay.wotf.evolve import TURN_ACTIONS
+    db = DB.with_cards([parse_card(card, "test cards") for card in LAST_TURN_CARDS])
+    names = {card["name"] for card in LAST_TURN_CARDS}
+    seats = [SeatInfo(seat, seat, deck.name, [*(DeckEntry(n, c) for n, c in extra), *deck.entries()],
+                      deck.archive_entries())
+             for seat, deck in (("A", DECKS[seed % len(DECKS)]), ("B", DECKS[(seed + 3) % len(DECKS)]))]
+    engine = Engine.for_match(MatchOpened(match_id="last-turn", ruleset=ruleset, seats=seats), db)
+    check_settling(engine)
+    kept = with_condition = 0
+
+    def on_emit(event):
+        nonlocal kept, with_condition
+        view = engine.view
+        if type(event) in TURN_ACTIONS:
+            kept += view._statics is not None
+            with_condition += any(c.name in names for c in view.world())
+        check_shortcuts(engine, event)
+        view.statics()  # keep a table (and links) into the next event, as settling does
+        view.links("A"), view.links("B")
+
+    engine.on_emit = on_emit
+    engine.start()
+    play_out(engine, random.Random(seed))
+    return kept, with_condition
+
+
+@pytest.mark.parametrize("ruleset", ["1.3.2", "1.2"])
+def test_a_turn_action_keeps_the_static_table_unless_a_condition_reads_the_last_turn(ruleset):
+    # A turn action writes pass counts and who took the last turn (404.5.2): the table is
+    # kept across it (the check after every event compares it with a fresh view's), and
+    # worked out again when a static ability in The World has a took_last_turn condition.
+    kept = sum(_play_counting_kept_tables(seed, ruleset)[0] for seed in range(3))
+    assert kept > 10  # the shortcut is taken, and found right every time
+    extra = (("Turn Keeper", 4), ("Turn Watcher", 4))
+    with_condition = sum(_play_counting_kept_tables(seed, ruleset, extra)[1] for seed in range(3))
+    assert with_condition > 20  # turn actions with such a card in The World, checked
+
+
+def test_a_turn_action_keeping_a_table_that_reads_the_last_turn_is_caught(monkeypatch):
+    # Were the last-turn conditions overlooked, the table kept across a turn action would
+    # say Turn Keeper has its +2 when the opponent took the last turn: the check sees it.
+    from replay.wotf import statics
+    monkeypatch.setattr(statics, "reads_last_turn", lambda found: False)
+    with pytest.raises(AssertionError, match="stale"):
+        for seed in range(10):
+            _play_counting_kept_tables(seed, "1.3.2", (("Turn Keeper", 4), ("Turn Watcher", 4)))
+
+
+def test_a_move_of_a_card_with_no_static_ability_keeps_the_static_sources(monkeypatch):
+    # A card of a name with no printed static ability and no copied abilities moving into,
+    # out of or within The World leaves the static sources as they were (View.touch's
+    # keeps_sources): the check after every event compares them with a scan of every card in
+    # The World, and the kept table with a fresh one.
+    kept = 0
+    touch = View.touch
+
+    def counting(self, keeps_sources=False):
+        nonlocal kept
+        kept += keeps_sources
+        touch(self, keeps_sources)
+    monkeypatch.setattr(View, "touch", counting)
+    for seed in range(3):
+        for ruleset in ("1.3.2", "1.2"):
+            _play_checked(seed % len(DECKS), (seed + 2) % len(DECKS), seed, ruleset)
+    assert kept > 50  # the shortcut is taken, and found right every time
+
+
+def test_static_sources_kept_across_a_static_card_s_move_are_caught(monkeypatch):
+    # Were a card with a static ability taken for one without, its arrival or departure
+    # would leave the kept sources stale: the check after every event sees it.
+    monkeypatch.setattr(View, "may_be_static_source", lambda self, cid: False)
+    with pytest.raises(AssertionError, match="stale"):
+        for seed in range(10):
+            _play_checked(seed % len(DECKS), (seed + 2) % len(DECKS), seed, "1.3.2")
+
+
+def test_a_whenever_subject_selector_is_made_once_per_ability_and_zone():
+    # Scripts._fires matches the event's subject against the ability's subject selector in
+    # the subject's zone, anywhere: that selector is kept per ability and zone, and equals a
+    # fresh copy; an entry whose selector is another object (a reused id) is not served.
+    seats = [SeatInfo(seat, seat, deck.name, deck.entries(), deck.archive_entries())
+             for seat, deck in (("A", DECKS[0]), ("B", DECKS[1]))]
+    scripts = Engine.for_match(MatchOpened(match_id="subject", ruleset="1.3.2", seats=seats), DB)._scripts
+    subject = next(a.on.subject for c in DB for a in c.abilities
+                   if a.when == "whenever" and a.on is not None)
+    made = {}
+    for zone in ("world", "hand", "abyss"):
+        made[zone] = scripts._subject_selector(subject, zone)
+        assert made[zone] == subject.model_copy(update={"zone": zone, "pick": "all", "where": "any"})
+        assert scripts._subject_selector(subject, zone) is made[zone]
+    assert made["world"] != made["abyss"]
+    other = subject.model_copy(update={"what": "land"})
+    scripts._subjects[(id(other), "world")] = (subject, made["world"])  # as if id reused
+    assert scripts._subject_selector(other, "world") == other.model_copy(
+        update={"zone": "world", "pick": "all", "where": "any"})
