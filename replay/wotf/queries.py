@@ -396,11 +396,7 @@ class View:
     def _whenever_of(self, name: str) -> frozenset[str]:
         """The game events a definition's "whenever" abilities name (``Card.whenever_events``,
         worked out once per definition), by name for this match."""
-        epoch = len(self.db.defines.defined)
-        cached = self._whenever.get(name)
-        if cached is None or cached[0] != epoch:
-            cached = self._whenever[name] = (epoch, self.db[name].whenever_events)
-        return cached[1]
+        return self._definition_fact(self._whenever, name, "whenever_events")
 
     def may_have_timing(self, cid: str, when: str) -> bool:
         """Whether a card can have an ability with this timing (``Ability.when``) in force:
@@ -418,10 +414,17 @@ class View:
     def _timings_of(self, name: str) -> frozenset[str]:
         """The timings (``Ability.when``) of a definition's printed abilities (``Card.timings``,
         worked out once per definition), by name for this match."""
+        return self._definition_fact(self._timings, name, "timings")
+
+    def _definition_fact(self, kept: dict[str, tuple[int, frozenset[str]]], name: str,
+                         fact: str) -> frozenset[str]:
+        """A fact of the definition a name has in this match (a :class:`Card` attribute),
+        kept in ``kept`` until the match defines more cards (a stand-in token, an entered
+        definition: 203, R34) -- the name's definition may be one of them."""
         epoch = len(self.db.defines.defined)
-        cached = self._timings.get(name)
+        cached = kept.get(name)
         if cached is None or cached[0] != epoch:
-            cached = self._timings[name] = (epoch, self.db[name].timings)
+            cached = kept[name] = (epoch, getattr(self.db[name], fact))
         return cached[1]
 
     def with_timing(self, when: str) -> list[CardState]:

@@ -18,6 +18,7 @@ from ledger.filestore import FileStore
 from replay.games import game_of
 from replay.timeline import Timeline
 from replay.wotf.cards import default_cards
+from tests.web.test_api import choose
 from tests.web.test_api_serve import ORGANIZER, _call, _start
 
 POOL = default_cards()
@@ -62,17 +63,6 @@ def assert_boards_as_folded(bases, path, mid, tokens, where: str) -> None:
         assert got["board"] == want["spectator"], f"{where}: the public on {base}"
 
 
-def pick(prompt: dict, rng: random.Random) -> dict:
-    spec = prompt["choose"]
-    if spec:
-        if spec["multiset"]:
-            return {"type": "Answered", "kind": prompt["kind"], "pick": spec["of"]}
-        ids = sorted(set(spec["of"]))
-        return {"type": "Answered", "kind": prompt["kind"],
-                "pick": rng.sample(ids, rng.randint(spec["min"], spec["max"]))}
-    return rng.choice(prompt["options"])["decision"]
-
-
 def test_head_boards_equal_the_fold_after_decisions_take_backs_and_rulings(servers):
     (one, two), store = servers
     rng = random.Random(5)
@@ -114,7 +104,7 @@ def test_head_boards_equal_the_fold_after_decisions_take_backs_and_rulings(serve
             seat = state["prompt"]["seat"]
             status, prompt = _call(base, "GET", f"/api/matches/{mid}/prompt", tokens[seat])
             status, body = _call(base, "POST", f"/api/matches/{mid}/decisions", tokens[seat],
-                                 {"expected_seq": length, "decision": pick(prompt["prompt"], rng)})
+                                 {"expected_seq": length, "decision": choose(prompt["prompt"], rng)})
             assert status == 201, body
         assert_boards_as_folded((one, two), path, mid, tokens, f"step {step}")
     assert took_back >= 3 and ruled >= 2, (took_back, ruled)
