@@ -4,8 +4,9 @@ msgspec works out how to decode a Struct class (its fields' types) the first tim
 meets the class, and it makes that information visible on the class *before* it has filled
 it in.  A second thread decoding the same class in that window reads a field type that is not
 there yet, and the whole process dies: SIGSEGV in msgspec's ``json_decode_struct_map_inner``
-(msgspec 0.22.0, the newest release).  Seen here twelve times in a day of ``wonders serve``
-workers under load (a server's first requests decode on many threads at once), and reproduced
+(msgspec 0.22.0, the newest release).  Seen here in twelve Python processes in a day, all at
+that instruction, among them ``wonders serve`` workers under the API bench (a server's first
+requests decode on many threads at once), and reproduced
 in a few milliseconds by eight threads decoding a new class together
 (tests/ledger/test_typeinfo.py).
 
