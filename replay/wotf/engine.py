@@ -226,16 +226,16 @@ class Engine:
     def _apply_structural(self, event: Event, kind: type) -> None:
         """Apply an event that may change a card's area, control, face, copied abilities or
         effects, and tell the view what it may have changed."""
-        moved = isinstance(event, CardMoved)
-        in_world = isinstance(event, CardMoved) and "world" in (event.from_zone, event.to_zone)
+        moved = event if isinstance(event, CardMoved) else None
+        in_world = moved is not None and "world" in (moved.from_zone, moved.to_zone)
         # a card that may have no static ability moving into, out of or within The World
         # leaves the static sources as they were (View.touch): asked before the move
-        keeps_sources = isinstance(event, CardMoved) and in_world and \
-            not self.view.may_be_static_source(event.card)
+        keeps_sources = moved is not None and in_world and \
+            not self.view.may_be_static_source(moved.card)
         evolve(self.state, event)
         if kind in _EFFECTS_ONLY:
             self.view.effects_changed()  # a card's effects or equipment: not its area
-        elif moved and not in_world:
+        elif moved is not None and not in_world:
             # a draw, a discard, a spell cast: The World is as it was, so the facts the view
             # keeps about it (its cards, static sources, reactors, realms) stand
             self.view.changed(kind)

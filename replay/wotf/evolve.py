@@ -458,18 +458,18 @@ STRUCTURAL = frozenset({ev.CardMoved, ev.TokenCreated, ev.ControlChanged, ev.Abi
                         ev.EffectsEnded, ev.DeckShuffled, ev.DeckOrdered, ev.CardPutOnTop,
                         ev.CardStatsEntered})
 
-#: Event types after which every fact the view keeps from one event to the next (the static
-#: ability table, the links: :meth:`~replay.wotf.queries.View.changed`) is as it was: those
-#: :func:`evolve` ignores, and those that write only the phase, the turn, pass counts, a
-#: player's resources or the event counts -- facts no static ability's selector, condition or
-#: amount (:mod:`replay.wotf.selectors`) and no link reads.  (A turn action is not among them:
-#: it writes who took the last turn, which a condition reads, 404.5.2.)
 #: The turn actions (404).  :func:`evolve` writes of one only the pass counts and who took
 #: the last turn (404.5.2); of those, the static-ability table reads only who took the last
 #: turn, through a condition's ``took_last_turn`` (:func:`replay.wotf.statics.reads_last_turn`):
 #: without such a condition in The World, a turn action leaves the table as it was.
 TURN_ACTIONS = frozenset(_TURN_ACTIONS)
 
+#: Event types after which every fact the view keeps from one event to the next (the static
+#: ability table, the links: :meth:`~replay.wotf.queries.View.changed`) is as it was: those
+#: :func:`evolve` ignores, and those that write only the phase, the turn, pass counts, a
+#: player's resources or the event counts -- facts no static ability's selector, condition or
+#: amount (:mod:`replay.wotf.selectors`) and no link reads.  (A turn action is not among them:
+#: it writes who took the last turn, which a condition reads, 404.5.2.)
 VIEW_UNCHANGED = frozenset({
     *(cls for cls in vars(ev).values()
       if isinstance(cls, type) and issubclass(cls, ev.Event) and cls not in _APPLY),
