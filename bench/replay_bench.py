@@ -24,7 +24,9 @@ as they are, State of Wonder's suffixed ``_sow``.
   simulated match's replay held at once, as a server holds them, with the startup objects
   frozen as the server freezes them (:func:`web.longlived.settle_startup`); target p99.9
   ≤ 15 ms;
-* ``snapshot_kb_per_match`` -- the mean size of a replay's seek snapshots (target ≤ 300).
+* ``snapshot_kb_per_match`` -- the mean size of a replay's seek snapshots (target ≤ 300);
+* ``engine_compiled_modules`` -- how many of the Wonders engine's modules ran compiled (0: a
+  plain install; ``WONDERS_COMPILE=1`` builds compile :data:`replay.native.COMPILED`).
 
 Decode and fold rates are the best of three passes over the same events.
 """
@@ -45,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ledger.filestore import FileStore
 from ledger.registry import decoder as event_decoder
 from replay.games import game
+from replay.native import compiled_modules
 from replay.replayer import Replay
 from replay.simulate import simulate_matches
 from replay.timeline import Timeline
@@ -200,6 +203,7 @@ def main() -> None:
             figures.update({key + suffix: value for key, value in measured.items()})
     finally:
         shutil.rmtree(root, ignore_errors=True)
+    figures["engine_compiled_modules"] = len(compiled_modules("replay.wotf"))
     print(json.dumps(figures))
 
 

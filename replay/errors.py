@@ -23,3 +23,7 @@ class ConformanceCaseError(ReplayError):
 
 class NewerRevisionError(ReplayError):
     """A match recorded under a rules revision newer than this program knows."""
+
+
+class StaleBuildError(ReplayError):
+    """A compiled engine module is older than its source (``replay.native``): rebuild it."""

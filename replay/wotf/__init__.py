@@ -6,4 +6,10 @@ facts for analytics and its conformance runner.  Importing this package register
 types with the ledger; ``GAME`` is its :class:`replay.game.Game`.
 """
 
-from replay.wotf import events as _events  # noqa: F401 -- registers the event types
+from pathlib import Path as _Path
+
+from replay.native import check_build as _check_build
+
+_check_build(_Path(__file__).parent)  # no compiled module older than its source (setup.py)
+
+from replay.wotf import events as _events  # noqa: E402, F401 -- registers the event types

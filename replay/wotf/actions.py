@@ -414,7 +414,7 @@ def _actions_cost(cost: Cost) -> int:
     return cost.actions + (1 if cost.spends_action and not cost.actions else 0)
 
 
-def _num(value: float) -> str:
+def _num(value: int | float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 

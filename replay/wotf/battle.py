@@ -162,7 +162,8 @@ def _scheduled_fliers(state: GameState) -> list[str]:
     return list(state.stack.fliers) if state.stack is not None else []
 
 
-def _victor(ruleset: str, attack: float, attackers: int, defense: float, defenders: int) -> Victor:
+def _victor(ruleset: str, attack: int | float, attackers: int, defense: int | float,
+            defenders: int) -> Victor:
     """404.3.2 step 4, with v1.3.2's "any Wonders beat no Wonders" (v1.2: any attack vs. no
     enemies wins)."""
     if ruleset == "1.3.2":

@@ -309,7 +309,7 @@ class Engine:
     def add_counters(self, cid: str, kind: str, amount: int) -> int:
         return self._moves.add_counters(cid, kind, amount)
 
-    def add_effect(self, cid: str, kind: str, value: float, until: str, source: str) -> None:
+    def add_effect(self, cid: str, kind: str, value: int | float, until: str, source: str) -> None:
         return self._moves.add_effect(cid, kind, value, until, source)
 
     def set_tapped(self, cid: str, tapped: bool, by: Seat | None = None) -> bool:

@@ -98,7 +98,7 @@ class Moves:
                 self.t.emit(CounterChanged(cid, name, delta, counters.get(name, 0)))
         return c.counters.get(kind, 0)
 
-    def add_effect(self, cid: str, kind: str, value: float, until: str, source: str) -> None:
+    def add_effect(self, cid: str, kind: str, value: int | float, until: str, source: str) -> None:
         duration = "round" if until == "round" else "ever"
         self.t.emit(EffectApplied(cid, kind, value, duration, source))
 

@@ -87,7 +87,7 @@ class View:
         self._refs: dict[str, list[tuple[str, Ability, bool]]] = {}
         self._refs_all: dict[str, list[tuple[str, Ability, bool]]] = {}  # nullified ones too
         self._wonders: dict[str, bool] = {}
-        self._powers: dict[str, float] = {}
+        self._powers: dict[str, int | float] = {}
         self._grants: dict[str, list[str]] = {}
         #: counts :meth:`changed` calls: facts read at one generation stand while it lasts
         self.generation = 0
@@ -640,11 +640,11 @@ class View:
 
     # -- power ---------------------------------------------------------------------------
 
-    def base_power(self, cid: str) -> float:
+    def base_power(self, cid: str) -> int | float:
         """Base power: the printed power (``*``/undefined is 0); growth lands count lands."""
         c = self.s.cards[cid]
         d = self._fixed.get(c.name) or self.db[c.name]
-        base: float
+        base: int | float
         if d.type == "land" and c.counters.get("growth", 0) > 0:
             base = self.lands_controlled(controller_of(c)) if c.zone == "world" else 0
         else:
@@ -661,7 +661,7 @@ class View:
                 base = e.amount  # stun: base power 0 this round; the latest overwrites (508)
         return base
 
-    def stat_defining_base(self, cid: str) -> float | None:
+    def stat_defining_base(self, cid: str) -> int | float | None:
         """A stat-defining ability ("this gets power equal to …") works in every zone (rule 1)."""
         c = self.s.cards[cid]
         for ability in self._stat_defining(c.name):
@@ -724,7 +724,7 @@ class View:
         fragile = self._fragile[1]
         return [c for c in self.world() if c.id in fragile or (c.counters and c.counters.get("-1", 0))]
 
-    def power(self, cid: str) -> float:
+    def power(self, cid: str) -> int | float:
         """Current power, in the order of operations of rule 101.6 (v1.3.2).
 
         Base → additive modifiers (+1/−1 counters, "gets +N") → multiplicative modifiers.
@@ -735,7 +735,7 @@ class View:
             found = self._powers[cid] = self._power(cid)
         return found
 
-    def _power(self, cid: str) -> float:
+    def _power(self, cid: str) -> int | float:
         c = self.s.cards[cid]
         value = self.base_power(cid)
         value = _add(value, c.counters.get("+1", 0) - c.counters.get("-1", 0))
@@ -752,9 +752,9 @@ class View:
             value = _mul(value, table.power_mul[cid])
         return value
 
-    def side_power(self, realm: int, seat: str) -> tuple[float, int]:
+    def side_power(self, realm: int, seat: str) -> tuple[int | float, int]:
         """(total power, number of Wonders) of a seat's Wonders in a realm (404.3.2 step 4)."""
-        total: float = 0
+        total: int | float = 0
         count = 0
         for c in self.in_realm(realm, seat):
             if self.is_wonder(c.id):
@@ -804,11 +804,11 @@ def _copies_abilities(c: CardState) -> bool:
     return bool(c.gained) and any(entry.startswith("ability:") for entry in c.gained)
 
 
-def _add(a: float, b: float) -> float:
+def _add(a: int | float, b: int | float) -> int | float:
     value = a + b
     return 0 if math.isnan(value) else value
 
 
-def _mul(a: float, b: float) -> float:
+def _mul(a: int | float, b: int | float) -> int | float:
     value = a * b
     return 0 if math.isnan(value) else value

@@ -31,8 +31,8 @@ class Facts(Protocol):
     def definition(self, cid: str) -> Card: ...
     def classes(self, cid: str) -> tuple[str, ...]: ...
     def is_wonder(self, cid: str) -> bool: ...
-    def power(self, cid: str) -> float: ...
-    def base_power(self, cid: str) -> float: ...
+    def power(self, cid: str) -> int | float: ...
+    def base_power(self, cid: str) -> int | float: ...
     def stones_of(self, seat: str) -> int: ...
     def lands_controlled(self, seat: str) -> int: ...
     def has_null_mark(self, cid: str) -> bool: ...
@@ -52,7 +52,7 @@ class Context(msgspec.Struct):
     chosen: list[str] = []          # cards the previous effect chose ("it")
     did: bool = True                # whether the previous effect happened ("if you do")
     named_class: str | None = None  # the class named by ``name_class``
-    sacrificed_power: float = 0
+    sacrificed_power: int | float = 0
     nullified: bool = False         # an ability nullified this effect as it chose targets
 
 
@@ -160,7 +160,7 @@ def _id_order(cid: str) -> tuple:
     return (cid.rstrip("0123456789"), int(digits) if digits else 0, cid)
 
 
-def amount(v: Facts, value, ctx: Context) -> float:
+def amount(v: Facts, value, ctx: Context) -> int | float:
     """The value of a :data:`~replay.wotf.abilities.Number` for ``ctx``."""
     if value == "inf":
         return math.inf
@@ -168,7 +168,7 @@ def amount(v: Facts, value, ctx: Context) -> float:
         return value
     seat = ctx.controller
     per = value.per
-    n: float
+    n: int | float
     if per == "round":
         n = v.s.round
     elif per == "stones":

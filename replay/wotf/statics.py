@@ -26,9 +26,9 @@ from replay.wotf.state import CardState, controller_of
 
 @dataclass(slots=True)
 class Statics:
-    power_add: dict[str, float] = field(default_factory=lambda: defaultdict(float))
-    power_mul: dict[str, float] = field(default_factory=dict)
-    base: dict[str, float] = field(default_factory=dict)
+    power_add: dict[str, int | float] = field(default_factory=lambda: defaultdict(float))
+    power_mul: dict[str, int | float] = field(default_factory=dict)
+    base: dict[str, int | float] = field(default_factory=dict)
     grants: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     nullified: set[str] = field(default_factory=set)
     cant: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
