@@ -68,8 +68,9 @@ def check_build(directory: str | os.PathLike) -> None:
     if stale:
         raise StaleBuildError(
             f"{root}: {', '.join(sorted(stale))} changed after it was compiled, and Python would "
-            f"run the old compiled code; rebuild (WONDERS_COMPILE=1 pip install -e .) or remove "
-            f"the compiled files ({root}/*.so) to run the source")
+            f"run the old compiled code; rebuild (WONDERS_COMPILE=1 pip install --no-deps "
+            f"--no-build-isolation -e .) or remove the compiled files ({root}/*.so) to run the "
+            f"source")
 
 
 def _extensions(root: Path) -> list[Path]:
