@@ -3,7 +3,7 @@
 The last test builds it for real: a copy of this checkout compiled in place with
 ``WONDERS_COMPILE=1 python setup.py build_ext --inplace`` (mypyc and the C compiler, about a
 minute and a half), then, in subprocesses on that copy, the engine's tests and golden matches,
-and a simulated corpus that must come out byte for byte as this process writes it.  It needs
+and a simulated corpus that must come out byte for byte as the plain source writes it.  It needs
 mypy and a C compiler: without them it skips with a line saying so, and with
 ``WONDERS_REQUIRE_MYPYC=1`` (``.ci/run`` sets it) it fails instead.
 """
@@ -162,10 +162,13 @@ def test_the_compiled_build_derives_what_the_source_does(tmp_path):
         if os.environ.get("WONDERS_REQUIRE_MYPYC") == "1":
             pytest.fail(f"WONDERS_REQUIRE_MYPYC=1 but {why}", pytrace=False)
         pytest.skip(f"the compiled build is not tested: {why}")
-    copy = tmp_path / "checkout"
-    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "__pycache__", "*.so", "build", ".mypy_cache", ".pytest_cache",
-        ".hypothesis", ".ruff_cache", "wonders-data", "mutants"))
+    # Two copies of this checkout's sources (never its own compiled files, if it has any):
+    # one compiled, one left plain.
+    copy, plain = tmp_path / "checkout", tmp_path / "plain"
+    for target in (copy, plain):
+        shutil.copytree(ROOT, target, ignore=shutil.ignore_patterns(
+            ".git", ".venv", "__pycache__", "*.so", "build", ".mypy_cache", ".pytest_cache",
+            ".hypothesis", ".ruff_cache", "wonders-data", "mutants"))
     if (ROOT.parent / "shared").is_dir():  # the conformance examples beside the checkout
         (tmp_path / "shared").symlink_to(ROOT.parent / "shared")
     env = {**os.environ, "PYTHONPATH": str(copy), "WONDERS_COMPILE": "1"}
@@ -174,13 +177,13 @@ def test_the_compiled_build_derives_what_the_source_does(tmp_path):
                            cwd=copy, env=env, capture_output=True, text=True, timeout=1200)
     assert built.returncode == 0, built.stderr[-3000:]
 
-    # The same corpus, simulated by the compiled engine there and by the source here.
+    # The same corpus, simulated by the compiled engine and by the plain source.
     run = subprocess.run([sys.executable, "-c", SIMULATE, str(tmp_path / "compiled")], cwd=copy,
                          env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
     assert run.stdout.strip() == ",".join(COMPILED)  # every listed module ran compiled
-    here = subprocess.run([sys.executable, "-c", SIMULATE, str(tmp_path / "source")], cwd=ROOT,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
+    here = subprocess.run([sys.executable, "-c", SIMULATE, str(tmp_path / "source")], cwd=plain,
+                          env={**os.environ, "PYTHONPATH": str(plain)}, capture_output=True,
                           text=True, timeout=600)
     assert here.returncode == 0, here.stderr[-3000:]
     assert here.stdout.strip() == ""  # ...and here none did
