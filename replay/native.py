@@ -1,8 +1,9 @@
 """The rules engine's optional compiled build: which modules run compiled, and a guard against
 running compiled code that no longer matches its source.
 
-``WONDERS_COMPILE=1 pip install .`` (or ``-e .``) compiles the Wonders engine's hot modules
-with mypyc (:data:`COMPILED`, which ``setup.py`` reads; ``docs/deploy.md``).  The
+``WONDERS_COMPILE=1 pip install --no-deps --no-build-isolation -e .`` (the dependencies and
+mypy installed first: ``docs/deploy.md``) compiles the Wonders engine's hot modules with mypyc
+(:data:`COMPILED`, which ``setup.py`` reads).  The
 compiled modules are the same source, so a match derives the same events either way
 (``tests/replay/test_native.py`` runs the golden matches, the engine's tests and a simulated
 corpus byte for byte through a compiled build); a default install is plain Python.
@@ -30,8 +31,8 @@ from pathlib import Path
 from replay.errors import StaleBuildError
 
 #: The modules the compiled build compiles: where re-deriving a match spends its time
-#: (bench/replay_bench.py).  ``replay.wotf.engine`` stays plain: ``Engine.close`` empties the
-#: engine's ``__dict__``.  A literal: ``setup.py`` reads it without importing the package.
+#: (bench/replay_bench.py); not ``replay.wotf.engine`` (the second rule above).  A literal:
+#: ``setup.py`` reads it without importing the package.
 COMPILED = ("replay.wotf.actions", "replay.wotf.battle", "replay.wotf.bus", "replay.wotf.effects",
             "replay.wotf.evolve", "replay.wotf.match", "replay.wotf.movement", "replay.wotf.moves",
             "replay.wotf.queries", "replay.wotf.scripts", "replay.wotf.selectors",
