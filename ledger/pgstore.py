@@ -567,15 +567,17 @@ def _where(match_id: str, seq: int) -> str:
 
 
 def _safe(url: str) -> str:
-    """A URL without its password (it goes into messages and logs)."""
+    """A URL without its password (it goes into messages and logs): user, host, the port when
+    the URL gives one (two clusters on one host differ by it), database."""
     try:
         from psycopg.conninfo import conninfo_to_dict
 
         parts = conninfo_to_dict(url)
     except Exception:  # noqa: BLE001 - not parseable: show only its scheme
         return url.split(":", 1)[0] + "://…"
-    host = parts.get("host", "")
-    return f"postgresql://{parts.get('user', '')}@{host}/{parts.get('dbname', '')}"
+    host, port = parts.get("host", ""), parts.get("port")
+    where = f"{host}:{port}" if port else host
+    return f"postgresql://{parts.get('user', '')}@{where}/{parts.get('dbname', '')}"
 
 
 def _first_line(exc: BaseException) -> str:

@@ -14,7 +14,7 @@ from psycopg.conninfo import conninfo_to_dict
 
 from ledger import ConflictError, FileStore, MatchNotFoundError
 from ledger.events import JudgeNote, MatchOpened, SeatInfo
-from ledger.pgstore import PgStore, _first_line
+from ledger.pgstore import PgStore, _first_line, _safe
 
 
 def _opened(match_id: str) -> MatchOpened:
@@ -88,9 +88,18 @@ def test_the_store_is_named_by_user_host_and_database_never_its_password(pg_url)
     finally:
         store.close()
     assert "hunter2" not in named
-    assert named == (f"PgStore('postgresql://{parts.get('user', '')}@{parts['host']}/"
+    port = f":{parts['port']}" if parts.get("port") else ""
+    assert named == (f"PgStore('postgresql://{parts.get('user', '')}@{parts['host']}{port}/"
                      f"{parts['dbname']}')")
     assert parts["host"] and parts["dbname"]
+
+
+def test_a_url_is_named_with_its_port_and_without_its_password_or_options():
+    # No server needed: naming only parses the URL.  The port stays (two clusters on one host
+    # differ by it); the password and the options (sslmode and the like) go.
+    url = "postgresql://ann:hunter2@db.example:5433/wonders?sslmode=require"
+    assert _safe(url) == "postgresql://ann@db.example:5433/wonders"
+    assert _safe("postgresql://ann@db.example/wonders") == "postgresql://ann@db.example/wonders"
 
 
 def test_an_error_without_words_is_named_by_its_kind():
