@@ -10,10 +10,15 @@ only then; the console or the API reissues a lost one).  Results are read from t
 
 from __future__ import annotations
 
+import functools
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
+
+from ledger.tournament import SAFE_ID, TournamentError, UnknownTournamentError
 
 STORE = click.option("--store", default=None, metavar="DIR_OR_URL",
                      help="The store (default: $WONDERS_STORE or ./wonders-data).")
@@ -26,6 +31,36 @@ def _organizer(store: str | None):
     from web.tournaments import Organizer
     opened = open_store(store or os.environ.get("WONDERS_STORE") or "wonders-data")
     return Organizer(opened, token_book(opened), game("wotf").default_cards())
+
+
+def _says_which_exist(command: Callable[..., None]) -> Callable[..., None]:
+    """A command given a tournament id the store doesn't have (or a tournament's name where its
+    id goes) says, in its one line, which tournaments the store has."""
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> None:
+        try:
+            command(*args, **kwargs)
+        except (UnknownTournamentError, TournamentError) as exc:
+            given = kwargs["tournament_id"]
+            if isinstance(exc, TournamentError) and SAFE_ID.fullmatch(given):
+                raise  # the tournament exists and refused the operation: its own message
+            raise click.ClickException(f"{exc}; {_known(kwargs['store'], given)}") from None
+
+    return run
+
+
+def _known(store: str | None, given: str) -> str:
+    """The store's tournaments as ``id (name)``, the one named ``given`` first."""
+    org = _organizer(store)
+    tournaments = sorted(org.all(), key=lambda t: (t.name != given, t.tournament_id))
+    if not tournaments:
+        return ("this store has no tournament yet (wonders tournament create NAME; the standings "
+                "of a simulated one: wonders stats standings)")
+    if tournaments[0].name == given:
+        return f"{given!r} is the name of tournament {tournaments[0].tournament_id!r}: give its id"
+    shown = ", ".join(f"{t.tournament_id} ({t.name})" for t in tournaments[:10])
+    return f"this store's tournaments: {shown}{' …' if len(tournaments) > 10 else ''}"
 
 
 @click.group()
@@ -50,6 +85,7 @@ def create(name: str, tournament_id: str | None, ruleset: str | None, store: str
 @click.argument("decklist", type=click.Path(exists=True, dir_okay=False))
 @click.option("--preset", default=None, help="A shipped deck recorded at the tables instead.")
 @STORE
+@_says_which_exist
 def register(tournament_id: str, player: str, decklist: str, preset: str | None,
              store: str | None) -> None:
     """Register PLAYER with the decklist in the file DECKLIST ('count name' lines)."""
@@ -64,6 +100,7 @@ def register(tournament_id: str, player: str, decklist: str, preset: str | None,
 @click.argument("tournament_id")
 @click.argument("player")
 @STORE
+@_says_which_exist
 def drop(tournament_id: str, player: str, store: str | None) -> None:
     """Drop PLAYER (no longer paired; still in the standings)."""
     t = _organizer(store).drop(tournament_id, player)
@@ -73,6 +110,7 @@ def drop(tournament_id: str, player: str, store: str | None) -> None:
 @tournament.command()
 @click.argument("tournament_id")
 @STORE
+@_says_which_exist
 def pair(tournament_id: str, store: str | None) -> None:
     """Pair the next round and create its matches (prints each table's tokens, once)."""
     t, started = _organizer(store).start_round(tournament_id)
@@ -90,6 +128,7 @@ def pair(tournament_id: str, store: str | None) -> None:
 @click.argument("tournament_id")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv"]), default="table")
 @STORE
+@_says_which_exist
 def standings(tournament_id: str, fmt: str, store: str | None) -> None:
     """The standings: points, OMW%, GW%, OGW% (results read from the matches)."""
     org = _organizer(store)
@@ -110,6 +149,7 @@ def standings(tournament_id: str, fmt: str, store: str | None) -> None:
 @click.argument("kind", type=click.Choice(["pairings", "results", "standings"]))
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="A file (default: stdout).")
 @STORE
+@_says_which_exist
 def export(tournament_id: str, kind: str, out: str | None, store: str | None) -> None:
     """Pairings, results or standings as CSV."""
     org = _organizer(store)
@@ -124,6 +164,7 @@ def export(tournament_id: str, kind: str, out: str | None, store: str | None) ->
 @click.argument("tournament_id")
 @click.argument("pool_file", type=click.Path(exists=True, dir_okay=False))
 @STORE
+@_says_which_exist
 def import_cards(tournament_id: str, pool_file: str, store: str | None) -> None:
     """Import POOL_FILE (.csv or .toml): the printed stats of many cards, which then count as
     in the pool for registration and round start.  A bad file imports nothing and prints one

@@ -309,6 +309,34 @@ def test_the_cli_runs_a_tournament(tmp_path, capsys):
     assert text.startswith("round,table,seat_a,seat_b,match_id\n1,1,")
 
 
+def test_the_cli_names_the_stores_tournaments_when_an_id_names_none(tmp_path, capsys):
+    store = str(tmp_path / "store")
+
+    def error(*args):
+        with pytest.raises(SystemExit) as exc:
+            cli_main([*args, "--store", store])
+        assert exc.value.code == 1
+        lines = capsys.readouterr().err.strip().splitlines()
+        assert len(lines) == 1, lines  # one line, never a traceback
+        return lines[0]
+
+    assert error("tournament", "standings", "club-night") == (
+        "error: no tournament 'club-night'; this store has no tournament yet (wonders "
+        "tournament create NAME; the standings of a simulated one: wonders stats standings)")
+    cli_main(["tournament", "create", "Club Night", "--store", store])
+    cli_main(["tournament", "create", "Open", "--store", store])
+    capsys.readouterr()
+    assert error("tournament", "pair", "club-nite") == (
+        "error: no tournament 'club-nite'; this store's tournaments: club-night (Club Night), "
+        "open (Open)")
+    # the name where the id goes: the id to give
+    assert error("tournament", "export", "Club Night", "standings").endswith(
+        "; 'Club Night' is the name of tournament 'club-night': give its id")
+    # a tournament that exists and refuses: its own message, nothing added
+    assert error("tournament", "drop", "club-night", "Nobody") == (
+        "error: Club Night: no player named 'Nobody'")
+
+
 def test_the_console_needs_the_organizer_session_and_its_csrf_token(api):
     tid = new_tournament(api, players=2)
     client, origin = api.client, {"Origin": "http://localhost"}
