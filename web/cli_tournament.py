@@ -18,6 +18,7 @@ from typing import Any
 
 import click
 
+from ledger.errors import LedgerError
 from ledger.tournament import SAFE_ID, TournamentError, UnknownTournamentError
 
 STORE = click.option("--store", default=None, metavar="DIR_OR_URL",
@@ -45,7 +46,11 @@ def _says_which_exist(command: Callable[..., None]) -> Callable[..., None]:
             given = kwargs["tournament_id"]
             if isinstance(exc, TournamentError) and SAFE_ID.fullmatch(given):
                 raise  # the tournament exists and refused the operation: its own message
-            raise click.ClickException(f"{exc}; {_known(kwargs['store'], given)}") from None
+            try:
+                known = _known(kwargs["store"], given)
+            except LedgerError:  # a tournament that can't be read: the error given, alone
+                raise exc from None
+            raise click.ClickException(f"{exc}; {known}") from None
 
     return run
 

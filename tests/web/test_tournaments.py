@@ -335,6 +335,9 @@ def test_the_cli_names_the_stores_tournaments_when_an_id_names_none(tmp_path, ca
     # a tournament that exists and refuses: its own message, nothing added
     assert error("tournament", "drop", "club-night", "Nobody") == (
         "error: Club Night: no player named 'Nobody'")
+    # a tournament the listing can't read: the error given, alone
+    (tmp_path / "store" / ".tournaments" / "broken.jsonl").write_text("not json\n")
+    assert error("tournament", "pair", "club-nite") == "error: no tournament 'club-nite'"
 
 
 def test_the_console_needs_the_organizer_session_and_its_csrf_token(api):
