@@ -198,13 +198,15 @@ def realms(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
 
 def dbs(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
     """Win rate by DBS difference (own deck's DBS total minus the opponent's, 303.2), in
-    buckets ``[low, low + width)``."""
+    buckets ``[low, low + width)``.  Wonders of The First's matches only: State of Wonder has
+    no DBS (its players' totals are 0, which would fill the bucket of a difference of 0)."""
     if filters.dbs_bucket < 1:
         raise StatisticError(f"the DBS bucket width must be at least 1, got {filters.dbs_bucket}")
     rows = _query(con, _MATCHES + f"""
         SELECT CAST(floor((p.dbs_total - o.dbs_total) / $width) AS BIGINT) * $width,
                count(*), count(*) FILTER (p.result = 'win')
         FROM {_OPPONENTS} JOIN m ON m.match_id = p.match_id
+        WHERE m.game = 'wotf'
         GROUP BY 1 HAVING count(*) >= $min_games ORDER BY 1""",
                   filters, width=filters.dbs_bucket, min_games=filters.min_games)
     return Table("dbs", COLUMNS["dbs"],

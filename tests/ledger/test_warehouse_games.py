@@ -92,6 +92,16 @@ def test_sieges_split_state_of_wonder_games_by_whether_the_seat_laid_siege(mixed
     assert rows["yes"]["wins"] == wins
 
 
+def test_dbs_counts_wonders_games_only(mixed):
+    """303.2's DBS is Wonders of The First's: a State of Wonder seat (DBS total 0 against 0)
+    is no game of a DBS difference of 0."""
+    _, con = mixed
+    everyone = stats.compute(con, "dbs", stats.Filters()).records()
+    assert sum(r["games"] for r in everyone) == 6  # two seats of the three Wonders matches
+    assert everyone == stats.compute(con, "dbs", stats.Filters(game="wotf")).records()
+    assert stats.compute(con, "dbs", stats.Filters(game="sow")).rows == []
+
+
 def test_a_warehouse_of_an_earlier_version_gains_the_game_column(tmp_path):
     db = tmp_path / "old.duckdb"
     con = duckdb.connect(str(db))
