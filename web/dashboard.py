@@ -1,7 +1,10 @@
 """The stats dashboard ``/stats``: the named statistics of :mod:`ledger.stats`, drawn as SVG.
 
 The page shows the ``cards`` table (sortable, every rate with its games and 95% interval),
-the first-player number, the match-up heatmap, realm control and win rate by DBS difference.
+the first-player number, the match-up heatmap, and each game's own charts: realm control and
+win rate by DBS difference for Wonders of The First, sieges for State of Wonder -- each drawn
+only when the page's matches include that game's.  A warehouse holding both games is read
+one game at a time (``?game=``) or both together (the shared statistics count every game).
 The numbers are the warehouse's (``wonders ingest``); this module only calls
 :func:`ledger.stats.compute` and turns the tables into chart geometry -- nothing is recounted.
 
@@ -33,6 +36,7 @@ from flask import Blueprint, Response, current_app, render_template, request
 
 from ledger import stats as named
 from ledger.warehouse import connect
+from replay.games import game, names
 from web.api.common import query_int, services
 from web.errors import MalformedRequestError, NotFoundError
 
@@ -47,9 +51,10 @@ LOWER_BOUNDS = {"deck_wr": "deck_wr_low", "played_wr": "played_wr_low", "oh_wr":
 SAMPLES = {"deck_wr": ("deck_games",), "played_wr": ("played_games",), "oh_wr": ("oh_games",),
            "gih_wr": ("gih_games",), "gns_wr": ("gns_games",), "iwd": ("gih_games", "gns_games")}
 RANKS = ("low", "rate")
-RULESETS = ("1.3.2", "1.2")
 MIN_SAMPLE = 10  # games: a rate over fewer is drawn muted (?min_n= changes it)
-CHARTS = ("cards", "first-player", "matchups", "realms", "dbs")  # each also a CSV
+CHARTS = ("cards", "first-player", "matchups", "realms", "dbs", "sieges")  # each also a CSV
+#: The charts of one game's own tables, and that game.
+GAME_CHARTS = {"realms": "wotf", "dbs": "wotf", "sieges": "sow"}
 
 
 def warehouse_path() -> Path:
@@ -74,15 +79,18 @@ def stats():
     page = {"filters": filters, "sort": sort, "rank": rank, "descending": descending,
             "min_n": min_n}
     if not path.exists():
-        return render_template("stats.html", missing=str(path), data=None, tournaments=[], **page)
-    data, tournaments = _computed(path, filters)
+        return render_template("stats.html", missing=str(path), data=None, tournaments=[],
+                               games=[], rulesets=[], **page)
+    data, choices = _computed(path, filters)
     cards = sorted(data["cards"].records(), key=lambda r: _sort_key(r, sort, rank, min_n),
                    reverse=descending)
     return render_template(
-        "stats.html", missing=None, tournaments=tournaments, cards=cards, data=data,
+        "stats.html", missing=None, cards=cards, data=data, shown=_shown(filters, choices),
+        **choices,
         first=_first(data["first-player"]), heatmap=heatmap(data["matchups"], min_n),
         realms=realm_chart(data["realms"], min_n),
-        dbs=dbs_chart(data["dbs"], filters.dbs_bucket, min_n), **page)
+        dbs=dbs_chart(data["dbs"], filters.dbs_bucket, min_n),
+        sieges=siege_chart(data["sieges"], min_n), **page)
 
 
 @bp.get("/stats/<name>.csv")
@@ -104,14 +112,34 @@ def chart_csv(name: str):
 
 def _filters() -> named.Filters:
     tournament = request.args.get("tournament") or None
+    played = request.args.get("game") or None
+    if played is not None and played not in names():
+        raise MalformedRequestError(f"game={played!r}: use one of {', '.join(names())}")
     ruleset = request.args.get("ruleset") or None
-    if ruleset is not None and ruleset not in RULESETS:
-        raise MalformedRequestError(f"ruleset={ruleset!r}: use one of {', '.join(RULESETS)}")
+    if ruleset is not None:
+        known = rulesets(played)
+        if ruleset not in known:
+            of = f"{game(played).title}'s rulesets" if played else "one of"
+            raise MalformedRequestError(f"ruleset={ruleset!r}: use {of} {', '.join(known)}")
     return named.Filters(ruleset, tournament, query_int("min_games", 0, 0, 10**6),
-                         query_int("dbs_bucket", 10, 1, 1000))
+                         query_int("dbs_bucket", 10, 1, 1000), played)
 
 
-def _computed(path: Path, filters: named.Filters) -> tuple[dict, list[str]]:
+def rulesets(played: str | None = None) -> list[str]:
+    """The rulesets of a game, or of every game this program plays."""
+    return [ruleset for name in ([played] if played else names())
+            for ruleset in game(name).rulesets]
+
+
+def _shown(filters: named.Filters, choices: dict) -> set[str]:
+    """The charts the page draws: the shared ones, and a game's own where the page's matches
+    may include that game's (its game chosen, or every game while the warehouse has it)."""
+    games = {filters.game} if filters.game else {name for name, _ in choices["games"]}
+    return {chart for chart in CHARTS
+            if chart not in GAME_CHARTS or GAME_CHARTS[chart] in games}
+
+
+def _computed(path: Path, filters: named.Filters) -> tuple[dict, dict]:
     """The statistics under ``filters``, cached until the warehouse file changes."""
     stat = path.stat()
     key = (str(path), stat.st_mtime_ns, stat.st_size, filters)
@@ -120,15 +148,26 @@ def _computed(path: Path, filters: named.Filters) -> tuple[dict, list[str]]:
         con = connect(path, read_only=True)
         try:
             data = {name: named.compute(con, name, filters) for name in CHARTS}
-            tournaments = [r[0] for r in con.execute(
-                "SELECT DISTINCT tournament FROM matches WHERE tournament IS NOT NULL "
-                "ORDER BY 1").fetchall()]
+            choices = _choices(con)
         finally:
             con.close()
         if len(cache) > 64:
             cache.clear()
-        cache[key] = (data, tournaments)
+        cache[key] = (data, choices)
     return cache[key]
+
+
+def _choices(con) -> dict:
+    """What the page's filters offer: the warehouse's tournaments, and its games (name,
+    title) with their rulesets (ruleset, game title)."""
+    tournaments = [r[0] for r in con.execute(
+        "SELECT DISTINCT tournament FROM matches WHERE tournament IS NOT NULL "
+        "ORDER BY 1").fetchall()]
+    present = {r[0] for r in con.execute("SELECT DISTINCT game FROM matches").fetchall()}
+    games = [(name, game(name).title) for name in names() if name in present]
+    return {"tournaments": tournaments, "games": games,
+            "rulesets": [(ruleset, title) for name, title in games
+                         for ruleset in game(name).rulesets]}
 
 
 def _sort_key(record: dict, sort: str, rank: str = "rate", min_n: int = 0):
@@ -209,6 +248,14 @@ def dbs_chart(table: named.Table, width: int, min_n: int = 0) -> dict:
     chart = rate_bars(items, min_n)
     chart["dense"] = len(items) > 6  # labels turned to fit
     return chart
+
+
+def siege_chart(table: named.Table, min_n: int = 0) -> dict:
+    """State of Wonder's sieges: the win rate of the seats that laid siege at least once, and
+    of those that never did (:func:`ledger.stats.sieges`)."""
+    labels = {"yes": "laid siege", "no": "never did"}
+    return rate_bars([(labels[r["besieged"]], r["wr"], r["wr_low"], r["wr_high"], r["games"])
+                      for r in table.records()], min_n)
 
 
 def heatmap(table: named.Table, min_n: int = 0) -> dict:

@@ -238,3 +238,75 @@ def test_every_chart_downloads_as_csv(client, warehouse, name):
 def test_an_unknown_chart_is_a_404(client):
     response = client.get("/stats/prices.csv")
     assert response.status_code == 404 and "prices" in response.get_json()["message"]
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory):
+    """A warehouse of both games: Wonders of The First's matches and State of Wonder's."""
+    from replay.games import game
+
+    root = tmp_path_factory.mktemp("mixed")
+    store = FileStore(root / "store")
+    for name, prefix, count in (("wotf", "w", 4), ("sow", "s", 4)):
+        played = game(name)
+        pool = played.default_cards()
+        list(simulate_matches(store, pool, played.sample_decks(pool), count, seed=5,
+                              prefix=prefix, game_name=name))
+    path = root / "w.duckdb"
+    assert not ingest(root / "store", path, card_facts()).problems
+    app = create_app(Settings(store=root / "store", secret_key="s" * 32))
+    app.config["WONDERS_WAREHOUSE"] = str(path)
+    return app.test_client(), path
+
+
+def _first_line(path, **filters):
+    first = _stats(path, "first-player", **filters).records()[0]
+    return f"won {first['first_wins']} of {first['games']} games"
+
+
+def test_a_warehouse_of_both_games_is_read_one_game_at_a_time(mixed):
+    client, path = mixed
+    both = _get(client, "/stats")
+    assert '<option value="wotf" >Wonders of The First</option>' in both
+    assert '<option value="sow" >State of Wonder</option>' in both
+    assert _first_line(path) in both and " of 8 games" in both  # a game here: one match
+    for chart, title in (("realm-chart", "Wonders of The First"), ("dbs-chart", "Wonders of The First"),
+                         ("siege-chart", "State of Wonder")):
+        assert f'id="{chart}"' in both and f"({title})" in both
+    sow = _get(client, "/stats?game=sow")
+    assert _first_line(path, game="sow") in sow and " of 4 games" in sow
+    assert 'id="siege-chart"' in sow and 'id="realm-chart"' not in sow and 'id="dbs-chart"' not in sow
+    assert '<option value="004" >004</option>' in sow and ">1.3.2<" not in sow
+    wotf = _get(client, "/stats?game=wotf")
+    assert 'id="siege-chart"' not in wotf and 'id="dbs-chart"' in wotf
+    assert _first_line(path, game="wotf") in wotf and ">004<" not in wotf
+    # the DBS chart counts Wonders' seats only, with or without the game chosen
+    n = sum(r["games"] for r in _stats(path, "dbs").records())
+    svg = re.search(r'id="dbs-chart".*?</svg>', both, re.DOTALL).group(0)
+    assert n == 8 and sum(map(int, re.findall(r'data-n="(\d+)"', svg))) == 8
+
+
+def test_a_ruleset_or_game_the_program_does_not_play_is_refused_by_name(mixed):
+    client, _ = mixed
+    assert client.get("/stats?ruleset=004").status_code == 200  # State of Wonder's
+    response = client.get("/stats?game=sow&ruleset=1.3.2")
+    assert response.status_code == 400
+    assert response.get_json()["message"] == \
+        "ruleset='1.3.2': use State of Wonder's rulesets 004"
+    response = client.get("/stats?game=chess")
+    assert response.status_code == 400 and "use one of sow, wotf" in response.get_json()["message"]
+
+
+def test_links_keep_the_game_and_the_dbs_bucket(mixed):
+    client, path = mixed
+    html = _get(client, "/stats?game=wotf&dbs_bucket=20")
+    sorts = re.findall(r'href="(/stats\?sort=[^"]+)"', html)
+    assert sorts and all("game=wotf" in h and "dbs_bucket=20" in h for h in sorts)
+    csvs = re.findall(r'href="(/stats/[a-z-]+\.csv[^"]*)"', html)
+    assert csvs and all("game=wotf" in h and "dbs_bucket=20" in h for h in csvs)
+    import csv
+    import io
+    rows = list(csv.reader(io.StringIO(client.get("/stats/sieges.csv?game=sow").get_data(
+        as_text=True))))
+    table = _stats(path, "sieges", game="sow")
+    assert rows[0] == table.columns and len(rows) - 1 == len(table.rows) > 0
