@@ -74,18 +74,20 @@ def opening_seq(replay: Replay, seq: int) -> int:
 
 
 def parse_moves(text: str) -> list[str]:
-    """The moves of a link (``3-p0.2-0``); ``SandboxError`` saying what is malformed."""
+    """The moves of a link (``3-p0.2-0``: an option number, or the picks of a choose prompt,
+    ``p`` alone picking none); ``SandboxError`` saying what is malformed."""
     if not text:
         return []
     moves = text.split("-")
     if len(moves) > MAX_MOVES:
         raise SandboxError(f"moves: {len(moves)} moves; a sandbox link holds at most {MAX_MOVES}")
     for move in moves:
-        body = move[1:] if move.startswith("p") else move
-        parts = body.split(".") if move.startswith("p") else [body]
-        if not all(p.isdigit() and len(p) <= 4 for p in parts) or (move.startswith("p") and not body):
+        picks = move.startswith("p")
+        body = move[1:] if picks else move
+        parts = (body.split(".") if body else []) if picks else [body]
+        if not all(p.isdigit() and len(p) <= 4 for p in parts):
             raise SandboxError(f"moves: {move!r} is not a move (an option number like 3, or "
-                               f"picks like p0.2)")
+                               f"picks like p0.2, p alone for none)")
     return moves
 
 
@@ -124,12 +126,16 @@ def _decision(shown: dict[str, Any] | None, move: str, number: int, make: Maker)
         if not choose:
             raise SandboxError(f"move {number} ({move}): this prompt lists options, not picks")
         of = choose["of"]
-        indexes = [int(i) for i in move[1:].split(".")]
+        indexes = [int(i) for i in move[1:].split(".")] if move != "p" else []
         if any(i >= len(of) for i in indexes):
             raise SandboxError(f"move {number} ({move}): there are {len(of)} cards to pick from")
         body = {**shown.get("answer", {}), "pick": [of[i] for i in indexes]}
         return _made(make, seat, body, number, move)
     options = shown.get("options") or []
+    if not options and shown.get("choose"):
+        raise SandboxError(f"move {number} ({move}): this prompt asks for picks of its "
+                           f"{len(shown['choose']['of'])} cards (like p0.2, p alone for none), "
+                           f"not an option number")
     index = int(move)
     if index >= len(options):
         raise SandboxError(f"move {number} ({move}): there are {len(options)} options here")

@@ -306,7 +306,8 @@ class SandboxOut(BaseModel):
 
     match_id: str
     seq: int = Field(description="the recorded seq the sandbox opened at")
-    moves: str = Field(description="the tried moves (`3`: option 3; `p0.2`: picks 0 and 2), "
+    moves: str = Field(description="the tried moves (`3`: option 3; `p0.2`: picks 0 and 2; "
+                                   "`p`: no pick), "
                                    "joined by `-`")
     played: list[str] = Field(description="each tried move's decision, narrated")
     board: dict[str, Any] = Field(description="the omniscient board after the moves")

@@ -54,10 +54,11 @@ def sandbox_page(match_id: str):
 
 @bp.get("/matches/<match_id>/sandbox/pick")
 def sandbox_pick(match_id: str):
-    """A choose prompt's form: the checked picks become one ``p`` move."""
+    """A choose prompt's form: the checked picks become one ``p`` move (none checked: ``p``
+    alone, which the engine takes where the prompt allows choosing none)."""
     picks = request.args.getlist("pick")
-    if not picks or not all(p.isdigit() for p in picks):
-        raise MalformedRequestError("pick: choose at least one card (pick=<number>)")
+    if not all(p.isdigit() for p in picks):
+        raise MalformedRequestError("pick: card numbers only (pick=<number>)")
     moves = [m for m in request.args.get("moves", "").split("-") if m]
     moves.append("p" + ".".join(picks))
     return redirect(url_for("sandbox.sandbox_page", match_id=match_id,

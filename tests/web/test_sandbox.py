@@ -89,3 +89,26 @@ def test_a_state_of_wonder_match_plays_from_any_moment(tmp_path):
             assert status == 200 and len(moved["played"]) == 1, moved
             tried += 1
     assert tried > 5
+
+
+def test_a_choose_prompt_that_allows_none_is_answered_by_picking_none(tmp_path):
+    """``p`` alone picks nothing: the move a "choose 0 to 3" prompt records when its seat keeps
+    every card (the form's button with nothing checked makes it); a number there is no move."""
+    api, mid, _tokens, _path, replay = _ended(tmp_path)
+    for seq in range(len(replay)):
+        status, out = api.call("GET", f"/api/public/matches/{mid}/sandbox?seq={seq}")
+        choose = (out.get("prompt") or {}).get("choose")
+        if status == 200 and choose and choose["min"] == 0 and not out["prompt"]["options"]:
+            break
+    else:
+        raise AssertionError("no choose prompt that allows none in the match")
+    at = out["seq"]
+    status, none = api.call("GET", f"/api/public/matches/{mid}/sandbox?seq={at}&moves=p")
+    assert status == 200, none
+    assert len(none["played"]) == 1 and none["seq"] == at and none["prompt"] != out["prompt"]
+    response = api.client.get(f"/matches/{mid}/sandbox/pick?seq={at}")
+    assert response.status_code == 302 and response.location.endswith(f"seq={at}&moves=p")
+    status, bad = api.call("GET", f"/api/public/matches/{mid}/sandbox?seq={at}&moves=0")
+    assert status == 422
+    assert bad["message"] == (f"move 1 (0): this prompt asks for picks of its {len(choose['of'])} "
+                              f"cards (like p0.2, p alone for none), not an option number")
