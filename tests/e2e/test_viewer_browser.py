@@ -354,3 +354,23 @@ def test_every_quick_press_counts(demo, browser):
     _lands(page, 2)
     w.check_clean()
 
+
+def test_the_match_list_fits_a_phone(demo, browser, shots):
+    """At 390x844 the list is a card per match: no sideways page scroll, and every sort link,
+    player and result lies within the screen."""
+    base, _store = demo
+    w = Watched(browser, 390, 844)
+    page = w.page
+    page.goto(f"{base}/matches")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    outside = page.evaluate("""() => [...document.querySelectorAll(
+        '#matches a.sort, #matches td[data-label^="Seat"], #matches td.result')]
+      .map(e => e.getBoundingClientRect()).filter(r => r.left < 0 || r.right > 390).length""")
+    assert outside == 0
+    first = page.locator("#matches tbody tr[data-match]").first
+    assert "wins" in first.locator("td.result").inner_text()
+    label = first.locator("td[data-label='Seat A']").evaluate(
+        "td => getComputedStyle(td, '::before').content")
+    assert label == '"Seat A "'  # each line of the card says what it is
+    page.screenshot(path=str(shots / "matches-phone.png"))
+    w.check_clean()
