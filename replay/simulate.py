@@ -22,6 +22,7 @@ from ledger.buffered import MatchBuffer
 from ledger.codec import format_time
 from ledger.events import DeckEntry, MatchEnded, MatchOpened, SeatInfo
 from ledger.store import Store
+from ledger.tournament import pair
 from replay.games import game
 from replay.recorder import Recorder
 
@@ -56,6 +57,7 @@ class Standing:
     entrant: Entrant
     points: int = 0
     wins: int = 0
+    byes: int = 0
     opponents: list[str] = field(default_factory=list)
 
 
@@ -123,17 +125,20 @@ def simulate_tournament(store: Store, db: Any, decks: Sequence, name: str, playe
                         rounds: int, seed: int, ruleset: str | None = None,
                         bots: Sequence[str] = ("greedy",),
                         game_name: str = "wotf", bulk: bool = False) -> Iterator[MatchOpened]:
-    """A Swiss tournament: each round pairs players by match points (3 win, 1 draw),
-    avoiding rematches where possible; an odd player out gets a bye (3 points)."""
+    """A Swiss tournament: each round orders players by match points (3 win, 1 draw; ties in
+    a seeded random order) and pairs them with the tournament tool's :func:`~ledger.tournament.pair`
+    (no rematch while a rematch-free pairing exists; the bye, 3 points, to the lowest-ranked
+    player without one)."""
     rng = random.Random(f"tournament:{seed}")
     table = {e.name: Standing(e) for e in entrants(decks, bots, players, rng)}
     slug = "".join(ch if ch.isalnum() else "-" for ch in name.lower()).strip("-") or "t"
     clock = SimClock(seed)
     for round_no in range(1, rounds + 1):
         order = sorted(table.values(), key=lambda st: (-st.points, rng.random()))
-        pairs, bye = _pair(order)
+        pairs, bye = _pair(order, table)
         if bye is not None:
             bye.points += 3
+            bye.byes += 1
         for number, (one, two) in enumerate(pairs, start=1):
             match_seed = rng.randrange(2**63)
             opened = _opened(f"{slug}-r{round_no}-t{number:02d}", one.entrant, two.entrant,
@@ -144,19 +149,14 @@ def simulate_tournament(store: Store, db: Any, decks: Sequence, name: str, playe
             yield opened
 
 
-def _pair(order: list[Standing]) -> tuple[list[tuple[Standing, Standing]], Standing | None]:
-    pool = list(order)
-    bye = None
-    if len(pool) % 2:
-        # The lowest-ranked player gets the bye.
-        bye = pool.pop()
-    pairs = []
-    while pool:
-        one = pool.pop(0)
-        partner = next((p for p in pool if p.entrant.name not in one.opponents), pool[0])
-        pool.remove(partner)
-        pairs.append((one, partner))
-    return pairs, bye
+def _pair(order: list[Standing], table: dict[str, Standing]
+          ) -> tuple[list[tuple[Standing, Standing]], Standing | None]:
+    """The round's tables and bye, by the tournament tool's Swiss pairing."""
+    met = {st.entrant.name: set(st.opponents) for st in order}
+    had_bye = {st.entrant.name for st in order if st.byes}
+    found = pair([st.entrant.name for st in order], met, had_bye)
+    bye = table[found.bye] if found.bye is not None else None
+    return [(table[a], table[b]) for a, b in found.tables], bye
 
 
 def _score(store: Store, match_id: str, one: Standing, two: Standing) -> None:

@@ -310,3 +310,67 @@ def test_a_live_match_updates_and_shows_no_hidden_card(demo, browser):
     assert page.locator(".hand .card:not(.back)").count() == 0
     assert page.locator(f"#events li[data-seq='{length - 1}']").count() == 1
     w.check_clean()
+
+
+def _lands(page, seq: int) -> None:
+    """The board reaches ``seq`` and stays there (no late answer overwrites it)."""
+    page.wait_for_function(f"document.querySelector('#board').dataset.seq === '{seq}'",
+                           timeout=10_000)
+    page.wait_for_timeout(600)
+    assert _seq(page) == seq
+
+
+def test_every_quick_press_counts(demo, browser):
+    """Steps count from the step asked for last, not the one on screen: keys, the step
+    buttons and swipes pressed faster than the board is fetched each move one step."""
+    base, store = demo
+    match_id = _ended_match(store)
+    w = Watched(browser)
+    page = w.page
+    page.goto(f"{base}/matches/{match_id}?seq=20&as=omniscient")
+    page.wait_for_selector("#board[data-seq='20']")
+    for _ in range(10):
+        page.keyboard.press("ArrowRight")
+    _lands(page, 30)
+    for key in "jjjjjkk":
+        page.keyboard.press(key)
+    _lands(page, 33)
+    page.keyboard.press("ArrowRight")  # one on, one back: the board stays where it was
+    page.keyboard.press("ArrowLeft")
+    _lands(page, 33)
+    page.evaluate("() => { for (let i = 0; i < 6; i++) document.getElementById('next').click();"
+                  " document.getElementById('prev').click(); }")
+    _lands(page, 38)
+    page.evaluate("""() => {
+      const board = document.getElementById('board');
+      const touch = (type, x) => board.dispatchEvent(new TouchEvent(type, { changedTouches: [
+        new Touch({ identifier: 1, target: board, clientX: x, clientY: 300 })] }));
+      for (let i = 0; i < 4; i++) { touch('touchstart', 300); touch('touchend', 100); }
+    }""")
+    _lands(page, 42)
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    _lands(page, 2)
+    w.check_clean()
+
+
+def test_the_match_list_fits_a_phone(demo, browser, shots):
+    """At 390x844 the list is a card per match: no sideways page scroll, and every sort link,
+    player and result lies within the screen."""
+    base, _store = demo
+    w = Watched(browser, 390, 844)
+    page = w.page
+    page.goto(f"{base}/matches")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    outside = page.evaluate("""() => [...document.querySelectorAll(
+        '#matches a.sort, #matches td[data-label^="Seat"], #matches td.result')]
+      .map(e => e.getBoundingClientRect()).filter(r => r.left < 0 || r.right > 390).length""")
+    assert outside == 0
+    first = page.locator("#matches tbody tr[data-match]").first
+    assert "wins" in first.locator("td.result").inner_text()
+    label = first.locator("td[data-label='Seat A']").evaluate(
+        "td => getComputedStyle(td, '::before').content")
+    assert label == '"Seat A "'  # each line of the card says what it is
+    page.screenshot(path=str(shots / "matches-phone.png"))
+    w.check_clean()

@@ -16,7 +16,8 @@ const view = {
   step: JSON.parse($("initial-step").textContent),
   timeline: JSON.parse($("initial-timeline").textContent),
   cache: new Map(),       // `${perspective}:${seq}` -> step JSON
-  wanted: null,           // the seq the latest request asked for (older answers are dropped)
+  wanted: null,           // the latest request ({seq, perspective}) until drawn: older answers
+                          // are dropped, and steps count from it (every quick press counts)
   timer: null,            // play/pause interval
   pressedAt: null,        // performance.now() of the key press being answered
   focusNote: null,        // the note a link opened (?note=K: the seq of its Annotated event)
@@ -254,17 +255,25 @@ async function fetchStep(seq, perspective) {
   return step;
 }
 
-async function go(seq, perspective = view.step.perspective) {
+// The step asked for last: the one on screen, or the one still being fetched.
+function requested() {
+  return view.wanted || view.step;
+}
+
+async function go(seq, perspective = requested().perspective) {
   const last = view.timeline.last;
   seq = Math.max(0, Math.min(seq, last));
-  view.wanted = `${perspective}:${seq}`;
+  const request = { seq, perspective };
+  view.wanted = request;
   try {
     const step = await fetchStep(seq, perspective);
-    if (view.wanted !== `${perspective}:${seq}`) return;  // a later request superseded this one
+    if (view.wanted !== request) return;  // a later request superseded this one
+    view.wanted = null;
     view.step = step;
     draw(step);
     prefetch(seq, perspective);
   } catch (err) {
+    if (view.wanted === request) view.wanted = null;  // steps count from the drawn one again
     $("current").textContent = `error: ${err.message}`;
   }
 }
@@ -307,9 +316,10 @@ function roundSeq(n) {
   return r ? r.seq : null;
 }
 
+// Steps count from the step asked for last, not the one on screen: quick presses each count.
 const KEYS = {
-  ArrowRight: () => view.step.seq + 1, j: () => view.step.seq + 1,
-  ArrowLeft: () => view.step.seq - 1, k: () => view.step.seq - 1,
+  ArrowRight: () => requested().seq + 1, j: () => requested().seq + 1,
+  ArrowLeft: () => requested().seq - 1, k: () => requested().seq - 1,
   Home: () => 0, End: () => view.timeline.last,
 };
 
@@ -322,14 +332,14 @@ document.addEventListener("keydown", (event) => {
   if (target === null) return;
   event.preventDefault();
   const clamped = Math.max(0, Math.min(target, view.timeline.last));
-  if (clamped === view.step.seq) return;
+  if (clamped === requested().seq) return;
   view.pressedAt = performance.now();
   go(clamped);
 });
 
 $("first").addEventListener("click", () => go(0));
-$("prev").addEventListener("click", () => go(view.step.seq - 1));
-$("next").addEventListener("click", () => go(view.step.seq + 1));
+$("prev").addEventListener("click", () => go(requested().seq - 1));
+$("next").addEventListener("click", () => go(requested().seq + 1));
 $("last").addEventListener("click", () => go(view.timeline.last));
 $("play").addEventListener("click", () => play(view.timer === null));
 $("speed").addEventListener("change", () => { if (view.timer !== null) play(true); });
@@ -354,7 +364,7 @@ $("perspective").addEventListener("change", (e) => { switchPerspective(e.target.
     start = null;
     if (Math.abs(dx) < 40 || Math.abs(dx) < 1.5 * Math.abs(dy)) return;  // a scroll, not a swipe
     view.pressedAt = performance.now();
-    go(view.step.seq + (dx < 0 ? 1 : -1));
+    go(requested().seq + (dx < 0 ? 1 : -1));
   }, { passive: true });
 }
 
