@@ -326,5 +326,8 @@ def _revoked_message(match_id: str, role: str) -> str:
 
 
 def _last_event_id() -> int:
+    """The seq of ``Last-Event-ID`` (-1: none, or not a seq -- ignored, the stream starts
+    over).  ASCII digits only: ``str.isdigit`` also takes ``²`` (a header's byte 0xB2),
+    which ``int`` refuses."""
     raw = request.headers.get("Last-Event-ID", "")
-    return int(raw) if raw.isdigit() and len(raw) < 10 else -1
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else -1
