@@ -126,7 +126,12 @@ class Recorder:
 
     def take_back(self, to_seq: int, by: str = "judge", reason: str = "",
                   expected_seq: int | None = None) -> list[Stored]:
-        """Restore the state at ``to_seq`` (the end of an earlier batch) and record it."""
+        """Restore the state at ``to_seq`` (the end of an earlier batch) and record it.
+
+        Where a chance prompt is pending there (seq 0: the set-up's coin flip and shuffles
+        come next) it is drawn afresh, as after any write, and recorded in the same batch,
+        so the match goes on at a seat's prompt (a replay feeds those chance events after
+        the ``TakenBack`` like any others)."""
         self._expect(expected_seq)
         if self.engine.state.over:
             # The record of an ended match (its file public, both deck orders in it) is final.
@@ -134,15 +139,29 @@ class Recorder:
                 f"{self.match_id}: the match has ended ({self.engine.state.reason}); its record "
                 f"is final and a take-back can't reopen it")
         replay = Replay(list(self.store.read(self.match_id)), self.db)
+        self._check_take_back(replay, to_seq)
+        before, self.engine = self.engine, replay.engine_after(to_seq)
+        try:
+            batch = [TakenBack(to_seq, by, reason), *self._answer_chance()]
+        except BaseException:
+            self.engine = before
+            raise
+        return self._append(batch)  # a failed append reloads the engine from the store
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _check_take_back(self, replay: Replay, to_seq: int) -> None:
+        """A take-back returns to the end of a recorded batch -- and not to seq 0 of a game
+        whose set-up derives events of its own (State of Wonder places each seat's State
+        first): the record's state at seq 0 is before them, the engine's after them."""
         if not replay.is_batch_end(to_seq) or to_seq >= len(replay):
             raise IllegalDecisionError(f"seq {to_seq} is not the end of a recorded batch; "
                                        f"take back to a point where a prompt was pending")
-        engine = replay.engine_after(to_seq)
-        stored = self._append([TakenBack(to_seq, by, reason)])
-        self.engine = engine
-        return stored
-
-    # -- internals -----------------------------------------------------------------------
+        first = replay.segments[0] if replay.segments else None
+        if to_seq == 0 and first is not None and not first.fed:
+            raise IllegalDecisionError(
+                f"{self.match_id}: seq 0 is before the set-up's own events (seq 1..{first.end}); "
+                f"take back to seq {first.end}, the end of the set-up, to start the game again")
 
     def _answer_chance(self) -> list[Event]:
         out: list[Event] = []

@@ -11,7 +11,6 @@ and ``--port 0`` picks a free port, so a test can run the whole command as a sub
 
 from __future__ import annotations
 
-import errno
 import os
 import sys
 from pathlib import Path
@@ -103,7 +102,7 @@ def _serve(store: Path, warehouse: Path, host: str, port: int) -> None:
     from web.config import Settings
     from web.dashboard import WAREHOUSE_ENV
     from web.errors import ConfigError
-    from web.serve import serve
+    from web.serve import CannotListenError, serve
 
     os.environ[WAREHOUSE_ENV] = str(warehouse)  # the dashboard of this process reads it
     try:
@@ -119,8 +118,5 @@ def _serve(store: Path, warehouse: Path, host: str, port: int) -> None:
         click.echo(line)
     try:
         serve(settings, host, port, 8, announce=announce)
-    except OSError as exc:
-        if exc.errno != errno.EADDRINUSE:
-            raise
-        raise click.ClickException(f"{host}:{port} is already in use: pass --port N "
-                                   f"(or --port 0 for any free port)") from None
+    except CannotListenError as exc:
+        raise click.ClickException(str(exc)) from None

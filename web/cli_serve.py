@@ -62,6 +62,7 @@ def serve(store: str | None, host: str, port: int, threads: int, processes: int)
     """
     from web.config import Settings
     from web.errors import ConfigError
+    from web.serve import CannotListenError
     from web.serve import serve as run
     from web.supervise import WorkerFailed
 
@@ -72,5 +73,5 @@ def serve(store: str | None, host: str, port: int, threads: int, processes: int)
     try:
         run(settings, host, port, threads, announce=lambda line: click.echo(line),
             processes=processes, report=lambda line: click.echo(f"warning: {line}", err=True))
-    except WorkerFailed as exc:
+    except (WorkerFailed, CannotListenError) as exc:
         raise click.ClickException(str(exc)) from None

@@ -26,6 +26,7 @@ share of the connections (:mod:`web.balance`).  A stopping worker
 
 from __future__ import annotations
 
+import errno
 import importlib
 import importlib.util
 import logging
@@ -36,6 +37,8 @@ import signal
 import socket
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 
 from waitress import wasyncore
@@ -49,6 +52,7 @@ from replay.games import game, names
 from web.app import create_app
 from web.balance import Shares
 from web.config import Settings
+from web.errors import WebError
 from web.longlived import settle_startup, spread_full_collections
 from web.supervise import Supervisor, WorkerFailed
 
@@ -100,6 +104,32 @@ class SplitDispatcher:
         return self.main.shutdown(cancel_pending, timeout) and follow
 
 
+class CannotListenError(WebError):
+    """The server can't listen on its address (taken, not this machine's, not allowed)."""
+
+
+#: What to do when binding fails, by ``errno``.
+LISTEN_HINTS = {
+    errno.EADDRINUSE: "another server is running there? choose another --port, or --port 0 "
+                      "for any free port",
+    errno.EACCES: "ports below 1024 need privileges; choose another --port",
+    errno.EADDRNOTAVAIL: "this machine has no such address; check --host",
+}
+
+
+@contextmanager
+def listening_on(host: str, port: int) -> Iterator[None]:
+    """Bind inside: an ``OSError`` (or waitress's ``ValueError`` for a host it can't
+    resolve) becomes one line naming ``host:port``, why and what to do."""
+    try:
+        yield
+    except (OSError, ValueError) as exc:
+        why = (getattr(exc, "strerror", None) or str(exc) or type(exc).__name__).rstrip(".")
+        hint = LISTEN_HINTS.get(getattr(exc, "errno", None) or 0, "check --host and --port")
+        raise CannotListenError(f"cannot listen on {host}:{port}: {why[:1].lower()}{why[1:]} "
+                                f"({hint})") from None
+
+
 def serve(settings: Settings, host: str, port: int, threads: int, announce=print,
           processes: int = 1, report=print) -> None:
     """Run until interrupted; prints the address (and the organizer token) first.
@@ -112,7 +142,8 @@ def serve(settings: Settings, host: str, port: int, threads: int, announce=print
     preload_games()
     app = create_app(settings)
     typeinfo.prepare()  # before the request threads decode (ledger.typeinfo: msgspec's race)
-    server = _server(app, settings, threads, host=host, port=port)
+    with listening_on(host, port):
+        server = _server(app, settings, threads, host=host, port=port)
     settle_startup()  # what startup loaded is walked by no later collection (web.longlived)
     spread_full_collections()  # and the cached tables by fewer of them
     announce(f"serving {describe(settings.store)} on http://{host}:{server.effective_port} "
@@ -135,7 +166,8 @@ def serve_processes(settings: Settings, host: str, port: int, threads: int, proc
     :class:`~web.supervise.WorkerFailed` if a worker could not start or died too often."""
     if not hasattr(os, "fork"):
         raise WorkerFailed("--processes above 1 needs os.fork (a POSIX system); use --processes 1")
-    sock = listening_socket(host, port)
+    with listening_on(host, port):
+        sock = listening_socket(host, port)
     try:
         shares = Shares(processes)  # before the fork: every worker sees every count
         supervisor = Supervisor(processes, partial(serve_worker, settings, sock, threads, shares),

@@ -20,7 +20,8 @@ and a mark at the seq where it diverges (``divergence: {seq, message}`` in both 
 
 A live match is shown as the public API shows it: as a spectator only, and
 ``spectator_delay`` events late (:func:`web.api.common.visible_seq`); every other perspective
-(and the omniscient one) opens once the match has ended.
+(and the omniscient one) opens once the match has ended.  Nothing the page or its JSON carries
+goes past the delay: ``length`` is the events shown (``last + 1``), never the live match's.
 """
 
 from __future__ import annotations
@@ -219,7 +220,7 @@ def _step(table, seq: int, perspective: str, last: int) -> bytes:
         game, narrator = table.game, Narrator(table, perspective, last)
         event = narrator.redact(table.events[seq])
         data = msgspec.json.encode({
-            "match_id": table.match_id, "seq": seq, "last": last, "length": table.length,
+            "match_id": table.match_id, "seq": seq, "last": last, "length": last + 1,
             "live": not table.state.over, "perspective": perspective, "game": game.name,
             "text": narrator.words(event), "undone_by": narrator.undone_by(seq),
             "kind": type(event).__name__,
@@ -246,7 +247,7 @@ def _timeline(table, perspective: str, start: int, last: int) -> dict:
                            "text": narrator.text(event), "undone_by": narrator.undone_by(seq)})
     return {
         "match_id": table.match_id, "perspective": perspective, "last": last,
-        "length": table.length, "live": not table.state.over, "from": start,
+        "length": last + 1, "live": not table.state.over, "from": start,
         "game": game.name, "game_title": game.title, "has_rounds": round_of is not None,
         "all_perspectives": list(game.perspectives),
         "perspectives": list(game.perspectives) if table.state.over else ["spectator"],

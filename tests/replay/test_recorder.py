@@ -9,6 +9,7 @@ from ledger.events import JudgeNote, TakenBack
 from replay.errors import IllegalDecisionError
 from replay.recorder import Recorder
 from replay.replayer import Replay
+from replay.timeline import Timeline
 from replay.wotf.bots import RandomBot
 from replay.wotf.events import (
     Answered,
@@ -150,3 +151,18 @@ def test_a_judges_manual_move_that_empties_a_deck_ends_the_match_from_revision_5
             recorder.submit(DrawDeclared(state.turn or "A"))
     else:
         assert not state.over and recorder.engine.prompt is not None
+
+
+def test_a_take_back_to_the_start_draws_the_set_ups_chance_in_its_batch(tmp_path):
+    store = FileStore(tmp_path)
+    recorder = Recorder.open(store, DB, opened(), rng=random.Random(9))
+    _to_first_turn(recorder)
+    length = recorder.length
+    stored = recorder.take_back(0, reason="wrong decks")
+    assert isinstance(stored[0].event, TakenBack) and stored[0].seq == length
+    assert type(stored[1].event).__name__ == "CoinFlipped"  # the chance, in the same batch
+    assert recorder.engine.prompt.seat in ("A", "B")
+    _to_first_turn(recorder)
+    resumed = Recorder.resume(store, DB, "m-test")  # the whole log verifies on the way
+    assert state_hash(resumed.engine.state) == state_hash(recorder.engine.state)
+    assert state_hash(Timeline(list(store.read("m-test"))).state) == state_hash(recorder.engine.state)

@@ -1,15 +1,19 @@
 """A live match's length is not told to the public beyond the spectator delay (issue 13,
-finding 9): not by the match list, not by one match's summary, not by the viewer's list."""
+finding 9): not by the match list, not by one match's summary, not by the viewer's list, and
+not by the viewer's page or its JSON (``/matches/<id>``, ``/step``, ``/timeline``)."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
 
+from tests.security.live import LiveApi, LiveServer
 from tests.web.test_api import ORGANIZER, SEATS, Api, choose, new_app
 
 
-def test_the_public_lists_do_not_tell_a_live_matchs_true_length(tmp_path):
-    api = Api(new_app(tmp_path, spectator_delay=10))
+def _live_match(api: Api) -> tuple[str, int]:
+    """A live match 15 decisions in; returns its id and true length."""
     _, data = api.call("POST", "/api/matches", ORGANIZER, {"seats": SEATS})
     mid, tokens = data["match_id"], data["tokens"]
     rng = random.Random(2)
@@ -18,7 +22,12 @@ def test_the_public_lists_do_not_tell_a_live_matchs_true_length(tmp_path):
         prompt = api.call("GET", f"/api/matches/{mid}/prompt", tokens[seat])[1]
         status, _ = api.decide(mid, tokens[seat], choose(prompt["prompt"], rng), prompt["length"])
         assert status == 201
-    true_length = api.call("GET", f"/api/matches/{mid}/prompt", tokens["judge"])[1]["length"]
+    return mid, api.call("GET", f"/api/matches/{mid}/prompt", tokens["judge"])[1]["length"]
+
+
+def test_the_public_lists_do_not_tell_a_live_matchs_true_length(tmp_path):
+    api = Api(new_app(tmp_path, spectator_delay=10))
+    mid, true_length = _live_match(api)
     public = api.call("GET", f"/api/matches/{mid}")[1]
     listed = api.call("GET", "/api/matches")[1]["matches"][0]
     state = api.call("GET", f"/api/public/matches/{mid}/state")[1]
@@ -26,3 +35,22 @@ def test_the_public_lists_do_not_tell_a_live_matchs_true_length(tmp_path):
     assert state["length"] <= public["length"]
     page = api.client.get("/matches").get_data(as_text=True)
     assert f">{true_length}<" not in page
+
+
+def test_the_viewer_page_and_its_json_do_not_tell_a_live_matchs_true_length(tmp_path):
+    server = LiveServer(tmp_path / "store", spectator_delay=10)
+    try:
+        api = LiveApi(server)
+        mid, true_length = _live_match(api)
+        shown = true_length - 10
+        assert api.call("GET", f"/api/public/matches/{mid}/state")[1]["length"] == shown
+        step = api.call("GET", f"/matches/{mid}/step")[1]
+        timeline = api.call("GET", f"/matches/{mid}/timeline")[1]
+        assert step["length"] == timeline["length"] == shown == step["last"] + 1
+        page = api.client.get(f"/matches/{mid}").get_data(as_text=True)
+        embedded = re.findall(r'<script type="application/json" id="[^"]+">(.*?)</script>', page,
+                              re.S)
+        lengths = {json.loads(text).get("length") for text in embedded}
+        assert lengths == {shown}, lengths
+    finally:
+        server.stop()

@@ -5,13 +5,15 @@
 * 404 (and 409) messages showed the server's absolute store path;
 * request bodies were coerced: ``"expected_seq": "5"`` and ``true`` were taken as numbers;
 * ``preset`` plus ``archive`` silently dropped the archive (now a 400);
-* dependency floors admitted releases with known CVEs, and there was no lock file.
+* dependency floors admitted releases with known CVEs, and there was no lock file;
+* a ``Last-Event-ID`` of a non-ASCII digit (``²``) was a 500 from the live-follow stream.
 """
 
 from __future__ import annotations
 
 import random
 import re
+import socket
 import tempfile
 import tomllib
 from pathlib import Path
@@ -22,6 +24,7 @@ import pytest
 from ledger.codec import GENESIS, encode_line
 from ledger.errors import MalformedEventError
 from ledger.filestore import FileStore
+from tests.security.live import LiveApi, LiveServer
 from tests.web.test_api import ORGANIZER, SEATS, Api, drive, new_app
 
 REPO = Path(__file__).resolve().parents[2]
@@ -207,3 +210,25 @@ def test_the_lock_file_pins_the_tested_set_with_hashes_and_ci_installs_from_it()
     ci = (REPO / ".ci" / "run").read_text()
     assert "-r requirements.lock" in ci and "--no-deps" in ci and "WONDERS_REQUIRE_BROWSER=1" in ci
     assert ci.index("-r requirements.lock") < ci.index("--no-deps") < ci.rindex("pytest")
+
+
+@pytest.mark.parametrize("value", [b"\xb2", b"1\xb9", b"abc", b"-3"])
+def test_a_last_event_id_that_is_not_a_seq_is_ignored_not_a_500(tmp_path, value):
+    """A ``Last-Event-ID`` of other digits than ASCII's (``²``: byte 0xB2, which ``isdigit``
+    takes and ``int`` refuses) was a 500; like any header that is not a seq, it is ignored:
+    the stream starts from seq 0."""
+    server = LiveServer(tmp_path / "store")
+    try:
+        mid, _ = LiveApi(server).create()
+        host, port = server.base.split("//")[1].rsplit(":", 1)
+        with socket.create_connection((host, int(port)), timeout=30) as sock:
+            sock.sendall(b"GET /api/matches/" + mid.encode() + b"/follow?timeout=1 HTTP/1.1\r\n"
+                         b"Host: x\r\nLast-Event-ID: " + value + b"\r\nConnection: close\r\n\r\n")
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200"), answer[:300]
+        assert b"id: 0\n" in body
+    finally:
+        server.stop()

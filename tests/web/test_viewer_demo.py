@@ -84,5 +84,6 @@ def test_a_busy_port_is_one_line_naming_the_way_out(tmp_path):
         port = taken.getsockname()[1]
         done = _wonders("demo", "--dir", str(data), "--port", str(port))
     assert done.returncode == 1
-    assert done.stderr == f"error: 127.0.0.1:{port} is already in use: pass --port N " \
-                          f"(or --port 0 for any free port)\n"
+    assert done.stderr == (f"error: cannot listen on 127.0.0.1:{port}: address already in use "
+                           f"(another server is running there? choose another --port, or "
+                           f"--port 0 for any free port)\n")

@@ -296,11 +296,12 @@ def generic_prompt(game: Game, engine: Any, perspective: str,
                    players: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The pending prompt of a game without its own ``prompt_view``, from the protocol alone:
     listed options that are decision events are offered as they are (labelled by the game's
-    narration); listed picks and a ``choose`` are answered with the game's ``answer``."""
+    narration); listed picks and a ``choose`` are answered with the game's ``answer``.
+    A chance prompt (the recorder draws it; no role answers it) is named, with no options."""
     prompt = engine.prompt
     out: dict[str, Any] = {"seat": prompt.seat, "kind": prompt.kind, "text": prompt.text,
                            "card": prompt.card, "yours": perspective == prompt.seat}
-    if perspective not in (prompt.seat, "omniscient"):
+    if prompt.kind == "chance" or perspective not in (prompt.seat, "omniscient"):
         return out  # the other seat's options would show that seat's hand
     names = game.card_names(engine.state, prompt.seat)
     answer = getattr(game, "answer", None)

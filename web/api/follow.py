@@ -5,7 +5,11 @@ public's (a live match as a spectator, ``spectator_delay`` events late).  Each S
 one event (``id`` = its seq, ``data`` = the event as JSON); where today's engine disagrees
 with the record, a ``divergence`` message (``{seq, message}``) comes first.  The stream ends
 when the match has ended and everything was sent, when the client has gone, or after
-``timeout`` idle seconds (``EventSource`` reconnects with ``Last-Event-ID``).
+``timeout`` idle seconds (``EventSource`` reconnects with ``Last-Event-ID``).  A stream opened
+with a token ends as soon as the token no longer holds its role (the organizer reissued or
+revoked it): before each look's events are sent the token is checked again, as every request
+checks it, and a replaced token's stream gets an ``error`` message (the one-line JSON error,
+``unauthenticated``) and ends -- nothing of the role's view is sent past the replacement.
 
 Open streams are counted: at most ``follow_max_streams`` at once in the process and at most
 ``follow_max_per_client`` from one client address; past either a request gets 503 with
@@ -190,10 +194,12 @@ def follows() -> Follows:
 
 #: One server-sent event of the stream (OpenAPI 3.1: an event stream's ``schema`` describes
 #: each event): ``event`` names it -- ``event`` (``data``: an EventOut, ``id``: its seq),
-#: ``divergence`` (``data``: ``{seq, message}``) or ``end`` (``data``: ``{}``).
+#: ``divergence`` (``data``: ``{seq, message}``), ``end`` (``data``: ``{}``) or ``error``
+#: (``data``: ``{error, message}``: the stream's token was replaced; the stream ends).
 SSE_EVENT = {"type": "object", "required": ["event", "data"],
              "properties": {"id": {"type": "string"},
-                            "event": {"type": "string", "enum": ["event", "divergence", "end"]},
+                            "event": {"type": "string",
+                                      "enum": ["event", "divergence", "end", "error"]},
                             "data": {"type": "string", "description": "a JSON object"}}}
 
 
@@ -217,7 +223,8 @@ def follow(match_id: str):
     start = query_int("from", _last_event_id() + 1)
     timeout = min(float(query_int("timeout", int(settings.follow_timeout), 0, 3600)),
                   settings.follow_timeout)
-    role = role_for(match_id) if bearer() is not None else None
+    token = bearer()
+    role = role_for(match_id) if token is not None else None
     if role is not None:
         perspective, delayed = perspective_of(role), False
     else:
@@ -232,6 +239,15 @@ def follow(match_id: str):
     # another stream on the match) stands, as this stream looks again within a poll anyway.
     # A store that wakes a stream on an append is read at every wake.
     fresh_within = None if store.wakes_on_append else poll / 2
+    tokens = svc.tokens
+
+    def revoked() -> str | None:
+        """The stream's last message if its token no longer holds the role it opened with (a
+        reissue or revoke, by this server or another process), else ``None``: a ``stat`` of
+        the token file, or one query."""
+        if role is None or tokens.role_of(match_id, token) == role:
+            return None
+        return _revoked_message(match_id, role)
 
     def horizon(table, seen: int, nxt: int):
         if table.length == seen:  # nothing new: the cheap answer, every poll
@@ -253,6 +269,10 @@ def follow(match_id: str):
                 looked = tables.using(match_id, partial(horizon, seen=seen, nxt=nxt),
                                       fresh_within=fresh_within)
                 if looked is not None:
+                    last_words = revoked()
+                    if last_words is not None:
+                        yield last_words
+                        return
                     (seen, last, done, narrator, mark), fresh = looked
                     # What one look finds is written at once (up to MESSAGES_PER_WRITE
                     # messages a write): the same bytes as message by message, but each write
@@ -296,6 +316,18 @@ def follow(match_id: str):
     return response
 
 
+def _revoked_message(match_id: str, role: str) -> str:
+    """The last message of a stream whose token was replaced: the one-line JSON error."""
+    who = "the judge" if role == "judge" else f"seat {role}"
+    error = {"error": "unauthenticated",
+             "message": f"match {match_id}: the token of this stream no longer holds {who}'s "
+                        f"role (reissued or revoked by the organizer); the stream ends"}
+    return f"event: error\ndata: {json.dumps(error)}\n\n"
+
+
 def _last_event_id() -> int:
+    """The seq of ``Last-Event-ID`` (-1: none, or not a seq -- ignored, the stream starts
+    over).  ASCII digits only: ``str.isdigit`` also takes ``²`` (a header's byte 0xB2),
+    which ``int`` refuses."""
     raw = request.headers.get("Last-Event-ID", "")
-    return int(raw) if raw.isdigit() and len(raw) < 10 else -1
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else -1
