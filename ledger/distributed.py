@@ -108,7 +108,7 @@ def _reachable(scheduler: str) -> None:
     """A ``tcp://HOST:PORT`` nobody listens on is an error at once (Dask's client would
     retry until its timeout)."""
     host, _, port = scheduler.removeprefix("tcp://").rpartition(":")
-    if not scheduler.startswith("tcp://") or not port.isdigit():
+    if not scheduler.startswith("tcp://") or not (port.isascii() and port.isdigit()):
         return  # another protocol (tls://, ucx://): Dask's client says what is wrong
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()

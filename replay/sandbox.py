@@ -85,7 +85,7 @@ def parse_moves(text: str) -> list[str]:
         picks = move.startswith("p")
         body = move[1:] if picks else move
         parts = (body.split(".") if body else []) if picks else [body]
-        if not all(p.isdigit() and len(p) <= 4 for p in parts):
+        if not all(p.isascii() and p.isdigit() and len(p) <= 4 for p in parts):
             raise SandboxError(f"moves: {move!r} is not a move (an option number like 3, or "
                                f"picks like p0.2, p alone for none)")
     return moves

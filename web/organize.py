@@ -224,7 +224,7 @@ def revoke(tournament_id: str):
 
 def _int(name: str) -> int:
     raw = request.form.get(name, "")
-    if not raw.isdigit() or len(raw) > 6:
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 6:  # int() refuses "²"
         raise TournamentError(f"{name}: {raw[:20]!r} is not a number")
     return int(raw)
 

@@ -57,7 +57,7 @@ def sandbox_pick(match_id: str):
     """A choose prompt's form: the checked picks become one ``p`` move (none checked: ``p``
     alone, which the engine takes where the prompt allows choosing none)."""
     picks = request.args.getlist("pick")
-    if not all(p.isdigit() for p in picks):
+    if not all(p.isascii() and p.isdigit() for p in picks):
         raise MalformedRequestError("pick: card numbers only (pick=<number>)")
     moves = [m for m in request.args.get("moves", "").split("-") if m]
     moves.append("p" + ".".join(picks))

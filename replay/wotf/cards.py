@@ -182,7 +182,7 @@ def find_ability(db: CardDB, key: str) -> Ability:
     """The ability an :func:`ability_key` names."""
     name, part = key.rsplit("#", 1)
     abilities = db[name].abilities
-    if part.isdigit():
+    if part.isascii() and part.isdigit():  # int() refuses "²", which isdigit() takes
         return abilities[int(part)]
     for ability in abilities:
         if ability.stable_id == part:

@@ -156,7 +156,7 @@ def candidates(v: Facts, sel: Selector, ctx: Context) -> list[str]:
 
 def _id_order(cid: str) -> tuple:
     """Card ids in natural order (A2 before A10)."""
-    digits = "".join(ch for ch in cid if ch.isdigit())
+    digits = "".join(ch for ch in cid if ch in "0123456789")
     return (cid.rstrip("0123456789"), int(digits) if digits else 0, cid)
 
 
