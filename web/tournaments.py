@@ -17,8 +17,6 @@ pairing is kept, tables already created are left as they are (their tokens can b
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import os
 import secrets
@@ -28,6 +26,7 @@ from functools import lru_cache
 from typing import Any
 
 from ledger.catalogue import Card, Catalogue, Decklist, DecklistError, load_catalogue, parse_decklist
+from ledger.csvcells import csv_text
 from ledger.errors import ConflictError, MatchNotFoundError
 from ledger.events import DeckEntry, MatchOpened, SeatInfo, as_seat
 from ledger.filestore import fsync_dir
@@ -128,9 +127,7 @@ class Organizer:
             rows = standings_rows(self.standings(tournament))
         else:
             raise TournamentError(f"no export {kind!r} (pairings, results or standings)")
-        out = io.StringIO()
-        csv.writer(out, lineterminator="\n").writerows(rows)
-        return out.getvalue()
+        return csv_text(rows)
 
     # -- changes -----------------------------------------------------------------------------
 
