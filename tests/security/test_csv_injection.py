@@ -3,8 +3,9 @@
 Players named ``=cmd|' /C calc'!A0``, ``+SUM(1+1)``, ``@HYPERLINK("http://x")`` or ``=1+2``
 were written as the first characters of cells of the pairings, results and standings CSVs (the
 API, the console's downloads and ``wonders tournament export``), and names read from the data
-(an archetype here) into the ``/stats`` CSVs and ``wonders stats --format csv``: a spreadsheet opening the file runs them.  Every such
-cell now begins with ``'``; numbers (a negative one included) stay numbers.
+(an archetype here) into the ``/stats`` CSVs and ``wonders stats --format csv``: a spreadsheet
+opening the file runs them.  Every such cell now begins with ``'``; numbers (a negative one
+included) stay numbers.
 """
 
 from __future__ import annotations
