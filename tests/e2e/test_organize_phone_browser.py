@@ -1,0 +1,53 @@
+"""The organizer console on a 390×844 phone where a mis-tap or a long name used to hurt.
+
+* a player name with no break point (an e-mail address) made the round's links page 529 px
+  wide: names now wrap anywhere, the QR grid's column shrinks (``minmax(0, 1fr)``);
+
+A real ``wonders serve`` subprocess (the ``server`` fixture) and the system Chromium.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import sync_playwright
+
+from tests.e2e.helpers import CHROMIUM, FLAGS, ORGANIZER, api_call
+from tests.e2e.test_organize_browser import PHONE, _fits, decklist
+
+LONG = "christopher.vandenberghe@example.com"
+PLAYERS = [(LONG, "solfera-blaze"), ("Bob", "thalwind-sky"), ("Cleo", "petraia-stone"),
+           ("Dev", "boundless-drift")]
+
+
+def _setup(base: str, tid_name: str = "Phone Cup") -> str:
+    tid = api_call(base, "POST", "/api/tournaments", ORGANIZER, {"name": tid_name})["tournament_id"]
+    for name, deck in PLAYERS:
+        api_call(base, "POST", f"/api/tournaments/{tid}/players", ORGANIZER,
+                 {"player": name, "decklist": decklist(deck)})
+    return tid
+
+
+def _signed_in(pw, base: str):
+    browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+    page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    page.goto(f"{base}/organize")
+    page.fill("input[name=token]", ORGANIZER)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/organize")
+    return browser, page
+
+
+def test_a_long_unbreakable_name_fits_the_phone_on_every_console_page(server):
+    base = server
+    tid = _setup(base)
+    with sync_playwright() as pw:
+        browser, page = _signed_in(pw, base)
+        page.goto(f"{base}/organize/t/{tid}")
+        _fits(page)
+        page.click("#start button[type=submit]")
+        page.wait_for_selector("section.links")
+        assert LONG in page.locator("section.links").first.inner_text() \
+            or LONG in page.locator("section.links").nth(1).inner_text()
+        _fits(page)  # the links page: QR codes and the seat's name
+        page.goto(f"{base}/organize/t/{tid}")
+        _fits(page)  # the round board with the name
+        browser.close()
