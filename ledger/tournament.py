@@ -11,6 +11,8 @@ per line (``seq``, ``at``, ``type`` and the event's fields), appended by
   pool deck the tables record with, if any), ``round`` (0 before round 1; later: a late
   entry, who enters with no points);
 * ``PlayerDropped`` -- ``player``, ``round`` (the last round they were paired in);
+* ``PlayerReinstated`` -- ``player``, ``round`` (rounds paired by then): a dropped player (a
+  mis-tapped drop, say) is paired again from the next round paired;
 * ``RoundPaired`` -- ``round``, ``tables`` (``table``, ``a``, ``b``: seat A, seat B),
   ``bye`` (the player given the bye, or ``null``);
 * ``RoundStarted`` -- ``round``, ``matches`` (table → match id, one match per table);
@@ -51,8 +53,8 @@ from typing import Any
 from ledger.errors import ConflictError, LedgerError
 
 SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-EVENT_TYPES = ("TournamentCreated", "PlayerRegistered", "PlayerDropped", "RoundPaired",
-               "RoundStarted", "TokenReissued", "TokenRevoked", "CardsImported")
+EVENT_TYPES = ("TournamentCreated", "PlayerRegistered", "PlayerDropped", "PlayerReinstated",
+               "RoundPaired", "RoundStarted", "TokenReissued", "TokenRevoked", "CardsImported")
 FLOOR = 1 / 3  # the percentages' floor
 WIN, DRAW = 3, 1  # match (and game) points
 
@@ -85,6 +87,14 @@ class Player:
     preset: str | None = None
     entered: int = 0  # the round before which they entered (0: from the start)
     dropped: int | None = None  # the last round they were paired in, once dropped
+
+    @property
+    def dropped_when(self) -> str:
+        """``dropped before round 1`` or ``dropped after round N`` (``''`` while active)."""
+        if self.dropped is None:
+            return ""
+        return "dropped before round 1" if self.dropped == 0 else \
+            f"dropped after round {self.dropped}"
 
 
 @dataclass
@@ -163,6 +173,8 @@ def fold(events: Iterable[dict[str, Any]]) -> Tournament:
                 int(event.get("round", 0)))
         elif kind == "PlayerDropped":
             state.players[event["player"]].dropped = int(event.get("round", 0))
+        elif kind == "PlayerReinstated":
+            state.players[event["player"]].dropped = None
         elif kind == "RoundPaired":
             state.rounds.append(Round(int(event["round"]),
                                       [Table(int(t["table"]), t["a"], t["b"])

@@ -1,4 +1,4 @@
-"""``wonders tournament create|register|drop|pair|standings|export|import-cards``: a tournament
+"""``wonders tournament create|register|drop|reinstate|pair|standings|export|import-cards``: a tournament
 against a store.
 
 The same operations as the organizer console and ``/api/tournaments…``
@@ -107,9 +107,20 @@ def register(tournament_id: str, player: str, decklist: str, preset: str | None,
 @STORE
 @_says_which_exist
 def drop(tournament_id: str, player: str, store: str | None) -> None:
-    """Drop PLAYER (no longer paired; still in the standings)."""
+    """Drop PLAYER (no longer paired; still in the standings; reinstate undoes it)."""
     t = _organizer(store).drop(tournament_id, player)
-    click.echo(f"{t.name}: {player} dropped after round {len(t.rounds)}")
+    click.echo(f"{t.name}: {player} {t.player(player).dropped_when}")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.argument("player")
+@STORE
+@_says_which_exist
+def reinstate(tournament_id: str, player: str, store: str | None) -> None:
+    """Undo PLAYER's drop: paired again from the next round paired."""
+    t = _organizer(store).reinstate(tournament_id, player)
+    click.echo(f"{t.name}: {player} reinstated; paired again from round {len(t.rounds) + 1}")
 
 
 @tournament.command()

@@ -7,9 +7,10 @@ needed), every post carries the session's CSRF token and must come from this sit
 ``Origin``/``Referer`` check as ``/play``).
 
 Pages: the tournaments and a create form; one tournament's page -- register a player
-(decklist pasted as ``count name`` lines), drop, start the next round, the round board (each
-table's players by name, live / ended and the result, a link to its viewer), reissue or
-revoke a table's token, the standings and the CSV downloads.  Starting a round and reissuing
+(decklist pasted as ``count name`` lines), drop (a second tap confirms it) and reinstate, start
+the next round, the round board (each table's players by name, live / ended and the result, a
+link to its viewer), reissue or revoke a table's token (a revoke is confirmed on a page naming
+the table and the token), the standings and the CSV downloads.  Starting a round and reissuing
 answer with a page of seat and judge links, each as a URL and a QR code (SVG drawn here by
 ``segno``; nothing is fetched at run time).  Tokens are shown once, on that page: a lost one is
 reissued.  The operations are :class:`web.tournaments.Organizer`'s, as in the JSON API.
@@ -188,6 +189,12 @@ def import_cards(tournament_id: str):
 @bp.route("/organize/t/<tournament_id>/drops", methods=["POST"])
 def drop(tournament_id: str):
     return _act(tournament_id, lambda: organizer().drop(
+        tournament_id, request.form.get("player", "")[:120]) and None)
+
+
+@bp.route("/organize/t/<tournament_id>/reinstatements", methods=["POST"])
+def reinstate(tournament_id: str):
+    return _act(tournament_id, lambda: organizer().reinstate(
         tournament_id, request.form.get("player", "")[:120]) and None)
 
 

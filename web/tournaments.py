@@ -223,12 +223,25 @@ class Organizer:
         return self.load(tournament_id)
 
     def drop(self, tournament_id: str, player: str) -> Tournament:
+        """``player`` is not paired from the next round on (still in the standings)."""
         t = self.load(tournament_id)
         found = t.player(player)
         if found.dropped is not None:
-            raise TournamentError(f"{t.name}: {player!r} dropped after round {found.dropped}")
+            raise TournamentError(f"{t.name}: {found.name} {found.dropped_when} already")
         self.book.append(t.tournament_id, t.length, [{"type": "PlayerDropped",
-                                                       "player": player,
+                                                       "player": found.name,
+                                                       "round": len(t.rounds)}])
+        return self.load(tournament_id)
+
+    def reinstate(self, tournament_id: str, player: str) -> Tournament:
+        """Undo a drop: ``player`` is paired again from the next round paired
+        (``PlayerReinstated``); the rounds they missed stay missed."""
+        t = self.load(tournament_id)
+        found = t.player(player)
+        if found.dropped is None:
+            raise TournamentError(f"{t.name}: {found.name} is not dropped")
+        self.book.append(t.tournament_id, t.length, [{"type": "PlayerReinstated",
+                                                       "player": found.name,
                                                        "round": len(t.rounds)}])
         return self.load(tournament_id)
 

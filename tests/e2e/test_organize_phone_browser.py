@@ -2,6 +2,8 @@
 
 * a player name with no break point (an e-mail address) made the round's links page 529 px
   wide: names now wrap anywhere, the QR grid's column shrinks (``minmax(0, 1fr)``);
+* *Drop* was one tap, with no undo: a tap opens "Drop Bob from round 1 on? Yes, drop Bob", only
+  the second tap drops, and a dropped player has *Reinstate*;
 
 A real ``wonders serve`` subprocess (the ``server`` fixture) and the system Chromium.
 """
@@ -50,4 +52,33 @@ def test_a_long_unbreakable_name_fits_the_phone_on_every_console_page(server):
         _fits(page)  # the links page: QR codes and the seat's name
         page.goto(f"{base}/organize/t/{tid}")
         _fits(page)  # the round board with the name
+        browser.close()
+
+
+def test_a_drop_takes_a_second_tap_and_is_undone_by_reinstate(server):
+    base = server
+    tid = _setup(base, "Drop Cup")
+    with sync_playwright() as pw:
+        browser, page = _signed_in(pw, base)
+        page.goto(f"{base}/organize/t/{tid}")
+        bob = page.locator("#players li", has_text="Bob")
+        confirm = bob.locator("button", has_text="Yes, drop Bob")
+        assert not confirm.is_visible()
+        bob.locator("summary", has_text="Drop").tap()  # the first tap only asks
+        assert confirm.is_visible() and "Drop Bob from round 1 on?" in bob.inner_text()
+        _fits(page)
+        t = api_call(base, "GET", f"/api/tournaments/{tid}", ORGANIZER)
+        assert all(p["dropped"] is None for p in t["players"])  # nothing dropped yet
+        bob.locator("summary", has_text="Drop").tap()  # tapping again folds it: nothing done
+        assert not confirm.is_visible()
+        bob.locator("summary", has_text="Drop").tap()
+        with page.expect_navigation():
+            confirm.tap()
+        assert "dropped before round 1" in bob.inner_text()
+        with page.expect_navigation():
+            bob.locator("button", has_text="Reinstate").tap()
+        assert bob.locator("summary", has_text="Drop").is_visible()
+        t = api_call(base, "GET", f"/api/tournaments/{tid}", ORGANIZER)
+        assert all(p["dropped"] is None for p in t["players"])
+        _fits(page)
         browser.close()

@@ -1,0 +1,84 @@
+"""The organizer's desk: mistakes that can be undone, and what the desk is told.
+
+* a drop was one tap with no undo: the console now asks a second tap ("Yes, drop Ann"), and a
+  dropped player is reinstated (``PlayerReinstated``; API ``…/reinstatements``, console,
+  ``wonders tournament reinstate``), paired again from the next round;
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.security.live import ROOT
+from tests.web.test_api import ORGANIZER, Api, new_app
+from tests.web.test_tournaments import call, new_tournament
+
+ORIGIN = {"Origin": "http://localhost"}
+
+
+@pytest.fixture
+def api(tmp_path):
+    return Api(new_app(tmp_path))
+
+
+def wonders(*args: str, store) -> subprocess.CompletedProcess:
+    """``wonders tournament …`` as a real subprocess over ``store``."""
+    return subprocess.run([sys.executable, "-m", "web.cli", "tournament", *args, "--store",
+                           str(store)], cwd=ROOT, capture_output=True, text=True)
+
+
+def console(api, tid):
+    """The signed-in console's client and the page's CSRF token."""
+    client = api.client
+    assert client.post("/organize/login", data={"token": ORGANIZER},
+                       headers=ORIGIN).status_code == 303
+    page = client.get(f"/organize/t/{tid}").get_data(as_text=True)
+    return client, page.split('name="csrf" value="')[1].split('"')[0], page
+
+
+def _paired(started) -> set[str]:
+    return {p for t in started["tables"] for p in (t["a"], t["b"])} | {started["bye"]} - {None}
+
+
+def test_a_dropped_player_is_reinstated_and_paired_from_the_next_round(api, tmp_path):
+    tid = new_tournament(api, players=4)
+    assert call(api, "POST", f"/api/tournaments/{tid}/drops", {"player": "Dev"})[0] == 201
+    status, data = call(api, "POST", f"/api/tournaments/{tid}/reinstatements", {"player": "Dev"})
+    assert status == 201 and not next(p for p in data["players"] if p["name"] == "Dev")["dropped"]
+    status, data = call(api, "POST", f"/api/tournaments/{tid}/reinstatements", {"player": "Dev"})
+    assert status == 422 and data["message"] == "Spring Cup: Dev is not dropped", data
+    status, started = call(api, "POST", f"/api/tournaments/{tid}/rounds")
+    assert status == 201 and _paired(started) == {"Ann", "Bob", "Cleo", "Dev"}
+    for table in started["tables"]:
+        api.call("POST", f"/api/matches/{table['match_id']}/ending", table["tokens"]["judge"],
+                 {"seat": "B", "kind": "concession"})
+    # the CLI, a real subprocess: drop after round 1, then reinstate before round 2
+    store = tmp_path / "store"
+    done = wonders("drop", tid, "Cleo", store=store)
+    assert done.stdout.strip() == "Spring Cup: Cleo dropped after round 1", done.stderr
+    done = wonders("reinstate", tid, "Cleo", store=store)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "Spring Cup: Cleo reinstated; paired again from round 2"
+    status, started = call(api, "POST", f"/api/tournaments/{tid}/rounds")
+    assert status == 201 and "Cleo" in _paired(started)
+    log = (store / ".tournaments" / f"{tid}.jsonl").read_text()
+    assert log.count('"type":"PlayerReinstated"') == 2  # the log says what happened
+
+
+def test_the_console_drops_on_a_second_tap_and_reinstates(api):
+    tid = new_tournament(api, players=3)
+    client, csrf, page = console(api, tid)
+    assert '<summary>Drop</summary>' in page and "Yes, drop Bob" in page  # a second tap
+    dropped = client.post(f"/organize/t/{tid}/drops", data={"csrf": csrf, "player": "Bob"},
+                          headers=ORIGIN)
+    assert dropped.status_code == 303
+    page = client.get(f"/organize/t/{tid}").get_data(as_text=True)
+    assert "Yes, drop Bob" not in page and ">Reinstate</button>" in page
+    back = client.post(f"/organize/t/{tid}/reinstatements", data={"csrf": csrf, "player": "Bob"},
+                       headers=ORIGIN)
+    assert back.status_code == 303
+    t = call(api, "GET", f"/api/tournaments/{tid}")[1]
+    assert next(p for p in t["players"] if p["name"] == "Bob")["dropped"] is None
