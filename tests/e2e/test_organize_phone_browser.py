@@ -4,6 +4,8 @@
   wide: names now wrap anywhere, the QR grid's column shrinks (``minmax(0, 1fr)``);
 * *Drop* was one tap, with no undo: a tap opens "Drop Bob from round 1 on? Yes, drop Bob", only
   the second tap drops, and a dropped player has *Reinstate*;
+* *Revoke* was one tap with "all tokens" preselected: now a token must be chosen, and a
+  confirmation names the table, its players and whose token before anything is revoked;
 
 A real ``wonders serve`` subprocess (the ``server`` fixture) and the system Chromium.
 """
@@ -81,4 +83,36 @@ def test_a_drop_takes_a_second_tap_and_is_undone_by_reinstate(server):
         t = api_call(base, "GET", f"/api/tournaments/{tid}", ORGANIZER)
         assert all(p["dropped"] is None for p in t["players"])
         _fits(page)
+        browser.close()
+
+
+def test_a_revoke_needs_a_chosen_token_and_a_confirmation_naming_it(server):
+    base = server
+    tid = _setup(base, "Revoke Cup")
+    started = api_call(base, "POST", f"/api/tournaments/{tid}/rounds", ORGANIZER)
+    table = started["tables"][0]
+    judge = table["tokens"]["judge"]
+    state = f"/api/matches/{table['match_id']}/state"
+    with sync_playwright() as pw:
+        browser, page = _signed_in(pw, base)
+        page.goto(f"{base}/organize/t/{tid}")
+        card = page.locator("#board li.table").filter(has_text=f"Table {table['table']}").first
+        card.locator("button", has_text="Revoke").tap()  # nothing chosen: the browser asks
+        assert page.url == f"{base}/organize/t/{tid}"
+        assert api_call(base, "GET", state, judge)  # the judge's token still works
+        card.locator("select[name=role]").select_option("judge")
+        with page.expect_navigation():
+            card.locator("button", has_text="Revoke").tap()
+        question = page.locator("#confirm").inner_text()
+        assert (f"Revoke the judge's token of round 1, table {table['table']} "
+                f"({table['a']} vs {table['b']})?") in question
+        _fits(page)
+        assert api_call(base, "GET", state, judge)  # asked, not done
+        with page.expect_navigation():
+            page.locator("#confirm button", has_text="Yes, revoke").tap()
+        try:
+            api_call(base, "GET", state, judge)
+            raise AssertionError("the revoked judge token still works")
+        except Exception as exc:  # urllib's HTTPError 401
+            assert "401" in str(exc), exc
         browser.close()

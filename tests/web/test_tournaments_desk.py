@@ -3,6 +3,9 @@
 * a drop was one tap with no undo: the console now asks a second tap ("Yes, drop Ann"), and a
   dropped player is reinstated (``PlayerReinstated``; API ``…/reinstatements``, console,
   ``wonders tournament reinstate``), paired again from the next round;
+* a revoke was one tap with "all tokens" chosen by default: the console's token list now starts
+  at "which token?" (a choice is required), and a revoke answers a confirmation naming the
+  round, the table, its players and whose token; only its *Yes* revokes;
 """
 
 from __future__ import annotations
@@ -82,3 +85,34 @@ def test_the_console_drops_on_a_second_tap_and_reinstates(api):
     assert back.status_code == 303
     t = call(api, "GET", f"/api/tournaments/{tid}")[1]
     assert next(p for p in t["players"] if p["name"] == "Bob")["dropped"] is None
+
+
+def test_the_console_asks_before_a_revoke_naming_the_table_and_the_token(api):
+    tid = new_tournament(api, players=2)
+    _s, started = call(api, "POST", f"/api/tournaments/{tid}/rounds")
+    table = started["tables"][0]
+    mid, tokens = table["match_id"], table["tokens"]
+    client, csrf, page = console(api, tid)
+    assert '<option value="" selected disabled>which token?</option>' in page
+    assert '<option value="all">' in page and '<option value="all" selected' not in page
+    form = {"csrf": csrf, "round": "1", "table": "1"}
+    refused = client.post(f"/organize/t/{tid}/revoke", data=form, headers=ORIGIN)
+    assert refused.status_code == 422  # no token chosen: nothing revoked
+    assert "choose which token to revoke" in refused.get_data(as_text=True)
+    asked = client.post(f"/organize/t/{tid}/revoke", data={**form, "role": "A"}, headers=ORIGIN)
+    text = asked.get_data(as_text=True)
+    assert asked.status_code == 200
+    assert (f"Revoke {table['a']}&#39;s seat token (A) of round 1, table 1 "
+            f"({table['a']} vs {table['b']})?") in text, text
+    assert api.call("GET", f"/api/matches/{mid}/state", tokens["A"])[0] == 200  # not yet
+    done = client.post(f"/organize/t/{tid}/revoke", data={**form, "role": "A",
+                                                          "confirm": "yes"}, headers=ORIGIN)
+    assert done.status_code == 303
+    assert api.call("GET", f"/api/matches/{mid}/state", tokens["A"])[0] == 401
+    assert api.call("GET", f"/api/matches/{mid}/state", tokens["B"])[0] == 200  # untouched
+    asked = client.post(f"/organize/t/{tid}/revoke", data={**form, "role": "all"},
+                        headers=ORIGIN).get_data(as_text=True)
+    assert "Revoke all three tokens (" in asked and "and the judge&#39;s) of round 1" in asked
+    refused = client.post(f"/organize/t/{tid}/reissue", data=form, headers=ORIGIN)
+    assert refused.status_code == 422 and "choose which token to reissue" in \
+        refused.get_data(as_text=True)
