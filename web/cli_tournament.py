@@ -94,7 +94,10 @@ def create(name: str, tournament_id: str | None, ruleset: str | None, store: str
 def register(tournament_id: str, player: str, decklist: str, preset: str | None,
              store: str | None) -> None:
     """Register PLAYER with the decklist in the file DECKLIST ('count name' lines)."""
-    text = Path(decklist).read_text(encoding="utf-8")
+    try:  # utf-8-sig: a byte order mark (Windows' Notepad) is no part of the first line
+        text = Path(decklist).read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise click.ClickException(f"{decklist}: not UTF-8 text") from None
     t = _organizer(store).register(tournament_id, player, text, preset)
     p = t.players[" ".join(player.split())]
     late = f", late entry before round {p.entered + 1}" if p.entered else ""

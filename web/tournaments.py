@@ -25,7 +25,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ledger.catalogue import Card, Catalogue, Decklist, DecklistError, load_catalogue, parse_decklist
+from ledger.catalogue import (
+    BOM,
+    Card,
+    Catalogue,
+    Decklist,
+    DecklistError,
+    load_catalogue,
+    parse_decklist,
+)
 from ledger.csvcells import csv_text
 from ledger.errors import ConflictError, MatchNotFoundError
 from ledger.events import DeckEntry, MatchOpened, SeatInfo, as_seat
@@ -217,7 +225,8 @@ class Organizer:
         elif not deck.outside_pool:
             self._check_pool(player, deck, self.pool_of(t))
         self.book.append(t.tournament_id, t.length, [{
-            "type": "PlayerRegistered", "player": player, "deck_text": decklist.strip(),
+            "type": "PlayerRegistered", "player": player,
+            "deck_text": decklist.removeprefix(BOM).strip(),
             "cards": deck.cards, "archive": deck.archive, "dbs": deck.dbs,
             "preset": preset or None, "round": len(t.rounds)}])
         return self.load(tournament_id)

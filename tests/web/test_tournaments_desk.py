@@ -6,6 +6,8 @@
 * a revoke was one tap with "all tokens" chosen by default: the console's token list now starts
   at "which token?" (a choice is required), and a revoke answers a confirmation naming the
   round, the table, its players and whose token; only its *Yes* revokes;
+* a decklist file saved with a byte order mark was refused on its first line, a near miss had
+  no "did you mean";
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import pytest
 
 from tests.security.live import ROOT
 from tests.web.test_api import ORGANIZER, Api, new_app
-from tests.web.test_tournaments import call, new_tournament
+from tests.web.test_tournaments import call, decklist, new_tournament
 
 ORIGIN = {"Origin": "http://localhost"}
 
@@ -116,3 +118,16 @@ def test_the_console_asks_before_a_revoke_naming_the_table_and_the_token(api):
     refused = client.post(f"/organize/t/{tid}/reissue", data=form, headers=ORIGIN)
     assert refused.status_code == 422 and "choose which token to reissue" in \
         refused.get_data(as_text=True)
+
+
+def test_the_cli_registers_a_decklist_file_with_a_byte_order_mark_and_suggests_a_name(api,
+                                                                                    tmp_path):
+    tid = new_tournament(api, players=0)
+    path = tmp_path / "ann.txt"
+    path.write_bytes(decklist("solfera-blaze").encode("utf-8-sig"))  # Notepad's UTF-8
+    done = wonders("register", tid, "Ann", str(path), store=tmp_path / "store")
+    assert done.returncode == 0 and "registered Ann" in done.stdout, done.stderr
+    path.write_text(decklist("solfera-blaze").replace("Glow Smith", "Glow Smiht"))
+    done = wonders("register", tid, "Bob", str(path), store=tmp_path / "store")
+    assert done.returncode == 1 and "did you mean 'Glow Smith'?" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
