@@ -18,7 +18,7 @@ from ledger.catalogue import DecklistError, load_catalogue, parse_decklist
 from replay.resources import data_root
 
 CAT = load_catalogue(data_root() / "catalogue" / "existence.csv")
-CURLY = "By\u2019ylar Pyreforge"  # as the catalogue spells it  # noqa: RUF003
+CURLY = "By\u2019ylar Pyreforge"  # as the catalogue spells it
 STRAIGHT = "Baern Bal'Thor"
 
 
