@@ -2,7 +2,7 @@
 
 Reasonable decklists were refused: a file with a UTF-8 byte order mark (``line 1
 ('\\ufeff3 …'): write it as 'count name'``), a straight apostrophe for the catalogue's curly
-``By’ylar Pyreforge`` (and a curly one for a straight name), a decomposed ``Jän`` as a Mac
+``By\u2019ylar Pyreforge`` (and a curly one for a straight name), a decomposed ``Jän`` as a Mac
 pastes it, two or non-breaking spaces inside a name; a near miss (``Glow Smiht``, ``Agaric
 Suprme``) said nothing about the card meant.  Names are now compared by a key (NFKC, apostrophes alike, spaces
 collapsed, case folded) and an unknown name gets "did you mean …?" (difflib).
