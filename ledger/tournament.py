@@ -44,6 +44,7 @@ import json
 import os
 import re
 import threading
+import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -65,6 +66,28 @@ class TournamentError(LedgerError):
 
 class UnknownTournamentError(LedgerError):
     """No tournament of that id."""
+
+
+def player_name(name: str) -> str:
+    """A player's name as registered: NFC (a decomposed ``Zoë`` is the composed one), spaces
+    collapsed; refused (one line) when it has a control character or nothing visible."""
+    name = " ".join(unicodedata.normalize("NFC", name).split())
+    bad = next((ch for ch in name if unicodedata.category(ch) == "Cc"), None)
+    if bad is not None:
+        raise TournamentError(f"a player's name can't contain a control character "
+                              f"(U+{ord(bad):04X})")
+    if not player_key(name):
+        raise TournamentError("a player needs a name (this one has no visible character)"
+                              if name else "a player needs a name")
+    return name
+
+
+def player_key(name: str) -> str:
+    """What makes two names one player's: case folded, invisible format characters (a
+    zero-width space) and spaces ignored."""
+    text = unicodedata.normalize("NFC", name)
+    return " ".join("".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+                    .split()).casefold()
 
 
 def check_tournament_id(tournament_id: str) -> str:
@@ -146,10 +169,17 @@ class Tournament:
         raise TournamentError(f"{self.name}: round {round_no} has no table {table_no}")
 
     def player(self, name: str) -> Player:
-        found = self.players.get(name)
+        """The player of that name (as registered, or the same name in another case)."""
+        found = self.players.get(name) or self.same_player(name)
         if found is None:
             raise TournamentError(f"{self.name}: no player named {name[:120]!r}")
         return found
+
+    def same_player(self, name: str) -> Player | None:
+        """The player whose name is ``name`` up to case, Unicode form and invisible
+        characters (:func:`player_key`), if any."""
+        key = player_key(name)
+        return next((p for p in self.players.values() if player_key(p.name) == key), None)
 
     def match_ids(self) -> list[str]:
         return [t.match_id for r in self.rounds for t in r.tables if t.match_id]

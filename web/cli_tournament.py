@@ -19,7 +19,7 @@ from typing import Any
 import click
 
 from ledger.errors import LedgerError
-from ledger.tournament import SAFE_ID, TournamentError, UnknownTournamentError
+from ledger.tournament import SAFE_ID, TournamentError, UnknownTournamentError, player_name
 
 STORE = click.option("--store", default=None, metavar="DIR_OR_URL",
                      help="The store (default: $WONDERS_STORE or ./wonders-data).")
@@ -99,7 +99,7 @@ def register(tournament_id: str, player: str, decklist: str, preset: str | None,
     except UnicodeDecodeError:
         raise click.ClickException(f"{decklist}: not UTF-8 text") from None
     t = _organizer(store).register(tournament_id, player, text, preset)
-    p = t.players[" ".join(player.split())]
+    p = t.player(player_name(player))
     late = f", late entry before round {p.entered + 1}" if p.entered else ""
     click.echo(f"{t.name}: registered {p.name} (DBS {p.dbs}{late}); {len(t.players)} players")
 
@@ -112,7 +112,8 @@ def register(tournament_id: str, player: str, decklist: str, preset: str | None,
 def drop(tournament_id: str, player: str, store: str | None) -> None:
     """Drop PLAYER (no longer paired; still in the standings; reinstate undoes it)."""
     t = _organizer(store).drop(tournament_id, player)
-    click.echo(f"{t.name}: {player} {t.player(player).dropped_when}")
+    found = t.player(player)
+    click.echo(f"{t.name}: {found.name} {found.dropped_when}")
 
 
 @tournament.command()
@@ -123,7 +124,7 @@ def drop(tournament_id: str, player: str, store: str | None) -> None:
 def reinstate(tournament_id: str, player: str, store: str | None) -> None:
     """Undo PLAYER's drop: paired again from the next round paired."""
     t = _organizer(store).reinstate(tournament_id, player)
-    click.echo(f"{t.name}: {player} reinstated; paired again from round {len(t.rounds) + 1}")
+    click.echo(f"{t.name}: {t.player(player).name} reinstated; paired again from round {len(t.rounds) + 1}")
 
 
 @tournament.command()

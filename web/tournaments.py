@@ -48,6 +48,7 @@ from ledger.tournament import (
     check_tournament_id,
     next_round,
     pairings_rows,
+    player_name,
     results_rows,
     standings,
     standings_rows,
@@ -211,11 +212,11 @@ class Organizer:
         """A player (a late entry once round 1 is paired) with a decklist checked against the
         catalogue and rule 303; ``preset``: a pool deck the tables record with instead."""
         t = self.load(tournament_id)
-        player = " ".join(player.split())
-        if not player:
-            raise TournamentError("a player needs a name")
-        if player in t.players:
-            raise TournamentError(f"{t.name}: {player!r} is registered already")
+        player = player_name(player)
+        same = t.same_player(player)
+        if same is not None:
+            raise TournamentError(f"{t.name}: {player!r} is registered already" +
+                                  (f" (as {same.name!r})" if same.name != player else ""))
         deck = parse_decklist(decklist, self.catalogue_of(t))
         if preset:
             presets = preset_decks(self.game, self.pool)

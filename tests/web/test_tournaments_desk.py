@@ -6,6 +6,9 @@
 * a revoke was one tap with "all tokens" chosen by default: the console's token list now starts
   at "which token?" (a choice is required), and a revoke answers a confirmation naming the
   round, the table, its players and whose token; only its *Yes* revokes;
+* one person registered twice (``Ann``/``ann``/``ANN``, a composed and a decomposed ``Zoë``),
+  a zero-width-space name shown blank, a NUL byte in a name written into the CSV: names are
+  NFC, compared case-insensitively, and refused when invisible or holding a control character;
 * a decklist file saved with a byte order mark was refused on its first line, a near miss had
   no "did you mean";
 """
@@ -131,3 +134,27 @@ def test_the_cli_registers_a_decklist_file_with_a_byte_order_mark_and_suggests_a
     done = wonders("register", tid, "Bob", str(path), store=tmp_path / "store")
     assert done.returncode == 1 and "did you mean 'Glow Smith'?" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+@pytest.mark.parametrize("name, says", [
+    ("ann", "Spring Cup: 'ann' is registered already (as 'Ann')"),
+    ("ANN", "Spring Cup: 'ANN' is registered already (as 'Ann')"),
+    ("Zo\u0065\u0308", "Spring Cup: 'Zoë' is registered already"),  # decomposed
+    ("\u200b", "a player needs a name (this one has no visible character)"),
+    ("\u200b \u00a0", "a player needs a name (this one has no visible character)"),
+    ("Eve\x00", "a player's name can't contain a control character (U+0000)"),
+    ("Eve\x1b[31m", "a player's name can't contain a control character (U+001B)"),
+])
+def test_one_person_is_one_player_and_a_name_must_be_visible(api, name, says):
+    tid = new_tournament(api, players=0)
+    for first in ("Ann", "Zo\u00eb"):
+        assert call(api, "POST", f"/api/tournaments/{tid}/players",
+                    {"player": first, "decklist": decklist("solfera-blaze")})[0] == 201
+    status, data = call(api, "POST", f"/api/tournaments/{tid}/players",
+                        {"player": name, "decklist": decklist("thalwind-sky")})
+    assert (status, data["message"]) == (422, says)
+    names = [p["name"] for p in call(api, "GET", f"/api/tournaments/{tid}")[1]["players"]]
+    assert names == ["Ann", "Zo\u00eb"]  # nothing written
+    # another case finds the player: a drop of "ZOË" drops Zoë
+    status, data = call(api, "POST", f"/api/tournaments/{tid}/drops", {"player": "ZO\u00cb"})
+    assert status == 201 and data["players"][1]["dropped"] == 0
