@@ -17,10 +17,12 @@ pairing is kept, tables already created are left as they are (their tokens can b
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
 import threading
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -409,6 +411,11 @@ def _roles(role: str) -> tuple[str, ...]:
 
 
 def _slug(name: str) -> str:
-    slug = "".join(ch if ch.isalnum() else "-" for ch in name.lower())
-    slug = "-".join(part for part in slug.split("-") if part)[:48] or "t"
-    return slug if slug[0].isalnum() else f"t{slug}"
+    """An ASCII id from a tournament's name: accents dropped ("Tournoi d'été" →
+    ``tournoi-d-ete``); a name with no ASCII letter or digit left (``東京オープン``) gets
+    ``t-`` and 8 hex digits of its SHA-256, the same for the same name."""
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", name)
+                    if not unicodedata.combining(ch))
+    slug = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in plain.casefold())
+    slug = "-".join(part for part in slug.split("-") if part)[:48].strip("-")
+    return slug or "t-" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]

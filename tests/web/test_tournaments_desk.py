@@ -9,6 +9,9 @@
 * one person registered twice (``Ann``/``ann``/``ANN``, a composed and a decomposed ``Zoë``),
   a zero-width-space name shown blank, a NUL byte in a name written into the CSV: names are
   NFC, compared case-insensitively, and refused when invisible or holding a control character;
+* a tournament named ``Tournoi d'été`` or ``東京オープン`` could not be created (its id kept the
+  letters the id pattern refuses): the id is ASCII (``tournoi-d-ete``; ``t-`` and a hash when
+  nothing ASCII is left), the name is kept as given;
 * a decklist file saved with a byte order mark was refused on its first line, a near miss had
   no "did you mean";
 """
@@ -158,3 +161,20 @@ def test_one_person_is_one_player_and_a_name_must_be_visible(api, name, says):
     # another case finds the player: a drop of "ZOË" drops Zoë
     status, data = call(api, "POST", f"/api/tournaments/{tid}/drops", {"player": "ZO\u00cb"})
     assert status == 201 and data["players"][1]["dropped"] == 0
+
+
+def test_a_tournament_with_a_non_ascii_name_gets_an_ascii_id_and_keeps_its_name(api, tmp_path):
+    status, t = call(api, "POST", "/api/tournaments", {"name": "Tournoi d\u2019\u00e9t\u00e9"})
+    assert status == 201 and t["tournament_id"] == "tournoi-d-ete", t
+    assert t["name"] == "Tournoi d\u2019\u00e9t\u00e9"
+    done = wonders("create", "\u6771\u4eac\u30aa\u30fc\u30d7\u30f3", store=tmp_path / "store")
+    assert done.returncode == 0, done.stderr
+    tid = done.stdout.split()[1].rstrip(":")
+    assert tid.startswith("t-") and len(tid) == 10 and tid.isascii(), done.stdout
+    assert call(api, "GET", f"/api/tournaments/{tid}")[1]["name"] == "\u6771\u4eac\u30aa\u30fc\u30d7\u30f3"
+    again = wonders("create", "\u6771\u4eac\u30aa\u30fc\u30d7\u30f3", store=tmp_path / "store")
+    assert again.returncode == 1 and f"tournament {tid!r} already exists" in again.stderr
+    client, csrf, _page = console(api, "tournoi-d-ete")
+    made = client.post("/organize/tournaments", data={"csrf": csrf, "name": "Coupe \u00c9t\u00e9"},
+                       headers=ORIGIN)
+    assert made.status_code == 303 and made.headers["Location"].endswith("/organize/t/coupe-ete")
