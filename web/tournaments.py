@@ -5,7 +5,8 @@
 (:func:`ledger.tournament.tournament_book`: files beside a file store, a table in PostgreSQL),
 the Wonders card pool and the catalogue (``fixtures/catalogue/existence.csv`` joined with the
 pool, :func:`catalogue`).  Every change is an event appended to the tournament's log at the
-length it was read at (:mod:`ledger.tournament`); results are read from the matches
+length it was read at (:mod:`ledger.tournament`) -- a desk's change that another writer raced
+is read, checked and appended again (:meth:`Organizer._change`); results are read from the matches
 (``MatchEnded`` through :meth:`ledger.store.Store.info`).
 
 Starting a round (:meth:`Organizer.start_round`) pairs it (``RoundPaired``), creates every
@@ -20,9 +21,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import secrets
 import threading
+import time
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -65,6 +69,7 @@ from web.errors import IllegalError
 from web.tokens import ROLES, PgTokenBook, TokenBook, hash_token, new_token
 
 GAME = "wotf"  # tournaments are of Wonders of The First (the catalogue's game)
+ATTEMPTS = 8  # a change another process raced is read, checked and appended again this often
 
 
 @lru_cache(maxsize=1)
@@ -99,7 +104,7 @@ class Organizer:
         self.book = book or tournament_book(store)
         self.game = game(GAME)
         self._catalogue: Catalogue | None = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # one change at a time in this process
 
     @property
     def catalogue(self) -> Catalogue:
@@ -158,6 +163,24 @@ class Organizer:
                                    "ruleset": ruleset or self.game.rulesets[0]}])
         return self.load(tid)
 
+    def _change(self, tournament_id: str,
+                build: Callable[[Tournament], list[dict[str, Any]]]) -> Tournament:
+        """Append the events ``build`` makes from the tournament as it is now.  Changes made in
+        this process wait for each other; when another process wrote first, the tournament
+        is read again, ``build`` checks again, and the append is retried (a few times)."""
+        with self._lock:
+            for _attempt in range(ATTEMPTS):
+                t = self.load(tournament_id)
+                events = build(t)
+                try:
+                    self.book.append(t.tournament_id, t.length, events)
+                except ConflictError:
+                    time.sleep(random.uniform(0.01, 0.05))
+                    continue
+                return self.load(tournament_id)
+        raise ConflictError(f"{t.name}: someone else changed the tournament at the same moment; "
+                            f"submit again (nothing was written)")
+
     def pool_of(self, t: Tournament) -> Any:
         """The pool this tournament's tables record with: the server's, and the cards the
         organizer imported (``CardsImported``), an import replacing a same-named card."""
@@ -175,11 +198,10 @@ class Organizer:
     def import_cards(self, tournament_id: str, text: str, filename: str) -> tuple[Tournament, list[str]]:
         """A pool file (CSV or TOML, :mod:`replay.wotf.poolimport`) of printed stats: every
         card in it counts as in the pool from now on.  Nothing is written if a row is bad."""
-        t = self.load(tournament_id)
         cards = self._wotf("read_pool_file")(text, filename, self._catalogue_facts)
-        self.book.append(t.tournament_id, t.length, [{
+        t = self._change(tournament_id, lambda _t: [{
             "type": "CardsImported", "file": os.path.basename(filename)[-200:], "cards": cards}])
-        return self.load(tournament_id), [c["name"] for c in cards]
+        return t, [c["name"] for c in cards]
 
     def _catalogue_facts(self, name: str) -> tuple[str, str, str, str, int, str] | None:
         found = shipped_catalogue().named(name)
@@ -213,8 +235,13 @@ class Organizer:
                  preset: str | None = None) -> Tournament:
         """A player (a late entry once round 1 is paired) with a decklist checked against the
         catalogue and rule 303; ``preset``: a pool deck the tables record with instead."""
-        t = self.load(tournament_id)
         player = player_name(player)
+        return self._change(tournament_id,
+                            lambda t: [self._registered(t, player, decklist, preset)])
+
+    def _registered(self, t: Tournament, player: str, decklist: str,
+                    preset: str | None) -> dict[str, Any]:
+        """The ``PlayerRegistered`` event of ``player`` with ``decklist``, checked."""
         same = t.same_player(player)
         if same is not None:
             raise TournamentError(f"{t.name}: {player!r} is registered already" +
@@ -227,35 +254,29 @@ class Organizer:
                                       f"{', '.join(sorted(presets))})")
         elif not deck.outside_pool:
             self._check_pool(player, deck, self.pool_of(t))
-        self.book.append(t.tournament_id, t.length, [{
-            "type": "PlayerRegistered", "player": player,
-            "deck_text": decklist.removeprefix(BOM).strip(),
-            "cards": deck.cards, "archive": deck.archive, "dbs": deck.dbs,
-            "preset": preset or None, "round": len(t.rounds)}])
-        return self.load(tournament_id)
+        return {"type": "PlayerRegistered", "player": player,
+                "deck_text": decklist.removeprefix(BOM).strip(), "cards": deck.cards,
+                "archive": deck.archive, "dbs": deck.dbs, "preset": preset or None,
+                "round": len(t.rounds)}
 
     def drop(self, tournament_id: str, player: str) -> Tournament:
         """``player`` is not paired from the next round on (still in the standings)."""
-        t = self.load(tournament_id)
-        found = t.player(player)
-        if found.dropped is not None:
-            raise TournamentError(f"{t.name}: {found.name} {found.dropped_when} already")
-        self.book.append(t.tournament_id, t.length, [{"type": "PlayerDropped",
-                                                       "player": found.name,
-                                                       "round": len(t.rounds)}])
-        return self.load(tournament_id)
+        def build(t: Tournament) -> list[dict[str, Any]]:
+            found = t.player(player)
+            if found.dropped is not None:
+                raise TournamentError(f"{t.name}: {found.name} {found.dropped_when} already")
+            return [{"type": "PlayerDropped", "player": found.name, "round": len(t.rounds)}]
+        return self._change(tournament_id, build)
 
     def reinstate(self, tournament_id: str, player: str) -> Tournament:
         """Undo a drop: ``player`` is paired again from the next round paired
         (``PlayerReinstated``); the rounds they missed stay missed."""
-        t = self.load(tournament_id)
-        found = t.player(player)
-        if found.dropped is None:
-            raise TournamentError(f"{t.name}: {found.name} is not dropped")
-        self.book.append(t.tournament_id, t.length, [{"type": "PlayerReinstated",
-                                                       "player": found.name,
-                                                       "round": len(t.rounds)}])
-        return self.load(tournament_id)
+        def build(t: Tournament) -> list[dict[str, Any]]:
+            found = t.player(player)
+            if found.dropped is None:
+                raise TournamentError(f"{t.name}: {found.name} is not dropped")
+            return [{"type": "PlayerReinstated", "player": found.name, "round": len(t.rounds)}]
+        return self._change(tournament_id, build)
 
     def start_round(self, tournament_id: str) -> tuple[Tournament, list[TableStart]]:
         """Pair the next round (or finish starting the paired one) and create its matches."""
@@ -296,9 +317,8 @@ class Organizer:
         issued = {r: new_token() for r in roles}
         hashes.update({r: hash_token(token) for r, token in issued.items()})
         self._put_hashes(match_id, hashes)
-        self.book.append(t.tournament_id, t.length, [{"type": "TokenReissued",
-                                                       "round": round_no, "table": table_no,
-                                                       "role": role}])
+        self._change(t.tournament_id, lambda _t: [{"type": "TokenReissued", "round": round_no,
+                                                   "table": table_no, "role": role}])
         return match_id, issued
 
     def revoke(self, tournament_id: str, round_no: int, table_no: int, role: str) -> str:
@@ -308,9 +328,8 @@ class Organizer:
         for r in _roles(role):  # a hash no token has: the role is kept, nobody holds it
             hashes[r] = hash_token(secrets.token_urlsafe(48))
         self._put_hashes(match_id, hashes)
-        self.book.append(t.tournament_id, t.length, [{"type": "TokenRevoked",
-                                                       "round": round_no, "table": table_no,
-                                                       "role": role}])
+        self._change(t.tournament_id, lambda _t: [{"type": "TokenRevoked", "round": round_no,
+                                                   "table": table_no, "role": role}])
         return match_id
 
     # -- internals -----------------------------------------------------------------------------
