@@ -252,8 +252,10 @@ class Organizer:
             if preset not in presets:
                 raise TournamentError(f"no preset deck {preset!r} (choose from "
                                       f"{', '.join(sorted(presets))})")
-        elif not deck.outside_pool:
-            self._check_pool(player, deck, self.pool_of(t))
+        else:  # tokens are never entered at the table: refused now, not at round 1's start
+            self._check_tokens(t, player, deck.archive, "register the player with a preset deck")
+            if not deck.outside_pool:
+                self._check_pool(player, deck, self.pool_of(t))
         return {"type": "PlayerRegistered", "player": player,
                 "deck_text": decklist.removeprefix(BOM).strip(), "cards": deck.cards,
                 "archive": deck.archive, "dbs": deck.dbs, "preset": preset or None,
@@ -343,6 +345,17 @@ class Organizer:
         except IllegalError as exc:  # one line, restated for a player
             raise DecklistError(str(exc).replace("seat A ", "")) from None
 
+    def _check_tokens(self, t: Tournament, name: str, archive: dict[str, int],
+                      otherwise: str) -> None:
+        """Archive tokens must be in the pool: a token is never entered at the table."""
+        pool = self.pool_of(t)
+        missing = [c for c in archive if c not in pool]
+        if missing:
+            raise TournamentError(
+                f"{t.name}: {name}'s archive has tokens the card pool has no rules data for "
+                f"({', '.join(missing[:5])}{'…' if len(missing) > 5 else ''}): import their "
+                f"stats (a pool file), or {otherwise}")
+
     def _check_table(self, t: Tournament, a: str, b: str) -> None:
         seats = [_as_seat(self._seat(t, a), "A"), _as_seat(self._seat(t, b), "B")]
         check_decks(seats, self.table_pool(t, seats), self.game)
@@ -353,14 +366,8 @@ class Organizer:
             found = preset_decks(self.game, self.pool)[p.preset]
             deck = found.load() if hasattr(found, "load") else found
             return SeatInfo(as_seat("A"), name, deck.name, deck.entries(), deck.archive_entries())
-        pool = self.pool_of(t)
-        missing = [c for c in p.archive if c not in pool]  # tokens: never entered at the table
-        if missing:
-            raise TournamentError(
-                f"{t.name}: {name}'s archive has tokens the card pool has no rules data for "
-                f"({', '.join(missing[:5])}{'…' if len(missing) > 5 else ''}): import their "
-                f"stats (a pool file), register a preset deck to record with, or drop the "
-                f"player")
+        self._check_tokens(t, name, p.archive, "register a preset deck to record with, or "
+                                               "drop the player")
         entries = Entries(f"{name}'s deck", [DeckEntry(c, n) for c, n in p.cards.items()],
                           [DeckEntry(c, n) for c, n in p.archive.items()])
         return SeatInfo(as_seat("A"), name, entries.name, entries.entries(),

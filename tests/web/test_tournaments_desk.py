@@ -15,6 +15,8 @@
 * two registration desks at once: of 16 concurrent registrations 13 were refused (409, "3
   events, not 1"): a desk's change is now read, checked and appended again when another writer
   came first (and changes in one server wait for each other);
+* a deck with a catalogue token in its archive (no rules data in the pool) registered, then
+  made pairing round 1 fail for everyone: it is refused at registration, saying why;
 * a decklist file saved with a byte order mark was refused on its first line, a near miss had
   no "did you mean";
 """
@@ -212,3 +214,19 @@ def test_two_desks_on_two_servers_register_sixteen_players_at_once(tmp_path):
     finally:
         for server in servers:
             server.stop()
+
+
+def test_a_token_the_pool_cannot_record_is_refused_at_registration_not_at_round_one(api):
+    tid = new_tournament(api, players=0)
+    token = "Bella the Noble"  # a catalogue token, not in the card pool
+    status, data = call(api, "POST", f"/api/tournaments/{tid}/players",
+                        {"player": "Ann", "decklist": decklist("solfera-blaze") + f"1 {token}\n"})
+    assert status == 422, data
+    assert data["message"] == (
+        f"Spring Cup: Ann's archive has tokens the card pool has no rules data for ({token}): "
+        f"import their stats (a pool file), or register the player with a preset deck"), data
+    for name, deck in (("Bob", "thalwind-sky"), ("Cleo", "petraia-stone")):
+        assert call(api, "POST", f"/api/tournaments/{tid}/players",
+                    {"player": name, "decklist": decklist(deck)})[0] == 201
+    status, started = call(api, "POST", f"/api/tournaments/{tid}/rounds")
+    assert status == 201, started  # round 1 starts for the others
