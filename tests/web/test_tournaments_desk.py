@@ -17,6 +17,7 @@
   came first (and changes in one server wait for each other);
 * a deck with a catalogue token in its archive (no rules data in the pool) registered, then
   made pairing round 1 fail for everyone: it is refused at registration, saying why;
+* a drop before round 1 said "dropped after round 0": it says "dropped before round 1";
 * a decklist file saved with a byte order mark was refused on its first line, a near miss had
   no "did you mean";
 """
@@ -230,3 +231,14 @@ def test_a_token_the_pool_cannot_record_is_refused_at_registration_not_at_round_
                     {"player": name, "decklist": decklist(deck)})[0] == 201
     status, started = call(api, "POST", f"/api/tournaments/{tid}/rounds")
     assert status == 201, started  # round 1 starts for the others
+
+
+def test_a_drop_before_round_one_says_so_everywhere(api, tmp_path):
+    tid = new_tournament(api, players=2)
+    store = tmp_path / "store"
+    done = wonders("drop", tid, "Ann", store=store)
+    assert done.stdout.strip() == "Spring Cup: Ann dropped before round 1", done.stderr
+    again = wonders("drop", tid, "Ann", store=store)
+    assert again.stderr.strip() == "error: Spring Cup: Ann dropped before round 1 already"
+    _client, _csrf, page = console(api, tid)
+    assert "dropped before round 1" in page and "after round 0" not in page
