@@ -71,14 +71,20 @@ class UnknownTournamentError(LedgerError):
 def player_name(name: str) -> str:
     """A player's name as registered: NFC (a decomposed ``Zoë`` is the composed one), spaces
     collapsed; refused (one line) when it has a control character or nothing visible."""
+    return clean_name(name, "a player")
+
+
+def clean_name(name: str, whose: str) -> str:
+    """A name as kept (``whose``: "a player", "a tournament"): NFC, whitespace runs (line
+    separators too) as one space; one line refusing a control character or no visible one."""
     name = " ".join(unicodedata.normalize("NFC", name).split())
-    bad = next((ch for ch in name if unicodedata.category(ch) == "Cc"), None)
+    bad = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cs")), None)
     if bad is not None:
-        raise TournamentError(f"a player's name can't contain a control character "
+        raise TournamentError(f"{whose}'s name can't contain a control character "
                               f"(U+{ord(bad):04X})")
     if not player_key(name):
-        raise TournamentError("a player needs a name (this one has no visible character)"
-                              if name else "a player needs a name")
+        raise TournamentError(f"{whose} needs a name (this one has no visible character)"
+                              if name else f"{whose} needs a name")
     return name
 
 
@@ -530,7 +536,8 @@ class FileTournamentBook(TournamentBook):
         except FileNotFoundError:
             return []
         # a torn last line (a writer killed mid-append) was never acknowledged: not an event
-        return [json.loads(line) for line in text.splitlines()
+        # lines end at "\n" only: a name may hold U+0085 or U+2028, which splitlines() splits at
+        return [json.loads(line) for line in text.split("\n")
                 if line.strip() and line.endswith("}")]
 
     def ids(self) -> list[str]:

@@ -52,6 +52,7 @@ from ledger.tournament import (
     TournamentBook,
     TournamentError,
     check_tournament_id,
+    clean_name,
     next_round,
     pairings_rows,
     player_name,
@@ -149,9 +150,7 @@ class Organizer:
 
     def create(self, name: str, tournament_id: str | None = None,
                ruleset: str | None = None) -> Tournament:
-        name = name.strip()
-        if not name:
-            raise TournamentError("a tournament needs a name")
+        name = clean_name(name, "a tournament")
         if ruleset is not None and ruleset not in self.game.rulesets:
             raise TournamentError(f"ruleset {ruleset!r}: {self.game.title} is played under "
                                   f"{' or '.join(self.game.rulesets)}")

@@ -242,3 +242,17 @@ def test_a_drop_before_round_one_says_so_everywhere(api, tmp_path):
     assert again.stderr.strip() == "error: Spring Cup: Ann dropped before round 1 already"
     _client, _csrf, page = console(api, tid)
     assert "dropped before round 1" in page and "after round 0" not in page
+
+
+def test_a_tournament_name_with_a_line_separator_or_a_control_character(api, tmp_path):
+    """The ASCII ids let such names reach the log: a U+0085 or U+2028 inside a name split the
+    log's line when read back (a 500 ever after); now whitespace is collapsed, a control
+    character refused, and the log is split at newlines only."""
+    status, t = call(api, "POST", "/api/tournaments", {"name": "Caf\u00e9\u2028Night"})
+    assert status == 201 and t["name"] == "Caf\u00e9 Night", t
+    status, data = call(api, "POST", "/api/tournaments", {"name": "\u0098 CO\u0085sg"})
+    assert (status, data["message"]) == (422, "a tournament's name can't contain a control "
+                                              "character (U+0098)")
+    line = '{"seq":0,"at":"x","type":"TournamentCreated","tournament_id":"nel","name":"A\u0085B"}'
+    (tmp_path / "store" / ".tournaments" / "nel.jsonl").write_text(line + "\n", encoding="utf-8")
+    assert call(api, "GET", "/api/tournaments/nel")[1]["name"] == "A\u0085B"  # an old log reads
