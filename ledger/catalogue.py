@@ -2,7 +2,11 @@
 
 :func:`load_catalogue` reads a catalogue CSV (``fixtures/catalogue/existence.csv``: set,
 number, name, type, orbital, DBS, rarity -- see that directory's README) into a
-:class:`Catalogue`, looked up by name (case-insensitive) or by set number.
+:class:`Catalogue`, looked up by name or by set number.  A name is looked up by its key
+(:func:`name_key`): Unicode NFKC (a decomposed ``Jän`` as a Mac pastes it is the composed one),
+every apostrophe alike (a straight ``By'ylar`` finds the catalogue's curly one and the other
+way round), runs of spaces (non-breaking ones too) as one, and case folded; a name not found
+suggests the closest ones (:mod:`difflib`).
 
 :func:`parse_decklist` reads a decklist pasted as ``count name`` lines (``3 Glow Smith``,
 ``3x Glow Smith``, or a set number instead of the name: ``2 004``; blank lines and ``#``
@@ -14,15 +18,19 @@ to 50 tokens); trackers are not in-game objects and can't be registered.  The de
 sum of its cards' and archive tokens' DBS (303.2).  A card may also come from the card pool
 (``extra``: name → :class:`Card` facts), which is how the original pool's cards register.
 
-An unknown name, or a line that is not ``count name``, is one :class:`DecklistError` naming
-the line.  This module reads no other part of the program (``ledger`` imports neither
-``replay`` nor ``web``): the caller passes the catalogue's path and the pool's facts.
+An unknown name (with "did you mean …?" when a name is close), or a line that is not
+``count name``, is one :class:`DecklistError` naming the line; a byte order mark (a file saved
+by a Windows editor) before the first line is no part of it.  This module reads no other part
+of the program (``ledger`` imports neither ``replay`` nor ``web``): the caller passes the
+catalogue's path and the pool's facts.
 """
 
 from __future__ import annotations
 
 import csv
+import difflib
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +41,17 @@ ARCHIVE_MAX = 50  # rule 303.3: "a minimum of 1 token and maximum 50 tokens"
 TIER_COPIES = {"legendary": 1, "primary": 2, "secondary": 3}  # rule 303.1
 MAX_LINES = 300
 _LINE = re.compile(r"^(\d{1,3})\s*[xX×]?\s+(.+?)\s*$")
+# the apostrophes people type or paste (curly, modifier letter, prime, backtick, acute, full width)
+_APOSTROPHES = str.maketrans({c: "'" for c in "\u2018\u2019\u201b\u02bc\u2032`\u00b4\uff07"})
+BOM = "\ufeff"
+
+
+def name_key(name: str) -> str:
+    """What two spellings of one card name share: NFKC, apostrophes alike, invisible format
+    characters dropped, whitespace runs as one space, case folded."""
+    text = unicodedata.normalize("NFKC", name.translate(_APOSTROPHES))
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    return " ".join(text.split()).casefold()
 
 
 class DecklistError(LedgerError, ValueError):
@@ -66,7 +85,7 @@ class Catalogue:
 
     def __post_init__(self) -> None:
         for card in self.cards:
-            self._by_name.setdefault(card.name.casefold(), card)
+            self._by_name.setdefault(name_key(card.name), card)
             if card.number:
                 self._by_number.setdefault(card.number.upper(), card)
 
@@ -74,7 +93,12 @@ class Catalogue:
         return len(self.cards)
 
     def named(self, name: str) -> Card | None:
-        return self._by_name.get(name.strip().casefold())
+        return self._by_name.get(name_key(name))
+
+    def close_to(self, name: str, n: int = 3) -> list[str]:
+        """The names of the cards whose names are closest to ``name`` (a typo's card)."""
+        keys = difflib.get_close_matches(name_key(name), list(self._by_name), n=n, cutoff=0.75)
+        return [self._by_name[k].name for k in keys]
 
     def numbered(self, number: str) -> Card | None:
         return self._by_number.get(number.strip().upper())
@@ -93,10 +117,10 @@ class Catalogue:
     def with_pool(self, pool: list[Card]) -> Catalogue:
         """This catalogue plus the pool's cards: a pool card of a catalogue name gives it its
         tier (and marks it playable); a pool-only card is added as it is."""
-        by_name = {c.name.casefold(): c for c in pool}
+        by_name = {name_key(c.name): c for c in pool}
         merged = []
         for card in self.cards:
-            known = by_name.pop(card.name.casefold(), None)
+            known = by_name.pop(name_key(card.name), None)
             merged.append(Card(card.name, card.number, card.set, card.type, card.orbital,
                                card.dbs, card.rarity, known.tier if known else None,
                                known is not None))
@@ -137,7 +161,7 @@ class Decklist:
 
 def parse_decklist(text: str, catalogue: Catalogue) -> Decklist:
     """The decklist in ``text`` checked against ``catalogue`` and rule 303 (see the module)."""
-    lines = text.splitlines()
+    lines = text.removeprefix(BOM).splitlines()
     if len(lines) > MAX_LINES:
         raise DecklistError(f"the decklist has {len(lines)} lines; at most {MAX_LINES}")
     cards: dict[str, int] = {}
@@ -155,7 +179,9 @@ def parse_decklist(text: str, catalogue: Catalogue) -> Decklist:
         count, what = int(match.group(1)), match.group(2)
         card = catalogue.find(what)
         if card is None:
-            raise DecklistError(f"line {number}: no card {what[:80]!r} in the catalogue "
+            close = catalogue.close_to(what[:200])
+            hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+            raise DecklistError(f"line {number}: no card {what[:80]!r} in the catalogue{hint} "
                                 f"(a name as printed, or a set number such as 004)")
         if count < 1:
             raise DecklistError(f"line {number}: {count} copies of {card.name}")

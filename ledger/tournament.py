@@ -11,6 +11,8 @@ per line (``seq``, ``at``, ``type`` and the event's fields), appended by
   pool deck the tables record with, if any), ``round`` (0 before round 1; later: a late
   entry, who enters with no points);
 * ``PlayerDropped`` -- ``player``, ``round`` (the last round they were paired in);
+* ``PlayerReinstated`` -- ``player``, ``round`` (rounds paired by then): a dropped player (a
+  mis-tapped drop, say) is paired again from the next round paired;
 * ``RoundPaired`` -- ``round``, ``tables`` (``table``, ``a``, ``b``: seat A, seat B),
   ``bye`` (the player given the bye, or ``null``);
 * ``RoundStarted`` -- ``round``, ``matches`` (table → match id, one match per table);
@@ -42,6 +44,7 @@ import json
 import os
 import re
 import threading
+import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -51,8 +54,8 @@ from typing import Any
 from ledger.errors import ConflictError, LedgerError
 
 SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-EVENT_TYPES = ("TournamentCreated", "PlayerRegistered", "PlayerDropped", "RoundPaired",
-               "RoundStarted", "TokenReissued", "TokenRevoked", "CardsImported")
+EVENT_TYPES = ("TournamentCreated", "PlayerRegistered", "PlayerDropped", "PlayerReinstated",
+               "RoundPaired", "RoundStarted", "TokenReissued", "TokenRevoked", "CardsImported")
 FLOOR = 1 / 3  # the percentages' floor
 WIN, DRAW = 3, 1  # match (and game) points
 
@@ -63,6 +66,34 @@ class TournamentError(LedgerError):
 
 class UnknownTournamentError(LedgerError):
     """No tournament of that id."""
+
+
+def player_name(name: str) -> str:
+    """A player's name as registered: NFC (a decomposed ``Zoë`` is the composed one), spaces
+    collapsed; refused (one line) when it has a control character or nothing visible."""
+    return clean_name(name, "a player")
+
+
+def clean_name(name: str, whose: str) -> str:
+    """A name as kept (``whose``: "a player", "a tournament"): NFC, whitespace runs (line
+    separators too) as one space; one line refusing a control character or no visible one."""
+    name = " ".join(unicodedata.normalize("NFC", name).split())
+    bad = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cs")), None)
+    if bad is not None:
+        raise TournamentError(f"{whose}'s name can't contain a control character "
+                              f"(U+{ord(bad):04X})")
+    if not player_key(name):
+        raise TournamentError(f"{whose} needs a name (this one has no visible character)"
+                              if name else f"{whose} needs a name")
+    return name
+
+
+def player_key(name: str) -> str:
+    """What makes two names one player's: case folded, invisible format characters (a
+    zero-width space) and spaces ignored."""
+    text = unicodedata.normalize("NFC", name)
+    return " ".join("".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+                    .split()).casefold()
 
 
 def check_tournament_id(tournament_id: str) -> str:
@@ -85,6 +116,14 @@ class Player:
     preset: str | None = None
     entered: int = 0  # the round before which they entered (0: from the start)
     dropped: int | None = None  # the last round they were paired in, once dropped
+
+    @property
+    def dropped_when(self) -> str:
+        """``dropped before round 1`` or ``dropped after round N`` (``''`` while active)."""
+        if self.dropped is None:
+            return ""
+        return "dropped before round 1" if self.dropped == 0 else \
+            f"dropped after round {self.dropped}"
 
 
 @dataclass
@@ -136,10 +175,17 @@ class Tournament:
         raise TournamentError(f"{self.name}: round {round_no} has no table {table_no}")
 
     def player(self, name: str) -> Player:
-        found = self.players.get(name)
+        """The player of that name (as registered, or the same name in another case)."""
+        found = self.players.get(name) or self.same_player(name)
         if found is None:
             raise TournamentError(f"{self.name}: no player named {name[:120]!r}")
         return found
+
+    def same_player(self, name: str) -> Player | None:
+        """The player whose name is ``name`` up to case, Unicode form and invisible
+        characters (:func:`player_key`), if any."""
+        key = player_key(name)
+        return next((p for p in self.players.values() if player_key(p.name) == key), None)
 
     def match_ids(self) -> list[str]:
         return [t.match_id for r in self.rounds for t in r.tables if t.match_id]
@@ -163,6 +209,8 @@ def fold(events: Iterable[dict[str, Any]]) -> Tournament:
                 int(event.get("round", 0)))
         elif kind == "PlayerDropped":
             state.players[event["player"]].dropped = int(event.get("round", 0))
+        elif kind == "PlayerReinstated":
+            state.players[event["player"]].dropped = None
         elif kind == "RoundPaired":
             state.rounds.append(Round(int(event["round"]),
                                       [Table(int(t["table"]), t["a"], t["b"])
@@ -488,7 +536,8 @@ class FileTournamentBook(TournamentBook):
         except FileNotFoundError:
             return []
         # a torn last line (a writer killed mid-append) was never acknowledged: not an event
-        return [json.loads(line) for line in text.splitlines()
+        # lines end at "\n" only: a name may hold U+0085 or U+2028, which splitlines() splits at
+        return [json.loads(line) for line in text.split("\n")
                 if line.strip() and line.endswith("}")]
 
     def ids(self) -> list[str]:

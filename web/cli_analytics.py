@@ -8,7 +8,6 @@ everything else is ``ledger.warehouse`` / ``ledger.stats`` / ``ledger.parquet``.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import math
@@ -145,12 +144,9 @@ def render(table, fmt: str) -> str:
 
 
 def _csv(table) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(table.columns)
-    for row in table.rows:
-        writer.writerow(["" if v is None else v for v in row])
-    return buffer.getvalue()
+    from ledger.csvcells import csv_text
+
+    return csv_text([table.columns, *table.rows])
 
 
 def _text_table(table) -> str:

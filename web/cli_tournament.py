@@ -1,4 +1,4 @@
-"""``wonders tournament create|register|drop|pair|standings|export|import-cards``: a tournament
+"""``wonders tournament create|register|drop|reinstate|pair|standings|export|import-cards``: a tournament
 against a store.
 
 The same operations as the organizer console and ``/api/tournaments…``
@@ -19,7 +19,7 @@ from typing import Any
 import click
 
 from ledger.errors import LedgerError
-from ledger.tournament import SAFE_ID, TournamentError, UnknownTournamentError
+from ledger.tournament import SAFE_ID, TournamentError, UnknownTournamentError, player_name
 
 STORE = click.option("--store", default=None, metavar="DIR_OR_URL",
                      help="The store (default: $WONDERS_STORE or ./wonders-data).")
@@ -94,9 +94,12 @@ def create(name: str, tournament_id: str | None, ruleset: str | None, store: str
 def register(tournament_id: str, player: str, decklist: str, preset: str | None,
              store: str | None) -> None:
     """Register PLAYER with the decklist in the file DECKLIST ('count name' lines)."""
-    text = Path(decklist).read_text(encoding="utf-8")
+    try:  # utf-8-sig: a byte order mark (Windows' Notepad) is no part of the first line
+        text = Path(decklist).read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise click.ClickException(f"{decklist}: not UTF-8 text") from None
     t = _organizer(store).register(tournament_id, player, text, preset)
-    p = t.players[" ".join(player.split())]
+    p = t.player(player_name(player))
     late = f", late entry before round {p.entered + 1}" if p.entered else ""
     click.echo(f"{t.name}: registered {p.name} (DBS {p.dbs}{late}); {len(t.players)} players")
 
@@ -107,9 +110,21 @@ def register(tournament_id: str, player: str, decklist: str, preset: str | None,
 @STORE
 @_says_which_exist
 def drop(tournament_id: str, player: str, store: str | None) -> None:
-    """Drop PLAYER (no longer paired; still in the standings)."""
+    """Drop PLAYER (no longer paired; still in the standings; reinstate undoes it)."""
     t = _organizer(store).drop(tournament_id, player)
-    click.echo(f"{t.name}: {player} dropped after round {len(t.rounds)}")
+    found = t.player(player)
+    click.echo(f"{t.name}: {found.name} {found.dropped_when}")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.argument("player")
+@STORE
+@_says_which_exist
+def reinstate(tournament_id: str, player: str, store: str | None) -> None:
+    """Undo PLAYER's drop: paired again from the next round paired."""
+    t = _organizer(store).reinstate(tournament_id, player)
+    click.echo(f"{t.name}: {t.player(player).name} reinstated; paired again from round {len(t.rounds) + 1}")
 
 
 @tournament.command()

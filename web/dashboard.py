@@ -27,14 +27,13 @@ the file changes.
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, render_template, request
 
 from ledger import stats as named
+from ledger.csvcells import csv_text
 from ledger.warehouse import connect
 from replay.games import game, names
 from web.api.common import query_int, services
@@ -102,11 +101,7 @@ def chart_csv(name: str):
     if not path.exists():
         raise NotFoundError(f"no warehouse at {path} yet: run `wonders ingest` first")
     table = _computed(path, _filters())[0][name]
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(table.columns)
-    writer.writerows(table.rows)
-    return Response(out.getvalue(), mimetype="text/csv", headers={
+    return Response(csv_text([table.columns, *table.rows]), mimetype="text/csv", headers={
         "Content-Disposition": f'attachment; filename="wonders-{name}.csv"'})
 
 

@@ -7,9 +7,10 @@ needed), every post carries the session's CSRF token and must come from this sit
 ``Origin``/``Referer`` check as ``/play``).
 
 Pages: the tournaments and a create form; one tournament's page -- register a player
-(decklist pasted as ``count name`` lines), drop, start the next round, the round board (each
-table's players by name, live / ended and the result, a link to its viewer), reissue or
-revoke a table's token, the standings and the CSV downloads.  Starting a round and reissuing
+(decklist pasted as ``count name`` lines), drop (a second tap confirms it) and reinstate, start
+the next round, the round board (each table's players by name, live / ended and the result, a
+link to its viewer), reissue or revoke a table's token (a revoke is confirmed on a page naming
+the table and the token), the standings and the CSV downloads.  Starting a round and reissuing
 answer with a page of seat and judge links, each as a URL and a QR code (SVG drawn here by
 ``segno``; nothing is fetched at run time).  Tokens are shown once, on that page: a lost one is
 reissued.  The operations are :class:`web.tournaments.Organizer`'s, as in the JSON API.
@@ -118,7 +119,7 @@ def tournament(tournament_id: str):
 
 
 def _tournament(tournament_id: str, error: str | None = None, status: int = 200,
-                form: dict[str, str] | None = None):
+                form: dict[str, str] | None = None, confirm: dict[str, Any] | None = None):
     org = organizer()
     try:
         t = org.load(tournament_id)
@@ -130,7 +131,8 @@ def _tournament(tournament_id: str, error: str | None = None, status: int = 200,
               for r in reversed(t.rounds)]
     presets = sorted(_presets())
     return _page("organize.html", status, t=t, rounds=rounds, standings=org.standings(t),
-                 presets=presets, error=error, form=form or {}, tournaments=None)
+                 presets=presets, error=error, form=form or {}, tournaments=None,
+                 confirm=confirm)
 
 
 def _presets() -> list[str]:
@@ -191,6 +193,12 @@ def drop(tournament_id: str):
         tournament_id, request.form.get("player", "")[:120]) and None)
 
 
+@bp.route("/organize/t/<tournament_id>/reinstatements", methods=["POST"])
+def reinstate(tournament_id: str):
+    return _act(tournament_id, lambda: organizer().reinstate(
+        tournament_id, request.form.get("player", "")[:120]) and None)
+
+
 @bp.route("/organize/t/<tournament_id>/rounds", methods=["POST"])
 def start_round(tournament_id: str):
     def run():
@@ -203,8 +211,7 @@ def start_round(tournament_id: str):
 @bp.route("/organize/t/<tournament_id>/reissue", methods=["POST"])
 def reissue(tournament_id: str):
     def run():
-        round_no, table_no = _int("round"), _int("table")
-        role = request.form.get("role", "all")
+        round_no, table_no, role = _int("round"), _int("table"), _role("reissue")
         t = organizer().load(tournament_id)
         tb = t.table(round_no, table_no)
         match_id, tokens = organizer().reissue(tournament_id, round_no, table_no, role)
@@ -216,10 +223,35 @@ def reissue(tournament_id: str):
 
 @bp.route("/organize/t/<tournament_id>/revoke", methods=["POST"])
 def revoke(tournament_id: str):
+    """A revoke is asked first: a page naming the table and whose token stops working; only
+    its *Yes* (``confirm=yes``) revokes."""
     def run():
-        organizer().revoke(tournament_id, _int("round"), _int("table"),
-                           request.form.get("role", "all"))
+        round_no, table_no, role = _int("round"), _int("table"), _role("revoke")
+        if request.form.get("confirm") == "yes":
+            organizer().revoke(tournament_id, round_no, table_no, role)
+            return None
+        t = organizer().load(tournament_id)
+        tb = t.table(round_no, table_no)
+        whose = {"A": f"{tb.a}'s seat token (A)", "B": f"{tb.b}'s seat token (B)",
+                 "judge": "the judge's token", "all": f"all three tokens ({tb.a}'s, {tb.b}'s "
+                                                     f"and the judge's)"}[role]
+        confirm = {"question": f"Revoke {whose} of round {round_no}, table {table_no} "
+                               f"({tb.a} vs {tb.b})?",
+                   "detail": "It stops working at once and nothing new is shown: to give a "
+                             "new one, reissue it.",
+                   "button": "Yes, revoke", "fields": {"round": round_no, "table": table_no,
+                                                       "role": role},
+                   "action": url_for("organize.revoke", tournament_id=tournament_id)}
+        return _tournament(tournament_id, confirm=confirm)
     return _act(tournament_id, run)
+
+
+def _role(doing: str) -> str:
+    role = request.form.get("role", "")
+    if role not in ("A", "B", "judge", "all"):
+        raise TournamentError(f"choose which token to {doing}: a seat's, the judge's or all "
+                              f"three")
+    return role
 
 
 def _int(name: str) -> int:

@@ -5,7 +5,8 @@
 (:func:`ledger.tournament.tournament_book`: files beside a file store, a table in PostgreSQL),
 the Wonders card pool and the catalogue (``fixtures/catalogue/existence.csv`` joined with the
 pool, :func:`catalogue`).  Every change is an event appended to the tournament's log at the
-length it was read at (:mod:`ledger.tournament`); results are read from the matches
+length it was read at (:mod:`ledger.tournament`) -- a desk's change that another writer raced
+is read, checked and appended again (:meth:`Organizer._change`); results are read from the matches
 (``MatchEnded`` through :meth:`ledger.store.Store.info`).
 
 Starting a round (:meth:`Organizer.start_round`) pairs it (``RoundPaired``), creates every
@@ -17,17 +18,29 @@ pairing is kept, tables already created are left as they are (their tokens can b
 
 from __future__ import annotations
 
-import csv
-import io
+import hashlib
 import json
 import os
+import random
 import secrets
 import threading
+import time
+import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ledger.catalogue import Card, Catalogue, Decklist, DecklistError, load_catalogue, parse_decklist
+from ledger.catalogue import (
+    BOM,
+    Card,
+    Catalogue,
+    Decklist,
+    DecklistError,
+    load_catalogue,
+    parse_decklist,
+)
+from ledger.csvcells import csv_text
 from ledger.errors import ConflictError, MatchNotFoundError
 from ledger.events import DeckEntry, MatchOpened, SeatInfo, as_seat
 from ledger.filestore import fsync_dir
@@ -39,8 +52,10 @@ from ledger.tournament import (
     TournamentBook,
     TournamentError,
     check_tournament_id,
+    clean_name,
     next_round,
     pairings_rows,
+    player_name,
     results_rows,
     standings,
     standings_rows,
@@ -55,6 +70,7 @@ from web.errors import IllegalError
 from web.tokens import ROLES, PgTokenBook, TokenBook, hash_token, new_token
 
 GAME = "wotf"  # tournaments are of Wonders of The First (the catalogue's game)
+ATTEMPTS = 8  # a change another process raced is read, checked and appended again this often
 
 
 @lru_cache(maxsize=1)
@@ -89,7 +105,7 @@ class Organizer:
         self.book = book or tournament_book(store)
         self.game = game(GAME)
         self._catalogue: Catalogue | None = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # one change at a time in this process
 
     @property
     def catalogue(self) -> Catalogue:
@@ -128,17 +144,13 @@ class Organizer:
             rows = standings_rows(self.standings(tournament))
         else:
             raise TournamentError(f"no export {kind!r} (pairings, results or standings)")
-        out = io.StringIO()
-        csv.writer(out, lineterminator="\n").writerows(rows)
-        return out.getvalue()
+        return csv_text(rows)
 
     # -- changes -----------------------------------------------------------------------------
 
     def create(self, name: str, tournament_id: str | None = None,
                ruleset: str | None = None) -> Tournament:
-        name = name.strip()
-        if not name:
-            raise TournamentError("a tournament needs a name")
+        name = clean_name(name, "a tournament")
         if ruleset is not None and ruleset not in self.game.rulesets:
             raise TournamentError(f"ruleset {ruleset!r}: {self.game.title} is played under "
                                   f"{' or '.join(self.game.rulesets)}")
@@ -149,6 +161,24 @@ class Organizer:
                                    "name": name, "game": GAME,
                                    "ruleset": ruleset or self.game.rulesets[0]}])
         return self.load(tid)
+
+    def _change(self, tournament_id: str,
+                build: Callable[[Tournament], list[dict[str, Any]]]) -> Tournament:
+        """Append the events ``build`` makes from the tournament as it is now.  Changes made in
+        this process wait for each other; when another process wrote first, the tournament
+        is read again, ``build`` checks again, and the append is retried (a few times)."""
+        with self._lock:
+            for _attempt in range(ATTEMPTS):
+                t = self.load(tournament_id)
+                events = build(t)
+                try:
+                    self.book.append(t.tournament_id, t.length, events)
+                except ConflictError:
+                    time.sleep(random.uniform(0.01, 0.05))
+                    continue
+                return self.load(tournament_id)
+        raise ConflictError(f"{t.name}: someone else changed the tournament at the same moment; "
+                            f"submit again (nothing was written)")
 
     def pool_of(self, t: Tournament) -> Any:
         """The pool this tournament's tables record with: the server's, and the cards the
@@ -167,11 +197,10 @@ class Organizer:
     def import_cards(self, tournament_id: str, text: str, filename: str) -> tuple[Tournament, list[str]]:
         """A pool file (CSV or TOML, :mod:`replay.wotf.poolimport`) of printed stats: every
         card in it counts as in the pool from now on.  Nothing is written if a row is bad."""
-        t = self.load(tournament_id)
         cards = self._wotf("read_pool_file")(text, filename, self._catalogue_facts)
-        self.book.append(t.tournament_id, t.length, [{
+        t = self._change(tournament_id, lambda _t: [{
             "type": "CardsImported", "file": os.path.basename(filename)[-200:], "cards": cards}])
-        return self.load(tournament_id), [c["name"] for c in cards]
+        return t, [c["name"] for c in cards]
 
     def _catalogue_facts(self, name: str) -> tuple[str, str, str, str, int, str] | None:
         found = shipped_catalogue().named(name)
@@ -205,35 +234,50 @@ class Organizer:
                  preset: str | None = None) -> Tournament:
         """A player (a late entry once round 1 is paired) with a decklist checked against the
         catalogue and rule 303; ``preset``: a pool deck the tables record with instead."""
-        t = self.load(tournament_id)
-        player = " ".join(player.split())
-        if not player:
-            raise TournamentError("a player needs a name")
-        if player in t.players:
-            raise TournamentError(f"{t.name}: {player!r} is registered already")
+        player = player_name(player)
+        return self._change(tournament_id,
+                            lambda t: [self._registered(t, player, decklist, preset)])
+
+    def _registered(self, t: Tournament, player: str, decklist: str,
+                    preset: str | None) -> dict[str, Any]:
+        """The ``PlayerRegistered`` event of ``player`` with ``decklist``, checked."""
+        same = t.same_player(player)
+        if same is not None:
+            raise TournamentError(f"{t.name}: {player!r} is registered already" +
+                                  (f" (as {same.name!r})" if same.name != player else ""))
         deck = parse_decklist(decklist, self.catalogue_of(t))
         if preset:
             presets = preset_decks(self.game, self.pool)
             if preset not in presets:
                 raise TournamentError(f"no preset deck {preset!r} (choose from "
                                       f"{', '.join(sorted(presets))})")
-        elif not deck.outside_pool:
-            self._check_pool(player, deck, self.pool_of(t))
-        self.book.append(t.tournament_id, t.length, [{
-            "type": "PlayerRegistered", "player": player, "deck_text": decklist.strip(),
-            "cards": deck.cards, "archive": deck.archive, "dbs": deck.dbs,
-            "preset": preset or None, "round": len(t.rounds)}])
-        return self.load(tournament_id)
+        else:  # tokens are never entered at the table: refused now, not at round 1's start
+            self._check_tokens(t, player, deck.archive, "register the player with a preset deck")
+            if not deck.outside_pool:
+                self._check_pool(player, deck, self.pool_of(t))
+        return {"type": "PlayerRegistered", "player": player,
+                "deck_text": decklist.removeprefix(BOM).strip(), "cards": deck.cards,
+                "archive": deck.archive, "dbs": deck.dbs, "preset": preset or None,
+                "round": len(t.rounds)}
 
     def drop(self, tournament_id: str, player: str) -> Tournament:
-        t = self.load(tournament_id)
-        found = t.player(player)
-        if found.dropped is not None:
-            raise TournamentError(f"{t.name}: {player!r} dropped after round {found.dropped}")
-        self.book.append(t.tournament_id, t.length, [{"type": "PlayerDropped",
-                                                       "player": player,
-                                                       "round": len(t.rounds)}])
-        return self.load(tournament_id)
+        """``player`` is not paired from the next round on (still in the standings)."""
+        def build(t: Tournament) -> list[dict[str, Any]]:
+            found = t.player(player)
+            if found.dropped is not None:
+                raise TournamentError(f"{t.name}: {found.name} {found.dropped_when} already")
+            return [{"type": "PlayerDropped", "player": found.name, "round": len(t.rounds)}]
+        return self._change(tournament_id, build)
+
+    def reinstate(self, tournament_id: str, player: str) -> Tournament:
+        """Undo a drop: ``player`` is paired again from the next round paired
+        (``PlayerReinstated``); the rounds they missed stay missed."""
+        def build(t: Tournament) -> list[dict[str, Any]]:
+            found = t.player(player)
+            if found.dropped is None:
+                raise TournamentError(f"{t.name}: {found.name} is not dropped")
+            return [{"type": "PlayerReinstated", "player": found.name, "round": len(t.rounds)}]
+        return self._change(tournament_id, build)
 
     def start_round(self, tournament_id: str) -> tuple[Tournament, list[TableStart]]:
         """Pair the next round (or finish starting the paired one) and create its matches."""
@@ -274,9 +318,8 @@ class Organizer:
         issued = {r: new_token() for r in roles}
         hashes.update({r: hash_token(token) for r, token in issued.items()})
         self._put_hashes(match_id, hashes)
-        self.book.append(t.tournament_id, t.length, [{"type": "TokenReissued",
-                                                       "round": round_no, "table": table_no,
-                                                       "role": role}])
+        self._change(t.tournament_id, lambda _t: [{"type": "TokenReissued", "round": round_no,
+                                                   "table": table_no, "role": role}])
         return match_id, issued
 
     def revoke(self, tournament_id: str, round_no: int, table_no: int, role: str) -> str:
@@ -286,9 +329,8 @@ class Organizer:
         for r in _roles(role):  # a hash no token has: the role is kept, nobody holds it
             hashes[r] = hash_token(secrets.token_urlsafe(48))
         self._put_hashes(match_id, hashes)
-        self.book.append(t.tournament_id, t.length, [{"type": "TokenRevoked",
-                                                       "round": round_no, "table": table_no,
-                                                       "role": role}])
+        self._change(t.tournament_id, lambda _t: [{"type": "TokenRevoked", "round": round_no,
+                                                   "table": table_no, "role": role}])
         return match_id
 
     # -- internals -----------------------------------------------------------------------------
@@ -302,6 +344,17 @@ class Organizer:
         except IllegalError as exc:  # one line, restated for a player
             raise DecklistError(str(exc).replace("seat A ", "")) from None
 
+    def _check_tokens(self, t: Tournament, name: str, archive: dict[str, int],
+                      otherwise: str) -> None:
+        """Archive tokens must be in the pool: a token is never entered at the table."""
+        pool = self.pool_of(t)
+        missing = [c for c in archive if c not in pool]
+        if missing:
+            raise TournamentError(
+                f"{t.name}: {name}'s archive has tokens the card pool has no rules data for "
+                f"({', '.join(missing[:5])}{'…' if len(missing) > 5 else ''}): import their "
+                f"stats (a pool file), or {otherwise}")
+
     def _check_table(self, t: Tournament, a: str, b: str) -> None:
         seats = [_as_seat(self._seat(t, a), "A"), _as_seat(self._seat(t, b), "B")]
         check_decks(seats, self.table_pool(t, seats), self.game)
@@ -312,14 +365,8 @@ class Organizer:
             found = preset_decks(self.game, self.pool)[p.preset]
             deck = found.load() if hasattr(found, "load") else found
             return SeatInfo(as_seat("A"), name, deck.name, deck.entries(), deck.archive_entries())
-        pool = self.pool_of(t)
-        missing = [c for c in p.archive if c not in pool]  # tokens: never entered at the table
-        if missing:
-            raise TournamentError(
-                f"{t.name}: {name}'s archive has tokens the card pool has no rules data for "
-                f"({', '.join(missing[:5])}{'…' if len(missing) > 5 else ''}): import their "
-                f"stats (a pool file), register a preset deck to record with, or drop the "
-                f"player")
+        self._check_tokens(t, name, p.archive, "register a preset deck to record with, or "
+                                               "drop the player")
         entries = Entries(f"{name}'s deck", [DeckEntry(c, n) for c, n in p.cards.items()],
                           [DeckEntry(c, n) for c, n in p.archive.items()])
         return SeatInfo(as_seat("A"), name, entries.name, entries.entries(),
@@ -389,6 +436,11 @@ def _roles(role: str) -> tuple[str, ...]:
 
 
 def _slug(name: str) -> str:
-    slug = "".join(ch if ch.isalnum() else "-" for ch in name.lower())
-    slug = "-".join(part for part in slug.split("-") if part)[:48] or "t"
-    return slug if slug[0].isalnum() else f"t{slug}"
+    """An ASCII id from a tournament's name: accents dropped ("Tournoi d'été" →
+    ``tournoi-d-ete``); a name with no ASCII letter or digit left (``東京オープン``) gets
+    ``t-`` and 8 hex digits of its SHA-256, the same for the same name."""
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", name)
+                    if not unicodedata.combining(ch))
+    slug = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in plain.casefold())
+    slug = "-".join(part for part in slug.split("-") if part)[:48].strip("-")
+    return slug or "t-" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]

@@ -294,7 +294,9 @@ def test_a_tournament_day_console_phones_judge_bots_and_standings(server, shots)
             if number == 3:  # the last in the standings drops: seven players, a bye
                 rows = console.locator("#standings tbody tr")
                 dropped = rows.last.locator("td").nth(1).inner_text().split()[0]
-                console.locator(f"#players li:has-text('{dropped}') button:has-text('Drop')").click()
+                row = console.locator(f"#players li:has-text('{dropped}')")
+                row.locator("summary", has_text="Drop").click()  # asks first
+                row.locator("button", has_text=f"Yes, drop {dropped}").click()
                 console.wait_for_selector(f"#players li:has-text('{dropped}') >> text=dropped")
             tables, bye = start_round(console, number)
             assert (bye is not None) == (number == 3)

@@ -1,11 +1,12 @@
 """Tournament endpoints (``/api/tournaments…``), all for the organizer's bearer token.
 
 Create a tournament, register players (decklists as ``count name`` lines, checked against the
-catalogue and rule 303; a registration after round 1 is paired is a late entry), drop a player,
-start the next round (Swiss pairing and every table's match with its tokens, in one call), read
-the round board and the standings, download pairings, results and standings as CSV, reissue or
-revoke a table's token.  The work is done by :class:`web.tournaments.Organizer`; every change
-is an event of the tournament's log (:mod:`ledger.tournament`).
+catalogue and rule 303; a registration after round 1 is paired is a late entry), drop a player
+(and reinstate one dropped by mistake), start the next round (Swiss pairing and every table's
+match with its tokens, in one call), read the round board and the standings, download pairings,
+results and standings as CSV, reissue or revoke a table's token.  The work is done by
+:class:`web.tournaments.Organizer`; every change is an event of the tournament's log
+(:mod:`ledger.tournament`).
 """
 
 from __future__ import annotations
@@ -301,6 +302,17 @@ def drop_player(tournament_id: str):
     body = parse_body(DropPlayer)
     org = organizer()
     return tournament_out(org, org.drop(tournament_id, body.player)).model_dump(), 201
+
+
+@route(bp, "/tournaments/<tournament_id>/reinstatements", "POST",
+       "Undo a drop: the player is paired again from the next round paired",
+       body=DropPlayer, response=TournamentOut, status=201, auth="organizer", errors=ERRORS)
+@answers
+def reinstate_player(tournament_id: str):
+    require_organizer()
+    body = parse_body(DropPlayer)
+    org = organizer()
+    return tournament_out(org, org.reinstate(tournament_id, body.player)).model_dump(), 201
 
 
 @route(bp, "/tournaments/<tournament_id>/rounds", "POST",
