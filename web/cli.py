@@ -375,6 +375,7 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
     from web.api.tables import final_state, reading_cards
     from web.narration import players_of
 
+    _check_position(at, round_, turn, battle)
     events = list(FileStore.read_file(file))
     opened = events[0].event
     if not isinstance(opened, MatchOpened):
@@ -418,6 +419,19 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
     names = played.card_names(final, perspective, rep.events)
     what = played.narrate(event, None, names, players_of(rep.events[0]))
     click.echo(played.board_text(rep.match_id, seq, what, picture))
+
+
+def _check_position(at: int | None, round_: int | None, turn: int | None,
+                    battle: int | None) -> None:
+    """Where ``wonders replay`` goes is one of --at, --round (with --turn) and --battle."""
+    given = [name for name, value in (("--at", at), ("--round", round_), ("--battle", battle))
+             if value is not None]
+    if len(given) > 1:
+        named = f"{', '.join(given[:-1])} and {given[-1]}"
+        raise click.UsageError(f"{named} given together: --at, --round and --battle are "
+                               f"exclusive (give one)")
+    if turn is not None and round_ is None:
+        raise click.UsageError("--turn needs --round (a turn of that round)")
 
 
 @cli.command()
