@@ -36,6 +36,12 @@ class MatchNotFoundError(LedgerError):
     """No match with that id in the store."""
 
 
+class NotAMatchFileError(LedgerError):
+    """An entry of a store directory named like a match file that is not a regular file: a
+    directory, a FIFO, a socket, a device, a dangling symbolic link or a loop of them.  It is
+    reported by name and never opened for reading (a FIFO would block the reader forever)."""
+
+
 class StoreUnavailableError(LedgerError):
     """The store cannot be reached or opened: a database that refuses connections, a URL it
     does not understand, a driver that is not installed."""

@@ -54,6 +54,7 @@ from ledger.codec import (
     encode_line,
     now_iso,
 )
+from ledger.entries import not_regular, open_regular
 from ledger.errors import (
     ConflictError,
     MalformedEventError,
@@ -73,6 +74,7 @@ from ledger.store import (
     TornTail,
     check_match_id,
     encode_batch,
+    misnamed,
     stored_batch,
 )
 
@@ -117,9 +119,14 @@ class FileStore(Store):
         return self.root / f"{check_match_id(match_id)}{SUFFIX}"
 
     def _existing(self, match_id: str) -> Path:
+        """The match's file; an entry of its name that is no regular file (a directory, a
+        FIFO, a dangling link) is a :class:`NotAMatchFileError`, and never opened."""
         path = self.path(match_id)
+        # The messages name the match, never the server's directories (they reach clients).
+        odd = not_regular(path, path.name)
+        if odd is not None:
+            raise odd
         if not path.exists():
-            # The message names the match, never the server's directories (it reaches clients).
             raise MatchNotFoundError(f"no match {match_id!r} in this store")
         return path
 
@@ -343,7 +350,9 @@ class FileStore(Store):
         """Read any match file (also one outside this store): its whole batches, checked, and
         never modified.  :func:`ledger.integrity.check_file` also classifies its end."""
         path = Path(path)
-        yield from _decode_stream(path.read_bytes(), path, from_seq)
+        with open_regular(path) as handle:
+            data = handle.read()
+        yield from _decode_stream(data, path, from_seq)
 
     def torn_tail(self, match_id: str) -> TornTail | None:
         """The unfinished batch a crashed writer left at the end of a match file, if any.
@@ -420,9 +429,14 @@ class FileStore(Store):
         return head
 
     def export_lines(self, match_id: str) -> bytes:
-        """The file's bytes up to the end of its last whole batch (a torn tail left out)."""
+        """The file's bytes up to the end of its last whole batch (a torn tail left out).  A
+        file whose seq 0 names another match is not this match's (misnamed): an error."""
         path = self._existing(match_id)
         data = path.read_bytes()
+        first = data[:data.find(b"\n")] if b"\n" in data else data
+        opened = decode_line(first, f"{path.name}:1").event
+        if getattr(opened, "match_id", None) != match_id:
+            raise MalformedEventError(misnamed(path.name, opened))
         tail = _tail_of(data, path)
         return data[:tail.offset] if tail else data
 

@@ -36,11 +36,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ledger.codec import GENESIS, Stored, decode_line
+from ledger.entries import open_regular
 from ledger.errors import (
     LedgerError,
     MalformedEventError,
     NewerFormatError,
     NonCanonicalLineError,
+    NotAMatchFileError,
 )
 
 INTACT = "intact"
@@ -79,9 +81,17 @@ class FileCheck:
 
 
 def check_file(path: str | os.PathLike) -> FileCheck:
-    """Check one match file: canonical lines, hashes, chain, seqs, and how it ends (read-only)."""
+    """Check one match file: canonical lines, hashes, chain, seqs, and how it ends (read-only).
+    An entry that is not a regular file (never opened for reading) or cannot be read is
+    ``corrupt``, its message naming it and why."""
     path = Path(path)
-    with open(path, "rb") as handle:
+    try:
+        handle = open_regular(path)
+    except NotAMatchFileError as exc:
+        return FileCheck(str(path), CORRUPT, str(exc))
+    except OSError as exc:
+        return FileCheck(str(path), CORRUPT, f"{path}: cannot be read ({exc.strerror or exc})")
+    with handle:
         data = handle.read()
         check = check_bytes(data, str(path))
         if check.status in (TORN, CUT):

@@ -56,6 +56,15 @@ def check_match_id(match_id: object) -> str:
     return match_id
 
 
+def misnamed(name: str, opened: object) -> str:
+    """Why the file ``name`` is not the match its name says: its seq 0 names another match
+    (or is not ``MatchOpened``).  A store's match file is named ``<match_id>.jsonl``."""
+    if not isinstance(opened, MatchOpened):
+        return f"{name}:1: seq 0: expected MatchOpened, got {type(opened).__name__}"
+    return (f"{name}:1: seq 0: misnamed: MatchOpened says match {opened.match_id!r}; a "
+            f"store's match file is named <match_id>{SUFFIX}")
+
+
 class TornTail(msgspec.Struct, frozen=True):
     """Bytes at the end of a match file that are not part of the log: a batch whose writer
     crashed mid-append (or, while a writer holds the file's lock, a batch being written).

@@ -23,7 +23,9 @@ from ledger.store import SUFFIX, Store
 from replay import resources
 from replay.verify import FAIL, Report, verify_file, verify_lines
 
-#: ``("file", path, "")``: a match file; ``("store", url, match_id)``: a match of a store.
+#: ``("file", path, "")``: a match file given by itself; ``("file", path, match_id)``: a
+#: store directory's file (named ``<match_id>.jsonl``); ``("store", url, match_id)``: a match
+#: of a store.
 Source = tuple[str, str, str]
 
 CHUNK = 20  # matches per task at most (a task is at least ~0.3 s of work)
@@ -44,7 +46,8 @@ def sources(paths: Sequence[str]) -> list[Source]:
             continue
         path = Path(raw)
         if path.is_dir():
-            out += [("file", str(file), "") for file in FileStore(path).files()]
+            out += [("file", str(file), file.name[:-len(SUFFIX)])
+                    for file in FileStore(path).files()]
         elif path.is_file():
             out.append(("file", str(path), ""))
         else:
@@ -94,7 +97,8 @@ _STORES: dict[str, Store] = {}
 def _verify(source: Source, against_current: bool) -> Report:
     kind, where, match_id = source
     if kind == "file":
-        return verify_file(where, None, against_current=against_current)
+        return verify_file(where, None, against_current=against_current,
+                           match_id=match_id or None)
     from ledger.stores import describe, open_store
 
     store = _STORES.get(where)
@@ -105,7 +109,7 @@ def _verify(source: Source, against_current: bool) -> Report:
     except LedgerError as exc:
         return Report(f"{describe(store)}/{match_id}", FAIL, f"{match_id}{SUFFIX}: {exc}")
     return verify_lines(data, f"{match_id}{SUFFIX}", None, against_current,
-                        f"{describe(store)}/{match_id}")
+                        f"{describe(store)}/{match_id}", match_id)
 
 
 def _name(source: Source) -> str:

@@ -26,6 +26,7 @@ import msgspec
 from ledger.errors import LedgerError
 from ledger.events import Event, MatchOpened
 from ledger.integrity import NEWER, FileCheck, check_bytes, check_file
+from ledger.store import misnamed
 from replay.errors import NewerRevisionError, ReplayError
 from replay.game import Game
 from replay.games import game_of
@@ -48,27 +49,36 @@ class Report:
         return self.status == OK
 
 
-def verify_file(path: str | os.PathLike, pool: Any = None, against_current: bool = False) -> Report:
-    """Verify one match file at every level (and, if asked, against today's pool and engine)."""
+def verify_file(path: str | os.PathLike, pool: Any = None, against_current: bool = False,
+                match_id: str | None = None) -> Report:
+    """Verify one match file at every level (and, if asked, against today's pool and engine).
+    ``match_id``: the match the file must be -- a store directory's file is named
+    ``<match_id>.jsonl`` (a file given by itself may be named anything)."""
     return verify_check(check_file(path), str(path), os.path.basename(os.fspath(path)), pool,
-                        against_current)
+                        against_current, match_id)
 
 
 def verify_lines(data: bytes, name: str, pool: Any = None, against_current: bool = False,
-                 where: str | None = None) -> Report:
+                 where: str | None = None, match_id: str | None = None) -> Report:
     """Verify a match's lines (``name``: how messages name them, e.g. ``<match>.jsonl``;
-    ``where``: the report's path, default ``name``) at every level."""
-    return verify_check(check_bytes(data, name), where or name, name, pool, against_current)
+    ``where``: the report's path, default ``name``; ``match_id``: the match they must be)
+    at every level."""
+    return verify_check(check_bytes(data, name), where or name, name, pool, against_current,
+                        match_id)
 
 
 def verify_check(check: FileCheck, path: str, name: str, pool: Any = None,
-                 against_current: bool = False) -> Report:
-    """Verify at every level, from the intact check of a match's lines."""
+                 against_current: bool = False, match_id: str | None = None) -> Report:
+    """Verify at every level, from the intact check of a match's lines (``match_id``: the
+    match they must be, else a misnamed file: a failure)."""
     if check.status == NEWER:
         return Report(str(path), NEWER_PROGRAM, check.message)
     if not check.ok:
         return Report(str(path), FAIL, check.message)
     events = [s.event for s in check.events]
+    if match_id is not None and isinstance(events[0], MatchOpened) and \
+            events[0].match_id != match_id:
+        return Report(str(path), FAIL, misnamed(check.path, events[0]))
     try:
         if pool is None and events and isinstance(events[0], MatchOpened):
             pool = game_of(events[0]).default_cards()

@@ -13,6 +13,7 @@ import click
 
 from ledger.errors import LedgerError
 from ledger.integrity import FileCheck
+from ledger.store import SUFFIX
 from replay.errors import ReplayError
 from web.cli_cards import cards_option, game_option
 
@@ -224,38 +225,41 @@ def _verify_jobs(paths: tuple[str, ...], against_current: bool) -> list:
             for match_id in store.ids():
                 jobs.append(lambda s=store, m=match_id: verify_lines(
                     s.export_lines(m), f"{m}.jsonl", None, against_current,
-                    f"{describe(s)}/{m}"))
+                    f"{describe(s)}/{m}", m))
             continue
         path = Path(raw)
-        if path.is_dir():
-            files = FileStore(path).files()
-        elif path.is_file():
-            files = [path]
+        if path.is_dir():  # a store directory's entries: each must be <match_id>.jsonl
+            jobs += [partial(verify_file, file, None, against_current=against_current,
+                             match_id=file.name[:-len(SUFFIX)])
+                     for file in FileStore(path).files()]
+        elif path.is_file():  # a file by itself may be named anything
+            jobs.append(partial(verify_file, path, None, against_current=against_current))
         else:
             raise click.BadParameter(f"{raw}: no such file or directory", param_hint="PATH")
-        jobs += [partial(verify_file, file, None, against_current=against_current)
-                 for file in files]
     if not jobs:
         raise click.BadParameter("no match files found", param_hint="PATH")
     return jobs
 
 
-def _sources(src: str) -> list[tuple[str, FileCheck]]:
-    """``(name, check)`` for every match of SRC: a match file, a store directory's files, or
-    a postgresql:// store's matches (by their lines); each check as ``check_file`` gives it."""
+def _sources(src: str) -> list[tuple[str, FileCheck, str | None]]:
+    """``(name, check, match id)`` for every match of SRC: a match file (any name: no id), a
+    store directory's files or a postgresql:// store's matches (by their lines; the id each
+    must be); each check as ``check_file`` gives it."""
     from ledger.filestore import FileStore
     from ledger.integrity import check_bytes, check_file
     from ledger.stores import is_url, open_store
 
     if is_url(src):
         store = open_store(src)
-        return [(f"{m}.jsonl", check_bytes(store.export_lines(m), f"{m}.jsonl"))
+        return [(f"{m}.jsonl", check_bytes(store.export_lines(m), f"{m}.jsonl"), m)
                 for m in store.ids()]
     source = Path(src)
     if not source.exists():
         raise click.BadParameter(f"{src}: no such file or directory", param_hint="SRC")
-    files = FileStore(source).files() if source.is_dir() else [source]
-    return [(path.name, check_file(path)) for path in files]
+    if not source.is_dir():
+        return [(source.name, check_file(source), None)]
+    return [(path.name, check_file(path), path.name[:-len(SUFFIX)])
+            for path in FileStore(source).files()]
 
 
 @cli.command()
@@ -269,6 +273,7 @@ def upgrade(src: str, dst: str) -> None:
     card ids that name nothing; each copy records its original's head hash.  The originals are
     only read."""
     from ledger.events import MatchOpened
+    from ledger.store import misnamed
     from ledger.stores import describe, open_store
     from replay.games import game_of
 
@@ -277,13 +282,15 @@ def upgrade(src: str, dst: str) -> None:
         raise click.BadParameter("no match files found", param_hint="SRC")
     store = open_store(dst)
     bad = skipped = 0
-    for name, check in files:
+    for name, check, match_id in files:
         try:
             if not check.ok:
                 raise ReplayError(check.message)
             first_opened = check.events[0].event
             if not isinstance(first_opened, MatchOpened):
                 raise ReplayError("seq 0 is not MatchOpened")
+            if match_id is not None and first_opened.match_id != match_id:
+                raise ReplayError(misnamed(check.path, first_opened))
             if first_opened.schema_version >= 3:
                 skipped += 1
                 click.echo(f"SKIP {name}: already schema {first_opened.schema_version}")
@@ -339,6 +346,10 @@ def copy(src: str, dst: str, match_ids: tuple[str, ...]) -> None:
             bad += 1
             click.echo(f"FAIL {match_id}: {exc}")
             continue
+        except OSError as exc:
+            bad += 1
+            click.echo(f"FAIL {match_id}: {exc.filename or ''}: {exc.strerror or exc}")
+            continue
         copied += 1
         click.echo(f"OK   {match_id}: {head.length} events, {head.size} bytes")
     source.close()
@@ -375,6 +386,7 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
     from web.api.tables import final_state, reading_cards
     from web.narration import players_of
 
+    _check_position(at, round_, turn, battle)
     events = list(FileStore.read_file(file))
     opened = events[0].event
     if not isinstance(opened, MatchOpened):
@@ -418,6 +430,19 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
     names = played.card_names(final, perspective, rep.events)
     what = played.narrate(event, None, names, players_of(rep.events[0]))
     click.echo(played.board_text(rep.match_id, seq, what, picture))
+
+
+def _check_position(at: int | None, round_: int | None, turn: int | None,
+                    battle: int | None) -> None:
+    """Where ``wonders replay`` goes is one of --at, --round (with --turn) and --battle."""
+    given = [name for name, value in (("--at", at), ("--round", round_), ("--battle", battle))
+             if value is not None]
+    if len(given) > 1:
+        named = f"{', '.join(given[:-1])} and {given[-1]}"
+        raise click.UsageError(f"{named} given together: --at, --round and --battle are "
+                               f"exclusive (give one)")
+    if turn is not None and round_ is None:
+        raise click.UsageError("--turn needs --round (a turn of that round)")
 
 
 @cli.command()

@@ -245,9 +245,16 @@ def run_case(path: Path, base: CardPool | None = None) -> CaseResult:
 
 
 def case_files(paths: list[Path]) -> list[Path]:
+    """Files as given; directories searched recursively for ``*.toml`` (sorted).  A path
+    that does not exist, or a directory without a case, is a :class:`ConformanceCaseError`."""
     out: list[Path] = []
     for p in paths:
-        out.extend(sorted(p.rglob("*.toml")) if p.is_dir() else [p])
+        if not p.exists():
+            raise ConformanceCaseError(f"{p}: no such file or directory")
+        cases = sorted(p.rglob("*.toml")) if p.is_dir() else [p]
+        if not cases:
+            raise ConformanceCaseError(f"{p}: no conformance cases (*.toml) in this directory")
+        out.extend(cases)
     return out
 
 
@@ -260,7 +267,11 @@ def run_paths(paths: Sequence[str | Path]) -> Iterator[CaseResult]:
 
 def main(argv: list[str] | None = None) -> int:
     args = argv if argv is not None else sys.argv[1:]
-    files = case_files([Path(a) for a in args] or [cases_dir()])
+    try:
+        files = case_files([Path(a) for a in args] or [cases_dir()])
+    except ConformanceCaseError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     base = load_pool()
     results = [run_case(f, base) for f in files]
     for r in results:

@@ -67,12 +67,17 @@ class CaseFailure(Exception):
 
 
 def find_cases(paths: Iterable[str | Path]) -> list[Path]:
-    """Files as given; directories searched recursively for ``*.toml`` (sorted)."""
+    """Files as given; directories searched recursively for ``*.toml`` (sorted).  A path
+    that does not exist, or a directory without a case, is a :class:`ConformanceCaseError`."""
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found += sorted(path.rglob("*.toml"))
+            cases = sorted(path.rglob("*.toml"))
+            if not cases:
+                raise ConformanceCaseError(f"{path}: no conformance cases (*.toml) in this "
+                                           f"directory")
+            found += cases
         elif path.exists():
             found.append(path)
         else:

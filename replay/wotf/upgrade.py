@@ -11,7 +11,10 @@ and records everything a file of schema 3 records:
   ``DeckOrdered`` of the same cards in the same order, and every later card id is renamed to
   match (the original ids followed the deck list);
 * every outcome the engine derives, batch by batch, each batch at its original time;
-  a take-back returns to the renumbered end of the same batch.
+* every seq an event names, renumbered: a take-back (``TakenBack.to_seq``) returns to the
+  copy's end of the same segment, a note (``Annotated.about``) is about the copy's event the
+  original recorded (a fed event: itself; an outcome: the derived event it equals, else the end
+  of its segment).  These two are the only fields of any event of either game that hold a seq.
 
 The original is only read.  The copy verifies at schema 3 by itself.
 """
@@ -33,6 +36,7 @@ from replay.wotf.cards import CardDB, definitions_digest, used_definitions
 from replay.wotf.engine import Engine
 from replay.wotf.events import DeckOrdered, DeckShuffled, ManualEffect
 from replay.wotf.instances import card_instances
+from replay.wotf.legacy import legacy_equal
 from replay.wotf.manual import apply_manual
 from replay.wotf.revisions import effective
 
@@ -57,21 +61,58 @@ def upgrade(stored: Sequence[Stored], pool: CardDB, store: Store) -> MatchOpened
     store.create(opened, at=stored[0].at)
     ids = _Renamer(first)
     engine = Engine.for_match(opened, pool)
-    length = 1 + _append(store, opened.match_id, engine.start(), 1, stored[0].at)
-    ends: dict[int, int] = {0: 0}  # an original segment's last seq -> the copy's
+    started = engine.start()
+    length = 1 + _append(store, opened.match_id, started, 1, stored[0].at)
+    seqs: dict[int, int] = {0: 0}  # an original seq -> the copy's
+    for segment in original.segments[:1]:
+        if not segment.fed:  # the outcomes engine.start() derived
+            _map_segment(seqs, stored, segment, ids, started, 1, with_fed=False)
     for batch in _batches(original, stored):
         written: list[Event] = []
         for segment in batch:
-            fed = ids.renamed(stored[segment.start].event)
+            fed = _renumbered(ids.renamed(stored[segment.start].event), seqs, segment.start)
+            before = len(written)
             if isinstance(fed, TakenBack):
-                fed = msgspec.structs.replace(fed, to_seq=ends[fed.to_seq])
                 engine = _engine_after(store, opened.match_id, pool, written, length, fed.to_seq)
                 written.append(fed)
             else:
                 written += _derive(engine, fed)
-            ends[segment.end] = length + len(written) - 1
+            _map_segment(seqs, stored, segment, ids, written[before:], length + before)
         length += _append(store, opened.match_id, written, length, stored[batch[0].start].at)
     return opened
+
+
+def _renumbered(event: Event, seqs: dict[int, int], seq: int) -> Event:
+    """``event`` with the seq it names (a take-back's ``to_seq``, a note's ``about``) as the
+    copy numbers it."""
+    name = ("to_seq" if isinstance(event, TakenBack) else
+            "about" if isinstance(event, Annotated) else None)
+    if name is None:
+        return event
+    old = getattr(event, name)
+    if old not in seqs:
+        raise UpgradeError(f"seq {seq}: {type(event).__name__}.{name} {old} names no earlier "
+                           f"event")
+    return msgspec.structs.replace(event, **{name: seqs[old]})
+
+
+def _map_segment(seqs: dict[int, int], stored: Sequence[Stored], segment: Any, ids: _Renamer,
+                 copied: list[Event], first: int, with_fed: bool = True) -> None:
+    """Record where the copy (``copied``, from seq ``first``) has each seq of an original
+    segment: its fed event is the copy's first, its last event the copy's last (a take-back
+    returns to a segment's end), and an outcome between them the copied event it equals, in
+    order (else the copy's last)."""
+    last = first + len(copied) - 1
+    start = segment.start
+    if with_fed:
+        seqs[start], start = first, start + 1
+    k = 1 if with_fed else 0
+    for seq in range(start, segment.end):
+        event = ids.ids_renamed(stored[seq].event)
+        found = next((i for i in range(k, len(copied)) if legacy_equal(copied[i], event)), None)
+        seqs[seq] = last if found is None else first + found
+        k = k if found is None else found + 1
+    seqs[segment.end] = last
 
 
 def _append(store: Store, match_id: str, events: list[Event], length: int, at: str) -> int:
@@ -130,6 +171,10 @@ class _Renamer:
             for k, old in enumerate(event.order, start=1):
                 self.renames[old] = f"{event.seat}{k}"
             return DeckOrdered(event.seat, [self.names[old] for old in event.order])
+        return self.ids_renamed(event)
+
+    def ids_renamed(self, event: Event) -> Event:
+        """``event`` with the new ids (no deck is ordered by it)."""
         if not self.renames:
             return event
         raw = msgspec.to_builtins(event)

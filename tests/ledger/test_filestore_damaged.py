@@ -147,3 +147,48 @@ def test_a_damaged_match_ended_line_is_named_by_info(tmp_path):
     path.write_bytes(path.read_bytes().replace(b'"reason":"concession"', b'"reason":"concessioN"'))
     with pytest.raises(LedgerError, match=re.escape(str(path))):
         FileStore(tmp_path).info("m-1")
+
+
+@pytest.fixture
+def alarm():
+    """Fail instead of hanging forever (a FIFO opened for reading blocks without a writer)."""
+    import signal
+
+    def hung(*_args):
+        raise TimeoutError("hung: a reader opened an entry that is no regular file")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(30)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+def test_entries_that_are_no_regular_files_are_named_never_opened(tmp_path, alarm):
+    """A directory, a FIFO, a dangling link or a loop of links named like a match file: every
+    reader raises NotAMatchFileError naming the entry and what it is (no hang on the FIFO, no
+    OSError), heads answers for the good match beside them, and list raises that error."""
+    import os
+
+    from ledger.errors import NotAMatchFileError
+
+    store = FileStore(tmp_path)
+    store.create(opened("good"))
+    (tmp_path / "a-dir.jsonl").mkdir()
+    os.mkfifo(tmp_path / "b-fifo.jsonl")
+    (tmp_path / "c-dangling.jsonl").symlink_to(tmp_path / "nowhere")
+    (tmp_path / "d-loop.jsonl").symlink_to(tmp_path / "d-loop.jsonl")
+    odd = {"a-dir": "a directory", "b-fifo": "a FIFO", "c-dangling": "a dangling symbolic link",
+           "d-loop": "a loop of symbolic links"}
+    heads = store.heads()
+    assert isinstance(heads.pop("good"), Head)
+    for match_id, what in odd.items():
+        assert isinstance(heads[match_id], NotAMatchFileError)
+        assert str(heads[match_id]).startswith(f"{match_id}.jsonl: not a match file: {what}")
+        for read in (store.info, store.export_lines, lambda m: list(store.read(m))):
+            with pytest.raises(NotAMatchFileError, match=what):
+                read(match_id)
+        with pytest.raises(NotAMatchFileError, match=what):
+            list(FileStore.read_file(tmp_path / f"{match_id}.jsonl"))
+    with pytest.raises(NotAMatchFileError, match=r"a-dir\.jsonl: not a match file"):
+        store.list()

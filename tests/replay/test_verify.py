@@ -284,6 +284,37 @@ def test_upgrade_keeps_a_take_back(tmp_path):
     assert state_hash(Timeline(copy).state) == state_hash(replay.engine.state)
 
 
+def test_upgrade_renumbers_what_a_note_is_about(tmp_path):
+    """``Annotated.about`` names a seq, like ``TakenBack.to_seq``: the copy (which inserts the
+    outcomes schema 2 did not record) is about the same moment -- a fed event, an outcome, the
+    opening -- not whatever event now has the old seq."""
+    from ledger.events import Annotated
+    from replay.wotf.legacy import legacy_equal
+
+    golden = golden_dir() / "golden-132-0001.jsonl"
+    stored = list(FileStore.read_file(golden))
+    fed = next(s.seq for s in stored[201:] if stored[s.seq - 1].seq == stored[s.seq - 1].batch)
+    outcome = next(s.seq for s in stored[200:] if type(s.event).__name__ == "RoundStarted")
+    data, prev, seq = golden.read_bytes(), stored[-1].hash, len(stored)
+    for about in (outcome, fed, 0):
+        line, prev = encode_line(Annotated(about, "judge", "Jo", f"about {about}"), seq,
+                                 "2030-01-01T00:00:01.000Z", seq, prev)
+        data, seq = data + line + b"\n", seq + 1
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / golden.name).write_bytes(data)
+    run = subprocess.run([sys.executable, "-m", "web.cli", "upgrade", str(tmp_path / "old"),
+                          str(tmp_path / "new")], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    copy = list(FileStore.read_file(tmp_path / "new" / golden.name))
+    notes = [s.event for s in copy if isinstance(s.event, Annotated)]
+    assert [n.text for n in notes] == [f"about {outcome}", f"about {fed}", "about 0"]
+    assert notes[0].about != outcome and notes[2].about == 0
+    for note, about in zip(notes, (outcome, fed, 0), strict=True):
+        mine, theirs = copy[note.about], stored[about]
+        assert type(mine.event) is type(theirs.event) and mine.at == theirs.at, note
+    assert legacy_equal(copy[notes[0].about].event, stored[outcome].event)
+
+
 def test_upgrade_of_a_schema_3_file_is_refused(recorded, tmp_path):
     with pytest.raises(UpgradeError, match="already schema 3"):
         upgrade(list(FileStore.read_file(recorded)), POOL, FileStore(tmp_path))

@@ -176,3 +176,31 @@ def test_conformance_runs_the_shipped_cases_by_default():
     done = wonders("conformance", "--quiet")
     assert done.returncode == 0, done.stdout[-2000:]
     assert done.stdout.splitlines()[-1].endswith(" passed, 0 failed")
+
+
+@pytest.mark.parametrize("game", ["wotf", "sow"])
+@pytest.mark.parametrize("named", ["empty", "x.toml", "no-such-dir"])
+def test_conformance_of_a_path_without_cases_is_an_error(tmp_path, game, named):
+    """An explicitly named directory without a case (also one called x.toml) or a path that
+    is not there runs nothing: one error line and exit 1, never "0 passed, 0 failed"."""
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "x.toml").mkdir()
+    done = wonders("conformance", "--game", game, tmp_path / named)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 1 and "passed" not in done.stdout, done.stdout
+    why = "no such file or directory" if named == "no-such-dir" else "no conformance cases"
+    assert lines == [f"error: {tmp_path / named}: {why}" + (
+        "" if named == "no-such-dir" else " (*.toml) in this directory")]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--turn", 3], "--turn needs --round (a turn of that round)"),
+    (["--at", 5, "--round", 2], "--at and --round given together: --at, --round and --battle "
+                                "are exclusive (give one)"),
+    (["--round", 2, "--battle", 1], "--round and --battle given together: --at, --round and "
+                                    "--battle are exclusive (give one)"),
+])
+def test_replay_positions_that_contradict_are_usage_errors(store, args, message):
+    done = wonders("replay", store / "m-0001.jsonl", *args)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().splitlines() == [f"error: {message}"]
