@@ -192,7 +192,7 @@ def check_canonical(line: bytes, env: Envelope, event: Event, where: str = "") -
     want = _raw_decoder.decode(expected)
     try:
         raw = _raw_decoder.decode(line)
-    except msgspec.DecodeError:
+    except _NOT_JSON:
         raw = None
     if raw is not None and _encoder.encode(raw) == line and _same(raw, want):
         return
@@ -203,6 +203,9 @@ def check_canonical(line: bytes, env: Envelope, event: Event, where: str = "") -
 # -- checking helpers -----------------------------------------------------------------------
 
 _raw_decoder = msgspec.json.Decoder()  # any JSON; objects keep their key order
+#: What decoding a line that is not (valid) JSON raises: msgspec raises ``UnicodeDecodeError``
+#: for invalid UTF-8 inside a string (``ValidationError`` is a ``DecodeError``).
+_NOT_JSON = (msgspec.DecodeError, UnicodeDecodeError)
 
 
 _ENVELOPE_HEAD = ["seq", "type"]
@@ -220,7 +223,7 @@ def _non_canonical(where: str, seq: object, problem: str) -> NonCanonicalLineErr
 def _decode_envelope(line: bytes, where: str) -> Envelope:
     try:
         return _envelope_decoder.decode(line)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+    except _NOT_JSON as exc:
         problem = _diagnose(line, envelope_order=False)
         if problem is not None:
             found = _SEQ.match(line)
@@ -231,8 +234,10 @@ def _decode_envelope(line: bytes, where: str) -> Envelope:
 def _decode_current(line: bytes, env: Envelope, where: str) -> Event:
     try:
         return decoder().decode(line)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+    except _NOT_JSON as exc:
         _check_hash(line, env, where)  # an altered line is reported as such
+        if isinstance(exc, UnicodeDecodeError):  # re-hashed after the bytes were changed
+            raise _non_canonical(where, env.seq, _utf8_problem(line) or str(exc)) from None
         raise MalformedEventError(f"{where}: seq {env.seq}: bad {env.type} event ({exc})") from None
 
 
@@ -259,8 +264,11 @@ def _check_raw(line: bytes, env: Envelope, where: str, envelope_order: bool) -> 
     """For a line of another schema version: re-encoding its raw JSON object reproduces it
     (no duplicate keys, whitespace or stray bytes) and, with ``envelope_order``, the envelope
     keys come first (``seq``, ``type``) and last (``v`` … ``hash``).  Returns the object.
-    (The line is JSON: its envelope was decoded from the same bytes.)"""
-    raw = _raw_decoder.decode(line)
+    (Its envelope was decoded from the same bytes; a string elsewhere may not be UTF-8.)"""
+    try:
+        raw = _raw_decoder.decode(line)
+    except _NOT_JSON as exc:
+        raise _non_canonical(where, env.seq, _diagnose(line) or str(exc)) from None
     keys = list(raw)
     good = _encoder.encode(raw) == line and keys[-1:] == ["hash"]
     if good and envelope_order:
@@ -291,8 +299,8 @@ def _diagnose(line: bytes, want_keys: list[str] | None = None,
         return "a carriage return at the end (CRLF line ending)"
     try:
         text = line.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return f"invalid UTF-8 at byte {exc.start}"
+    except UnicodeDecodeError:
+        return _utf8_problem(line)
     duplicates: list[str] = []
     top: list[str] = []
 
@@ -329,6 +337,15 @@ def _diagnose(line: bytes, want_keys: list[str] | None = None,
             top[:2] != _ENVELOPE_HEAD or top[-5:] != _ENVELOPE_TAIL):
         return (f"keys out of order ({','.join(top)}; the envelope keys are seq,type first and "
                 f"v,at,batch,prev,hash last)")
+    return None
+
+
+def _utf8_problem(line: bytes) -> str | None:
+    """Where ``line`` is not UTF-8, in words (``None`` if it is)."""
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"invalid UTF-8 at byte {exc.start} ({line[exc.start:exc.start + 1]!r})"
     return None
 
 
