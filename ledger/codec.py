@@ -210,7 +210,11 @@ _NOT_JSON = (msgspec.DecodeError, UnicodeDecodeError)
 
 _ENVELOPE_HEAD = ["seq", "type"]
 _ENVELOPE_TAIL = ["v", "at", "batch", "prev", "hash"]
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+# Strings are blanked in two linear passes: escapes out, then each string.  (One pattern with
+# an alternation, ``"(?:[^"\\]|\\.)*"``, keeps backtracking state per character: GBs for a
+# damaged line of 30 MB.)
+_ESCAPE = re.compile(r"\\.")
+_STRING = re.compile(r'"[^"]*"')
 _SEQ = re.compile(rb'^\{"seq":(\d+),')
 
 
@@ -323,7 +327,7 @@ def _diagnose(line: bytes, want_keys: list[str] | None = None,
         return f"{len(rest.encode())} trailing bytes after the JSON object"
     if duplicates:
         return "duplicate key " + ", ".join(repr(key) for key in duplicates)
-    if re.search(r"\s", _STRINGS.sub('""', text)):  # leading, trailing or between tokens
+    if re.search(r"\s", _outside_strings(text)):  # leading, trailing or between tokens
         return "whitespace outside strings"
     if want_keys is not None and top != want_keys:
         unknown = [key for key in top if key not in want_keys]
@@ -338,6 +342,11 @@ def _diagnose(line: bytes, want_keys: list[str] | None = None,
         return (f"keys out of order ({','.join(top)}; the envelope keys are seq,type first and "
                 f"v,at,batch,prev,hash last)")
     return None
+
+
+def _outside_strings(text: str) -> str:
+    """``text`` (JSON) with every string emptied, in linear time and memory."""
+    return _STRING.sub('""', _ESCAPE.sub("", text))
 
 
 def _utf8_problem(line: bytes) -> str | None:
