@@ -42,7 +42,7 @@ from ledger.errors import (
 )
 from ledger.events import Event  # registers the core events
 from ledger.registry import EVENT_TYPES, SCHEMA, decoder, load_games
-from ledger.upcast import upcast
+from ledger.upcast import fields_of, upcast
 
 GENESIS = "0" * 64
 _HASH_KEY = b',"hash":"'
@@ -157,13 +157,34 @@ def decode_line(line: bytes, where: str = "", prev: str | None = None) -> Stored
             raise NewerFormatError(f"{where}: seq {env.seq}: written by a newer program ({what}); "
                                    f"upgrade wonders to read this file")
         assert raw is not None  # _check_raw ran: the event was not decoded directly
-        try:
-            raw = upcast(env.type, env.v, current, raw)
-            event = msgspec.convert(raw, EVENT_TYPES[env.type])
-        except (msgspec.ValidationError, LookupError) as exc:
-            raise MalformedEventError(
-                f"{where}: seq {env.seq}: bad {env.type} v{env.v} event ({exc})") from None
+        event = _upcast(line, env, raw, current, where)
     return Stored(env.seq, env.at, env.batch, env.prev, env.hash, event)
+
+
+def _upcast(line: bytes, env: Envelope, raw: dict, current: int, where: str) -> Event:
+    """The event of a line of an older schema version ``env.v`` (its JSON ``raw``, checked by
+    :func:`_check_raw`), upcast to ``current``: the line must be canonical for its own version
+    -- its keys exactly that version's fields, in order (when they are known:
+    :func:`ledger.upcast.fields_of`), and every field the upcast keeps as it is the canonical
+    encoding of the event's at any depth (:func:`_same`)."""
+    cls = EVENT_TYPES[env.type]
+    try:
+        fields = fields_of(env.type, env.v, current, cls.__struct_encode_fields__)
+        event = msgspec.convert(upcast(env.type, env.v, current, raw), cls)
+    except (msgspec.ValidationError, LookupError) as exc:
+        raise MalformedEventError(
+            f"{where}: seq {env.seq}: bad {env.type} v{env.v} event ({exc})") from None
+    if fields is not None:
+        keys = [*_ENVELOPE_HEAD, *fields, *_ENVELOPE_TAIL]
+        if list(raw) != keys:
+            raise _non_canonical(where, env.seq, _diagnose(line, keys) or "keys out of order")
+    want = _raw_decoder.decode(_encoder.encode(event))
+    bad = next((key for key in list(raw)[2:-5] if key in want and not _same(raw[key], want[key])),
+               None)
+    if bad is not None:
+        raise _non_canonical(where, env.seq, f"{bad!r} is not the canonical encoding of its "
+                                             f"value (a key inside it unknown, missing or moved)")
+    return event
 
 
 def check_canonical(line: bytes, env: Envelope, event: Event, where: str = "") -> None:
