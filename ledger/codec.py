@@ -167,10 +167,10 @@ def _upcast(line: bytes, env: Envelope, raw: dict, current: int, where: str) -> 
     -- its keys exactly that version's fields, in order (when they are known:
     :func:`ledger.upcast.fields_of`), and every field the upcast keeps as it is the canonical
     encoding of the event's at any depth (:func:`_same`)."""
-    cls = EVENT_TYPES[env.type]
+    cls: type[Event] = EVENT_TYPES[env.type]
     try:
         fields = fields_of(env.type, env.v, current, cls.__struct_encode_fields__)
-        event = msgspec.convert(upcast(env.type, env.v, current, raw), cls)
+        event: Event = msgspec.convert(upcast(env.type, env.v, current, raw), cls)
     except (msgspec.ValidationError, LookupError) as exc:
         raise MalformedEventError(
             f"{where}: seq {env.seq}: bad {env.type} v{env.v} event ({exc})") from None
