@@ -7,7 +7,7 @@ A line is one JSON object, keys in this fixed order, no whitespace, UTF-8::
 * ``seq`` -- position in the stream (0, 1, 2 …);
 * ``type`` and the event's fields -- the msgspec encoding of the event struct;
 * ``v`` -- the schema version of this event type;
-* ``at`` -- wall-clock time (ISO 8601, UTC, milliseconds);
+* ``at`` -- wall-clock time (ISO 8601, UTC, milliseconds; :func:`check_at`);
 * ``batch`` -- seq of the last event of the atomic batch this line belongs to (so a torn batch
   is recognisable after a crash);
 * ``prev`` -- ``hash`` of the previous line (64 zeros for seq 0);
@@ -110,6 +110,36 @@ def format_time(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+_good_at = "1970-01-01T00:00:00.000Z"  # the last ``at`` found good (a batch's lines share it)
+
+
+def check_at(env: Envelope, where: str) -> None:
+    """``env.at`` is a time as the writers write it (``2026-04-21T19:35:23.946Z``: ISO 8601,
+    UTC, milliseconds; or microseconds), else :class:`MalformedEventError`.  Cheap per line:
+    the lines of a batch share their ``at``, and the last good one is remembered."""
+    global _good_at
+    at = env.at
+    if at == _good_at:
+        return
+    if not _is_time(at):
+        raise MalformedEventError(
+            f"{where}: seq {env.seq}: \"at\" is {at[:40]!r}, not a time (ISO 8601 UTC with "
+            f"milliseconds, like 2026-04-21T19:35:23.946Z)")
+    _good_at = at
+
+
+def _is_time(at: str) -> bool:
+    """``YYYY-MM-DDTHH:MM:SS.fffZ`` (or ``.ffffffZ``), a real date and time: the separators in
+    place, then ``fromisoformat`` (which wants digits around them and checks the ranges)."""
+    if (len(at) != 24 and len(at) != 27) or at[4:20:3] != "--T::." or at[-1] != "Z":
+        return False
+    try:
+        datetime.fromisoformat(at)
+    except ValueError:
+        return False
+    return True
+
+
 def encode_line(event: Event, seq: int, at: str, batch: int, prev: str) -> tuple[bytes, str]:
     """Encode one stored line (without its trailing newline); returns ``(line, hash)``."""
     unhashed = _unhashed(event, seq, at, batch, prev)
@@ -146,6 +176,8 @@ def decode_line(line: bytes, where: str = "", prev: str | None = None) -> Stored
         _check_hash(line, env, where)
         newer = current is None or env.v > current
         raw = _check_raw(line, env, where, envelope_order=not newer)
+        if not newer:
+            check_at(env, where)
     if prev is not None and env.prev != prev:
         raise IntegrityError(
             f"{where}: seq {env.seq}: hash chain broken (prev {env.prev[:12]}…, "
@@ -197,9 +229,12 @@ def check_canonical(line: bytes, env: Envelope, event: Event, where: str = "") -
     the canonical encoding has the same number as a float (``4`` for ``4.0``); the line must
     still be canonical JSON (no duplicate keys, no whitespace, msgspec's own escapes) with the
     keys in the canonical order, at every depth.  Raises :class:`NonCanonicalLineError` (what
-    is wrong, named), :class:`IntegrityError` (hash) -- or returns.
+    is wrong, named), :class:`IntegrityError` (hash), :class:`MalformedEventError` (``at`` is
+    not a time: :func:`check_at`) -- or returns.
     """
     cut = _check_hash(line, env, where, event)
+    if env.at != _good_at:
+        check_at(env, where)
     head = _unhashed(event, env.seq, env.at, env.batch, env.prev)
     if len(head) == cut and line.startswith(head):
         return
