@@ -7,7 +7,7 @@ A line is one JSON object, keys in this fixed order, no whitespace, UTF-8::
 * ``seq`` -- position in the stream (0, 1, 2 …);
 * ``type`` and the event's fields -- the msgspec encoding of the event struct;
 * ``v`` -- the schema version of this event type;
-* ``at`` -- wall-clock time (ISO 8601, UTC, milliseconds);
+* ``at`` -- wall-clock time (ISO 8601, UTC, milliseconds; :func:`check_at`);
 * ``batch`` -- seq of the last event of the atomic batch this line belongs to (so a torn batch
   is recognisable after a crash);
 * ``prev`` -- ``hash`` of the previous line (64 zeros for seq 0);
@@ -42,7 +42,7 @@ from ledger.errors import (
 )
 from ledger.events import Event  # registers the core events
 from ledger.registry import EVENT_TYPES, SCHEMA, decoder, load_games
-from ledger.upcast import upcast
+from ledger.upcast import fields_of, upcast
 
 GENESIS = "0" * 64
 _HASH_KEY = b',"hash":"'
@@ -110,6 +110,36 @@ def format_time(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+_good_at = "1970-01-01T00:00:00.000Z"  # the last ``at`` found good (a batch's lines share it)
+
+
+def check_at(env: Envelope, where: str) -> None:
+    """``env.at`` is a time as the writers write it (``2026-04-21T19:35:23.946Z``: ISO 8601,
+    UTC, milliseconds; or microseconds), else :class:`MalformedEventError`.  Cheap per line:
+    the lines of a batch share their ``at``, and the last good one is remembered."""
+    global _good_at
+    at = env.at
+    if at == _good_at:
+        return
+    if not _is_time(at):
+        raise MalformedEventError(
+            f"{where}: seq {env.seq}: \"at\" is {at[:40]!r}, not a time (ISO 8601 UTC with "
+            f"milliseconds, like 2026-04-21T19:35:23.946Z)")
+    _good_at = at
+
+
+def _is_time(at: str) -> bool:
+    """``YYYY-MM-DDTHH:MM:SS.fffZ`` (or ``.ffffffZ``), a real date and time: the separators in
+    place, then ``fromisoformat`` (which wants digits around them and checks the ranges)."""
+    if (len(at) != 24 and len(at) != 27) or at[4:20:3] != "--T::." or at[-1] != "Z":
+        return False
+    try:
+        datetime.fromisoformat(at)
+    except ValueError:
+        return False
+    return True
+
+
 def encode_line(event: Event, seq: int, at: str, batch: int, prev: str) -> tuple[bytes, str]:
     """Encode one stored line (without its trailing newline); returns ``(line, hash)``."""
     unhashed = _unhashed(event, seq, at, batch, prev)
@@ -146,6 +176,8 @@ def decode_line(line: bytes, where: str = "", prev: str | None = None) -> Stored
         _check_hash(line, env, where)
         newer = current is None or env.v > current
         raw = _check_raw(line, env, where, envelope_order=not newer)
+        if not newer:
+            check_at(env, where)
     if prev is not None and env.prev != prev:
         raise IntegrityError(
             f"{where}: seq {env.seq}: hash chain broken (prev {env.prev[:12]}…, "
@@ -157,13 +189,34 @@ def decode_line(line: bytes, where: str = "", prev: str | None = None) -> Stored
             raise NewerFormatError(f"{where}: seq {env.seq}: written by a newer program ({what}); "
                                    f"upgrade wonders to read this file")
         assert raw is not None  # _check_raw ran: the event was not decoded directly
-        try:
-            raw = upcast(env.type, env.v, current, raw)
-            event = msgspec.convert(raw, EVENT_TYPES[env.type])
-        except (msgspec.ValidationError, LookupError) as exc:
-            raise MalformedEventError(
-                f"{where}: seq {env.seq}: bad {env.type} v{env.v} event ({exc})") from None
+        event = _upcast(line, env, raw, current, where)
     return Stored(env.seq, env.at, env.batch, env.prev, env.hash, event)
+
+
+def _upcast(line: bytes, env: Envelope, raw: dict, current: int, where: str) -> Event:
+    """The event of a line of an older schema version ``env.v`` (its JSON ``raw``, checked by
+    :func:`_check_raw`), upcast to ``current``: the line must be canonical for its own version
+    -- its keys exactly that version's fields, in order (when they are known:
+    :func:`ledger.upcast.fields_of`), and every field the upcast keeps as it is the canonical
+    encoding of the event's at any depth (:func:`_same`)."""
+    cls: type[Event] = EVENT_TYPES[env.type]
+    try:
+        fields = fields_of(env.type, env.v, current, cls.__struct_encode_fields__)
+        event: Event = msgspec.convert(upcast(env.type, env.v, current, raw), cls)
+    except (msgspec.ValidationError, LookupError) as exc:
+        raise MalformedEventError(
+            f"{where}: seq {env.seq}: bad {env.type} v{env.v} event ({exc})") from None
+    if fields is not None:
+        keys = [*_ENVELOPE_HEAD, *fields, *_ENVELOPE_TAIL]
+        if list(raw) != keys:
+            raise _non_canonical(where, env.seq, _diagnose(line, keys) or "keys out of order")
+    want = _raw_decoder.decode(_encoder.encode(event))
+    bad = next((key for key in list(raw)[2:-5] if key in want and not _same(raw[key], want[key])),
+               None)
+    if bad is not None:
+        raise _non_canonical(where, env.seq, f"{bad!r} is not the canonical encoding of its "
+                                             f"value (a key inside it unknown, missing or moved)")
+    return event
 
 
 def check_canonical(line: bytes, env: Envelope, event: Event, where: str = "") -> None:
@@ -176,9 +229,12 @@ def check_canonical(line: bytes, env: Envelope, event: Event, where: str = "") -
     the canonical encoding has the same number as a float (``4`` for ``4.0``); the line must
     still be canonical JSON (no duplicate keys, no whitespace, msgspec's own escapes) with the
     keys in the canonical order, at every depth.  Raises :class:`NonCanonicalLineError` (what
-    is wrong, named), :class:`IntegrityError` (hash) -- or returns.
+    is wrong, named), :class:`IntegrityError` (hash), :class:`MalformedEventError` (``at`` is
+    not a time: :func:`check_at`) -- or returns.
     """
     cut = _check_hash(line, env, where, event)
+    if env.at != _good_at:
+        check_at(env, where)
     head = _unhashed(event, env.seq, env.at, env.batch, env.prev)
     if len(head) == cut and line.startswith(head):
         return
@@ -192,7 +248,7 @@ def check_canonical(line: bytes, env: Envelope, event: Event, where: str = "") -
     want = _raw_decoder.decode(expected)
     try:
         raw = _raw_decoder.decode(line)
-    except msgspec.DecodeError:
+    except _NOT_JSON:
         raw = None
     if raw is not None and _encoder.encode(raw) == line and _same(raw, want):
         return
@@ -203,11 +259,18 @@ def check_canonical(line: bytes, env: Envelope, event: Event, where: str = "") -
 # -- checking helpers -----------------------------------------------------------------------
 
 _raw_decoder = msgspec.json.Decoder()  # any JSON; objects keep their key order
+#: What decoding a line that is not (valid) JSON raises: msgspec raises ``UnicodeDecodeError``
+#: for invalid UTF-8 inside a string (``ValidationError`` is a ``DecodeError``).
+_NOT_JSON = (msgspec.DecodeError, UnicodeDecodeError)
 
 
 _ENVELOPE_HEAD = ["seq", "type"]
 _ENVELOPE_TAIL = ["v", "at", "batch", "prev", "hash"]
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+# Strings are blanked in two linear passes: escapes out, then each string.  (One pattern with
+# an alternation, ``"(?:[^"\\]|\\.)*"``, keeps backtracking state per character: GBs for a
+# damaged line of 30 MB.)
+_ESCAPE = re.compile(r"\\.")
+_STRING = re.compile(r'"[^"]*"')
 _SEQ = re.compile(rb'^\{"seq":(\d+),')
 
 
@@ -220,7 +283,7 @@ def _non_canonical(where: str, seq: object, problem: str) -> NonCanonicalLineErr
 def _decode_envelope(line: bytes, where: str) -> Envelope:
     try:
         return _envelope_decoder.decode(line)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+    except _NOT_JSON as exc:
         problem = _diagnose(line, envelope_order=False)
         if problem is not None:
             found = _SEQ.match(line)
@@ -231,8 +294,10 @@ def _decode_envelope(line: bytes, where: str) -> Envelope:
 def _decode_current(line: bytes, env: Envelope, where: str) -> Event:
     try:
         return decoder().decode(line)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+    except _NOT_JSON as exc:
         _check_hash(line, env, where)  # an altered line is reported as such
+        if isinstance(exc, UnicodeDecodeError):  # re-hashed after the bytes were changed
+            raise _non_canonical(where, env.seq, _utf8_problem(line) or str(exc)) from None
         raise MalformedEventError(f"{where}: seq {env.seq}: bad {env.type} event ({exc})") from None
 
 
@@ -259,8 +324,11 @@ def _check_raw(line: bytes, env: Envelope, where: str, envelope_order: bool) -> 
     """For a line of another schema version: re-encoding its raw JSON object reproduces it
     (no duplicate keys, whitespace or stray bytes) and, with ``envelope_order``, the envelope
     keys come first (``seq``, ``type``) and last (``v`` … ``hash``).  Returns the object.
-    (The line is JSON: its envelope was decoded from the same bytes.)"""
-    raw = _raw_decoder.decode(line)
+    (Its envelope was decoded from the same bytes; a string elsewhere may not be UTF-8.)"""
+    try:
+        raw = _raw_decoder.decode(line)
+    except _NOT_JSON as exc:
+        raise _non_canonical(where, env.seq, _diagnose(line) or str(exc)) from None
     keys = list(raw)
     good = _encoder.encode(raw) == line and keys[-1:] == ["hash"]
     if good and envelope_order:
@@ -291,8 +359,8 @@ def _diagnose(line: bytes, want_keys: list[str] | None = None,
         return "a carriage return at the end (CRLF line ending)"
     try:
         text = line.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return f"invalid UTF-8 at byte {exc.start}"
+    except UnicodeDecodeError:
+        return _utf8_problem(line)
     duplicates: list[str] = []
     top: list[str] = []
 
@@ -315,7 +383,7 @@ def _diagnose(line: bytes, want_keys: list[str] | None = None,
         return f"{len(rest.encode())} trailing bytes after the JSON object"
     if duplicates:
         return "duplicate key " + ", ".join(repr(key) for key in duplicates)
-    if re.search(r"\s", _STRINGS.sub('""', text)):  # leading, trailing or between tokens
+    if re.search(r"\s", _outside_strings(text)):  # leading, trailing or between tokens
         return "whitespace outside strings"
     if want_keys is not None and top != want_keys:
         unknown = [key for key in top if key not in want_keys]
@@ -329,6 +397,20 @@ def _diagnose(line: bytes, want_keys: list[str] | None = None,
             top[:2] != _ENVELOPE_HEAD or top[-5:] != _ENVELOPE_TAIL):
         return (f"keys out of order ({','.join(top)}; the envelope keys are seq,type first and "
                 f"v,at,batch,prev,hash last)")
+    return None
+
+
+def _outside_strings(text: str) -> str:
+    """``text`` (JSON) with every string emptied, in linear time and memory."""
+    return _STRING.sub('""', _ESCAPE.sub("", text))
+
+
+def _utf8_problem(line: bytes) -> str | None:
+    """Where ``line`` is not UTF-8, in words (``None`` if it is)."""
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"invalid UTF-8 at byte {exc.start} ({line[exc.start:exc.start + 1]!r})"
     return None
 
 

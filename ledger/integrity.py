@@ -11,7 +11,8 @@
   the final batch lost its last lines;
 * ``non-canonical`` -- a line is not byte-identical to the canonical encoding of what it
   decodes to (duplicate key, whitespace, CRLF, trailing bytes, key order): corruption;
-* ``corrupt`` -- any other damage: bad JSON, hash mismatch, broken chain, seq out of order;
+* ``corrupt`` -- any other damage: bad JSON, hash mismatch, broken chain, seq out of order, a
+  ``batch`` or ``at`` that contradicts its batch, a schema-3 ``MatchOpened`` without its cards;
 * ``newer`` -- a line was written by a newer program (unknown event type or schema version):
   not corruption, this program is too old.
 
@@ -30,20 +31,25 @@ business).  ``message`` is one line naming file, line and seq::
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import msgspec
+
 from ledger.codec import GENESIS, Stored, decode_line
 from ledger.entries import open_regular
 from ledger.errors import (
+    IntegrityError,
     LedgerError,
     MalformedEventError,
     NewerFormatError,
     NonCanonicalLineError,
     NotAMatchFileError,
 )
+from ledger.events import MatchOpened
 
 INTACT = "intact"
 TORN = "torn"
@@ -126,6 +132,9 @@ def check_bytes(data: bytes, name: str) -> FileCheck:
             if stored.seq != lineno - 1:
                 raise MalformedEventError(f"{where}: seq {stored.seq}: expected seq {lineno - 1} (a line was "
                                 f"removed, inserted or reordered)")
+            _check_batch(stored, pending[0] if pending else None, where)
+            if stored.seq == 0:
+                _check_cards(stored.event, where)
         except LedgerError as exc:
             return FileCheck(name, _status_of(exc), str(exc), lineno, _seq_of(line, lineno),
                              tuple(whole))
@@ -146,6 +155,44 @@ def check_bytes(data: bytes, name: str) -> FileCheck:
     head = whole[-1].hash[:12]
     return FileCheck(name, INTACT, f"{name}: intact: {len(whole)} events, head {head}…",
                      events=tuple(whole))
+
+
+def _check_batch(stored: Stored, first: Stored | None, where: str) -> None:
+    """``stored``'s ``batch`` and ``at`` agree with its batch (``first``: the batch's first line,
+    ``None`` when ``stored`` begins one): a batch ends at its last line (``batch`` ≥ ``seq``),
+    and every line of a batch carries the same ``batch`` and ``at`` (docs/format.md, "A line")."""
+    if stored.batch < stored.seq:
+        raise MalformedEventError(
+            f"{where}: seq {stored.seq}: batch {stored.batch} ends before this line (a line's "
+            f"batch is the seq of its batch's last line)")
+    if first is None:
+        return
+    if stored.batch != first.batch:
+        raise MalformedEventError(
+            f"{where}: seq {stored.seq}: batch {stored.batch}, but the batch it continues (from "
+            f"seq {first.seq}) ends at seq {first.batch}")
+    if stored.at != first.at:
+        raise MalformedEventError(
+            f"{where}: seq {stored.seq}: at {stored.at}, but its batch (from seq {first.seq}) was "
+            f"appended at {first.at}: the lines of a batch share their at")
+
+
+def _check_cards(opened: object, where: str) -> None:
+    """A schema-3 ``MatchOpened`` carries its cards (docs/format.md, "Self-contained cards"):
+    ``cards_digest`` is the SHA-256 of ``cards`` (msgspec's JSON of the list), and seats that
+    use cards record their definitions.  (Schema ≤ 2 recorded none.)"""
+    if not isinstance(opened, MatchOpened) or opened.schema_version < 3:
+        return
+    if (opened.cards or opened.cards_digest) and \
+            hashlib.sha256(msgspec.json.encode(opened.cards)).hexdigest() != opened.cards_digest:
+        raise IntegrityError(f"{where}: seq 0: the recorded card definitions do not match their "
+                             f"digest (cards_digest): the file was altered")
+    used = {entry.card for seat in opened.seats for entry in (*seat.deck, *seat.archive)}
+    if used and not opened.cards:
+        raise IntegrityError(
+            f"{where}: seq 0: MatchOpened records no card definitions (cards: []) though its "
+            f"seats use {len(used)} cards; a schema-{opened.schema_version} match file carries "
+            f"its cards: the file was altered")
 
 
 def _status_of(exc: LedgerError) -> str:

@@ -3,6 +3,11 @@
 New fields get defaults and need no upcaster; a breaking change bumps the event type's
 version in ``ledger.events.SCHEMA`` and registers one function here per step
 (``v`` → ``v + 1``).  Decoding an old line applies the chain of steps, then validates.
+
+A step that only appends fields names them (``adds``), so the old version's fields are known
+(:func:`fields_of`) and an old line is held to the canonical rule too: its keys, in order, are
+exactly its version's fields.  (``MatchOpened`` v1 is older than this program -- it wrote v2
+from its first version -- and its shape was never fixed: only its envelope keys are checked.)
 """
 
 from __future__ import annotations
@@ -13,19 +18,37 @@ RawEvent = dict
 Upcaster = Callable[[RawEvent], RawEvent]
 
 _REGISTRY: dict[tuple[str, int], Upcaster] = {}
+_ADDS: dict[tuple[str, int], tuple[str, ...]] = {}  # (type, v) -> fields step v -> v + 1 appends
 
 
-def upcaster(event_type: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
-    """Register ``fn`` as the step from ``from_version`` to ``from_version + 1``."""
+def upcaster(event_type: str, from_version: int,
+             adds: tuple[str, ...] | None = None) -> Callable[[Upcaster], Upcaster]:
+    """Register ``fn`` as the step from ``from_version`` to ``from_version + 1``; ``adds``: the
+    fields it appends, when that is all it does (else the old version's fields are unknown)."""
 
     def register(fn: Upcaster) -> Upcaster:
         key = (event_type, from_version)
         if key in _REGISTRY:
             raise ValueError(f"an upcaster for {event_type} v{from_version} is already registered")
         _REGISTRY[key] = fn
+        if adds is not None:
+            _ADDS[key] = adds
         return fn
 
     return register
+
+
+def fields_of(event_type: str, version: int, target: int,
+              current: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The fields of ``event_type`` at ``version``, in order, from its ``current`` fields at
+    ``target`` (the steps walked back); ``None`` past a step that does more than add fields."""
+    fields = current
+    for step in range(target - 1, version - 1, -1):
+        added = _ADDS.get((event_type, step))
+        if added is None:
+            return None
+        fields = tuple(name for name in fields if name not in added)
+    return fields
 
 
 def upcast(event_type: str, version: int, target: int, raw: RawEvent) -> RawEvent:
@@ -62,7 +85,7 @@ def _adds_defaults(event_type: str, defaults: RawEvent, from_version: int = 1) -
             raw.setdefault(key, value)
         return raw
 
-    upcaster(event_type, from_version)(step)
+    upcaster(event_type, from_version, adds=tuple(defaults))(step)
 
 
 _adds_defaults("CardMoved", {"face_down": False, "keep_effects": False})

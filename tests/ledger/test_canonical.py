@@ -106,7 +106,8 @@ def test_incremental_ingest_refuses_a_forgery_appended_to_an_ingested_file(tmp_p
 def test_an_integer_recorded_in_a_number_field_is_still_canonical():
     """Files recorded so far hold ``"energy":3`` where the decoded event re-encodes ``3.0``."""
     from replay.wotf.events import ResourcesChanged
-    line, _ = encode_line(ResourcesChanged("A", "play", energy=3, actions=1), 4, "t", 4, GENESIS)
+    line, _ = encode_line(ResourcesChanged("A", "play", energy=3, actions=1), 4,
+                           "2026-01-01T00:00:00.000Z", 4, GENESIS)
     assert b'"energy":3,' in line
     stored = decode_line(line, "f:5")
     assert stored.event.energy == 3
@@ -117,7 +118,7 @@ def test_an_integer_recorded_in_a_number_field_is_still_canonical():
 
 def test_a_line_missing_a_field_or_with_an_unknown_one_is_not_canonical():
     from replay.wotf.events import Passed
-    line, _ = encode_line(Passed("A"), 2, "t", 2, GENESIS)
+    line, _ = encode_line(Passed("A"), 2, "2026-01-01T00:00:00.000Z", 2, GENESIS)
     missing = _rehash(line.replace(b',"auto":false', b""))
     with pytest.raises(NonCanonicalLineError, match=r"f:3: seq 2: .*missing key 'auto'"):
         decode_line(missing, "f:3")
@@ -169,7 +170,7 @@ def _error_of(call) -> str:
 
 @settings(max_examples=300, deadline=None)
 @given(event=EVENTS, seq=st.integers(0, 10**6), batch_extra=st.integers(0, 5),
-       at=st.sampled_from(["2026-11-22T10:00:00.000Z", "t", 'odd "at" \\ é']))
+       at=st.sampled_from(["2026-11-22T10:00:00.000Z", "2026-11-22T10:00:00.123456Z"]))
 def test_what_encode_line_writes_is_accepted_and_re_encodes_identically(event, seq, batch_extra, at):
     line, digest = encode_line(event, seq, at, seq + batch_extra, GENESIS)
     stored = decode_line(line, "p:1")

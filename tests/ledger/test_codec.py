@@ -93,6 +93,6 @@ def test_a_game_cannot_reuse_a_registered_tag():
 
 def test_keys_come_in_canonical_order():
     from replay.wotf.events import Passed
-    line, _ = encode_line(Passed("A"), 3, "t", 3, GENESIS)
+    line, _ = encode_line(Passed("A"), 3, "2026-01-01T00:00:00.000Z", 3, GENESIS)
     keys = list(msgspec.json.decode(line).keys())
     assert keys == ["seq", "type", "seat", "auto", "v", "at", "batch", "prev", "hash"]

@@ -109,7 +109,8 @@ def test_complete_lines_of_an_unfinished_batch_are_torn_too(tmp_path):
     store.create(opened())
     last = list(store.read("m-1"))[-1]
     good = (tmp_path / "m-1.jsonl").read_bytes()
-    line, _ = encode_line(Passed("A"), 1, "t", 3, last.hash)  # batch 1..3, only line 1 written
+    # batch 1..3, only line 1 written
+    line, _ = encode_line(Passed("A"), 1, "2026-01-01T00:00:00.000Z", 3, last.hash)
     with open(tmp_path / "m-1.jsonl", "ab") as handle:
         handle.write(line + b"\n")
     assert [e.seq for e in FileStore(tmp_path).read("m-1")] == [0]

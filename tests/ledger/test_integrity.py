@@ -26,7 +26,7 @@ def _with_cut_batch(root):
     last = list(FileStore.read_file(path))[-1]
     lines, prev = [], last.hash
     for seq in (6, 7):
-        line, prev = encode_line(JudgeNote("j", f"lost {seq}"), seq, "t", 8, prev)
+        line, prev = encode_line(JudgeNote("j", f"lost {seq}"), seq, "2026-01-01T00:00:00.000Z", 8, prev)
         lines.append(line)
     with open(path, "ab") as handle:
         handle.write(b"\n".join(lines) + b"\n")

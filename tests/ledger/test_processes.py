@@ -62,7 +62,7 @@ print("acked", flush=True)
 last = list(store.read("m-1"))[-1]
 lines, prev = [], last.hash
 for i in range(2, 12):
-    line, prev = encode_line(JudgeNote("j", "lost"), i, "t", 11, prev)
+    line, prev = encode_line(JudgeNote("j", "lost"), i, "2026-01-01T00:00:00.000Z", 11, prev)
     lines.append(line)
 data = b"\n".join(lines) + b"\n"
 fd = os.open(sys.argv[1] + "/m-1.jsonl", os.O_WRONLY | os.O_APPEND)
