@@ -91,8 +91,8 @@ class Battles(Component):
 
     def _seize(self, realm: int, winner: Seat, attacker: Seat) -> Flow:
         """404.3.2 step 5 / Seize Stone: one stone from the center or the opponent."""
-        s, v = self.state, self.view
-        stones = s.realms[realm - 1].stones
+        v = self.view
+        stones = v.realm_stones(realm)  # revision 9: none in a banished realm
         sources = sorted({st for st in stones if st != winner}, key=["center", "A", "B"].index)
         if not sources:
             return  # you can't seize a stone you already control

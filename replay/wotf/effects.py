@@ -429,7 +429,7 @@ def _call(g: Rules, t: Trigger) -> Flow:
     if c.zone != "world":
         return
     assert c.realm is not None  # in The World
-    stones = g.state.realms[c.realm - 1].stones
+    stones = g.view.realm_stones(c.realm)  # revision 9: none in a banished realm
     candidates = [w.id for w in g.view.world()
                   if w.id != t.source and w.realm != c.realm and g.view.is_wonder(w.id)
                   and w.controller in stones]

@@ -514,14 +514,14 @@ def _seize_stone(g: Rules, op: RealmOp, ctx: Context) -> Flow:
     this or a target realm; protectors only stop seizures in battles."""
     seat = ctx.controller
     realms = [r for r in g.view.active_realms()
-              if any(st != seat for st in g.state.realms[r - 1].stones)]
+              if any(st != seat for st in g.view.realm_stones(r))]  # revision 9: banished
     if op.realm == "here":
         realms = [r for r in realms if r == ctx.realm]
     if not realms:
         return False
     realm = realms[0] if len(realms) == 1 else (yield from g.ask(Prompt(
         seat, "realm", options=realms, card=ctx.source, text="seize a stone in which realm?")))
-    stones = g.state.realms[realm - 1].stones
+    stones = g.view.realm_stones(realm)
     sources = sorted({st for st in stones if st != seat}, key=["center", "A", "B"].index)
     source = yield from g.ask(Prompt(seat, "stone", options=sources, card=ctx.source,
                                      text=f"seize a stone in realm {realm}"))

@@ -769,9 +769,19 @@ class View:
         extra = self.statics_for(static_rules.STONE_OPS).extra_stones.get(seat, 0)
         return sum(r.stones.count(seat) for r in self.s.realms if not r.banished) + extra
 
+    def realm_stones(self, realm: int) -> list[str]:
+        """The stones in play in a realm.  From revision 9 a banished realm has none: "When a
+        realm is banished, all stones and cards there are also banished" (v1.3.2 section 3,
+        v1.2 301.2), so no one controls, seizes or calls by them; before, they stayed."""
+        here = self.s.realms[realm - 1]
+        if here.banished and self.s.revision >= 9:
+            return []
+        return here.stones
+
     def realm_controller(self, realm: int) -> Seat | None:
-        """505.3: the player controlling the most stones in a realm, if there is one."""
-        stones = self.s.realms[realm - 1].stones
+        """505.3: the player controlling the most stones in a realm, if there is one (405's
+        tie-break; from revision 9 a banished realm has no stones, so no controller)."""
+        stones = self.realm_stones(realm)
         a, b = stones.count("A"), stones.count("B")
         if a > b:
             return "A"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from replay.errors import NewerRevisionError
 
 #: The revision new matches are recorded at.
-RULES_REVISION = 8
+RULES_REVISION = 9
 
 #: From this revision the stack (triggers waiting to resolve, what is resolving, stated loops,
 #: targeting, v1.2 fliers) is recorded as events; before, the same events are applied to the
@@ -84,6 +84,11 @@ REVISIONS: dict[int, str] = {
        "prompt may shuffle its own deck (a DeckShuffled chance event); before, only a judge's "
        "ruling could; several returns at the end of the round: the last player to pass orders "
        "them (403.5); before, listed order",
+    9: "the rules audit's fixes (docs/rulings.md R36-): a banished realm's stones are banished "
+       "with it (v1.3.2 section 3, v1.2 301.2), out of play for every purpose -- no controller "
+       "for 405's tie-break (a draw goes to the lowest numbered realm with a single controller "
+       "among the others), none to seize in a battle or by an effect, none for call; before, "
+       "the tie-break and a seizure still read them",
 }
 
 
