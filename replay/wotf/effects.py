@@ -162,6 +162,8 @@ class Effects(Component):
     def arrival_triggers(self, cid: str) -> list[Trigger]:
         """The triggers of a card arriving in The World (Arrives), from the event bus."""
         c = self.state.cards[cid]
+        if c.zone != "world" and self.state.revision >= 9:
+            return []  # it entered a banished realm in banishment (v1.2 301.2): no arrival
         return self.g.run_event(Occurrence("arrives", cid, c.controller, c.realm))
 
     def move_realm(self, cid: str, to_realm: int, reason: str) -> Flow:
@@ -169,6 +171,9 @@ class Effects(Component):
         c = self.state.cards[cid]
         if to_realm == c.realm or not self.view.is_active_realm(to_realm):
             return  # Move: you can't move a card to where it already is, or out of The World
+        if self.view.enters_in_banishment(to_realm):
+            self._move_into_banishment(cid)
+            return
         from_realm = c.realm
         self.emit(CardMoved(cid, c.name, c.owner, "world", "world", reason, from_realm,
                             to_realm, c.controller, face_down=c.face_down))
@@ -179,6 +184,13 @@ class Effects(Component):
                                     item.controller, face_down=item.face_down))
         yield from self.resolve(self.g.run_event(Occurrence("moves_into", cid, c.controller,
                                                             to_realm)))
+
+    def _move_into_banishment(self, cid: str) -> None:
+        """v1.2 301.2 (revision 9): a card moved to a banished realm "enters that realm in
+        banishment", and the equipment that moves with it goes along (docs/rulings.md R37)."""
+        going = [item.id for item in self.view.world() if item.equipped_to == cid]
+        for moving in [cid, *going]:
+            self.g.move(moving, "banishment", "banished realm")
 
     # -- equipment -----------------------------------------------------------------------
 

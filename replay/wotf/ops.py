@@ -486,6 +486,9 @@ def _distribute_one(g: Rules, op: Distribute, ctx: Context, cid: str, realm: int
     if op.faceup:
         yield from g.enter_world(cid, ctx.controller, realm, "distributed")
         return
+    if g.view.enters_in_banishment(realm):
+        g.move(cid, "banishment", "banished realm")  # v1.2 301.2 (revision 9)
+        return
     # Face down as it arrives: no type, no effect (Face Down).
     g.move(cid, "world", FACE_DOWN, realm=realm, controller=ctx.controller, face_down=True)
 

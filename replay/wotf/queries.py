@@ -329,6 +329,13 @@ class View:
     def active_realms(self) -> list[int]:
         return [r for r in range(1, self.s.round + 1) if self.is_active_realm(r)]
 
+    def enters_in_banishment(self, realm: int) -> bool:
+        """v1.2 301.2, from revision 9: "If a card is portaled to or attempts to enter a
+        banished realm, it enters that realm in banishment" -- a banished realm still active
+        (v1.2), whatever puts the card there (a move, flying, call, a token, face down)."""
+        return self.s.revision >= 9 and self.s.realms[realm - 1].banished \
+            and self.is_active_realm(realm)
+
     # -- abilities -----------------------------------------------------------------------
 
     def has_null_mark(self, cid: str) -> bool:

@@ -88,7 +88,10 @@ REVISIONS: dict[int, str] = {
        "with it (v1.3.2 section 3, v1.2 301.2), out of play for every purpose -- no controller "
        "for 405's tie-break (a draw goes to the lowest numbered realm with a single controller "
        "among the others), none to seize in a battle or by an effect, none for call; before, "
-       "the tie-break and a seizure still read them",
+       "the tie-break and a seizure still read them; v1.2: a card moved into a banished realm "
+       "(flying, call, a move), a token created or a card distributed face down there enters "
+       "it in banishment, equipment moving with its Wonder too (301.2, R37); before, it "
+       "stayed in The World there",
 }
 
 
