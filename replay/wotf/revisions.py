@@ -91,7 +91,9 @@ REVISIONS: dict[int, str] = {
        "the tie-break and a seizure still read them; v1.2: a card moved into a banished realm "
        "(flying, call, a move), a token created or a card distributed face down there enters "
        "it in banishment, equipment moving with its Wonder too (301.2, R37); before, it "
-       "stayed in The World there",
+       "stayed in The World there; a protector counter stops a seizure only on a Wonder in "
+       "the battle, not on a land or an item there (\"Only cards with a power stat can "
+       "battle\", R38); before, any card's in the realm did",
 }
 
 
