@@ -426,12 +426,25 @@ def _rage(g: Rules, t: Trigger) -> Flow:
     c = g.state.cards[t.source]
     if c.zone != "world":
         return  # v1.3.2 On Arrival: the effect fizzles if its source left The World
+    assert c.realm is not None  # in The World
+    if _rage_forbidden(g, t.controller, c.realm):
+        # 404.3.1: no attack can take place, so no "If you do": nothing is sacrificed (R39).
+        g.resolved(t, "no attack can take place here (404.3.1)")
+        return
     answer = yield from g.ask(Prompt(t.controller, "may", options=["yes", "no"], card=t.source,
                                      text=f"rage: attack in realm {c.realm} now?"))
     g.resolved(t, "attacks" if answer == "yes" else "declined")
     if answer == "yes":
-        assert c.realm is not None  # in The World
         yield from g.battle(t.controller, c.realm, rage_card=t.source)
+
+
+def _rage_forbidden(g: Rules, seat: Seat, realm: int) -> bool:
+    """v1.3.2 404.3.1, from revision 9: "If an effect states that players or Wonders can't
+    attack in a realm, no attack can take place there, including attacks that would otherwise
+    be enabled by triggered effects" -- a rage attack too.  v1.2 has no such sentence (nor
+    rage), so it keeps the attack, as revisions 1-8 did in both rulesets."""
+    s = g.state
+    return s.revision >= 9 and s.ruleset == "1.3.2" and g.view.no_attack_here(realm, seat)
 
 
 def _call(g: Rules, t: Trigger) -> Flow:

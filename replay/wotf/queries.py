@@ -566,6 +566,11 @@ class View:
             return keyword in self.keywords(cid)
         return self.keyword_count(cid, keyword) > 0
 
+    def no_attack_here(self, realm: int, seat: str) -> bool:
+        """404.3.1: attacks involve all of a seat's Wonders in a realm or none, so a "can't
+        attack" on any of them means no attack can take place there."""
+        return any(self.cant(c.id, "attack") for c in self.in_realm(realm, seat))
+
     def cant(self, cid: str, restriction: str, by: str | None = None) -> bool:
         """A "can't" restriction on a card (it wins over any "can", rule 506).
 

@@ -93,7 +93,10 @@ REVISIONS: dict[int, str] = {
        "it in banishment, equipment moving with its Wonder too (301.2, R37); before, it "
        "stayed in The World there; a protector counter stops a seizure only on a Wonder in "
        "the battle, not on a land or an item there (\"Only cards with a power stat can "
-       "battle\", R38); before, any card's in the realm did",
+       "battle\", R38); before, any card's in the realm did; v1.3.2: a rage attack can't take "
+       "place where one of its controller's Wonders there can't attack (404.3.1, \"including "
+       "attacks that would otherwise be enabled by triggered effects\"): not offered, and the "
+       "rage Wonder is not sacrificed (R39); before, it was offered and made",
 }
 
 
