@@ -96,7 +96,9 @@ REVISIONS: dict[int, str] = {
        "battle\", R38); before, any card's in the realm did; v1.3.2: a rage attack can't take "
        "place where one of its controller's Wonders there can't attack (404.3.1, \"including "
        "attacks that would otherwise be enabled by triggered effects\"): not offered, and the "
-       "rage Wonder is not sacrificed (R39); before, it was offered and made",
+       "rage Wonder is not sacrificed (R39); before, it was offered and made; deck checks "
+       "(R40): one copy of a legendary story token per archive, refused only for a match of "
+       "this revision or later",
 }
 
 
