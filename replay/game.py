@@ -145,8 +145,12 @@ class Game(Protocol):
         """Deck files read from ``paths`` (files or directories; none: the decks shipped with
         the package), each with ``name``, ``entries()`` and ``archive_entries()``."""
 
-    def deck_problems(self, deck: Any, pool: Any) -> list[str]:
-        """Why a deck is not legal for this game (empty when it is)."""
+    def deck_problems(self, deck: Any, pool: Any, format: str | None = None,
+                      rules_revision: int | None = None) -> list[str]:
+        """Why a deck is not legal for this game (empty when it is), in the match's ``format``
+        (None: the deck's own, or constructed) and for a match recorded at ``rules_revision``
+        (None: a new match) -- an import re-checks a recorded match's decks, and a rule added
+        later must not refuse it."""
 
     def conformance(self, paths: Sequence[str]) -> Iterator[CaseOutcome]:
         """Run conformance case files (or directories of them; none: the shipped cases)."""

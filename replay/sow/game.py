@@ -72,8 +72,9 @@ class StateOfWonder:
     def sample_decks(self, pool: CardPool, paths: Sequence[str] = ()) -> list[decks.Deck]:
         return decks.load_decks([Path(p) for p in paths] or [decks.decks_dir()])
 
-    def deck_problems(self, deck: decks.Deck | list[DeckEntry], pool: CardPool) -> list[str]:
-        return decks.deck_problems(deck, pool)
+    def deck_problems(self, deck: decks.Deck | list[DeckEntry], pool: CardPool,
+                      format: str | None = None, rules_revision: int | None = None) -> list[str]:
+        return decks.deck_problems(deck, pool)  # one format, no rule added since (004)
 
     def conformance(self, paths: Sequence[str]) -> Iterator[Any]:
         # imported here so that ``python -m replay.sow.conformance`` runs a fresh module

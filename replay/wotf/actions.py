@@ -299,7 +299,7 @@ class TurnActions(Component):
             return f"realm {realm} is not active (rule 404.3: attack in an active realm)"
         if not any(self.view.is_wonder(c.id) for c in self.view.in_realm(realm, seat)):
             return f"{seat} has no Wonder in realm {realm} to attack with (rule 404.3.1)"
-        if any(self.view.cant(c.id, "attack") for c in self.view.in_realm(realm, seat)):
+        if self.view.no_attack_here(realm, seat):
             return (f"a Wonder of {seat}'s in realm {realm} can't attack, "
                     f"so no attack takes place there (404.3)")
         p = self.state.players[seat]

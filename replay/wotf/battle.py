@@ -91,15 +91,15 @@ class Battles(Component):
 
     def _seize(self, realm: int, winner: Seat, attacker: Seat) -> Flow:
         """404.3.2 step 5 / Seize Stone: one stone from the center or the opponent."""
-        s, v = self.state, self.view
-        stones = s.realms[realm - 1].stones
+        v = self.view
+        stones = v.realm_stones(realm)  # revision 9: none in a banished realm
         sources = sorted({st for st in stones if st != winner}, key=["center", "A", "B"].index)
         if not sources:
             return  # you can't seize a stone you already control
         if winner == attacker:
             # Protector: a protector counter in this battle stops the seizure instead.
             protectors = [c.id for c in v.in_realm(realm, other(attacker))
-                          if c.counters.get("protector", 0) > 0]
+                          if c.counters.get("protector", 0) > 0 and self._in_battle(c.id)]
             if protectors:
                 pick = yield from self.ask(Prompt(other(attacker), "target", options=protectors,
                                                   text="remove a protector counter from"))
@@ -109,6 +109,12 @@ class Battles(Component):
         source = yield from self.ask(Prompt(winner, "stone", options=sources,
                                             text=f"seize a stone in realm {realm}"))
         self.emit(StoneSeized(realm, winner, source))  # the seizer goes first next (403.2)
+
+    def _in_battle(self, cid: str) -> bool:
+        """Whether a card in the realm is in the battle: from revision 9 only Wonders ("Only
+        cards with a power stat can battle"), so a protector counter on a land or an item
+        stops nothing; before, any card's did."""
+        return self.state.revision < 9 or self.view.is_wonder(cid)
 
     def _fly(self, fliers: list[str], seat: Seat | None) -> Flow:
         """Flying: each attacking flier may move to an adjacent active realm (those ``seat``

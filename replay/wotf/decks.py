@@ -3,7 +3,9 @@
 A deck file has ``name``, optional ``player`` and ``format``, a ``[cards]`` table (card name →
 copies) and an optional ``[archive]`` of printed tokens.  :func:`validate_deck` lists every
 problem: 50 main-deck cards, tier copy limits (legendary 1, primary 2, secondary 3), known
-cards, no tokens in the main deck, an archive of 1–50 tokens if there is one.
+cards, no tokens in the main deck (token lands may start there in the prerelease and draft
+formats, R40), an archive of 1–50 tokens if there is one, and one copy of each legendary story
+token in it (from rules revision 9, R40).
 """
 
 from __future__ import annotations
@@ -21,6 +23,13 @@ from replay.wotf.cards import CardDB
 
 DECK_SIZE = 50
 COPY_LIMITS = {"legendary": 1, "primary": 2, "secondary": 3}  # 303.1
+#: Formats whose main deck may hold token lands (304.1 Prerelease: "Players can include token
+#: lands in their starting decks"; Unknown Lands: "They can't start the game in a main deck
+#: except in some formats like draft and prerelease"; docs/rulings.md R40).
+TOKEN_LAND_FORMATS = frozenset({"prerelease", "draft"})
+#: From this rules revision an archive holds one copy of each legendary story token (R40);
+#: a match recorded before it is never refused for it (an import re-checks its decks).
+STORY_TOKEN_REVISION = 9
 
 
 class Deck(BaseModel):
@@ -78,33 +87,57 @@ def load_deck(path: str | Path, db: CardDB | None = None) -> Deck:
     return deck
 
 
-def validate_deck(deck: Deck, db: CardDB) -> list[str]:
-    """Every problem with a deck (an empty list when it is legal)."""
+def validate_deck(deck: Deck, db: CardDB, rules_revision: int | None = None) -> list[str]:
+    """Every problem with a deck (an empty list when it is legal), in its ``format``;
+    ``rules_revision``: a recorded match's (None: a deck for a new match)."""
     problems = []
     if deck.size() != DECK_SIZE:
         problems.append(f"the main deck has {deck.size()} cards; it must have {DECK_SIZE} (rule 303)")
     for name, count in deck.cards.items():
-        if name not in db:
-            problems.append(f'cards."{name}": unknown card')
-            continue
-        card = db[name]
-        if count < 1:
-            problems.append(f'cards."{name}": {count} copies')
-        if card.token:
-            problems.append(f'cards."{name}": a token can\'t start in the main deck (rule 203)')
-        limit = COPY_LIMITS[card.tier]
-        if count > limit:
-            problems.append(f'cards."{name}": {count} copies of a {card.tier} card; at most '
-                            f'{limit} (rule 303.1)')
+        problems += _main_deck_problems(deck, db, name, count)
+    problems += _archive_problems(deck, db, rules_revision)
+    return problems
+
+
+def _main_deck_problems(deck: Deck, db: CardDB, name: str, count: int) -> list[str]:
+    """303, 303.1, 203 and 304.1 for one main-deck entry."""
+    if name not in db:
+        return [f'cards."{name}": unknown card']
+    card, problems = db[name], []
+    if count < 1:
+        problems.append(f'cards."{name}": {count} copies')
+    if card.token and not (card.type == "land" and deck.format in TOKEN_LAND_FORMATS):
+        problems.append(f'cards."{name}": a token can\'t start in the main deck (rule 203; '
+                        f'token lands only in prerelease and draft, 304.1)')
+    limit = COPY_LIMITS[card.tier]
+    if count > limit:
+        problems.append(f'cards."{name}": {count} copies of a {card.tier} card; at most '
+                        f'{limit} (rule 303.1)')
+    return problems
+
+
+def _archive_problems(deck: Deck, db: CardDB, rules_revision: int | None) -> list[str]:
+    """303.3 and Story Tokens: 1–50 printed tokens; one of each legendary story token."""
+    problems = []
     tokens = sum(deck.archive.values())
     if deck.archive and not 1 <= tokens <= 50:
         problems.append(f"the archive has {tokens} tokens; it holds 1–50 (rule 303.3)")
-    for name in deck.archive:
+    story_limit = rules_revision is None or rules_revision >= STORY_TOKEN_REVISION
+    for name, count in deck.archive.items():
         if name not in db:
             problems.append(f'archive."{name}": unknown card')
         elif not db[name].token:
             problems.append(f'archive."{name}": only printed tokens go in the archive (rule 303.3)')
+        elif story_limit and count > 1 and _legendary_story_token(db, name):
+            problems.append(f'archive."{name}": {count} copies of a legendary story token; at '
+                            f'most 1 per archive (Story Tokens)')
     return problems
+
+
+def _legendary_story_token(db: CardDB, name: str) -> bool:
+    """Story Tokens: "identified by their class story token"; this one is legendary."""
+    card = db[name]
+    return card.tier == "legendary" and any(k.lower() == "story token" for k in card.classes)
 
 
 def load_decks(paths=None, db: CardDB | None = None) -> list[Deck]:

@@ -162,6 +162,8 @@ class Effects(Component):
     def arrival_triggers(self, cid: str) -> list[Trigger]:
         """The triggers of a card arriving in The World (Arrives), from the event bus."""
         c = self.state.cards[cid]
+        if c.zone != "world" and self.state.revision >= 9:
+            return []  # it entered a banished realm in banishment (v1.2 301.2): no arrival
         return self.g.run_event(Occurrence("arrives", cid, c.controller, c.realm))
 
     def move_realm(self, cid: str, to_realm: int, reason: str) -> Flow:
@@ -169,6 +171,9 @@ class Effects(Component):
         c = self.state.cards[cid]
         if to_realm == c.realm or not self.view.is_active_realm(to_realm):
             return  # Move: you can't move a card to where it already is, or out of The World
+        if self.view.enters_in_banishment(to_realm):
+            self._move_into_banishment(cid)
+            return
         from_realm = c.realm
         self.emit(CardMoved(cid, c.name, c.owner, "world", "world", reason, from_realm,
                             to_realm, c.controller, face_down=c.face_down))
@@ -179,6 +184,13 @@ class Effects(Component):
                                     item.controller, face_down=item.face_down))
         yield from self.resolve(self.g.run_event(Occurrence("moves_into", cid, c.controller,
                                                             to_realm)))
+
+    def _move_into_banishment(self, cid: str) -> None:
+        """v1.2 301.2 (revision 9): a card moved to a banished realm "enters that realm in
+        banishment", and the equipment that moves with it goes along (docs/rulings.md R37)."""
+        going = [item.id for item in self.view.world() if item.equipped_to == cid]
+        for moving in [cid, *going]:
+            self.g.move(moving, "banishment", "banished realm")
 
     # -- equipment -----------------------------------------------------------------------
 
@@ -414,12 +426,25 @@ def _rage(g: Rules, t: Trigger) -> Flow:
     c = g.state.cards[t.source]
     if c.zone != "world":
         return  # v1.3.2 On Arrival: the effect fizzles if its source left The World
+    assert c.realm is not None  # in The World
+    if _rage_forbidden(g, t.controller, c.realm):
+        # 404.3.1: no attack can take place, so no "If you do": nothing is sacrificed (R39).
+        g.resolved(t, "no attack can take place here (404.3.1)")
+        return
     answer = yield from g.ask(Prompt(t.controller, "may", options=["yes", "no"], card=t.source,
                                      text=f"rage: attack in realm {c.realm} now?"))
     g.resolved(t, "attacks" if answer == "yes" else "declined")
     if answer == "yes":
-        assert c.realm is not None  # in The World
         yield from g.battle(t.controller, c.realm, rage_card=t.source)
+
+
+def _rage_forbidden(g: Rules, seat: Seat, realm: int) -> bool:
+    """v1.3.2 404.3.1, from revision 9: "If an effect states that players or Wonders can't
+    attack in a realm, no attack can take place there, including attacks that would otherwise
+    be enabled by triggered effects" -- a rage attack too.  v1.2 has no such sentence (nor
+    rage), so it keeps the attack, as revisions 1-8 did in both rulesets."""
+    s = g.state
+    return s.revision >= 9 and s.ruleset == "1.3.2" and g.view.no_attack_here(realm, seat)
 
 
 def _call(g: Rules, t: Trigger) -> Flow:
@@ -429,7 +454,7 @@ def _call(g: Rules, t: Trigger) -> Flow:
     if c.zone != "world":
         return
     assert c.realm is not None  # in The World
-    stones = g.state.realms[c.realm - 1].stones
+    stones = g.view.realm_stones(c.realm)  # revision 9: none in a banished realm
     candidates = [w.id for w in g.view.world()
                   if w.id != t.source and w.realm != c.realm and g.view.is_wonder(w.id)
                   and w.controller in stones]

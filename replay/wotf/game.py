@@ -120,13 +120,17 @@ class WondersOfTheFirst:
     def sample_decks(self, pool: cards.CardDB, paths: Sequence[str] = ()) -> list[Any]:
         return load_decks(_deck_files(paths) or None, db=pool)
 
-    def deck_problems(self, deck: Any, pool: cards.CardDB) -> list[str]:
+    def deck_problems(self, deck: Any, pool: cards.CardDB, format: str | None = None,
+                      rules_revision: int | None = None) -> list[str]:
         """``deck``: a Wonders deck, or any deck with ``name``, ``entries()`` and
-        ``archive_entries()`` (a seat's entries as the API received them)."""
+        ``archive_entries()`` (a seat's entries as the API received them), checked in the
+        match's ``format`` (None: a deck file's own)."""
         if not isinstance(deck, Deck):
             deck = Deck(name=deck.name or "deck", cards={e.card: e.count for e in deck.entries()},
                         archive={e.card: e.count for e in deck.archive_entries()})
-        return validate_deck(deck, pool)
+        if format is not None:
+            deck = deck.model_copy(update={"format": format})
+        return validate_deck(deck, pool, rules_revision)
 
     def conformance(self, paths: Sequence[str]) -> Iterator[Any]:
         return run_paths(paths or [conformance_dir()])

@@ -146,6 +146,8 @@ class Moves:
         recorded = definition(stand_in) if stand_in is not None else None
         self.t.emit(TokenCreated(seat, cid, name, realm, blank=blank, definition=recorded))
         self.move(cid, "world", "token created", realm=realm, controller=seat)
+        if self.t.view.enters_in_banishment(realm):  # v1.2 301.2 (revision 9): and so ceases (203)
+            self.move(cid, "banishment", "banished realm")
         return cid
 
     # -- revealing -----------------------------------------------------------------------

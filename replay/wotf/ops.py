@@ -486,6 +486,9 @@ def _distribute_one(g: Rules, op: Distribute, ctx: Context, cid: str, realm: int
     if op.faceup:
         yield from g.enter_world(cid, ctx.controller, realm, "distributed")
         return
+    if g.view.enters_in_banishment(realm):
+        g.move(cid, "banishment", "banished realm")  # v1.2 301.2 (revision 9)
+        return
     # Face down as it arrives: no type, no effect (Face Down).
     g.move(cid, "world", FACE_DOWN, realm=realm, controller=ctx.controller, face_down=True)
 
@@ -514,14 +517,14 @@ def _seize_stone(g: Rules, op: RealmOp, ctx: Context) -> Flow:
     this or a target realm; protectors only stop seizures in battles."""
     seat = ctx.controller
     realms = [r for r in g.view.active_realms()
-              if any(st != seat for st in g.state.realms[r - 1].stones)]
+              if any(st != seat for st in g.view.realm_stones(r))]  # revision 9: banished
     if op.realm == "here":
         realms = [r for r in realms if r == ctx.realm]
     if not realms:
         return False
     realm = realms[0] if len(realms) == 1 else (yield from g.ask(Prompt(
         seat, "realm", options=realms, card=ctx.source, text="seize a stone in which realm?")))
-    stones = g.state.realms[realm - 1].stones
+    stones = g.view.realm_stones(realm)
     sources = sorted({st for st in stones if st != seat}, key=["center", "A", "B"].index)
     source = yield from g.ask(Prompt(seat, "stone", options=sources, card=ctx.source,
                                      text=f"seize a stone in realm {realm}"))

@@ -329,6 +329,13 @@ class View:
     def active_realms(self) -> list[int]:
         return [r for r in range(1, self.s.round + 1) if self.is_active_realm(r)]
 
+    def enters_in_banishment(self, realm: int) -> bool:
+        """v1.2 301.2, from revision 9: "If a card is portaled to or attempts to enter a
+        banished realm, it enters that realm in banishment" -- a banished realm still active
+        (v1.2), whatever puts the card there (a move, flying, call, a token, face down)."""
+        return self.s.revision >= 9 and self.s.realms[realm - 1].banished \
+            and self.is_active_realm(realm)
+
     # -- abilities -----------------------------------------------------------------------
 
     def has_null_mark(self, cid: str) -> bool:
@@ -559,6 +566,11 @@ class View:
             return keyword in self.keywords(cid)
         return self.keyword_count(cid, keyword) > 0
 
+    def no_attack_here(self, realm: int, seat: str) -> bool:
+        """404.3.1: attacks involve all of a seat's Wonders in a realm or none, so a "can't
+        attack" on any of them means no attack can take place there."""
+        return any(self.cant(c.id, "attack") for c in self.in_realm(realm, seat))
+
     def cant(self, cid: str, restriction: str, by: str | None = None) -> bool:
         """A "can't" restriction on a card (it wins over any "can", rule 506).
 
@@ -769,9 +781,19 @@ class View:
         extra = self.statics_for(static_rules.STONE_OPS).extra_stones.get(seat, 0)
         return sum(r.stones.count(seat) for r in self.s.realms if not r.banished) + extra
 
+    def realm_stones(self, realm: int) -> list[str]:
+        """The stones in play in a realm.  From revision 9 a banished realm has none: "When a
+        realm is banished, all stones and cards there are also banished" (v1.3.2 section 3,
+        v1.2 301.2), so no one controls, seizes or calls by them; before, they stayed."""
+        here = self.s.realms[realm - 1]
+        if here.banished and self.s.revision >= 9:
+            return []
+        return here.stones
+
     def realm_controller(self, realm: int) -> Seat | None:
-        """505.3: the player controlling the most stones in a realm, if there is one."""
-        stones = self.s.realms[realm - 1].stones
+        """505.3: the player controlling the most stones in a realm, if there is one (405's
+        tie-break; from revision 9 a banished realm has no stones, so no controller)."""
+        stones = self.realm_stones(realm)
         a, b = stones.count("A"), stones.count("B")
         if a > b:
             return "A"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from replay.errors import NewerRevisionError
 
 #: The revision new matches are recorded at.
-RULES_REVISION = 8
+RULES_REVISION = 9
 
 #: From this revision the stack (triggers waiting to resolve, what is resolving, stated loops,
 #: targeting, v1.2 fliers) is recorded as events; before, the same events are applied to the
@@ -84,6 +84,21 @@ REVISIONS: dict[int, str] = {
        "prompt may shuffle its own deck (a DeckShuffled chance event); before, only a judge's "
        "ruling could; several returns at the end of the round: the last player to pass orders "
        "them (403.5); before, listed order",
+    9: "the rules audit's fixes (docs/rulings.md R36-): a banished realm's stones are banished "
+       "with it (v1.3.2 section 3, v1.2 301.2), out of play for every purpose -- no controller "
+       "for 405's tie-break (a draw goes to the lowest numbered realm with a single controller "
+       "among the others), none to seize in a battle or by an effect, none for call; before, "
+       "the tie-break and a seizure still read them; v1.2: a card moved into a banished realm "
+       "(flying, call, a move), a token created or a card distributed face down there enters "
+       "it in banishment, equipment moving with its Wonder too (301.2, R37); before, it "
+       "stayed in The World there; a protector counter stops a seizure only on a Wonder in "
+       "the battle, not on a land or an item there (\"Only cards with a power stat can "
+       "battle\", R38); before, any card's in the realm did; v1.3.2: a rage attack can't take "
+       "place where one of its controller's Wonders there can't attack (404.3.1, \"including "
+       "attacks that would otherwise be enabled by triggered effects\"): not offered, and the "
+       "rage Wonder is not sacrificed (R39); before, it was offered and made; deck checks "
+       "(R40): one copy of a legendary story token per archive, refused only for a match of "
+       "this revision or later",
 }
 
 

@@ -2,8 +2,9 @@
 
 import pytest
 
+from replay import resources
 from replay.errors import CardDataError
-from replay.wotf.cards import SIMPLE_KEYWORDS, default_cards, load_card_file
+from replay.wotf.cards import SIMPLE_KEYWORDS, default_cards, load_card_file, load_cards
 from replay.wotf.decks import load_deck, load_decks, validate_deck
 
 ORBITALS = ["Petraia", "Thalwind", "Solfera", "Umbrathene", "Heliosynth", "Boundless"]
@@ -44,8 +45,8 @@ def test_every_fixture_deck_is_legal():
         assert deck.size() == 50 and deck.main_orbitals(db)
 
 
-def _deck(tmp_path, cards: dict, archive: dict | None = None):
-    lines = ['name = "t"', "[cards]"] + [f'"{k}" = {v}' for k, v in cards.items()]
+def _deck(tmp_path, cards: dict, archive: dict | None = None, format: str = "constructed"):
+    lines = ['name = "t"', f'format = "{format}"', "[cards]"] + [f'"{k}" = {v}' for k, v in cards.items()]
     if archive:
         lines += ["[archive]"] + [f'"{k}" = {v}' for k, v in archive.items()]
     path = tmp_path / "t.toml"
@@ -194,3 +195,93 @@ def test_a_definition_s_kept_facts_are_its_own_and_a_changed_copy_works_them_out
     land = next(c for c in pool if c.type == "land" and c.links)
     relinked = land.model_copy(update={"keywords": (*land.keywords, "link:Solfera")})
     assert "Solfera" in relinked.links and _facts_kept(relinked) == _facts_worked_out(relinked)
+
+
+_EXTRA = """
+[[card]]
+name = "Test Unknown Land"
+type = "land"
+classes = ["Unknown"]
+cost = 0
+orbital = "Petraia"
+rarity = "T"
+set = "Test"
+token = true
+
+[[card]]
+name = "Test Legendary Companion"
+type = "wonder"
+classes = ["Story Token", "Owl"]
+tier = "legendary"
+cost = 0
+power = 1
+orbital = "Boundless"
+rarity = "story"
+set = "Test"
+token = true
+"""
+
+
+def _legal_with(db, name: str, copies: int) -> dict:
+    """A shipped legal deck's cards with ``copies`` of its first entries replaced by ``name``
+    (so the deck still holds 50)."""
+    cards = dict(load_decks(None, db)[0].cards)
+    left = copies
+    for swap in list(cards):
+        taken = min(left, cards[swap])
+        cards[swap] -= taken
+        left -= taken
+    cards = {k: n for k, n in cards.items() if n}
+    if copies:
+        cards[name] = copies
+    return cards
+
+
+def _db_with_extra(tmp_path):
+    """The shipped pool plus a token land and a legendary story token (R40)."""
+    extra = tmp_path / "extra.toml"
+    extra.write_text(_EXTRA)
+    return load_cards([*resources.card_files(resources.shipped_cards_dir()), extra])
+
+
+def test_token_lands_start_in_the_main_deck_only_in_prerelease_and_draft(tmp_path):
+    """304.1: "Players can include token lands in their starting decks"; Unknown Lands: "They
+    can't start the game in a main deck except in some formats like draft and prerelease"
+    (docs/rulings.md R40).  Other tokens never start there."""
+    db = _db_with_extra(tmp_path)
+    wonder_token = next(c.name for c in db if c.token and c.type == "wonder")
+    cards = _legal_with(db, "Test Unknown Land", 3)
+    for fmt in ("prerelease", "draft"):
+        assert validate_deck(_deck(tmp_path, cards, format=fmt), db) == [], fmt
+        problems = validate_deck(_deck(tmp_path, _legal_with(db, wonder_token, 1), format=fmt), db)
+        assert problems and all("token can't start" in p for p in problems), fmt
+    problems = validate_deck(_deck(tmp_path, cards), db)
+    assert problems and all("Test Unknown Land" in p and "token can't start" in p for p in problems)
+    over = validate_deck(_deck(tmp_path, _legal_with(db, "Test Unknown Land", 4), format="draft"), db)
+    assert any("4 copies of a secondary" in p for p in over)  # 303.1 still counts
+
+
+def test_a_legendary_story_token_once_per_archive_from_revision_9(tmp_path):
+    """Story Tokens: "Legendary story tokens are limited to one copy of that printed token
+    card per archive" (R40); a match recorded before revision 9 is not refused for it."""
+    db = _db_with_extra(tmp_path)
+    cards = _legal_with(db, "", 0)
+    twice = _deck(tmp_path, cards, {"Test Legendary Companion": 2})
+    assert any("legendary story token" in p for p in validate_deck(twice, db))
+    assert any("legendary story token" in p for p in validate_deck(twice, db, rules_revision=9))
+    assert validate_deck(twice, db, rules_revision=8) == []
+    assert validate_deck(twice, db, rules_revision=0) == []
+    once = _deck(tmp_path, cards, {"Test Legendary Companion": 1})
+    assert validate_deck(once, db) == []
+
+
+def test_the_match_format_decides_for_entries():
+    """A seat's entries are checked in the match's format (the organizer's create passes it)."""
+    from replay.games import game
+    from replay.wotf.decks import Deck
+
+    played = game("wotf")
+    db = default_cards()
+    deck = load_decks(None, db)[0]
+    assert played.deck_problems(deck, db, "prerelease") == []
+    assert isinstance(deck, Deck) and played.deck_problems(deck, db, "constructed", 8) == []

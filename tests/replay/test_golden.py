@@ -4,7 +4,7 @@ behaviour shows up as a divergence or a different hash.
 The corpus is re-derived at each file's recorded ruleset and rules revision (issue 12, point 5):
 a change to what the engine derives that is not kept behind a revision bump fails here.
 Files of schema 2 (golden-1*, golden-ab-*) were recorded before events were fold-complete;
-golden-s3-* are schema 3, recorded at revisions 1 to 8.
+golden-s3-* are schema 3, recorded at revisions 1 to 9.
 
 To re-record after an intended rules change:
 ``python -m tests.replay.test_golden --write`` (then review the diff of fixtures/matches/).
@@ -95,7 +95,9 @@ def _write() -> None:  # pragma: no cover - a maintenance command
     # revision 6: the stack is recorded -- seed 3012 has v1.2 fliers scheduled; seed
     # 3001 makes Equip's revision-2 choice come up: an arriving Wonder may take its ally's
     # equipment; revision 7: issue 15's player choices and R22; revision 8: issue 15 beyond
-    # its list -- tokens arriving together, triggers about different cards ordered, ...).
+    # its list -- tokens arriving together, triggers about different cards ordered, ...;
+    # revision 9: the rules audit -- banished realms' stones, v1.2 banished realms, protectors
+    # on Wonders only, rage where no attack can take place).
     for ruleset, bots, prefix, seed, revision in (
             ("1.3.2", ("greedy", "greedy"), "golden-132", 2026, 0),
             ("1.2", ("greedy", "random"), "golden-12", 2026, 0),
@@ -115,7 +117,9 @@ def _write() -> None:  # pragma: no cover - a maintenance command
             ("1.3.2", ("greedy", "random"), "golden-s3-r7-132", 3013, 7),
             ("1.2", ("random", "greedy"), "golden-s3-r7-12", 3014, 7),
             ("1.3.2", ("greedy", "random"), "golden-s3-r8-132", 3015, 8),
-            ("1.2", ("random", "greedy"), "golden-s3-r8-12", 3016, 8)):
+            ("1.2", ("random", "greedy"), "golden-s3-r8-12", 3016, 8),
+            ("1.3.2", ("greedy", "random"), "golden-s3-r9-132", 3017, 9),
+            ("1.2", ("random", "greedy"), "golden-s3-r9-12", 3018, 9)):
         if any(MATCHES.glob(f"{prefix}-*.jsonl")):
             continue  # recorded matches stay as recorded; delete them to record anew
         for opened in simulate_matches(FileStore(work), db, decks, 1, seed=seed,

@@ -93,7 +93,8 @@ def _checked(data: bytes) -> tuple[Reading, Mark | None]:
         played = game_of(opened)  # a game this program does not have: refused here
         pool = services().pool(played.name)
         # The deck rules, against the cards the file records, before anything is folded
-        check_decks(opened.seats, played.match_cards(opened, pool), played)
+        check_decks(opened.seats, played.match_cards(opened, pool), played, opened.format,
+                    opened.rules_revision)  # as recorded: a later rule refuses no old match
         reading = open_timeline(events, pool)
     except (LedgerError, ReplayError, TimelineError) as exc:
         raise IllegalError(f"verify failed: {exc}") from None

@@ -46,7 +46,8 @@ def create_match():
         raise MalformedRequestError(f"ruleset {ruleset!r}: {played.title} is played under "
                                     f"{' or '.join(played.rulesets)}")
     pool = svc.pool(played.name)
-    seats = [_seat_info(played, pool, seat, entry) for seat, entry in zip("AB", body.seats, strict=False)]
+    seats = [_seat_info(played, pool, seat, entry, body.format)
+             for seat, entry in zip("AB", body.seats, strict=False)]
     match_id = body.match_id or f"m-{secrets.token_hex(6)}"
     opened = MatchOpened(match_id=match_id, ruleset=ruleset, seats=seats, format=body.format,
                          tournament=body.tournament, round=body.round, table=body.table,
@@ -73,10 +74,10 @@ def game_of_body(name: str) -> Game:
         raise MalformedRequestError(f"game: {exc}") from None
 
 
-def _seat_info(played: Game, pool: Any, seat: str, entry: SeatEntry) -> SeatInfo:
+def _seat_info(played: Game, pool: Any, seat: str, entry: SeatEntry, format: str) -> SeatInfo:
     deck = _deck_of(played, pool, seat, entry)
     info = SeatInfo(as_seat(seat), entry.player, deck.name, deck.entries(), deck.archive_entries())
-    check_decks([info], pool, played)
+    check_decks([info], pool, played, format)  # in the match's format (304.1)
     return info
 
 
@@ -99,19 +100,22 @@ class Entries(list):
         return list(self.archive)
 
 
-def check_decks(seats: list[SeatInfo], db: Any, played: Game | None = None) -> None:
+def check_decks(seats: list[SeatInfo], db: Any, played: Game | None = None,
+                format: str | None = None, rules_revision: int | None = None) -> None:
     """The deck rules (303) for every seat, against ``db`` (for an import: the cards its file
     records): 422 naming the seat and the first problems.  Counts are bounded (1–50 copies,
     each card listed once) before anything is built from them, so an absurd count costs
-    nothing; a create and an import go through this same check."""
+    nothing; a create and an import go through this same check, in the match's ``format``
+    (an import: for the ``rules_revision`` it was recorded at)."""
     for info in seats:
-        problems = deck_problems(info, db, played or game("wotf"))
+        problems = deck_problems(info, db, played or game("wotf"), format, rules_revision)
         if problems:
             raise IllegalError(f"seat {info.seat} ({info.player}): deck {info.deck_name!r} is "
                                f"not legal: " + "; ".join(problems[:5]))
 
 
-def deck_problems(info: SeatInfo, db: Any, played: Game) -> list[str]:
+def deck_problems(info: SeatInfo, db: Any, played: Game, format: str | None = None,
+                  rules_revision: int | None = None) -> list[str]:
     """Every problem with a seat's deck and archive (empty: legal)."""
     problems = []
     for table, entries in (("cards", info.deck), ("archive", info.archive)):
@@ -130,7 +134,7 @@ def deck_problems(info: SeatInfo, db: Any, played: Game) -> list[str]:
         return problems
     deck = Entries(info.deck_name or f"seat {info.seat}'s deck", list(info.deck),
                    list(info.archive))
-    return played.deck_problems(deck, db)
+    return played.deck_problems(deck, db, format, rules_revision)
 
 
 def _deck_of(played: Game, pool: Any, seat: str, entry: SeatEntry) -> Any:
