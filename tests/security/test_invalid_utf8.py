@@ -61,17 +61,17 @@ def _old_version_byte_rehashed() -> tuple[str, bytes, int]:
                                     _old_version_byte_rehashed])
 def test_verify_reports_invalid_utf8_and_carries_on(tmp_path, damage):
     name, data, line = damage()
-    store = tmp_path / "store"
+    store = tmp_path / "store"  # each file named as its match (else: misnamed)
     store.mkdir()
-    (store / f"a-{name}").write_bytes(data)  # verified first
-    shutil.copy(MATCHES / "golden-s3-r8-12-0001.jsonl", store / "z-golden-s3-r8-12-0001.jsonl")
+    (store / name).write_bytes(data)
+    shutil.copy(MATCHES / "golden-s3-r8-12-0001.jsonl", store / "golden-s3-r8-12-0001.jsonl")
     done = _wonders("verify", str(store))
     out = done.stdout + done.stderr
     assert done.returncode != 0 and "Traceback" not in out, out
     (fail,) = [text for text in out.splitlines() if text.startswith("FAIL")]
-    assert f"a-{name}:{line}: seq {line - 1}:" in fail and "invalid UTF-8" in fail, out
+    assert f"{name}:{line}: seq {line - 1}:" in fail and "invalid UTF-8" in fail, out
     assert any(text.startswith("OK") and "golden-s3-r8-12-0001" in text
-               for text in out.splitlines()), out  # the file after it was verified
+               for text in out.splitlines()), out  # the other file was verified too
     assert "1 passed, 1 failed" in out, out
 
 
