@@ -267,7 +267,7 @@ def prompt_out(game: Game, engine: Any, perspective: str, salt: str = "",
     if engine is None or engine.prompt is None:
         return None
     view = getattr(game, "prompt_view", None)
-    shown = view(engine, perspective, handle_maker(salt)) if view is not None \
+    shown = view(engine, perspective, handle_maker(salt), players) if view is not None \
         else generic_prompt(game, engine, perspective, players)
     return prompt_model(shown) if shown is not None else None
 
