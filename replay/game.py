@@ -257,6 +257,8 @@ class WebGame(Protocol):
       ``answer`` (the body a chosen list is sent in, as ``pick``); ``handle(id)`` is an
       opaque stand-in for a card the seat may not identify; ``players`` (seat -> player) names
       the seats in the labels, which name no seat letter and no card id.
+    * ``prompt_text(state, text, view, players) -> str`` -- a generic prompt's text as ``view``
+      reads it (the engine's texts name cards by id; this names them in words).
     * ``answer(seat, prompt, pick) -> Event`` -- the decision answering a prompt of listed
       picks (or a ``choose``) with ``pick`` (the generic prompt view needs it).
     * ``seat_decision(rules, seat, event, handle) -> (event, conceal)`` -- a parsed decision
