@@ -254,12 +254,15 @@ class WebGame(Protocol):
     """What the recording API also uses of a game when it has it (each optional: the web
     falls back to a generic form built from the protocol above).
 
-    * ``prompt_view(rules, view, handle) -> dict | None`` -- the pending prompt as ``view``
-      may see it: ``seat, kind, text, card, yours`` and, for the seat it addresses or the
+    * ``prompt_view(rules, view, handle, players) -> dict | None`` -- the pending prompt as
+      ``view`` may see it: ``seat, kind, text, card, yours`` and, for the seat it addresses or the
       omniscient view, ``options`` (``[{decision, label}]``: ``decision`` is an API body) or
       ``choose`` (``{of, min, max, ordered, multiset}``) with ``labels`` (pick -> words) and
       ``answer`` (the body a chosen list is sent in, as ``pick``); ``handle(id)`` is an
-      opaque stand-in for a card the seat may not identify.
+      opaque stand-in for a card the seat may not identify; ``players`` (seat -> player) names
+      the seats in the labels, which name no seat letter and no card id.
+    * ``prompt_text(state, text, view, players) -> str`` -- a generic prompt's text as ``view``
+      reads it (the engine's texts name cards by id; this names them in words).
     * ``answer(seat, prompt, pick) -> Event`` -- the decision answering a prompt of listed
       picks (or a ``choose``) with ``pick`` (the generic prompt view needs it).
     * ``seat_decision(rules, seat, event, handle) -> (event, conceal)`` -- a parsed decision

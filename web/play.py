@@ -6,8 +6,8 @@ so the token does not stay in the address bar or the history.  The page then tal
 JSON API with that session (writes carry the page's CSRF token) and shows the board from the
 seat's side and the pending prompt (a turn in two taps: the card, then where), the players by
 name (from the match's ``MatchOpened``), a seat's "call the judge" button and the judge's
-console (take-back with a confirmation, endings, notes, rulings): web/static/play.js,
-playturn.js, judge.js.
+console (take-back with a confirmation, endings, notes, and rulings where the game has judge's
+operations): web/static/play.js, playturn.js, judge.js.
 
 The posts that change the session (entering with a token, leaving) come only from this site:
 their ``Origin`` (or, without one, their ``Referer``) must name the host the request was sent
@@ -78,13 +78,20 @@ def page(match_id: str):
     if SESSION_CSRF not in session:
         session[SESSION_CSRF] = secrets.token_urlsafe(24)
     return render_template("play.html", match_id=match_id, role=role,
-                           csrf=session[SESSION_CSRF], players=players_of(match_id))
+                           csrf=session[SESSION_CSRF], players=players_of(match_id),
+                           rulings=has_rulings(match_id))
 
 
 def players_of(match_id: str) -> dict[str, str]:
     """Seat -> player name, as the match records them (its ``MatchOpened``)."""
     return services().tables.using(
         match_id, lambda table: {info.seat: info.player for info in table.opened.seats})
+
+
+def has_rulings(match_id: str) -> bool:
+    """Whether the match's game has judge's operations (a ``ruling``, replay/game.py): the
+    judge's page offers the Ruling form only then (POST …/manual refuses it otherwise)."""
+    return services().tables.using(match_id, lambda table: hasattr(table.game, "ruling"))
 
 
 @bp.route("/play/<match_id>", methods=["POST"])

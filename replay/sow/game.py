@@ -21,7 +21,7 @@ from ledger.registry import register_analytics
 from replay.errors import NewerRevisionError, ReplayError
 from replay.game import Address
 from replay.prompts import Prompt
-from replay.sow import bots, decks, events, evolve, facts, narrate, perspective, records
+from replay.sow import bots, decks, events, evolve, facts, labels, narrate, perspective, records
 from replay.sow.cards import CardPool, definitions_digest, load_file, load_pool
 from replay.sow.engine import Engine
 from replay.sow.revisions import ENGINE_VERSION, RULES_REVISION, RULESETS
@@ -171,6 +171,11 @@ class StateOfWonder:
         return narrate.narrate(event, names, players)
 
     # -- the API ---------------------------------------------------------------------------
+    def prompt_text(self, state: SowState, text: str, view: str,
+                    players: Mapping[str, str] | None = None) -> str:
+        """The prompt's text as ``view`` reads it: cards in words, never ids (labels.py)."""
+        return labels.prompt_text(state, text, view, players)
+
     def answer(self, seat: str, prompt: Prompt, pick: Any) -> Event:
         """The decision answering a prompt of listed picks (or a ``choose``) with ``pick``:
         a turn prompt lists the decisions themselves; any other prompt is answered with

@@ -2,12 +2,15 @@
 
 ``narrate(event, names, players)`` reads names from the event (events carry them) or from
 ``names`` (card id -> name, as :func:`replay.sow.perspective.card_names` gives them for a
-perspective); a card the reader may not name is "a hidden card".  Seats read as their players'
+perspective); a card the reader may not name is "a hidden card"; an ability a reason names by
+its id reads as its printed text (the State of Wonder card data).  Seats read as their players'
 names (``players``: seat -> player), "player A" where the match names no one.
 """
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -25,6 +28,7 @@ from ledger.events import (
     TakenBack,
 )
 from replay.sow import events as ev
+from replay.sow.cards import load_pool
 
 Names = Mapping[str, str]
 
@@ -39,6 +43,29 @@ def _name(names: Names, cid: str) -> str:
 
 def _names(names: Names, cids: list[str]) -> str:
     return ", ".join(_name(names, c) for c in cids) or "nothing"
+
+
+# A reason naming an ability, as the engine records it: "<card>: <ability id>" (gold gained or
+# spent, replay/sow/abilities.py, actions.py) or "cost of <ability id>" (an exhausting cost).
+ABILITY_REASON = re.compile(r"^(?:(?P<card>.+): |cost of )(?P<id>[a-z0-9]+(?:-[a-z0-9]+)+)$")
+
+
+@functools.cache
+def _ability_texts() -> dict[str, str]:
+    """Ability id -> its printed text, from the State of Wonder card data."""
+    return {a.id: a.text.rstrip(".") for card in load_pool().cards() for a in card.abilities
+            if a.text}
+
+
+def _why(reason: str) -> str:
+    """A recorded reason in words: an ability by its text (or "its ability"), never its id."""
+    m = ABILITY_REASON.match(reason)
+    if m is None:
+        return reason
+    if m["card"] is None:
+        return "the cost of its ability"
+    text = _ability_texts().get(m["id"])
+    return f"{m['card']}: “{text}”" if text else f"{m['card']}'s ability"
 
 
 Seat = Callable[[str | None], str]
@@ -74,11 +101,11 @@ LINES: dict[type, Line] = {
     ev.FirstPlayerDetermined: lambda e, s, p: f"{p(e.seat)} goes first (by {e.by}).",
     ev.TurnBegan: lambda e, s, p: f"Turn {e.number}: {p(e.seat)}'s turn begins.",
     ev.PhaseBegan: lambda e, s, p: f"The {e.phase} phase begins.",
-    ev.GoldGained: lambda e, s, p: f"{p(e.seat)} gains {e.amount} gold ({e.reason}).",
-    ev.GoldSpent: lambda e, s, p: f"{p(e.seat)} spends {e.amount} gold ({e.reason}).",
+    ev.GoldGained: lambda e, s, p: f"{p(e.seat)} gains {e.amount} gold ({_why(e.reason)}).",
+    ev.GoldSpent: lambda e, s, p: f"{p(e.seat)} spends {e.amount} gold ({_why(e.reason)}).",
     ev.CardPutIntoPlay: lambda e, s, p: (f"{p(e.seat)} puts {e.name} into play"
                                       f"{' exhausted' if e.exhausted else ''}."),
-    ev.Exhausted: lambda e, s, p: f"{e.name} is exhausted ({e.reason}).",
+    ev.Exhausted: lambda e, s, p: f"{e.name} is exhausted ({_why(e.reason)}).",
     ev.CardsReadied: lambda e, s, p: f"Readied: {_names(s, e.cards)}.",
     ev.WoundsHealed: lambda e, s, p: f"Units heal: {_names(s, e.cards)}.",
     ev.ProgressAdded: lambda e, s, p: f"{e.name} gains {e.amount} progress ({e.total}).",

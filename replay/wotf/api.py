@@ -34,6 +34,7 @@ from replay.wotf.events import (
     Passed,
     PlayDeclared,
 )
+from replay.wotf.labels import option_labels
 from replay.wotf.manual import at_positions, why_not_seat_ops
 from replay.wotf.state import GameState
 
@@ -249,9 +250,11 @@ def offers_hidden_cards(engine: Engine) -> bool:
 # -- the pending prompt as a perspective sees it ------------------------------------------------
 
 
-def prompt_view(engine: Engine, view: str, handle: Callable[[str], str]) -> dict[str, Any] | None:
+def prompt_view(engine: Engine, view: str, handle: Callable[[str], str],
+                players: Mapping[str, str] | None = None) -> dict[str, Any] | None:
     """The pending prompt; its options only for the seat it addresses (or the omniscient
-    view); a face-down card offered to a seat is shown as ``handle(id)``."""
+    view); a face-down card offered to a seat is shown as ``handle(id)``; ``players`` (seat ->
+    player) names the seats in the options' labels (:mod:`replay.wotf.labels`)."""
     prompt = engine.prompt
     if prompt is None:
         return None
@@ -274,12 +277,12 @@ def prompt_view(engine: Engine, view: str, handle: Callable[[str], str]) -> dict
         out["options"] = [{"decision": {"type": "ManualResolved", "card": prompt.card, "ops": []},
                            "label": "It did nothing"}]
     else:
-        _offer_picks(out, engine, view, handle, names)
+        _offer_picks(out, engine, view, handle, names, players)
     return out
 
 
 def _offer_picks(out: dict[str, Any], engine: Engine, view: str, handle: Callable[[str], str],
-                 names: dict[str, str]) -> None:
+                 names: dict[str, str], players: Mapping[str, str] | None = None) -> None:
     prompt = engine.prompt
     assert prompt is not None
 
@@ -289,8 +292,10 @@ def _offer_picks(out: dict[str, Any], engine: Engine, view: str, handle: Callabl
         return pick, None
     if prompt.choose is None:
         offered = arranged([shown(o) for o in prompt.options])
+        words = option_labels([pick for pick, _ in offered], engine.state, view, players)
         out["options"] = [{"decision": {"type": "Answered", "kind": prompt.kind, "pick": pick},
-                           "label": label or _pick_label(pick, names)} for pick, label in offered]
+                           "label": label or word} for (pick, label), word in
+                          zip(offered, words, strict=True)]
         return
     c = prompt.choose
     offered = arranged([shown(cid) for cid in c.of])
@@ -339,12 +344,6 @@ def turn_label(option: Any, names: dict[str, str], state: GameState | None = Non
     if kind == "HarvestDeclared":
         return "Harvest " + ", ".join(names.get(cid, cid) for cid in option.cards)
     return kind
-
-
-def _pick_label(pick: Any, names: dict[str, str]) -> str:
-    if isinstance(pick, str) and pick in names:
-        return f"{names[pick]} ({pick})"
-    return str(pick)
 
 
 # -- a seat's decision before the engine sees it ------------------------------------------------

@@ -256,9 +256,10 @@ class WondersOfTheFirst:
         from replay.wotf import api
         return api.decision(seat, body)
 
-    def prompt_view(self, rules: Engine, view: str, handle: Any) -> dict[str, Any] | None:
+    def prompt_view(self, rules: Engine, view: str, handle: Any,
+                    players: Mapping[str, str] | None = None) -> dict[str, Any] | None:
         from replay.wotf import api
-        return api.prompt_view(rules, view, handle)
+        return api.prompt_view(rules, view, handle, players)
 
     def seat_decision(self, rules: Engine, seat: str, event: Event, handle: Any) -> tuple[Event, bool]:
         from replay.wotf import api

@@ -152,3 +152,16 @@ def test_two_seats_record_sow_decisions_by_clicking_on_play(live, browser):
     assert width <= PHONE["width"], width  # /play fits a 390 px phone
     for _, errors in pages.values():
         assert errors == []
+
+
+def test_the_judge_of_a_sow_match_is_offered_no_ruling_form(live, browser):
+    """State of Wonder has no judge's operations (POST …/manual: 422): no Ruling section."""
+    server, api = live
+    mid, tokens = create(api)
+    page, errors = watched(browser)
+    page.goto(f"{server.base}/play/{mid}?token={tokens['judge']}")
+    page.wait_for_selector("#play[data-length] .sow-board")
+    assert page.locator("#ruling").count() == 0
+    assert "Ruling" not in page.locator("#tools h2").all_inner_texts()
+    assert page.locator("#history").count() == 1 and page.locator("#note textarea").count() == 1
+    assert errors == []

@@ -267,7 +267,7 @@ def prompt_out(game: Game, engine: Any, perspective: str, salt: str = "",
     if engine is None or engine.prompt is None:
         return None
     view = getattr(game, "prompt_view", None)
-    shown = view(engine, perspective, handle_maker(salt)) if view is not None \
+    shown = view(engine, perspective, handle_maker(salt), players) if view is not None \
         else generic_prompt(game, engine, perspective, players)
     return prompt_model(shown) if shown is not None else None
 
@@ -299,7 +299,9 @@ def generic_prompt(game: Game, engine: Any, perspective: str,
     narration); listed picks and a ``choose`` are answered with the game's ``answer``.
     A chance prompt (the recorder draws it; no role answers it) is named, with no options."""
     prompt = engine.prompt
-    out: dict[str, Any] = {"seat": prompt.seat, "kind": prompt.kind, "text": prompt.text,
+    words = getattr(game, "prompt_text", None)
+    text = words(engine.state, prompt.text, perspective, players) if words else prompt.text
+    out: dict[str, Any] = {"seat": prompt.seat, "kind": prompt.kind, "text": text,
                            "card": prompt.card, "yours": perspective == prompt.seat}
     if prompt.kind == "chance" or perspective not in (prompt.seat, "omniscient"):
         return out  # the other seat's options would show that seat's hand

@@ -56,6 +56,7 @@ export class JudgeConsole {
     this.ctx = ctx;
     this.events = [];
     this.confirming = null;  // the take-back point whose confirmation is open
+    this.reason = "";  // its reason as typed so far (kept when the list is redrawn)
   }
 
   async load() {
@@ -101,7 +102,9 @@ export class JudgeConsole {
   renderHistory(board) {
     const list = document.getElementById("history");
     const points = board.over ? [] : takeBackPoints(currentLine(this.events));
+    const typing = list.contains(document.activeElement);  // the confirmation's reason
     list.replaceChildren(...points.map((point) => this.pointRow(point)));
+    if (typing) list.querySelector(".confirm input[name=reason]")?.focus();
     if (!points.length) list.append(el("li", { class: "none" }, board.over
       ? "The match has ended: its record is final." : "Nothing to take back yet."));
   }
@@ -119,6 +122,7 @@ export class JudgeConsole {
   }
 
   confirm(point) {
+    if (this.confirming !== point.seq) this.reason = "";
     this.confirming = point.seq;
     this.renderHistory({ over: false });
     document.querySelector("#history .confirm")?.scrollIntoView({ block: "nearest" });
@@ -128,6 +132,8 @@ export class JudgeConsole {
     const shown = point.undone.slice(0, SHOWN_UNDONE);
     const reason = el("input", { type: "text", name: "reason", maxlength: "500",
                                  placeholder: "why (recorded with the take-back)" });
+    reason.value = this.reason;
+    reason.addEventListener("input", () => { this.reason = reason.value; });
     return el("div", { class: "confirm", role: "alertdialog" },
       el("p", {}, `Take the match back to event ${point.seq}? This undoes ${point.undone.length} event(s):`),
       el("ol", { class: "undone", start: String(point.undone[0].seq) },

@@ -21,9 +21,13 @@ const csrf = root.dataset.csrf;
 const players = JSON.parse(root.dataset.players || "{}");
 const api = `/api/matches/${encodeURIComponent(matchId)}`;
 let current = null;   // the last StateOut
-let busy = false;
+let busy = false;     // a write and the refresh after it are in flight: no other write
 let shownLength = -1; // re-render only when the match moved (keeps ticked boxes while polling)
-let picked = null;    // the turn chooser's first tap (a group key), until the match moves
+let shownPrompt = null;  // the prompt drawn (JSON): redrawn only when it changes (keeps input)
+let shownBoard = null;   // the board the ruling form was drawn from (JSON)
+let picked = null;    // the turn chooser's first tap (a group key), until the prompt changes
+let ownLength = -1;   // the match's length after this page's last recorded write
+let error = null;     // the error on the status line: {kind: "refresh" | "write", length}
 
 function seatName(seat) {
   return players[seat] || `seat ${seat}`;
@@ -44,6 +48,23 @@ function setStatus(text, isError = false) {
   status.classList.toggle("error", isError);
 }
 
+// An error stays on the status line while it is true: a failed refresh until one succeeds, a
+// refused write until the match moves after it (or a later write is recorded).
+function showError(message, kind, red = true) {
+  error = { kind, length: null };
+  setStatus(message, red);
+}
+
+function errorStillTrue() {
+  if (!error) return false;
+  if (error.kind === "write" && (error.length === null || error.length === current.length)) {
+    error.length = current.length;
+    return true;
+  }
+  error = null;
+  return false;
+}
+
 async function call(method, path, body) {
   const init = { method, headers: { "Accept": "application/json" }, credentials: "same-origin" };
   if (body !== undefined) {
@@ -53,21 +74,37 @@ async function call(method, path, body) {
   }
   const response = await fetch(`${api}${path}`, init);
   const data = await response.json().catch(() => ({ error: "bad_response", message: response.statusText }));
-  if (!response.ok) throw new Error(`${data.message || data.error} (HTTP ${response.status})`);
+  if (!response.ok) {
+    throw Object.assign(new Error(`${data.message || data.error} (HTTP ${response.status})`),
+                        { status: response.status });
+  }
   return data;
+}
+
+// A 409 on a write sent from a length this page's own earlier write has moved past: that
+// earlier write (a second tap on the same button) is what the match has now.
+function alreadyRecorded(failure, body) {
+  return failure.status === 409 && body && body.expected_seq !== undefined &&
+    body.expected_seq < ownLength;
 }
 
 async function write(path, body) {
   if (busy) return;
   busy = true;
   try {
-    await call("POST", path, body);
+    const done = await call("POST", path, body);
+    ownLength = done.seq;
+    error = null;
     setStatus("recorded");
-  } catch (error) {
-    setStatus(error.message, true);
+  } catch (failure) {
+    if (alreadyRecorded(failure, body)) {
+      showError("Already recorded: your earlier tap was taken; nothing more was sent.", "write", false);
+    } else {
+      showError(failure.message, "write");
+    }
   } finally {
+    await refresh();  // still busy: a tap on what is on the page until it is redrawn sends nothing
     busy = false;
-    await refresh();
   }
 }
 
@@ -164,6 +201,9 @@ function renderRuling() {
     box.replaceChildren(el("p", {}, "The match has ended."));
     return;
   }
+  const board = JSON.stringify(current.board);
+  if (board === shownBoard) return;  // keep the ruling being entered while the board is the same
+  shownBoard = board;
   box.replaceChildren(manualForm(current.board, "judge", (ops, note) =>
     write("/manual", { ops, note, expected_seq: current.length }), seatName));
 }
@@ -324,8 +364,8 @@ function statusLine(b) {
 async function refresh() {
   try {
     current = await call("GET", "/state");
-  } catch (error) {
-    setStatus(error.message, true);
+  } catch (failure) {
+    if (!error || error.kind === "refresh") showError(failure.message, "refresh");
     return;
   }
   const b = current.board;
@@ -335,14 +375,17 @@ async function refresh() {
   } else if (d) {  // shown as recorded; the engine can't continue it
     setStatus(`The engine disagrees with the record at seq ${d.seq}, so this match can be ` +
               `viewed and downloaded but not continued: ${d.message}`, true);
-  } else if (!document.getElementById("status").classList.contains("error")) {
+  } else if (!errorStillTrue()) {
     setStatus(statusLine(b));
   }
   if (current.length === shownLength) return;
   shownLength = current.length;
-  picked = null;
+  const prompt = JSON.stringify([current.prompt, b.over]);
+  const promptChanged = prompt !== shownPrompt;
+  shownPrompt = prompt;
+  if (promptChanged) picked = null;
   renderBoard(current);
-  renderPrompt(current.prompt);
+  if (promptChanged) renderPrompt(current.prompt);  // the answer being entered stays otherwise
   if (judge) {
     renderRuling();
     await judge.render(b);
@@ -365,7 +408,7 @@ function seatTools() {
     callJudge.addEventListener("click", async () => {
       const text = document.getElementById("call-text");
       await write("/judge-call", { text: text.value.trim() });
-      if (!document.getElementById("status").classList.contains("error")) {
+      if (!error) {
         setStatus("The judge has been called to your table.");
         text.value = "";
       }

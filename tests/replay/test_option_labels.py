@@ -1,0 +1,59 @@
+"""A listed prompt's options as the table reads them (replay/wotf/labels.py): seats by their
+players' names, cards by name and where they are, further detail only where two options would
+still read alike -- never a seat letter or a card id."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from replay.wotf.api import prompt_view
+from replay.wotf.bots import answer_chance
+from replay.wotf.engine import Engine
+from replay.wotf.labels import option_labels
+from replay.wotf.state import CardState, GameState
+from tests.replay.helpers import opened, small_db
+
+PLAYERS = {"A": "Ann", "B": "Bob"}
+ID = re.compile(r"\b[AB]\d+\b")
+
+
+def test_who_plays_first_is_offered_by_the_players_names():
+    engine = Engine.for_match(opened(), small_db())
+    engine.start()
+    while engine.prompt is not None and engine.prompt.kind == "chance":
+        engine.decide(answer_chance(engine.prompt, random.Random(1)))
+    assert engine.prompt is not None and engine.prompt.kind == "first"
+    chooser = engine.prompt.seat
+    view = prompt_view(engine, chooser, lambda cid: cid, PLAYERS)
+    assert view is not None
+    labels = {o["decision"]["pick"]: o["label"] for o in view["options"]}
+    assert labels[chooser] == f"{PLAYERS[chooser]} (you)"
+    other = "B" if chooser == "A" else "A"
+    assert labels[other] == PLAYERS[other]
+    judge = prompt_view(engine, "omniscient", lambda cid: cid, PLAYERS)
+    assert judge is not None and sorted(o["label"] for o in judge["options"]) == ["Ann", "Bob"]
+
+
+def _card(cid: str, name: str, seat: str, realm: int | None, **more) -> CardState:
+    zone = "world" if realm is not None else "hand"
+    return CardState(id=cid, name=name, owner=seat, zone=zone, controller=seat if realm else None,
+                     realm=realm, **more)
+
+
+def test_cards_are_offered_by_name_and_place_and_told_apart_without_ids():
+    state = GameState(cards={c.id: c for c in [
+        _card("B8", "Highlands of Petraia", "B", 1),
+        _card("A6", "Sunspire Citadel", "A", 2, tapped=True),
+        _card("A7", "Sunspire Citadel", "A", 2),
+        _card("A8", "Ember Imp", "A", 3),
+        _card("A9", "Ember Imp", "A", 3),
+        _card("A3", "Ember Imp", "A", None)]})
+    labels = option_labels(["B8", "A6", "A7", "A8", "A9", "A3"], state, "B", PLAYERS)
+    assert labels == ["Highlands of Petraia (Bob's, realm 1)",
+                      "Sunspire Citadel (Ann's, realm 2, tapped)",
+                      "Sunspire Citadel (Ann's, realm 2, untapped)",
+                      "Ember Imp (Ann's, realm 3, untapped), the first",
+                      "Ember Imp (Ann's, realm 3, untapped), the second",
+                      "Ember Imp (Ann's hand)"]
+    assert not any(ID.search(label) for label in labels)
