@@ -165,3 +165,33 @@ def test_the_judge_of_a_sow_match_is_offered_no_ruling_form(live, browser):
     assert "Ruling" not in page.locator("#tools h2").all_inner_texts()
     assert page.locator("#history").count() == 1 and page.locator("#note textarea").count() == 1
     assert errors == []
+
+
+def test_the_status_line_names_players_not_seat_letters(finished, live, browser):
+    """Whose turn it is and who won read as the players' names, in the viewer and on /play
+    (players are never "A" or "seat A")."""
+    server, mid, replay = finished
+    names = {seat.seat: seat.player for seat in replay.opened.seats}
+    seq = next(s for s in range(len(replay))
+               if SOW.board(replay.state_at(s), replay.db, "omniscient").get("turn_player"))
+    page, errors = watched(browser)
+    page.goto(f"{server.base}/matches/{mid}?seq={seq}&as=omniscient")
+    page.wait_for_selector(f"#board[data-seq='{seq}'] .sow-board")
+    status = page.inner_text("#status")
+    assert any(f"{name} to act" in status for name in names.values()), status
+    assert " A to act" not in status and " B to act" not in status, status
+    page.keyboard.press("End")
+    page.wait_for_selector(f"#board[data-seq='{len(replay) - 1}']")
+    end = page.inner_text("#status")
+    winner = replay.engine.state.winner
+    if winner is not None:
+        assert f"{names[winner]} wins" in end, end
+    assert errors == []
+    _, api = live
+    other, tokens = create(api)
+    seat_page, seat_errors = watched(browser)
+    seat_page.goto(f"{server.base}/play/{other}?token={tokens['A']}")
+    seat_page.wait_for_selector("#play[data-length] .sow-board")
+    line = seat_page.inner_text("#status")
+    assert " A to act" not in line and " B to act" not in line, line
+    assert seat_errors == []

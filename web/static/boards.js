@@ -17,7 +17,12 @@ function el(tag, cls, ...children) {
 
 const SEATS = ["A", "B"];
 
-function sowCard(card, owner) {
+// A seat as the page names it: its label (the player's name) where the page gives one.
+function who(seat, labels = {}) {
+  return labels[seat] || `seat ${seat}`;
+}
+
+function sowCard(card, owner, labels = {}) {
   const node = el("div", `sow-card ${card.type}${card.exhausted ? " exhausted" : ""}`);
   node.dataset.name = card.name;
   const head = el("div", "sow-card-head", el("span", "name", card.name));
@@ -25,7 +30,7 @@ function sowCard(card, owner) {
   else if ("health" in card) head.append(el("span", "stats", `♥${card.health}`));
   node.append(head);
   const bits = [card.type];
-  if (owner) bits.push(`seat ${owner}`);
+  if (owner) bits.push(who(owner, labels));
   if (card.exhausted) bits.push("exhausted");
   if (card.damage) bits.push(`damage ${card.damage}`);
   if ("progress" in card) bits.push(`progress ${card.progress}/${card.progress_rate}`);
@@ -83,7 +88,7 @@ export function sowBoard(board, options = {}) {
   const battle = el("section", "sow-battle",
     el("div", "sow-area-label", "Pitched battle"),
     board.pitched_battle.length
-      ? el("div", "cards", board.pitched_battle.map((card) => sowCard(card, card.owner)))
+      ? el("div", "cards", board.pitched_battle.map((card) => sowCard(card, card.owner, labels)))
       : el("span", "empty", "no battle"));
   battle.dataset.area = "pitched_battle";
   const root = el("div", "sow-board");
@@ -93,13 +98,15 @@ export function sowBoard(board, options = {}) {
   return root;
 }
 
-export function sowStatus(board) {
-  const result = board.over ? (board.winner ? `${board.winner} wins (${board.reason})` : `draw (${board.reason})`) : "";
-  return [`turn ${board.turn || "–"}`, board.turn_player ? `${board.turn_player} to act` : "",
+export function sowStatus(board, options = {}) {
+  const labels = options.labels || {};
+  const result = board.over ? (board.winner ? `${who(board.winner, labels)} wins (${board.reason})` : `draw (${board.reason})`) : "";
+  return [`turn ${board.turn || "–"}`, board.turn_player ? `${who(board.turn_player, labels)} to act` : "",
           board.phase ? `phase ${board.phase}` : "", result].filter(Boolean).join(" · ");
 }
 
-// game name -> {draw(board, options) -> element, status(board) -> text}
+// game name -> {draw(board, options) -> element, status(board, options) -> text}; options:
+// {me: the seat at the bottom, labels: {A: name, B: name}, how the page names the seats}
 const RENDERERS = { sow: { draw: sowBoard, status: sowStatus } };
 
 export function renderer(board) {

@@ -354,7 +354,7 @@ const judge = role === "judge" ? new JudgeConsole({
 
 function statusLine(b) {
   const game = renderer(b);
-  const where = game ? game.status(b) : `Round ${b.round}`;
+  const where = game ? game.status(b, { labels: { A: seatName("A"), B: seatName("B") } }) : `Round ${b.round}`;
   const prompt = current.prompt;
   if (!prompt) return where;
   if (role !== "judge" && prompt.seat === role) return `${where} · your move`;

@@ -9,6 +9,6 @@ const stage = document.getElementById("board");
 const root = document.getElementById("sandbox").dataset;
 const labels = { A: `A · ${root.playerA || ""}`, B: `B · ${root.playerB || ""}` };
 const game = renderer(state.board);
-if (game) stage.replaceChildren(game.draw(state.board, {}));
+if (game) stage.replaceChildren(game.draw(state.board, { labels: { A: root.playerA || "seat A", B: root.playerB || "seat B" } }));
 else drawWonders(stage, state.board, state.prompt && state.prompt.seat === "B" ? "B" : "A", labels);  // the seat deciding at the bottom
 stage.dataset.ready = "1";

@@ -57,7 +57,7 @@ function drawOther(step, game) {
     holder.id = "game-board";
     stage.replaceChildren(holder);
   }
-  holder.replaceChildren(game.draw(step.board, { me: step.perspective }));
+  holder.replaceChildren(game.draw(step.board, { me: step.perspective, labels: playerNames() }));
 }
 
 function draw(step) {
@@ -72,8 +72,9 @@ function draw(step) {
     (here ? "  ⚠ today's engine derives something else here" : "");
   $("current").title = $("current").textContent;  // the dock shows two lines at most
   $("current").classList.toggle("diverged-here", Boolean(here));
-  const result = b.over ? (b.winner ? `${b.winner} wins (${b.reason})` : `draw (${b.reason})`) : "";
-  $("status").textContent = game ? [step.live ? "● live" : "", game.status(b)].filter(Boolean).join(" · ")
+  const names = playerNames();
+  const result = b.over ? (b.winner ? `${names[b.winner] || b.winner} wins (${b.reason})` : `draw (${b.reason})`) : "";
+  $("status").textContent = game ? [step.live ? "● live" : "", game.status(b, { labels: names })].filter(Boolean).join(" · ")
     : [step.live ? "● live" : "", `round ${b.round || "–"}`,
        b.phase ? `phase ${b.phase}` : "", result].filter(Boolean).join(" · ");
   $("scrubber").max = String(view.timeline.last);
@@ -97,6 +98,11 @@ function draw(step) {
   if (!focused || focused.seq !== step.seq) view.focusNote = null;  // a note's link holds its moment only
   drawNotesHere(step.seq);
   history.replaceState(null, "", view.focusNote !== null ? `${link}&note=${view.focusNote}` : link);
+}
+
+// The players' names by seat (the status line and State of Wonder's board name them so).
+function playerNames() {
+  return view.timeline.players || {};
 }
 
 function seatLabels() {
