@@ -27,14 +27,20 @@ def advance_to(base: str, mid: str, tokens: dict[str, str], kind: str) -> dict:
         prompt = pending["prompt"]
         if prompt["kind"] == kind:
             return prompt
-        if prompt["choose"]:
-            c = prompt["choose"]
-            decision = {**(prompt["answer"] or {}), "pick": c["of"][:c["min"]]}
-        else:
-            decision = prompt["options"][0]["decision"]
-        api_call(base, "POST", f"/api/matches/{mid}/decisions", tokens[prompt["seat"]],
-                 {"expected_seq": pending["length"], "decision": decision})
+        answer_one(base, mid, tokens, pending)
     raise AssertionError(f"no {kind} prompt")
+
+
+def answer_one(base: str, mid: str, tokens: dict[str, str], pending: dict) -> None:
+    """Answer the pending prompt through the API: its first option, or its fewest picks."""
+    prompt = pending["prompt"]
+    if prompt["choose"]:
+        c = prompt["choose"]
+        decision = {**(prompt["answer"] or {}), "pick": c["of"][:c["min"]]}
+    else:
+        decision = prompt["options"][0]["decision"]
+    api_call(base, "POST", f"/api/matches/{mid}/decisions", tokens[prompt["seat"]],
+             {"expected_seq": pending["length"], "decision": decision})
 
 
 def enter(browser, base: str, mid: str, token: str):
@@ -142,3 +148,33 @@ def test_the_judges_ruling_and_take_back_reason_survive_a_call(server, browser):
     assert page.input_value("#history .confirm input[name=reason]") == "Ann drew by mistake"
     assert page.locator("#calls li.call").count() == 1  # the call itself is shown
     assert page.errors == []
+
+
+def test_a_failed_read_after_a_write_does_not_freeze_the_page(server, browser):
+    """The redraw after a write reads the state and then the events; one failed read of the
+    events (a network blip) must not leave the page busy for good: it polls on and catches up
+    with what the match does next."""
+    mid, tokens = create(server)
+    seat = advance_to(server, mid, tokens, "turn")["seat"]
+    page = enter(browser, server, mid, tokens[seat])
+    failed: list[str] = []
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+
+    def events(route):
+        if posted and not failed:
+            failed.append(route.request.url)
+            route.abort()  # the one read of the events right after the write
+        else:
+            route.continue_()
+
+    page.route("**/events?*", events)
+    page.locator("#prompt button.option", has_text="Draw a card").first.tap()
+    page.wait_for_timeout(1500)
+    assert failed and len(posted) == 1
+    pending = api_call(server, "GET", f"/api/matches/{mid}/prompt", tokens["judge"])
+    answer_one(server, mid, tokens, pending)  # the match moves on, through the API
+    length = api_call(server, "GET", f"/api/matches/{mid}/prompt", tokens["judge"])["length"]
+    assert length > pending["length"]
+    page.wait_for_function(f"Number(document.querySelector('#play').dataset.length) >= {length}",
+                           timeout=8000)

@@ -103,8 +103,11 @@ async function write(path, body) {
       showError(failure.message, "write");
     }
   } finally {
-    await refresh();  // still busy: a tap on what is on the page until it is redrawn sends nothing
-    busy = false;
+    try {
+      await refresh();  // still busy: a tap on what is on the page until it is redrawn sends nothing
+    } finally {
+      busy = false;  // even when the redraw's reads fail: the poller and the next tap go on
+    }
   }
 }
 
