@@ -482,6 +482,13 @@ class PgStore(Store):
                                [match_id]).fetchone()
         return dict(row[0]) if row else {}
 
+    def merge_tokens(self, match_id: str, hashes: dict[str, str]) -> None:
+        """Set the given roles' hashes of a match, its other roles as they are, in one
+        statement (``jsonb ||``): two changes at once both hold."""
+        with self._conn() as conn:
+            conn.execute("UPDATE wonders_tokens SET hashes = hashes || %s::jsonb "
+                         "WHERE match_id = %s", [json.dumps(hashes), match_id])
+
     def drop_tokens(self, match_id: str) -> None:
         with self._conn() as conn:
             conn.execute("DELETE FROM wonders_tokens WHERE match_id = %s", [match_id])

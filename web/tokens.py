@@ -99,6 +99,12 @@ class Book:
     def has_tokens(self, match_id: str) -> bool:
         return bool(self._hashes(match_id))
 
+    def replace_roles(self, match_id: str, hashes: dict[str, str]) -> None:
+        """Give the roles in ``hashes`` these token hashes, the match's other roles as they
+        are -- as one change against whatever another desk or server changed meanwhile (two
+        revokes of one table at once both hold)."""
+        raise NotImplementedError
+
 
 def token_book(store: Store) -> TokenBook | PgTokenBook:
     """The token book of a store: files beside a file store's, a table in PostgreSQL."""
@@ -267,6 +273,30 @@ class TokenBook(Book):
         pending.unlink(missing_ok=True)
         fsync_dir(self.pending)
 
+    def replace_roles(self, match_id: str, hashes: dict[str, str]) -> None:
+        """As :meth:`Book.replace_roles`: read, changed and replaced whole (``os.replace``)
+        under an exclusive ``flock`` of the match's lock file, which every thread and process
+        changing the match's tokens takes (each by a descriptor of its own)."""
+        _check_id(match_id)
+        path = self.root / f"{match_id}.json"
+        with open(self.root / f".{match_id}.lock", "a") as lock:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_EX)  # released when the file is closed
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    current = json.load(handle)
+            except FileNotFoundError:
+                current = {}
+            tmp = path.with_name(f".{match_id}.{os.getpid()}.{threading.get_ident()}.tmp")
+            try:
+                with open(tmp, "w", encoding="utf-8") as handle:
+                    json.dump({**current, **hashes}, handle)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.replace(tmp, path)
+            finally:
+                tmp.unlink(missing_ok=True)
+            fsync_dir(self.root)
+
     def _hashes(self, match_id: str) -> dict[str, str]:
         """The match's token hashes; one ``stat`` per call checks that the file is the one
         read before (tokens are replaced whole, by ``os.replace``: a new file, a new inode).
@@ -410,6 +440,11 @@ class PgTokenBook(Book):
     def revoke(self, match_id: str) -> None:
         _check_id(match_id)
         self._drop(match_id)
+
+    def replace_roles(self, match_id: str, hashes: dict[str, str]) -> None:
+        """As :meth:`Book.replace_roles`: one ``UPDATE`` merging the roles into the row."""
+        _check_id(match_id)
+        self.store.merge_tokens(match_id, hashes)
 
     def _drop(self, match_id: str) -> None:
         self.store.drop_tokens(match_id)

@@ -19,7 +19,6 @@ pairing is kept, tables already created are left as they are (their tokens can b
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import random
 import secrets
@@ -43,7 +42,6 @@ from ledger.catalogue import (
 from ledger.csvcells import csv_text
 from ledger.errors import ConflictError, MatchNotFoundError
 from ledger.events import DeckEntry, MatchOpened, SeatInfo, as_seat
-from ledger.filestore import fsync_dir
 from ledger.store import Store
 from ledger.tournament import (
     Result,
@@ -313,25 +311,32 @@ class Organizer:
         """New tokens for ``role`` (``A``, ``B``, ``judge`` or ``all``) of a table: the old
         ones stop working.  Returns the match id and the new tokens."""
         t, match_id = self._table_match(tournament_id, round_no, table_no)
-        roles = _roles(role)
-        hashes = dict(self._hashes(match_id))
-        issued = {r: new_token() for r in roles}
-        hashes.update({r: hash_token(token) for r, token in issued.items()})
-        self._put_hashes(match_id, hashes)
-        self._change(t.tournament_id, lambda _t: [{"type": "TokenReissued", "round": round_no,
-                                                   "table": table_no, "role": role}])
+        issued = {r: new_token() for r in _roles(role)}
+        self.tokens.replace_roles(match_id, {r: hash_token(tok) for r, tok in issued.items()})
+        self._record_tokens(t, {"type": "TokenReissued", "round": round_no, "table": table_no,
+                                "role": role})
         return match_id, issued
 
     def revoke(self, tournament_id: str, round_no: int, table_no: int, role: str) -> str:
         """``role``'s token of a table stops working (no new one is shown: reissue for that)."""
         t, match_id = self._table_match(tournament_id, round_no, table_no)
-        hashes = dict(self._hashes(match_id))
-        for r in _roles(role):  # a hash no token has: the role is kept, nobody holds it
-            hashes[r] = hash_token(secrets.token_urlsafe(48))
-        self._put_hashes(match_id, hashes)
-        self._change(t.tournament_id, lambda _t: [{"type": "TokenRevoked", "round": round_no,
-                                                   "table": table_no, "role": role}])
+        # a hash no token has: the role is kept, nobody holds it
+        self.tokens.replace_roles(match_id, {r: hash_token(secrets.token_urlsafe(48))
+                                             for r in _roles(role)})
+        self._record_tokens(t, {"type": "TokenRevoked", "round": round_no, "table": table_no,
+                                "role": role})
         return match_id
+
+    def _record_tokens(self, t: Tournament, event: dict[str, Any]) -> None:
+        """Log a reissue or revoke already in force (the tokens changed first: a log entry
+        never claims a change that did not happen)."""
+        try:
+            self._change(t.tournament_id, lambda _t: [event])
+        except ConflictError:
+            raise ConflictError(f"{t.name}: the tokens were changed and are in force, but the "
+                                f"tournament's log could not record it (someone else changed "
+                                f"the tournament at the same moment, repeatedly); nothing "
+                                f"else needs doing") from None
 
     # -- internals -----------------------------------------------------------------------------
 
@@ -396,31 +401,6 @@ class Organizer:
             raise TournamentError(f"{t.name}: round {round_no} table {table_no} has not "
                                   f"started")
         return t, tb.match_id
-
-    def _hashes(self, match_id: str) -> dict[str, str]:
-        return self.tokens._hashes(match_id)
-
-    def _put_hashes(self, match_id: str, hashes: dict[str, str]) -> None:
-        """Replace a match's token hashes (the book keeps only hashes)."""
-        book = self.tokens
-        if isinstance(book, TokenBook):
-            path = book.root / f"{match_id}.json"
-            tmp = path.with_name(f".{match_id}.{os.getpid()}.{threading.get_ident()}.tmp")
-            try:
-                with open(tmp, "w", encoding="utf-8") as handle:
-                    json.dump(hashes, handle)
-                    handle.flush()
-                    os.fsync(handle.fileno())
-                os.replace(tmp, path)
-            finally:
-                tmp.unlink(missing_ok=True)
-            fsync_dir(book.root)
-        else:
-            with book.store._tx() as conn:
-                conn.execute("UPDATE wonders_tokens SET hashes = %s WHERE match_id = %s",
-                             [json.dumps(hashes), match_id])
-        # Every server sees the new hashes at once: the file book re-reads a replaced token
-        # file, the PostgreSQL book reads the database on every check.
 
 
 def _as_seat(info: SeatInfo, seat: str) -> SeatInfo:
