@@ -240,9 +240,11 @@ class Game(Protocol):
         """What the warehouse needs of today's cards for files that recorded none."""
 
     def narrate(self, event: Event, round_: int | None, names: Mapping[str, str],
-                players: Mapping[str, str] | None = None) -> str:
+                players: Mapping[str, str] | None = None, cards: Any = None) -> str:
         """One line of plain words for ``event`` (names, never ids): ``names`` (card id ->
-        name) for the cards the reader may name, ``players`` (seat -> player) for the seats."""
+        name) for the cards the reader may name, ``players`` (seat -> player) for the seats,
+        ``cards`` the match's own card pool (what its file records) for anything an event
+        names by id (a game may fall back on today's pool where a reader has none)."""
 
     # -- the recording API (the web) -------------------------------------------------------
     def decision(self, seat: str, body: Mapping[str, Any]) -> Event:

@@ -428,7 +428,7 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
         click.echo(json.dumps(picture, indent=2, default=str))
         return
     names = played.card_names(final, perspective, rep.events)
-    what = played.narrate(event, None, names, players_of(rep.events[0]))
+    what = played.narrate(event, None, names, players_of(rep.events[0]), cards)
     click.echo(played.board_text(rep.match_id, seq, what, picture))
 
 

@@ -65,6 +65,7 @@ class Narrator:
         self.hidden = game.hidden_ids(table.state_at(last))
         self.names: Mapping[str, str] = game.card_names(table.state, perspective, events)
         self.players = players_of(events[0]) if events else {}
+        self.cards = getattr(table, "cards", None)  # the match's own (a Table's), if known
         self.undone = undone_by(events)
 
     def redact(self, event: Event) -> Event:
@@ -76,7 +77,7 @@ class Narrator:
 
     def words(self, redacted: Event) -> str:
         """The sentence of an event already redacted for this perspective."""
-        return self.game.narrate(redacted, None, self.names, self.players)
+        return self.game.narrate(redacted, None, self.names, self.players, self.cards)
 
     def undone_by(self, seq: int) -> int | None:
         """The seq of the take-back that undid event ``seq``, if one did."""

@@ -82,12 +82,13 @@ def position(match_id: str) -> SandboxOut:
             game.decision, game.answer_chance)
         engine = at.engine
         names, players = game.card_names(engine.state, "omniscient"), players_of(table.opened)
-        played = [game.narrate(batch[0], None, names, players) for batch in at.played]
+        cards = game.cards_of(engine)
+        played = [game.narrate(batch[0], None, names, players, cards) for batch in at.played]
         recorded, taken = None, None
         shown = _listed(game, engine)
         if not moves and at.opened_at + 1 < table.length:
             event = table.events[at.opened_at + 1]
-            recorded = game.narrate(event, None, names, players)
+            recorded = game.narrate(event, None, names, players, cards)
             taken = _option_of(shown, event)
         return SandboxOut(match_id=match_id, seq=at.opened_at, moves="-".join(moves),
                           played=played, board=game.board(engine.state, game.cards_of(engine),

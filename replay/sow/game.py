@@ -167,8 +167,8 @@ class StateOfWonder:
         return board_text(match_id, seq, what, board)
 
     def narrate(self, event: Event, round_: int | None, names: Mapping[str, str],
-                players: Mapping[str, str] | None = None) -> str:
-        return narrate.narrate(event, names, players)
+                players: Mapping[str, str] | None = None, cards: Any = None) -> str:
+        return narrate.narrate(event, names, players, cards)
 
     # -- the API ---------------------------------------------------------------------------
     def prompt_text(self, state: SowState, text: str, view: str,

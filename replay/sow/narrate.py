@@ -3,7 +3,8 @@
 ``narrate(event, names, players)`` reads names from the event (events carry them) or from
 ``names`` (card id -> name, as :func:`replay.sow.perspective.card_names` gives them for a
 perspective); a card the reader may not name is "a hidden card"; an ability a reason names by
-its id reads as its printed text (the State of Wonder card data).  Seats read as their players'
+its id reads as its printed text: the match's own card definitions' (``cards``, the pool its
+file records), today's shipped data's only for a reader that has none.  Seats read as their players'
 names (``players``: seat -> player), "player A" where the match names no one.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -50,21 +52,38 @@ def _names(names: Names, cids: list[str]) -> str:
 ABILITY_REASON = re.compile(r"^(?:(?P<card>.+): |cost of )(?P<id>[a-z0-9]+(?:-[a-z0-9]+)+)$")
 
 
+#: A card pool -> its ability texts (a match's pool is read once for all its events).
+_TEXTS: weakref.WeakKeyDictionary[Any, dict[str, str]] = weakref.WeakKeyDictionary()
+
+
+def ability_texts(cards: Any = None) -> dict[str, str]:
+    """Ability id -> its printed text, from ``cards`` (a :class:`~replay.sow.cards.CardPool`:
+    the match's own), else from today's shipped card data."""
+    if cards is None:
+        return _shipped_texts()
+    texts = _TEXTS.get(cards)
+    if texts is None:
+        texts = _TEXTS[cards] = _texts_of(cards)
+    return texts
+
+
 @functools.cache
-def _ability_texts() -> dict[str, str]:
-    """Ability id -> its printed text, from the State of Wonder card data."""
-    return {a.id: a.text.rstrip(".") for card in load_pool().cards() for a in card.abilities
-            if a.text}
+def _shipped_texts() -> dict[str, str]:
+    return _texts_of(load_pool())
 
 
-def _why(reason: str) -> str:
+def _texts_of(cards: Any) -> dict[str, str]:
+    return {a.id: a.text.rstrip(".") for card in cards.cards() for a in card.abilities if a.text}
+
+
+def _why(reason: str, texts: Mapping[str, str]) -> str:
     """A recorded reason in words: an ability by its text (or "its ability"), never its id."""
     m = ABILITY_REASON.match(reason)
     if m is None:
         return reason
     if m["card"] is None:
         return "the cost of its ability"
-    text = _ability_texts().get(m["id"])
+    text = texts.get(m["id"])
     return f"{m['card']}: “{text}”" if text else f"{m['card']}'s ability"
 
 
@@ -101,11 +120,8 @@ LINES: dict[type, Line] = {
     ev.FirstPlayerDetermined: lambda e, s, p: f"{p(e.seat)} goes first (by {e.by}).",
     ev.TurnBegan: lambda e, s, p: f"Turn {e.number}: {p(e.seat)}'s turn begins.",
     ev.PhaseBegan: lambda e, s, p: f"The {e.phase} phase begins.",
-    ev.GoldGained: lambda e, s, p: f"{p(e.seat)} gains {e.amount} gold ({_why(e.reason)}).",
-    ev.GoldSpent: lambda e, s, p: f"{p(e.seat)} spends {e.amount} gold ({_why(e.reason)}).",
     ev.CardPutIntoPlay: lambda e, s, p: (f"{p(e.seat)} puts {e.name} into play"
                                       f"{' exhausted' if e.exhausted else ''}."),
-    ev.Exhausted: lambda e, s, p: f"{e.name} is exhausted ({_why(e.reason)}).",
     ev.CardsReadied: lambda e, s, p: f"Readied: {_names(s, e.cards)}.",
     ev.WoundsHealed: lambda e, s, p: f"Units heal: {_names(s, e.cards)}.",
     ev.ProgressAdded: lambda e, s, p: f"{e.name} gains {e.amount} progress ({e.total}).",
@@ -155,13 +171,31 @@ def _picked(e: ev.Picked, s: Names, p: Seat) -> str:
     return f"{p(e.seat)} answers {str(pick).replace('_', ' ')} ({kind})."
 
 
-def narrate(event: Event, names: Names, players: Names | None = None) -> str:
+#: The events whose line names a recorded reason (``_why``: in words, from the card texts).
+Reasoned = Callable[[Any, Seat, Callable[[str], str]], str]
+REASONED: dict[type, Reasoned] = {
+    ev.GoldGained: lambda e, p, why: f"{p(e.seat)} gains {e.amount} gold ({why(e.reason)}).",
+    ev.GoldSpent: lambda e, p, why: f"{p(e.seat)} spends {e.amount} gold ({why(e.reason)}).",
+    ev.Exhausted: lambda e, p, why: f"{e.name} is exhausted ({why(e.reason)}).",
+}
+
+
+def narrate(event: Event, names: Names, players: Names | None = None, cards: Any = None) -> str:
+    """``event``'s line; ``cards``: the match's own card pool, for the texts of abilities a
+    reason names by id (today's shipped data without it)."""
+    seats = players or {}
+
+    def seat(who: str | None) -> str:
+        return "no one" if who is None else seats.get(who) or f"player {who}"
+
+    reasoned = REASONED.get(type(event))
+    if reasoned is not None:
+        texts = ability_texts(cards)
+        return reasoned(event, seat, lambda reason: _why(reason, texts))
     line = LINES.get(type(event))
     if line is None:
         return f"{type(event).__name__}."
-    seats = players or {}
-    return line(event, names, lambda seat: "no one" if seat is None
-                else seats.get(seat) or f"player {seat}")
+    return line(event, names, seat)
 
 
 def describe(event: Event) -> str:

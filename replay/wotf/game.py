@@ -248,8 +248,8 @@ class WondersOfTheFirst:
         return board_text(match_id, seq, what, board)
 
     def narrate(self, event: Event, round_: int | None, names: Mapping[str, str],
-                players: Mapping[str, str] | None = None) -> str:
-        return narrate.narrate(event, round_, names, players)
+                players: Mapping[str, str] | None = None, cards: Any = None) -> str:
+        return narrate.narrate(event, round_, names, players)  # events carry what it names
 
     # -- the recording API ----------------------------------------------------------------
     def decision(self, seat: str, body: Mapping[str, Any]) -> Event:
