@@ -355,6 +355,39 @@ def test_every_quick_press_counts(demo, browser):
     w.check_clean()
 
 
+def test_quick_presses_on_a_live_match_count_when_the_poll_lands(demo, browser):
+    """A live match's viewer polls for new events; a poll landing while pressed steps are
+    still being fetched must not take the board back to the step on screen."""
+    base, _store = demo
+    created = api_call(base, "POST", "/api/matches", ORGANIZER, {"seats": [
+        {"player": "Ann", "preset": "solfera-blaze"}, {"player": "Bob", "preset": "petraia-stone"}]})
+    match_id, tokens = created["match_id"], created["tokens"]
+    for _ in range(30):
+        _decide(base, match_id, tokens)
+    w = Watched(browser)
+    page = w.page
+    page.goto(f"{base}/matches/{match_id}?seq=3")
+    page.wait_for_selector("#board[data-seq='3']")
+    last = int(page.get_attribute("#scrubber", "max"))  # the last event shown
+    assert last > 10, last  # the board is not following the live end
+    moved: list[bool] = []
+
+    def slowly(route) -> None:
+        """Steps are fetched slowly; while the first is held the match moves on, so the
+        viewer's next poll (each second) finds new events with the pressed steps in flight."""
+        if not moved:
+            moved.append(_decide(base, match_id, tokens) and _decide(base, match_id, tokens))
+        time.sleep(1.5)
+        route.continue_()
+
+    page.route("**/step?*", slowly)
+    page.evaluate("""() => { for (let i = 0; i < 3; i++) document.body.dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true })); }""")
+    _lands(page, 6)
+    assert moved == [True]
+    w.check_clean()
+
+
 def test_the_match_list_fits_a_phone(demo, browser, shots):
     """At 390x844 the list is a card per match: no sideways page scroll, and every sort link,
     player and result lies within the screen."""

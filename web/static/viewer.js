@@ -312,7 +312,7 @@ async function switchPerspective(perspective) {
   drawJumps(view.timeline);
   drawMarks(view.timeline);
   drawDivergence(view.timeline);
-  await go(view.step.seq, perspective);
+  await go(requested().seq, perspective);  // a step asked for just before the switch counts
 }
 
 // -- keyboard and buttons --------------------------------------------------------------------
@@ -406,7 +406,7 @@ async function poll() {
     const response = await fetch(`${base}/timeline?as=${t.perspective}&from=${t.last + 1}`);
     if (response.ok) {
       const fresh = await response.json();
-      const following = view.step.seq === t.last;
+      const following = requested().seq === t.last;  // a press still being fetched counts
       if (fresh.last !== t.last || !fresh.live) view.cache.clear();  // steps carry live/last
       appendEvents(fresh.events);
       fresh.events = t.events.concat(fresh.events);
@@ -417,7 +417,7 @@ async function poll() {
       drawDivergence(fresh);
       if (!fresh.live) for (const o of $("perspective").options) o.disabled = false;
       if (following && fresh.last !== t.last) await go(fresh.last);
-      else if (fresh.last !== t.last || !fresh.live) await go(view.step.seq);
+      else if (fresh.last !== t.last || !fresh.live) await go(requested().seq);
     }
   } finally {
     if (view.timeline.live) setTimeout(poll, 1000);
