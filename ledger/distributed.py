@@ -58,6 +58,12 @@ class Failure(msgspec.Struct, frozen=True):
     error: str
 
 
+#: The most worker processes ``--jobs`` starts on this machine (a local cluster): more only
+#: queue for its cores and memory (each worker is a whole Python process); a bigger cluster
+#: is many machines' workers behind one scheduler (``--scheduler``).
+MAX_JOBS = 256
+
+
 @contextmanager
 def cluster(jobs: int = 1, scheduler: str | None = None, fork: bool = False) -> Iterator[Any]:
     """A ``distributed.Client`` on the cluster at ``scheduler``, else on a new local cluster

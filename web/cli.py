@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from ledger.distributed import MAX_JOBS
 from ledger.errors import LedgerError
 from ledger.integrity import FileCheck
 from ledger.store import SUFFIX
@@ -147,8 +148,9 @@ def simulate(matches, seed, out, rules, decks, bots, tournament, players, rounds
 @click.option("--against-current", is_flag=True,
               help="Also report which recorded cards differ from today's pool and where "
                    "today's engine would diverge.")
-@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
-              help="Verify on a local Dask cluster of this many worker processes.")
+@click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,
+              help="Verify on a local Dask cluster of this many worker processes "
+                   f"(at most {MAX_JOBS}; more machines: --scheduler).")
 @click.option("--scheduler", metavar="tcp://HOST:PORT", default=None,
               help="Verify on this existing Dask cluster (its workers open the files or "
                    "store themselves: a shared directory or the same postgresql:// URL).")

@@ -16,6 +16,8 @@ import sys
 
 import click
 
+from ledger.distributed import MAX_JOBS
+
 STAT_NAMES = ("cards", "first-player", "matchups", "realms", "dbs", "rulesets", "standings",
               "endings", "sieges", "sql")
 
@@ -43,9 +45,10 @@ def card_facts() -> dict:
 @click.argument("store", metavar="STORE")
 @click.option("--db", "db", required=True, type=click.Path(dir_okay=False),
               help="The DuckDB warehouse file (created if missing).")
-@click.option("--jobs", "-j", type=click.IntRange(1), default=min(4, os.cpu_count() or 1),
-              show_default=True,
-              help="Worker processes (a local Dask cluster) reading matches into Parquet.")
+@click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS),
+              default=min(4, os.cpu_count() or 1), show_default=True,
+              help="Worker processes (a local Dask cluster) reading matches into Parquet "
+                   f"(at most {MAX_JOBS}; more machines: --scheduler).")
 @click.option("--scheduler", metavar="tcp://HOST:PORT", default=None,
               help="Run the workers on this existing Dask cluster instead (they open STORE "
                    "themselves: a shared directory or the same postgresql:// URL).")

@@ -69,6 +69,21 @@ def test_an_unreachable_scheduler_is_one_error_line(store, tmp_path):
                      "(Connection refused)"]
 
 
+@pytest.mark.parametrize("command", ["verify", "ingest"])
+def test_more_jobs_than_one_machine_runs_is_refused_before_anything_starts(store, tmp_path,
+                                                                          command):
+    """``--jobs 1000000`` tried to start a million worker processes and hung; the bound is
+    said in one usage line (exit 2), before any cluster starts."""
+    from ledger.distributed import MAX_JOBS
+    extra = ["--db", tmp_path / "w.duckdb"] if command == "ingest" else []
+    done = wonders(command, store, *extra, "--jobs", 1_000_000)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert lines[-1] == (f"error: Invalid value for '--jobs' / '-j': 1000000 is not in the "
+                         f"range 1<=x<={MAX_JOBS}.")
+    assert not (tmp_path / "w.duckdb").exists()
+
+
 def test_verify_with_jobs_prints_what_one_process_prints(store, tmp_path):
     """``--jobs 2``: a LocalCluster of 2 worker processes started by the command itself; the
     same lines in the same order as without ``--jobs``, exit 1 with a damaged match (verify
