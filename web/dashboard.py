@@ -67,7 +67,8 @@ def warehouse_path() -> Path:
 @bp.get("/stats")
 def stats():
     path = warehouse_path()
-    filters, min_n = _filters(), query_int("min_n", MIN_SAMPLE, 0, 10**6)
+    filters, notice = _filters(keep_game=True)
+    min_n = query_int("min_n", MIN_SAMPLE, 0, 10**6)
     sort, rank = request.args.get("sort", "gih_wr"), request.args.get("rank", "low")
     if sort not in CARD_SORTS:
         raise MalformedRequestError(f"sort={sort!r}: use one of {', '.join(CARD_SORTS)}")
@@ -76,7 +77,7 @@ def stats():
                                     f"rate")
     descending = request.args.get("desc", "1") == "1"
     page = {"filters": filters, "sort": sort, "rank": rank, "descending": descending,
-            "min_n": min_n}
+            "min_n": min_n, "notice": notice}
     if not path.exists():
         return render_template("stats.html", missing=str(path), data=None, tournaments=[],
                                games=[], rulesets=[], **page)
@@ -100,24 +101,32 @@ def chart_csv(name: str):
     path = warehouse_path()
     if not path.exists():
         raise NotFoundError(f"no warehouse at {path} yet: run `wonders ingest` first")
-    table = _computed(path, _filters())[0][name]
+    table = _computed(path, _filters()[0])[0][name]
     return Response(csv_text([table.columns, *table.rows]), mimetype="text/csv", headers={
         "Content-Disposition": f'attachment; filename="wonders-{name}.csv"'})
 
 
-def _filters() -> named.Filters:
+def _filters(keep_game: bool = False) -> tuple[named.Filters, str | None]:
+    """The page's filters, and a notice for the page.  A ruleset of another game than the one
+    chosen is refused (400) -- except, with ``keep_game``, the page's: its form sends the
+    ruleset picked before the game was changed, so the game is kept, the ruleset dropped and
+    the notice says so."""
     tournament = request.args.get("tournament") or None
     played = request.args.get("game") or None
     if played is not None and played not in names():
         raise MalformedRequestError(f"game={played!r}: use one of {', '.join(names())}")
-    ruleset = request.args.get("ruleset") or None
-    if ruleset is not None:
-        known = rulesets(played)
-        if ruleset not in known:
-            of = f"{game(played).title}'s rulesets" if played else "one of"
-            raise MalformedRequestError(f"ruleset={ruleset!r}: use {of} {', '.join(known)}")
+    ruleset, notice = request.args.get("ruleset") or None, None
+    if ruleset is not None and ruleset not in rulesets(played):
+        title = game(played).title if played else ""
+        if keep_game and played and ruleset in rulesets():
+            ruleset, notice = None, (f"Ruleset {request.args['ruleset']} is not {title}'s: "
+                                     f"every ruleset of {title} is shown.")
+        else:
+            of = f"{title}'s rulesets" if played else "one of"
+            raise MalformedRequestError(f"ruleset={ruleset!r}: use {of} "
+                                        f"{', '.join(rulesets(played))}")
     return named.Filters(ruleset, tournament, query_int("min_games", 0, 0, 10**6),
-                         query_int("dbs_bucket", 10, 1, 1000), played)
+                         query_int("dbs_bucket", 10, 1, 1000), played), notice
 
 
 def rulesets(played: str | None = None) -> list[str]:

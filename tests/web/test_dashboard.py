@@ -289,10 +289,16 @@ def test_a_warehouse_of_both_games_is_read_one_game_at_a_time(mixed):
 def test_a_ruleset_or_game_the_program_does_not_play_is_refused_by_name(mixed):
     client, _ = mixed
     assert client.get("/stats?ruleset=004").status_code == 200  # State of Wonder's
-    response = client.get("/stats?game=sow&ruleset=1.3.2")
+    response = client.get("/stats/cards.csv?game=sow&ruleset=1.3.2")
     assert response.status_code == 400
     assert response.get_json()["message"] == \
         "ruleset='1.3.2': use State of Wonder's rulesets 004"
+    # the page's form sends the ruleset picked before the game was changed: the game is kept
+    import html
+    page = html.unescape(_get(client, "/stats?game=sow&ruleset=1.3.2"))
+    assert "Ruleset 1.3.2 is not State of Wonder's: every ruleset of State of Wonder is shown." \
+        in page and 'id="siege-chart"' in page and 'id="dbs-chart"' not in page
+    assert client.get("/stats?ruleset=9").status_code == 400  # a ruleset of no game
     response = client.get("/stats?game=chess")
     assert response.status_code == 400 and "use one of sow, wotf" in response.get_json()["message"]
 
