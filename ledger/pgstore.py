@@ -27,6 +27,8 @@ The same protocol as the file store (:class:`ledger.store.Store`, held to the sa
   per role; never a token), used by :class:`web.tokens.PgTokenBook`.
 * ``wonders_secrets(name, value)`` -- secrets every server on the database shares (the /play
   session key, :mod:`web.sessionkey`): the first one stored wins.
+* ``wonders_tournament_events(tournament_id, seq, line)`` -- the tournaments' logs
+  (:class:`ledger.tournament.PgTournamentBook`), keyed by id and seq.
 * Live follow (:mod:`ledger.pgnotify`): once an append is committed, the match id is handed
   to the store's announcer thread, which sends ``pg_notify('wonders_appended', match_id)`` on
   a connection of its own (for every match appended since its last one in one statement), off
@@ -122,7 +124,16 @@ CREATE TABLE IF NOT EXISTS wonders_secrets (
     name  text PRIMARY KEY,
     value text NOT NULL
 );
+CREATE TABLE IF NOT EXISTS wonders_tournament_events (
+    tournament_id text NOT NULL,
+    seq           integer NOT NULL,
+    line          text NOT NULL,
+    PRIMARY KEY (tournament_id, seq)
+);
 """
+
+#: The keys whose duplicate is a writer that lost a race for a seq (a conflict, not a fault).
+_SEQ_KEYS = ("wonders_events_pkey", "wonders_tournament_events_pkey")
 
 _MATCH_COLUMNS = "m.match_id, m.length, m.ended, m.winner, m.reason, e.line"
 
@@ -193,7 +204,11 @@ class PgStore(Store):
                 self.pool.putconn(conn)  # rolled back first should a transaction be left open
         except LedgerError:
             raise
-        except psycopg.errors.UniqueViolation as exc:  # the (match_id, seq) key: never a fork
+        except psycopg.errors.UniqueViolation as exc:
+            if exc.diag.constraint_name not in _SEQ_KEYS:  # not a seq's key: what it is
+                raise StoreUnavailableError(f"PostgreSQL store {_safe(self.url)}: "
+                                            f"{_first_line(exc)}") from None
+            # the (match_id, seq) key, or a tournament's: never a fork
             raise ConflictError(f"PostgreSQL store {_safe(self.url)}: another writer stored "
                                 f"that seq first; nothing was written ({_first_line(exc)})") \
                 from None
