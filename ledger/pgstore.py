@@ -37,7 +37,9 @@ The same protocol as the file store (:class:`ledger.store.Store`, held to the sa
   callers of that match at once -- no polling of the table (a slow timed wait stays as a
   safety net should a connection drop, or a server die between its commit and its notify).
 
-Connections come from a ``psycopg_pool.ConnectionPool``, in autocommit mode: a single
+Connections come from a ``psycopg_pool.ConnectionPool``, in autocommit mode, each checked as
+it is handed out (:func:`_still_open`: a round trip only if the server spoke while it idled;
+one that PostgreSQL closed, by a restart, is replaced rather than failing a request): a single
 statement is its own transaction (no ``BEGIN`` / ``COMMIT`` round trips); what takes several
 statements runs in an explicit transaction (:meth:`PgStore._tx`).  The tables are created at open
 (under an advisory lock, so servers starting together don't race).  Open one with
@@ -50,6 +52,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import json
+import select
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -170,7 +173,8 @@ class PgStore(Store):
                                         f"({_first_line(exc)})") from None
         self.pool = ConnectionPool(url, min_size=1, max_size=max(1, pool_size), open=False,
                                    timeout=connect_timeout, name="wonders",
-                                   kwargs={"autocommit": True}, connection_class=_Connection)
+                                   kwargs={"autocommit": True}, connection_class=_Connection,
+                                   check=_still_open)
         try:
             self.pool.open(wait=True, timeout=connect_timeout)
         except Exception as exc:  # noqa: BLE001 - psycopg_pool raises its own PoolTimeout
@@ -600,6 +604,19 @@ def _safe(url: str) -> str:
     host, port = parts.get("host", ""), parts.get("port")
     where = f"{host}:{port}" if port else host
     return f"postgresql://{parts.get('user', '')}@{where}/{parts.get('dbname', '')}"
+
+
+def _still_open(conn: Any) -> None:
+    """The pool's check of a connection it hands out, without a round trip in the common
+    case: an idle connection the server has said something to (a restart's last words before
+    it closes the socket) gets a real check, so one PostgreSQL dropped is replaced instead of
+    failing its request."""
+    if conn.closed or conn.broken:
+        raise psycopg.OperationalError("the connection was closed")
+    poll = select.poll()
+    poll.register(conn.fileno(), select.POLLIN)
+    if poll.poll(0):
+        ConnectionPool.check_connection(conn)  # one round trip: raises if it is gone
 
 
 def _first_line(exc: BaseException) -> str:
