@@ -42,7 +42,9 @@ it is handed out (:func:`_still_open`: a round trip only if the server spoke whi
 one that PostgreSQL closed, by a restart, is replaced rather than failing a request): a single
 statement is its own transaction (no ``BEGIN`` / ``COMMIT`` round trips); what takes several
 statements runs in an explicit transaction (:meth:`PgStore._tx`).  The tables are created at open
-(under an advisory lock, so servers starting together don't race).  Open one with
+when one is missing (under an advisory lock, so servers starting together don't race); when
+all exist nothing is created, so a role with only SELECT (and INSERT/UPDATE) on them opens the
+store too.  Open one with
 :func:`ledger.stores.open_store` (``postgresql://user@host/db``; ``?host=/socket/dir`` for a
 unix socket).
 """
@@ -135,6 +137,10 @@ CREATE TABLE IF NOT EXISTS wonders_tournament_events (
 );
 """
 
+#: The store's tables (:data:`SCHEMA`).
+TABLES = ("wonders_matches", "wonders_events", "wonders_tokens", "wonders_secrets",
+          "wonders_tournament_events")
+
 #: The keys whose duplicate is a writer that lost a race for a seq (a conflict, not a fault).
 _SEQ_KEYS = ("wonders_events_pkey", "wonders_tournament_events_pkey")
 
@@ -187,12 +193,28 @@ class PgStore(Store):
         # append starts from there, and the database refuses it if the head moved meanwhile.
         self._tails: dict[str, tuple[int, str]] = {}
         with self._tx() as conn:
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", [_SCHEMA_LOCK])
-            conn.execute(SCHEMA)
+            self._create_tables(conn)
             _drop_foreign_keys(conn)
 
     def __repr__(self) -> str:
         return f"PgStore({_safe(self.url)!r})"
+
+    def _create_tables(self, conn: Any) -> None:
+        """Create the tables a database lacks, under the advisory lock (servers starting
+        together don't race); none when all exist (one catalogue query), so a role that may
+        only read and write them opens the store too."""
+        (missing,) = conn.execute("SELECT count(*) FROM unnest(%s::text[]) AS t(name) "
+                                  "WHERE to_regclass(t.name) IS NULL", [list(TABLES)]).fetchone()
+        if not missing:
+            return
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", [_SCHEMA_LOCK])
+        try:
+            conn.execute(SCHEMA)
+        except psycopg.errors.InsufficientPrivilege:
+            raise StoreUnavailableError(
+                f"PostgreSQL store {_safe(self.url)}: the store's tables don't exist yet and "
+                f"this role may not create them: run once with a role that may (CREATE on "
+                f"the schema)") from None
 
     # -- connections -----------------------------------------------------------------------
 
