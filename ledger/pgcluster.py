@@ -58,6 +58,10 @@ class Cluster:
                         "-E", "UTF8", "--locale=C", "--no-sync")
         if done.returncode:
             raise ClusterUnavailable(f"initdb failed: {done.stderr.strip()[-500:]}")
+        self.serve()
+
+    def serve(self) -> None:
+        """Start the server on the initialised data directory (again, after :meth:`halt`)."""
         options = f"-c listen_addresses='' -k {self.sock} -p 5432 -c max_connections=200"
         done = self.run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.log),
                         "-w", "-t", "60", "start")
@@ -65,6 +69,10 @@ class Cluster:
             log = self.log.read_text() if self.log.exists() else ""
             raise ClusterUnavailable(f"pg_ctl start failed: {done.stderr.strip()[-300:]} "
                                      f"{log[-500:]}")
+
+    def halt(self, mode: str = "immediate") -> None:
+        """Stop the server, keeping its data (a restart's first half: :meth:`serve`)."""
+        self.run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
 
     def stop(self) -> None:
         """Stop the server and remove its directory."""

@@ -27,6 +27,8 @@ The same protocol as the file store (:class:`ledger.store.Store`, held to the sa
   per role; never a token), used by :class:`web.tokens.PgTokenBook`.
 * ``wonders_secrets(name, value)`` -- secrets every server on the database shares (the /play
   session key, :mod:`web.sessionkey`): the first one stored wins.
+* ``wonders_tournament_events(tournament_id, seq, line)`` -- the tournaments' logs
+  (:class:`ledger.tournament.PgTournamentBook`), keyed by id and seq.
 * Live follow (:mod:`ledger.pgnotify`): once an append is committed, the match id is handed
   to the store's announcer thread, which sends ``pg_notify('wonders_appended', match_id)`` on
   a connection of its own (for every match appended since its last one in one statement), off
@@ -35,10 +37,14 @@ The same protocol as the file store (:class:`ledger.store.Store`, held to the sa
   callers of that match at once -- no polling of the table (a slow timed wait stays as a
   safety net should a connection drop, or a server die between its commit and its notify).
 
-Connections come from a ``psycopg_pool.ConnectionPool``, in autocommit mode: a single
+Connections come from a ``psycopg_pool.ConnectionPool``, in autocommit mode, each checked as
+it is handed out (:func:`_still_open`: a round trip only if the server spoke while it idled;
+one that PostgreSQL closed, by a restart, is replaced rather than failing a request): a single
 statement is its own transaction (no ``BEGIN`` / ``COMMIT`` round trips); what takes several
 statements runs in an explicit transaction (:meth:`PgStore._tx`).  The tables are created at open
-(under an advisory lock, so servers starting together don't race).  Open one with
+when one is missing (under an advisory lock, so servers starting together don't race); when
+all exist nothing is created, so a role with only SELECT (and INSERT/UPDATE) on them opens the
+store too.  Open one with
 :func:`ledger.stores.open_store` (``postgresql://user@host/db``; ``?host=/socket/dir`` for a
 unix socket).
 """
@@ -48,6 +54,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import json
+import select
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -122,7 +129,20 @@ CREATE TABLE IF NOT EXISTS wonders_secrets (
     name  text PRIMARY KEY,
     value text NOT NULL
 );
+CREATE TABLE IF NOT EXISTS wonders_tournament_events (
+    tournament_id text NOT NULL,
+    seq           integer NOT NULL,
+    line          text NOT NULL,
+    PRIMARY KEY (tournament_id, seq)
+);
 """
+
+#: The store's tables (:data:`SCHEMA`).
+TABLES = ("wonders_matches", "wonders_events", "wonders_tokens", "wonders_secrets",
+          "wonders_tournament_events")
+
+#: The keys whose duplicate is a writer that lost a race for a seq (a conflict, not a fault).
+_SEQ_KEYS = ("wonders_events_pkey", "wonders_tournament_events_pkey")
 
 _MATCH_COLUMNS = "m.match_id, m.length, m.ended, m.winner, m.reason, e.line"
 
@@ -159,7 +179,8 @@ class PgStore(Store):
                                         f"({_first_line(exc)})") from None
         self.pool = ConnectionPool(url, min_size=1, max_size=max(1, pool_size), open=False,
                                    timeout=connect_timeout, name="wonders",
-                                   kwargs={"autocommit": True}, connection_class=_Connection)
+                                   kwargs={"autocommit": True}, connection_class=_Connection,
+                                   check=_still_open)
         try:
             self.pool.open(wait=True, timeout=connect_timeout)
         except Exception as exc:  # noqa: BLE001 - psycopg_pool raises its own PoolTimeout
@@ -172,12 +193,28 @@ class PgStore(Store):
         # append starts from there, and the database refuses it if the head moved meanwhile.
         self._tails: dict[str, tuple[int, str]] = {}
         with self._tx() as conn:
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", [_SCHEMA_LOCK])
-            conn.execute(SCHEMA)
+            self._create_tables(conn)
             _drop_foreign_keys(conn)
 
     def __repr__(self) -> str:
         return f"PgStore({_safe(self.url)!r})"
+
+    def _create_tables(self, conn: Any) -> None:
+        """Create the tables a database lacks, under the advisory lock (servers starting
+        together don't race); none when all exist (one catalogue query), so a role that may
+        only read and write them opens the store too."""
+        (missing,) = conn.execute("SELECT count(*) FROM unnest(%s::text[]) AS t(name) "
+                                  "WHERE to_regclass(t.name) IS NULL", [list(TABLES)]).fetchone()
+        if not missing:
+            return
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", [_SCHEMA_LOCK])
+        try:
+            conn.execute(SCHEMA)
+        except psycopg.errors.InsufficientPrivilege:
+            raise StoreUnavailableError(
+                f"PostgreSQL store {_safe(self.url)}: the store's tables don't exist yet and "
+                f"this role may not create them: run once with a role that may (CREATE on "
+                f"the schema)") from None
 
     # -- connections -----------------------------------------------------------------------
 
@@ -193,7 +230,11 @@ class PgStore(Store):
                 self.pool.putconn(conn)  # rolled back first should a transaction be left open
         except LedgerError:
             raise
-        except psycopg.errors.UniqueViolation as exc:  # the (match_id, seq) key: never a fork
+        except psycopg.errors.UniqueViolation as exc:
+            if exc.diag.constraint_name not in _SEQ_KEYS:  # not a seq's key: what it is
+                raise StoreUnavailableError(f"PostgreSQL store {_safe(self.url)}: "
+                                            f"{_first_line(exc)}") from None
+            # the (match_id, seq) key, or a tournament's: never a fork
             raise ConflictError(f"PostgreSQL store {_safe(self.url)}: another writer stored "
                                 f"that seq first; nothing was written ({_first_line(exc)})") \
                 from None
@@ -585,6 +626,19 @@ def _safe(url: str) -> str:
     host, port = parts.get("host", ""), parts.get("port")
     where = f"{host}:{port}" if port else host
     return f"postgresql://{parts.get('user', '')}@{where}/{parts.get('dbname', '')}"
+
+
+def _still_open(conn: Any) -> None:
+    """The pool's check of a connection it hands out, without a round trip in the common
+    case: an idle connection the server has said something to (a restart's last words before
+    it closes the socket) gets a real check, so one PostgreSQL dropped is replaced instead of
+    failing its request."""
+    if conn.closed or conn.broken:
+        raise psycopg.OperationalError("the connection was closed")
+    poll = select.poll()
+    poll.register(conn.fileno(), select.POLLIN)
+    if poll.poll(0):
+        ConnectionPool.check_connection(conn)  # one round trip: raises if it is gone
 
 
 def _first_line(exc: BaseException) -> str:

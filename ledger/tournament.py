@@ -575,11 +575,7 @@ class PgTournamentBook(TournamentBook):
     event keyed by (tournament id, seq), so a second writer at a seq is refused by the key."""
 
     def __init__(self, store: Any):
-        self.store = store
-        with store._tx() as conn:
-            conn.execute("CREATE TABLE IF NOT EXISTS wonders_tournament_events ("
-                         "tournament_id text NOT NULL, seq integer NOT NULL, line text NOT NULL,"
-                         " PRIMARY KEY (tournament_id, seq))")
+        self.store = store  # its table is the store's own (created with the others at open)
 
     def events(self, tournament_id: str) -> list[dict[str, Any]]:
         with self.store._tx() as conn:

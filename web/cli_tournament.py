@@ -138,7 +138,7 @@ def pair(tournament_id: str, store: str | None) -> None:
     click.echo(f"{t.name}: round {number}, {len(started)} tables")
     for s in started:
         tokens = " ".join(f"{role}={tok}" for role, tok in (s.tokens or {}).items()) \
-            or "(created earlier: reissue its tokens)"
+            or "(created by a reissue meanwhile: reissue its tokens)"
         click.echo(f"table {s.table}: {s.a} (A) vs {s.b} (B)  match {s.match_id}  {tokens}")
     if t.current and t.current.bye:
         click.echo(f"bye: {t.current.bye}")

@@ -9,11 +9,15 @@ length it was read at (:mod:`ledger.tournament`) -- a desk's change that another
 is read, checked and appended again (:meth:`Organizer._change`); results are read from the matches
 (``MatchEnded`` through :meth:`ledger.store.Store.info`).
 
-Starting a round (:meth:`Organizer.start_round`) pairs it (``RoundPaired``), creates every
-table's match with its seat and judge tokens (the way ``POST /api/matches`` does: tokens first,
-never a match without them) and records ``RoundStarted``.  Every table's decks are checked
-before anything is created.  A start that died half-way is finished by the next start: the
-pairing is kept, tables already created are left as they are (their tokens can be reissued).
+Starting a round (:meth:`Organizer.start_round`) claims it first: its pairing
+(``RoundPaired``) and ``RoundStarted`` (the match ids are ``{id}-r{round}-t{table:02d}``) in
+one append at the length read, so of two desks (servers, processes, the CLI) starting it at
+once exactly one claims it; the other is refused (409) before it creates anything.  Only the
+claimant then creates every table's match with its seat and judge tokens (the way
+``POST /api/matches`` does: tokens first, never a match without them).  Every table's decks
+are checked before anything is written.  A start that stopped between its claim and its
+matches leaves tables without a match: a reissue of such a table's tokens creates it and shows
+its links (:meth:`Organizer.reissue`).
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from ledger.catalogue import (
     parse_decklist,
 )
 from ledger.csvcells import csv_text
-from ledger.errors import ConflictError, MatchNotFoundError
+from ledger.errors import ConflictError, LedgerError, MatchNotFoundError
 from ledger.events import DeckEntry, MatchOpened, SeatInfo, as_seat
 from ledger.store import Store
 from ledger.tournament import (
@@ -91,7 +95,7 @@ class TableStart:
     a: str
     b: str
     match_id: str
-    tokens: dict[str, str] | None  # None: created by an earlier start (reissue to get them)
+    tokens: dict[str, str] | None  # None: a reissue created the match first
 
 
 class Organizer:
@@ -278,48 +282,125 @@ class Organizer:
         return self._change(tournament_id, build)
 
     def start_round(self, tournament_id: str) -> tuple[Tournament, list[TableStart]]:
-        """Pair the next round (or finish starting the paired one) and create its matches."""
+        """Pair the next round (or take a round paired by an older start), claim it by
+        appending ``RoundStarted`` and only then create its matches: of two desks starting
+        it at once, the one whose claim is refused creates nothing (:meth:`_claim`)."""
         with self._lock:
+            t, number = self._claim(tournament_id)
+            return self.load(tournament_id), self._create_tables(t, number)
+
+    def _claim(self, tournament_id: str) -> tuple[Tournament, int]:
+        """Append the round's pairing (if not paired yet) and its ``RoundStarted`` (match ids
+        ``{id}-r{round}-t{table:02d}``) as one append; returns the tournament as claimed and
+        the round's number.  A claim another writer raced is tried again, unless that writer
+        claimed the round."""
+        for _attempt in range(ATTEMPTS):
             t = self.load(tournament_id)
             current = t.current
+            if current is not None and current.started:
+                self._refuse_unfinished(t, current)
+            events: list[dict[str, Any]] = []
             if current is None or current.started:
-                paired = next_round(t, self.results(t))
-                for tb in paired["tables"]:  # every deck checked before anything is written
-                    self._check_table(t, tb["a"], tb["b"])
-                self.book.append(t.tournament_id, t.length, [paired])
-                t = self.load(tournament_id)
-                current = t.current
-            assert current is not None
-            seats = {p: self._seat(t, p) for tb in current.tables for p in (tb.a, tb.b)}
-            for tb in current.tables:
-                self._check_table(t, tb.a, tb.b)
-            started = []
-            for tb in current.tables:
-                match_id = f"{t.tournament_id}-r{current.number}-t{tb.table:02d}"
+                events.append(next_round(t, self.results(t)))
+                tables = [(tb["table"], tb["a"], tb["b"]) for tb in events[0]["tables"]]
+                number = events[0]["round"]
+            else:  # paired by a start that stopped before its RoundStarted
+                tables = [(tb.table, tb.a, tb.b) for tb in current.tables]
+                number = current.number
+            for _table, a, b in tables:  # every deck checked before anything is written
+                self._check_table(t, a, b)
+            events.append({"type": "RoundStarted", "round": number, "matches": {
+                str(table): _match_id(t, number, table) for table, _a, _b in tables}})
+            try:
+                self.book.append(t.tournament_id, t.length, events)
+            except ConflictError:
+                self._refuse_raced(self.load(tournament_id), number)
+                time.sleep(random.uniform(0.01, 0.05))
+                continue
+            return self.load(tournament_id), number
+        raise ConflictError(f"{t.name}: someone else changed the tournament at the same "
+                            f"moment, repeatedly; start the round again (nothing was written)")
+
+    def _refuse_raced(self, t: Tournament, number: int) -> None:
+        """Another desk's claim of round ``number`` won: its links are with that desk."""
+        if len(t.rounds) >= number and t.rounds[number - 1].started:
+            raise ConflictError(f"{t.name}: round {number} was started at the same moment by "
+                                f"another desk; its links are with them — reissue a table's "
+                                f"tokens to see them again (nothing was written)")
+
+    def _refuse_unfinished(self, t: Tournament, current: Any) -> None:
+        """A started round some of whose matches don't exist yet: the desk that claimed it
+        is creating them, or stopped half-way -- a reissue creates a missing one."""
+        missing = [str(tb.table) for tb in current.tables
+                   if tb.match_id and not self.store.exists(tb.match_id)]
+        if missing:
+            raise ConflictError(
+                f"{t.name}: round {current.number} was started by another desk (just now, or a "
+                f"start that stopped half-way) and table{'s' if len(missing) > 1 else ''} "
+                f"{', '.join(missing)} {'have' if len(missing) > 1 else 'has'} no match yet; "
+                f"its links are with that desk — reissue a table's tokens to create its match "
+                f"and see them (nothing was written)")
+
+    def _create_tables(self, t: Tournament, number: int) -> list[TableStart]:
+        """The claimed round's matches, each with its tokens (``None``: a match someone
+        created first, by a reissue)."""
+        played = t.rounds[number - 1]
+        seats = {p: self._seat(t, p) for tb in played.tables for p in (tb.a, tb.b)}
+        started = []
+        for tb in played.tables:
+            match_id = tb.match_id or _match_id(t, number, tb.table)
+            try:
+                tokens = self._create(t, number, tb.table, match_id,
+                                      _as_seat(seats[tb.a], "A"), _as_seat(seats[tb.b], "B"))
+            except ConflictError:
                 tokens = None
-                if not self.store.exists(match_id):
-                    tokens = self._create(t, current.number, tb.table, match_id,
-                                          _as_seat(seats[tb.a], "A"), _as_seat(seats[tb.b], "B"))
-                started.append(TableStart(current.number, tb.table, tb.a, tb.b, match_id, tokens))
-            self.book.append(t.tournament_id, t.length, [{
-                "type": "RoundStarted", "round": current.number,
-                "matches": {str(s.table): s.match_id for s in started}}])
-            return self.load(tournament_id), started
+            except LedgerError as exc:
+                raise type(exc)(f"{t.name}: round {number} is started but table {tb.table}'s "
+                                f"match could not be created ({exc}); reissue every table's "
+                                f"tokens of round {number} to create the missing matches and "
+                                f"see the links") from None
+            started.append(TableStart(number, tb.table, tb.a, tb.b, match_id, tokens))
+        return started
 
     def reissue(self, tournament_id: str, round_no: int, table_no: int,
                 role: str) -> tuple[str, dict[str, str]]:
         """New tokens for ``role`` (``A``, ``B``, ``judge`` or ``all``) of a table: the old
         ones stop working.  Returns the match id and the new tokens."""
         t, match_id = self._table_match(tournament_id, round_no, table_no)
-        issued = {r: new_token() for r in _roles(role)}
+        roles = _roles(role)
+        issued = self._create_missing(t, round_no, table_no, match_id)
+        if issued is not None:  # the start that claimed the round never created it
+            self._record_tokens(t, {"type": "TokenReissued", "round": round_no,
+                                    "table": table_no, "role": "all"})
+            return match_id, issued
+        issued = {r: new_token() for r in roles}
         self.tokens.replace_roles(match_id, {r: hash_token(tok) for r, tok in issued.items()})
         self._record_tokens(t, {"type": "TokenReissued", "round": round_no, "table": table_no,
                                 "role": role})
         return match_id, issued
 
+    def _create_missing(self, t: Tournament, round_no: int, table_no: int,
+                        match_id: str) -> dict[str, str] | None:
+        """A started table whose match doesn't exist (its start stopped half-way, or is still
+        creating it at another desk) is created now: its three tokens, or ``None`` if the
+        match exists (or another desk created it first)."""
+        if self.store.exists(match_id):
+            return None
+        tb = t.table(round_no, table_no)
+        try:
+            return self._create(t, round_no, table_no, match_id,
+                                _as_seat(self._seat(t, tb.a), "A"),
+                                _as_seat(self._seat(t, tb.b), "B"))
+        except ConflictError:
+            return None
+
     def revoke(self, tournament_id: str, round_no: int, table_no: int, role: str) -> str:
         """``role``'s token of a table stops working (no new one is shown: reissue for that)."""
         t, match_id = self._table_match(tournament_id, round_no, table_no)
+        if not self.store.exists(match_id):  # tokens without a match would block its create
+            raise TournamentError(f"{t.name}: round {round_no} table {table_no} has no match "
+                                  f"yet (its start stopped half-way): reissue its tokens to "
+                                  f"create it")
         # a hash no token has: the role is kept, nobody holds it
         self.tokens.replace_roles(match_id, {r: hash_token(secrets.token_urlsafe(48))
                                              for r in _roles(role)})
@@ -401,6 +482,10 @@ class Organizer:
             raise TournamentError(f"{t.name}: round {round_no} table {table_no} has not "
                                   f"started")
         return t, tb.match_id
+
+
+def _match_id(t: Tournament, round_no: int, table_no: int) -> str:
+    return f"{t.tournament_id}-r{round_no}-t{table_no:02d}"
 
 
 def _as_seat(info: SeatInfo, seat: str) -> SeatInfo:

@@ -25,13 +25,15 @@ ROOT = Path(__file__).resolve().parents[2]
 class LiveServer:
     """``wonders serve --store STORE`` in a subprocess, on a free loopback port."""
 
-    def __init__(self, store: Path, organizer: str = ORGANIZER, threads: int = 8, **settings):
+    def __init__(self, store: Path | str, organizer: str = ORGANIZER, threads: int = 8,
+                 log: Path | None = None, **settings):
         env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=organizer, WONDERS_SECRET_KEY="s" * 32,
                    **{f"WONDERS_{k.upper()}": str(v) for k, v in settings.items()})
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "web.cli", "serve", "--store", str(store), "--host",
              "127.0.0.1", "--port", "0", "--threads", str(threads)], env=env, cwd=ROOT,
-            text=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            text=True, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL if log is None else open(log, "w"))  # noqa: SIM115
         line = self.proc.stdout.readline()
         if "serving" not in line:
             self.proc.kill()

@@ -10,6 +10,8 @@ with a token ends as soon as the token no longer holds its role (the organizer r
 revoked it): before each look's events are sent the token is checked again, as every request
 checks it, and a replaced token's stream gets an ``error`` message (the one-line JSON error,
 ``unauthenticated``) and ends -- nothing of the role's view is sent past the replacement.
+A stream whose store can't be read (PostgreSQL restarting) ends the same way (``unavailable``;
+one line in the server's log).
 
 Open streams are counted: at most ``follow_max_streams`` at once in the process and at most
 ``follow_max_per_client`` from one client address; past either a request gets 503 with
@@ -31,6 +33,7 @@ a stream sleeps ``follow_poll`` and looks again).
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -39,6 +42,7 @@ from functools import partial
 from flask import Blueprint, Response, current_app, request
 
 from ledger.codec import Stored
+from ledger.errors import StoreUnavailableError
 from ledger.store import Store
 from web.api.common import bearer, divergence_out, event_fields, query_int, role_for, services, visible_seq
 from web.api.openapi import Query, route
@@ -48,6 +52,7 @@ from web.errors import WebError
 from web.narration import Narrator
 
 bp = Blueprint("follow", __name__, url_prefix="/api/matches")
+log = logging.getLogger("wonders.web")
 #: The longest one wait of a stream on a store that wakes on appends (a client that has gone
 #: keeps its slot at most this long).
 LONG_WAIT_S = 15.0
@@ -263,53 +268,59 @@ def follow(match_id: str):
                 Narrator(table, perspective, last), divergence_out(table, perspective, last))
 
     def stream():
-        nxt, idle_since, marked, seen = start, time.monotonic(), None, -1
         try:
-            while not gone():
-                looked = tables.using(match_id, partial(horizon, seen=seen, nxt=nxt),
-                                      fresh_within=fresh_within)
-                if looked is not None:
-                    last_words = revoked()
-                    if last_words is not None:
-                        yield last_words
-                        return
-                    (seen, last, done, narrator, mark), fresh = looked
-                    # What one look finds is written at once (up to MESSAGES_PER_WRITE
-                    # messages a write): the same bytes as message by message, but each write
-                    # costs the server a chunk, a lock and a wake of its event loop.
-                    out: list[str] = []
-                    if mark is not None and mark != marked:  # today's engine disagrees
-                        out.append(f"event: divergence\ndata: {json.dumps(mark.model_dump())}\n\n")
-                        marked = mark
-                    if last >= nxt:
-                        for stored in fresh if fresh is not None else feed.between(nxt, last):
-                            out.append(feed.message(narrator, stored))
-                            nxt = stored.seq + 1
-                            if len(out) >= MESSAGES_PER_WRITE:
-                                yield "".join(out)
-                                out = []
-                        idle_since = time.monotonic()
-                        if nxt <= last:  # the file's last batch was not whole yet: look again
-                            seen = -1
-                    if done and nxt > last:
-                        yield "".join(out) + "event: end\ndata: {}\n\n"
-                        return
-                    if out:
-                        yield "".join(out)
-                if time.monotonic() - idle_since >= timeout:
-                    return
-                left = timeout - (time.monotonic() - idle_since)
-                if store.wakes_on_append:
-                    # PostgreSQL: woken by the next append, so wait long (``gone()`` is looked
-                    # at again at least every LONG_WAIT_S).
-                    store.wait(match_id, seen, min(left, LONG_WAIT_S))
-                else:
-                    # A file store: look every ``poll``.  The next turn of the loop reads the
-                    # head (the table's refresh), so the store's own wait -- a read of the head
-                    # before and after the same sleep -- would only read it twice more.
-                    time.sleep(poll)
+            yield from looks()
+        except StoreUnavailableError as exc:  # the database went away: say so and end
+            log.warning("match %s: a live-follow stream ends: %s", match_id, exc)
+            yield _unavailable_message(exc)
         finally:
             release()
+
+    def looks():
+        nxt, idle_since, marked, seen = start, time.monotonic(), None, -1
+        while not gone():
+            looked = tables.using(match_id, partial(horizon, seen=seen, nxt=nxt),
+                                  fresh_within=fresh_within)
+            if looked is not None:
+                last_words = revoked()
+                if last_words is not None:
+                    yield last_words
+                    return
+                (seen, last, done, narrator, mark), fresh = looked
+                # What one look finds is written at once (up to MESSAGES_PER_WRITE
+                # messages a write): the same bytes as message by message, but each write
+                # costs the server a chunk, a lock and a wake of its event loop.
+                out: list[str] = []
+                if mark is not None and mark != marked:  # today's engine disagrees
+                    out.append(f"event: divergence\ndata: {json.dumps(mark.model_dump())}\n\n")
+                    marked = mark
+                if last >= nxt:
+                    for stored in fresh if fresh is not None else feed.between(nxt, last):
+                        out.append(feed.message(narrator, stored))
+                        nxt = stored.seq + 1
+                        if len(out) >= MESSAGES_PER_WRITE:
+                            yield "".join(out)
+                            out = []
+                    idle_since = time.monotonic()
+                    if nxt <= last:  # the file's last batch was not whole yet: look again
+                        seen = -1
+                if done and nxt > last:
+                    yield "".join(out) + "event: end\ndata: {}\n\n"
+                    return
+                if out:
+                    yield "".join(out)
+            if time.monotonic() - idle_since >= timeout:
+                return
+            left = timeout - (time.monotonic() - idle_since)
+            if store.wakes_on_append:
+                # PostgreSQL: woken by the next append, so wait long (``gone()`` is looked
+                # at again at least every LONG_WAIT_S).
+                store.wait(match_id, seen, min(left, LONG_WAIT_S))
+            else:
+                # A file store: look every ``poll``.  The next turn of the loop reads the
+                # head (the table's refresh), so the store's own wait -- a read of the head
+                # before and after the same sleep -- would only read it twice more.
+                time.sleep(poll)
     response = Response(stream(), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     response.call_on_close(release)  # also when the body was never iterated
@@ -322,6 +333,13 @@ def _revoked_message(match_id: str, role: str) -> str:
     error = {"error": "unauthenticated",
              "message": f"match {match_id}: the token of this stream no longer holds {who}'s "
                         f"role (reissued or revoked by the organizer); the stream ends"}
+    return f"event: error\ndata: {json.dumps(error)}\n\n"
+
+
+def _unavailable_message(exc: StoreUnavailableError) -> str:
+    """The last message of a stream whose store could not be read: the one-line JSON error
+    (a client reconnects with ``Last-Event-ID`` once the store is back)."""
+    error = {"error": "unavailable", "message": f"{exc}; the stream ends (reconnect later)"}
     return f"event: error\ndata: {json.dumps(error)}\n\n"
 
 

@@ -131,8 +131,8 @@ class StartedTable(BaseModel):
     b: str
     match_id: str
     tokens: dict[str, str] | None = Field(
-        description="seat and judge tokens (shown once; null for a table an earlier, "
-                    "interrupted start created: reissue them)")
+        description="seat and judge tokens (shown once; null for a table whose match "
+                    "a reissue created first: its tokens are with that desk)")
     links: Links | None
     viewer: str
 
