@@ -291,11 +291,14 @@ class Organizer:
 
     def _claim(self, tournament_id: str) -> tuple[Tournament, int]:
         """Append the round's pairing (if not paired yet) and its ``RoundStarted`` (match ids
-        ``{id}-r{round}-t{table:02d}``) as one append; returns the tournament as claimed and
-        the round's number.  A claim another writer raced is tried again, unless that writer
-        claimed the round."""
-        for _attempt in range(ATTEMPTS):
-            t = self.load(tournament_id)
+        ``{id}-r{round}-t{table:02d}``) as one change (:meth:`_change`); returns the tournament
+        as claimed and the round's number.  A claim another writer raced is tried again,
+        unless that writer claimed the round."""
+        claimed: list[int] = []  # the round each attempt claimed
+
+        def build(t: Tournament) -> list[dict[str, Any]]:
+            if claimed:  # an attempt was raced: by another desk's claim of that round?
+                self._refuse_raced(t, claimed[-1])
             current = t.current
             if current is not None and current.started:
                 self._refuse_unfinished(t, current)
@@ -309,17 +312,11 @@ class Organizer:
                 number = current.number
             for _table, a, b in tables:  # every deck checked before anything is written
                 self._check_table(t, a, b)
-            events.append({"type": "RoundStarted", "round": number, "matches": {
-                str(table): _match_id(t, number, table) for table, _a, _b in tables}})
-            try:
-                self.book.append(t.tournament_id, t.length, events)
-            except ConflictError:
-                self._refuse_raced(self.load(tournament_id), number)
-                time.sleep(random.uniform(0.01, 0.05))
-                continue
-            return self.load(tournament_id), number
-        raise ConflictError(f"{t.name}: someone else changed the tournament at the same "
-                            f"moment, repeatedly; start the round again (nothing was written)")
+            claimed.append(number)
+            return [*events, {"type": "RoundStarted", "round": number, "matches": {
+                str(table): _match_id(t, number, table) for table, _a, _b in tables}}]
+
+        return self._change(tournament_id, build), claimed[-1]
 
     def _refuse_raced(self, t: Tournament, number: int) -> None:
         """Another desk's claim of round ``number`` won: its links are with that desk."""
@@ -344,16 +341,11 @@ class Organizer:
     def _create_tables(self, t: Tournament, number: int) -> list[TableStart]:
         """The claimed round's matches, each with its tokens (``None``: a match someone
         created first, by a reissue)."""
-        played = t.rounds[number - 1]
-        seats = {p: self._seat(t, p) for tb in played.tables for p in (tb.a, tb.b)}
         started = []
-        for tb in played.tables:
+        for tb in t.rounds[number - 1].tables:
             match_id = tb.match_id or _match_id(t, number, tb.table)
             try:
-                tokens = self._create(t, number, tb.table, match_id,
-                                      _as_seat(seats[tb.a], "A"), _as_seat(seats[tb.b], "B"))
-            except ConflictError:
-                tokens = None
+                tokens = self._create_missing(t, number, tb.table, match_id)
             except LedgerError as exc:
                 raise type(exc)(f"{t.name}: round {number} is started but table {tb.table}'s "
                                 f"match could not be created ({exc}); reissue every table's "
