@@ -64,3 +64,11 @@ def pick_fits(prompt: Prompt, pick: Any) -> str | None:
     if missing:
         return f"{missing[0]!r} cannot be picked here (choose from {', '.join(spec.of)})"
     return None
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def ordinal(index: int) -> str:
+    """The words of a 0-based place among options that read alike ("first", … "9th")."""
+    return ORDINALS[index] if index < len(ORDINALS) else f"{index + 1}th"

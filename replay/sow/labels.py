@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from replay.prompts import ordinal
 from replay.sow.perspective import card_names
 from replay.sow.state import IN_PLAY, CardState, SowState
 
 AREAS = {"battle": "pitched battle", "siege": "besieging", "units": "units",
          "buildings": "buildings", "fortifications": "fortifications", "state": "State"}
-ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 WORD = re.compile(r"[A-Za-z0-9-]+")
 
 
@@ -43,8 +43,7 @@ def card_label(state: SowState, cid: str, players: Mapping[str, str] | None) -> 
         if len(alike) <= 1:
             return f"{card.name} ({describe(card, players)})"
     nth = [c.id for c in alike].index(cid)  # the board lists a place's cards in this order
-    ordinal = ORDINALS[nth] if nth < len(ORDINALS) else f"{nth + 1}th"
-    return f"{card.name} ({_marks(card, players)}), the {ordinal}"
+    return f"{card.name} ({_marks(card, players)}), the {ordinal(nth)}"
 
 
 def _place(card: CardState, players: Mapping[str, str] | None) -> str:

@@ -11,9 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.events import SEATS
+from replay.prompts import ordinal
 from replay.wotf.state import CardState, GameState, controller_of
-
-ORDINALS = ("first", "second", "third", "fourth", "fifth")
 
 
 def option_labels(picks: list[Any], state: GameState, view: str,
@@ -73,6 +72,6 @@ def _counted(labels: list[str]) -> list[str]:
         if total[label] > 1:
             nth = seen[label]
             seen[label] += 1
-            label = f"{label}, the {ORDINALS[nth] if nth < len(ORDINALS) else f'{nth + 1}th'}"
+            label = f"{label}, the {ordinal(nth)}"
         out.append(label)
     return out
