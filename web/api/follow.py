@@ -328,19 +328,22 @@ def follow(match_id: str):
 
 
 def _revoked_message(match_id: str, role: str) -> str:
-    """The last message of a stream whose token was replaced: the one-line JSON error."""
+    """The last message of a stream whose token was replaced."""
     who = "the judge" if role == "judge" else f"seat {role}"
-    error = {"error": "unauthenticated",
-             "message": f"match {match_id}: the token of this stream no longer holds {who}'s "
-                        f"role (reissued or revoked by the organizer); the stream ends"}
-    return f"event: error\ndata: {json.dumps(error)}\n\n"
+    return _error_event("unauthenticated", f"match {match_id}: the token of this stream no "
+                        f"longer holds {who}'s role (reissued or revoked by the organizer); "
+                        f"the stream ends")
 
 
 def _unavailable_message(exc: StoreUnavailableError) -> str:
-    """The last message of a stream whose store could not be read: the one-line JSON error
-    (a client reconnects with ``Last-Event-ID`` once the store is back)."""
-    error = {"error": "unavailable", "message": f"{exc}; the stream ends (reconnect later)"}
-    return f"event: error\ndata: {json.dumps(error)}\n\n"
+    """The last message of a stream whose store could not be read (a client reconnects with
+    ``Last-Event-ID`` once the store is back)."""
+    return _error_event("unavailable", f"{exc}; the stream ends (reconnect later)")
+
+
+def _error_event(kind: str, message: str) -> str:
+    """An ``error`` message: the one-line JSON error every answer of the service gives."""
+    return f"event: error\ndata: {json.dumps({'error': kind, 'message': message})}\n\n"
 
 
 def _last_event_id() -> int:
