@@ -204,7 +204,8 @@ def ingest(store: str | os.PathLike | Store, db: str | os.PathLike, facts: CardF
         if on_progress:
             on_progress(report.unchanged + len(report.problems), len(heads))
         _STORES[opened.url] = opened  # read in this process: the same instance
-        stage = Path(tempfile.mkdtemp(prefix=".wonders-ingest-", dir=Path(db).parent))
+        _sweep_stages(Path(db))
+        stage = Path(tempfile.mkdtemp(prefix=_stage_prefix(Path(db)), dir=Path(db).parent))
         try:
             token = secrets.token_hex(16)
             (stage / _TOKEN).write_text(token)
@@ -225,6 +226,32 @@ def ingest(store: str | os.PathLike | Store, db: str | os.PathLike, facts: CardF
         _STORES.pop(opened.url, None)
         if opened is not store:
             opened.close()
+
+
+def _stage_prefix(db: Path) -> str:
+    """The name of this warehouse's stage directories, up to their random part."""
+    return f".wonders-ingest-{db.name}-"
+
+
+_STAGE_RANDOM = set("abcdefghijklmnopqrstuvwxyz0123456789_")  # tempfile.mkdtemp's letters
+_STAGE_RANDOM_LENGTH = 8
+
+
+def _sweep_stages(db: Path) -> None:
+    """Remove the stage directories an ingest of this warehouse left when its process was
+    killed (its ``finally`` never ran): Parquet nothing will load.  Called while this process
+    holds the warehouse's write lock, so no other ingest of it is running; another
+    warehouse's stages beside it (another name) are left alone."""
+    prefix = _stage_prefix(db)
+    try:
+        entries = list(db.parent.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        rest = entry.name[len(prefix):]
+        if entry.name.startswith(prefix) and len(rest) == _STAGE_RANDOM_LENGTH \
+                and set(rest) <= _STAGE_RANDOM and entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
 
 
 def _to_read(heads: Mapping[str, Head | Exception], known: dict[str, _Known],

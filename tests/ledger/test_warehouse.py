@@ -247,3 +247,36 @@ def test_the_parquet_export_is_partitioned_and_the_documented_query_runs(base, t
     with pytest.raises(WarehouseError, match="already holds a dataset"):
         export_parquet(tmp_path / "w.duckdb", out)
     assert export_parquet(tmp_path / "w.duckdb", out, overwrite=True) == written
+
+
+def test_a_killed_ingest_leaves_no_stage_directory_behind_the_next_run(base, tmp_path):
+    """An ingest killed while staging (its process dies: no ``finally``) left its stage
+    directory of Parquet beside the warehouse for good; the next ingest of that warehouse
+    removes it (and no other warehouse's) and loads everything once."""
+    import os
+    import subprocess
+    import sys
+
+    store = copy_store(base, tmp_path)
+    db = tmp_path / "w.duckdb"
+    faults = tmp_path / "faults"
+    faults.mkdir()
+    env = {**os.environ, "WONDERS_TEST_FAULTS": f"crash-once:{faults}"}
+    died = subprocess.run([sys.executable, "-c", "import sys; from ledger.warehouse import "
+                           "ingest; ingest(sys.argv[1], sys.argv[2], {})", str(store), str(db)],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert died.returncode == 3, died.stderr  # the injected crash: the process died staging
+    assert len(list(tmp_path.glob(".wonders-ingest-*"))) == 1  # what the crash left
+    other = tmp_path / ".wonders-ingest-other.duckdb-abcd1234"  # another warehouse's stage
+    other.mkdir()
+    report = ingest(store, db, facts())
+    assert report.new == 12 and not report.problems
+    assert [p.name for p in tmp_path.glob(".wonders-ingest-*")] == [other.name]
+    assert snapshot(db)["matches"] == snapshot_of_fresh(store, tmp_path)["matches"]
+
+
+def snapshot_of_fresh(store, tmp_path):
+    fresh = tmp_path / "fresh" / "w.duckdb"
+    fresh.parent.mkdir()
+    ingest(store, fresh, facts())
+    return snapshot(fresh)
