@@ -86,11 +86,20 @@ class IngestReport:
     unchanged: int = 0
     events: int = 0
     problems: list[Problem] = field(default_factory=list)
+    #: Match files in the warehouse that this store does not have (removed from it since, or
+    #: ingested from another store): their rows are kept, and the summary names them.
+    absent: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
-        return (f"{self.files} match files: {self.new} new, {self.grown} grown, "
+        line = (f"{self.files} match files: {self.new} new, {self.grown} grown, "
                 f"{self.unchanged} unchanged, {len(self.problems)} not ingested; "
                 f"{self.events} events loaded")
+        if self.absent:
+            line += (f"; {len(self.absent)} ingested match(es) not in this store, still "
+                     f"counted (a fresh ingest into a new --db leaves them out): "
+                     f"{', '.join(sorted(self.absent)[:5])}"
+                     f"{' …' if len(self.absent) > 5 else ''}")
+        return line
 
 
 class _Known(msgspec.Struct, frozen=True):
@@ -200,7 +209,9 @@ def ingest(store: str | os.PathLike | Store, db: str | os.PathLike, facts: CardF
     try:
         heads = opened.heads()
         report = IngestReport(files=len(heads))
-        todo = _to_read(heads, _known(con), report)
+        known = _known(con)
+        todo = _to_read(heads, known, report)
+        report.absent = sorted(set(known) - {f"{match_id}{SUFFIX}" for match_id in heads})
         if on_progress:
             on_progress(report.unchanged + len(report.problems), len(heads))
         _STORES[opened.url] = opened  # read in this process: the same instance

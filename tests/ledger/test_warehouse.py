@@ -280,3 +280,19 @@ def snapshot_of_fresh(store, tmp_path):
     fresh.parent.mkdir()
     ingest(store, fresh, facts())
     return snapshot(fresh)
+
+
+def test_a_match_removed_from_the_store_is_named_not_silently_counted(base, tmp_path):
+    """A match file deleted from the store after its ingest keeps its rows (every statistic
+    still counts it): the summary says so and names it (it said '11 match files … 11
+    unchanged' while the warehouse held 12)."""
+    store = copy_store(base, tmp_path)
+    db = tmp_path / "w.duckdb"
+    ingest(store, db, facts())
+    (store / "a-0005.jsonl").unlink()
+    report = ingest(store, db, facts())
+    assert report.absent == ["a-0005.jsonl"] and report.unchanged == 11
+    assert "1 ingested match(es) not in this store, still counted" in report.summary()
+    assert "a-0005.jsonl" in report.summary()
+    assert len(snapshot(db)["matches"]) == 12
+    assert ingest(store, tmp_path / "fresh.duckdb", facts()).absent == []
