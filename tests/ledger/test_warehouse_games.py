@@ -173,3 +173,23 @@ def test_a_state_of_wonder_initiative_toss_taken_back_has_no_coin_winner(tmp_pat
             (None, None, False)
     finally:
         con.close()
+
+
+def test_rulesets_gives_state_of_wonder_no_stones_or_wonders_battles(mixed):
+    """``rulesets``' stones and battle columns are Wonders of The First's (its ``battles`` and
+    ``seizures`` tables): a State of Wonder ruleset has none of them (None), not 0 battles
+    per match and a 0% stones finish (its matches fight pitched battles: ``sow_battles``)."""
+    _, con = mixed
+    rows = {r["ruleset"]: r for r in stats.compute(con, "rulesets", stats.Filters()).records()}
+    sow_rulesets = {r[0] for r in con.execute(
+        "SELECT DISTINCT ruleset FROM matches WHERE game = 'sow'").fetchall()}
+    assert sow_rulesets and con.execute("SELECT count(*) FROM sow_battles").fetchone()[0] > 0
+    wonders_only = ("stones_finish_rate", "battles_per_match", "seizures_per_match", "battles",
+                    "attacker_wr", "attacker_wr_low", "attacker_wr_high")
+    for ruleset, row in rows.items():
+        if ruleset in sow_rulesets:
+            assert all(row[c] is None for c in wonders_only), row
+            assert row["matches"] == 6 and row["first_games"] == 6
+        else:
+            assert row["battles"] > 0 and row["battles_per_match"] > 0
+            assert row["stones_finish_rate"] is not None
