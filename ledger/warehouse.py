@@ -214,14 +214,15 @@ def ingest(store: str | os.PathLike | Store, db: str | os.PathLike, facts: CardF
         report.absent = sorted(set(known) - {f"{match_id}{SUFFIX}" for match_id in heads})
         if on_progress:
             on_progress(report.unchanged + len(report.problems), len(heads))
-        _STORES[opened.url] = opened  # read in this process: the same instance
+        url = _absolute(opened.url)  # what the workers open
+        _STORES[url] = opened  # read in this process: the same instance
         _sweep_stages(Path(db))
         stage = Path(tempfile.mkdtemp(prefix=_stage_prefix(Path(db)), dir=Path(db).parent))
         try:
             token = secrets.token_hex(16)
             (stage / _TOKEN).write_text(token)
             staged = _Gathered()
-            for part in _stage_all(opened.url, todo, dict(facts), str(stage), token, jobs,
+            for part in _stage_all(url, todo, dict(facts), str(stage), token, jobs,
                                    scheduler, retries):
                 _merge(staged, part, stage)
                 _count(report, part)
@@ -234,9 +235,16 @@ def ingest(store: str | os.PathLike | Store, db: str | os.PathLike, facts: CardF
         return report
     finally:
         con.close()
-        _STORES.pop(opened.url, None)
+        _STORES.pop(_absolute(opened.url), None)
         if opened is not store:
             opened.close()
+
+
+def _absolute(url: str) -> str:
+    """A store's URL as a worker must open it: a directory by its absolute path (a worker of
+    a ``--scheduler`` cluster runs in a directory of its own, where a relative path named
+    another directory or none: every match was 'corrupt: no match in this store')."""
+    return url if is_url(url) else os.path.abspath(url)
 
 
 def _stage_prefix(db: Path) -> str:
