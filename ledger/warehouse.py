@@ -295,8 +295,8 @@ def _ingest_lock(db: Path) -> Iterator[None]:
     try:
         handle = open(db.parent / f".{db.name}.ingest-lock", "a+b")  # noqa: SIM115 - held below
     except OSError as exc:
-        raise WarehouseError(f"{db}: cannot open the warehouse's ingest lock "
-                             f"({exc.strerror})") from None
+        raise WarehouseError(f"{db}: cannot open the warehouse (its ingest lock "
+                             f"{exc.filename}: {exc.strerror})") from None
     with handle:
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
