@@ -347,3 +347,20 @@ def test_links_keep_the_game_and_the_dbs_bucket(mixed):
         as_text=True))))
     table = _stats(path, "sieges", game="sow")
     assert rows[0] == table.columns and len(rows) - 1 == len(table.rows) > 0
+
+
+def test_the_first_player_panel_counts_matches_and_says_when_there_are_none(tmp_path):
+    """The panel reads '… won 1 of 1 game (1 draw)' in the singular and, with no finished
+    match, says so (it read '0 of 0 games (0 draws); 95% CI –––')."""
+    store = FileStore(tmp_path / "store")
+    db = default_cards()
+    list(simulate_matches(store, db, load_decks(None, db), 1, seed=12, ruleset="1.2"))
+    path = tmp_path / "w.duckdb"
+    ingest(tmp_path / "store", path, card_facts())
+    app = create_app(Settings(store=tmp_path / "store", secret_key="s" * 32))
+    app.config["WONDERS_WAREHOUSE"] = str(path)
+    text = re.sub(r"\s+", " ", _get(app.test_client(), "/stats"))
+    assert re.search(r"first turn won [01] of 1 game \(0 draws\)", text)
+    empty = re.sub(r"\s+", " ", _get(app.test_client(), "/stats?tournament=none"))
+    assert "No finished match passes the filters yet." in empty
+    assert "–––" not in empty and "0 of 0" not in empty
