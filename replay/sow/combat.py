@@ -31,6 +31,7 @@ from replay.sow.events import (
     UnitsReturned,
 )
 from replay.sow.flow import Steps
+from replay.sow.revisions import PHASE_OVER_REVISION
 from replay.sow.state import Battle, Seat, other
 
 TACTICS_RULE = ("Combat Tactics: \"choosing one of their units and one of their opponent's "
@@ -66,7 +67,9 @@ class Combat(Actions):
             defenders = list(sent.pick or [])
             if defenders:
                 self.emit(DefendersSent(opponent, defenders))
-                yield from self.pitched_battle(seat, opponent)
+                over = yield from self.pitched_battle(seat, opponent)
+                if over and self.state.revision >= PHASE_OVER_REVISION:
+                    return  # R22: "the Combat Phase is over" -- no City Siege step this turn
             else:
                 # "If the player does not wish to send any units to the Pitched Battle Zone,
                 # the attacking player besieges the defending player"
@@ -92,6 +95,8 @@ class Combat(Actions):
     # -- pitched battle ----------------------------------------------------------------
 
     def pitched_battle(self, seat: Seat, opponent: Seat) -> Steps:
+        """Tactics, damage, then where the survivors go.  Returns whether the Combat Phase is
+        over: units are left on both sides or only on the defender's (R22)."""
         yield from self.tactics(seat, siege=False)
         yield from self.damage_step(seat)
         battle = self.battle()
@@ -111,6 +116,7 @@ class Combat(Actions):
         if home:
             self.emit(UnitsReturned(home))
         self.emit(BattleClosed("pitched"))
+        return bool(foes)
 
     # -- city siege --------------------------------------------------------------------
 
