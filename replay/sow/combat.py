@@ -249,7 +249,10 @@ class Combat(Actions):
         deals their attack to the other combatant. If there are multiple combatants on each
         side, the controller of the unit decides how each unit distributes its damage among
         the enemy units.\""""
-        for combat in [list(c) for c in self.battle().combats]:
+        # A unit destroyed while the tactics went on (its health fell, R23) deals and takes
+        # no damage: only the units still in the battle fight.
+        fighting = self.battle().units
+        for combat in [[u for u in c if u in fighting] for c in self.battle().combats]:
             for seat in (turn, other(turn)):
                 for unit in [u for u in combat if self.state.cards[u].owner == seat]:
                     enemies = [u for u in combat if self.state.cards[u].owner != seat]

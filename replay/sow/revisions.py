@@ -19,12 +19,19 @@ TURN_LIMIT = 60
 #: defender's, ends the Combat Phase: no City Siege step follows it that turn (R22).
 PHASE_OVER_REVISION = 2
 
+#: From this revision a unit whose damage reaches its health because a card giving it health
+#: ("Your units get +1 health") left play is destroyed at once (R23).
+HEALTH_CHECK_REVISION = 2
+
 #: What each revision changed (0 means "recorded before revisions existed" and derives as 1).
 REVISIONS: dict[int, str] = {
     1: "the first engine: rules text 004 with rulings R1-R21",
     2: "R22: \"if there are units left on both sides or only on the defender's side, the "
        "Combat Phase is over\": after such a pitched battle the turn player's besieging units "
-       "fight no City Siege step that turn; before, they did",
+       "fight no City Siege step that turn; before, they did; "
+       "R23: \"When this number reaches 0, the card will be put into the graveyard\": a unit "
+       "whose damage reaches its health because a card giving it health left play is destroyed "
+       "at once; before, it stayed in play until its damage was removed at the end of the turn",
 }
 
 

@@ -44,8 +44,10 @@ def test_a_revision_newer_than_the_program_is_a_clear_error():
         GAME.effective_revision(RULES_REVISION + 1)
 
 
-@pytest.mark.parametrize("name", ["combat-17-pitched-battle-with-defenders-left-ends-the-combat-phase",
-                                  "combat-17-revision-1"])
-def test_r22_each_revision_keeps_its_behaviour(name: str):
+@pytest.mark.parametrize("name", [
+    "combat-17-pitched-battle-with-defenders-left-ends-the-combat-phase", "combat-17-revision-1",
+    "static-03-health-lost-with-its-source-destroys", "static-03-revision-1",
+    "static-04-a-unit-destroyed-during-tactics-does-not-fight"])
+def test_revision_2_and_revision_1_each_keep_their_behaviour(name: str):
     result = run_case(cases_dir() / f"{name}.toml", pool())
     assert result.passed, result.reason
