@@ -45,6 +45,7 @@ import duckdb
 import msgspec
 
 from ledger.distributed import RETRIES, Failure, cluster, maybe_fault, run_chunks
+from ledger.duckfile import foreign_file_problem
 from ledger.errors import LedgerError
 from ledger.events import MatchOpened
 from ledger.registry import facts_for
@@ -124,6 +125,9 @@ def connect(db: str | os.PathLike, read_only: bool = False) -> duckdb.DuckDBPyCo
     path = Path(db)
     if read_only and not path.exists():
         raise WarehouseError(f"{path}: no warehouse here (run `wonders ingest STORE --db {path}`)")
+    problem = foreign_file_problem(path)
+    if problem:
+        raise WarehouseError(problem)
     try:
         con = duckdb.connect(str(path), read_only=read_only)
     except duckdb.Error as exc:
