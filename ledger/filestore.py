@@ -61,6 +61,7 @@ from ledger.errors import (
     MatchNotFoundError,
     NewerFormatError,
     NonCanonicalLineError,
+    StoreUnavailableError,
 )
 from ledger.events import SCHEMA, Event, MatchEnded, MatchOpened
 from ledger.integrity import INTACT, NEWER, NON_CANONICAL, FileCheck, check_bytes
@@ -91,13 +92,27 @@ class TornTailWarning(UserWarning):
 VERIFIED_FILES = 128
 
 
+def file_in_the_way(directory: str | os.PathLike) -> str | None:
+    """Why ``directory`` can't be a store directory when it, or a directory above it, is a
+    file (the nearest such path, ``"… is a file"``); ``None`` if none is."""
+    path = Path(directory)
+    for candidate in (path, *path.parents):
+        if candidate.exists() or candidate.is_symlink():
+            return None if candidate.is_dir() else f"{os.fspath(candidate)} is a file"
+    return None
+
+
 class FileStore(Store):
     """A directory of ``<match_id>.jsonl`` files."""
 
     def __init__(self, root: str | os.PathLike, clock: Callable[[], str] = now_iso,
                  open_files: int = 256, verified_files: int = VERIFIED_FILES):
         self.root = Path(root)
-        self.root.mkdir(parents=True, exist_ok=True)
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise StoreUnavailableError(f"{self.root}: not a store directory "
+                                        f"({file_in_the_way(self.root)})") from None
         self.url = str(self.root)
         self.clock = clock
         self._opened: set[str] = set()

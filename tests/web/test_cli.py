@@ -204,3 +204,23 @@ def test_replay_positions_that_contradict_are_usage_errors(store, args, message)
     done = wonders("replay", store / "m-0001.jsonl", *args)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip().splitlines() == [f"error: {message}"]
+
+
+def test_a_store_path_that_is_a_file_is_one_line_saying_so(tmp_path):
+    """`--store FILE` / `--out FILE` / a copy's DST that is a file said only "FILE: File exists"
+    (mkdir's errno); a path under a file said "Not a directory"."""
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("not a store\n")
+    source = tmp_path / "src"
+    wonders("simulate", "--matches", 1, "--out", source, check=True)
+    for target in (a_file, a_file / "store"):
+        for args in (("simulate", "--matches", 1, "--out", target),
+                     ("copy", source, target),
+                     ("tournament", "create", "Cup", "--store", target),
+                     ("serve", "--store", target, "--port", 0),
+                     ("ingest", target, "--db", tmp_path / "w.duckdb")):
+            done = wonders(*args)
+            lines = [line for line in done.stderr.splitlines() if line.strip()]
+            assert done.returncode != 0 and len(lines) == 1, (args, done.stderr)
+            assert lines[0] == f"error: {target}: not a store directory ({a_file} is a file)", lines
+    assert a_file.read_text() == "not a store\n"
