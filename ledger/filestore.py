@@ -151,12 +151,7 @@ class FileStore(Store):
         path = self.path(opened.match_id)
         line, _digest = encode_line(opened, 0, at or self.clock(), 0, GENESIS)
         tmp = self.root / f".{opened.match_id}.{os.getpid()}.{time.monotonic_ns()}.tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        try:
-            _write_all(fd, line + b"\n")
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        _write_beside(tmp, line + b"\n", path)
         try:
             os.link(tmp, path)
         except FileExistsError:
@@ -192,10 +187,15 @@ class FileStore(Store):
             lines, last = encode_batch(entry.match_id, events, expected_seq, length, last_hash,
                                        stamp)
             data = lines[0] + b"\n" if len(lines) == 1 else b"\n".join(lines) + b"\n"
-            _write_all(entry.fd, data)
-            # Acknowledged only once on disk.  fsync, not fdatasync: every append changes the
-            # file's size, which fdatasync has to make durable too (a journal commit either way).
-            os.fsync(entry.fd)
+            try:
+                _write_all(entry.fd, data)
+                # Acknowledged only once on disk.  fsync, not fdatasync: every append changes
+                # the file's size, which fdatasync has to make durable too (a journal commit
+                # either way).
+                os.fsync(entry.fd)
+            except OSError as exc:  # a full disk, say: the batch was not acknowledged
+                _take_back(entry.fd, size)
+                raise OSError(exc.errno, exc.strerror, entry.path) from None
             # Under the lock nothing else wrote: the file ends where this batch does.
             entry.tail = (size + len(data), length + len(lines), last)
         finally:
@@ -461,12 +461,7 @@ class FileStore(Store):
         opened = _checked_opened(check_bytes(data, where), where)
         path = self.path(opened.match_id)
         tmp = self.root / f".{opened.match_id}.{os.getpid()}.{time.monotonic_ns()}.tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        try:
-            _write_all(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        _write_beside(tmp, data, path)
         try:
             os.link(tmp, path)
         except FileExistsError:
@@ -704,6 +699,37 @@ def _read_all(fd: int) -> bytes:
             return b"".join(chunks)
         chunks.append(chunk)
         offset += len(chunk)
+
+
+def _write_beside(tmp: Path, data: bytes, path: Path) -> None:
+    """Write and ``fsync`` ``data`` into the new file ``tmp`` (then linked to ``path`` by the
+    caller).  If that fails (a full disk), ``tmp`` is removed -- a half-written temporary file
+    left behind would hold the very space that ran out, for good -- and the error names
+    ``path``, the file the caller meant to write."""
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except OSError as exc:  # a directory this process may not write to, say
+        raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
+    try:
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
+
+
+def _take_back(fd: int, size: int) -> None:
+    """Cut a match file back to ``size`` after a batch failed to be written or synced (the
+    caller holds its lock): what was written of it was never acknowledged.  If even that fails,
+    the next append finds the torn tail and truncates it (:meth:`FileStore._tail_locked`)."""
+    try:
+        os.ftruncate(fd, size)
+        os.fsync(fd)
+    except OSError:
+        pass
 
 
 def _write_all(fd: int, data: bytes) -> None:
