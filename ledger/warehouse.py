@@ -66,8 +66,9 @@ class WarehouseError(LedgerError):
 
 
 class Problem(msgspec.Struct, frozen=True):
-    """A match file that was not ingested: ``kind`` is ``corrupt``, ``misnamed``, ``changed``
-    or ``failed`` (its worker task kept failing: ``message`` is the last error)."""
+    """A match file that was not ingested: ``kind`` is ``corrupt``, ``unreadable`` (the file
+    system refused to read it: permissions, say), ``misnamed``, ``changed`` or ``failed`` (its
+    worker task kept failing: ``message`` is the last error)."""
 
     file: str
     kind: str
@@ -238,6 +239,10 @@ def _to_read(heads: Mapping[str, Head | Exception], known: dict[str, _Known],
     todo = []
     for match_id, head in heads.items():
         name = f"{match_id}{SUFFIX}"
+        if isinstance(head, OSError):  # not the file's fault: the file system's
+            report.problems.append(Problem(name, "unreadable",
+                                           f"cannot be read ({head.strerror or head})"))
+            continue
         if isinstance(head, Exception):
             report.problems.append(Problem(name, "corrupt", str(head)))
             continue
