@@ -224,3 +224,32 @@ def test_a_store_path_that_is_a_file_is_one_line_saying_so(tmp_path):
             assert done.returncode != 0 and len(lines) == 1, (args, done.stderr)
             assert lines[0] == f"error: {target}: not a store directory ({a_file} is a file)", lines
     assert a_file.read_text() == "not a store\n"
+
+
+def test_the_readme_command_table_names_every_command_and_only_real_options():
+    """README's "What you can do" table is how a newcomer learns the CLI: every command and
+    tournament sub-command is in it (`tournament reinstate` was missing), and every option it
+    shows exists (with `--help`'s spelling)."""
+    import re
+
+    import click
+
+    from web.cli import cli
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    rows = [line for line in readme.splitlines() if line.startswith("| `wonders ")]
+    usage = {}
+    for row in rows:
+        shown = row.split("`")[1].replace("\\|", "|")
+        usage.setdefault(shown.split()[1], []).append(shown)
+    assert set(cli.commands) <= set(usage), set(cli.commands) - set(usage)
+    tournament = cli.commands["tournament"]
+    assert isinstance(tournament, click.Group)
+    named = re.search(r"wonders tournament ([a-z|-]+)", " ".join(usage["tournament"])).group(1)
+    assert set(named.split("|")) == set(tournament.commands), named
+    for name, shown in usage.items():
+        command = cli.commands[name]
+        commands = command.commands.values() if isinstance(command, click.Group) else [command]
+        options = {opt for c in commands for p in c.params for opt in p.opts}
+        for flag in re.findall(r"--[a-z-]+", " ".join(shown)):
+            assert flag in options, (name, flag)
