@@ -76,7 +76,7 @@ def test_a_decision_on_a_full_disk_is_503_in_one_line_and_nothing_acknowledged_i
                                     "decision": _decision(asked["prompt"])})
             if status != 201:
                 break
-            acknowledged = answer["length"] if "length" in answer else acknowledged + 1
+            acknowledged = answer["seq"]  # Recorded: the new length
         assert status == 503 and answer["error"] == "unavailable", (status, answer)
         assert "File too large" in answer["message"] and str(tmp_path) not in answer["message"]
         status, state = _call(base, "GET", f"/api/matches/{match_id}/state", tokens["judge"])
