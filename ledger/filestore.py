@@ -460,6 +460,9 @@ class FileStore(Store):
         (never over a match) and fsync the directory."""
         opened = _checked_opened(check_bytes(data, where), where)
         path = self.path(opened.match_id)
+        if os.path.lexists(path):  # the link below would refuse it: write nothing first
+            raise ConflictError(f"match {opened.match_id!r} already exists in this store; "
+                                f"nothing was imported")
         tmp = self.root / f".{opened.match_id}.{os.getpid()}.{time.monotonic_ns()}.tmp"
         _write_beside(tmp, data, path)
         try:

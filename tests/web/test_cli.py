@@ -253,3 +253,17 @@ def test_the_readme_command_table_names_every_command_and_only_real_options():
         options = {opt for c in commands for p in c.params for opt in p.opts}
         for flag in re.findall(r"--[a-z-]+", " ".join(shown)):
             assert flag in options, (name, flag)
+
+
+def test_copying_again_into_a_backup_writes_nothing(tmp_path):
+    """docs/deploy.md's backup, `wonders copy /srv/wonders /backup/wonders` run again: every
+    match already there was written out again in full (a temporary file, fsynced, then
+    removed) before it was found identical -- a whole store's worth of writes per run, and in a
+    backup directory this user may not write to, 'Permission denied' instead of SAME."""
+    source, backup = tmp_path / "source", tmp_path / "backup"
+    wonders("simulate", "--matches", 2, "--out", source, check=True)
+    wonders("copy", source, backup, check=True)
+    before = backup.stat().st_mtime_ns
+    done = wonders("copy", source, backup, check=True)
+    assert done.stdout.splitlines()[-1].startswith("0 copied, 2 already there, 0 failed")
+    assert backup.stat().st_mtime_ns == before  # no file was made (or removed) in it
