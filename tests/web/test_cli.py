@@ -267,3 +267,28 @@ def test_copying_again_into_a_backup_writes_nothing(tmp_path):
     done = wonders("copy", source, backup, check=True)
     assert done.stdout.splitlines()[-1].startswith("0 copied, 2 already there, 0 failed")
     assert backup.stat().st_mtime_ns == before  # no file was made (or removed) in it
+
+
+def test_upgrading_again_reports_the_copies_already_there(tmp_path):
+    """`wonders upgrade OLD NEW` run a second time (say, after more old files were added to
+    OLD) failed every file upgraded before ("match … already exists", exit 1), and a copy cut
+    short (a full disk, a kill) stayed behind half-written, blocking every later run.  The copy
+    is made in memory and written in one durable write; one already there with the same bytes
+    is reported as such."""
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.mkdir()
+    golden = REPO / "fixtures" / "matches" / "golden-12-0001.jsonl"
+    (old / golden.name).write_bytes(golden.read_bytes())
+    first = wonders("upgrade", old, new, check=True)
+    assert first.stdout.splitlines()[-1] == "1 upgraded, 0 already schema 3, 0 failed"
+    made = (new / golden.name).read_bytes()
+    again = wonders("upgrade", old, new)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert again.stdout.splitlines() == [
+        f"SAME golden-12-0001: its schema 3 copy is already in {new}, byte-identical",
+        "0 upgraded, 0 already schema 3, 1 already upgraded, 0 failed"]
+    assert (new / golden.name).read_bytes() == made
+    (new / golden.name).write_bytes(made.splitlines(keepends=True)[0])  # another copy's start
+    other = wonders("upgrade", old, new)
+    assert other.returncode == 1 and "left as it is" in other.stdout, other.stdout
+    assert (new / golden.name).read_bytes() == made.splitlines(keepends=True)[0]
