@@ -61,6 +61,7 @@ from ledger.errors import (
     MatchNotFoundError,
     NewerFormatError,
     NonCanonicalLineError,
+    StoreUnavailableError,
 )
 from ledger.events import SCHEMA, Event, MatchEnded, MatchOpened
 from ledger.integrity import INTACT, NEWER, NON_CANONICAL, FileCheck, check_bytes
@@ -91,13 +92,27 @@ class TornTailWarning(UserWarning):
 VERIFIED_FILES = 128
 
 
+def file_in_the_way(directory: str | os.PathLike) -> str | None:
+    """Why ``directory`` can't be a store directory when it, or a directory above it, is a
+    file (the nearest such path, ``"… is a file"``); ``None`` if none is."""
+    path = Path(directory)
+    for candidate in (path, *path.parents):
+        if candidate.exists() or candidate.is_symlink():
+            return None if candidate.is_dir() else f"{os.fspath(candidate)} is a file"
+    return None
+
+
 class FileStore(Store):
     """A directory of ``<match_id>.jsonl`` files."""
 
     def __init__(self, root: str | os.PathLike, clock: Callable[[], str] = now_iso,
                  open_files: int = 256, verified_files: int = VERIFIED_FILES):
         self.root = Path(root)
-        self.root.mkdir(parents=True, exist_ok=True)
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise StoreUnavailableError(f"{self.root}: not a store directory "
+                                        f"({file_in_the_way(self.root)})") from None
         self.url = str(self.root)
         self.clock = clock
         self._opened: set[str] = set()
@@ -136,12 +151,7 @@ class FileStore(Store):
         path = self.path(opened.match_id)
         line, _digest = encode_line(opened, 0, at or self.clock(), 0, GENESIS)
         tmp = self.root / f".{opened.match_id}.{os.getpid()}.{time.monotonic_ns()}.tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        try:
-            _write_all(fd, line + b"\n")
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        _write_beside(tmp, line + b"\n", path)
         try:
             os.link(tmp, path)
         except FileExistsError:
@@ -177,10 +187,15 @@ class FileStore(Store):
             lines, last = encode_batch(entry.match_id, events, expected_seq, length, last_hash,
                                        stamp)
             data = lines[0] + b"\n" if len(lines) == 1 else b"\n".join(lines) + b"\n"
-            _write_all(entry.fd, data)
-            # Acknowledged only once on disk.  fsync, not fdatasync: every append changes the
-            # file's size, which fdatasync has to make durable too (a journal commit either way).
-            os.fsync(entry.fd)
+            try:
+                _write_all(entry.fd, data)
+                # Acknowledged only once on disk.  fsync, not fdatasync: every append changes
+                # the file's size, which fdatasync has to make durable too (a journal commit
+                # either way).
+                os.fsync(entry.fd)
+            except OSError as exc:  # a full disk, say: the batch was not acknowledged
+                _take_back(entry.fd, size)
+                raise OSError(exc.errno, exc.strerror, entry.path) from None
             # Under the lock nothing else wrote: the file ends where this batch does.
             entry.tail = (size + len(data), length + len(lines), last)
         finally:
@@ -445,13 +460,11 @@ class FileStore(Store):
         (never over a match) and fsync the directory."""
         opened = _checked_opened(check_bytes(data, where), where)
         path = self.path(opened.match_id)
+        if os.path.lexists(path):  # the link below would refuse it: write nothing first
+            raise ConflictError(f"match {opened.match_id!r} already exists in this store; "
+                                f"nothing was imported")
         tmp = self.root / f".{opened.match_id}.{os.getpid()}.{time.monotonic_ns()}.tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        try:
-            _write_all(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        _write_beside(tmp, data, path)
         try:
             os.link(tmp, path)
         except FileExistsError:
@@ -689,6 +702,37 @@ def _read_all(fd: int) -> bytes:
             return b"".join(chunks)
         chunks.append(chunk)
         offset += len(chunk)
+
+
+def _write_beside(tmp: Path, data: bytes, path: Path) -> None:
+    """Write and ``fsync`` ``data`` into the new file ``tmp`` (then linked to ``path`` by the
+    caller).  If that fails (a full disk), ``tmp`` is removed -- a half-written temporary file
+    left behind would hold the very space that ran out, for good -- and the error names
+    ``path``, the file the caller meant to write."""
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except OSError as exc:  # a directory this process may not write to, say
+        raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
+    try:
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
+
+
+def _take_back(fd: int, size: int) -> None:
+    """Cut a match file back to ``size`` after a batch failed to be written or synced (the
+    caller holds its lock): what was written of it was never acknowledged.  If even that fails,
+    the next append finds the torn tail and truncates it (:meth:`FileStore._tail_locked`)."""
+    try:
+        os.ftruncate(fd, size)
+        os.fsync(fd)
+    except OSError:
+        pass
 
 
 def _write_all(fd: int, data: bytes) -> None:

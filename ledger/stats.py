@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import duckdb
 import msgspec
 
+from ledger.duckfile import foreign_file_problem
 from ledger.errors import LedgerError
 from ledger.intervals import newcombe, rate, wilson
 
@@ -291,6 +293,9 @@ def standings(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
 
 def sql(db_path: str, query: str) -> Table:
     """Run ``query`` on a read-only connection that can touch no file but the warehouse."""
+    problem = foreign_file_problem(Path(db_path))
+    if problem:
+        raise StatisticError(problem)
     try:
         con = duckdb.connect(str(db_path), read_only=True,
                              config={"enable_external_access": "false"})

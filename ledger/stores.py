@@ -32,11 +32,11 @@ def open_store(target: str | os.PathLike | Store, must_exist: bool = False,
         from ledger.pgstore import PgStore
 
         return PgStore(str(target), **options)  # type: ignore[arg-type]
-    from ledger.filestore import FileStore
+    from ledger.filestore import FileStore, file_in_the_way
 
     if must_exist and not os.path.isdir(target):
-        raise StoreUnavailableError(f"{os.fspath(target)}: not a store directory (no such "
-                                    f"directory)")
+        raise StoreUnavailableError(f"{os.fspath(target)}: not a store directory "
+                                    f"({file_in_the_way(target) or 'no such directory'})")
 
     return FileStore(target, **options)  # type: ignore[arg-type]
 

@@ -47,6 +47,7 @@ import duckdb
 import msgspec
 
 from ledger.distributed import RETRIES, Failure, cluster, maybe_fault, run_chunks
+from ledger.duckfile import foreign_file_problem
 from ledger.errors import LedgerError, StoreUnavailableError
 from ledger.events import MatchOpened
 from ledger.registry import facts_for
@@ -77,8 +78,9 @@ LOAD_WAIT = 60.0
 
 
 class Problem(msgspec.Struct, frozen=True):
-    """A match file that was not ingested: ``kind`` is ``corrupt``, ``misnamed``, ``changed``
-    or ``failed`` (its worker task kept failing: ``message`` is the last error)."""
+    """A match file that was not ingested: ``kind`` is ``corrupt``, ``unreadable`` (the file
+    system refused to read it: permissions, say), ``misnamed``, ``changed`` or ``failed`` (its
+    worker task kept failing: ``message`` is the last error)."""
 
     file: str
     kind: str
@@ -148,6 +150,9 @@ def connect(db: str | os.PathLike, read_only: bool = False,
     path = Path(db)
     if read_only and not path.exists():
         raise WarehouseError(f"{path}: no warehouse here (run `wonders ingest STORE --db {path}`)")
+    problem = foreign_file_problem(path)
+    if problem:
+        raise WarehouseError(problem)
     deadline = time.monotonic() + wait
     while True:
         try:
@@ -349,6 +354,10 @@ def _to_read(heads: Mapping[str, Head | Exception], known: dict[str, _Known],
     todo = []
     for match_id, head in heads.items():
         name = f"{match_id}{SUFFIX}"
+        if isinstance(head, OSError):  # not the file's fault: the file system's
+            report.problems.append(Problem(name, "unreadable",
+                                           f"cannot be read ({head.strerror or head})"))
+            continue
         if isinstance(head, Exception):
             report.problems.append(Problem(name, "corrupt", str(head)))
             continue

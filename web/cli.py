@@ -273,7 +273,10 @@ def upgrade(src: str, dst: str) -> None:
     directory or a postgresql:// store) into the store DST (a directory or a postgresql://
     URL): re-derived at their recorded behaviour, with their cards, every change of state and
     card ids that name nothing; each copy records its original's head hash.  The originals are
-    only read."""
+    only read.  A copy already in DST with the same bytes is reported (SAME); one with other
+    bytes is left as it is (a failure, exit 1)."""
+    from ledger.buffered import MatchBuffer
+    from ledger.errors import ConflictError
     from ledger.events import MatchOpened
     from ledger.store import misnamed
     from ledger.stores import describe, open_store
@@ -283,7 +286,7 @@ def upgrade(src: str, dst: str) -> None:
     if not files:
         raise click.BadParameter("no match files found", param_hint="SRC")
     store = open_store(dst)
-    bad = skipped = 0
+    bad = skipped = same = 0
     for name, check, match_id in files:
         try:
             if not check.ok:
@@ -301,13 +304,34 @@ def upgrade(src: str, dst: str) -> None:
             upgrade_file = getattr(played, "upgrade", None)
             if upgrade_file is None:
                 raise ReplayError(f"{played.title} has no older schema to upgrade from")
-            opened = upgrade_file(list(check.events), played.default_cards(), store)
+            # Made in memory (the upgrade is deterministic), then written in one durable
+            # write: a copy cut short leaves nothing behind, and one already there is known.
+            buffer = MatchBuffer()
+            opened = upgrade_file(list(check.events), played.default_cards(), buffer)
+            data = buffer.export_lines(opened.match_id)
+            try:
+                store.import_lines(data, where=f"{opened.match_id}.jsonl")
+            except ConflictError:
+                if store.export_lines(opened.match_id) != data:
+                    raise ConflictError(f"{describe(store)} already has match "
+                                        f"{opened.match_id!r} with other lines; left as it "
+                                        f"is") from None
+                same += 1
+                click.echo(f"SAME {opened.match_id}: its schema 3 copy is already in "
+                           f"{describe(store)}, byte-identical")
+                continue
         except (LedgerError, ReplayError) as exc:
             bad += 1
             click.echo(f"FAIL {name}: {exc}")
             continue
+        except OSError as exc:  # a full disk, say: nothing of this copy was kept
+            bad += 1
+            click.echo(f"FAIL {name}: {exc.filename or ''}: {exc.strerror or exc}")
+            continue
         click.echo(f"OK   {opened.match_id}: schema 3 copy in {describe(store)}")
-    click.echo(f"{len(files) - bad - skipped} upgraded, {skipped} already schema 3, {bad} failed")
+    already = f", {same} already upgraded" if same else ""
+    click.echo(f"{len(files) - bad - skipped - same} upgraded, {skipped} already schema 3"
+               f"{already}, {bad} failed")
     sys.exit(1 if bad else 0)
 
 

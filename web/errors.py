@@ -129,8 +129,22 @@ def handle(exc: Exception):
     for cls, status, kind in DOMAIN:
         if isinstance(exc, cls):
             return error_body(kind, str(exc), status)
+    if isinstance(exc, OSError):
+        return _storage_failed(exc)
     log.exception("unhandled error")
     return error_body("internal", f"internal error ({type(exc).__name__}); see the server log", 500)
+
+
+def _storage_failed(exc: OSError):
+    """The disk under the store failed a request (full, read-only, ...): the operator's
+    problem, not a bug -- one line in the log (with the file), 503 to the client (with the
+    cause, never the server's paths).  Nothing of the request was acknowledged (the file store
+    takes a failed batch of a match back at once)."""
+    cause = exc.strerror or type(exc).__name__
+    log.error("%s %s: storage failed: %s: %s", request.method, request.path,
+              exc.filename or "-", cause)
+    return error_body("unavailable", f"the server could not use its store ({cause}); nothing "
+                      "of this request was acknowledged", 503)
 
 
 def register(app: Flask) -> None:

@@ -6,7 +6,10 @@ objects, tens of milliseconds: a pause any request may fall into, a seek's p99.9
 them).  :func:`settle_startup` collects once and moves what survived into the collector's
 permanent generation (``gc.freeze``), so later collections walk only what requests create
 and the replays and tables held for them.  Frozen objects are still freed by reference
-counting; only a cycle among them would stay, and the startup objects are never released.
+counting; only a cycle among them would stay, and the startup objects are never released --
+until the process exits: they are unfrozen then (``atexit``), so the interpreter's last
+collection frees them (DuckDB's bindings print dozens of lines about "leaked instances" at exit
+when DuckDB objects were never freed, as every Ctrl-C of a server did).
 
 What requests leave behind -- the table cache's folded matches, ~2,300 tracked objects each --
 is walked by every full collection too: under the API bench's load (20 tables) the collector
@@ -20,6 +23,7 @@ request is still freed at once; one that outlived two passes waits longer.
 
 from __future__ import annotations
 
+import atexit
 import gc
 
 
@@ -27,6 +31,8 @@ def settle_startup() -> int:
     """Collect, then freeze every surviving object; returns how many are now frozen."""
     gc.collect()
     gc.freeze()
+    atexit.unregister(gc.unfreeze)  # once, however often a process settles
+    atexit.register(gc.unfreeze)
     return gc.get_freeze_count()
 
 

@@ -331,3 +331,20 @@ def test_the_warehouse_can_be_read_while_an_ingest_stages(base, tmp_path):
     assert second.returncode != 0
     assert "another `wonders ingest` of this warehouse is running" in second.stderr
     assert report.new == 3 and len(snapshot(db)["matches"]) == 15
+
+
+def test_a_match_file_that_cannot_be_read_is_unreadable_not_corrupt(base, tmp_path):
+    """A match file the file system refuses to read (its permissions) was reported as
+    "corrupt: [Errno 13] Permission denied: '…'": the file is fine, the access is not."""
+    store = copy_store(base, tmp_path)
+    victim = sorted(store.glob("*.jsonl"))[0]
+    victim.chmod(0)
+    try:
+        victim.read_bytes()
+    except PermissionError:
+        pass
+    else:
+        pytest.skip("this process reads a file of mode 000 anyway (root): run as another user")
+    report = ingest(store, tmp_path / "w.duckdb", facts())
+    assert [p.line() for p in report.problems] == [
+        f"{victim.name}: unreadable: cannot be read (Permission denied)"]

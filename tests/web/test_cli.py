@@ -204,3 +204,91 @@ def test_replay_positions_that_contradict_are_usage_errors(store, args, message)
     done = wonders("replay", store / "m-0001.jsonl", *args)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip().splitlines() == [f"error: {message}"]
+
+
+def test_a_store_path_that_is_a_file_is_one_line_saying_so(tmp_path):
+    """`--store FILE` / `--out FILE` / a copy's DST that is a file said only "FILE: File exists"
+    (mkdir's errno); a path under a file said "Not a directory"."""
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("not a store\n")
+    source = tmp_path / "src"
+    wonders("simulate", "--matches", 1, "--out", source, check=True)
+    for target in (a_file, a_file / "store"):
+        for args in (("simulate", "--matches", 1, "--out", target),
+                     ("copy", source, target),
+                     ("tournament", "create", "Cup", "--store", target),
+                     ("serve", "--store", target, "--port", 0),
+                     ("ingest", target, "--db", tmp_path / "w.duckdb")):
+            done = wonders(*args)
+            lines = [line for line in done.stderr.splitlines() if line.strip()]
+            assert done.returncode != 0 and len(lines) == 1, (args, done.stderr)
+            assert lines[0] == f"error: {target}: not a store directory ({a_file} is a file)", lines
+    assert a_file.read_text() == "not a store\n"
+
+
+def test_the_readme_command_table_names_every_command_and_only_real_options():
+    """README's "What you can do" table is how a newcomer learns the CLI: every command and
+    tournament sub-command is in it (`tournament reinstate` was missing), and every option it
+    shows exists (with `--help`'s spelling)."""
+    import re
+
+    import click
+
+    from web.cli import cli
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    rows = [line for line in readme.splitlines() if line.startswith("| `wonders ")]
+    usage = {}
+    for row in rows:
+        shown = row.split("`")[1].replace("\\|", "|")
+        usage.setdefault(shown.split()[1], []).append(shown)
+    assert set(cli.commands) <= set(usage), set(cli.commands) - set(usage)
+    tournament = cli.commands["tournament"]
+    assert isinstance(tournament, click.Group)
+    named = re.search(r"wonders tournament ([a-z|-]+)", " ".join(usage["tournament"])).group(1)
+    assert set(named.split("|")) == set(tournament.commands), named
+    for name, shown in usage.items():
+        command = cli.commands[name]
+        commands = command.commands.values() if isinstance(command, click.Group) else [command]
+        options = {opt for c in commands for p in c.params for opt in p.opts}
+        for flag in re.findall(r"--[a-z-]+", " ".join(shown)):
+            assert flag in options, (name, flag)
+
+
+def test_copying_again_into_a_backup_writes_nothing(tmp_path):
+    """docs/deploy.md's backup, `wonders copy /srv/wonders /backup/wonders` run again: every
+    match already there was written out again in full (a temporary file, fsynced, then
+    removed) before it was found identical -- a whole store's worth of writes per run, and in a
+    backup directory this user may not write to, 'Permission denied' instead of SAME."""
+    source, backup = tmp_path / "source", tmp_path / "backup"
+    wonders("simulate", "--matches", 2, "--out", source, check=True)
+    wonders("copy", source, backup, check=True)
+    before = backup.stat().st_mtime_ns
+    done = wonders("copy", source, backup, check=True)
+    assert done.stdout.splitlines()[-1].startswith("0 copied, 2 already there, 0 failed")
+    assert backup.stat().st_mtime_ns == before  # no file was made (or removed) in it
+
+
+def test_upgrading_again_reports_the_copies_already_there(tmp_path):
+    """`wonders upgrade OLD NEW` run a second time (say, after more old files were added to
+    OLD) failed every file upgraded before ("match … already exists", exit 1), and a copy cut
+    short (a full disk, a kill) stayed behind half-written, blocking every later run.  The copy
+    is made in memory and written in one durable write; one already there with the same bytes
+    is reported as such."""
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.mkdir()
+    golden = REPO / "fixtures" / "matches" / "golden-12-0001.jsonl"
+    (old / golden.name).write_bytes(golden.read_bytes())
+    first = wonders("upgrade", old, new, check=True)
+    assert first.stdout.splitlines()[-1] == "1 upgraded, 0 already schema 3, 0 failed"
+    made = (new / golden.name).read_bytes()
+    again = wonders("upgrade", old, new)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert again.stdout.splitlines() == [
+        f"SAME golden-12-0001: its schema 3 copy is already in {new}, byte-identical",
+        "0 upgraded, 0 already schema 3, 1 already upgraded, 0 failed"]
+    assert (new / golden.name).read_bytes() == made
+    (new / golden.name).write_bytes(made.splitlines(keepends=True)[0])  # another copy's start
+    other = wonders("upgrade", old, new)
+    assert other.returncode == 1 and "left as it is" in other.stdout, other.stdout
+    assert (new / golden.name).read_bytes() == made.splitlines(keepends=True)[0]

@@ -161,3 +161,26 @@ def test_the_warehouse_archetype_rule_is_the_deck_rule():
         archive = [DeckEntry(c, n) for c, n in deck.archive.items()]
         assert archetype(entries, facts) == "+".join(deck.main_orbitals(db))
         assert dbs_total(entries, archive, facts) == deck.dbs(db)
+
+
+@pytest.mark.parametrize("name, content", [
+    ("match.jsonl", None),  # a match file of the store itself
+    ("table.csv", b"a,b\n1,2\n"),
+    ("notes.json", b'{"a": 1}\n'),
+])
+def test_a_db_that_is_not_a_duckdb_file_is_refused_not_ingested_into_memory(
+        warehouse, tmp_path, name, content):
+    """DuckDB opens an existing CSV, JSON or Parquet file as a throwaway in-memory database
+    (with a view of the file): `ingest --db store/m-0001.jsonl` used to report "N events
+    loaded" and exit 0 with nothing kept anywhere. A file that is not a DuckDB database is
+    refused in one line, and is left as it was."""
+    store, _db = warehouse
+    target = tmp_path / name
+    target.write_bytes(content if content is not None else next(store.glob("*.jsonl")).read_bytes())
+    before = target.read_bytes()
+    line = one_line_error(wonders("ingest", store, "--db", target, "--jobs", 1))
+    assert str(target) in line and "not a DuckDB" in line, line
+    assert target.read_bytes() == before
+    for args in (("stats", "cards"), ("stats", "sql", "SELECT 1"), ("export", "parquet", tmp_path / "pq")):
+        line = one_line_error(wonders(*args, "--db", target))
+        assert str(target) in line and "not a DuckDB" in line, (args, line)
