@@ -39,7 +39,7 @@ Timing = Literal[
 ]
 EventKind = Literal["arrives", "dies", "destroyed", "plays", "attacks", "defends", "harvested",
                     "banished", "targeted"]
-What = Literal["wonder", "land", "item", "spell", "card", "equipped"]
+What = Literal["wonder", "land", "item", "spell", "card", "equipped", "land_or_wonder"]
 Side = Literal["yours", "enemy", "any"]
 Zone = Literal["world", "hand", "deck", "abyss", "banishment", "archive"]
 Resource = Literal["energy", "actions", "free_attacks", "faith"]

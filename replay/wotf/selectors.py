@@ -127,6 +127,8 @@ def _type_fits(v: Facts, what: str, cid: str, card_type: str) -> bool:
         return True
     if what == "wonder":
         return v.is_wonder(cid)
+    if what == "land_or_wonder":  # "target land or Wonder" (Ayu Goss): no item, no spell
+        return card_type == "land" or v.is_wonder(cid)
     return card_type == what
 
 
