@@ -33,7 +33,7 @@ from replay.wotf.events import (
     TriggersQueued,
     Unequipped,
 )
-from replay.wotf.revisions import EQUIP_ON_MOVE_REVISION
+from replay.wotf.revisions import EQUIP_LEAVES_REVISION, EQUIP_ON_MOVE_REVISION
 from replay.wotf.selectors import Context
 from replay.wotf.state import Seat, controller_of, other
 from replay.wotf.statics import ANY_POWER_OPS
@@ -276,6 +276,17 @@ class Effects(Component):
                 for item in self.view.in_realm(o.place, c.controller)
                 if self.is_equipment(item.id) and item.equipped_to is None]
 
+    def reequip_left_behind(self, items: list[str]) -> list[Trigger]:
+        """Equip (revision 10): equipment whose Wonder left The World other than by dying
+        (banished, R44) stays in the realm and equips to another allied Wonder there, as a
+        trigger (as :meth:`leave_dying` does for a death)."""
+        if self.state.revision < EQUIP_LEAVES_REVISION:
+            return []
+        return [Trigger(item, controller_of(self.state.cards[item]), "equip",
+                        self.state.cards[item].realm)
+                for item in items if self.state.cards[item].zone == "world"
+                and self.state.cards[item].equipped_to is None and self.allies_for(item)]
+
     def allies_for(self, item: str) -> list[str]:
         c = self.state.cards[item]
         return [w.id for w in self.view.in_realm(c.realm, c.controller) if self.view.is_wonder(w.id)]
@@ -334,7 +345,8 @@ class Effects(Component):
         key = f"{seat}:{how}"
         self.emit(EventCounted(key, self.state.counts.get(key, 0) + 1))
         for item in left_behind:
-            self.emit(Unequipped(item))
+            if self.state.cards[item].equipped_to == cid:  # (from revision 10 the move did it)
+                self.emit(Unequipped(item))
             if self.allies_for(item):
                 # the equipment stays in The World
                 triggers.append(Trigger(item, controller_of(self.state.cards[item]), "equip", realm))

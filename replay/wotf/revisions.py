@@ -29,6 +29,11 @@ END_OF_BATTLE_BATCH_REVISION = 10
 #: realm, not only to one that arrives (Equip; R43).
 EQUIP_ON_MOVE_REVISION = 10
 
+#: From this revision a Wonder that leaves The World other than by dying (banished,
+#: portalled) leaves its equipment unequipped in the realm, where it equips to another ally
+#: (Equip; R44).
+EQUIP_LEAVES_REVISION = 10
+
 #: What each revision changed (0 means "recorded before revisions existed" and derives as 1).
 REVISIONS: dict[int, str] = {
     1: "the engine as of schema 3: every change of state is an event (fold-complete events), "
@@ -107,7 +112,7 @@ REVISIONS: dict[int, str] = {
        "rage Wonder is not sacrificed (R39); before, it was offered and made; deck checks "
        "(R40): one copy of a legendary story token per archive, refused only for a match of "
        "this revision or later",
-    10: "the second rules audit (docs/rulings.md R42-): the end-of-battle effects happen at "
+    10: "the second rules audit (docs/rulings.md R42-R44): the end-of-battle effects happen at "
         "once (404.3.2 step 6: \"resolve any end-of-battle effects. These include abilities "
         "such as Flying ... and other cards that trigger 'at end of battle'\"): v1.3.2 "
         "Flying (a `flying` trigger per attacking flier) and the \"at end of battle\" "
@@ -117,7 +122,12 @@ REVISIONS: dict[int, str] = {
         "before, the fliers moved first and only the cards still there triggered (v1.2: "
         "deathstrike first); unequipped equipment equips to an allied Wonder that moves "
         "into its realm (Equip: \"When an unequipped equipment is in the same realm as an "
-        "allied Wonder, it automatically equips\", R43); before, only an arrival equipped it",
+        "allied Wonder, it automatically equips\", R43); before, only an arrival equipped it; "
+        "a Wonder that leaves The World other than by dying (banished, portalled) leaves its "
+        "equipment unequipped in the realm (Equip: \"If the equipped Wonder leaves The World "
+        "its equipment remains in the realm and equips to another Wonder there\", R44), a "
+        "banished Wonder's equipping another ally there; before, it stayed equipped to the "
+        "card that had left",
 }
 
 
