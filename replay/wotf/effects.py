@@ -345,8 +345,7 @@ class Effects(Component):
         key = f"{seat}:{how}"
         self.emit(EventCounted(key, self.state.counts.get(key, 0) + 1))
         for item in left_behind:
-            if self.state.cards[item].equipped_to == cid:  # (from revision 10 the move did it)
-                self.emit(Unequipped(item))
+            self.emit(Unequipped(item))
             if self.allies_for(item):
                 # the equipment stays in The World
                 triggers.append(Trigger(item, controller_of(self.state.cards[item]), "equip", realm))

@@ -57,10 +57,11 @@ class Moves:
         self.t.emit(CardMoved(cid, c.name, c.owner, from_zone, to_zone, reason, from_realm,
                               realm if to_zone == "world" else None, to_controller,
                               face_down=face_down, keep_effects=keep_effects))
-        if from_zone == "world" and to_zone != "world" and \
+        if from_zone == "world" and to_zone not in ("world", "abyss") and \
                 state.revision >= EQUIP_LEAVES_REVISION:
             # Equip: "If the equipped Wonder leaves The World its equipment remains in the
-            # realm" -- unequipped, however it left (banished, portalled, ...; R44).
+            # realm" -- unequipped, however it left (banished, portalled, ...; R44; a death,
+            # into The Abyss, is Effects.leave_dying's, as before).
             for item in [i.id for i in state.cards.values() if i.equipped_to == cid]:
                 self.t.emit(Unequipped(item))
         if c.token and to_zone not in ("world", "gone"):
