@@ -645,7 +645,7 @@ _ABOUT_SUBJECT = ("equip_move",)
 def _names_the_subject(data: object) -> bool:
     """Whether an ability's effects (as data) pick "it" or act "where the event" happened."""
     if isinstance(data, dict):
-        if data.get("pick") == "it" or data.get("where") == "event" or \
+        if data.get("pick") == "it" or data.get("where") in ("event", "there") or \
                 data.get("realm") == "event":
             return True
         return any(_names_the_subject(v) for v in data.values())

@@ -117,7 +117,7 @@ def matches(v: Facts, sel: Selector, cid: str, ctx: Context) -> bool:
 def _where_fits(where: str, realm: int | None, ctx: Context) -> bool:
     if where == "any" or ctx.realm is None:
         return True
-    if where == "here" or where == "event":
+    if where in ("here", "event", "there"):
         return realm == ctx.realm
     return realm is not None and abs(realm - ctx.realm) == 1  # adjacent
 
