@@ -39,7 +39,7 @@ Timing = Literal[
 ]
 EventKind = Literal["arrives", "dies", "destroyed", "plays", "attacks", "defends", "harvested",
                     "banished", "targeted"]
-What = Literal["wonder", "land", "item", "spell", "card", "equipped"]
+What = Literal["wonder", "land", "item", "spell", "card", "equipped", "land_or_wonder"]
 Side = Literal["yours", "enemy", "any"]
 Zone = Literal["world", "hand", "deck", "abyss", "banishment", "archive"]
 Resource = Literal["energy", "actions", "free_attacks", "faith"]
@@ -79,7 +79,7 @@ class Selector(_Data):
     side: Side = "any"
     owned: bool = False          # "you own" (owner, not controller)
     zone: Zone = "world"
-    where: Literal["here", "adjacent", "any", "event"] = "any"
+    where: Literal["here", "adjacent", "any", "event", "there"] = "any"
     other: bool = False          # "another": not the card with the ability
     classes: tuple[str, ...] = ()
     named_class: bool = False    # of the class named by a ``name_class`` effect

@@ -10,6 +10,7 @@ from typing import Literal
 
 from replay.prompts import Choose, Prompt
 from replay.wotf.bus import Occurrence
+from replay.wotf.effects import can_fly, fly
 from replay.wotf.events import (
     BattleResolved,
     BattleStarted,
@@ -18,6 +19,7 @@ from replay.wotf.events import (
     SeizePrevented,
     StoneSeized,
 )
+from replay.wotf.revisions import END_OF_BATTLE_BATCH_REVISION
 from replay.wotf.state import GameState, Seat, other
 from replay.wotf.table import Component, Flow
 from replay.wotf.trigger import Trigger
@@ -56,17 +58,40 @@ class Battles(Component):
             winner = attacker if result == "attacker" else defender
             yield from self._seize(realm, winner, attacker)
         # Step 6, end of battle.
-        if s.ruleset == "1.2":
-            # v1.2 Deathstrike: its effect resolves in the end-of-battle step.
-            yield from self.g.resolve(strikers)
-            if fliers:  # v1.2 Flying: they move at the end of the turn
-                self.emit_stack(FlightScheduled(fliers))
+        if s.revision >= END_OF_BATTLE_BATCH_REVISION:
+            yield from self._end_of_battle(realm, attacker, strikers, fliers)
         else:
-            yield from self._fly(fliers, attacker)  # v1.3.2 Flying: battle step 6
-        yield from self.g.resolve(self._step_triggers(realm, None, "battle_ends"))
+            if s.ruleset == "1.2":
+                # v1.2 Deathstrike: its effect resolves in the end-of-battle step.
+                yield from self.g.resolve(strikers)
+                if fliers:  # v1.2 Flying: they move at the end of the turn
+                    self.emit_stack(FlightScheduled(fliers))
+            else:
+                yield from self._fly(fliers, attacker)  # v1.3.2 Flying: battle step 6
+            yield from self.g.resolve(self._step_triggers(realm, None, "battle_ends"))
         if rage_card is not None and s.cards[rage_card].zone == "world":
             yield from self.g.die(rage_card, "sacrifice", "rage")  # Rage: sacrificed after its battle
         yield from self.g.settle()
+
+    def _end_of_battle(self, realm: int, attacker: Seat, strikers: list[Trigger],
+                       fliers: list[str]) -> Flow:
+        """404.3.2 step 6 (revision 10): "resolve any end-of-battle effects. These include
+        abilities such as Flying ..., Deathstrike [v1.2], or other cards that trigger 'at end
+        of battle'" -- they happen at the same time, so they are one batch of triggers in the
+        active player's order (502), each collected before any of them resolves: a flier's
+        own "end of battle" ability triggers even if it flies first (docs/rulings.md R42).
+        Revisions 1-9 moved the fliers first, then collected the end-of-battle abilities of
+        the cards still here (v1.2: deathstrike first)."""
+        batch: list[Trigger] = []
+        if self.state.ruleset == "1.2":
+            batch += strikers  # v1.2 Deathstrike resolves in the end-of-battle step
+            if fliers:  # v1.2 Flying: they move at the end of the turn
+                self.emit_stack(FlightScheduled(fliers))
+        else:
+            batch += [Trigger(fid, attacker, "flying", realm) for fid in fliers
+                      if can_fly(self.g, fid, attacker)]
+        batch += self._step_triggers(realm, None, "battle_ends")
+        yield from self.g.resolve(batch)
 
     def _step_triggers(self, realm: int, seat: Seat | None, event: str) -> list[Trigger]:
         """A battle step's triggers: the event run for each of ``seat``'s cards here
@@ -122,37 +147,23 @@ class Battles(Component):
         their controller (the attacker, the active player) orders their moves first: each is
         a triggered effect of its own flier, resolved in the active player's order (502)."""
         fliers = yield from self._flight_order(fliers, seat)
+        if seat is None:
+            return
         for fid in fliers:
-            c = self.state.cards[fid]
-            if c.zone != "world" or c.controller != seat or not self.view.has(fid, "flying"):
-                continue
-            here = c.realm
-            assert here is not None and seat is not None, "in The World: a realm, a controller"
-            near = [r for r in (here - 1, here + 1) if self.view.is_active_realm(r)]
-            if not near:
-                continue
-            pick = yield from self.ask(Prompt(seat, "realm", options=[*near, "no"], card=fid,
-                                              text=f"fly {c.name} to an adjacent realm?"))
-            if pick != "no":
+            pick = yield from fly(self.g, fid, seat)
+            if pick is not None:
                 yield from self.g.move_realm(fid, pick, "flying")
 
     def _flight_order(self, fliers: list[str], seat: Seat | None) -> Flow:
         """The order the fliers' moves resolve in (revision 8: the active player's choice when
         two or more can fly; before, the order they were listed in)."""
-        able = [fid for fid in fliers if self._can_fly(fid, seat)]
+        able = [fid for fid in fliers if can_fly(self.g, fid, seat)]
         if self.state.revision < 8 or len(able) < 2 or seat is None:
             return fliers
         order = yield from self.ask(Prompt(seat, "order", choose=Choose(
             able, len(able), len(able), ordered=True),
             text="order your fliers' moves (rule 502)"))
         return list(order)
-
-    def _can_fly(self, fid: str, seat: Seat | None) -> bool:
-        c = self.state.cards[fid]
-        if c.zone != "world" or c.controller != seat or not self.view.has(fid, "flying"):
-            return False
-        here = c.realm
-        return here is not None and any(self.view.is_active_realm(r) for r in (here - 1, here + 1))
 
     def fly_at_end_of_turn(self) -> Flow:
         """v1.2 Flying: the fliers scheduled this turn leave the stack and may fly now."""

@@ -33,6 +33,7 @@ from replay.wotf.events import (
     TriggersQueued,
     Unequipped,
 )
+from replay.wotf.revisions import EQUIP_LEAVES_REVISION, EQUIP_ON_MOVE_REVISION
 from replay.wotf.selectors import Context
 from replay.wotf.state import Seat, controller_of, other
 from replay.wotf.statics import ANY_POWER_OPS
@@ -260,6 +261,31 @@ class Effects(Component):
                     triggers.append(Trigger(item.id, controller_of(item), "equip_move", c.realm,
                                             subject=cid))
         return triggers
+
+    def equip_on_move(self, o: Occurrence) -> list[Trigger]:
+        """Equip (revision 10): a Wonder that moves into a realm where its controller has
+        unequipped equipment is an allied Wonder beside it, so the equipment equips ("When an
+        unequipped equipment is in the same realm as an allied Wonder, it automatically
+        equips", both rulesets; docs/rulings.md R43).  Moving is not arriving, so equipment
+        already equipped here does not offer to move ("equip_move" is for arrivals only).
+        Revisions 1-9 equipped only on arrival and on the host's death."""
+        if self.state.revision < EQUIP_ON_MOVE_REVISION or not self.view.is_wonder(o.card):
+            return []
+        c = self.state.cards[o.card]
+        return [Trigger(item.id, controller_of(item), "equip", o.place)
+                for item in self.view.in_realm(o.place, c.controller)
+                if self.is_equipment(item.id) and item.equipped_to is None]
+
+    def reequip_left_behind(self, items: list[str]) -> list[Trigger]:
+        """Equip (revision 10): equipment whose Wonder left The World other than by dying
+        (banished, R44) stays in the realm and equips to another allied Wonder there, as a
+        trigger (as :meth:`leave_dying` does for a death)."""
+        if self.state.revision < EQUIP_LEAVES_REVISION:
+            return []
+        return [Trigger(item, controller_of(self.state.cards[item]), "equip",
+                        self.state.cards[item].realm)
+                for item in items if self.state.cards[item].zone == "world"
+                and self.state.cards[item].equipped_to is None and self.allies_for(item)]
 
     def allies_for(self, item: str) -> list[str]:
         c = self.state.cards[item]
@@ -524,6 +550,41 @@ def _copiable_instances(g: Rules, cid: str) -> list[str]:
     return [*g.view.definition(cid).keywords, *(k for k in c.gained if ":" not in k)]
 
 
+def can_fly(g: Rules, fid: str, seat: Seat | None) -> bool:
+    """Whether an attacking flier may fly now: still in The World under the attacker, with
+    flying, and an adjacent active realm to go to (Flying; R5)."""
+    c = g.state.cards[fid]
+    if c.zone != "world" or c.controller != seat or not g.view.has(fid, "flying"):
+        return False
+    here = c.realm
+    return here is not None and any(g.view.is_active_realm(r) for r in (here - 1, here + 1))
+
+
+def fly(g: Rules, fid: str, seat: Seat) -> Flow:
+    """Flying: the attacker may move this flier to an adjacent active realm; gives the realm
+    it flew to, or None."""
+    if not can_fly(g, fid, seat):
+        return None
+    c = g.state.cards[fid]
+    assert c.realm is not None  # in The World (can_fly)
+    near = [r for r in (c.realm - 1, c.realm + 1) if g.view.is_active_realm(r)]
+    pick = yield from g.ask(Prompt(seat, "realm", options=[*near, "no"], card=fid,
+                                   text=f"fly {c.name} to an adjacent realm?"))
+    return None if pick == "no" else pick
+
+
+def _flying(g: Rules, t: Trigger) -> Flow:
+    """Flying as an end-of-battle effect (v1.3.2 battle step 6, revision 10): one trigger per
+    attacking flier, in one batch with the other end-of-battle abilities (R42)."""
+    if not can_fly(g, t.source, t.controller):
+        g.resolved(t, "can't fly")
+        return
+    pick = yield from fly(g, t.source, t.controller)
+    g.resolved(t, f"flies to realm {pick}" if pick is not None else "stays")
+    if pick is not None:
+        yield from g.move_realm(t.source, pick, "flying")
+
+
 def _unstable(g: Rules, t: Trigger) -> Flow:
     if g.state.cards[t.source].zone == "world":
         g.resolved(t, "sacrificed")
@@ -571,7 +632,7 @@ def _equip_move(g: Rules, t: Trigger) -> Flow:
 
 _HANDLERS = {"guardian": _guardian, "deathstrike": _deathstrike, "rage": _rage, "call": _call,
              "symbiosis": _symbiosis, "unstable": _unstable, "ascend": _ascend, "equip": _equip,
-             "equip_move": _equip_move}
+             "equip_move": _equip_move, "flying": _flying}
 
 
 _UNSTABLE = ("unstable",)
@@ -584,7 +645,7 @@ _ABOUT_SUBJECT = ("equip_move",)
 def _names_the_subject(data: object) -> bool:
     """Whether an ability's effects (as data) pick "it" or act "where the event" happened."""
     if isinstance(data, dict):
-        if data.get("pick") == "it" or data.get("where") == "event" or \
+        if data.get("pick") == "it" or data.get("where") in ("event", "there") or \
                 data.get("realm") == "event":
             return True
         return any(_names_the_subject(v) for v in data.values())

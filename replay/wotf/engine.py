@@ -357,6 +357,9 @@ class Engine:
     def allies_for(self, item: str) -> list[str]:
         return self._effects.allies_for(item)
 
+    def reequip_left_behind(self, items: list[str]) -> list[Trigger]:
+        return self._effects.reequip_left_behind(items)
+
     def shield_prevents(self, cid: str, what: str) -> Flow:
         return self._effects.shield_prevents(cid, what)
 

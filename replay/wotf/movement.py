@@ -52,9 +52,10 @@ class Movement(Component):
         for cid in going:
             c = self.state.cards[cid]
             triggers += self.g.run_event(Occurrence("banished", cid, c.controller or c.owner, c.realm))
+        behind = [i.id for i in self.view.world() if i.equipped_to in going and i.id not in going]
         for cid in going:
             self.g.move(cid, "banishment", reason)
-        yield from self.g.resolve(triggers)
+        yield from self.g.resolve(triggers + self.g.reequip_left_behind(behind))
 
     def play_free(self, seat: Seat, cid: str, realm: int | None) -> Flow:
         """Play a card for no cost as if from hand (Seek): the core mechanic doesn't apply."""

@@ -20,7 +20,9 @@ from replay.wotf.events import (
     EffectApplied,
     TokenCreated,
     TriggerResolved,
+    Unequipped,
 )
+from replay.wotf.revisions import EQUIP_LEAVES_REVISION
 from replay.wotf.selectors import Context
 from replay.wotf.state import SEATS, Seat, Zone, other
 from replay.wotf.table import MatchOver, Table
@@ -55,6 +57,13 @@ class Moves:
         self.t.emit(CardMoved(cid, c.name, c.owner, from_zone, to_zone, reason, from_realm,
                               realm if to_zone == "world" else None, to_controller,
                               face_down=face_down, keep_effects=keep_effects))
+        if from_zone == "world" and to_zone not in ("world", "abyss") and \
+                state.revision >= EQUIP_LEAVES_REVISION:
+            # Equip: "If the equipped Wonder leaves The World its equipment remains in the
+            # realm" -- unequipped, however it left (banished, portalled, ...; R44; a death,
+            # into The Abyss, is Effects.leave_dying's, as before).
+            for item in [i.id for i in state.cards.values() if i.equipped_to == cid]:
+                self.t.emit(Unequipped(item))
         if c.token and to_zone not in ("world", "gone"):
             self.t.emit(CardMoved(cid, c.name, c.owner, to_zone, "gone", "token ceases to exist"))
         if from_zone == "deck" and state.revision >= 5:

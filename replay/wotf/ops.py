@@ -162,10 +162,12 @@ def _sacrifice(g: Rules, op: Affect, ctx: Context) -> Flow:
     chooser = ctx.controller
     if op.target is not None and op.target.side == "enemy":
         chooser = other(ctx.controller)  # "its owner/controller sacrifices"
-    if ctx.subject and op.target is not None and op.target.where == "event":
+    if ctx.subject and op.target is not None and op.target.where in ("event", "there"):
         chooser = g.state.cards[ctx.subject].controller or chooser
     sel = op.target or Selector(pick="this")
-    own = sel.model_copy(update={"where": "any", "side": "yours"})  # the chooser's own cards
+    # the chooser's own cards: anywhere, or where the event happened ("sacrifices a Wonder there")
+    own = sel.model_copy(update={"where": "here" if sel.where == "there" else "any",
+                                 "side": "yours"})
     pool = [cid for cid in candidates(g.view, own, Context(ctx.source, chooser, ctx.realm,
                                                           ctx.subject, ctx.chosen))
             if g.state.cards[cid].controller == chooser]

@@ -14,12 +14,25 @@ from __future__ import annotations
 from replay.errors import NewerRevisionError
 
 #: The revision new matches are recorded at.
-RULES_REVISION = 9
+RULES_REVISION = 10
 
 #: From this revision the stack (triggers waiting to resolve, what is resolving, stated loops,
 #: targeting, v1.2 fliers) is recorded as events; before, the same events are applied to the
 #: state but not recorded.
 STACK_REVISION = 6
+
+#: From this revision the end-of-battle effects (v1.3.2 Flying, v1.2 Deathstrike, "at end of
+#: battle" abilities) are one batch in the active player's order (404.3.2 step 6, 502; R42).
+END_OF_BATTLE_BATCH_REVISION = 10
+
+#: From this revision unequipped equipment equips to an allied Wonder that moves into its
+#: realm, not only to one that arrives (Equip; R43).
+EQUIP_ON_MOVE_REVISION = 10
+
+#: From this revision a Wonder that leaves The World other than by dying (banished,
+#: portalled) leaves its equipment unequipped in the realm, where it equips to another ally
+#: (Equip; R44).
+EQUIP_LEAVES_REVISION = 10
 
 #: What each revision changed (0 means "recorded before revisions existed" and derives as 1).
 REVISIONS: dict[int, str] = {
@@ -99,6 +112,22 @@ REVISIONS: dict[int, str] = {
        "rage Wonder is not sacrificed (R39); before, it was offered and made; deck checks "
        "(R40): one copy of a legendary story token per archive, refused only for a match of "
        "this revision or later",
+    10: "the second rules audit (docs/rulings.md R42-R44): the end-of-battle effects happen at "
+        "once (404.3.2 step 6: \"resolve any end-of-battle effects. These include abilities "
+        "such as Flying ... and other cards that trigger 'at end of battle'\"): v1.3.2 "
+        "Flying (a `flying` trigger per attacking flier) and the \"at end of battle\" "
+        "abilities of the cards in the realm, v1.2 Deathstrike and those abilities, are "
+        "collected together before any resolves and resolve in the active player's order "
+        "(502), so a flier's own end-of-battle ability still triggers after it flies (R42); "
+        "before, the fliers moved first and only the cards still there triggered (v1.2: "
+        "deathstrike first); unequipped equipment equips to an allied Wonder that moves "
+        "into its realm (Equip: \"When an unequipped equipment is in the same realm as an "
+        "allied Wonder, it automatically equips\", R43); before, only an arrival equipped it; "
+        "a Wonder that leaves The World other than by dying (banished, portalled) leaves its "
+        "equipment unequipped in the realm (Equip: \"If the equipped Wonder leaves The World "
+        "its equipment remains in the realm and equips to another Wonder there\", R44), a "
+        "banished Wonder's equipping another ally there; before, it stayed equipped to the "
+        "card that had left",
 }
 
 

@@ -117,7 +117,7 @@ def matches(v: Facts, sel: Selector, cid: str, ctx: Context) -> bool:
 def _where_fits(where: str, realm: int | None, ctx: Context) -> bool:
     if where == "any" or ctx.realm is None:
         return True
-    if where == "here" or where == "event":
+    if where in ("here", "event", "there"):
         return realm == ctx.realm
     return realm is not None and abs(realm - ctx.realm) == 1  # adjacent
 
@@ -127,6 +127,8 @@ def _type_fits(v: Facts, what: str, cid: str, card_type: str) -> bool:
         return True
     if what == "wonder":
         return v.is_wonder(cid)
+    if what == "land_or_wonder":  # "target land or Wonder" (Ayu Goss): no item, no spell
+        return card_type == "land" or v.is_wonder(cid)
     return card_type == what
 
 

@@ -27,8 +27,12 @@ from replay.wotf.events import (
     ResourcesChanged,
     SeizePrevented,
     StoneSeized,
+    TriggerDequeued,
+    TriggerResolved,
+    TriggersQueued,
     TurnEnded,
 )
+from replay.wotf.trigger import Trigger
 from tests.replay.logged import case, run
 
 
@@ -52,10 +56,10 @@ def test_a_won_attack_records_the_battle_and_the_seized_centre_stone():
     ]
 
 
-def test_two_fliers_the_attacker_orders_their_moves_then_each_may_fly():
-    """Flying (v1.3.2, battle step 6) and 502 (revision 8, docs/rulings.md R31): A orders the
-    two flights, then each flier is offered the adjacent active realms or "no"."""
-    played = run(case("c-flying-the-attacker-orders-the-fliers"))
+def test_two_fliers_the_attacker_orders_their_moves_then_each_may_fly_revision_9():
+    """Flying (v1.3.2, battle step 6) and 502 (revisions 8-9, docs/rulings.md R31): A orders
+    the two flights, then each flier is offered the adjacent active realms or "no"."""
+    played = run(case("c-flying-the-attacker-orders-the-fliers"), revision=9)
     order = played.steps[1].prompt
     assert order is not None
     assert (order["seat"], order["kind"], order["text"]) == \
@@ -70,6 +74,28 @@ def test_two_fliers_the_attacker_orders_their_moves_then_each_may_fly():
         assert [o["decision"]["pick"] for o in fly["options"]] == [1, 3, "no"]
     assert played.steps[2].events == [Answered("A", "realm", 3), _flight("h2", "Sky Hawk", 2, 3)]
     assert played.steps[3].events == [Answered("A", "realm", "no"), TurnEnded("A", "B")]
+
+
+def test_two_fliers_are_end_of_battle_triggers_in_the_attackers_order():
+    """Revision 10 (docs/rulings.md R42): each attacking flier is a `flying` trigger of the
+    end-of-battle batch (404.3.2 step 6, 502): A orders the batch, it waits on the stack, and
+    each flight resolves as its trigger, recorded with where it went."""
+    played = run(case("c-flying-the-attacker-orders-the-fliers"))
+    order = played.steps[1].prompt
+    assert order is not None
+    assert (order["seat"], order["kind"], order["text"]) == \
+        ("A", "order", "order the triggered abilities (rule 502)")
+    assert order["choose"]["of"] == ["h1", "h2"]
+    h1, h2 = (Trigger(h, "A", "flying", 2) for h in ("h1", "h2"))
+    assert played.steps[1].events == [Answered("A", "order", ["h2", "h1"]),
+                                      TriggersQueued([h2, h1]), TriggerDequeued("h2", "flying")]
+    assert played.steps[2].events == [
+        Answered("A", "realm", 3),
+        TriggerResolved("h2", "Sky Hawk", "flying", "A", "flies to realm 3"),
+        _flight("h2", "Sky Hawk", 2, 3), TriggerDequeued("h1", "flying")]
+    assert played.steps[3].events == [
+        Answered("A", "realm", "no"), TriggerResolved("h1", "Sky Hawk", "flying", "A", "stays"),
+        TurnEnded("A", "B")]
 
 
 def test_v12_a_flight_is_scheduled_in_the_battle_and_taken_at_the_end_of_the_turn():

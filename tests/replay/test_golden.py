@@ -4,7 +4,7 @@ behaviour shows up as a divergence or a different hash.
 The corpus is re-derived at each file's recorded ruleset and rules revision (issue 12, point 5):
 a change to what the engine derives that is not kept behind a revision bump fails here.
 Files of schema 2 (golden-1*, golden-ab-*) were recorded before events were fold-complete;
-golden-s3-* are schema 3, recorded at revisions 1 to 9.
+golden-s3-* are schema 3, recorded at revisions 1 to 10.
 
 To re-record after an intended rules change:
 ``python -m tests.replay.test_golden --write`` (then review the diff of fixtures/matches/).
@@ -78,6 +78,21 @@ def test_a_revision_8_match_keeps_its_behaviour_and_revision_7_would_differ():
         Replay(events, default_cards())
 
 
+def test_a_revision_10_match_keeps_its_behaviour_and_revision_9_would_differ():
+    """Revision 10 (R42, R43): the revision-10 golden matches record a flier's move as a
+    `flying` trigger of the end-of-battle batch (v1.3.2) and a Stormcaller Adept equipped by
+    the equipment of the realm it moved into (v1.2); claimed as revision 9, each diverges."""
+    for name, sign in (("golden-s3-r10-132-0001", "flying"), ("golden-s3-r10-12-0001", "equip")):
+        stored = list(FileStore.read_file(MATCHES / f"{name}.jsonl"))
+        Replay(stored, default_cards())  # verifies at revision 10
+        events = [s.event for s in stored]
+        assert any(getattr(e, "ability", "") == sign or getattr(e, "kind", "") == sign
+                   for e in events), name
+        events[0] = msgspec.structs.replace(events[0], rules_revision=9)
+        with pytest.raises(Divergence):
+            Replay(events, default_cards())
+
+
 def _write() -> None:  # pragma: no cover - a maintenance command
     import shutil
     import tempfile
@@ -97,7 +112,9 @@ def _write() -> None:  # pragma: no cover - a maintenance command
     # equipment; revision 7: issue 15's player choices and R22; revision 8: issue 15 beyond
     # its list -- tokens arriving together, triggers about different cards ordered, ...;
     # revision 9: the rules audit -- banished realms' stones, v1.2 banished realms, protectors
-    # on Wonders only, rage where no attack can take place).
+    # on Wonders only, rage where no attack can take place; revision 10: the end-of-battle
+    # batch -- seed 3019 has a flier's flying trigger -- and equipment equipping a Wonder
+    # that moves in -- seed 3034's Stormcaller Adept moves onto its ally's equipment).
     for ruleset, bots, prefix, seed, revision in (
             ("1.3.2", ("greedy", "greedy"), "golden-132", 2026, 0),
             ("1.2", ("greedy", "random"), "golden-12", 2026, 0),
@@ -119,7 +136,9 @@ def _write() -> None:  # pragma: no cover - a maintenance command
             ("1.3.2", ("greedy", "random"), "golden-s3-r8-132", 3015, 8),
             ("1.2", ("random", "greedy"), "golden-s3-r8-12", 3016, 8),
             ("1.3.2", ("greedy", "random"), "golden-s3-r9-132", 3017, 9),
-            ("1.2", ("random", "greedy"), "golden-s3-r9-12", 3018, 9)):
+            ("1.2", ("random", "greedy"), "golden-s3-r9-12", 3018, 9),
+            ("1.3.2", ("greedy", "random"), "golden-s3-r10-132", 3019, 10),
+            ("1.2", ("random", "greedy"), "golden-s3-r10-12", 3034, 10)):
         if any(MATCHES.glob(f"{prefix}-*.jsonl")):
             continue  # recorded matches stay as recorded; delete them to record anew
         for opened in simulate_matches(FileStore(work), db, decks, 1, seed=seed,

@@ -475,6 +475,16 @@ def _simulate(seed: int, ruleset: str, bots: tuple[str, str], prefix: str,
         return [s.event for s in store.read(opened.match_id)]
 
 
+#: Card definitions fixed in the pool since the golden matches were recorded (a match keeps
+#: the definitions it embeds): Stormcaller Adept's move chooses among the adjacent realms
+#: (``realm = "target"``, docs/rulings.md R42).
+_FIXED_SINCE = {"Stormcaller Adept"}
+
+
+def _unfixed(cards: list) -> list:
+    return [c for c in cards if c["name"] not in _FIXED_SINCE]
+
+
 @pytest.mark.parametrize(("seed", "ruleset", "bots", "prefix"), [
     (3007, "1.3.2", ("greedy", "random"), "golden-s3-r5-132"),
     (3008, "1.2", ("random", "greedy"), "golden-s3-r5-12")])
@@ -489,9 +499,9 @@ def test_a_revision_5_recording_made_today_is_its_golden_match(seed, ruleset, bo
     assert today[1:] == golden[1:]
     opened, recorded = today[0], golden[0]
     assert isinstance(opened, MatchOpened) and isinstance(recorded, MatchOpened)
-    assert opened.cards == recorded.cards
-    assert msgspec.structs.replace(opened, cards_digest="") == \
-        msgspec.structs.replace(recorded, cards_digest="")
+    assert _unfixed(opened.cards) == _unfixed(recorded.cards)
+    assert msgspec.structs.replace(opened, cards_digest="", cards=[]) == \
+        msgspec.structs.replace(recorded, cards_digest="", cards=[])
     current = _simulate(seed, ruleset, bots, prefix, revision=6)
     assert [e for e in current[1:] if not isinstance(e, STACK_TYPES)] == golden[1:]
     assert any(isinstance(e, STACK_TYPES) for e in current)
