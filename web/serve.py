@@ -49,6 +49,7 @@ from waitress.task import ThreadedTaskDispatcher
 from ledger import typeinfo
 from ledger.stores import describe
 from replay.games import game, names
+from web import slowclients
 from web.app import create_app
 from web.balance import Shares
 from web.config import Settings
@@ -302,4 +303,5 @@ def _server(app, settings: Settings, threads: int, **where):
                            clear_untrusted_proxy_headers=True,
                            _dispatcher=SplitDispatcher(threads, follow_threads), **where)
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "task queue depth" noise
+    slowclients.guard(server)  # at the limit, connections that send nothing make room
     return server
