@@ -25,15 +25,19 @@ from collections.abc import Iterable
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer
 
+from web.wireerrors import JsonErrorTask
+
 log = logging.getLogger("wonders.web")
 #: Seconds between two log lines about relieving a full server.
 LOG_EVERY_S = 10.0
 
 
 class Channel(HTTPChannel):
-    """waitress's channel, knowing since when the request it is receiving has been arriving."""
+    """waitress's channel, knowing since when the request it is receiving has been arriving
+    (and answering waitress's own refusals as the service's one-line JSON error)."""
 
     arriving_since = 0.0
+    error_task_class = JsonErrorTask
 
     def received(self, data: bytes) -> bool:
         if self.request is None:  # the first bytes of a request (or of nothing yet)
