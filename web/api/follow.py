@@ -13,7 +13,8 @@ checks it, and a replaced token's stream gets an ``error`` message (the one-line
 A stream whose store can't be read (PostgreSQL restarting) ends the same way (``unavailable``;
 one line in the server's log).
 
-Open streams are counted: at most ``follow_max_streams`` at once in the process and at most
+A stream opens with an SSE comment (``: following <match> from seq N``), so its headers
+are sent at once.  Open streams are counted: at most ``follow_max_streams`` at once in the process and at most
 ``follow_max_per_client`` from one client address; past either a request gets 503 with
 ``Retry-After`` (and the usual one-line JSON error).  A stream's slot is released as soon as
 it ends, however it ends.  ``wonders serve`` runs these streams on threads of their own
@@ -273,6 +274,10 @@ def follow(match_id: str):
 
     def stream():
         try:
+            # a comment first (EventSource ignores it): the answer's headers go out now, not
+            # with the first event -- a quiet match's follower would get nothing, not even the
+            # status, until an event or the idle timeout
+            yield f": following {match_id} from seq {start}\n\n"
             yield from looks()
         except StoreUnavailableError as exc:  # the database went away: say so and end
             log.warning("match %s: a live-follow stream ends: %s", match_id, exc)
