@@ -89,6 +89,20 @@ class DeckCardRow(msgspec.Struct):
     count: int
 
 
+#: The fields an ``events`` row's ``seat`` is taken from, the first one set (docs/analytics.md).
+SEAT_FIELDS = ("seat", "attacker", "owner", "controller")
+
+
+def event_seat(event: object) -> str | None:
+    """An event's seat for its ``events`` row: its first :data:`SEAT_FIELDS` field holding a
+    seat, else ``None``."""
+    for name in SEAT_FIELDS:
+        value = getattr(event, name, None)
+        if isinstance(value, str):
+            return value
+    return None
+
+
 class EventRow(msgspec.Struct):
     match_id: str
     seq: int

@@ -218,12 +218,16 @@ def dbs(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
 
 
 def rulesets(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
-    """The headline numbers side by side, one row per ruleset."""
+    """The headline numbers side by side, one row per ruleset.  The stones and battle columns
+    are Wonders of The First's (its ``battles`` and ``seizures`` tables, its stones): taken
+    over a ruleset's Wonders matches, and ``None`` for a ruleset with none (State of Wonder's
+    has no stones, and its battles are ``sow_battles``: 0 battles per match was false)."""
     per_match = _query(con, _MATCHES + """
         SELECT ruleset, count(*), avg(rounds_played), count(*) FILTER (winner_seat IS NULL),
-               count(*) FILTER (reason = 'stones'),
+               count(*) FILTER (reason = 'stones' AND game = 'wotf'),
                count(*) FILTER (first_seat IS NOT NULL),
-               count(*) FILTER (first_seat IS NOT NULL AND winner_seat = first_seat)
+               count(*) FILTER (first_seat IS NOT NULL AND winner_seat = first_seat),
+               count(*) FILTER (game = 'wotf')
         FROM m GROUP BY ruleset ORDER BY ruleset""", filters)
     battles = {r[0]: r[1:] for r in _query(con, _MATCHES + """
         SELECT m.ruleset, count(*), count(*) FILTER (b.result = 'attacker')
@@ -232,12 +236,15 @@ def rulesets(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
         SELECT m.ruleset, count(*) FROM seizures s JOIN m USING (match_id)
         GROUP BY m.ruleset""", filters))
     rows = []
-    for ruleset, games, avg_rounds, draws, by_stones, fp_games, fp_wins in per_match:
+    for ruleset, games, avg_rounds, draws, by_stones, fp_games, fp_wins, wotf in per_match:
         fought, attacker_wins = battles.get(ruleset, (0, 0))
-        rows.append((ruleset, games, avg_rounds, draws / games, by_stones / games,
-                     fp_games, *_with_interval(fp_wins, fp_games),
-                     fought / games, seized.get(ruleset, 0) / games,
-                     fought, *_with_interval(attacker_wins, fought)))
+        if wotf:
+            stones_battles = (by_stones / wotf, fought / wotf, seized.get(ruleset, 0) / wotf,
+                              fought, *_with_interval(attacker_wins, fought))
+        else:
+            stones_battles = (None,) * 7
+        rows.append((ruleset, games, avg_rounds, draws / games, stones_battles[0],
+                     fp_games, *_with_interval(fp_wins, fp_games), *stones_battles[1:]))
     return Table("rulesets", COLUMNS["rulesets"], rows)
 
 

@@ -28,13 +28,15 @@ store), ``file_mtime_ns`` the time of its last append (its last event's ``at``).
 
 from __future__ import annotations
 
+import fcntl
 import os
 import secrets
 import shutil
 import tempfile
+import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping
-from contextlib import nullcontext
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import attrgetter
@@ -45,7 +47,7 @@ import duckdb
 import msgspec
 
 from ledger.distributed import RETRIES, Failure, cluster, maybe_fault, run_chunks
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, StoreUnavailableError
 from ledger.events import MatchOpened
 from ledger.registry import facts_for
 from ledger.rows import FileInfo, all_tables, sql_columns
@@ -62,6 +64,16 @@ PARALLEL_FROM = 200  # fewer matches than this are read in-process (unless on a 
 
 class WarehouseError(LedgerError):
     """The warehouse cannot be opened, created or loaded."""
+
+
+class WarehouseBusyError(WarehouseError, StoreUnavailableError):
+    """Another process holds the warehouse file (an ingest loading it, or readers while an
+    ingest would load): try again in a moment."""
+
+
+#: Seconds an ingest waits for the readers of its warehouse (the /stats page, ``wonders
+#: stats``) to let go of the file before it loads.
+LOAD_WAIT = 60.0
 
 
 class Problem(msgspec.Struct, frozen=True):
@@ -86,11 +98,20 @@ class IngestReport:
     unchanged: int = 0
     events: int = 0
     problems: list[Problem] = field(default_factory=list)
+    #: Match files in the warehouse that this store does not have (removed from it since, or
+    #: ingested from another store): their rows are kept, and the summary names them.
+    absent: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
-        return (f"{self.files} match files: {self.new} new, {self.grown} grown, "
+        line = (f"{self.files} match files: {self.new} new, {self.grown} grown, "
                 f"{self.unchanged} unchanged, {len(self.problems)} not ingested; "
                 f"{self.events} events loaded")
+        if self.absent:
+            line += (f"; {len(self.absent)} ingested match(es) not in this store, still "
+                     f"counted (a fresh ingest into a new --db leaves them out): "
+                     f"{', '.join(sorted(self.absent)[:5])}"
+                     f"{' …' if len(self.absent) > 5 else ''}")
+        return line
 
 
 class _Known(msgspec.Struct, frozen=True):
@@ -119,15 +140,29 @@ class _Staged(msgspec.Struct):
 # -- opening -------------------------------------------------------------------------------
 
 
-def connect(db: str | os.PathLike, read_only: bool = False) -> duckdb.DuckDBPyConnection:
-    """Open the warehouse (creating its tables unless ``read_only``)."""
+def connect(db: str | os.PathLike, read_only: bool = False,
+            wait: float = 0.0) -> duckdb.DuckDBPyConnection:
+    """Open the warehouse (creating its tables unless ``read_only``).  While another process
+    holds the file in a way that excludes this one (DuckDB: one writer, or readers), try again
+    for up to ``wait`` seconds, then raise :class:`WarehouseBusyError`."""
     path = Path(db)
     if read_only and not path.exists():
         raise WarehouseError(f"{path}: no warehouse here (run `wonders ingest STORE --db {path}`)")
-    try:
-        con = duckdb.connect(str(path), read_only=read_only)
-    except duckdb.Error as exc:
-        raise WarehouseError(f"{path}: cannot open the warehouse ({_first_line(exc)})") from None
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            con = duckdb.connect(str(path), read_only=read_only)
+            break
+        except duckdb.Error as exc:
+            if not _is_lock_conflict(exc):
+                raise WarehouseError(f"{path}: cannot open the warehouse "
+                                     f"({_first_line(exc)})") from None
+            if time.monotonic() >= deadline:
+                raise WarehouseBusyError(
+                    f"{path}: the warehouse is in use by another process ("
+                    f"{'an ingest loading it' if read_only else 'readers or another ingest'}); "
+                    f"try again in a moment") from None
+            time.sleep(0.05)
     if not read_only:
         create_tables(con)
     return con
@@ -169,6 +204,10 @@ def _create(con: duckdb.DuckDBPyConnection, missing: list[str],
                 con.execute(f'ALTER TABLE {table} ADD COLUMN "{name}" {sql}{default}')
 
 
+def _is_lock_conflict(exc: BaseException) -> bool:
+    return "Could not set lock on file" in str(exc)
+
+
 def _first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
@@ -196,35 +235,111 @@ def ingest(store: str | os.PathLike | Store, db: str | os.PathLike, facts: CardF
         opened = open_store(store, must_exist=True)
     except LedgerError as exc:
         raise WarehouseError(str(exc)) from None
-    con = connect(db)
+    url = _absolute(opened.url)  # what the workers open
+    _STORES[url] = opened  # read in this process: the same instance
     try:
-        heads = opened.heads()
-        report = IngestReport(files=len(heads))
-        todo = _to_read(heads, _known(con), report)
-        if on_progress:
-            on_progress(report.unchanged + len(report.problems), len(heads))
-        _STORES[opened.url] = opened  # read in this process: the same instance
-        stage = Path(tempfile.mkdtemp(prefix=".wonders-ingest-", dir=Path(db).parent))
-        try:
-            token = secrets.token_hex(16)
-            (stage / _TOKEN).write_text(token)
-            staged = _Gathered()
-            for part in _stage_all(opened.url, todo, dict(facts), str(stage), token, jobs,
-                                   scheduler, retries):
-                _merge(staged, part, stage)
-                _count(report, part)
-                if on_progress:
-                    on_progress(report.new + report.grown + report.unchanged
-                                + len(report.problems), len(heads))
-            _load(con, staged)
-        finally:
-            shutil.rmtree(stage, ignore_errors=True)
-        return report
+        with _ingest_lock(Path(db)):
+            return _ingest_locked(opened, url, Path(db), facts, jobs, on_progress, scheduler,
+                                  retries)
     finally:
-        con.close()
-        _STORES.pop(opened.url, None)
+        _STORES.pop(url, None)
         if opened is not store:
             opened.close()
+
+
+def _ingest_locked(opened: Store, url: str, db: Path, facts: CardFacts, jobs: int,
+                   on_progress: Callable[[int, int], None] | None, scheduler: str | None,
+                   retries: int) -> IngestReport:
+    """The ingest, under its lock.  The warehouse file is held only to read what was ingested
+    and to load: while the workers stage, the /stats page and ``wonders stats`` read it (they
+    could not open it for the whole run)."""
+    con = connect(db, wait=LOAD_WAIT)
+    try:
+        known = _known(con)
+    finally:
+        con.close()
+    heads = opened.heads()
+    report = IngestReport(files=len(heads))
+    todo = _to_read(heads, known, report)
+    report.absent = sorted(set(known) - {f"{match_id}{SUFFIX}" for match_id in heads})
+    if on_progress:
+        on_progress(report.unchanged + len(report.problems), len(heads))
+    _sweep_stages(db)
+    stage = Path(tempfile.mkdtemp(prefix=_stage_prefix(db), dir=db.parent))
+    try:
+        token = secrets.token_hex(16)
+        (stage / _TOKEN).write_text(token)
+        staged = _Gathered()
+        for part in _stage_all(url, todo, dict(facts), str(stage), token, jobs, scheduler,
+                               retries):
+            _merge(staged, part, stage)
+            _count(report, part)
+            if on_progress:
+                on_progress(report.new + report.grown + report.unchanged
+                            + len(report.problems), len(heads))
+        con = connect(db, wait=LOAD_WAIT)
+        try:
+            _load(con, staged)
+        finally:
+            con.close()
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    return report
+
+
+@contextmanager
+def _ingest_lock(db: Path) -> Iterator[None]:
+    """One ingest of a warehouse at a time: an exclusive ``flock`` on ``.<name>.ingest-lock``
+    beside it, held for the whole run (the warehouse file itself is opened only to read and
+    to load, so DuckDB's own lock no longer spans the run)."""
+    try:
+        handle = open(db.parent / f".{db.name}.ingest-lock", "a+b")  # noqa: SIM115 - held below
+    except OSError as exc:
+        raise WarehouseError(f"{db}: cannot open the warehouse (its ingest lock "
+                             f"{exc.filename}: {exc.strerror})") from None
+    with handle:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise WarehouseBusyError(f"{db}: another `wonders ingest` of this warehouse is "
+                                     f"running; run this one when it is done") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def _absolute(url: str) -> str:
+    """A store's URL as a worker must open it: a directory by its absolute path (a worker of
+    a ``--scheduler`` cluster runs in a directory of its own, where a relative path named
+    another directory or none: every match was 'corrupt: no match in this store')."""
+    return url if is_url(url) else os.path.abspath(url)
+
+
+def _stage_prefix(db: Path) -> str:
+    """The name of this warehouse's stage directories, up to their random part."""
+    return f".wonders-ingest-{db.name}-"
+
+
+_STAGE_RANDOM = set("abcdefghijklmnopqrstuvwxyz0123456789_")  # tempfile.mkdtemp's letters
+_STAGE_RANDOM_LENGTH = 8
+
+
+def _sweep_stages(db: Path) -> None:
+    """Remove the stage directories an ingest of this warehouse left when its process was
+    killed (its ``finally`` never ran): Parquet nothing will load.  Called under the
+    warehouse's ingest lock (:func:`_ingest_lock`), so no other ingest of it is running; another
+    warehouse's stages beside it (another name) are left alone."""
+    prefix = _stage_prefix(db)
+    try:
+        entries = list(db.parent.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        rest = entry.name[len(prefix):]
+        if entry.name.startswith(prefix) and len(rest) == _STAGE_RANDOM_LENGTH \
+                and set(rest) <= _STAGE_RANDOM and entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
 
 
 def _to_read(heads: Mapping[str, Head | Exception], known: dict[str, _Known],

@@ -129,7 +129,7 @@ def stats(name, query, db, tournament, ruleset, game_name, min_games, dbs_bucket
         if query:
             raise click.BadParameter(f"{name} takes no query argument", param_hint="QUERY")
         filters = named.Filters(ruleset, tournament, min_games, dbs_bucket, game_name)
-        con = connect(db, read_only=True)
+        con = connect(db, read_only=True, wait=10.0)  # an ingest's load: seconds
         try:
             table = named.compute(con, name, filters)
         finally:

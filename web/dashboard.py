@@ -21,8 +21,9 @@ highest difference seen, empty buckets included.  Every chart is also a CSV:
 The warehouse file is ``app.config["WONDERS_WAREHOUSE"]``, else the ``WONDERS_WAREHOUSE``
 environment variable, else ``<store>/warehouse.duckdb`` (for a ``postgresql://`` store,
 ``./warehouse.duckdb``).  It is opened read-only per request
-(so ``wonders ingest`` can update it while the server runs) and a rendered page is kept until
-the file changes.
+(so ``wonders ingest`` can update it while the server runs: an ingest holds the file only
+while it loads, and a request waits for that, up to :data:`LOAD_WAIT` seconds, then answers
+503 in one line) and a rendered page is kept until the file changes.
 """
 
 from __future__ import annotations
@@ -51,6 +52,9 @@ SAMPLES = {"deck_wr": ("deck_games",), "played_wr": ("played_games",), "oh_wr": 
            "gih_wr": ("gih_games",), "gns_wr": ("gns_games",), "iwd": ("gih_games", "gns_games")}
 RANKS = ("low", "rate")
 MIN_SAMPLE = 10  # games: a rate over fewer is drawn muted (?min_n= changes it)
+#: Seconds a request waits for an ingest's load (it holds the warehouse file alone while it
+#: loads) before answering 503.
+LOAD_WAIT = 10.0
 CHARTS = ("cards", "first-player", "matchups", "realms", "dbs", "sieges")  # each also a CSV
 #: The charts of one game's own tables, and that game.
 GAME_CHARTS = {"realms": "wotf", "dbs": "wotf", "sieges": "sow"}
@@ -149,7 +153,7 @@ def _computed(path: Path, filters: named.Filters) -> tuple[dict, dict]:
     key = (str(path), stat.st_mtime_ns, stat.st_size, filters)
     cache: dict = current_app.extensions.setdefault("wonders_stats", {})
     if key not in cache:
-        con = connect(path, read_only=True)
+        con = connect(path, read_only=True, wait=LOAD_WAIT)
         try:
             data = {name: named.compute(con, name, filters) for name in CHARTS}
             choices = _choices(con)

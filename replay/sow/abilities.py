@@ -24,6 +24,8 @@ from replay.sow.events import (
     GoldGained,
 )
 from replay.sow.flow import Flow, Steps
+from replay.sow.queries import UNIT_AREAS
+from replay.sow.revisions import HEALTH_CHECK_REVISION
 from replay.sow.state import Seat, other
 
 
@@ -106,6 +108,13 @@ class Effects(Flow):
             if len(states) == 2:  # both States at once (R9): nobody is left standing alone
                 self.end_match(None, "state_destroyed")
             self.lose_state(self.state.cards[states[0]].owner, states[0])
+        if lethal and self.state.revision >= HEALTH_CHECK_REVISION:
+            # R23: "When this number reaches 0, the card will be put into the graveyard" -- a
+            # unit whose health fell because a card giving it health left play.
+            fallen = [c.id for c in self.state.cards.values()
+                      if c.area in UNIT_AREAS and self.view.is_unit(c.id) and self.view.is_lethal(c.id)]
+            if fallen:
+                self.destroy_lethal(fallen, "health")
 
     def retrieve(self, seat: Seat) -> Steps:
         """"Whenever a player is told to retrieve a card they put a card from their discard

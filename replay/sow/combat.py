@@ -31,6 +31,7 @@ from replay.sow.events import (
     UnitsReturned,
 )
 from replay.sow.flow import Steps
+from replay.sow.revisions import PHASE_OVER_REVISION
 from replay.sow.state import Battle, Seat, other
 
 TACTICS_RULE = ("Combat Tactics: \"choosing one of their units and one of their opponent's "
@@ -66,7 +67,9 @@ class Combat(Actions):
             defenders = list(sent.pick or [])
             if defenders:
                 self.emit(DefendersSent(opponent, defenders))
-                yield from self.pitched_battle(seat, opponent)
+                over = yield from self.pitched_battle(seat, opponent)
+                if over and self.state.revision >= PHASE_OVER_REVISION:
+                    return  # R22: "the Combat Phase is over" -- no City Siege step this turn
             else:
                 # "If the player does not wish to send any units to the Pitched Battle Zone,
                 # the attacking player besieges the defending player"
@@ -92,6 +95,8 @@ class Combat(Actions):
     # -- pitched battle ----------------------------------------------------------------
 
     def pitched_battle(self, seat: Seat, opponent: Seat) -> Steps:
+        """Tactics, damage, then where the survivors go.  Returns whether the Combat Phase is
+        over: units are left on both sides or only on the defender's (R22)."""
         yield from self.tactics(seat, siege=False)
         yield from self.damage_step(seat)
         battle = self.battle()
@@ -111,6 +116,7 @@ class Combat(Actions):
         if home:
             self.emit(UnitsReturned(home))
         self.emit(BattleClosed("pitched"))
+        return bool(foes)
 
     # -- city siege --------------------------------------------------------------------
 
@@ -243,7 +249,10 @@ class Combat(Actions):
         deals their attack to the other combatant. If there are multiple combatants on each
         side, the controller of the unit decides how each unit distributes its damage among
         the enemy units.\""""
-        for combat in [list(c) for c in self.battle().combats]:
+        # A unit destroyed while the tactics went on (its health fell, R23) deals and takes
+        # no damage: only the units still in the battle fight.
+        fighting = self.battle().units
+        for combat in [[u for u in c if u in fighting] for c in self.battle().combats]:
             for seat in (turn, other(turn)):
                 for unit in [u for u in combat if self.state.cards[u].owner == seat]:
                     enemies = [u for u in combat if self.state.cards[u].owner != seat]

@@ -31,7 +31,10 @@ from replay.sow.evolve import encoded
 from replay.sow.revisions import RULES_REVISION
 from replay.sow.state import SEATS, CardState, PlayerState, SowState
 
-TOP_KEYS = {"name", "rule", "ruling", "description", "cards", "state", "decks", "steps", "expect"}
+# ``revision``: the rules revision the case runs at (default: the current one), so a case can
+# pin the behaviour an older revision keeps for the matches recorded under it.
+TOP_KEYS = {"name", "rule", "ruling", "revision", "description", "cards", "state", "decks",
+            "steps", "expect"}
 STATE_KEYS = {"turn", "phase", "turn_number", "first", "A", "B", "cards"}
 SEAT_KEYS = {"gold", "besieging", "state"}
 CARD_KEYS = {"id", "card", "owner", "area", "exhausted", "damage", "progress", "counters"}
@@ -72,6 +75,11 @@ def load_case(path: Path) -> dict[str, Any]:
     for key in ("name", "rule"):
         if not isinstance(case.get(key), str) or not case[key]:
             raise ConformanceCaseError(f"{path.name}: '{key}' is required")
+    revision = case.get("revision", RULES_REVISION)
+    if not isinstance(revision, int) or isinstance(revision, bool) \
+            or not 1 <= revision <= RULES_REVISION:
+        raise ConformanceCaseError(f"{path.name}: 'revision' must be 1..{RULES_REVISION}, "
+                                   f"got {revision!r}")
     _unknown(f"{path.name} [expect]", case.get("expect", {}), EXPECT_KEYS)
     for i, step in enumerate(case.get("steps", [])):
         _unknown(f"{path.name} step {i + 1}", step, STEP_KEYS)
@@ -91,7 +99,8 @@ def case_state(case: dict[str, Any], pool: CardPool) -> SowState:
     spec = case.get("state", {})
     _unknown(f"case {case['name']} [state]", spec, STATE_KEYS)
     turn = spec.get("turn", "A")
-    state = SowState(revision=RULES_REVISION, phase=spec.get("phase", "main"), turn=turn,
+    state = SowState(revision=case.get("revision", RULES_REVISION),
+                     phase=spec.get("phase", "main"), turn=turn,
                      turn_number=spec.get("turn_number", 1), first=spec.get("first", turn),
                      players={s: PlayerState(s) for s in SEATS})
     for seat in SEATS:
@@ -133,7 +142,7 @@ def case_engine(case: dict[str, Any], pool: CardPool) -> Engine:
                 raise ConformanceCaseError(f"case {case['name']}: unknown deck {deck!r}")
             seats.append(SeatInfo(seat, seat, deck, decks[deck].entries()))
         opened = MatchOpened(case["name"], "004", seats, game="sow",
-                             rules_revision=RULES_REVISION)
+                             rules_revision=case.get("revision", RULES_REVISION))
         return Engine.for_match(opened, pool)
     return Engine(pool, case_state(case, pool))
 

@@ -14,14 +14,14 @@ import msgspec
 
 from ledger.events import Conceded, Event, MatchEnded, MatchOpened
 from replay.sow import events as ev
-from replay.sow.revisions import RULES_REVISION
+from replay.sow.revisions import effective
 from replay.sow.state import Battle, CardState, Seat, SowState, new_state, other
 
 Handler = Callable[[SowState, Any], None]
 
 
 def initial_state(opened: MatchOpened) -> SowState:
-    return new_state(opened.rules_revision or RULES_REVISION)
+    return new_state(effective(opened.rules_revision))
 
 
 def _place(state: SowState, seat: Seat, cid: str, name: str, area: str) -> None:

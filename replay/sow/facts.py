@@ -29,6 +29,7 @@ from ledger.rows import (
     PlayerRow,
     card_counts,
     deck_hash,
+    event_seat,
 )
 from replay.sow import events as ev
 
@@ -73,12 +74,14 @@ def facts(stored: Sequence[Stored], file: FileInfo | None = None,
     match has no file, e.g. in a test); ``card_facts`` (today's Wonders pool) is not used."""
     events = effective(stored)
     opened = next(e for _, e in events if isinstance(e, MatchOpened))
-    ended_at = next((item.at for item in stored if isinstance(item.event, MatchEnded)), None)
-    ended = next((e for _, e in events if isinstance(e, MatchEnded)), None)
+    ended_seq, ended = next(((seq, e) for seq, e in events if isinstance(e, MatchEnded)),
+                            (None, None))
+    # The time of the end in force: a MatchEnded a take-back retracted ended nothing.
+    ended_at = next((item.at for item in stored if item.seq == ended_seq), None)
     turns = _turns(events)
     first = next((e.seat for _, e in events if isinstance(e, ev.FirstPlayerDetermined)), None)
     return {
-        "matches": [_match(stored, opened, ended, ended_at, turns, first, file)],
+        "matches": [_match(stored, events, opened, ended, ended_at, turns, first, file)],
         "players": [_player(opened, info, ended, first, _factions(opened))
                     for info in opened.seats],
         "deck_cards": [DeckCardRow(opened.match_id, info.seat, "deck", card, n)
@@ -101,13 +104,13 @@ def _turns(events: list[tuple[int, Event]]) -> dict[int, int]:
     return out
 
 
-def _match(stored: Sequence[Stored], opened: MatchOpened, ended: MatchEnded | None,
-           ended_at: str | None, turns: dict[int, int], first: str | None,
-           file: FileInfo | None) -> MatchRow:
+def _match(stored: Sequence[Stored], events: list[tuple[int, Event]], opened: MatchOpened,
+           ended: MatchEnded | None, ended_at: str | None, turns: dict[int, int],
+           first: str | None, file: FileInfo | None) -> MatchRow:
+    """The ``matches`` row, from the events in force (``stored``: the envelope's columns)."""
     players = {info.seat: info.player for info in opened.seats}
     winner = ended.winner if ended else None
-    coin = next((item.event.winner for item in stored
-                 if isinstance(item.event, ev.InitiativeTossed)), None)
+    coin = next((e.winner for _, e in events if isinstance(e, ev.InitiativeTossed)), None)
     return MatchRow(
         opened.match_id, opened.game, file.name if file else f"{opened.match_id}.jsonl",
         file.size if file else 0, file.mtime_ns if file else 0, len(stored), stored[-1].hash,
@@ -158,9 +161,8 @@ def _event_rows(match_id: str, stored: Sequence[Stored], kept: set[int]) -> list
         if isinstance(event, ev.TurnBegan) and item.seq in kept:
             turn = event.number
         name = type(event).__name__
-        seat = getattr(event, "seat", None)
         rows.append(EventRow(match_id, item.seq, name, kind_of(name), 0, turn,
-                             seat if isinstance(seat, str) else None, item.at, item.batch,
+                             event_seat(event), item.at, item.batch,
                              item.hash, item.seq not in kept,
                              msgspec.Raw(msgspec.json.encode(event))))
     return rows

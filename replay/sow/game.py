@@ -24,7 +24,7 @@ from replay.prompts import Prompt
 from replay.sow import bots, decks, events, evolve, facts, labels, narrate, perspective, records
 from replay.sow.cards import CardPool, definitions_digest, load_file, load_pool
 from replay.sow.engine import Engine
-from replay.sow.revisions import ENGINE_VERSION, RULES_REVISION, RULESETS
+from replay.sow.revisions import ENGINE_VERSION, RULES_REVISION, RULESETS, effective
 from replay.sow.state import SEATS, SowState
 from replay.sow.textboard import board_text
 
@@ -114,7 +114,7 @@ class StateOfWonder:
             raise NewerRevisionError(f"this match was recorded under State of Wonder rules "
                                      f"revision {recorded}; this program knows up to "
                                      f"{RULES_REVISION}")
-        return recorded or RULES_REVISION
+        return effective(recorded)
 
     def answer_chance(self, prompt: Prompt, rng: random.Random) -> Event:
         return bots.answer_chance(prompt, rng)

@@ -102,6 +102,7 @@ class View:
         if target == "own_structure":
             return [c.id for c in s.owned(seat, *STRUCTURE_AREAS) if c.damage > 0]
         if target == "enemy_structure":
+            # R25: an ability's damage is no attack -- fortifications first binds besiegers only
             return [c.id for c in s.owned(other(seat), "fortifications", "buildings")]
         return []
 

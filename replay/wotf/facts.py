@@ -26,6 +26,7 @@ from ledger.codec import Stored
 from ledger.errors import MalformedEventError
 from ledger.events import MatchEnded, MatchOpened, TakenBack, kind_of
 from ledger.rows import (
+    SEAT_FIELDS,
     BattleRow,
     CardGameRow,
     DeckCardRow,
@@ -61,7 +62,6 @@ TURN_ACTIONS = (PlayDeclared, AttackDeclared, DrawDeclared, ActivationDeclared, 
                 Passed)
 REALMS = 7
 SEATS = ("A", "B")
-_SEAT_FIELDS = ("seat", "attacker", "owner", "controller")
 _encode = msgspec.json.Encoder().encode
 
 
@@ -148,7 +148,7 @@ def _events_rows(stored: list[Stored], kept_seqs: set[int], match_id: str,
 
 _OTHER, _ROUND, _TURN, _BACK = range(4)
 #: Per event class, what ``events`` rows need of it: (name, kind, the seat fields it has in
-#: ``_SEAT_FIELDS`` order, how it moves the clock) -- worked out once, not per event.
+#: ``SEAT_FIELDS`` order, how it moves the clock) -- worked out once, not per event.
 _TYPES: dict[type, tuple[str, str, tuple[str, ...], int]] = {}
 
 
@@ -158,7 +158,7 @@ def _type_info(cls: type) -> tuple[str, str, tuple[str, ...], int]:
         step = (_ROUND if issubclass(cls, RoundStarted) else
                 _TURN if issubclass(cls, TURN_ACTIONS) else
                 _BACK if issubclass(cls, TakenBack) else _OTHER)
-        seats = tuple(name for name in _SEAT_FIELDS if hasattr(cls, name))
+        seats = tuple(name for name in SEAT_FIELDS if hasattr(cls, name))
         info = _TYPES[cls] = (cls.__name__, kind_of(cls.__name__), seats, step)
     return info
 

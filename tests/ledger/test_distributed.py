@@ -89,6 +89,19 @@ def test_ingest_on_the_cluster_loads_exactly_the_rows_of_one_process(base, clien
     assert (again.new, again.unchanged) == (0, 6)
 
 
+def test_a_store_given_by_a_relative_path_is_the_same_store_on_the_workers(
+        base, client, address, facts, tmp_path, monkeypatch):
+    """``wonders ingest store --scheduler …`` from the store's parent: the workers (started
+    in a directory of their own) open the directory the command meant, not ``store`` under
+    their own working directory (every match was reported 'corrupt: no match … in this
+    store', or read from another directory of that name)."""
+    store_copy(base, tmp_path)
+    monkeypatch.chdir(tmp_path)  # after the cluster started: its workers are elsewhere
+    report = ingest("store", tmp_path / "w.duckdb", facts, scheduler=address)
+    assert (report.new, report.problems) == (6, [])
+    assert rows(tmp_path / "w.duckdb") == rows_of_one_process(base, facts, tmp_path)
+
+
 def test_verify_on_the_cluster_reports_exactly_what_one_process_does(base, client):
     found = sources([str(base)])
     assert len(found) == 6

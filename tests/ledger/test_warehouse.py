@@ -6,6 +6,8 @@ files read directly, the Parquet export) run and agree with the warehouse."""
 import random
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
@@ -247,3 +249,85 @@ def test_the_parquet_export_is_partitioned_and_the_documented_query_runs(base, t
     with pytest.raises(WarehouseError, match="already holds a dataset"):
         export_parquet(tmp_path / "w.duckdb", out)
     assert export_parquet(tmp_path / "w.duckdb", out, overwrite=True) == written
+
+
+def test_a_killed_ingest_leaves_no_stage_directory_behind_the_next_run(base, tmp_path):
+    """An ingest killed while staging (its process dies: no ``finally``) left its stage
+    directory of Parquet beside the warehouse for good; the next ingest of that warehouse
+    removes it (and no other warehouse's) and loads everything once."""
+    import os
+
+    store = copy_store(base, tmp_path)
+    db = tmp_path / "w.duckdb"
+    faults = tmp_path / "faults"
+    faults.mkdir()
+    env = {**os.environ, "WONDERS_TEST_FAULTS": f"crash-once:{faults}"}
+    died = subprocess.run([sys.executable, "-c", "import sys; from ledger.warehouse import "
+                           "ingest; ingest(sys.argv[1], sys.argv[2], {})", str(store), str(db)],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert died.returncode == 3, died.stderr  # the injected crash: the process died staging
+    assert len(list(tmp_path.glob(".wonders-ingest-*"))) == 1  # what the crash left
+    other = tmp_path / ".wonders-ingest-other.duckdb-abcd1234"  # another warehouse's stage
+    other.mkdir()
+    report = ingest(store, db, facts())
+    assert report.new == 12 and not report.problems
+    assert [p.name for p in tmp_path.glob(".wonders-ingest-*")] == [other.name]
+    assert snapshot(db)["matches"] == snapshot_of_fresh(store, tmp_path)["matches"]
+
+
+def snapshot_of_fresh(store, tmp_path):
+    fresh = tmp_path / "fresh" / "w.duckdb"
+    fresh.parent.mkdir()
+    ingest(store, fresh, facts())
+    return snapshot(fresh)
+
+
+def test_a_match_removed_from_the_store_is_named_not_silently_counted(base, tmp_path):
+    """A match file deleted from the store after its ingest keeps its rows (every statistic
+    still counts it): the summary says so and names it (it said '11 match files … 11
+    unchanged' while the warehouse held 12)."""
+    store = copy_store(base, tmp_path)
+    db = tmp_path / "w.duckdb"
+    ingest(store, db, facts())
+    (store / "a-0005.jsonl").unlink()
+    report = ingest(store, db, facts())
+    assert report.absent == ["a-0005.jsonl"] and report.unchanged == 11
+    assert "1 ingested match(es) not in this store, still counted" in report.summary()
+    assert "a-0005.jsonl" in report.summary()
+    assert len(snapshot(db)["matches"]) == 12
+    assert ingest(store, tmp_path / "fresh.duckdb", facts()).absent == []
+
+
+def _read_in_another_process(db) -> subprocess.CompletedProcess:
+    """``wonders stats`` reading the warehouse from another process, as the /stats page does."""
+    return subprocess.run([sys.executable, "-c", "import sys; from ledger.warehouse import "
+                           "connect; con = connect(sys.argv[1], read_only=True); "
+                           "print(con.execute('SELECT count(*) FROM matches').fetchone()[0])",
+                           str(db)], capture_output=True, text=True, timeout=120)
+
+
+def test_the_warehouse_can_be_read_while_an_ingest_stages(base, tmp_path):
+    """An ingest holds the warehouse file only to read what it has and to load, not while its
+    workers read the store: the /stats page and ``wonders stats`` read it meanwhile (they
+    failed for the whole run: 'Could not set lock on file', a 400 on /stats).  A second
+    ingest of the same warehouse still can't run beside it (one clear line)."""
+    store = copy_store(base, tmp_path)
+    db = tmp_path / "w.duckdb"
+    ingest(store, db, facts(), on_progress=None)  # 12 matches in
+    simulate(store, 3, 22, "b")  # 3 new ones to stage
+    seen: list = []
+
+    def during(done, total):
+        if not seen:  # once, while staging (before the load)
+            seen.append(_read_in_another_process(db))
+            seen.append(subprocess.run([sys.executable, "-c", "import sys; from ledger.warehouse"
+                                        " import ingest; ingest(sys.argv[1], sys.argv[2], {})",
+                                        str(store), str(db)],
+                                       capture_output=True, text=True, timeout=120))
+
+    report = ingest(store, db, facts(), on_progress=during)
+    reader, second = seen
+    assert (reader.returncode, reader.stdout.strip()) == (0, "12"), reader.stderr
+    assert second.returncode != 0
+    assert "another `wonders ingest` of this warehouse is running" in second.stderr
+    assert report.new == 3 and len(snapshot(db)["matches"]) == 15

@@ -115,3 +115,81 @@ def test_a_warehouse_of_an_earlier_version_gains_the_game_column(tmp_path):
         assert con.execute("SELECT game FROM matches WHERE match_id = 'old-1'").fetchone() == ("wotf",)
     finally:
         con.close()
+
+
+def test_state_of_wonder_events_name_the_seat_of_an_attacker_or_owner(mixed):
+    """docs/analytics.md, ``events.seat``: its ``seat``, else its ``attacker``, ``owner`` or
+    ``controller`` field -- for State of Wonder's events too (a siege's attacker, a destroyed
+    card's owner were NULL)."""
+    _, con = mixed
+    rows = con.execute("""SELECT e.type, e.seat, e.payload->>'attacker', e.payload->>'owner'
+                          FROM events e JOIN matches m USING (match_id)
+                          WHERE m.game = 'sow' AND e.type IN ('PlayerBesieged', 'SiegeStepBegan',
+                                                              'CardDestroyed')""").fetchall()
+    assert {r[0] for r in rows} == {"PlayerBesieged", "SiegeStepBegan", "CardDestroyed"}
+    for kind, seat, attacker, owner in rows:
+        assert seat == (owner if kind == "CardDestroyed" else attacker) and seat in ("A", "B")
+
+
+def _taken_back_sow_match(tmp_path, to_seq_of) -> duckdb.DuckDBPyConnection:
+    """One State of Wonder match (seed 4: its initiative is tossed) with a judge's take-back
+    to the seq ``to_seq_of(stored)`` appended after its end, ingested."""
+    from ledger.events import TakenBack
+
+    store = FileStore(tmp_path / "store")
+    played = game("sow")
+    pool = played.default_cards()
+    list(simulate_matches(store, pool, played.sample_decks(pool), 1, seed=4, prefix="s",
+                          game_name="sow"))
+    stored = list(store.read("s-0001"))
+    store.append("s-0001", [TakenBack(to_seq=to_seq_of(stored), reason="misplayed")],
+                 len(stored))
+    report = ingest(tmp_path / "store", tmp_path / "w.duckdb", {})
+    assert not report.problems and report.new == 1
+    return connect(tmp_path / "w.duckdb", read_only=True)
+
+
+def test_a_state_of_wonder_end_taken_back_has_no_end_time(tmp_path):
+    """A take-back to before ``MatchEnded`` leaves the match in progress: ``ended`` false and
+    ``ended_at`` NULL, as for Wonders of The First (it was the retracted end's time)."""
+    con = _taken_back_sow_match(tmp_path, lambda stored: stored[-1].seq - 1)
+    try:
+        assert con.execute("SELECT ended, ended_at, winner_seat, takebacks FROM matches") \
+            .fetchone() == (False, None, None, 1)
+    finally:
+        con.close()
+
+
+def test_a_state_of_wonder_initiative_toss_taken_back_has_no_coin_winner(tmp_path):
+    """``coin_winner`` comes from the events in force: a toss a take-back retracted won
+    nothing (it was still the retracted toss's winner)."""
+    def before_toss(stored):
+        return next(item.seq for item in stored
+                    if type(item.event).__name__ == "InitiativeTossed") - 1
+
+    con = _taken_back_sow_match(tmp_path, before_toss)
+    try:
+        assert con.execute("SELECT coin_winner, first_seat, ended FROM matches").fetchone() == \
+            (None, None, False)
+    finally:
+        con.close()
+
+
+def test_rulesets_gives_state_of_wonder_no_stones_or_wonders_battles(mixed):
+    """``rulesets``' stones and battle columns are Wonders of The First's (its ``battles`` and
+    ``seizures`` tables): a State of Wonder ruleset has none of them (None), not 0 battles
+    per match and a 0% stones finish (its matches fight pitched battles: ``sow_battles``)."""
+    _, con = mixed
+    rows = {r["ruleset"]: r for r in stats.compute(con, "rulesets", stats.Filters()).records()}
+    sow_rulesets = {r[0] for r in con.execute(
+        "SELECT DISTINCT ruleset FROM matches WHERE game = 'sow'").fetchall()}
+    assert sow_rulesets and con.execute("SELECT count(*) FROM sow_battles").fetchone()[0] > 0
+    wonders_only = ("stones_finish_rate", "battles_per_match", "seizures_per_match", "battles",
+                    "attacker_wr", "attacker_wr_low", "attacker_wr_high")
+    for ruleset, row in rows.items():
+        if ruleset in sow_rulesets:
+            assert all(row[c] is None for c in wonders_only), row
+            assert row["matches"] == 6 and row["first_games"] == 6
+        else:
+            assert row["battles"] > 0 and row["battles_per_match"] > 0
+            assert row["stones_finish_rate"] is not None

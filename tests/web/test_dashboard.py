@@ -118,6 +118,37 @@ def test_without_a_warehouse_the_page_says_how_to_make_one(tmp_path):
     assert str(tmp_path / "store" / "warehouse.duckdb") in html
 
 
+def test_a_warehouse_held_by_an_ingest_load_is_a_503_in_one_line(warehouse, tmp_path,
+                                                                  monkeypatch):
+    """While an ingest loads (it alone holds the file) a request waits for it, then answers
+    503 with one line -- not a 400 carrying DuckDB's lock message."""
+    import shutil
+    import subprocess
+    import sys
+
+    import web.dashboard
+
+    store, path = warehouse
+    copy = tmp_path / "w.duckdb"
+    shutil.copy(path, copy)
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time, duckdb; "
+                               "con = duckdb.connect(sys.argv[1]); print('held', flush=True); "
+                               "time.sleep(60)", str(copy)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        monkeypatch.setattr(web.dashboard, "LOAD_WAIT", 0.3)
+        app = create_app(Settings(store=store, secret_key="s" * 32))
+        app.config["WONDERS_WAREHOUSE"] = str(copy)
+        response = app.test_client().get("/stats/cards.csv")
+        assert response.status_code == 503
+        message = response.get_json()["message"]
+        assert message == (f"{copy}: the warehouse is in use by another process (an ingest "
+                           f"loading it); try again in a moment")
+    finally:
+        holder.kill()
+        holder.wait()
+
+
 def test_bars_and_whiskers_sit_at_their_rates():
     chart = rate_bars([("x", 0.25, 0.1, 0.5, 8), ("y", None, None, None, 0), ("z", 1.0, 0.8, 1.0, 3)])
     plot = HEIGHT - BOTTOM - TOP
@@ -316,3 +347,20 @@ def test_links_keep_the_game_and_the_dbs_bucket(mixed):
         as_text=True))))
     table = _stats(path, "sieges", game="sow")
     assert rows[0] == table.columns and len(rows) - 1 == len(table.rows) > 0
+
+
+def test_the_first_player_panel_counts_matches_and_says_when_there_are_none(tmp_path):
+    """The panel reads '… won 1 of 1 game (1 draw)' in the singular and, with no finished
+    match, says so (it read '0 of 0 games (0 draws); 95% CI –––')."""
+    store = FileStore(tmp_path / "store")
+    db = default_cards()
+    list(simulate_matches(store, db, load_decks(None, db), 1, seed=12, ruleset="1.2"))
+    path = tmp_path / "w.duckdb"
+    ingest(tmp_path / "store", path, card_facts())
+    app = create_app(Settings(store=tmp_path / "store", secret_key="s" * 32))
+    app.config["WONDERS_WAREHOUSE"] = str(path)
+    text = re.sub(r"\s+", " ", _get(app.test_client(), "/stats"))
+    assert re.search(r"first turn won [01] of 1 game \(0 draws\)", text)
+    empty = re.sub(r"\s+", " ", _get(app.test_client(), "/stats?tournament=none"))
+    assert "No finished match passes the filters yet." in empty
+    assert "–––" not in empty and "0 of 0" not in empty
