@@ -260,8 +260,10 @@ def check_canonical(line: bytes, env: Envelope, event: Event, where: str = "") -
 
 _raw_decoder = msgspec.json.Decoder()  # any JSON; objects keep their key order
 #: What decoding a line that is not (valid) JSON raises: msgspec raises ``UnicodeDecodeError``
-#: for invalid UTF-8 inside a string (``ValidationError`` is a ``DecodeError``).
-_NOT_JSON = (msgspec.DecodeError, UnicodeDecodeError)
+#: for invalid UTF-8 inside a string (``ValidationError`` is a ``DecodeError``), and
+#: ``RecursionError`` for arrays or objects nested deeper than it decodes (a line of a few
+#: hundred kilobytes of ``[``: no event nests like that).
+_NOT_JSON = (msgspec.DecodeError, UnicodeDecodeError, RecursionError)
 
 
 _ENVELOPE_HEAD = ["seq", "type"]
@@ -376,7 +378,7 @@ def _diagnose(line: bytes, want_keys: list[str] | None = None,
     body = text.lstrip()
     try:
         _, end = json.JSONDecoder(object_pairs_hook=pairs_hook).raw_decode(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     rest = body[end:]
     if rest.strip():

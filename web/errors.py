@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, jsonify, make_response, render_template, request
 from pydantic import ValidationError
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
 from ledger.errors import (
     ConflictError,
@@ -124,8 +124,12 @@ def handle(exc: Exception):
     if isinstance(exc, RequestEntityTooLarge):
         return error_body("too_large", "the request body is larger than this endpoint accepts", 413)
     if isinstance(exc, HTTPException):
-        return error_body(exc.name.lower().replace(" ", "_"), exc.description or exc.name,
-                          exc.code or 500)
+        response = make_response(error_body(exc.name.lower().replace(" ", "_"),
+                                            exc.description or exc.name, exc.code or 500))
+        if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
+            # RFC 9110 15.5.6: a 405 names the methods the resource has
+            response.headers["Allow"] = ", ".join(exc.valid_methods)
+        return response
     for cls, status, kind in DOMAIN:
         if isinstance(exc, cls):
             return error_body(kind, str(exc), status)

@@ -24,7 +24,7 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from replay import sandbox
 from replay.replayer import Replay
 from web.api.common import prompt_out, query_int, services
-from web.api.openapi import Query, route
+from web.api.openapi import QUERY_INT_MAX, Query, route
 from web.api.tables import DivergedError, rederive
 from web.errors import ForbiddenError, MalformedRequestError
 from web.models import SandboxOut
@@ -32,7 +32,8 @@ from web.narration import players_of
 
 bp = Blueprint("sandbox", __name__)
 REPLAYS = 8  # re-derived matches kept per process
-SEQ = Query("seq", {"type": "integer", "minimum": 0}, "the moment to start from")
+SEQ = Query("seq", {"type": "integer", "minimum": 0, "maximum": QUERY_INT_MAX},
+            "the moment to start from")
 MOVES = Query("moves", {"type": "string", "maxLength": 1200},
               "the moves tried so far: `3` (option 3), `p0.2` (picks 0 and 2), joined by `-`")
 

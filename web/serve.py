@@ -49,6 +49,7 @@ from waitress.task import ThreadedTaskDispatcher
 from ledger import typeinfo
 from ledger.stores import describe
 from replay.games import game, names
+from web import slowclients
 from web.app import create_app
 from web.balance import Shares
 from web.config import Settings
@@ -293,13 +294,23 @@ def _follow_threads(settings: Settings) -> int:
     return settings.follow_max_streams + FOLLOW_SPARE_THREADS
 
 
+def largest_body(settings: Settings) -> int:
+    """The largest request body the app takes (an upload, else a JSON body): waitress refuses
+    a body past it (``max_request_body_size`` refuses one of exactly that size, hence +1)."""
+    return max(settings.max_body_bytes, settings.max_import_bytes)
+
+
 def _server(app, settings: Settings, threads: int, **where):
     """The waitress server of one process (``where``: ``host`` and ``port``, or ``sockets``)."""
     follow_threads = _follow_threads(settings)
     server = create_server(app, threads=threads, ident="wonders",
                            connection_limit=max(100, threads * 8) + follow_threads,
+                           # a body over every limit of the app is refused (413) from its
+                           # headers, not buffered first (waitress's default: 1 GiB, to disk)
+                           max_request_body_size=largest_body(settings) + 1,
                            channel_timeout=120, channel_request_lookahead=1,
                            clear_untrusted_proxy_headers=True,
                            _dispatcher=SplitDispatcher(threads, follow_threads), **where)
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "task queue depth" noise
+    slowclients.guard(server)  # at the limit, connections that send nothing make room
     return server

@@ -122,8 +122,12 @@ class Stream:
         return self.response.status
 
     def first_line(self) -> str:
+        """The first line of the stream's first message (the opening comment aside)."""
         self.sock.settimeout(5)
-        return self.response.readline().decode()
+        line = self.response.readline().decode()
+        while line.startswith(":") or line == "\n":
+            line = self.response.readline().decode()
+        return line
 
     def close(self) -> None:
         with contextlib.suppress(OSError):

@@ -46,3 +46,19 @@ def test_the_api_and_the_pages_fetches_keep_json(api):
         headers = {"Accept": accept} if accept else {}
         response = api.client.get("/matches/no-such-match/timeline", headers=headers)
         assert response.status_code == 404 and response.get_json()["error"] == "not_found"
+
+
+@pytest.mark.parametrize("method,path,allowed", [
+    ("DELETE", "/api/matches", {"GET", "HEAD", "OPTIONS", "POST"}),
+    ("PUT", "/api/matches/m-1/decisions", {"POST", "OPTIONS"}),
+    ("TRACE", "/api/health", {"GET", "HEAD", "OPTIONS"}),
+    ("PATCH", "/matches/m-1", {"GET", "HEAD", "OPTIONS"}),
+])
+def test_a_method_the_resource_has_not_is_a_405_naming_the_ones_it_has(api, method, path,
+                                                                        allowed):
+    """RFC 9110 15.5.6: a 405 carries ``Allow``; the error handler's one-line answer dropped
+    the header werkzeug puts on it (schemathesis: "405 without required Allow header")."""
+    response = api.client.open(path, method=method)
+    assert response.status_code == 405
+    assert response.get_json()["error"] == "method_not_allowed"
+    assert {m.strip() for m in response.headers.get("Allow", "").split(",")} == allowed

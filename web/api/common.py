@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
@@ -33,7 +34,7 @@ from replay.game import Game
 from replay.games import game as game_named
 from web.api import handles
 from web.api.boards import board_at, known_at
-from web.api.openapi import Query
+from web.api.openapi import QUERY_INT_MAX, Query
 from web.api.tables import Table, Tables
 from web.config import Settings
 from web.errors import (
@@ -60,6 +61,7 @@ from web.tokens import PgTokenBook, TokenBook, is_same_secret
 M = TypeVar("M", bound=BaseModel)
 SESSION_TOKENS = "tables"  # session key: match id -> {role, token hash}, set by /play
 SESSION_CSRF = "csrf"
+_INTEGER = re.compile(r"-?[0-9]+")
 
 
 DEFAULT_GAME = "wotf"  # a match created without naming its game
@@ -173,17 +175,18 @@ def parse_body(model: type[M]) -> M:
         raise MalformedRequestError(f"{request.path}: {describe_validation(exc)}") from None
 
 
-def query_int(name: str, default: int, low: int = 0, high: int = 10**9) -> int:
+def query_int(name: str, default: int, low: int = 0, high: int = QUERY_INT_MAX) -> int:
+    """``?name=``: an integer in ``low..high`` written in ASCII digits (``int`` alone also
+    takes ``1_0``, `` 5`` and ``٣``, which no document promises), else 400."""
     raw = request.args.get(name)
     if raw is None:
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise MalformedRequestError(f"query parameter {name}={raw!r} is not an integer") from None
-    if not low <= value <= high:
-        raise MalformedRequestError(f"query parameter {name}={value} is outside {low}..{high}")
-    return value
+    if _INTEGER.fullmatch(raw) is None:
+        raise MalformedRequestError(f"query parameter {name}={raw[:40]!r} is not an integer")
+    if len(raw) > 20 or not low <= int(raw) <= high:  # (int of 5,000 digits refuses)
+        shown = raw if len(raw) <= 20 else f"{raw[:20]}…"
+        raise MalformedRequestError(f"query parameter {name}={shown} is outside {low}..{high}")
+    return int(raw)
 
 
 # -- views of a table --------------------------------------------------------------------------
@@ -359,7 +362,8 @@ def events_out(table: Table, perspective: str, from_seq: int, upto: int,
 
 
 #: The query parameters of an events page, as the OpenAPI document describes them.
-PAGE_FROM = Query("from", {"type": "integer", "minimum": 0}, "the first seq of the page")
+PAGE_FROM = Query("from", {"type": "integer", "minimum": 0, "maximum": QUERY_INT_MAX},
+                  "the first seq of the page")
 PAGE_LIMIT = Query("limit", {"type": "integer", "minimum": 1, "maximum": EVENTS_MAX_LIMIT},
                    f"events per page (default {EVENTS_LIMIT}, at most {EVENTS_MAX_LIMIT})")
 

@@ -13,7 +13,8 @@ checks it, and a replaced token's stream gets an ``error`` message (the one-line
 A stream whose store can't be read (PostgreSQL restarting) ends the same way (``unavailable``;
 one line in the server's log).
 
-Open streams are counted: at most ``follow_max_streams`` at once in the process and at most
+A stream opens with an SSE comment (``: following <match> from seq N``), so its headers
+are sent at once.  Open streams are counted: at most ``follow_max_streams`` at once in the process and at most
 ``follow_max_per_client`` from one client address; past either a request gets 503 with
 ``Retry-After`` (and the usual one-line JSON error).  A stream's slot is released as soon as
 it ends, however it ends.  ``wonders serve`` runs these streams on threads of their own
@@ -45,7 +46,7 @@ from ledger.codec import Stored
 from ledger.errors import StoreUnavailableError
 from ledger.store import Store
 from web.api.common import bearer, divergence_out, event_fields, query_int, role_for, services, visible_seq
-from web.api.openapi import Query, route
+from web.api.openapi import QUERY_INT_MAX, Query, route
 from web.api.public import public_perspective
 from web.api.seat import perspective_of
 from web.errors import WebError
@@ -59,6 +60,10 @@ LONG_WAIT_S = 15.0
 
 #: The most SSE messages a stream writes at once (a look's new events are written together).
 MESSAGES_PER_WRITE = 64
+
+#: The most idle seconds a client may ask a stream to wait (``?timeout=``; the server's own
+#: ``follow_timeout`` is the bound that counts).
+FOLLOW_MAX_TIMEOUT = 3600
 
 #: Seconds a refused client is told to wait (``Retry-After``).
 RETRY_AFTER = 5
@@ -217,8 +222,8 @@ def _retry_after(response: Response) -> Response:
 
 @route(bp, "/<match_id>/follow", "GET", "Server-sent events of new events for your perspective",
        errors=(400, 401, 403, 404, 503),
-       query=(Query("from", {"type": "integer", "minimum": 0}),
-              Query("timeout", {"type": "integer", "minimum": 0},
+       query=(Query("from", {"type": "integer", "minimum": 0, "maximum": QUERY_INT_MAX}),
+              Query("timeout", {"type": "integer", "minimum": 0, "maximum": FOLLOW_MAX_TIMEOUT},
                     "idle seconds before the stream closes (at most WONDERS_FOLLOW_TIMEOUT)"),
               Query("as", {"type": "string", "enum": ["spectator", "A", "B", "omniscient"]})),
        content={"response": {"text/event-stream": {"schema": SSE_EVENT}}})
@@ -226,7 +231,7 @@ def follow(match_id: str):
     svc = services()
     settings = svc.settings
     start = query_int("from", _last_event_id() + 1)
-    timeout = min(float(query_int("timeout", int(settings.follow_timeout), 0, 3600)),
+    timeout = min(float(query_int("timeout", int(settings.follow_timeout), 0, FOLLOW_MAX_TIMEOUT)),
                   settings.follow_timeout)
     token = bearer()
     role = role_for(match_id) if token is not None else None
@@ -269,6 +274,10 @@ def follow(match_id: str):
 
     def stream():
         try:
+            # a comment first (EventSource ignores it): the answer's headers go out now, not
+            # with the first event -- a quiet match's follower would get nothing, not even the
+            # status, until an event or the idle timeout
+            yield f": following {match_id} from seq {start}\n\n"
             yield from looks()
         except StoreUnavailableError as exc:  # the database went away: say so and end
             log.warning("match %s: a live-follow stream ends: %s", match_id, exc)

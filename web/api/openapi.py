@@ -19,6 +19,8 @@ from pydantic.json_schema import models_json_schema
 from web.models import ErrorOut
 
 _PARAM = re.compile(r"<(?:[a-z]+:)?([a-z_]+)>")
+#: The largest integer a query parameter takes (a seq, a round, a table) unless it says less.
+QUERY_INT_MAX = 10**9
 ERRORS = {400: "malformed input", 401: "missing or unknown token", 403: "not allowed for this role",
           404: "no such match",
           409: "stale expected_seq, or (`diverged`) today's engine disagrees with the record: "

@@ -21,16 +21,19 @@ from replay.games import UnknownGameError, game
 from replay.recorder import Recorder
 from replay.replayer import Divergence
 from web.api.common import divergence_out, parse_body, query_int, require_organizer, services
-from web.api.openapi import Query, route
+from web.api.openapi import QUERY_INT_MAX, Query, route
 from web.errors import IllegalError, MalformedRequestError
 from web.models import CreateMatch, DivergenceOut, MatchCreated, MatchList, MatchSummary, SeatEntry, Tokens
 
 bp = Blueprint("organizer", __name__, url_prefix="/api")
 
-FILTERS = (Query("tournament", {"type": "string", "maxLength": 200}),
-           Query("round", {"type": "integer", "minimum": 0}),
-           Query("table", {"type": "integer", "minimum": 0}),
-           Query("player", {"type": "string", "maxLength": 120}, "either seat's player"),
+#: The longest text filters (a tournament's name, a player's), as the document says.
+TEXT_FILTERS = {"tournament": 200, "player": 120}
+FILTERS = (Query("tournament", {"type": "string", "maxLength": TEXT_FILTERS["tournament"]}),
+           Query("round", {"type": "integer", "minimum": 0, "maximum": QUERY_INT_MAX}),
+           Query("table", {"type": "integer", "minimum": 0, "maximum": QUERY_INT_MAX}),
+           Query("player", {"type": "string", "maxLength": TEXT_FILTERS["player"]},
+                 "either seat's player"),
            Query("ended", {"type": "string", "enum": ["true", "false"]}))
 
 
@@ -200,9 +203,12 @@ def public_length(length: int, ended: bool) -> int:
 
 def _filters() -> dict[str, Any]:
     wanted: dict[str, Any] = {}
-    for name in ("tournament", "player"):
+    for name, longest in TEXT_FILTERS.items():
         if request.args.get(name) is not None:
             wanted[name] = request.args[name]
+            if len(wanted[name]) > longest:
+                raise MalformedRequestError(f"query parameter {name}: {len(wanted[name])} "
+                                            f"characters; at most {longest}")
     for name in ("round", "table"):
         if request.args.get(name) is not None:
             wanted[name] = query_int(name, 0)

@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint
 from pydantic import ValidationError
 
-from ledger.events import Conceded, Event, as_seat
+from ledger.events import Annotated, Conceded, Event, JudgeCalled, as_seat
 from replay.errors import IllegalDecisionError
 from replay.game import Game, Refused
 from web.api.common import (
@@ -33,7 +33,13 @@ from web.api.common import (
     tagged,
 )
 from web.api.openapi import route
-from web.errors import ForbiddenError, IllegalError, MalformedRequestError, describe_validation
+from web.errors import (
+    ForbiddenError,
+    IllegalError,
+    MalformedRequestError,
+    StaleSeqError,
+    describe_validation,
+)
 from web.models import (
     Concede,
     EventsOut,
@@ -90,10 +96,31 @@ def call_judge(match_id: str):
     body = parse_body(JudgeCall)
 
     def write(table):
+        still_open = open_call(table.events, seat)
+        if still_open is not None:
+            raise StaleSeqError(
+                f"match {match_id}: seat {seat} called the judge at seq {still_open} and nothing "
+                f"has happened at the table since; that call stands (the judge's page shows "
+                f"it), so this one is not recorded")
         stored = table.append(lambda rec: rec.call_judge(seat, body.text, body.expected_seq))
         narrator = Narrator(table, seat)
         return Recorded(seq=table.length, events=[event_out(narrator, s) for s in stored])
     return json_response(rendered(services().tables.using(match_id, write)), 201)
+
+
+def open_call(events: list, seat: str) -> int | None:
+    """The seq of ``seat``'s judge call if nothing has happened since it but other calls and
+    annotations (no move of the game, nothing the judge did): one open call per seat.  Each
+    call is an event, so calls without end would keep the other seat's ``expected_seq``
+    stale -- every one of its decisions a 409 -- and flood the judge's list."""
+    for seq in range(len(events) - 1, -1, -1):
+        event = events[seq]
+        if isinstance(event, JudgeCalled):
+            if event.seat == seat:
+                return seq
+        elif not isinstance(event, Annotated):
+            return None
+    return None
 
 
 @route(bp, "/<match_id>/state", "GET", "The board now, from your role's perspective",
