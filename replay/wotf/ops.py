@@ -232,7 +232,8 @@ def _move(g: Rules, op: Move, ctx: Context) -> Flow:
     moved = False
     for cid in cards:
         here = g.state.cards[cid].realm
-        assert here is not None, "a card that moves is in The World (Move)"
+        if here is None:  # it left The World before this resolved (R42): nothing to move
+            continue
         if op.to == "adjacent":
             options = [r for r in (here - 1, here + 1) if g.view.is_active_realm(r)]
         else:
