@@ -139,7 +139,9 @@ def run_chunks(fn: Callable[..., Any], chunks: Sequence[list], args: Sequence[An
         return
     from distributed import as_completed
 
-    shared = [client.scatter(a, broadcast=True) if isinstance(a, dict | list) else a
+    # (an empty dict or list is sent as it is: Dask's scatter of one fails, "not enough values
+    # to unpack")
+    shared = [client.scatter(a, broadcast=True) if isinstance(a, dict | list) and a else a
               for a in args]
     pending: dict[str, list] = {}
     done = as_completed()

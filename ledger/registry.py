@@ -75,12 +75,18 @@ def register(game: str, types: Iterable[type], kinds: Mapping[str, Kind],
 FactsFn = Callable[..., Mapping[str, list[Any]]]
 FACTS: dict[str, FactsFn] = {}  # game -> its facts
 GAME_TABLES: dict[str, type] = {}  # a game's own warehouse tables: name -> row class
+ROWS_REVISIONS: dict[str, int] = {}  # game -> the rows revision of its facts
 
 
-def register_analytics(game: str, facts: FactsFn, tables: Mapping[str, type] | None = None) -> None:
+def register_analytics(game: str, facts: FactsFn, tables: Mapping[str, type] | None = None,
+                       rows_revision: int = 1) -> None:
     """Register how a game's matches become warehouse rows, and its own tables (their names
-    start with the game's, e.g. ``sow_sieges``; the shared tables are :data:`ledger.rows.TABLES`)."""
+    start with the game's, e.g. ``sow_sieges``; the shared tables are :data:`ledger.rows.TABLES`).
+    ``rows_revision`` is the revision of what ``facts`` derive from a match's events, bumped
+    whenever the same events give other rows: the warehouse re-derives the matches it
+    ingested at another revision (:mod:`ledger.warehouse`)."""
     FACTS[game] = facts
+    ROWS_REVISIONS[game] = rows_revision
     for name, row_class in (tables or {}).items():
         if not name.startswith(f"{game}_"):
             raise RegistryError(f"table {name!r} of game {game!r}: a game's own tables are "
@@ -92,6 +98,12 @@ def facts_for(game: str) -> FactsFn | None:
     """The facts of a game's matches (``None``: no installed game of that name)."""
     load_games()
     return FACTS.get(game)
+
+
+def rows_revision_for(game: str) -> int | None:
+    """The rows revision of a game's facts (``None``: no installed game of that name)."""
+    load_games()
+    return ROWS_REVISIONS.get(game) if game in FACTS else None
 
 
 def load_games() -> None:

@@ -67,6 +67,10 @@ class MatchRow(msgspec.Struct):
     stones_a: int | None
     stones_b: int | None
     takebacks: int
+    #: The rows revision of the game's facts these rows were derived at (set by the
+    #: warehouse, :func:`ledger.registry.rows_revision_for`; NULL in a warehouse made before
+    #: it was recorded: older than any).
+    rows_revision: int | None = None
 
 
 class PlayerRow(msgspec.Struct):

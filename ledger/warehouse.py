@@ -24,6 +24,15 @@ its rows are left as they were.  A match that cannot be read (bad line, broken c
 misnamed) is reported by its file name (``<match_id>.jsonl``) and skipped; the rest is
 ingested.  The ``file_bytes`` column is the size of the match's lines (its match file, in any
 store), ``file_mtime_ns`` the time of its last append (its last event's ``at``).
+
+Rows revisions: each game's facts have a rows revision
+(:func:`ledger.registry.rows_revision_for`), bumped whenever the same events give other rows,
+and each match's row records the one it was derived at (``matches.rows_revision``; NULL in a
+warehouse made before it was recorded, which is older than any).  A known match ingested at
+another revision than its game's current one is read again whole and its rows replaced --
+even if its head is unchanged --, but only if its chain still vouches for what was ingested
+(the same check as a grown match: one changed under an ingested seq is reported and keeps
+its rows); it is counted ``rederived``.  A match of a game not installed keeps its rows.
 """
 
 from __future__ import annotations
@@ -50,7 +59,7 @@ from ledger.distributed import RETRIES, Failure, cluster, maybe_fault, run_chunk
 from ledger.duckfile import foreign_file_problem
 from ledger.errors import LedgerError, StoreUnavailableError
 from ledger.events import MatchOpened
-from ledger.registry import facts_for
+from ledger.registry import facts_for, rows_revision_for
 from ledger.rows import FileInfo, all_tables, sql_columns
 from ledger.store import SUFFIX, Head, Store
 from ledger.stores import is_url, open_store
@@ -98,6 +107,9 @@ class IngestReport:
     new: int = 0
     grown: int = 0
     unchanged: int = 0
+    #: Known matches, their head unchanged, read again because their rows were derived at
+    #: another rows revision than their game's current one (see the module doc).
+    rederived: int = 0
     events: int = 0
     problems: list[Problem] = field(default_factory=list)
     #: Match files in the warehouse that this store does not have (removed from it since, or
@@ -105,8 +117,10 @@ class IngestReport:
     absent: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
+        rederived = (f"{self.rederived} re-derived (rows of an older version), "
+                     if self.rederived else "")
         line = (f"{self.files} match files: {self.new} new, {self.grown} grown, "
-                f"{self.unchanged} unchanged, {len(self.problems)} not ingested; "
+                f"{self.unchanged} unchanged, {rederived}{len(self.problems)} not ingested; "
                 f"{self.events} events loaded")
         if self.absent:
             line += (f"; {len(self.absent)} ingested match(es) not in this store, still "
@@ -122,6 +136,14 @@ class _Known(msgspec.Struct, frozen=True):
     mtime_ns: int
     events: int
     last_hash: str
+    game: str = "wotf"
+    rows_revision: int | None = None  # NULL: recorded by a program older than the column
+
+    def is_stale(self) -> bool:
+        """Its rows were derived at another rows revision than its game's current one (a
+        game not installed has none: its rows are kept)."""
+        current = rows_revision_for(self.game)
+        return current is not None and self.rows_revision != current
 
 
 class _Staged(msgspec.Struct):
@@ -135,6 +157,7 @@ class _Staged(msgspec.Struct):
     touched: list[tuple[str, int, int]]  # (match id, size, mtime) of files with nothing new
     new: int = 0
     grown: int = 0
+    rederived: int = 0
     events: int = 0
     problems: list[Problem] = []
 
@@ -280,7 +303,7 @@ def _ingest_locked(opened: Store, url: str, db: Path, facts: CardFacts, jobs: in
             _merge(staged, part, stage)
             _count(report, part)
             if on_progress:
-                on_progress(report.new + report.grown + report.unchanged
+                on_progress(report.new + report.grown + report.rederived + report.unchanged
                             + len(report.problems), len(heads))
         con = connect(db, wait=LOAD_WAIT)
         try:
@@ -349,8 +372,9 @@ def _sweep_stages(db: Path) -> None:
 
 def _to_read(heads: Mapping[str, Head | Exception], known: dict[str, _Known],
              report: IngestReport) -> list:
-    """``(match id, what was ingested of it)`` for each match that is new or whose head is
-    not the one ingested; a match whose head can't be read is reported here."""
+    """``(match id, what was ingested of it)`` for each match that is new, whose head is not
+    the one ingested or whose rows are of another rows revision (:meth:`_Known.is_stale`); a
+    match whose head can't be read is reported here."""
     todo = []
     for match_id, head in heads.items():
         name = f"{match_id}{SUFFIX}"
@@ -363,7 +387,7 @@ def _to_read(heads: Mapping[str, Head | Exception], known: dict[str, _Known],
             continue
         seen = known.get(name)
         if seen and (seen.events, seen.last_hash, seen.size) == \
-                (head.length, head.last_hash, head.size):
+                (head.length, head.last_hash, head.size) and not seen.is_stale():
             report.unchanged += 1
         else:
             todo.append((match_id, seen))
@@ -373,6 +397,7 @@ def _to_read(heads: Mapping[str, Head | Exception], known: dict[str, _Known],
 def _count(report: IngestReport, staged: _Staged) -> None:
     report.new += staged.new
     report.grown += staged.grown
+    report.rederived += staged.rederived
     report.unchanged += len(staged.touched)
     report.events += staged.events
     report.problems += staged.problems
@@ -380,9 +405,9 @@ def _count(report: IngestReport, staged: _Staged) -> None:
 
 def _known(con: duckdb.DuckDBPyConnection) -> dict[str, _Known]:
     rows = con.execute(
-        "SELECT file, match_id, file_bytes, file_mtime_ns, events, last_hash FROM matches"
-    ).fetchall()
-    return {r[0]: _Known(r[1], r[2], r[3], r[4], r[5]) for r in rows}
+        "SELECT file, match_id, file_bytes, file_mtime_ns, events, last_hash, game, "
+        "rows_revision FROM matches").fetchall()
+    return {r[0]: _Known(r[1], r[2], r[3], r[4], r[5], r[6], r[7]) for r in rows}
 
 
 #: Stores open in this process, by URL (a worker opens its store once, for every chunk).
@@ -544,11 +569,12 @@ def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
                               f"<match_id>{SUFFIX}"))
         return None
     stamp = _ns(stored[-1].at)
-    if seen is not None and not _has_grown(stored, seen, name, size, stamp, staged):
+    if seen is not None and not _has_grown(stored, seen, name, size, stamp, staged) \
+            and not _is_rederived(stored, seen):
         return None
     opened = stored[0].event
     game = opened.game if isinstance(opened, MatchOpened) else "?"
-    match_facts = facts_for(game)
+    match_facts, revision = facts_for(game), rows_revision_for(game)
     if match_facts is None:
         staged.problems.append(Problem(name, "unknown game",
                                        f"game {game!r} is not installed in this program"))
@@ -558,9 +584,14 @@ def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
     except LedgerError as exc:
         staged.problems.append(Problem(name, "corrupt", str(exc)))
         return None
+    for row in rows.get("matches", ()):
+        row.rows_revision = revision
     if seen is not None:
         staged.replace.append(match_id)
-        staged.grown += 1
+        if len(stored) > seen.events:
+            staged.grown += 1
+        else:
+            staged.rederived += 1
     else:
         staged.new += 1
     staged.events += len(stored)
@@ -580,14 +611,28 @@ def _ns(at: str) -> int:
 def _has_grown(stored: list, seen: _Known, name: str, size: int, stamp: int,
                staged: _Staged) -> bool:
     """Whether an ingested match has new events on top of the ingested ones; a match
-    changed under an ingested seq is recorded as a problem, an unchanged one as touched."""
-    if len(stored) < seen.events or stored[seen.events - 1].hash != seen.last_hash:
+    changed under an ingested seq is recorded as a problem, an unchanged one whose rows are
+    of its game's rows revision as touched."""
+    if _is_changed(stored, seen):
         staged.problems.append(Problem(name, "changed", _changed(stored, seen)))
         return False
     if len(stored) == seen.events:
-        staged.touched.append((seen.match_id, size, stamp))
+        if not seen.is_stale():
+            staged.touched.append((seen.match_id, size, stamp))
         return False
     return True
+
+
+def _is_changed(stored: list, seen: _Known) -> bool:
+    """The match changed under an ingested seq: its chain no longer vouches for what was
+    ingested."""
+    return len(stored) < seen.events or stored[seen.events - 1].hash != seen.last_hash
+
+
+def _is_rederived(stored: list, seen: _Known) -> bool:
+    """An ingested match with no new events, its chain vouching for what was ingested, whose
+    rows are of another rows revision: its rows are derived again."""
+    return len(stored) == seen.events and not _is_changed(stored, seen) and seen.is_stale()
 
 
 def _changed(stored: list, seen: _Known) -> str:

@@ -57,7 +57,8 @@ def ingest(store: str, db: str, jobs: int, scheduler: str | None) -> None:
     warehouse, incrementally.
 
     A second run reads only new or grown matches (by each match's head: length and last
-    hash).  A match file that changed under an
+    hash), and those whose rows an older version of the program derived (their rows
+    revision: they are re-derived).  A match file that changed under an
     already-ingested seq, or that is corrupt, is reported by name and not ingested (exit 1);
     the other files are ingested.  Workers turn matches into Parquet per table, loaded in
     one statement per table; a failed worker task is retried, then match by match, and a

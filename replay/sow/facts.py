@@ -33,6 +33,13 @@ from ledger.rows import (
 )
 from replay.sow import events as ev
 
+#: The rows revision of these facts (docs/analytics.md, "Rows revision"): bump it whenever the
+#: same events give other rows, so that a warehouse re-derives the matches it ingested before.
+#: 1 (never recorded: a warehouse holds NULL) -- every revision before the column existed;
+#: 2 -- ``events.seat`` falls back to ``attacker``/``owner``/``controller``; a match whose end
+#: a take-back retracted has no ``ended_at``; ``coin_winner`` from the toss in force.
+ROWS_REVISION = 2
+
 
 class SowSiegeRow(msgspec.Struct):
     match_id: str

@@ -204,4 +204,4 @@ class StateOfWonder:
 
 GAME = StateOfWonder()
 # The warehouse finds a game's facts through the ledger's registry (it never imports a game).
-register_analytics(GAME.name, facts.facts, facts.TABLES)
+register_analytics(GAME.name, facts.facts, facts.TABLES, rows_revision=facts.ROWS_REVISION)

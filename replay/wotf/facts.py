@@ -58,6 +58,12 @@ from replay.wotf.events import (
     StoneSeized,
 )
 
+#: The rows revision of these facts (docs/analytics.md, "Rows revision"): bump it whenever the
+#: same events give other rows, so that a warehouse re-derives the matches it ingested before.
+#: 1 (never recorded: a warehouse holds NULL) -- every revision before the column existed;
+#: 2 -- the first one recorded (a warehouse made before re-derives its matches once).
+ROWS_REVISION = 2
+
 TURN_ACTIONS = (PlayDeclared, AttackDeclared, DrawDeclared, ActivationDeclared, HarvestDeclared,
                 Passed)
 REALMS = 7

@@ -310,4 +310,4 @@ class WondersOfTheFirst:
 
 GAME = WondersOfTheFirst()
 # The warehouse finds a game's facts through the ledger's registry (it never imports a game).
-register_analytics(GAME.name, facts.rows)
+register_analytics(GAME.name, facts.rows, rows_revision=facts.ROWS_REVISION)
