@@ -193,7 +193,17 @@ def connect(db: str | os.PathLike, read_only: bool = False,
             time.sleep(0.05)
     if not read_only:
         create_tables(con)
+    elif not _has_matches(con):  # a DuckDB database, but none ingest made
+        con.close()
+        raise WarehouseError(f"{path}: not a warehouse (a DuckDB database with no matches "
+                             f"table; make one with `wonders ingest STORE --db {path}`)")
     return con
+
+
+def _has_matches(con: duckdb.DuckDBPyConnection) -> bool:
+    return con.execute("SELECT 1 FROM duckdb_tables() WHERE database_name = "
+                       "current_database() AND schema_name = 'main' AND table_name = "
+                       "'matches'").fetchone() is not None
 
 
 def create_tables(con: duckdb.DuckDBPyConnection) -> None:

@@ -184,3 +184,17 @@ def test_a_db_that_is_not_a_duckdb_file_is_refused_not_ingested_into_memory(
     for args in (("stats", "cards"), ("stats", "sql", "SELECT 1"), ("export", "parquet", tmp_path / "pq")):
         line = one_line_error(wonders(*args, "--db", target))
         assert str(target) in line and "not a DuckDB" in line, (args, line)
+
+
+def test_a_duckdb_file_that_is_not_a_warehouse_is_named_so(tmp_path):
+    """A DuckDB database that ingest never made (another tool's): `stats` said "query
+    failed: Catalog Error: Table with name matches does not exist!"; it says what the file is
+    and how to make a warehouse."""
+    import duckdb
+    other = tmp_path / "other.duckdb"
+    con = duckdb.connect(str(other))
+    con.execute("CREATE TABLE scores (player VARCHAR, points INTEGER)")
+    con.close()
+    for args in (("stats", "cards"), ("stats", "first-player")):
+        line = one_line_error(wonders(*args, "--db", other))
+        assert f"{other}: not a warehouse" in line and "wonders ingest" in line, (args, line)
