@@ -457,7 +457,7 @@ def test_a_create_that_fails_half_way_is_rolled_back_and_its_id_is_free(tmp_path
     with monkeypatch.context() as patch:  # the match file is written, its first batch fails
         patch.setattr(Recorder, "_append", broken)
         status, out = _create(client, "half-1")
-    assert status == 500, out
+    assert status == 503 and out["error"] == "unavailable", out  # a full disk: docs/api.md
     assert not (store / "half-1.jsonl").exists() and not (store / ".tokens" / "half-1.json").exists()
     assert leftovers(store) == []
     status, out = _create(client, "half-1")
