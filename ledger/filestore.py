@@ -94,10 +94,14 @@ VERIFIED_FILES = 128
 
 def file_in_the_way(directory: str | os.PathLike) -> str | None:
     """Why ``directory`` can't be a store directory when it, or a directory above it, is a
-    file (the nearest such path, ``"… is a file"``); ``None`` if none is."""
+    file (the nearest such path, ``"… is a file"``) or a symbolic link to nothing (a store
+    linked to a disk that is not mounted); ``None`` if none is."""
     path = Path(directory)
     for candidate in (path, *path.parents):
-        if candidate.exists() or candidate.is_symlink():
+        if candidate.is_symlink() and not candidate.exists():
+            return (f"{os.fspath(candidate)} is a symbolic link to {os.readlink(candidate)}, "
+                    f"which does not exist")
+        if candidate.exists():
             return None if candidate.is_dir() else f"{os.fspath(candidate)} is a file"
     return None
 
