@@ -86,20 +86,23 @@ class FileCheck:
         return len(self.events)
 
 
-def check_file(path: str | os.PathLike) -> FileCheck:
+def check_file(path: str | os.PathLike, shown: str | None = None) -> FileCheck:
     """Check one match file: canonical lines, hashes, chain, seqs, and how it ends (read-only).
     An entry that is not a regular file (never opened for reading) or cannot be read is
-    ``corrupt``, its message naming it and why."""
+    ``corrupt``, its message naming it and why.  ``shown``: how messages name the file
+    (default: ``path``; a Dask worker opens a file by its absolute path and names it as the
+    command was given it)."""
     path = Path(path)
+    name = shown if shown is not None else str(path)
     try:
         handle = open_regular(path)
     except NotAMatchFileError as exc:
-        return FileCheck(str(path), CORRUPT, str(exc))
+        return FileCheck(name, CORRUPT, str(exc).replace(str(path), name, 1))
     except OSError as exc:
-        return FileCheck(str(path), CORRUPT, f"{path}: cannot be read ({exc.strerror or exc})")
+        return FileCheck(name, CORRUPT, f"{name}: cannot be read ({exc.strerror or exc})")
     with handle:
         data = handle.read()
-        check = check_bytes(data, str(path))
+        check = check_bytes(data, name)
         if check.status in (TORN, CUT):
             check = _with_writer(check, handle)
     return check

@@ -553,11 +553,29 @@ class FileTournamentBook(TournamentBook):
             lines = "".join(_line(expected + i, e) + "\n" for i, e in enumerate(events))
             if have and not path.read_text(encoding="utf-8").endswith("\n"):
                 lines = "\n" + lines  # after a torn line
-            with open(path, "a", encoding="utf-8") as handle:
-                handle.write(lines)
-                handle.flush()
-                os.fsync(handle.fileno())
+            size = path.stat().st_size if have else None
+            try:
+                with open(path, "a", encoding="utf-8") as handle:
+                    handle.write(lines)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+            except OSError:  # a full disk, say: nothing of the batch was acknowledged
+                _take_back(path, size)
+                raise
         return expected + len(events)
+
+
+def _take_back(path: Path, size: int | None) -> None:
+    """Cut a tournament's log back to ``size`` bytes (``None``: it had no event, remove it)
+    after a batch failed to be written or synced: its whole lines would read as events that
+    were never acknowledged -- half a round's pairings, say."""
+    try:
+        if size is None:
+            path.unlink(missing_ok=True)
+        else:
+            os.truncate(path, size)
+    except OSError:
+        pass  # the disk refuses even that: a torn last line is skipped when read
 
 
 @contextlib.contextmanager

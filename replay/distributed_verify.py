@@ -23,10 +23,13 @@ from ledger.store import SUFFIX, Store
 from replay import resources
 from replay.verify import FAIL, Report, verify_file, verify_lines
 
-#: ``("file", path, "")``: a match file given by itself; ``("file", path, match_id)``: a
-#: store directory's file (named ``<match_id>.jsonl``); ``("store", url, match_id)``: a match
-#: of a store.
-Source = tuple[str, str, str]
+#: ``("file", path, "", opened)``: a match file given by itself; ``("file", path, match_id,
+#: opened)``: a store directory's file (named ``<match_id>.jsonl``); ``("store", url,
+#: match_id, "")``: a match of a store.  A file's ``path`` is as the command was given it (its
+#: report names it so), ``opened`` its absolute path, which the worker opens: a worker of a
+#: ``--scheduler`` cluster runs in a directory of its own, where a relative path named another
+#: file or none (every match failed 'no such file').
+Source = tuple[str, str, str, str]
 
 CHUNK = 20  # matches per task at most (a task is at least ~0.3 s of work)
 
@@ -42,14 +45,14 @@ def sources(paths: Sequence[str]) -> list[Source]:
     for raw in paths:
         if is_url(raw):
             with open_store(raw) as store:
-                out += [("store", raw, match_id) for match_id in store.ids()]
+                out += [("store", raw, match_id, "") for match_id in store.ids()]
             continue
         path = Path(raw)
         if path.is_dir():
-            out += [("file", str(file), file.name[:-len(SUFFIX)])
+            out += [("file", str(file), file.name[:-len(SUFFIX)], os.path.abspath(file))
                     for file in FileStore(path).files()]
         elif path.is_file():
-            out.append(("file", str(path), ""))
+            out.append(("file", str(path), "", os.path.abspath(path)))
         else:
             raise FileNotFoundError(f"{raw}: no such file or directory")
     return out
@@ -95,10 +98,10 @@ _STORES: dict[str, Store] = {}
 
 
 def _verify(source: Source, against_current: bool) -> Report:
-    kind, where, match_id = source
+    kind, where, match_id, opened = source
     if kind == "file":
-        return verify_file(where, None, against_current=against_current,
-                           match_id=match_id or None)
+        return verify_file(opened, None, against_current=against_current,
+                           match_id=match_id or None, shown=where)
     from ledger.stores import describe, open_store
 
     store = _STORES.get(where)
@@ -113,12 +116,12 @@ def _verify(source: Source, against_current: bool) -> Report:
 
 
 def _name(source: Source) -> str:
-    kind, where, match_id = source
+    kind, where, match_id, _opened = source
     return os.path.basename(where) if kind == "file" else f"{match_id}{SUFFIX}"
 
 
 def _where(source: Source) -> str:
-    kind, where, match_id = source
+    kind, where, match_id, _opened = source
     if kind == "file":
         return where
     from ledger.stores import describe

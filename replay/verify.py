@@ -50,11 +50,13 @@ class Report:
 
 
 def verify_file(path: str | os.PathLike, pool: Any = None, against_current: bool = False,
-                match_id: str | None = None) -> Report:
+                match_id: str | None = None, shown: str | None = None) -> Report:
     """Verify one match file at every level (and, if asked, against today's pool and engine).
     ``match_id``: the match the file must be -- a store directory's file is named
-    ``<match_id>.jsonl`` (a file given by itself may be named anything)."""
-    return verify_check(check_file(path), str(path), os.path.basename(os.fspath(path)), pool,
+    ``<match_id>.jsonl`` (a file given by itself may be named anything).  ``shown``: how the
+    report and its messages name the file (default: ``path``)."""
+    name = shown if shown is not None else str(path)
+    return verify_check(check_file(path, name), name, os.path.basename(os.fspath(path)), pool,
                         against_current, match_id)
 
 

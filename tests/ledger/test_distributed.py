@@ -222,3 +222,17 @@ def test_workers_that_cannot_see_the_stage_directory_send_the_parquet_back(
         client.run(_look_for_the_token_as, ".token")
     assert (report.new, report.problems) == (6, [])
     assert rows(tmp_path / "w.duckdb") == rows_of_one_process(base, facts, tmp_path)
+
+
+def test_verify_of_a_relative_path_opens_the_same_files_on_the_workers(
+        base, client, tmp_path, monkeypatch):
+    """``wonders verify store --scheduler …`` from the store's parent: the workers (started in
+    a directory of their own) open the files the command meant -- every match failed 'no such
+    file' -- and the reports name them as the command was given them, as one process's do."""
+    store_copy(base, tmp_path)
+    monkeypatch.chdir(tmp_path)  # after the cluster started: its workers are elsewhere
+    found = sources(["store"])
+    there = reports(found, client)
+    assert there == reports(found, None)
+    assert [(path, status) for path, status, _m, _l in there] == \
+        [(f"store/{p.name}", "OK") for p in sorted((tmp_path / "store").glob("*.jsonl"))]

@@ -195,6 +195,6 @@ def test_the_compiled_build_derives_what_the_source_does(tmp_path):
 
     # The engine's tests and the golden matches, on the compiled engine.
     tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                            "-x", *COMPILED_TESTS], cwd=copy, env=env, capture_output=True,
+                            "-o", "addopts=", "-x", *COMPILED_TESTS], cwd=copy, env=env, capture_output=True,
                            text=True, timeout=1200)
     assert tests.returncode == 0, tests.stdout[-4000:]
