@@ -301,7 +301,8 @@ class FileStore(Store):
     def read(self, match_id: str, from_seq: int = 0) -> Iterator[Stored]:
         """Read a match: the events of its whole batches (a torn tail is left out, and left in
         place: see :meth:`torn_tail`).  Lines this store verified before are not hashed again
-        (the file is append-only, and its identity and length are checked); new lines are
+        (the file is append-only, and its identity, its length and the end of the last line
+        verified are checked: a batch taken back is not trusted); new lines are
         verified: canonical bytes, hash, chain, seq."""
         path = self._existing(match_id)
         cached = self._verified.get(path)
