@@ -203,6 +203,8 @@ def _portal(g: Rules, op: Affect, ctx: Context) -> Flow:
     for cid in cards:
         c = g.state.cards[cid]
         realm, seat = c.realm, c.controller
+        if c.zone != "world":  # it left The World before this resolved ("portal this" of a
+            continue  # card that died in its end-of-battle batch, R42): nothing to portal
         behind = [i.id for i in g.view.world() if i.equipped_to == cid]
         g.move(cid, "banishment", "portal", keep_effects=True)
         if c.zone == "banishment":
