@@ -94,10 +94,14 @@ VERIFIED_FILES = 128
 
 def file_in_the_way(directory: str | os.PathLike) -> str | None:
     """Why ``directory`` can't be a store directory when it, or a directory above it, is a
-    file (the nearest such path, ``"… is a file"``); ``None`` if none is."""
+    file (the nearest such path, ``"… is a file"``) or a symbolic link to nothing (a store
+    linked to a disk that is not mounted); ``None`` if none is."""
     path = Path(directory)
     for candidate in (path, *path.parents):
-        if candidate.exists() or candidate.is_symlink():
+        if candidate.is_symlink() and not candidate.exists():
+            return (f"{os.fspath(candidate)} is a symbolic link to {os.readlink(candidate)}, "
+                    f"which does not exist")
+        if candidate.exists():
             return None if candidate.is_dir() else f"{os.fspath(candidate)} is a file"
     return None
 
@@ -297,7 +301,8 @@ class FileStore(Store):
     def read(self, match_id: str, from_seq: int = 0) -> Iterator[Stored]:
         """Read a match: the events of its whole batches (a torn tail is left out, and left in
         place: see :meth:`torn_tail`).  Lines this store verified before are not hashed again
-        (the file is append-only, and its identity and length are checked); new lines are
+        (the file is append-only, and its identity, its length and the end of the last line
+        verified are checked: a batch taken back is not trusted); new lines are
         verified: canonical bytes, hash, chain, seq."""
         path = self._existing(match_id)
         cached = self._verified.get(path)
@@ -307,16 +312,24 @@ class FileStore(Store):
             stat = os.fstat(handle.fileno())
             if cached and cached[:2] == (stat.st_dev, stat.st_ino) and \
                     cached[2] <= stat.st_size and 0 < len(cached[3]) <= from_seq:
-                # Only what was appended since this store last read the file: read from there
-                handle.seek(cached[2])
+                # Only what was appended since this store last read the file: read from
+                # there, with the end of the last line verified, to see it is still there
+                mark = _line_end(cached[3][-1])
+                handle.seek(cached[2] - len(mark))
                 new = handle.read()
-                yield from self._read_on(path, stat, cached, new, from_seq)
-                return
+                if new.startswith(mark):
+                    yield from self._read_on(path, stat, cached, new[len(mark):], from_seq)
+                    return
+                handle.seek(0)  # a batch read here was taken back since: verify it all
+                cached = None
             data = handle.read()
         known: list[Envelope] = []
         known_bytes = 0
-        if cached and cached[:2] == (stat.st_dev, stat.st_ino) and cached[2] <= len(data):
-            known, known_bytes = cached[3], cached[2]
+        if cached and cached[3] and cached[:2] == (stat.st_dev, stat.st_ino) and \
+                cached[2] <= len(data):
+            mark = _line_end(cached[3][-1])
+            if data.startswith(mark, cached[2] - len(mark)):  # (else taken back since)
+                known, known_bytes = cached[3], cached[2]
         verified: list = []
         yield from _decode_stream(data, path, from_seq, known, verified, known_bytes)
         if verified:
@@ -724,9 +737,19 @@ def _write_beside(tmp: Path, data: bytes, path: Path) -> None:
         raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
 
 
+def _line_end(env: Envelope) -> bytes:
+    """How the line of ``env`` ends in its file (its hash is the last field): a reader that
+    verified a file up to that line checks these bytes are still there before it trusts what
+    it verified -- a batch it read while it was being written can have been taken back since
+    (:func:`_take_back`, in this process or another) and other lines written in its place."""
+    return b'"hash":"' + env.hash.encode() + b'"}\n'
+
+
 def _take_back(fd: int, size: int) -> None:
     """Cut a match file back to ``size`` after a batch failed to be written or synced (the
-    caller holds its lock): what was written of it was never acknowledged.  If even that fails,
+    caller holds its lock): what was written of it was never acknowledged.  A reader may have
+    read the batch meanwhile (readers take no lock): :meth:`FileStore.read` sees it gone by
+    :func:`_line_end`.  If even that fails,
     the next append finds the torn tail and truncates it (:meth:`FileStore._tail_locked`)."""
     try:
         os.ftruncate(fd, size)

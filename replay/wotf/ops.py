@@ -203,10 +203,16 @@ def _portal(g: Rules, op: Affect, ctx: Context) -> Flow:
     for cid in cards:
         c = g.state.cards[cid]
         realm, seat = c.realm, c.controller
+        if c.zone != "world":  # it left The World before this resolved ("portal this" of a
+            continue  # card that died in its end-of-battle batch, R42): nothing to portal
+        behind = [i.id for i in g.view.world() if i.equipped_to == cid]
         g.move(cid, "banishment", "portal", keep_effects=True)
         if c.zone == "banishment":
             assert seat is not None and realm is not None, "a portalled card was in The World"
             yield from g.enter_world(cid, seat, realm, "portal")
+        else:  # a token: it ceased to exist (203) and never returns -- its equipment stays
+            # and equips to another ally there (Equip, "This includes ... portal effects"; R44)
+            yield from g.resolve(g.reequip_left_behind(behind))
     return bool(cards)
 
 

@@ -226,6 +226,21 @@ def test_a_store_path_that_is_a_file_is_one_line_saying_so(tmp_path):
     assert a_file.read_text() == "not a store\n"
 
 
+def test_a_store_path_linked_to_nothing_says_so(tmp_path):
+    """A store directory that is a symbolic link to a directory that is not there (a disk not
+    mounted) was called a file: "X: not a store directory (X is a file)"."""
+    link = tmp_path / "store"
+    link.symlink_to(tmp_path / "mnt" / "wonders")
+    for args in (("simulate", "--matches", 1, "--out", link),
+                 ("tournament", "create", "Cup", "--store", link)):
+        done = wonders(*args)
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        assert done.returncode != 0 and lines == [
+            f"error: {link}: not a store directory ({link} is a symbolic link to "
+            f"{tmp_path / 'mnt' / 'wonders'}, which does not exist)"], (args, done.stderr)
+    assert not (tmp_path / "mnt").exists()
+
+
 def test_the_readme_command_table_names_every_command_and_only_real_options():
     """README's "What you can do" table is how a newcomer learns the CLI: every command and
     tournament sub-command is in it (`tournament reinstate` was missing), and every option it
