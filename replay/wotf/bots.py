@@ -204,7 +204,7 @@ class GreedyBot:
             return prompt.seat
         if kind == "may":
             return "yes"
-        if kind == "realm":
+        if kind == "realm" and prompt.choose is None:  # (506's distribute picks several)
             return "no" if "no" in prompt.options else prompt.options[-1]
         if kind == "target" and prompt.choose is None and all(o != "no" for o in prompt.options):
             return max(prompt.options, key=lambda cid: v.power(cid) if isinstance(cid, str)
