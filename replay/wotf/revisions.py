@@ -34,6 +34,14 @@ EQUIP_ON_MOVE_REVISION = 10
 #: (Equip; R44).
 EQUIP_LEAVES_REVISION = 10
 
+#: From this revision an ability nested in its own resolution more than
+#: :data:`LOOP_NET_DEPTH` deep is prevented however many cards it is on (503; R18's net): a
+#: loop through new cards -- "create a token copy of target Wonder" on arrival, copying a card
+#: with that ability -- has a new source at each repetition, which the loop count per card
+#: never sees; before, such a loop went on until the engine ran out of stack.
+LOOP_NET_REVISION = 10
+LOOP_NET_DEPTH = 50
+
 #: What each revision changed (0 means "recorded before revisions existed" and derives as 1).
 REVISIONS: dict[int, str] = {
     1: "the engine as of schema 3: every change of state is an event (fold-complete events), "
@@ -127,7 +135,9 @@ REVISIONS: dict[int, str] = {
         "equipment unequipped in the realm (Equip: \"If the equipped Wonder leaves The World "
         "its equipment remains in the realm and equips to another Wonder there\", R44), a "
         "banished Wonder's equipping another ally there; before, it stayed equipped to the "
-        "card that had left",
+        "card that had left; an ability nested in its own resolution more than 50 deep, on "
+        "whatever cards (a copy loop through new tokens), is prevented (503, R18); before, "
+        "the engine ran out of stack",
 }
 
 

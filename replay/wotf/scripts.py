@@ -40,6 +40,7 @@ from replay.wotf.events import (
     TargetingStarted,
 )
 from replay.wotf.ops import OPS
+from replay.wotf.revisions import LOOP_NET_DEPTH, LOOP_NET_REVISION
 from replay.wotf.selectors import Context, candidates, holds, matches
 from replay.wotf.state import Seat, controller_of, other
 from replay.wotf.table import Component, Flow, Rules
@@ -200,6 +201,12 @@ class Scripts(Component):
         stack = self.state.stack  # 503: what is resolving now, and the loops stated
         depth = sum((r.source, r.ability) == key for r in stack.resolving) if stack else 0
         voluntary = any(op.optional for op in ability.effects)
+        if self.state.revision >= LOOP_NET_REVISION and stack and sum(
+                r.ability == t.ability for r in stack.resolving) > LOOP_NET_DEPTH:
+            # 503 through new cards (a copy of a card whose arrival copies it): each
+            # repetition has another source, so the count per card above never grows
+            self.g.resolved(t, "prevented: endless loop (rule 503)")
+            return
         if not voluntary and self.state.revision >= 7:
             if depth > 2 * LOOP_LIMIT + 2:  # never reached by a stated loop: a safety net only
                 self.g.resolved(t, "prevented: endless loop (rule 503)")
