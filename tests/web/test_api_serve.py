@@ -3,13 +3,10 @@ writers to one match get exactly one success and 409s, and the file still verifi
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 import threading
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -17,6 +14,7 @@ import pytest
 from ledger.filestore import FileStore
 from replay.replayer import Replay
 from replay.wotf.cards import default_cards
+from tests.web.live_http import call as _call
 
 ROOT = Path(__file__).parents[2]
 ORGANIZER = "serve-test-organizer-token-0123456789"
@@ -41,18 +39,6 @@ def two_servers(tmp_path):
     for proc, _ in procs:
         proc.terminate()
         proc.wait(timeout=10)
-
-
-def _call(base, method, path, token=None, body=None):
-    request = urllib.request.Request(base + path, method=method,
-                                     data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json",
-                                              **({"Authorization": f"Bearer {token}"} if token else {})})
-    try:
-        with urllib.request.urlopen(request, timeout=20) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
 
 
 def test_racing_writers_on_two_servers_get_one_success_and_409s(two_servers):

@@ -9,15 +9,14 @@ one line in the log, and every decision acknowledged before is in the file, whic
 
 from __future__ import annotations
 
-import json
 import os
 import resource
 import signal
 import subprocess
 import sys
-import urllib.error
-import urllib.request
 from pathlib import Path
+
+from tests.web.live_http import call as _call
 
 ROOT = Path(__file__).parents[2]
 ORGANIZER = "full-disk-organizer-token-0123456789abc"
@@ -27,18 +26,6 @@ CAP = 40_000  # bytes: a match file passes it after a few dozen decisions
 def _capped() -> None:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     resource.setrlimit(resource.RLIMIT_FSIZE, (CAP, CAP))
-
-
-def _call(base, method, path, token=None, body=None):
-    request = urllib.request.Request(
-        base + path, method=method, data=None if body is None else json.dumps(body).encode(),
-        headers={"Content-Type": "application/json",
-                 **({"Authorization": f"Bearer {token}"} if token else {})})
-    try:
-        with urllib.request.urlopen(request, timeout=20) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
 
 
 def _decision(prompt: dict) -> dict:

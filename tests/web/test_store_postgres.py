@@ -10,7 +10,6 @@ and the CLI (simulate, verify, ingest, upgrade, copy) with ``postgresql://`` sto
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -26,6 +25,7 @@ from ledger.events import JudgeNote
 from ledger.stores import open_store
 from replay.replayer import Replay
 from replay.wotf.cards import default_cards
+from tests.web.live_http import call as _call
 
 ROOT = Path(__file__).parents[2]
 ORGANIZER = "pg-serve-test-organizer-token-0123456789"
@@ -51,18 +51,6 @@ def servers(pg_url):
     for proc, _ in procs:
         proc.terminate()
         proc.wait(timeout=10)
-
-
-def _call(base, method, path, token=None, body=None):
-    request = urllib.request.Request(base + path, method=method,
-                                     data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json",
-                                              **({"Authorization": f"Bearer {token}"} if token else {})})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
 
 
 def _create(base, match_id):
