@@ -41,6 +41,7 @@ from replay.wotf.state import GameState
 Seat = Literal["A", "B"]
 CardId = Annotated[str, Field(min_length=1, max_length=40)]
 Text = Annotated[str, Field(max_length=2000)]
+PICK_MAX = 200  # characters of a picked string (see PickItem)
 
 
 class Body(BaseModel):
@@ -81,8 +82,10 @@ class Harvest(Body):
     cards: Annotated[list[CardId], Field(max_length=60)]
 
 
+# A picked string may be a trigger in an order prompt, "<card id>:ab:<card name>#<ability id>"
+# (an end-of-battle ability of "Stormcaller Adept" is 47 characters): 40 refused such answers.
 PickItem = Union[Annotated[int, Field(ge=-1000, le=1000)],  # noqa: UP007 - a runtime alias
-                 Annotated[str, Field(max_length=40)]]
+                 Annotated[str, Field(max_length=PICK_MAX)]]
 
 
 class Answer(Body):
