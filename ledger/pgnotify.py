@@ -194,9 +194,11 @@ class Listener:
             try:
                 with psycopg.connect(self.url, autocommit=True) as conn:
                     conn.execute(f"LISTEN {self.channel}")
-                    ready.set()
                     with self._cond:  # anything appended while not listening: look again
                         self._bump(list(self._heard))
+                    # ready after that count: a first waiter's `seen` includes it, else it
+                    # woke at once for nothing new (a head read more, by the threads' race)
+                    ready.set()
                     while not self._closed:
                         for note in conn.notifies(timeout=0.5):
                             if self.own is not None and note.pid == self.own.pid:
