@@ -15,16 +15,15 @@ from __future__ import annotations
 
 import builtins
 import io
-import json
 import os
 import shutil
-import urllib.error
-import urllib.request
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from tests.security.live import LiveServer
+from tests.web.live_http import call as live_call
 from web.app import create_app
 from web.config import Settings
 
@@ -35,16 +34,7 @@ OTHERS = 300
 SEATS = [{"player": "Ann", "preset": "solfera-blaze"}, {"player": "Bob", "preset": "thalwind-sky"}]
 
 
-def call(base, method, path, token=None, body=None):
-    request = urllib.request.Request(base + path, method=method,
-                                     data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json",
-                                              **({"Authorization": f"Bearer {token}"} if token else {})})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
+call = partial(live_call, timeout=30)  # a JSON call to the live server
 
 
 @pytest.fixture

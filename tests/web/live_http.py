@@ -8,7 +8,7 @@ import urllib.request
 
 
 def call(base: str, method: str, path: str, token: str | None = None,
-         body: object = None) -> tuple[int, dict]:
+         body: object = None, timeout: float = 20) -> tuple[int, dict]:
     """``(status, JSON answer)`` of ``method path`` at ``base`` (``http://host:port``), with
     ``body`` as JSON and ``token`` as the bearer token, if given; an error status is returned,
     not raised."""
@@ -17,7 +17,7 @@ def call(base: str, method: str, path: str, token: str | None = None,
         headers={"Content-Type": "application/json",
                  **({"Authorization": f"Bearer {token}"} if token else {})})
     try:
-        with urllib.request.urlopen(request, timeout=20) as response:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as exc:
         return exc.code, json.loads(exc.read())
