@@ -11,7 +11,7 @@ are hidden too, because an id names a position in the public deck list.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from itertools import islice
 from typing import Any
 
@@ -87,7 +87,7 @@ def _hide(event: Event, hidden: Collection[str]) -> Event:
     """``event`` with every mention of a ``hidden`` card replaced by ``?``: its id in any
     field that names a card (the card, a source, a wonder, picks, lists, a judge's
     operations), its name beside it, and any text that quotes it (a trigger's detail)."""
-    def unseen(value):
+    def unseen(value: object) -> object:
         if isinstance(value, list):
             return [HIDDEN if isinstance(v, str) and v in hidden else v for v in value]
         return HIDDEN if isinstance(value, str) and value in hidden else value
@@ -277,10 +277,11 @@ def _put_face_down(event: CardMoved) -> bool:
     return (event.face_down and event.from_zone != "world") or event.reason == LEGACY_FACE_DOWN
 
 
-def card_names(state: GameState, perspective: str, events=()) -> dict[str, str]:
+def card_names(state: GameState, perspective: str, events: Iterable[Any] = ()) -> dict[str, str]:
     """Card id -> name, for narrating events that carry only an id (counters, taps, effects,
     control: all about cards in view).  A card that was ever put face down stays unnamed
-    except for the omniscient view."""
+    except for the omniscient view.  (``events`` are any events: :data:`_NAMING_KIND` sorts
+    them by class, so each is read as the class it is.)"""
     hidden: set[str] = set()
     # A token that has ceased to exist (203) is gone from the state; its creation was public.
     gone: dict[str, str] = {}
