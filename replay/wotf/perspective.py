@@ -61,6 +61,20 @@ def _zone_visible(perspective: str, zone: str, seat: str) -> bool:
     return True
 
 
+def is_identified(state: GameState, cid: str, perspective: str) -> bool:
+    """Whether ``perspective`` sees which card ``cid`` is in ``state``: not a card in a deck
+    (no seat sees a deck's order), in the other seat's hand or face down in The World (rule
+    510: not even its controller's view names it).  Words about a card a viewer can't see
+    (a refusal's reason) must not name it: a name beside an id, or beside a place in a
+    deck, would tell the viewer what its board and events keep from it."""
+    card = state.cards.get(cid)
+    if card is None or perspective == "omniscient":
+        return True
+    if card.zone == "world" and card.face_down:
+        return False
+    return _zone_visible(perspective, card.zone, card.owner)
+
+
 def face_down_ids(state: GameState) -> frozenset[str]:
     """Ids of the cards face down in ``state``.  Pass the state at the viewer's horizon (the
     last seq it may see: for a live match's spectator, the delayed one), never a later one:
