@@ -151,7 +151,7 @@ def serve(settings: Settings, host: str, port: int, threads: int, announce=print
              f"with {threads} threads (and {_follow_threads(settings)} for live follow: at most "
              f"{settings.follow_max_streams} streams, {settings.follow_max_per_client} per "
              f"address)")
-    announce(f"organizer token: {settings.organizer_token}")
+    announce(organizer_line(settings))
     sys.stdout.flush()
     try:
         server.run()
@@ -186,12 +186,22 @@ def serve_processes(settings: Settings, host: str, port: int, threads: int, proc
                  f"for live follow: at most {settings.follow_max_streams} streams, "
                  f"{settings.follow_max_per_client} per address, per process); worker pids "
                  f"{' '.join(map(str, supervisor.pids()))}")
-        announce(f"organizer token: {settings.organizer_token}")
+        announce(organizer_line(settings))
         sys.stdout.flush()
         stopped_by = supervisor.run()
         announce(f"stopped by {stopped_by}: all {processes} worker processes ended")
     finally:
         sock.close()
+
+
+def organizer_line(settings: Settings) -> str:
+    """The start's line about the organizer token: the token itself only when this start made
+    it (``WONDERS_ORGANIZER_TOKEN`` unset: nobody else knows it).  A token the operator set is
+    not written out: the server's output goes to logs (journald, a container's log) that
+    more people read than may create matches."""
+    if "organizer_token" in settings.model_fields_set:
+        return "organizer token: the one WONDERS_ORGANIZER_TOKEN sets (not shown)"
+    return f"organizer token: {settings.organizer_token}"
 
 
 #: The modules of a game's package that its recording API imports on first use (a game's
