@@ -21,7 +21,8 @@ forks N workers (:mod:`web.supervise`) that each build their own app -- store, c
 -- after the fork and run this same waitress server on the shared socket; what is safe for
 several ``wonders serve`` processes on one store is safe for them.  Each worker takes only its
 share of the connections (:mod:`web.balance`).  A stopping worker
-(SIGTERM, from the parent) stops accepting and finishes its requests first (:func:`drain`).
+(SIGTERM, from the parent) stops accepting and finishes its requests first (:func:`drain`), and
+so does the one process of ``--processes 1`` on SIGTERM or SIGINT.
 """
 
 from __future__ import annotations
@@ -147,6 +148,8 @@ def serve(settings: Settings, host: str, port: int, threads: int, announce=print
         server = _server(app, settings, threads, host=host, port=port)
     settle_startup()  # what startup loaded is walked by no later collection (web.longlived)
     spread_full_collections()  # and the cached tables by fewer of them
+    stopping: list[int] = []  # before the address is announced: a stop may follow it at once
+    previous = signal.signal(signal.SIGTERM, lambda signum, _frame: stopping.append(signum))
     announce(f"serving {describe(settings.store)} on http://{host}:{server.effective_port} "
              f"with {threads} threads (and {_follow_threads(settings)} for live follow: at most "
              f"{settings.follow_max_streams} streams, {settings.follow_max_per_client} per "
@@ -154,9 +157,29 @@ def serve(settings: Settings, host: str, port: int, threads: int, announce=print
     announce(organizer_line(settings))
     sys.stdout.flush()
     try:
-        server.run()
+        stopped_by = run_until_stopped(server, stopping)
     finally:
-        server.close()
+        signal.signal(signal.SIGTERM, previous)  # a second SIGTERM while draining: stop now
+    drain(server, time.monotonic() + DRAIN_SECONDS)
+    app.extensions["wonders"].store.close()  # a database pool says goodbye, not just drops
+    announce(f"stopped by {stopped_by}")
+
+
+def run_until_stopped(server, stopping: list[int]) -> str:
+    """Run the one process's server until SIGTERM (a service manager's stop: the caller's
+    handler appends it to ``stopping``) or SIGINT (Ctrl-C); returns the signal's name.  The
+    caller then drains it (:func:`drain`) as a ``--processes`` worker does: the requests it
+    has are finished, not cut off (waitress's own ``run`` ends at once on Ctrl-C, and
+    SIGTERM's default action killed the process mid-request: a decision answered with a reset
+    connection, a board cut off mid-body)."""
+    adj, channels = server.adj, server._map
+    try:
+        while not stopping:
+            wasyncore.loop(timeout=adj.asyncore_loop_timeout, map=channels,
+                           use_poll=adj.asyncore_use_poll, count=1)
+    except KeyboardInterrupt:
+        stopping.append(signal.SIGINT)
+    return signal.Signals(stopping[0]).name
 
 
 def serve_processes(settings: Settings, host: str, port: int, threads: int, processes: int,
