@@ -421,6 +421,8 @@ class PgStore(Store):
         notification be lost) and at the end: an idle follower costs no queries between."""
         deadline = time.monotonic() + timeout
         while True:
+            if self._listener.closed:  # the store is closing (it woke us): no more queries
+                return False
             seen = self._seen(match_id)
             if self.head(match_id).length > length:
                 return True

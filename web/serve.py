@@ -38,7 +38,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
 
@@ -66,6 +66,9 @@ FOLLOW_SPARE_THREADS = 4
 BACKLOG = 1024
 #: Seconds a stopping worker has to finish the requests it has (the parent waits longer).
 DRAIN_SECONDS = 10.0
+#: Seconds the live-follow streams have to end once their connections and the store are
+#: closed (a file store's stream looks every ``WONDERS_FOLLOW_POLL``, 0.2 s by default).
+STREAMS_END_S = 2.0
 #: Seconds between two looks at the shared counts while a worker holds more than its share.
 PASS_S = 0.05
 
@@ -160,8 +163,7 @@ def serve(settings: Settings, host: str, port: int, threads: int, announce=print
         stopped_by = run_until_stopped(server, stopping)
     finally:
         signal.signal(signal.SIGTERM, previous)  # a second SIGTERM while draining: stop now
-    drain(server, time.monotonic() + DRAIN_SECONDS)
-    app.extensions["wonders"].store.close()  # a database pool says goodbye, not just drops
+    drain(server, time.monotonic() + DRAIN_SECONDS, app.extensions["wonders"].store.close)
     announce(f"stopped by {stopped_by}")
 
 
@@ -294,14 +296,20 @@ def serve_worker(settings: Settings, sock: socket.socket, threads: int, shares: 
             poll(adj.asyncore_loop_timeout if accepting else PASS_S, channels)
     finally:
         shares.leave(number)
-    drain(server, time.monotonic() + DRAIN_SECONDS)
-    app.extensions["wonders"].store.close()  # a database pool says goodbye, not just drops
+    drain(server, time.monotonic() + DRAIN_SECONDS, app.extensions["wonders"].store.close)
 
 
-def drain(server, deadline: float) -> None:
+def drain(server, deadline: float, close_store: Callable[[], None]) -> None:
     """Stop accepting, close idle connections, and run the loop until no request but a
     live-follow stream is being received, served or sent (a follower reconnects, with
-    ``Last-Event-ID``, to another worker), or until ``deadline``; then close everything."""
+    ``Last-Event-ID``, to another worker), or until ``deadline``; then end the streams, close
+    the store and everything else.
+
+    The streams are ended, not left running: their connections are closed first (a stream
+    looks at whether its client is gone before each look at the match), then the store
+    (``close_store``: a PostgreSQL store's close wakes a stream waiting for a notification),
+    so their threads have ended when the pools are shut down -- waitress said ``3 thread(s)
+    still running`` on stderr at every stop with streams open."""
     server.accepting = False  # its readable() is then False: the socket is no longer polled
     adj = server.adj
     while time.monotonic() < deadline:
@@ -312,7 +320,10 @@ def drain(server, deadline: float) -> None:
         if not any(_is_busy(c) for c in channels):
             break
         wasyncore.loop(timeout=0.05, map=server._map, use_poll=adj.asyncore_use_poll, count=1)
-    server.task_dispatcher.shutdown(cancel_pending=True, timeout=1)
+    for channel in [c for c in list(server._map.values()) if isinstance(c, HTTPChannel)]:
+        channel.handle_close()  # the live-follow streams' (the others are done or past time)
+    close_store()  # a database pool says goodbye, not just drops
+    server.task_dispatcher.shutdown(cancel_pending=True, timeout=STREAMS_END_S)
     wasyncore.close_all(server._map)
 
 
