@@ -44,7 +44,7 @@ from ledger.catalogue import (
     parse_decklist,
 )
 from ledger.csvcells import csv_text
-from ledger.errors import ConflictError, LedgerError, MatchNotFoundError
+from ledger.errors import ConflictError, LedgerError
 from ledger.events import DeckEntry, MatchOpened, SeatInfo, as_seat
 from ledger.store import Store
 from ledger.tournament import (
@@ -125,14 +125,8 @@ class Organizer:
 
     def results(self, tournament: Tournament) -> dict[str, Result]:
         """Each started table's match as the store records it."""
-        out = {}
-        for match_id in tournament.match_ids():
-            try:
-                info = self.store.info(match_id)
-            except MatchNotFoundError:
-                continue
-            out[match_id] = Result(info.ended, info.winner)
-        return out
+        outcomes = self.store.outcomes(tournament.match_ids())  # one look for all tables
+        return {match_id: Result(o.ended, o.winner) for match_id, o in outcomes.items()}
 
     def standings(self, tournament: Tournament) -> list[Standing]:
         return standings(tournament, self.results(tournament))
