@@ -108,6 +108,9 @@ class Organizer:
         self.game = game(GAME)
         self._catalogue: Catalogue | None = None
         self._lock = threading.RLock()  # one change at a time in this process
+        # An ended match's result, once read: final (its record is: no take-back, no second
+        # ending), so the standings of a long event read only the matches still playing.
+        self._ended: dict[str, Result] = {}
 
     @property
     def catalogue(self) -> Catalogue:
@@ -124,14 +127,19 @@ class Organizer:
         return [self.book.load(tid) for tid in self.book.ids()]
 
     def results(self, tournament: Tournament) -> dict[str, Result]:
-        """Each started table's match as the store records it."""
+        """Each started table's match as the store records it (an ended one read once)."""
         out = {}
         for match_id in tournament.match_ids():
-            try:
-                info = self.store.info(match_id)
-            except MatchNotFoundError:
-                continue
-            out[match_id] = Result(info.ended, info.winner)
+            known = self._ended.get(match_id)
+            if known is None:
+                try:
+                    info = self.store.info(match_id)
+                except MatchNotFoundError:
+                    continue
+                known = Result(info.ended, info.winner)
+                if known.ended:
+                    self._ended[match_id] = known
+            out[match_id] = known
         return out
 
     def standings(self, tournament: Tournament) -> list[Standing]:
