@@ -3,7 +3,9 @@ a tournament log and of the standings, with hypothesis; the file book's appends.
 
 * pairing: every active player is at exactly one table or has the bye; a bye only when the
   count is odd, to the lowest-ranked player without one whenever a rematch-free pairing allows;
-  no rematch while one is avoidable (checked against a brute-force search for small fields);
+  no rematch while one is avoidable, and never more rematches than the round needs (both
+  checked against a brute-force search for small fields); a low group that has all met
+  is paired up the ranking, at once, at 300 players;
 * fold: a tournament run round by round through the book folds back to the same state; the
   standings' match points add up to 3 per decided match and per bye;
 * the book refuses a stale append (nothing written) and ignores a torn last line.
