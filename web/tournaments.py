@@ -108,6 +108,9 @@ class Organizer:
         self.game = game(GAME)
         self._catalogue: Catalogue | None = None
         self._lock = threading.RLock()  # one change at a time in this process
+        # An ended match's result, once read: final (its record is: no take-back, no second
+        # ending), so the standings of a long event read only the matches still playing.
+        self._ended: dict[str, Result] = {}
 
     @property
     def catalogue(self) -> Catalogue:
@@ -124,9 +127,23 @@ class Organizer:
         return [self.book.load(tid) for tid in self.book.ids()]
 
     def results(self, tournament: Tournament) -> dict[str, Result]:
-        """Each started table's match as the store records it."""
-        outcomes = self.store.outcomes(tournament.match_ids())  # one look for all tables
-        return {match_id: Result(o.ended, o.winner) for match_id, o in outcomes.items()}
+        """Each started table's match as the store records it: an ended one read once (its
+        record is final), the others in one look at the store (PostgreSQL: one query)."""
+        ids = tournament.match_ids()
+        unknown = [m for m in ids if m not in self._ended]
+        outcomes = self.store.outcomes(unknown) if unknown else {}
+        out = {}
+        for match_id in ids:
+            known = self._ended.get(match_id)
+            if known is None:
+                outcome = outcomes.get(match_id)
+                if outcome is None:
+                    continue  # not created yet
+                known = Result(outcome.ended, outcome.winner)
+                if known.ended:
+                    self._ended[match_id] = known
+            out[match_id] = known
+        return out
 
     def standings(self, tournament: Tournament) -> list[Standing]:
         return standings(tournament, self.results(tournament))
