@@ -36,6 +36,7 @@ from ledger.events import (
     MatchOpened,
     TakenBack,
 )
+from ledger.line import undone_by
 from ledger.registry import kind_of
 from replay.errors import DivergenceError, IllegalDecisionError, ReplayError
 from replay.game import Game, Rules
@@ -138,6 +139,8 @@ class Replay:
             follows_outcomes = True
             end = i + len(outcomes)
             self.segments.append(Segment(i, end))
+            if isinstance(fed, TakenBack):
+                self.index.take_back(i, fed.to_seq)
             self._index(i, end)
             if end - self._snapshot_keys[-1] >= self.snapshot_every and self._is_quiet():
                 self._snapshot(end)
@@ -305,9 +308,14 @@ class Cursor:
     def back(self) -> Cursor:
         return self.seek(max(self.seq - 1, 0))
 
+    def _standing(self) -> Index:
+        """The places of the match as it stands: the marks of events a take-back undid are
+        left out."""
+        return self.replay.index.standing(undone_by(self.replay.events))
+
     def seek_round(self, round_: int, turn: int | None = None) -> Cursor:
         """Round ``round_`` (its start), or its ``turn``-th turn ("round 4, turn 7")."""
-        index = self.replay.index
+        index = self._standing()
         if round_ not in index.rounds:
             raise IndexError(f"round {round_} was not played in this match")
         if turn is None:
@@ -319,7 +327,7 @@ class Cursor:
 
     def seek_battle(self, number: int = 1, realm: int | None = None) -> Cursor:
         """The ``number``-th battle (in ``realm``, if given): "the battle in realm 3"."""
-        battles = [b for b in self.replay.index.battles if realm is None or b[2] == realm]
+        battles = [b for b in self._standing().battles if realm is None or b[2] == realm]
         if not 1 <= number <= len(battles):
             where = f" in realm {realm}" if realm else ""
             raise IndexError(f"there is no battle #{number}{where}")

@@ -70,6 +70,7 @@ class Timeline:
                     raise TimelineError(f"{self.match_id} seq {seq}: take-back to seq "
                                         f"{event.to_seq}, which is not earlier")
                 self._state = self.state_at(event.to_seq)
+                self.index.take_back(seq, event.to_seq)
             else:
                 self.game.evolve(self._state, event)
             self._append(event)
