@@ -9,13 +9,15 @@ the viewer), the warehouse (``retracted``, ``plays``), the viewer's jump index.
   in play that the event list struck through and the warehouse did not count).
 * After a take-back the viewer's turns go on from the turn of ``to_seq`` (they used to go on
   counting the undone turns: "round 1, turn 10" in a round whose third turn it was), and the
-  jump index leaves out the undone turns, as the warehouse's ``turn`` column does.
+  jump index leaves out the undone turns, as the warehouse's ``turn`` column does; ``wonders
+  replay --round R --turn N`` goes to the turn that stands, not an undone one of that number.
 * State of Wonder's warehouse marks a take-back that stands as not retracted (it marked every
   take-back retracted; Wonders' did not).
 """
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -134,6 +136,12 @@ def test_turns_after_a_take_back_go_on_from_the_turn_it_returns_to(tmp_path):
     assert all(counted[t["seq"]] == t["turn"] for t in turns), (turns, counted)
     rounds = {seq: r for seq, r in con.execute("SELECT seq, round FROM events").fetchall()}
     assert all(rounds[e["seq"]] == e["round"] for e in timeline["events"])
+    again = after[0]  # a turn whose number an undone turn had too: the CLI goes to this one
+    done = subprocess.run([sys.executable, "-m", "web.cli", "replay", str(store / f"{mid}.jsonl"),
+                           "--round", str(again["round"]), "--turn", str(again["turn"]), "--json"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["seq"] == again["seq"]
 
 
 def test_a_state_of_wonder_take_back_that_stands_is_not_retracted(tmp_path):
