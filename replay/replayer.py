@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -36,6 +36,7 @@ from ledger.events import (
     MatchOpened,
     TakenBack,
 )
+from ledger.line import undone_by
 from ledger.registry import kind_of
 from replay.errors import DivergenceError, IllegalDecisionError, ReplayError
 from replay.game import Game, Rules
@@ -138,6 +139,8 @@ class Replay:
             follows_outcomes = True
             end = i + len(outcomes)
             self.segments.append(Segment(i, end))
+            if isinstance(fed, TakenBack):
+                self.index.take_back(i, fed.to_seq)
             self._index(i, end)
             if end - self._snapshot_keys[-1] >= self.snapshot_every and self._is_quiet():
                 self._snapshot(end)
@@ -238,7 +241,37 @@ class Replay:
         return self._engine_until(seq, [])
 
     def _engine_until(self, seq: int, captured: list[Any]) -> Rules:
-        k = self._snapshot_keys[bisect.bisect_right(self._snapshot_keys, seq) - 1]
+        """An engine at ``seq`` (``captured`` gets the state there if ``seq`` is inside a
+        batch).  Only the last take-back between the nearest snapshot and ``seq`` counts: the
+        engine starts at its ``to_seq`` (found the same way, back to a snapshot with no
+        take-back after it) and goes on from there -- each take-back is re-derived once, not
+        once for every take-back after it (which doubled the work with every take-back)."""
+        starts = [s.start for s in self.segments]
+        legs: list[tuple[int, int]] = []  # (first segment, up to seq) to feed, the latest first
+        upto = seq
+        while True:
+            k = self._snapshot_keys[bisect.bisect_right(self._snapshot_keys, upto) - 1]
+            first, back = bisect.bisect_right(starts, k), None
+            for pos in range(bisect.bisect_right(starts, upto) - 1, first - 1, -1):
+                if isinstance(self.events[starts[pos]], TakenBack):
+                    back = pos
+                    break
+            if back is None:
+                legs.append((first, upto))
+                break
+            legs.append((back + 1, upto))
+            upto = cast(TakenBack, self.events[starts[back]]).to_seq
+        engine = self._engine_from(k, upto, captured if upto == seq else [])
+        if captured:
+            return engine
+        for first, upto in reversed(legs):
+            engine = self._feed_until(engine, first, upto, captured)
+            if captured:
+                break
+        return engine
+
+    def _engine_from(self, k: int, seq: int, captured: list[Any]) -> Rules:
+        """An engine from the snapshot at ``k`` (set-up, for 0), through ``engine.start()``."""
         game, clone = self.game, self.game.clone
         # Seq 0 is set-up: the engine needs the deck lists its shuffles order.
         engine = (game.rules(self.opened, self.db) if k == 0
@@ -250,14 +283,16 @@ class Replay:
             engine.on_emit = on_start
         engine.start()
         engine.on_emit = None
-        if k == seq or captured:
-            return engine
-        pos = bisect.bisect_right([s.start for s in self.segments], k)
-        for segment in self.segments[pos:]:
+        return engine
+
+    def _feed_until(self, engine: Rules, first: int, seq: int, captured: list[Any]) -> Rules:
+        """Feed the segments from index ``first`` on, up to ``seq`` (none a take-back)."""
+        clone = self.game.clone
+        for segment in self.segments[first:]:
             if segment.start > seq:
                 break
             if not segment.fed:
-                continue  # already re-derived by engine.start() above
+                continue  # already re-derived by engine.start()
             fed = self.events[segment.start]
             if segment.start == seq < segment.end and not _is_decided(fed):
                 # An administrative event changes nothing by itself: its outcomes follow it.
@@ -269,12 +304,11 @@ class Replay:
                     if start + self._recorded_count(engine.out) - 1 == seq and not captured:
                         captured.append(clone(engine.state))
             engine.on_emit = hook
-            engine, _ = self._feed(engine, self.events[segment.start], segment.start)
+            engine, _ = self._feed(engine, fed, segment.start)
             engine.on_emit = None
             if captured:
                 break
         return engine
-
 
 
 class Cursor:
@@ -305,9 +339,14 @@ class Cursor:
     def back(self) -> Cursor:
         return self.seek(max(self.seq - 1, 0))
 
+    def _standing(self) -> Index:
+        """The places of the match as it stands: the marks of events a take-back undid are
+        left out."""
+        return self.replay.index.standing(undone_by(self.replay.events))
+
     def seek_round(self, round_: int, turn: int | None = None) -> Cursor:
         """Round ``round_`` (its start), or its ``turn``-th turn ("round 4, turn 7")."""
-        index = self.replay.index
+        index = self._standing()
         if round_ not in index.rounds:
             raise IndexError(f"round {round_} was not played in this match")
         if turn is None:
@@ -319,7 +358,7 @@ class Cursor:
 
     def seek_battle(self, number: int = 1, realm: int | None = None) -> Cursor:
         """The ``number``-th battle (in ``realm``, if given): "the battle in realm 3"."""
-        battles = [b for b in self.replay.index.battles if realm is None or b[2] == realm]
+        battles = [b for b in self._standing().battles if realm is None or b[2] == realm]
         if not 1 <= number <= len(battles):
             where = f" in realm {realm}" if realm else ""
             raise IndexError(f"there is no battle #{number}{where}")

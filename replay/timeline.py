@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from ledger.codec import Stored
 from ledger.events import Event, MatchOpened, TakenBack
@@ -48,6 +48,7 @@ class Timeline:
         self.index = Index(self.game)
         self._snapshots: dict[int, bytes] = {}
         self._keys: list[int] = []
+        self._backs: list[int] = []  # the seqs of the take-backs, in order
         self._state = self.game.initial_state(self.opened)
         self._append(self.opened)
         self.extend(listed[1:])
@@ -70,6 +71,7 @@ class Timeline:
                     raise TimelineError(f"{self.match_id} seq {seq}: take-back to seq "
                                         f"{event.to_seq}, which is not earlier")
                 self._state = self.state_at(event.to_seq)
+                self.index.take_back(seq, event.to_seq)
             else:
                 self.game.evolve(self._state, event)
             self._append(event)
@@ -77,6 +79,8 @@ class Timeline:
     def _append(self, event: Event) -> None:
         seq = len(self.events)
         self.events.append(event)
+        if isinstance(event, TakenBack):
+            self._backs.append(seq)
         if type(event) in self.game.address_types:  # no other event starts a place
             self.index.see(seq, event)
         if seq % self.every == 0:
@@ -89,14 +93,25 @@ class Timeline:
             raise IndexError(f"seq {seq} is outside 0..{len(self.events) - 1}")
         if seq == len(self.events) - 1:
             return self.game.clone(self._state)
-        k = self._keys[bisect.bisect_right(self._keys, seq) - 1]
+        # Only the last take-back between the nearest snapshot and ``seq`` counts: the state
+        # starts from its ``to_seq`` (found the same way) -- each take-back is folded once,
+        # not once for every take-back after it (which doubled the work with each one).
+        legs: list[tuple[int, int]] = []  # (first seq, last seq) to fold, the latest first
+        upto = seq
+        while True:
+            k = self._keys[bisect.bisect_right(self._keys, upto) - 1]
+            at = bisect.bisect_right(self._backs, upto) - 1
+            if at < 0 or self._backs[at] <= k:
+                legs.append((k + 1, upto))
+                break
+            back = self._backs[at]
+            legs.append((back + 1, upto))
+            upto = cast(TakenBack, self.events[back]).to_seq
         state = self.game.thaw(self._snapshots[k])
-        for n in range(k + 1, seq + 1):
-            event = self.events[n]
-            if isinstance(event, TakenBack):
-                state = self.state_at(event.to_seq)
-            else:
-                self.game.evolve(state, event)
+        evolve, events = self.game.evolve, self.events
+        for first, last in reversed(legs):
+            for n in range(first, last + 1):
+                evolve(state, events[n])
         return state
 
 

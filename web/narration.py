@@ -10,26 +10,19 @@ take-back undid (:func:`undone_by`): those stay in the record and are shown stru
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
+from ledger import line
 from ledger.events import Event, MatchOpened, TakenBack
 
 
 def undone_by(events: Sequence[Event]) -> dict[int, int]:
-    """seq -> the seq of the take-back that undid it.  A ``TakenBack(to_seq)`` at seq ``t``
-    undoes the events after ``to_seq`` that were still standing before ``t`` (earlier
-    take-backs included); an event undone already keeps the take-back that undid it first."""
+    """seq -> the seq of the take-back that undid it: the events off the line the match now
+    stands on (:mod:`ledger.line`: a take-back returns to the state after its ``to_seq``, as
+    the board's fold does); an event taken off twice names the later take-back."""
     if not any(_is_take_back(cls) for cls in set(map(type, events))):
         return {}  # no take-back at all (most matches): found from the events' types at C speed
-    standing: list[int] = []
-    undone: dict[int, int] = {}
-    for seq, event in enumerate(events):
-        if _is_take_back(type(event)):
-            to_seq = cast(TakenBack, event).to_seq
-            while standing and standing[-1] > to_seq:
-                undone[standing.pop()] = seq
-        standing.append(seq)
-    return undone
+    return line.undone_by(events)
 
 
 #: Event class -> whether it is a take-back: :func:`undone_by` runs over every event of a match

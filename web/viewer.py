@@ -35,7 +35,7 @@ import msgspec
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
 from ledger.errors import LedgerError
-from ledger.events import MatchOpened
+from ledger.events import MatchOpened, TakenBack
 from replay.errors import ReplayError
 from replay.games import game as game_named
 from web.api.boards import board_at
@@ -252,15 +252,22 @@ def _step(table, seq: int, perspective: str, last: int) -> bytes:
 def _timeline(table, perspective: str, start: int, last: int) -> dict:
     """Narrated events ``start``..``last``, the jump index (rounds, turns, battles) and the
     divergence mark, all from the recorded events."""
-    index, game = table.index, table.game
+    game = table.game
+    narrator = Narrator(table, perspective, last)  # names and hidden cards as of ``last``
+    # what a reader jumps to: the marks of the events no take-back undid (as of ``last``)
+    index = table.index.standing(narrator.undone)
     rounds = sorted((r, s) for r, s in index.rounds.items() if s <= last)
     events, current = [], 0
-    narrator = Narrator(table, perspective, last)  # names and hidden cards as of ``last``
+    round_at: list[int] = []  # seq -> the round its event is in
     round_of = getattr(game, "round_of", None)
     for seq in range(last + 1):
         event = table.events[seq]
         started = round_of(event) if round_of is not None else None
-        current = started if started is not None else current
+        if started is not None:
+            current = started
+        elif isinstance(event, TakenBack) and 0 <= event.to_seq < seq:
+            current = round_at[event.to_seq]  # back in the round of the state it returns to
+        round_at.append(current)
         if seq >= start:
             events.append({"seq": seq, "round": current, "kind": type(event).__name__,
                            "text": narrator.text(event), "undone_by": narrator.undone_by(seq)})

@@ -19,6 +19,7 @@ import msgspec
 
 from ledger.codec import Stored
 from ledger.events import Event, MatchEnded, MatchOpened, SeatInfo, TakenBack
+from ledger.line import line_of
 from ledger.registry import kind_of
 from ledger.rows import (
     CardGameRow,
@@ -60,15 +61,12 @@ class SowBattleRow(msgspec.Struct):
     destroyed: int
 
 
-def effective(stored: Sequence[Stored]) -> list[tuple[int, Event]]:
-    """The events that stand: each ``TakenBack`` drops the events after its ``to_seq``."""
-    kept: list[tuple[int, Event]] = []
-    for item in stored:
-        if isinstance(item.event, TakenBack):
-            kept = [(seq, e) for seq, e in kept if seq <= item.event.to_seq]
-        else:
-            kept.append((item.seq, item.event))
-    return kept
+def standing(stored: Sequence[Stored]) -> list[tuple[int, Event]]:
+    """The events that stand: the line the match stands on after its take-backs
+    (:mod:`ledger.line`: a take-back returns to the state after its ``to_seq``), the
+    take-backs on it included."""
+    events = [item.event for item in stored]
+    return [(stored[seq].seq, events[seq]) for seq in line_of(events)]
 
 
 #: The game's own warehouse tables (registered with ``ledger.registry.register_analytics``).
@@ -79,7 +77,8 @@ def facts(stored: Sequence[Stored], file: FileInfo | None = None,
           card_facts: object = None) -> dict[str, list[msgspec.Struct]]:
     """Every row of one match by table; ``file`` says where it was read from (``None``: the
     match has no file, e.g. in a test); ``card_facts`` (today's Wonders pool) is not used."""
-    events = effective(stored)
+    line = standing(stored)
+    events = [(seq, e) for seq, e in line if not isinstance(e, TakenBack)]
     opened = next(e for _, e in events if isinstance(e, MatchOpened))
     ended_seq, ended = next(((seq, e) for seq, e in events if isinstance(e, MatchEnded)),
                             (None, None))
@@ -93,7 +92,7 @@ def facts(stored: Sequence[Stored], file: FileInfo | None = None,
                     for info in opened.seats],
         "deck_cards": [DeckCardRow(opened.match_id, info.seat, "deck", card, n)
                        for info in opened.seats for card, n in card_counts(info.deck).items()],
-        "events": _event_rows(opened.match_id, stored, {seq for seq, _ in events}),
+        "events": _event_rows(opened.match_id, stored, {seq for seq, _ in line}),
         "card_games": _card_games(opened, events),
         "sow_sieges": _sieges(opened.match_id, events),
         "sow_battles": _battles(opened.match_id, events),

@@ -3,8 +3,10 @@ events alone -- the rules engine is never run (DESIGN.md section 2: outcomes mak
 self-describing).
 
 Take-backs: a ``TakenBack(to_seq)`` means "the state is the state after ``to_seq``", so the
-events after ``to_seq`` up to the take-back are *retracted*.  The ``events`` table keeps every
-event (with ``retracted``); every other table is built from the events in force only.
+events after ``to_seq`` up to the take-back are *retracted* (and a ``to_seq`` an earlier
+take-back retracted counts again, with the events before it on that line: :mod:`ledger.line`).
+The ``events`` table keeps every event (with ``retracted``); every other table is built from
+the events in force only.
 
 Rounds and turns: an event's ``round`` is the number of the last ``RoundStarted`` before it (0
 before round 1); its ``turn`` counts the turn actions of that round so far (404: play, attack,
@@ -25,6 +27,7 @@ import msgspec
 from ledger.codec import Stored
 from ledger.errors import MalformedEventError
 from ledger.events import DeckEntry, MatchEnded, MatchOpened, TakenBack, kind_of
+from ledger.line import line_of
 from ledger.rows import (
     SEAT_FIELDS,
     BattleRow,
@@ -82,14 +85,8 @@ class MatchFacts:
 
 def not_retracted(stored: list[Stored]) -> list[Stored]:
     """The events no take-back retracted (take-backs included, unless a later one retracted
-    them too)."""
-    kept: list[Stored] = []
-    for item in stored:
-        if isinstance(item.event, TakenBack):
-            while kept and kept[-1].seq > item.event.to_seq:
-                kept.pop()
-        kept.append(item)
-    return kept
+    them too): the line the match stands on (:mod:`ledger.line`), as the fold's board."""
+    return [stored[seq] for seq in line_of([item.event for item in stored])]
 
 
 def in_force(stored: list[Stored]) -> list[Stored]:

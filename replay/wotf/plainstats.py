@@ -18,6 +18,7 @@ from typing import Any
 from ledger.events import MatchEnded, MatchOpened, TakenBack
 from ledger.filestore import FileStore
 from ledger.intervals import newcombe, rate, wilson
+from ledger.line import line_of
 from ledger.stats import CARD_GROUPS, COLUMNS, MIN_MATCH_WIN, Filters, Table
 from replay.wotf.deckfacts import CardFacts, archetype, dbs_total, recorded_facts
 from replay.wotf.events import (
@@ -79,13 +80,11 @@ def summarize(path: str | os.PathLike, facts: CardFacts) -> MatchSummary:
 
 
 def _events_in_force(path: str | os.PathLike) -> list[tuple[int, object]]:
-    events: list[tuple[int, object]] = []
-    for stored in FileStore.read_file(path):
-        if isinstance(stored.event, TakenBack):
-            events = [(seq, e) for seq, e in events if seq <= stored.event.to_seq]
-        else:
-            events.append((stored.seq, stored.event))
-    return events
+    """The events on the line the match stands on after its take-backs (:mod:`ledger.line`)."""
+    stored = list(FileStore.read_file(path))
+    events = [item.event for item in stored]
+    return [(stored[seq].seq, events[seq]) for seq in line_of(events)
+            if not isinstance(events[seq], TakenBack)]
 
 
 def _seats(opened: MatchOpened, facts: CardFacts) -> dict[str, SeatSummary]:

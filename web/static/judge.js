@@ -12,17 +12,24 @@ const JUDGE_ACTS = new Set(["JudgeNote", "TakenBack", "ManualEffect", "GameLossG
 const QUIET = new Set(["JudgeNote", "JudgeCalled", "Annotated"]);  // batches a take-back need not offer
 const SHOWN_UNDONE = 60;  // the confirmation lists at most this many undone events, then a count
 
-// Events of the current line: a take-back drops what came after its `to_seq`.
+// Events of the current line (take-backs left out): a take-back returns to the state after its
+// `to_seq`, so the line after it is the line as it stood after `to_seq` (ledger/line.py, as the
+// board's fold): each event follows the one before it, a take-back follows its `to_seq`.
 export function currentLine(events) {
-  let line = [];
-  for (const e of events) {
-    if (e.event.type === "TakenBack") {
-      line = line.filter((x) => x.seq <= e.event.to_seq);
-    } else {
-      line.push(e);
+  const bySeq = new Map(events.map((e) => [e.seq, e]));
+  const line = [];
+  let seq = events.length ? events[events.length - 1].seq : -1;
+  while (bySeq.has(seq)) {
+    const e = bySeq.get(seq);
+    const to = e.event.type === "TakenBack" ? e.event.to_seq : null;
+    if (to !== null && Number.isInteger(to) && to >= 0 && to < seq) {
+      seq = to;
+      continue;
     }
+    if (e.event.type !== "TakenBack") line.push(e);
+    seq -= 1;
   }
-  return line;
+  return line.reverse();
 }
 
 // The calls made since the judge last acted (a note, a take-back, a ruling, a game loss).

@@ -403,13 +403,24 @@ async function poll() {
   if (!view.timeline.live) return;
   const t = view.timeline;
   try {
-    const response = await fetch(`${base}/timeline?as=${t.perspective}&from=${t.last + 1}`);
-    if (response.ok) {
-      const fresh = await response.json();
+    let response = await fetch(`${base}/timeline?as=${t.perspective}&from=${t.last + 1}`);
+    let fresh = response.ok ? await response.json() : null;
+    // A take-back undid events already listed: the whole list again, each with its undone_by
+    // (and the round of the state it returned to).
+    const retaken = fresh !== null && fresh.events.some((e) => e.kind === "TakenBack");
+    if (retaken) {
+      response = await fetch(`${base}/timeline?as=${t.perspective}&from=0`);
+      fresh = response.ok ? await response.json() : null;
+    }
+    if (fresh !== null) {
       const following = requested().seq === t.last;  // a press still being fetched counts
       if (fresh.last !== t.last || !fresh.live) view.cache.clear();  // steps carry live/last
+      if (retaken) {
+        $("events").replaceChildren();
+        delete $("events").dataset.round;
+      }
       appendEvents(fresh.events);
-      fresh.events = t.events.concat(fresh.events);
+      if (!retaken) fresh.events = t.events.concat(fresh.events);
       view.timeline = fresh;
       drawNotesInList();
       drawJumps(fresh);
