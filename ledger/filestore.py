@@ -75,6 +75,7 @@ from ledger.store import (
     TornTail,
     check_match_id,
     encode_batch,
+    listed,
     misnamed,
     stored_batch,
 )
@@ -547,7 +548,7 @@ class FileStore(Store):
                 if isinstance(event, MatchEnded):
                     ended = event
                 break
-        return MatchInfo(opened.match_id, opened, length, ended is not None,
+        return MatchInfo(opened.match_id, listed(opened), length, ended is not None,
                          ended.winner if ended else None, ended.reason if ended else None, torn)
 
 

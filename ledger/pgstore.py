@@ -79,6 +79,7 @@ from ledger.store import (
     Store,
     check_match_id,
     encode_batch,
+    listed,
     stored_batch,
 )
 
@@ -619,7 +620,7 @@ def _info(row: tuple) -> MatchInfo:
     if not isinstance(opened, MatchOpened):
         raise MalformedEventError(f"{_where(match_id, 0)}: seq 0: expected MatchOpened, got "
                                   f"{type(opened).__name__}")
-    return MatchInfo(match_id, opened, length, ended, winner, reason)
+    return MatchInfo(match_id, listed(opened), length, ended, winner, reason)
 
 
 def _where(match_id: str, seq: int) -> str:

@@ -89,6 +89,12 @@ class MatchInfo(msgspec.Struct, frozen=True):
 
     ``length`` counts the events of whole batches; ``torn_tail`` says what follows them when
     the file ends in an unfinished batch (see :class:`TornTail`), else ``None``.
+
+    ``opened`` is the match's ``MatchOpened`` as a listing needs it (:func:`listed`): without
+    the embedded card definitions, which only a reader of the record needs (seq 0, read
+    whole by :meth:`Store.read`).  They are most of seq 0: a Wonders of The First match's
+    summary held 80 KiB of memory with them and 8 KiB without, and a file store keeps each
+    match's summary between listings.
     """
 
     match_id: str
@@ -98,6 +104,12 @@ class MatchInfo(msgspec.Struct, frozen=True):
     winner: str | None = None
     reason: str | None = None
     torn_tail: TornTail | None = None
+
+
+def listed(opened: MatchOpened) -> MatchOpened:
+    """A ``MatchOpened`` as :class:`MatchInfo` holds it: its embedded card definitions left
+    out (``cards`` empty; ``cards_digest`` still names them)."""
+    return msgspec.structs.replace(opened, cards=[]) if opened.cards else opened
 
 
 class Outcome(msgspec.Struct, frozen=True):

@@ -8,10 +8,12 @@ byte-identical, ids validated, and the chain checked on read.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import threading
 import time
 
+import msgspec
 import pytest
 
 from ledger.codec import GENESIS
@@ -91,13 +93,19 @@ def test_head_is_length_last_hash_and_bytes(store, reopen):
 
 
 def test_summary_of_one_match_and_how_it_ended(store):
-    store.create(opened("m-1", tournament="Cup"))
+    cards = [{"name": "Card"}]
+    store.create(opened("m-1", tournament="Cup", cards=cards,
+                        cards_digest=hashlib.sha256(msgspec.json.encode(cards)).hexdigest()))
     store.create(opened("m-2"))
     store.append("m-1", notes(2) + ended("B"), 1)
     info = store.info("m-1")
     assert (info.match_id, info.length, info.ended, info.winner, info.reason) == \
         ("m-1", 4, True, "B", "concession")
     assert info.opened.tournament == "Cup" and info.torn_tail is None
+    # a listing's opening leaves the embedded card definitions out (kept per match between
+    # listings, they would be most of a store's summaries); the record keeps them
+    assert info.opened.cards == [] and info.opened.cards_digest
+    assert next(iter(store.read("m-1"))).event.cards == cards
     other = store.info("m-2")
     assert (other.length, other.ended, other.winner) == (1, False, None)
 
