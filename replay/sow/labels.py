@@ -46,12 +46,13 @@ def option_label(state: SowState, option: Event, view: str,
     """A listed option (a decision event) in ``view``'s words: its cards as
     :func:`card_label` tells them apart (a card ``view`` may not name stays "a hidden card")."""
     names = card_names(state, view)
-    locked = (state.battle.combats[option.combat]
-              if isinstance(option, JoinChosen) and state.battle is not None else [])
+    locked: list[str] = []
+    if isinstance(option, JoinChosen) and state.battle is not None:
+        locked = state.battle.combats[option.combat]
     ids = [getattr(option, f, None) for f in CARD_FIELDS] + locked
     said = {cid: card_label(state, cid, players) if cid in names else "a hidden card"
             for cid in ids if isinstance(cid, str) and cid in state.cards}
-    if locked:  # the combat to join is the units locked in it, not its index
+    if isinstance(option, JoinChosen) and locked:  # the combat: the units locked in it
         seat = (players or {}).get(option.seat) or f"player {option.seat}"
         return (f"{seat} sends {said[option.unit]} into the combat of "
                 f"{' and '.join(said[c] for c in locked)}.")
