@@ -384,7 +384,7 @@ async function refresh() {
   const b = current.board;
   const d = current.divergence;
   if (b.over) {
-    setStatus(`Match over: ${b.winner ? `${seatName(b.winner)} wins` : "draw"} (${b.reason.replace("_", " ")}).`);
+    setStatus(`Match over: ${b.winner ? `${seatName(b.winner)} wins` : "draw"} (${b.reason.replace(/_/g, " ")}).`);
   } else if (d) {  // shown as recorded; the engine can't continue it
     setStatus(`The engine disagrees with the record at seq ${d.seq}, so this match can be ` +
               `viewed and downloaded but not continued: ${d.message}`, true);
