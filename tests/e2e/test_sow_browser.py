@@ -58,6 +58,10 @@ def test_the_viewer_steps_through_a_finished_sow_match_on_a_phone(finished, brow
     page.goto(f"{server.base}/matches/{mid}?seq=0&as=omniscient")
     page.wait_for_selector("#board[data-seq='0'] .sow-board")
     assert page.locator(".sow-city").count() == 2
+    # the battle menu says whose city each battle was fought at, by name (it said "at A")
+    battles = [b for b in page.locator("#jump-battle option").all_inner_texts() if b[0] == "#"]
+    assert battles and all(b.endswith(("at Ann's city", "at Bob's city")) for b in battles), \
+        battles
     assert page.locator("[data-area='pitched_battle']").count() == 1
     for area in ("attackers", "fortifications", "units", "buildings", "state", "wonder_area",
                  "culture", "discard"):

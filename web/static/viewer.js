@@ -106,6 +106,13 @@ function playerNames() {
   return view.timeline.players || {};
 }
 
+// Where a battle of a game without realms was fought: the defender's city, by its player
+// (State of Wonder's index gives the defending seat, "A").
+function cityOf(seat) {
+  const name = playerNames()[seat];
+  return name ? `${name}'s city` : `seat ${seat}`;
+}
+
 function seatLabels() {
   const players = view.timeline.players || {};
   return Object.fromEntries(Object.entries(players).map(([seat, name]) => [seat, `${seat} · ${name}`]));
@@ -210,7 +217,7 @@ function drawMarks(t) {
   const rounds = t.has_rounds !== false;
   for (const x of t.turns) mark("turn", x.seq, rounds ? `round ${x.round}, turn ${x.turn} (${x.seat})` : `turn ${x.turn} (${x.seat})`);
   for (const r of t.rounds) mark("round", r.seq, `round ${r.round}`, String(r.round));
-  for (const x of t.battles) mark("battle", x.seq, rounds ? `battle #${x.number}: round ${x.round}, realm ${x.realm}` : `battle #${x.number} at ${x.realm}`);
+  for (const x of t.battles) mark("battle", x.seq, rounds ? `battle #${x.number}: round ${x.round}, realm ${x.realm}` : `battle #${x.number} at ${cityOf(x.realm)}`);
   for (const n of t.notes || []) mark("note", n.seq, `✎ ${n.name}: ${n.text}`).dataset.note = n.note;
   track.replaceChildren(...marks);
 }
@@ -244,7 +251,7 @@ function drawJumps(t) {
   fillSelect($("jump-round"), t.rounds.map((r) => [r.seq, `round ${r.round}`]));
   const rounds = t.has_rounds !== false;  // a game without rounds (State of Wonder) counts turns only
   fillSelect($("jump-turn"), t.turns.map((x) => [x.seq, rounds ? `round ${x.round}, turn ${x.turn} (${x.seat})` : `turn ${x.turn} (${x.seat})`]));
-  fillSelect($("jump-battle"), t.battles.map((x) => [x.seq, rounds ? `#${x.number}: round ${x.round}, realm ${x.realm}` : `#${x.number}: at ${x.realm}`]));
+  fillSelect($("jump-battle"), t.battles.map((x) => [x.seq, rounds ? `#${x.number}: round ${x.round}, realm ${x.realm}` : `#${x.number}: at ${cityOf(x.realm)}`]));
   const allowed = new Set(t.perspectives);
   for (const o of $("perspective").options) o.disabled = !allowed.has(o.value);
 }
