@@ -126,6 +126,9 @@ class FileStore(Store):
         self._verified_files = verified_files
         # Heads this process has read, per file: ((device, inode, size, mtime), head).
         self._heads: dict[Path, tuple[tuple[int, int, int, int], Head]] = {}
+        # Summaries this process has read, per file, the same way (only of whole batches: a
+        # torn tail's verdict depends on its writer's lock, so such a file is read each time).
+        self._infos: dict[Path, tuple[tuple[int, int, int, int], MatchInfo]] = {}
         # The files this store appends to, kept open (each knows where the last append left it).
         self._files = OpenFiles(functools.partial(_path_in, self.url), open_files)
 
@@ -495,6 +498,7 @@ class FileStore(Store):
         self._opened.discard(match_id)
         self._verified.pop(path, None)
         self._heads.pop(path, None)
+        self._infos.pop(path, None)
         self._files.forget(match_id)
 
     def close(self) -> None:
@@ -508,8 +512,25 @@ class FileStore(Store):
 
     def info_of(self, path: Path) -> MatchInfo:
         """What :meth:`list` says of one match file (a malformed file raises its error): the
-        whole batches, and the torn tail after them if a crash left one (read-only)."""
-        data = path.read_bytes()
+        whole batches, and the torn tail after them if a crash left one (read-only).
+
+        Read again only when the file changed (its device, inode, size or mtime, by one
+        ``fstat``): listing a day's matches, every one of which has ended, would otherwise
+        read every byte of the store for each request (``GET /api/matches`` took 5 s with 400
+        matches)."""
+        with open(path, "rb") as handle:
+            stat = os.fstat(handle.fileno())
+            key = (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
+            hit = self._infos.get(path)
+            if hit is not None and hit[0] == key:
+                return hit[1]
+            data = handle.read()
+        info = self._info_of(path, data)
+        if info.torn_tail is None:
+            self._infos[path] = (key, info)
+        return info
+
+    def _info_of(self, path: Path, data: bytes) -> MatchInfo:
         first = data.split(b"\n", 1)[0]
         opened = decode_line(first, f"{path}:1").event
         if not isinstance(opened, MatchOpened):

@@ -36,6 +36,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 import msgspec
 
@@ -211,7 +212,7 @@ def _seq_of(line: bytes, lineno: int) -> int:
     return int(found.group(1)) if found else lineno - 1
 
 
-def _with_writer(check: FileCheck, handle) -> FileCheck:
+def _with_writer(check: FileCheck, handle: IO[bytes]) -> FileCheck:
     """Mark a torn/cut check whose file a writer holds locked (probe only, never waits)."""
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)

@@ -56,7 +56,7 @@ import contextlib
 import json
 import select
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from ledger.codec import GENESIS, Stored, decode_line, encode_line, now_iso
@@ -75,6 +75,7 @@ from ledger.store import (
     SUFFIX,
     Head,
     MatchInfo,
+    Outcome,
     Store,
     check_match_id,
     encode_batch,
@@ -420,6 +421,8 @@ class PgStore(Store):
         notification be lost) and at the end: an idle follower costs no queries between."""
         deadline = time.monotonic() + timeout
         while True:
+            if self._listener.closed:  # the store is closing (it woke us): no more queries
+                return False
             seen = self._seen(match_id)
             if self.head(match_id).length > length:
                 return True
@@ -458,6 +461,16 @@ class PgStore(Store):
         if row is None:
             raise MatchNotFoundError(f"no match {match_id!r} in this store")
         return _info(row)
+
+    def outcomes(self, match_ids: Iterable[str]) -> dict[str, Outcome]:
+        """One query for all of them (the matches table alone: no line is decoded)."""
+        wanted = [check_match_id(m) for m in match_ids]
+        if not wanted:
+            return {}
+        with self._conn() as conn:
+            rows = conn.execute("SELECT match_id, ended, winner FROM wonders_matches "
+                                "WHERE match_id = ANY(%s)", [wanted]).fetchall()
+        return {match_id: Outcome(ended, winner) for match_id, ended, winner in rows}
 
     def list(self, **filters: Any) -> builtins.list[MatchInfo]:
         """Filtered in SQL (game, tournament, round, table, player, ended)."""

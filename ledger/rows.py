@@ -12,7 +12,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
 
@@ -243,7 +243,7 @@ def sql_columns(row_class: type[msgspec.Struct]) -> dict[str, str]:
 _PLAIN = {str: "VARCHAR", int: "BIGINT", float: "DOUBLE", bool: "BOOLEAN"}
 
 
-def _sql_type(annotation) -> str:
+def _sql_type(annotation: Any) -> str:
     for meta in getattr(annotation, "__metadata__", ()):
         if isinstance(meta, SqlType):
             return meta.sql

@@ -60,7 +60,7 @@ WITH m AS (SELECT * FROM matches WHERE ended
 _OPPONENTS = "players p JOIN players o ON o.match_id = p.match_id AND o.seat <> p.seat"
 
 
-def _query(con: duckdb.DuckDBPyConnection, sql: str, filters: Filters, **extra) -> list[tuple]:
+def _query(con: duckdb.DuckDBPyConnection, sql: str, filters: Filters, **extra: object) -> list[tuple]:
     params = {"ruleset": filters.ruleset, "tournament": filters.tournament,
               "game": filters.game, **extra}
     used = {k: v for k, v in params.items() if f"${k}" in sql}

@@ -11,8 +11,9 @@ file store, :mod:`ledger.filestore`):
 * :meth:`Store.read` (from a seq, chain-checked), :meth:`Store.follow` (blocks until new
   events), :meth:`Store.wait` (blocks until the match grows), :meth:`Store.head` (length,
   last hash, bytes: cheap), :meth:`Store.heads`;
-* :meth:`Store.info` (one match's summary, reading no other match), :meth:`Store.list`
-  (with filters), :meth:`Store.ids`, :meth:`Store.exists`, :meth:`Store.check_id`;
+* :meth:`Store.info` (one match's summary, reading no other match), :meth:`Store.outcomes`
+  (whether each of some matches has ended, and who won), :meth:`Store.list` (with filters),
+  :meth:`Store.ids`, :meth:`Store.exists`, :meth:`Store.check_id`;
 * :meth:`Store.export_lines` / :meth:`Store.import_lines` -- a match's canonical lines, byte
   for byte as written (a match file), in and out of any store;
 * :meth:`Store.discard` -- only to roll back a create that was never acknowledged.
@@ -30,7 +31,7 @@ import abc
 import builtins
 import re
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -97,6 +98,13 @@ class MatchInfo(msgspec.Struct, frozen=True):
     winner: str | None = None
     reason: str | None = None
     torn_tail: TornTail | None = None
+
+
+class Outcome(msgspec.Struct, frozen=True):
+    """Whether a match has ended, and who won (``None``: a draw, or not ended)."""
+
+    ended: bool
+    winner: str | None = None
 
 
 class Head(msgspec.Struct, frozen=True):
@@ -184,6 +192,20 @@ class Store(abc.ABC):
             raise TypeError(f"unknown filter(s): {', '.join(sorted(unknown))}")
         return [info for info in (self.info(m) for m in self.ids())
                 if matches_filters(info, **filters)]
+
+    def outcomes(self, match_ids: Iterable[str]) -> dict[str, Outcome]:
+        """Whether each of ``match_ids`` has ended and who won, by id; a match the store does
+        not have is left out.  A tournament's results and standings ask this of every table
+        it started; a backend answers it at once (PostgreSQL: one query, not one per match,
+        which took seconds for 180 matches under load)."""
+        out: dict[str, Outcome] = {}
+        for match_id in match_ids:
+            try:
+                info = self.info(match_id)
+            except MatchNotFoundError:
+                continue
+            out[match_id] = Outcome(info.ended, info.winner)
+        return out
 
     def heads(self) -> dict[str, Head | Exception]:
         """Every match's head (or the error that reading it raised), by id."""

@@ -25,8 +25,11 @@ Results are not events of the tournament: a table's result is its match's ``Matc
 ``{match_id: Result}``), so the match record stays the one truth about who won.
 
 Pairing (:func:`pair`) is Swiss: players ordered by the standings, the lowest-ranked active
-player without a bye gets the bye when the count is odd, and the rest are paired top-down with
-backtracking so that no two players meet twice while a rematch-free pairing exists.
+player without a bye gets the bye when the count is odd, and the rest are paired top-down,
+each with the best-ranked player they have not met as long as the players left can still be
+paired with the fewest rematches possible (a maximum matching, :mod:`ledger.matching`): no two
+players meet twice while a rematch-free pairing exists, and no more rematches than needed when
+none does.
 Standings (:func:`standings`): 3 match points a win, 1 a draw, a bye a 2-0 match win; tie
 breaks opponents' match-win %, game-win %, opponents' game-win %, each percentage at least
 1/3; a bye is left out of the opponents' percentages (see ``docs/organizer.md``).
@@ -40,6 +43,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import itertools
 import json
 import os
 import re
@@ -52,6 +56,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger.errors import ConflictError, LedgerError
+from ledger.matching import Matching
 
 SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 EVENT_TYPES = ("TournamentCreated", "PlayerRegistered", "PlayerDropped", "PlayerReinstated",
@@ -348,63 +353,61 @@ def standings(tournament: Tournament, results: dict[str, Result]) -> list[Standi
 class Pairing:
     tables: list[tuple[str, str]]
     bye: str | None
-    rematches: int  # pairs who met before (0 whenever a rematch-free pairing exists)
+    rematches: int  # pairs who met before (the fewest possible; 0 whenever none is needed)
 
 
-def pair(order: Sequence[str], met: dict[str, set[str]], had_bye: set[str],
-         budget: int = 200_000) -> Pairing:
+def pair(order: Sequence[str], met: dict[str, set[str]], had_bye: set[str]) -> Pairing:
     """Swiss pairing of ``order`` (active players, best first).  With an odd count the bye
     goes to the lowest-ranked player without one (once every player has had one: the
     lowest), passing up the ranking to the next player without one only when that avoids a
     rematch; never a second bye while someone has had none.  The others are paired
-    top-down, each with the best-ranked player they have not met; the search backtracks so
-    that no rematch happens while a rematch-free pairing exists (within ``budget`` steps;
-    past it, or when none exists, rematches are paired greedily top-down)."""
+    top-down, each with the best-ranked player they have not met such that the players
+    left can still be paired with the fewest rematches possible: none whenever a
+    rematch-free pairing exists, else a rematch only for a player who can't avoid one.
+    Whether they can is answered by a maximum matching of the pairs not met yet
+    (:class:`ledger.matching.Matching`), in polynomial time for any field and history."""
     players = list(order)
-    candidates: list[str | None] = [None]
-    if len(players) % 2:  # a second bye only once every player has had one
-        without = [p for p in reversed(players) if p not in had_bye]
-        candidates = list(without or reversed(players))
-    steps = [0]
-    for bye in candidates:
-        rest = [p for p in players if p != bye]
-        found = _pair_strict(rest, met, steps, budget)
-        if found is not None:
-            return Pairing(found, bye, 0)
-        if steps[0] > budget:
-            break
-    bye = candidates[0]
-    rest = [p for p in players if p != bye]
-    tables = _pair_fewest(rest, met)
-    return Pairing(tables, bye, sum(1 for a, b in tables if b in met.get(a, set())))
-
-
-def _pair_strict(rest: list[str], met: dict[str, set[str]], steps: list[int],
-                 budget: int) -> list[tuple[str, str]] | None:
-    if not rest:
-        return []
-    steps[0] += 1
-    if steps[0] > budget:
-        return None
-    first, others = rest[0], rest[1:]
-    for i, partner in enumerate(others):
-        if partner in met.get(first, set()):
-            continue
-        found = _pair_strict(others[:i] + others[i + 1:], met, steps, budget)
-        if found is not None:
-            return [(first, partner), *found]
-    return None
-
-
-def _pair_fewest(rest: list[str], met: dict[str, set[str]]) -> list[tuple[str, str]]:
-    pool = list(rest)
+    index = {p: i for i, p in enumerate(players)}
+    everybody = set(range(len(players)))
+    allowed = [everybody - {i} - {index[q] for q in met.get(p, ()) if q in index}
+               for i, p in enumerate(players)]
+    everyone = Matching(allowed, range(len(players)))
+    bye, matching = _bye(players, had_bye, everyone)
     tables = []
-    while pool:
-        first = pool.pop(0)
-        partner = next((p for p in pool if p not in met.get(first, set())), pool[0])
-        pool.remove(partner)
-        tables.append((first, partner))
-    return tables
+    left = [i for i in range(len(players)) if i != bye]
+    while left:
+        first, others = left[0], left[1:]
+        # not met first, best-ranked first; then the rematches, only if unavoidable
+        choices = itertools.chain((p for p in others if p in allowed[first]),
+                                  (p for p in others if p not in allowed[first]))
+        for partner in choices:
+            after = matching.without(first, partner)
+            if after.size == matching.size - (partner in allowed[first]):
+                break  # the players left still pair with the fewest rematches
+        tables.append((players[first], players[partner]))
+        left = [i for i in others if i != partner]
+        matching = after
+    return Pairing(tables, None if bye is None else players[bye],
+                   sum(1 for a, b in tables if b in met.get(a, set())))
+
+
+def _bye(players: list[str], had_bye: set[str],
+         everyone: Matching) -> tuple[int | None, Matching]:
+    """The bye (an index, ``None`` for an even count) and the maximum matching of the others:
+    the lowest-ranked player without a bye (any player once all have had one) whose absence
+    leaves the fewest rematches -- it passes up the ranking only to avoid one."""
+    if len(players) % 2 == 0:
+        return None, everyone
+    without = [i for i in reversed(range(len(players))) if players[i] not in had_bye]
+    best: tuple[int, Matching] | None = None
+    for candidate in without or list(reversed(range(len(players)))):
+        rest = everyone.without(candidate)
+        if best is None or rest.size > best[1].size:
+            best = (candidate, rest)
+        if rest.size == len(players) // 2:
+            break  # nobody meets twice
+    assert best is not None
+    return best
 
 
 def next_round(tournament: Tournament, results: dict[str, Result]) -> dict[str, Any]:

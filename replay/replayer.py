@@ -244,7 +244,7 @@ class Replay:
         engine = (game.rules(self.opened, self.db) if k == 0
                   else game.resume(game.thaw(self.snapshots[k]), self.db))
         if k == 0 and seq > 0:
-            def on_start(_event):
+            def on_start(_event: Event) -> None:
                 if self._recorded_count(engine.out, fed=False) == seq and not captured:
                     captured.append(clone(engine.state))
             engine.on_emit = on_start
@@ -265,7 +265,7 @@ class Replay:
                 break
             hook: Callable | None = None
             if segment.start <= seq < segment.end:
-                def hook(_event, engine=engine, start=segment.start):
+                def hook(_event: Event, engine: Rules = engine, start: int = segment.start) -> None:
                     if start + self._recorded_count(engine.out) - 1 == seq and not captured:
                         captured.append(clone(engine.state))
             engine.on_emit = hook

@@ -105,7 +105,7 @@ def is_complete(opened: MatchOpened) -> bool:
     return opened.schema_version >= 3
 
 
-def open_timeline(events: Sequence[Stored] | Sequence[Event], db=None) -> Reading:
+def open_timeline(events: Sequence[Stored] | Sequence[Event], db: Any = None) -> Reading:
     """The reading of a match: a :class:`Timeline` from schema 3; for older files the
     engine's re-derivation (:class:`~replay.replayer.Replay`, with the card pool ``db``)."""
     first = events[0].event if isinstance(events[0], Stored) else events[0]

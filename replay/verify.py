@@ -18,6 +18,7 @@ writer holds a torn one); :func:`verify_lines` checks a match's lines from any s
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,7 +151,7 @@ def card_differences(recorded: list[dict[str, Any]], pool: Any, game: Game) -> l
     return out
 
 
-def _field_order(old: dict[str, Any], new: dict[str, Any]):
+def _field_order(old: dict[str, Any], new: dict[str, Any]) -> Callable[[str], int]:
     order = {k: i for i, k in enumerate([*old, *(k for k in new if k not in old)])}
     return order.__getitem__
 

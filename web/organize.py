@@ -27,7 +27,7 @@ from flask import Blueprint, Response, redirect, render_template, request, sessi
 
 from ledger.catalogue import DecklistError
 from ledger.errors import ConflictError
-from ledger.tournament import TournamentError, UnknownTournamentError
+from ledger.tournament import TournamentError, UnknownTournamentError, standings
 from replay.errors import CardDataError
 from web.api.common import services
 from web.api.tournaments import links, organizer, table_out
@@ -118,21 +118,40 @@ def tournament(tournament_id: str):
     return _require() or _tournament(tournament_id)
 
 
+@bp.route("/organize/t/<tournament_id>/rounds/<int:number>", methods=["GET"])
+def round_board(tournament_id: str, number: int):
+    """One round's whole board (an earlier round's: the tournament's page shows the latest)."""
+    return _require() or _tournament(tournament_id, board=number)
+
+
 def _tournament(tournament_id: str, error: str | None = None, status: int = 200,
-                form: dict[str, str] | None = None, confirm: dict[str, Any] | None = None):
+                form: dict[str, str] | None = None, confirm: dict[str, Any] | None = None,
+                board: int | None = None):
+    """The tournament's page: the latest round's board in full (an earlier round is a line
+    linking to its own page, ``board``: 300 players' nine rounds are 1,350 tables), the
+    standings, the players.  The matches' results are read once for all of it."""
     org = organizer()
     try:
         t = org.load(tournament_id)
     except (UnknownTournamentError, TournamentError) as exc:
         raise NotFoundError(str(exc)) from None
+    if board is not None and not 1 <= board <= len(t.rounds):
+        raise NotFoundError(f"{t.name}: no round {board} (rounds paired: {len(t.rounds)})")
     results = org.results(t)
-    rounds = [{"number": r.number, "started": r.started, "bye": r.bye,
-               "tables": [table_out(tb, results) for tb in r.tables]}
-              for r in reversed(t.rounds)]
-    presets = sorted(_presets())
-    return _page("organize.html", status, t=t, rounds=rounds, standings=org.standings(t),
-                 presets=presets, error=error, form=form or {}, tournaments=None,
-                 confirm=confirm)
+    full = board if board is not None else len(t.rounds)
+    rounds = []
+    for r in reversed(t.rounds):
+        tables = [table_out(tb, results) for tb in r.tables]
+        rounds.append({"number": r.number, "started": r.started, "bye": r.bye, "tables": tables,
+                       "full": r.number == full,
+                       "live": [tb.table for tb in tables if tb.status == "live"],
+                       "ended": sum(1 for tb in tables if tb.status == "ended")})
+    if board is not None:
+        return _page("organize.html", status, t=t, rounds=rounds, board_only=True,
+                     error=error, tournaments=None, confirm=None, form={})
+    return _page("organize.html", status, t=t, rounds=rounds, standings=standings(t, results),
+                 presets=sorted(_presets()), error=error, form=form or {}, tournaments=None,
+                 confirm=confirm, board_only=False)
 
 
 def _presets() -> list[str]:

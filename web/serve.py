@@ -21,7 +21,8 @@ forks N workers (:mod:`web.supervise`) that each build their own app -- store, c
 -- after the fork and run this same waitress server on the shared socket; what is safe for
 several ``wonders serve`` processes on one store is safe for them.  Each worker takes only its
 share of the connections (:mod:`web.balance`).  A stopping worker
-(SIGTERM, from the parent) stops accepting and finishes its requests first (:func:`drain`).
+(SIGTERM, from the parent) stops accepting and finishes its requests first (:func:`drain`), and
+so does the one process of ``--processes 1`` on SIGTERM or SIGINT.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
 
@@ -65,6 +66,9 @@ FOLLOW_SPARE_THREADS = 4
 BACKLOG = 1024
 #: Seconds a stopping worker has to finish the requests it has (the parent waits longer).
 DRAIN_SECONDS = 10.0
+#: Seconds the live-follow streams have to end once their connections and the store are
+#: closed (a file store's stream looks every ``WONDERS_FOLLOW_POLL``, 0.2 s by default).
+STREAMS_END_S = 2.0
 #: Seconds between two looks at the shared counts while a worker holds more than its share.
 PASS_S = 0.05
 
@@ -147,16 +151,37 @@ def serve(settings: Settings, host: str, port: int, threads: int, announce=print
         server = _server(app, settings, threads, host=host, port=port)
     settle_startup()  # what startup loaded is walked by no later collection (web.longlived)
     spread_full_collections()  # and the cached tables by fewer of them
+    stopping: list[int] = []  # before the address is announced: a stop may follow it at once
+    previous = signal.signal(signal.SIGTERM, lambda signum, _frame: stopping.append(signum))
     announce(f"serving {describe(settings.store)} on http://{host}:{server.effective_port} "
              f"with {threads} threads (and {_follow_threads(settings)} for live follow: at most "
              f"{settings.follow_max_streams} streams, {settings.follow_max_per_client} per "
              f"address)")
-    announce(f"organizer token: {settings.organizer_token}")
+    announce(organizer_line(settings))
     sys.stdout.flush()
     try:
-        server.run()
+        stopped_by = run_until_stopped(server, stopping)
     finally:
-        server.close()
+        signal.signal(signal.SIGTERM, previous)  # a second SIGTERM while draining: stop now
+    drain(server, time.monotonic() + DRAIN_SECONDS, app.extensions["wonders"].store.close)
+    announce(f"stopped by {stopped_by}")
+
+
+def run_until_stopped(server, stopping: list[int]) -> str:
+    """Run the one process's server until SIGTERM (a service manager's stop: the caller's
+    handler appends it to ``stopping``) or SIGINT (Ctrl-C); returns the signal's name.  The
+    caller then drains it (:func:`drain`) as a ``--processes`` worker does: the requests it
+    has are finished, not cut off (waitress's own ``run`` ends at once on Ctrl-C, and
+    SIGTERM's default action killed the process mid-request: a decision answered with a reset
+    connection, a board cut off mid-body)."""
+    adj, channels = server.adj, server._map
+    try:
+        while not stopping:
+            wasyncore.loop(timeout=adj.asyncore_loop_timeout, map=channels,
+                           use_poll=adj.asyncore_use_poll, count=1)
+    except KeyboardInterrupt:
+        stopping.append(signal.SIGINT)
+    return signal.Signals(stopping[0]).name
 
 
 def serve_processes(settings: Settings, host: str, port: int, threads: int, processes: int,
@@ -186,12 +211,22 @@ def serve_processes(settings: Settings, host: str, port: int, threads: int, proc
                  f"for live follow: at most {settings.follow_max_streams} streams, "
                  f"{settings.follow_max_per_client} per address, per process); worker pids "
                  f"{' '.join(map(str, supervisor.pids()))}")
-        announce(f"organizer token: {settings.organizer_token}")
+        announce(organizer_line(settings))
         sys.stdout.flush()
         stopped_by = supervisor.run()
         announce(f"stopped by {stopped_by}: all {processes} worker processes ended")
     finally:
         sock.close()
+
+
+def organizer_line(settings: Settings) -> str:
+    """The start's line about the organizer token: the token itself only when this start made
+    it (``WONDERS_ORGANIZER_TOKEN`` unset: nobody else knows it).  A token the operator set is
+    not written out: the server's output goes to logs (journald, a container's log) that
+    more people read than may create matches."""
+    if "organizer_token" in settings.model_fields_set:
+        return "organizer token: the one WONDERS_ORGANIZER_TOKEN sets (not shown)"
+    return f"organizer token: {settings.organizer_token}"
 
 
 #: The modules of a game's package that its recording API imports on first use (a game's
@@ -261,14 +296,20 @@ def serve_worker(settings: Settings, sock: socket.socket, threads: int, shares: 
             poll(adj.asyncore_loop_timeout if accepting else PASS_S, channels)
     finally:
         shares.leave(number)
-    drain(server, time.monotonic() + DRAIN_SECONDS)
-    app.extensions["wonders"].store.close()  # a database pool says goodbye, not just drops
+    drain(server, time.monotonic() + DRAIN_SECONDS, app.extensions["wonders"].store.close)
 
 
-def drain(server, deadline: float) -> None:
+def drain(server, deadline: float, close_store: Callable[[], None]) -> None:
     """Stop accepting, close idle connections, and run the loop until no request but a
     live-follow stream is being received, served or sent (a follower reconnects, with
-    ``Last-Event-ID``, to another worker), or until ``deadline``; then close everything."""
+    ``Last-Event-ID``, to another worker), or until ``deadline``; then end the streams, close
+    the store and everything else.
+
+    The streams are ended, not left running: their connections are closed first (a stream
+    looks at whether its client is gone before each look at the match), then the store
+    (``close_store``: a PostgreSQL store's close wakes a stream waiting for a notification),
+    so their threads have ended when the pools are shut down -- waitress said ``3 thread(s)
+    still running`` on stderr at every stop with streams open."""
     server.accepting = False  # its readable() is then False: the socket is no longer polled
     adj = server.adj
     while time.monotonic() < deadline:
@@ -279,7 +320,10 @@ def drain(server, deadline: float) -> None:
         if not any(_is_busy(c) for c in channels):
             break
         wasyncore.loop(timeout=0.05, map=server._map, use_poll=adj.asyncore_use_poll, count=1)
-    server.task_dispatcher.shutdown(cancel_pending=True, timeout=1)
+    for channel in [c for c in list(server._map.values()) if isinstance(c, HTTPChannel)]:
+        channel.handle_close()  # the live-follow streams' (the others are done or past time)
+    close_store()  # a database pool says goodbye, not just drops
+    server.task_dispatcher.shutdown(cancel_pending=True, timeout=STREAMS_END_S)
     wasyncore.close_all(server._map)
 
 

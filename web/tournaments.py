@@ -44,7 +44,7 @@ from ledger.catalogue import (
     parse_decklist,
 )
 from ledger.csvcells import csv_text
-from ledger.errors import ConflictError, LedgerError, MatchNotFoundError
+from ledger.errors import ConflictError, LedgerError
 from ledger.events import DeckEntry, MatchOpened, SeatInfo, as_seat
 from ledger.store import Store
 from ledger.tournament import (
@@ -108,6 +108,9 @@ class Organizer:
         self.game = game(GAME)
         self._catalogue: Catalogue | None = None
         self._lock = threading.RLock()  # one change at a time in this process
+        # An ended match's result, once read: final (its record is: no take-back, no second
+        # ending), so the standings of a long event read only the matches still playing.
+        self._ended: dict[str, Result] = {}
 
     @property
     def catalogue(self) -> Catalogue:
@@ -124,14 +127,22 @@ class Organizer:
         return [self.book.load(tid) for tid in self.book.ids()]
 
     def results(self, tournament: Tournament) -> dict[str, Result]:
-        """Each started table's match as the store records it."""
+        """Each started table's match as the store records it: an ended one read once (its
+        record is final), the others in one look at the store (PostgreSQL: one query)."""
+        ids = tournament.match_ids()
+        unknown = [m for m in ids if m not in self._ended]
+        outcomes = self.store.outcomes(unknown) if unknown else {}
         out = {}
-        for match_id in tournament.match_ids():
-            try:
-                info = self.store.info(match_id)
-            except MatchNotFoundError:
-                continue
-            out[match_id] = Result(info.ended, info.winner)
+        for match_id in ids:
+            known = self._ended.get(match_id)
+            if known is None:
+                outcome = outcomes.get(match_id)
+                if outcome is None:
+                    continue  # not created yet
+                known = Result(outcome.ended, outcome.winner)
+                if known.ended:
+                    self._ended[match_id] = known
+            out[match_id] = known
         return out
 
     def standings(self, tournament: Tournament) -> list[Standing]:

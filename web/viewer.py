@@ -29,11 +29,15 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from typing import cast
 
 import msgspec
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
 from ledger.errors import LedgerError
+from ledger.events import MatchOpened
+from replay.errors import ReplayError
+from replay.games import game as game_named
 from web.api.boards import board_at
 from web.api.common import divergence_out, json_response, query_int, services, visible_seq
 from web.api.notes import notes_of
@@ -102,8 +106,23 @@ def listing(store, extensions: dict) -> tuple[list[dict], list[str]]:
     return rows, problems
 
 
+def public_opening(opened: MatchOpened, ended: bool) -> MatchOpened:
+    """A match's ``MatchOpened`` as anyone may read it: all of it once the match has ended
+    (its file is public then); while it is live, as its game shows it to a spectator -- the
+    game's perspective decides, as for every other event (State of Wonder leaves out the deck
+    lists and deck names, which would name both hands and the face-down Wonders, R15)."""
+    if ended:
+        return opened
+    try:
+        played = game_named(opened.game)
+    except ReplayError:  # a game this program lacks: nothing of the decks is shown
+        return msgspec.structs.replace(opened, seats=[
+            msgspec.structs.replace(s, deck=[], deck_name="", archive=[]) for s in opened.seats])
+    return cast(MatchOpened, played.redact(opened, "spectator"))
+
+
 def _row(info) -> dict:
-    opened = info.opened
+    opened = public_opening(info.opened, info.ended)
     seats = {s.seat: s for s in opened.seats}
     result = "live" if not info.ended else (info.winner or "draw")
     cards = {entry.card.lower() for s in opened.seats for entry in s.deck}
@@ -147,7 +166,7 @@ def viewer(match_id: str):
         return (perspective, notice, _step(table, seq, perspective, last),
                 _timeline(table, perspective, 0, last))
     perspective, notice, step, timeline = services().tables.using(match_id, prepare)
-    opened = timeline.pop("opened")
+    opened = public_opening(timeline.pop("opened"), not timeline["live"])
     perspectives = timeline.pop("all_perspectives")
     return render_template("viewer.html", match_id=match_id, opened=opened, notice=notice,
                            divergence=timeline["divergence"],

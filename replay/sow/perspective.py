@@ -60,8 +60,11 @@ def redact(event: Event, perspective: str, hidden: Iterable[str] = ()) -> Event:
 
 def _redact_opened(opened: MatchOpened, perspective: str) -> MatchOpened:
     """The other seat's deck list would name its hidden cards (R15): it is left out, and so
-    are the embedded definitions (the viewer reads cards from the board)."""
-    seats = [info if can_see(perspective, info.seat) else msgspec.structs.replace(info, deck=[])
+    is its deck's name (a preset's name, "Ashen Raid", names its list: its Wonder and every
+    card of its culture), and the embedded definitions (the viewer reads cards from the
+    board)."""
+    seats = [info if can_see(perspective, info.seat)
+             else msgspec.structs.replace(info, deck=[], deck_name="")
              for info in opened.seats]
     return msgspec.structs.replace(opened, seats=seats, cards=[])
 

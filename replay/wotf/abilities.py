@@ -524,12 +524,12 @@ def _condition_constructs(cond: Condition) -> set[str]:
     return found
 
 
-def _is_set(value) -> bool:
+def _is_set(value: object) -> bool:
     """A field given a value (``True`` counts, unlike ``value not in (None, False, 1)``)."""
     return value is not None and value is not False and value != ()
 
 
-def _amount_constructs(value) -> set[str]:
+def _amount_constructs(value: Number) -> set[str]:
     if value == "inf":
         return {"amount:inf"}
     if isinstance(value, Amount):

@@ -7,8 +7,11 @@ the ``_do_*`` methods trust their input.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+from ledger.events import Event
 from replay.prompts import Choose, Prompt
-from replay.wotf.abilities import Cost
+from replay.wotf.abilities import Ability, Cost
 from replay.wotf.bus import Occurrence
 from replay.wotf.cards import Card
 from replay.wotf.events import (
@@ -82,7 +85,7 @@ class TurnActions(Component):
             return True
         return next(self._candidate_actions(seat), None) is not None
 
-    def _candidate_actions(self, seat: Seat):
+    def _candidate_actions(self, seat: Seat) -> Iterator[Event]:
         """The legal non-pass turn actions, generated lazily (the check decides each one)."""
         if self.why_not_turn(seat, DrawDeclared(seat)) is None:
             yield DrawDeclared(seat)
@@ -109,7 +112,7 @@ class TurnActions(Component):
                 yield attack
         yield from self._candidate_activations(seat)
 
-    def _candidate_activations(self, seat: Seat):
+    def _candidate_activations(self, seat: Seat) -> Iterator[Event]:
         """Activated abilities (one per turn) and harvests (any number at once), 404.4."""
         harvestable = []
         view = self.view
@@ -141,12 +144,11 @@ class TurnActions(Component):
         if len(harvestable) > 1:
             yield HarvestDeclared(seat, harvestable)
 
-    def why_not_turn(self, seat: Seat, decision) -> str | None:
+    def why_not_turn(self, seat: Seat, decision: Event) -> str | None:
         # the commonest first, by exact type (the isinstance chain below decides the rest)
-        kind = type(decision)
-        if kind is PlayDeclared:
+        if type(decision) is PlayDeclared:
             return self._why_not_play(seat, decision)
-        if kind is ActivationDeclared:
+        if type(decision) is ActivationDeclared:
             return self._why_not_activate(seat, decision)
         if not isinstance(decision, TURN_ACTIONS):
             return f"the pending prompt is a turn; {type(decision).__name__} is not a turn action"
@@ -170,7 +172,8 @@ class TurnActions(Component):
             return False
         return self.view.definition(cid).has_unscripted_text
 
-    def _activated(self, seat: Seat, cid: str, index: int):
+    def _activated(self, seat: Seat, cid: str, index: int) \
+            -> tuple[tuple[str, Ability, bool] | None, str | None]:
         """The (key, ability) of activated ability ``index`` of a card ``seat`` controls."""
         c = self.state.cards.get(cid)
         if c is None or c.zone != "world" or c.controller != seat or c.face_down:
@@ -193,7 +196,7 @@ class TurnActions(Component):
                 return "no actions left (an unscripted ability is entered as a tap action, R19)"
             return None
         ref, why = self._activated(seat, act.card, act.ability)
-        if why:
+        if ref is None:
             return why
         _, ability, _ = ref
         assert card is not None  # _activated refused a card that is not there
@@ -201,7 +204,7 @@ class TurnActions(Component):
             return f"{card.name}'s ability #{act.ability} is a harvest ability: harvest it (Harvest)"
         return self._why_not_pay(seat, act.card, ability)
 
-    def _why_not_pay(self, seat: Seat, cid: str, ability) -> str | None:
+    def _why_not_pay(self, seat: Seat, cid: str, ability: Ability) -> str | None:
         """Whether ``seat`` can pay an activated ability's cost now (404.4, Tap, Faith)."""
         from replay.wotf.selectors import Context, holds
         c, p, cost = self.state.cards[cid], self.state.players[seat], ability.cost
@@ -309,7 +312,7 @@ class TurnActions(Component):
 
     # -- applying ------------------------------------------------------------------------
 
-    def _do_turn(self, seat: Seat, decision) -> Flow:
+    def _do_turn(self, seat: Seat, decision: Event) -> Flow:
         # The decision itself counted the pass, or reset the pass counts (replay.wotf.evolve).
         p = self.state.players[seat]
         if isinstance(decision, Passed):
@@ -356,7 +359,7 @@ class TurnActions(Component):
         yield from self._pay(seat, act.card, ability)
         yield from self.g.resolve([Trigger(act.card, seat, f"ab:{key}", realm)])
 
-    def _pay(self, seat: Seat, cid: str, ability) -> Flow:
+    def _pay(self, seat: Seat, cid: str, ability: Ability) -> Flow:
         p, cost = self.state.players[seat], ability.cost
         if cost.tap or cost.harvest:
             self.g.set_tapped(cid, True, seat)
@@ -418,6 +421,6 @@ def _num(value: int | float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-def _condition_text(ability) -> str:
+def _condition_text(ability: Ability) -> str:
     cond = ability.condition.model_dump(exclude_defaults=True)
     return ", ".join(f"{k} {v}" for k, v in cond.items()) or "none"

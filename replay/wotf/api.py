@@ -193,12 +193,22 @@ def to_event(seat: Any, decision: Any) -> Event:
     raise TypeError(f"unknown decision {type(decision).__name__}")
 
 
-# -- face-down cards (rule 510) -----------------------------------------------------------------
+# -- cards a seat may choose but not tell apart: face down (rule 510), in a deck (402) -----
 
 
 def is_face_down(state: GameState, pick: Any) -> bool:
     card = state.cards.get(pick) if isinstance(pick, str) else None
     return card is not None and card.zone == "world" and card.face_down
+
+
+def is_unseen(state: GameState, pick: Any) -> bool:
+    """Whether a card offered to a seat must stand behind a handle: a face-down card (which
+    card it is is hidden, rule 510) or a card in a deck.  A deck card's id is its place in
+    the setup shuffle (``A13``: thirteenth from the top; :mod:`replay.wotf.instances`), so
+    until a later shuffle the deck's order *is* its ids' order: a deck target offered by id
+    ("put target Wonder with cost 1 from your deck") told the seat where each such card lies
+    in its deck, which no one may know (402)."""
+    return is_face_down(state, pick) or _is_deck_card(pick, state)
 
 
 def _offered(engine: Engine) -> list[Any]:
@@ -209,23 +219,29 @@ def _offered(engine: Engine) -> list[Any]:
 
 
 def handles(engine: Engine, handle: Callable[[str], str]) -> dict[str, str]:
-    """Handle -> card id, for every face-down card the pending prompt offers."""
-    return {handle(cid): cid for cid in _offered(engine) if is_face_down(engine.state, cid)}
+    """Handle -> card id, for every face-down or deck card the pending prompt offers."""
+    return {handle(cid): cid for cid in _offered(engine) if is_unseen(engine.state, cid)}
 
 
 def raw_ids(pick: Any, engine: Engine) -> bool:
-    """Whether ``pick`` names a face-down card by its id instead of by a handle."""
+    """Whether ``pick`` names a face-down or deck card by its id instead of by a handle."""
     picks = pick if isinstance(pick, list) else [pick]
-    return any(is_face_down(engine.state, p) for p in picks if isinstance(p, str))
+    return any(is_unseen(engine.state, p) for p in picks if isinstance(p, str))
 
 
-def face_down_label(engine: Engine, cid: str) -> str:
-    return f"a face-down card in realm {engine.state.cards[cid].realm}"
+def unseen_label(engine: Engine, cid: str, players: Mapping[str, str] | None = None) -> str:
+    """A handle's label: a face-down card by where it is; a deck card by its name and whose
+    deck (the seat chooses among them by name: copies of a card read alike, in no order)."""
+    card = engine.state.cards[cid]
+    if card.zone == "deck":
+        return f"{card.name} ({dict(players or {}).get(card.owner, card.owner)}'s deck)"
+    return f"a face-down card in realm {card.realm}"
 
 
 def arranged(offered: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
-    """Face-up picks as the engine lists them, then the face-down handles sorted by the
-    handle itself (an HMAC: where a handle stands says nothing about which card it is)."""
+    """Face-up picks as the engine lists them, then the handles (face-down and deck cards)
+    sorted by the handle itself (an HMAC: where a handle stands says nothing about which
+    card it is, nor where it lies in a deck)."""
     shown = [(pick, label) for pick, label in offered if label is None]
     down = sorted(((pick, label) for pick, label in offered if label is not None),
                   key=lambda item: str(item[0]))
@@ -290,8 +306,8 @@ def _offer_picks(out: dict[str, Any], engine: Engine, view: str, handle: Callabl
     assert prompt is not None
 
     def shown(pick: Any) -> tuple[Any, str | None]:
-        if view != "omniscient" and is_face_down(engine.state, pick):
-            return handle(pick), face_down_label(engine, pick)
+        if view != "omniscient" and is_unseen(engine.state, pick):
+            return handle(pick), unseen_label(engine, pick, players)
         return pick, None
     if prompt.choose is None:
         offered = arranged([shown(o) for o in prompt.options])

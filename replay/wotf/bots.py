@@ -13,7 +13,7 @@ change it.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.events import Event, as_seat
 from replay.prompts import Choose, Prompt
@@ -30,6 +30,9 @@ from replay.wotf.events import (
     PlayDeclared,
 )
 from replay.wotf.state import other
+
+if TYPE_CHECKING:
+    from replay.wotf.engine import Engine
 
 
 def answer_chance(prompt: Prompt, rng: random.Random) -> Event:
@@ -55,7 +58,7 @@ def answer_manual(prompt: Prompt) -> Event:
     return ManualResolved(as_seat(prompt.seat), prompt.card or "", [])
 
 
-def scripted_options(engine) -> list:
+def scripted_options(engine: Engine) -> list[Event]:
     """Legal turn actions, without activating cards whose text is not scripted."""
     return [o for o in engine.legal_options()
             if not (isinstance(o, ActivationDeclared)
@@ -82,13 +85,14 @@ class RandomBot:
     def __init__(self, rng: random.Random):
         self.rng = rng
 
-    def decide(self, engine) -> Event:
+    def decide(self, engine: Engine) -> Event:
         prompt = engine.prompt
+        assert prompt is not None, "a bot is asked only while a prompt is pending"
         if prompt.kind == "turn":
             return self.rng.choice(scripted_options(engine))
         if prompt.kind == "manual":
             return answer_manual(prompt)
-        return Answered(prompt.seat, prompt.kind, random_pick(prompt, self.rng))
+        return Answered(as_seat(prompt.seat), prompt.kind, random_pick(prompt, self.rng))
 
 
 class _Seen:
@@ -96,7 +100,7 @@ class _Seen:
     options repeat the same card in several realms and the same realm for several cards, and
     nothing changes the state while the bot weighs them (bots only read the engine)."""
 
-    def __init__(self, engine, seat: str):
+    def __init__(self, engine: Engine, seat: str):
         self.engine, self.view, self.seat = engine, engine.view, seat
         self._sides: dict[tuple[int, str], tuple[float, int]] = {}
         self._costs: dict[str, int] = {}
@@ -129,17 +133,18 @@ class GreedyBot:
     def __init__(self, rng: random.Random):
         self.rng = rng
 
-    def decide(self, engine) -> Event:
+    def decide(self, engine: Engine) -> Event:
         prompt = engine.prompt
+        assert prompt is not None, "a bot is asked only while a prompt is pending"
         if prompt.kind == "turn":
             return self._turn(engine, prompt.seat)
         if prompt.kind == "manual":
             return answer_manual(prompt)
-        return Answered(prompt.seat, prompt.kind, self._answer(engine, prompt))
+        return Answered(as_seat(prompt.seat), prompt.kind, self._answer(engine, prompt))
 
     # -- turns ---------------------------------------------------------------------------
 
-    def _turn(self, engine, seat: str) -> Event:
+    def _turn(self, engine: Engine, seat: str) -> Event:
         v = engine.view
         options = scripted_options(engine)
         seen = _Seen(engine, seat)  # this decision's state, each fact read once
@@ -192,7 +197,7 @@ class GreedyBot:
 
     # -- answers -------------------------------------------------------------------------
 
-    def _answer(self, engine, prompt: Prompt) -> Any:
+    def _answer(self, engine: Engine, prompt: Prompt) -> Any:
         v = engine.view
         kind = prompt.kind
         if kind == "mulligan":

@@ -232,7 +232,7 @@ class CardDB:
     def __contains__(self, name: object) -> bool:
         return name in self._cards
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Card]:
         return iter(self._cards.values())
 
     def names(self) -> list[str]:

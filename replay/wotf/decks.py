@@ -11,6 +11,7 @@ token in it (from rules revision 9, R40).
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -140,7 +141,7 @@ def _legendary_story_token(db: CardDB, name: str) -> bool:
     return card.tier == "legendary" and any(k.lower() == "story token" for k in card.classes)
 
 
-def load_decks(paths=None, db: CardDB | None = None) -> list[Deck]:
+def load_decks(paths: Iterable[str | Path] | None = None, db: CardDB | None = None) -> list[Deck]:
     """Load deck files (default: the shipped decks, :func:`replay.resources.decks_dir`), checked."""
     if paths is None:
         paths = sorted(resources.decks_dir().glob("*.toml"))

@@ -140,7 +140,7 @@ class Engine:
         if prompt.kind == "manual":
             if not isinstance(decision, ManualResolved) or decision.card != prompt.card:
                 return f"the pending prompt is manual for {prompt.card}; answer it with ManualResolved"
-            return why_not_ops(self, decision.ops)
+            return why_not_ops(self, decision.ops, viewer=seat)  # words the seat may read
         if not isinstance(decision, Answered) or decision.kind != prompt.kind:
             return f"the pending prompt is {prompt.kind!r}; answer it with Answered(kind={prompt.kind!r})"
         return pick_fits(prompt, decision.pick)

@@ -24,7 +24,7 @@ import msgspec
 
 from ledger.codec import Stored
 from ledger.errors import MalformedEventError
-from ledger.events import MatchEnded, MatchOpened, TakenBack, kind_of
+from ledger.events import DeckEntry, MatchEnded, MatchOpened, TakenBack, kind_of
 from ledger.rows import (
     SEAT_FIELDS,
     BattleRow,
@@ -314,7 +314,7 @@ def _add_players(out: MatchFacts, opened: MatchOpened, walk: _Walk, facts: CardF
         out.tables["card_games"] += _card_games(opened.match_id, info.seat, info.deck, walk)
 
 
-def _card_games(match_id: str, seat: str, deck, walk: _Walk) -> list[CardGameRow]:
+def _card_games(match_id: str, seat: str, deck: list[DeckEntry], walk: _Walk) -> list[CardGameRow]:
     """One row per distinct main-deck card: was it in the opening hand, drawn, played?"""
     copies: Counter[str] = Counter()
     for entry in deck:

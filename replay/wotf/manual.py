@@ -29,6 +29,7 @@ from replay.wotf.events import (
     ResourcesChanged,
     StonesSet,
 )
+from replay.wotf.perspective import is_identified
 from replay.wotf.state import GameState
 from replay.wotf.table import Flow, MatchOver, Rules, Table
 
@@ -89,8 +90,15 @@ HIDDEN_ZONES = ("hand", "deck")
 POSITIONS = ("top", "bottom")
 
 
-def why_not_ops(engine: Table, ops: list[ManualOp], ruling: bool = False) -> str | None:
+def why_not_ops(engine: Table, ops: list[ManualOp], ruling: bool = False,
+                viewer: str = "omniscient") -> str | None:
     """Why these operations can't be applied (``None`` if every one names real things).
+
+    ``viewer``: who reads the reason -- the judge (``omniscient``) or the seat answering its
+    own manual prompt, to whom a card it can't see (its deck's cards, face-down cards) is
+    not named: a seat naming its deck's cards by place (``deck:A:3``) read each one's name
+    and id in the refusal of a wrong operation, and so its whole deck order, without
+    recording anything.
 
     ``ruling``: a judge's ruling (``ManualEffect``).  A shuffle's order is a chance event
     answered once every operation is applied: after a ruling (:func:`apply_manual`), or, from
@@ -107,14 +115,14 @@ def why_not_ops(engine: Table, ops: list[ManualOp], ruling: bool = False) -> str
             return (f"{where}: comes after a shuffle of {shuffled[0]}'s deck; a shuffle is the "
                     f"last operation of a ruling (enter what follows as another ruling)")
         if op.op == "move" and op.value is not None and op.value not in POSITIONS:
-            return f"{where}: {_named(s, op)}: a position is top or bottom, not {op.value!r}"
+            return f"{where}: {_named(s, op, viewer)}: a position is top or bottom, not {op.value!r}"
         if op.op == "move" and op.value is not None and op.to_zone != "deck":
-            return (f"{where}: {_named(s, op)}: a position ({op.value}) is for a move to a "
+            return (f"{where}: {_named(s, op, viewer)}: a position ({op.value}) is for a move to a "
                     f"deck, not to {op.to_zone}")
         if op.op in ("reveal", "look"):
             why = _why_not_shown(s, op)
             if why:
-                return f"{where}: {_named(s, op)}: {why}"
+                return f"{where}: {_named(s, op, viewer)}: {why}"
         if op.op == "shuffle":
             if op.seat not in ("A", "B"):
                 return f"{where}: a shuffle names the seat whose deck it shuffles, not {op.seat!r}"
@@ -147,10 +155,15 @@ def why_not_ops(engine: Table, ops: list[ManualOp], ruling: bool = False) -> str
     return None
 
 
-def _named(s: GameState, op: ManualOp) -> str:
-    """The card an operation names, as a reason says it: its name and id."""
+def _named(s: GameState, op: ManualOp, viewer: str = "omniscient") -> str:
+    """The card an operation names, as a reason says it to ``viewer``: its name and id, or
+    only that it is hidden where the viewer can't see which card it is."""
     card = s.cards.get(op.card) if op.card else None
-    return f"{card.name} ({card.id})" if card is not None else repr(op.card)
+    if card is None:
+        return repr(op.card)
+    if not is_identified(s, card.id, viewer):
+        return f"a card hidden from {'seat ' + viewer if viewer in ('A', 'B') else viewer}"
+    return f"{card.name} ({card.id})"
 
 
 def _why_not_shown(s: GameState, op: ManualOp) -> str | None:

@@ -45,6 +45,7 @@ from replay.wotf.events import (
     ManualResolved,
     Mulliganed,
     Passed,
+    Pick,
     PlayDeclared,
     RealmBanished,
     RealmOpened,
@@ -60,7 +61,7 @@ from replay.wotf.events import (
 from replay.wotf.words import CARD_ID, Words
 
 
-def _num(x) -> str:
+def _num(x: object) -> str:
     return str(int(x)) if isinstance(x, (int, float)) and float(x).is_integer() else str(x)
 
 
@@ -429,13 +430,14 @@ def _narrate_answer(event: Answered, w: Words) -> str:
     return f"{who} {_answer_words(event.kind, pick, w)}{auto}"
 
 
-def _answer_words(kind: str, pick, w: Words) -> str:
+def _answer_words(kind: str, pick: Pick, w: Words) -> str:
     if pick in (None, [], ""):
         return f"chooses nothing ({kind})"
     if kind == "may":
         return "chooses yes" if pick in ("yes", True) else "chooses no"
     if kind == "order":
-        return f"puts them in this order: {w.cards(pick if isinstance(pick, list) else [pick])}"
+        order = pick if isinstance(pick, list) else [pick]
+        return f"puts them in this order: {w.cards([str(p) for p in order])}"
     if kind == "realm":
         return f"chooses realm {pick}"
     if kind == "stone":

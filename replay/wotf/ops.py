@@ -35,6 +35,7 @@ from replay.wotf.abilities import (
     RealmOp,
     Seek,
     Selector,
+    TokenSpec,
     TriggerAgain,
 )
 from replay.wotf.events import (
@@ -300,7 +301,7 @@ def _create_token(g: Rules, op: CreateToken, ctx: Context) -> Flow:
     return bool(made)
 
 
-def _place_token(g: Rules, spec, ctx: Context, seat: Seat, pick: str, realm: int) -> str:
+def _place_token(g: Rules, spec: TokenSpec, ctx: Context, seat: Seat, pick: str, realm: int) -> str:
     """Put one created token into The World (a stand-in, or the printed token picked)."""
     if pick == "stand-in":
         made_up = g.stand_in(spec.name, spec.type, spec, g.view.definition(ctx.source).orbital)
@@ -308,7 +309,7 @@ def _place_token(g: Rules, spec, ctx: Context, seat: Seat, pick: str, realm: int
     return g.place_token(seat, g.state.cards[pick].name, realm, printed=pick)
 
 
-def _meets(g: Rules, cid: str, spec) -> bool:
+def _meets(g: Rules, cid: str, spec: TokenSpec) -> bool:
     d = g.view.definition(cid)
     if d.type != spec.type or (spec.type == "wonder" and d.base_power != spec.power):
         return False

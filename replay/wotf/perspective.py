@@ -11,7 +11,7 @@ are hidden too, because an id names a position in the public deck list.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from itertools import islice
 from typing import Any
 
@@ -61,6 +61,20 @@ def _zone_visible(perspective: str, zone: str, seat: str) -> bool:
     return True
 
 
+def is_identified(state: GameState, cid: str, perspective: str) -> bool:
+    """Whether ``perspective`` sees which card ``cid`` is in ``state``: not a card in a deck
+    (no seat sees a deck's order), in the other seat's hand or face down in The World (rule
+    510: not even its controller's view names it).  Words about a card a viewer can't see
+    (a refusal's reason) must not name it: a name beside an id, or beside a place in a
+    deck, would tell the viewer what its board and events keep from it."""
+    card = state.cards.get(cid)
+    if card is None or perspective == "omniscient":
+        return True
+    if card.zone == "world" and card.face_down:
+        return False
+    return _zone_visible(perspective, card.zone, card.owner)
+
+
 def face_down_ids(state: GameState) -> frozenset[str]:
     """Ids of the cards face down in ``state``.  Pass the state at the viewer's horizon (the
     last seq it may see: for a live match's spectator, the delayed one), never a later one:
@@ -87,7 +101,7 @@ def _hide(event: Event, hidden: Collection[str]) -> Event:
     """``event`` with every mention of a ``hidden`` card replaced by ``?``: its id in any
     field that names a card (the card, a source, a wonder, picks, lists, a judge's
     operations), its name beside it, and any text that quotes it (a trigger's detail)."""
-    def unseen(value):
+    def unseen(value: object) -> object:
         if isinstance(value, list):
             return [HIDDEN if isinstance(v, str) and v in hidden else v for v in value]
         return HIDDEN if isinstance(value, str) and value in hidden else value
@@ -277,10 +291,11 @@ def _put_face_down(event: CardMoved) -> bool:
     return (event.face_down and event.from_zone != "world") or event.reason == LEGACY_FACE_DOWN
 
 
-def card_names(state: GameState, perspective: str, events=()) -> dict[str, str]:
+def card_names(state: GameState, perspective: str, events: Iterable[Any] = ()) -> dict[str, str]:
     """Card id -> name, for narrating events that carry only an id (counters, taps, effects,
     control: all about cards in view).  A card that was ever put face down stays unnamed
-    except for the omniscient view."""
+    except for the omniscient view.  (``events`` are any events: :data:`_NAMING_KIND` sorts
+    them by class, so each is read as the class it is.)"""
     hidden: set[str] = set()
     # A token that has ceased to exist (203) is gone from the state; its creation was public.
     gone: dict[str, str] = {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,7 +78,7 @@ def summarize(path: str | os.PathLike, facts: CardFacts) -> MatchSummary:
     return summary
 
 
-def _events_in_force(path) -> list[tuple[int, object]]:
+def _events_in_force(path: str | os.PathLike) -> list[tuple[int, object]]:
     events: list[tuple[int, object]] = []
     for stored in FileStore.read_file(path):
         if isinstance(stored.event, TakenBack):
@@ -216,7 +216,8 @@ def first_player(matches: list[MatchSummary], filters: Filters) -> Table:
                  [(len(games), wins, draws, *_interval(wins, len(games)))])
 
 
-def _seat_games(matches: list[MatchSummary], filters: Filters):
+def _seat_games(matches: list[MatchSummary], filters: Filters) \
+        -> Iterator[tuple[MatchSummary, str, str, bool]]:
     """``(match, seat, opponent seat, won)`` for every seat of every finished match."""
     for m in _finished(matches, filters):
         for seat in m.seats:

@@ -27,6 +27,7 @@ from __future__ import annotations
 from ledger.events import as_seat
 from replay.prompts import Choose, Prompt
 from replay.wotf.abilities import Ability, Op, Selector
+from replay.wotf.abilities import Trigger as AbilityTrigger
 from replay.wotf.bus import Handler, Occurrence
 from replay.wotf.cards import Card, find_ability
 from replay.wotf.events import (
@@ -406,7 +407,7 @@ def event_keys(event: str, by: str | None, card: Card, scope: str, round_: int) 
     return [prefix, f"{prefix}:{card.type}", f"{prefix}:{card.type}:{card.orbital}"]
 
 
-def event_key(on, by: str | None, card: Card, round_: int) -> str:
+def event_key(on: AbilityTrigger, by: str | None, card: Card, round_: int) -> str:
     keys = event_keys(on.event, by, card, on.nth_scope, round_)
     if on.subject.orbital:
         return keys[2]

@@ -13,7 +13,7 @@ from typing import Protocol
 
 import msgspec
 
-from replay.wotf.abilities import Ability, Amount, Condition, Selector
+from replay.wotf.abilities import Ability, Amount, Condition, Number, Selector
 from replay.wotf.cards import ORBITALS, Card, CardDB
 from replay.wotf.state import CardState, GameState, Seat, other
 
@@ -162,7 +162,7 @@ def _id_order(cid: str) -> tuple:
     return (cid.rstrip("0123456789"), int(digits) if digits else 0, cid)
 
 
-def amount(v: Facts, value, ctx: Context) -> int | float:
+def amount(v: Facts, value: Number, ctx: Context) -> int | float:
     """The value of a :data:`~replay.wotf.abilities.Number` for ``ctx``."""
     if value == "inf":
         return math.inf

@@ -7,7 +7,7 @@ from typing import Any
 
 
 def board_text(match_id: str, seq: int, what: str, b: dict[str, Any]) -> str:
-    def num(x):
+    def num(x: object) -> str:
         return str(int(x)) if isinstance(x, float) and x.is_integer() else str(x)
 
     lines = [f"{match_id} @ seq {seq}: {what}",

@@ -136,12 +136,14 @@ def _batches(original: Replay, stored: Sequence[Stored]) -> list[list[Any]]:
 
 
 def _engine_after(store: Store, match_id: str, pool: CardDB, pending: list[Event], length: int,
-                  seq: int):
+                  seq: int) -> Engine:
     """The engine at the prompt after the copy's seq ``seq`` (the copy so far, plus the events
     of the batch being built)."""
     events = [s.event for s in store.read(match_id)] + pending
     assert len(events) == length + len(pending)
-    return Replay(events, pool).engine_after(seq)
+    engine = Replay(events, pool).engine_after(seq)
+    assert isinstance(engine, Engine), "a Wonders of The First match re-derives with its engine"
+    return engine
 
 
 def _derive(engine: Engine, fed: Event) -> list[Event]:

@@ -117,7 +117,7 @@ def test_a_face_down_card_can_not_be_activated_by_its_id(table):
 def test_face_down_handles_are_ordered_by_the_handle_not_by_card_id(table):
     down, pending = _dawn_prompt(table)
     picks = [o["decision"]["pick"] for o in pending["prompt"]["options"]]
-    assert len(picks) == len(down) and all(p.startswith("face-down-") for p in picks)
+    assert len(picks) == len(down) and all(p.startswith("hidden-") for p in picks)
     salt = f"{table.mid}:{pending['length']}"
     in_card_order = [handle_of(SECRET, salt, cid) for cid in sorted(down, key=lambda c: int(c[1:]))]
     assert set(picks) == set(in_card_order)

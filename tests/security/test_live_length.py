@@ -54,3 +54,26 @@ def test_the_viewer_page_and_its_json_do_not_tell_a_live_matchs_true_length(tmp_
         assert lengths == {shown}, lengths
     finally:
         server.stop()
+
+
+def test_a_delayed_event_does_not_tell_where_its_batch_ends(tmp_path):
+    """Each event carries ``batch``, the seq of the last event of the batch it was recorded
+    with.  The public's last event of a live match was often one of a batch that goes on past
+    the delay -- ``batch`` then said how far (here: to the true last seq), in the events pages
+    and the follow stream alike.  The public's events now say no seq past what they show."""
+    server = LiveServer(tmp_path / "store", spectator_delay=1)
+    try:
+        api = LiveApi(server)
+        mid, true_length = _live_match(api)
+        before_last = next(iter(api.store.read(mid, true_length - 2)))
+        assert before_last.batch == true_length - 1, "the last batch has one event: no test"
+        shown = true_length - 1
+        events = api.call("GET", f"/api/public/matches/{mid}/events")[1]["events"]
+        follow = api.client.get(f"/api/matches/{mid}/follow?timeout=0").get_data(as_text=True)
+        streamed = [json.loads(line[6:]) for line in follow.splitlines()
+                    if line.startswith("data: {\"seq\"")]
+        for listed in (events, streamed):
+            assert [e["seq"] for e in listed] == list(range(shown))
+            assert max(e["batch"] for e in listed) == shown - 1, listed[-1]
+    finally:
+        server.stop()

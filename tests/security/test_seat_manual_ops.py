@@ -109,3 +109,28 @@ def test_the_judge_enters_what_the_seat_may_not(manual):
                               {"expected_seq": t.length(), "ops": ops, "note": "ruling"})
     assert status == 201, data
     assert t.omniscient()["players"]["B"]["energy"] == 0
+
+
+def test_a_refused_manual_answer_does_not_name_the_seats_deck_cards(manual):
+    """A seat can't see its deck's order, but a wrong operation on the n-th card of its deck
+    (``deck:A:n``) was refused naming that card and its id ("manual op 1 (move): Squall
+    (A12): a position is top or bottom, not 'middle'"): asking for each place in turn read
+    the whole deck order, and nothing was recorded.  The refusal now names the operation
+    and why, and the card only as hidden; the judge's refusal still names it."""
+    t, cid, _ = manual
+    deck = t.omniscient()["players"]["A"]["deck"]
+    before = t.length()
+    for n, card in enumerate(deck[:3], start=1):
+        for ops in ([{"op": "move", "card": f"deck:A:{n}", "to_zone": "deck", "value": "middle"}],
+                    [{"op": "move", "card": f"deck:A:{n}", "to_zone": "abyss", "value": "top"}],
+                    [{"op": "move", "card": card["id"], "to_zone": "abyss", "value": "top"}]):
+            status, data = _answer(t, cid, ops)
+            assert status == 422 and "manual op 1 (move)" in data["message"], data
+            assert card["name"] not in data["message"] and f"({card['id']})" not in \
+                data["message"], data["message"]
+            assert "hidden from seat A" in data["message"]
+    assert t.length() == before
+    status, data = t.api.call("POST", f"/api/matches/{t.mid}/manual", t.tokens["judge"], {
+        "expected_seq": before, "note": "ruling",
+        "ops": [{"op": "move", "card": "deck:A:1", "to_zone": "abyss", "value": "top"}]})
+    assert status == 422 and f"{deck[0]['name']} ({deck[0]['id']})" in data["message"], data

@@ -170,6 +170,31 @@ def test_eight_players_three_swiss_rounds_a_drop_and_a_bye(api):
         [w or "draw" for matches, _b in history for _a, _bb, w in matches]
 
 
+def test_seven_players_and_three_drops_meet_again_only_where_they_must(api):
+    """Seven players; Ann and Gus drop after round 1, Bob after round 2.  In round 4 Eve has
+    met the three others left, so one rematch is needed -- but Finn and Dev have never met:
+    the round pairs Eve again and Finn with Dev (one rematch), not Eve-Finn and Cleo-Dev (two,
+    as the greedy fallback paired it when no rematch-free pairing existed)."""
+    tid = new_tournament(api, players=7)
+    winners = {1: {"Ann", "Cleo", "Eve"}, 2: {"Eve", "Dev"}, 3: {"Eve", "Finn"}}
+    drops = {2: ["Ann", "Gus"], 3: ["Bob"]}
+    met: list[frozenset[str]] = []
+    for number in (1, 2, 3, 4):
+        for player in drops.get(number, []):
+            assert call(api, "POST", f"/api/tournaments/{tid}/drops", {"player": player})[0] == 201
+        status, started = call(api, "POST", f"/api/tournaments/{tid}/rounds")
+        assert status == 201, started
+        pairs = [(t["a"], t["b"]) for t in started["tables"]]
+        if number < 4:
+            assert not any(frozenset(p) in met for p in pairs), pairs
+        for table in started["tables"] if number < 4 else []:
+            loser = "B" if table["a"] in winners[number] else "A"
+            concede(api, table["match_id"], table["tokens"]["judge"], loser)
+        met += [frozenset(p) for p in pairs]
+    assert pairs == [("Eve", "Cleo"), ("Finn", "Dev")]
+    assert [p for p in pairs if met.count(frozenset(p)) > 1] == [("Eve", "Cleo")]
+
+
 def csv_of(api, tid, kind):
     response = api.client.get(f"/api/tournaments/{tid}/{kind}.csv",
                               headers={"Authorization": f"Bearer {ORGANIZER}"})

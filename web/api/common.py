@@ -202,7 +202,10 @@ def event_fields(narrator: Narrator, stored: Stored) -> dict[str, Any]:
     """:func:`event_out`'s fields, as its ``model_dump()`` gives them (a live follow stream
     writes them as they are: tests/web/test_follow_messages.py compares the two)."""
     event = narrator.redact(stored.event)
-    return {"seq": stored.seq, "at": stored.at, "batch": stored.batch,
+    # ``batch`` (the seq of its batch's last event) stops where the reader's view stops: a
+    # delayed spectator's last events would otherwise tell how far past the delay their
+    # batch -- the live match -- has gone (a reader who sees everything sees whole batches).
+    return {"seq": stored.seq, "at": stored.at, "batch": min(stored.batch, narrator.last),
             "text": narrator.words(event), "event": msgspec.to_builtins(event),
             "undone_by": narrator.undone_by(stored.seq)}
 

@@ -15,7 +15,9 @@ import time
 import pytest
 
 from ledger.errors import MalformedEventError, MatchNotFoundError
-from tests.ledger.contract.matches import notes, opened
+from ledger.events import MatchEnded
+from ledger.store import Outcome
+from tests.ledger.contract.matches import ended, notes, opened
 
 
 def test_wait_answers_at_once_when_the_match_is_already_longer(store):
@@ -71,3 +73,21 @@ def test_an_unknown_list_filter_is_named_in_the_error(store):
     with pytest.raises(TypeError) as raised:
         store.list(size=3, colour="red", round=1)
     assert str(raised.value) == "unknown filter(s): colour, size"
+
+
+def test_outcomes_say_which_matches_ended_and_who_won_in_one_answer(store, reopen):
+    """What a tournament's results and standings ask of the store for every table it started
+    (``web.tournaments.Organizer.results``); PostgreSQL answers it in one query -- it asked one
+    query per table, 5.3 s for 160 tables under a tournament day's load (2026-11-27 07:04)."""
+    for match_id in ("o-won", "o-draw", "o-live"):
+        store.create(opened(match_id))
+    store.append("o-won", ended("B"), 1)
+    store.append("o-draw", [MatchEnded(winner=None, reason="draw")], 1)
+    store.append("o-live", notes(2), 1)
+    other = reopen()  # another process's store: nothing remembered
+    got = other.outcomes(["o-live", "o-won", "o-missing", "o-draw"])
+    assert got == {"o-won": Outcome(True, "B"), "o-draw": Outcome(True, None),
+                   "o-live": Outcome(False, None)}
+    assert other.outcomes([]) == {}
+    store.append("o-live", ended("A"), 3)
+    assert other.outcomes(["o-live"]) == {"o-live": Outcome(True, "A")}
