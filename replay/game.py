@@ -265,6 +265,9 @@ class WebGame(Protocol):
       the seats in the labels, which name no seat letter and no card id.
     * ``prompt_text(state, text, view, players) -> str`` -- a generic prompt's text as ``view``
       reads it (the engine's texts name cards by id; this names them in words).
+    * ``option_label(state, option, view, players) -> str`` -- a generic prompt's listed
+      decision as ``view`` reads it (its cards told apart where two share a name); without it,
+      the option is labelled by the game's narration.
     * ``answer(seat, prompt, pick) -> Event`` -- the decision answering a prompt of listed
       picks (or a ``choose``) with ``pick`` (the generic prompt view needs it).
     * ``seat_decision(rules, seat, event, handle) -> (event, conceal)`` -- a parsed decision

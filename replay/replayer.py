@@ -356,6 +356,16 @@ class Cursor:
                 return self.seek(mark.seq)
         raise IndexError(f"round {round_} has no turn {turn}")
 
+    def seek_turn(self, turn: int) -> Cursor:
+        """The ``turn``-th turn of a game without rounds (State of Wonder: "turn 7")."""
+        index = self.replay.index
+        if index.rounds:
+            raise IndexError(f"this match is played in rounds: give the round of turn {turn}")
+        for mark in index.turns:
+            if mark.number == turn:
+                return self.seek(mark.seq)
+        raise IndexError(f"there is no turn {turn} (the match has {len(index.turns)})")
+
     def seek_battle(self, number: int = 1, realm: int | None = None) -> Cursor:
         """The ``number``-th battle (in ``realm``, if given): "the battle in realm 3"."""
         battles = [b for b in self._standing().battles if realm is None or b[2] == realm]

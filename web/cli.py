@@ -391,7 +391,8 @@ def copy(src: str, dst: str, match_ids: tuple[str, ...]) -> None:
 @click.option("--as", "perspective", default="omniscient", show_default=True,
               help="omniscient, a seat (A, B) or spectator.")
 @click.option("--round", "round_", type=int, help="Go to the start of this round …")
-@click.option("--turn", type=int, help="… or to this turn of --round (\"round 4, turn 7\").")
+@click.option("--turn", type=int, help="… or to this turn of --round (\"round 4, turn 7\"); "
+                                      "State of Wonder, which has no rounds: the N-th turn.")
 @click.option("--battle", type=int, help="Go to the N-th battle of the match (Wonders: in a "
                                         "realm; State of Wonder: a pitched battle or siege).")
 @click.option("--json", "as_json", is_flag=True, help="Print the board as JSON.")
@@ -425,15 +426,19 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
     rep = open_timeline(events, db)  # schema ≤ 2: re-derived by the engine (Replay)
     final, cards = final_state(rep), reading_cards(rep, db)
     cursor = Cursor(rep, len(rep) - 1)
+    if turn is not None and round_ is None and rep.index.rounds:
+        raise click.UsageError("--turn needs --round (a turn of that round)")
     try:
         if at is not None:
             cursor.seek(at)
         elif round_ is not None:
             cursor.seek_round(round_, turn)
+        elif turn is not None:
+            cursor.seek_turn(turn)
         elif battle is not None:
             cursor.seek_battle(battle)
     except IndexError as exc:
-        raise click.BadParameter(str(exc), param_hint="--at/--round/--battle") from None
+        raise click.BadParameter(str(exc), param_hint="--at/--round/--turn/--battle") from None
     seq = cursor.seq
     if isinstance(rep, Timeline):  # verify: does today's engine re-derive what is shown?
         try:
@@ -460,15 +465,15 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
 
 def _check_position(at: int | None, round_: int | None, turn: int | None,
                     battle: int | None) -> None:
-    """Where ``wonders replay`` goes is one of --at, --round (with --turn) and --battle."""
-    given = [name for name, value in (("--at", at), ("--round", round_), ("--battle", battle))
-             if value is not None]
+    """Where ``wonders replay`` goes is one of --at, --round (with --turn), --turn alone (a game
+    without rounds) and --battle."""
+    alone = turn if round_ is None else None  # --turn without --round: a turn of the match
+    given = [name for name, value in (("--at", at), ("--round", round_), ("--turn", alone),
+                                      ("--battle", battle)) if value is not None]
     if len(given) > 1:
         named = f"{', '.join(given[:-1])} and {given[-1]}"
         raise click.UsageError(f"{named} given together: --at, --round and --battle are "
                                f"exclusive (give one)")
-    if turn is not None and round_ is None:
-        raise click.UsageError("--turn needs --round (a turn of that round)")
 
 
 @cli.command()

@@ -94,7 +94,15 @@ def stats():
         first=_first(data["first-player"]), heatmap=heatmap(data["matchups"], min_n),
         realms=realm_chart(data["realms"], min_n),
         dbs=dbs_chart(data["dbs"], filters.dbs_bucket, min_n),
-        sieges=siege_chart(data["sieges"], min_n), **page)
+        sieges=siege_chart(data["sieges"], min_n), first_play=_first_play(filters.game), **page)
+
+
+def _first_play(chosen: str | None) -> str:
+    """The cards table's last column: the mean round of a card's first play, or its turn in a
+    game without rounds (State of Wonder: ``first_round_played`` is a turn, docs/analytics.md)."""
+    if chosen and getattr(game(chosen), "round_of", None) is None:
+        return "Avg. first turn"
+    return "Avg. first round"
 
 
 @bp.get("/stats/<name>.csv")

@@ -77,16 +77,16 @@ def position(match_id: str) -> SandboxOut:
         if seq >= table.length:
             raise MalformedRequestError(f"seq={seq}: match {match_id} has seq 0..{table.length - 1}")
         replay = _replay(table)
-        game = table.game
+        game, players = table.game, players_of(table.opened)
         at = sandbox.open_position(
-            replay, seq, moves, lambda engine: _listed(game, engine),
+            replay, seq, moves, lambda engine: _listed(game, engine, players),
             game.decision, game.answer_chance)
         engine = at.engine
-        names, players = game.card_names(engine.state, "omniscient"), players_of(table.opened)
+        names = game.card_names(engine.state, "omniscient")
         cards = game.cards_of(engine)
         played = [game.narrate(batch[0], None, names, players, cards) for batch in at.played]
         recorded, taken = None, None
-        shown = _listed(game, engine)
+        shown = _listed(game, engine, players)
         if not moves and at.opened_at + 1 < table.length:
             event = table.events[at.opened_at + 1]
             recorded = game.narrate(event, None, names, players, cards)
@@ -98,8 +98,9 @@ def position(match_id: str) -> SandboxOut:
     return services().tables.using(match_id, build)
 
 
-def _listed(game, engine) -> dict[str, Any] | None:
-    shown = prompt_out(game, engine, "omniscient")
+def _listed(game, engine, players) -> dict[str, Any] | None:
+    """The prompt's options as the API lists them, the seats named by their players."""
+    shown = prompt_out(game, engine, "omniscient", players=players)
     return shown.model_dump() if shown is not None else None
 
 

@@ -38,8 +38,10 @@ from replay.sow import events as ev
 #: same events give other rows, so that a warehouse re-derives the matches it ingested before.
 #: 1 (never recorded: a warehouse holds NULL) -- every revision before the column existed;
 #: 2 -- ``events.seat`` falls back to ``attacker``/``owner``/``controller``; a match whose end
-#: a take-back retracted has no ``ended_at``; ``coin_winner`` from the toss in force.
-ROWS_REVISION = 2
+#: a take-back retracted has no ``ended_at``; ``coin_winner`` from the toss in force;
+#: 3 -- ``sow_battles`` counts the step the match ended in (the siege step in which a State was
+#: destroyed has no ``BattleClosed``, and was left out).
+ROWS_REVISION = 3
 
 
 class SowSiegeRow(msgspec.Struct):
@@ -203,5 +205,8 @@ def _battles(match_id: str, events: list[tuple[int, Event]]) -> list[msgspec.Str
             current.destroyed += 1
         elif current is not None and isinstance(e, ev.BattleClosed):
             rows.append(current)
+            current = None
+        elif current is not None and isinstance(e, MatchEnded):
+            rows.append(current)  # the step the match ended in (a State destroyed) was fought
             current = None
     return rows

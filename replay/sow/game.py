@@ -176,6 +176,11 @@ class StateOfWonder:
         """The prompt's text as ``view`` reads it: cards in words, never ids (labels.py)."""
         return labels.prompt_text(state, text, view, players)
 
+    def option_label(self, state: SowState, option: Event, view: str,
+                     players: Mapping[str, str] | None = None) -> str:
+        """A listed decision as ``view`` reads it: cards told apart, never ids (labels.py)."""
+        return labels.option_label(state, option, view, players)
+
     def answer(self, seat: str, prompt: Prompt, pick: Any) -> Event:
         """The decision answering a prompt of listed picks (or a ``choose``) with ``pick``:
         a turn prompt lists the decisions themselves; any other prompt is answered with

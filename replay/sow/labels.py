@@ -3,20 +3,29 @@ where two cards in play share that name, whose it is and where ("Raider (Bob's, 
 battle)"), then what the board shows of it (damage, exhausted, counters), then its place in
 the board's order ("the second"); never its id.  The engine's prompt texts name cards by id
 (the engine never names a card); :func:`prompt_text` puts these words in for one perspective.
-The words are not recorded: an answer is its pick, whatever the text."""
+The words are not recorded: an answer is its pick, whatever the text.
+
+:func:`option_label` does the same for a listed option (a turn's play or activation, a
+combat-tactics lock, join or strike): two Militias of the opponent in a pitched battle read as
+which is which, and a combat to join by the units locked in it ("the combat of Raider and
+Militia"), never by its index."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
 
+from ledger.events import Event
 from replay.prompts import ordinal
+from replay.sow import narrate
+from replay.sow.events import JoinChosen
 from replay.sow.perspective import card_names
 from replay.sow.state import IN_PLAY, CardState, SowState
 
 AREAS = {"battle": "pitched battle", "siege": "besieging", "units": "units",
          "buildings": "buildings", "fortifications": "fortifications", "state": "State"}
 WORD = re.compile(r"[A-Za-z0-9-]+")
+CARD_FIELDS = ("card", "unit", "enemy", "target")  # a decision's fields that hold a card id
 
 
 def prompt_text(state: SowState, text: str, view: str, players: Mapping[str, str] | None) -> str:
@@ -30,6 +39,24 @@ def prompt_text(state: SowState, text: str, view: str, players: Mapping[str, str
             return cid
         return card_label(state, cid, players) if cid in names else "a hidden card"
     return WORD.sub(words, text)
+
+
+def option_label(state: SowState, option: Event, view: str,
+                 players: Mapping[str, str] | None) -> str:
+    """A listed option (a decision event) in ``view``'s words: its cards as
+    :func:`card_label` tells them apart (a card ``view`` may not name stays "a hidden card")."""
+    names = card_names(state, view)
+    locked: list[str] = []
+    if isinstance(option, JoinChosen) and state.battle is not None:
+        locked = state.battle.combats[option.combat]
+    ids = [getattr(option, f, None) for f in CARD_FIELDS] + locked
+    said = {cid: card_label(state, cid, players) if cid in names else "a hidden card"
+            for cid in ids if isinstance(cid, str) and cid in state.cards}
+    if isinstance(option, JoinChosen) and locked:  # the combat: the units locked in it
+        seat = (players or {}).get(option.seat) or f"player {option.seat}"
+        return (f"{seat} sends {said[option.unit]} into the combat of "
+                f"{' and '.join(said[c] for c in locked)}.")
+    return narrate.narrate(option, said, players)
 
 
 def card_label(state: SowState, cid: str, players: Mapping[str, str] | None) -> str:

@@ -139,7 +139,8 @@ LINES: dict[type, Line] = {
     ev.BattleClosed: lambda e, s, p: (f"The {'city siege' if e.step == 'siege' else 'pitched battle'}"
                                       " is over."),
     ev.PlayerBesieged: lambda e, s, p: f"{p(e.attacker)} besieges {p(e.defender)}.",
-    ev.SiegeEntered: lambda e, s, p: f"{p(e.seat)}'s {_names(s, e.units)} enter the siege.",
+    ev.SiegeEntered: lambda e, s, p: (f"{p(e.seat)}'s {_names(s, e.units)} "
+                                      f"{'enters' if len(e.units) == 1 else 'enter'} the siege."),
     ev.SiegeStepBegan: lambda e, s, p: f"{p(e.attacker)}'s city siege of {p(e.defender)} is fought.",
     ev.SiegeDefendersSent: lambda e, s, p: f"{p(e.seat)} defends the city with {_names(s, e.units)}.",
     ev.StructureAttacked: lambda e, s, p: f"{_name(s, e.unit)} attacks {e.name}.",

@@ -16,7 +16,7 @@ import msgspec
 
 from ledger.events import Event, MatchOpened, as_seat
 from replay.sow.cards import CardPool
-from replay.sow.events import CultureOrdered, WonderPlacedFaceDown
+from replay.sow.events import CardPutIntoPlay, CultureOrdered, WonderPlacedFaceDown
 from replay.sow.queries import View
 from replay.sow.state import HIDDEN_AREAS, SEATS, CardState, Seat, SowState
 
@@ -70,10 +70,14 @@ def _redact_opened(opened: MatchOpened, perspective: str) -> MatchOpened:
 
 
 def card_names(state: SowState, perspective: str, events: Sequence[Event] = ()) -> dict[str, str]:
-    """Card id -> name for the cards ``perspective`` may name now: every card outside the hidden
-    areas, and the hidden cards of the perspective's own seat."""
+    """Card id -> name for the cards ``perspective`` may name: every card outside the hidden
+    areas, the hidden cards of the perspective's own seat, and every card ``events`` show put
+    into play -- a card played is revealed by being played (``CardPutIntoPlay`` names it), so
+    the lines about it still name it once it is back in its owner's culture (a retrieval names
+    it too: "Bob retrieves Shieldbearer"), never "a hidden card"."""
+    shown = {e.card for e in events if isinstance(e, CardPutIntoPlay)}
     return {c.id: c.name for c in state.cards.values()
-            if c.area not in HIDDEN_AREAS or can_see(perspective, c.owner)}
+            if c.area not in HIDDEN_AREAS or can_see(perspective, c.owner) or c.id in shown}
 
 
 # -- the board -------------------------------------------------------------------------

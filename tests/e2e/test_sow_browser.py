@@ -58,6 +58,10 @@ def test_the_viewer_steps_through_a_finished_sow_match_on_a_phone(finished, brow
     page.goto(f"{server.base}/matches/{mid}?seq=0&as=omniscient")
     page.wait_for_selector("#board[data-seq='0'] .sow-board")
     assert page.locator(".sow-city").count() == 2
+    # the battle menu says whose city each battle was fought at, by name (it said "at A")
+    battles = [b for b in page.locator("#jump-battle option").all_inner_texts() if b[0] == "#"]
+    assert battles and all(b.endswith(("at Ann's city", "at Bob's city")) for b in battles), \
+        battles
     assert page.locator("[data-area='pitched_battle']").count() == 1
     for area in ("attackers", "fortifications", "units", "buildings", "state", "wonder_area",
                  "culture", "discard"):
@@ -195,3 +199,53 @@ def test_the_status_line_names_players_not_seat_letters(finished, live, browser)
     line = seat_page.inner_text("#status")
     assert " A to act" not in line and " B to act" not in line, line
     assert seat_errors == []
+
+
+def advance_to(api, mid, tokens, kind: str, limit: int = 80) -> dict:
+    """Answer through the API until ``kind`` is pending: each seat plays one plain unit on its
+    first turn (Ann a Mercenary, which outlives Ironhold's 1 damage to each besieger; Bob a
+    Militia: the decks of :func:`create`) and passes after; an attack takes every ready unit, a
+    defence sends no one (so the attacker besieges); anything else takes its first answer."""
+    units_played = {"A": 0, "B": 0}
+    for _ in range(limit):
+        _, pending = api.call("GET", f"/api/matches/{mid}/prompt", tokens["judge"])
+        prompt = pending["prompt"]
+        assert prompt is not None, ("nothing pending", pending)
+        if prompt["kind"] == kind:
+            return prompt
+        seat = prompt["seat"]
+        _, mine = api.call("GET", f"/api/matches/{mid}/prompt", tokens[seat])
+        mine = mine["prompt"]
+        if mine["kind"] == "turn":
+            units = [o["decision"] for o in mine["options"] if o["decision"]["type"] == "PlayChosen"
+                     and o["label"].split(" plays ")[1].rstrip(".") in ("Mercenary", "Militia")]
+            passing = {"type": "MainPassed"}
+            decision = units[0] if units and not units_played[seat] else passing
+            units_played[seat] += decision is not passing
+        elif mine["choose"] is not None:
+            picks = mine["choose"]["of"] if mine["kind"] == "attackers" else []
+            decision = {**(mine.get("answer") or {}), "pick": picks[:mine["choose"]["max"]]}
+        else:
+            decision = mine["options"][0]["decision"]
+        _, state = api.call("GET", f"/api/matches/{mid}/state", tokens["judge"])
+        status, done = api.call("POST", f"/api/matches/{mid}/decisions", tokens[seat],
+                                {"expected_seq": state["length"], "decision": decision})
+        assert status == 201, done
+    raise AssertionError(f"no {kind} prompt in {limit} decisions")
+
+
+def test_the_seat_not_to_act_reads_what_the_other_is_doing_in_words(live, browser):
+    """A State of Wonder prompt's kind is an id ("siege_defenders"): the waiting seat reads
+    what its opponent is doing in words, and a turn of one-tap options asks for no "where"."""
+    server, api = live
+    mid, tokens = create(api)
+    page, errors = watched(browser)
+    page.goto(f"{server.base}/play/{mid}?token={tokens['A']}")
+    page.wait_for_selector("#play[data-length] #prompt.yours .turn")
+    assert page.inner_text("#prompt .hint") == "Tap what you do."  # no realm, no second tap
+    prompt = advance_to(api, mid, tokens, "siege_defenders")
+    assert prompt["seat"] == "B"
+    page.reload()
+    page.wait_for_selector("#play[data-length] #prompt .waiting-for")
+    assert page.inner_text("#prompt .waiting-for") == "Waiting for Bob (defending their city)"
+    assert errors == []

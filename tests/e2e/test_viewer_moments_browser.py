@@ -30,6 +30,7 @@ from replay.wotf import api as wotf_api
 from tests.e2e.demo import ORGANIZER, running_demo
 from tests.e2e.helpers import api_call, start_server
 from tests.e2e.test_viewer_browser import Watched, _ended_match, _press, _replay
+from web.narration import players_of
 
 
 @pytest.fixture(scope="module")
@@ -268,7 +269,8 @@ def test_a_sandbox_lists_the_options_the_recorder_had_and_plays_another(demo, br
     replay = _replay(store, match_id)
     n = _decision_point(replay, replay.index.rounds[3] + 5)
     engine = replay.engine_after(n)  # the recorder's engine at n (the file re-derives)
-    expected = wotf_api.prompt_view(engine, "omniscient", lambda cid: cid)
+    expected = wotf_api.prompt_view(engine, "omniscient", lambda cid: cid,  # seats by name
+                                    players_of(replay.events[0]))
     recorded = wotf_api._without_seat(replay.events[n + 1])
     assert recorded in [o["decision"] for o in expected["options"]]
     before = path.read_bytes()

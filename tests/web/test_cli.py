@@ -206,6 +206,22 @@ def test_replay_positions_that_contradict_are_usage_errors(store, args, message)
     assert done.stderr.strip().splitlines() == [f"error: {message}"]
 
 
+def test_replay_goes_to_a_turn_of_a_state_of_wonder_match(tmp_path):
+    """docs/sow.md: State of Wonder is addressed by turns (it has no rounds). ``--turn N``
+    alone goes to its N-th turn; it said "--turn needs --round", and any --round "was not
+    played", so no turn of such a match could be reached."""
+    wonders("simulate", "--game", "sow", "--matches", 1, "--seed", 3, "--out", tmp_path,
+            check=True)
+    done = wonders("replay", tmp_path / "m-0001.jsonl", "--turn", 7)
+    assert done.returncode == 0, done.stderr
+    assert ": Turn 7: " in done.stdout.splitlines()[0] and "\nturn 7 " in done.stdout
+    done = wonders("replay", tmp_path / "m-0001.jsonl", "--turn", 999)
+    (line,) = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and line.startswith(
+        "error: Invalid value for --at/--round/--turn/--battle: there is no turn 999 (the "
+        "match has "), line
+
+
 def test_a_store_path_that_is_a_file_is_one_line_saying_so(tmp_path):
     """`--store FILE` / `--out FILE` / a copy's DST that is a file said only "FILE: File exists"
     (mkdir's errno); a path under a file said "Not a directory"."""

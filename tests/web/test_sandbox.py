@@ -12,6 +12,7 @@ from replay.sandbox import opening_seq
 from replay.wotf import api as wotf_api
 from replay.wotf.cards import default_cards
 from tests.web.test_api import Api, drive, new_app
+from web.narration import players_of
 
 
 def _ended(tmp_path):
@@ -32,7 +33,9 @@ def test_the_sandbox_offers_the_recorders_options_at_every_decision_point(tmp_pa
         assert status == 200, out
         assert out["seq"] == start >= seq
         engine = replay.engine_after(start)
-        expected = wotf_api.prompt_view(engine, "omniscient", lambda cid: cid)
+        # the seats named by their players, as on the seats' pages ("Ann", not "A")
+        expected = wotf_api.prompt_view(engine, "omniscient", lambda cid: cid,
+                                        players_of(replay.events[0]))
         if expected is None:
             assert out["prompt"] is None
             continue
@@ -85,6 +88,12 @@ def test_a_state_of_wonder_match_plays_from_any_moment(tmp_path):
         assert status == 200, (seq, out)
         assert out["seq"] >= seq and out["board"]["game"] == "sow"
         if out["prompt"] and out["prompt"]["options"]:
+            # the options name the players, as the seats' pages do ("Ann plays Raider."), never
+            # "player A"
+            labels = [o["label"] for o in out["prompt"]["options"]]
+            assert not any("player A" in x or "player B" in x for x in labels), labels
+            if out["prompt"]["kind"] == "turn":
+                assert all(x.startswith(("Ann ", "Bob ")) for x in labels), labels
             status, moved = api.call("GET", f"/api/public/matches/{mid}/sandbox?seq={seq}&moves=0")
             assert status == 200 and len(moved["played"]) == 1, moved
             tried += 1

@@ -205,3 +205,22 @@ def test_an_unreadable_file_is_named_and_the_rest_are_listed(store, tmp_path):
     html = _page(api, "/matches")
     assert _ids(html) == ["m-0001"]
     assert html.count('class="error problem"') == 1 and "broken.jsonl" in html
+
+
+def test_the_list_says_why_a_match_ended_in_words(tmp_path):
+    """A reason is an id ("state_destroyed", "deck_out"): the list reads it in words, as the
+    /play status line does ("Ann wins · state destroyed")."""
+    from replay.games import game
+    sow = game("sow")
+    pool = sow.default_cards()
+    store = tmp_path / "store"
+    for seed in range(1, 20):
+        (opened,) = simulate_matches(FileStore(store), pool, sow.sample_decks(pool), 1, seed,
+                                     prefix=f"s{seed}", game_name="sow")
+        last = list(FileStore.read_file(store / f"{opened.match_id}.jsonl"))[-1].event
+        if last.reason == "state_destroyed":
+            break
+    assert last.reason == "state_destroyed"
+    api = Api(create_app(Settings(store=store, organizer_token=ORGANIZER, secret_key="s" * 32)))
+    html = _page(api, "/matches")
+    assert "wins · state destroyed" in html and "state_destroyed" not in html

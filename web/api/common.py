@@ -313,26 +313,43 @@ def generic_prompt(game: Game, engine: Any, perspective: str,
         return out  # the other seat's options would show that seat's hand
     names = game.card_names(engine.state, prompt.seat)
     answer = getattr(game, "answer", None)
+    card = _card_words(game, engine.state, prompt.seat, names, players)
     if prompt.choose is not None:
         c = prompt.choose
         out["choose"] = {"of": list(c.of), "min": c.min, "max": c.max, "ordered": c.ordered,
                          "multiset": c.multiset}
-        out["labels"] = {cid: names.get(cid, cid) for cid in c.of}
+        out["labels"] = {cid: card(cid) for cid in c.of}
         if answer is not None:
             out["answer"] = _without_seat(answer(prompt.seat, prompt, []))
             out["answer"].pop("pick", None)
         return out
     options = []
+    label = getattr(game, "option_label", None)
     for option in prompt.options:
         if isinstance(option, Event):
             options.append({"decision": _without_seat(option),
-                            "label": game.narrate(option, None, names, players)})
+                            "label": label(engine.state, option, prompt.seat, players)
+                            if label is not None
+                            else game.narrate(option, None, names, players)})
         elif answer is not None:
             options.append({"decision": _without_seat(answer(prompt.seat, prompt, option)),
-                            "label": names.get(option, str(option))
-                            if isinstance(option, str) else str(option)})
+                            "label": card(option) if isinstance(option, str) else str(option)})
     out["options"] = options
     return out
+
+
+def _card_words(game: Game, state: Any, seat: str, names: Mapping[str, str],
+                players: Mapping[str, str] | None):
+    """``pick -> words`` for a listed pick or a ``choose`` entry: a card in the game's prompt
+    words where it has them (two cards in play of one name told apart: which is whose, where,
+    damaged or not), else its name; any other pick as it is."""
+    words = getattr(game, "prompt_text", None)
+
+    def card(pick: str) -> str:
+        if pick not in names:
+            return pick
+        return words(state, pick, seat, players) if words is not None else names[pick]
+    return card
 
 
 def _without_seat(event: Any) -> dict[str, Any]:

@@ -100,7 +100,8 @@ export function sowBoard(board, options = {}) {
 
 export function sowStatus(board, options = {}) {
   const labels = options.labels || {};
-  const result = board.over ? (board.winner ? `${who(board.winner, labels)} wins (${board.reason})` : `draw (${board.reason})`) : "";
+  const why = (board.reason || "").replace(/_/g, " ");  // "state_destroyed": an id, in words
+  const result = board.over ? (board.winner ? `${who(board.winner, labels)} wins (${why})` : `draw (${why})`) : "";
   return [`turn ${board.turn || "–"}`, board.turn_player ? `${who(board.turn_player, labels)} to act` : "",
           board.phase ? `phase ${board.phase}` : "", result].filter(Boolean).join(" · ");
 }

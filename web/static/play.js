@@ -131,9 +131,19 @@ function cardNames(board) {
 
 // -- the prompt ------------------------------------------------------------------------------
 
+// What the seat to act is doing, in words: a prompt's kind is an id ("siege_defenders").
+const WHAT_FOR = {
+  turn: "their turn", manual: "a card's text", stats: "entering a card's printed stats",
+  target: "choosing a target", order: "choosing an order", discard: "choosing discards",
+  // State of Wonder's prompts (docs/sow.md, "Prompts and decisions")
+  attackers: "declaring attackers", defenders: "choosing defenders",
+  siege_defenders: "defending their city", tactics: "combat tactics",
+  damage: "assigning damage", siege: "deciding on a City Siege",
+  retreat: "deciding whether to retreat", retrieve: "retrieving a card",
+};
+
 function whatFor(prompt) {
-  const what = { turn: "their turn", manual: "a card's text", stats: "entering a card's printed stats" };
-  return what[prompt.kind] || prompt.kind;
+  return WHAT_FOR[prompt.kind] || prompt.kind.replace(/_/g, " ");
 }
 
 function renderPrompt(prompt) {
@@ -374,7 +384,7 @@ async function refresh() {
   const b = current.board;
   const d = current.divergence;
   if (b.over) {
-    setStatus(`Match over: ${b.winner ? `${seatName(b.winner)} wins` : "draw"} (${b.reason.replace("_", " ")}).`);
+    setStatus(`Match over: ${b.winner ? `${seatName(b.winner)} wins` : "draw"} (${b.reason.replace(/_/g, " ")}).`);
   } else if (d) {  // shown as recorded; the engine can't continue it
     setStatus(`The engine disagrees with the record at seq ${d.seq}, so this match can be ` +
               `viewed and downloaded but not continued: ${d.message}`, true);

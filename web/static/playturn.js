@@ -87,7 +87,10 @@ export function turnChooser(options, names, picked, choose, decide) {
         onclick: () => (lone ? decide(group[0].decision) : choose(key)),
       }, groupLabel(key, group, names), lone ? "" : el("span", { class: "count" }, ` ${group.length}`)));
     }
-    box.append(el("p", { class: "hint" }, "Tap a card (here, in your hand or on the board), then where."), row);
+    // "then where" only where a first tap leads to a second (a card with several uses)
+    const twoTaps = [...groups.values()].some((group) => group.length > 1);
+    box.append(el("p", { class: "hint" }, twoTaps
+      ? "Tap a card (here, in your hand or on the board), then where." : "Tap what you do."), row);
     return box;
   }
   box.append(el("p", { class: "question" }, `${groupLabel(picked, chosen, names)}: choose`));

@@ -73,7 +73,8 @@ function draw(step) {
   $("current").title = $("current").textContent;  // the dock shows two lines at most
   $("current").classList.toggle("diverged-here", Boolean(here));
   const names = playerNames();
-  const result = b.over ? (b.winner ? `${names[b.winner] || b.winner} wins (${b.reason})` : `draw (${b.reason})`) : "";
+  const why = (b.reason || "").replace(/_/g, " ");  // "state_destroyed": an id, in words
+  const result = b.over ? (b.winner ? `${names[b.winner] || b.winner} wins (${why})` : `draw (${why})`) : "";
   $("status").textContent = game ? [step.live ? "● live" : "", game.status(b, { labels: names })].filter(Boolean).join(" · ")
     : [step.live ? "● live" : "", `round ${b.round || "–"}`,
        b.phase ? `phase ${b.phase}` : "", result].filter(Boolean).join(" · ");
@@ -103,6 +104,13 @@ function draw(step) {
 // The players' names by seat (the status line and State of Wonder's board name them so).
 function playerNames() {
   return view.timeline.players || {};
+}
+
+// Where a battle of a game without realms was fought: the defender's city, by its player
+// (State of Wonder's index gives the defending seat, "A").
+function cityOf(seat) {
+  const name = playerNames()[seat];
+  return name ? `${name}'s city` : `seat ${seat}`;
 }
 
 function seatLabels() {
@@ -209,7 +217,7 @@ function drawMarks(t) {
   const rounds = t.has_rounds !== false;
   for (const x of t.turns) mark("turn", x.seq, rounds ? `round ${x.round}, turn ${x.turn} (${x.seat})` : `turn ${x.turn} (${x.seat})`);
   for (const r of t.rounds) mark("round", r.seq, `round ${r.round}`, String(r.round));
-  for (const x of t.battles) mark("battle", x.seq, rounds ? `battle #${x.number}: round ${x.round}, realm ${x.realm}` : `battle #${x.number} at ${x.realm}`);
+  for (const x of t.battles) mark("battle", x.seq, rounds ? `battle #${x.number}: round ${x.round}, realm ${x.realm}` : `battle #${x.number} at ${cityOf(x.realm)}`);
   for (const n of t.notes || []) mark("note", n.seq, `✎ ${n.name}: ${n.text}`).dataset.note = n.note;
   track.replaceChildren(...marks);
 }
@@ -243,7 +251,7 @@ function drawJumps(t) {
   fillSelect($("jump-round"), t.rounds.map((r) => [r.seq, `round ${r.round}`]));
   const rounds = t.has_rounds !== false;  // a game without rounds (State of Wonder) counts turns only
   fillSelect($("jump-turn"), t.turns.map((x) => [x.seq, rounds ? `round ${x.round}, turn ${x.turn} (${x.seat})` : `turn ${x.turn} (${x.seat})`]));
-  fillSelect($("jump-battle"), t.battles.map((x) => [x.seq, rounds ? `#${x.number}: round ${x.round}, realm ${x.realm}` : `#${x.number}: at ${x.realm}`]));
+  fillSelect($("jump-battle"), t.battles.map((x) => [x.seq, rounds ? `#${x.number}: round ${x.round}, realm ${x.realm}` : `#${x.number}: at ${cityOf(x.realm)}`]));
   const allowed = new Set(t.perspectives);
   for (const o of $("perspective").options) o.disabled = !allowed.has(o.value);
 }

@@ -132,3 +132,17 @@ def test_facts_after_a_take_back() -> None:
     stored = [*stored_of(opened, events[:cut]), Stored(cut + 1, "", cut + 1, "", "", TakenBack(10))]
     facts = GAME.facts(stored)
     assert facts["matches"][0].reason is None and facts["matches"][0].rounds_played <= 1
+
+
+def test_the_siege_step_a_state_falls_in_is_a_battle_row() -> None:
+    """docs/analytics.md: ``sow_battles`` has one row per pitched battle or siege step fought.
+    The step in which a State is destroyed ends the match before any ``BattleClosed``: it was
+    fought, and is the match's last row (seed 1's greedy match ends so)."""
+    opened, events = played(1, ("greedy", "greedy"))
+    assert events[-1].reason == "state_destroyed"
+    names = [type(e).__name__ for e in events]
+    steps = [i for i, n in enumerate(names) if n in ("AttackersDeclared", "SiegeStepBegan")]
+    assert "BattleClosed" not in names[steps[-1]:]  # the last step never closed
+    rows = GAME.facts(stored_of(opened, events))["sow_battles"]
+    assert len(rows) == len(steps)
+    assert rows[-1].seq == steps[-1] + 1 and rows[-1].step == "siege"  # seq 0 is MatchOpened

@@ -112,3 +112,34 @@ def test_unknown_perspective_is_refused() -> None:
     opened, _ = played(1)
     with pytest.raises(ValueError, match="unknown perspective"):
         board(initial_state(opened), pool(), "C")
+
+
+def test_a_card_played_is_named_after_it_returns_to_its_culture() -> None:
+    """A card played is revealed by being played (CardPutIntoPlay names it): once it is back in
+    its owner's culture (retrieved), the lines about it still name it for the other seat and the
+    spectator -- they read "a hidden card" ("Bob plays a hidden card. Bob spends 2 gold (play
+    Shieldbearer). Bob puts Shieldbearer into play exhausted."), on /play and in the viewer.
+    A card never played stays unnamed."""
+    from replay.sow.events import CardPutIntoPlay, CardRetrieved
+    from replay.sow.perspective import card_names
+    for seed in range(1, 20):
+        opened, events = played(seed, ("greedy", "greedy"))
+        retrieved = {e.card: e.seat for e in events if isinstance(e, CardRetrieved)}
+        state = initial_state(opened)
+        for e in events:
+            state = evolve(state, e)
+        back = {cid for cid in retrieved if state.cards[cid].area == "culture"}
+        if back:
+            break
+    assert back, "no greedy match of seeds 1-19 ends with a retrieved card in its culture"
+    played_ids = {e.card for e in events if isinstance(e, CardPutIntoPlay)}
+    for cid in back:
+        other = "B" if retrieved[cid] == "A" else "A"
+        for view in (other, "spectator"):
+            assert card_names(state, view, events)[cid] == state.cards[cid].name
+            assert cid not in card_names(state, view)  # without the events: hidden now
+    never = {c.id for c in state.cards.values() if c.area == "culture"} - played_ids
+    for cid in never:
+        owner = state.cards[cid].owner
+        assert cid not in card_names(state, "B" if owner == "A" else "A", events)
+        assert cid not in card_names(state, "spectator", events)
