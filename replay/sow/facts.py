@@ -40,8 +40,10 @@ from replay.sow import events as ev
 #: 2 -- ``events.seat`` falls back to ``attacker``/``owner``/``controller``; a match whose end
 #: a take-back retracted has no ``ended_at``; ``coin_winner`` from the toss in force;
 #: 3 -- ``sow_battles`` counts the step the match ended in (the siege step in which a State was
-#: destroyed has no ``BattleClosed``, and was left out).
-ROWS_REVISION = 3
+#: destroyed has no ``BattleClosed``, and was left out);
+#: 4 -- the events in force follow :mod:`ledger.line` (a redo puts the line it returns to back
+#: in force), and a take-back still in force is not ``retracted`` (every one was before).
+ROWS_REVISION = 4
 
 
 class SowSiegeRow(msgspec.Struct):

@@ -64,8 +64,11 @@ from replay.wotf.events import (
 #: The rows revision of these facts (docs/analytics.md, "Rows revision"): bump it whenever the
 #: same events give other rows, so that a warehouse re-derives the matches it ingested before.
 #: 1 (never recorded: a warehouse holds NULL) -- every revision before the column existed;
-#: 2 -- the first one recorded (a warehouse made before re-derives its matches once).
-ROWS_REVISION = 2
+#: 2 -- the first one recorded (a warehouse made before re-derives its matches once);
+#: 3 -- the events in force follow :mod:`ledger.line`: a take-back to a seq an earlier
+#: take-back undid (a redo) puts that line's events back in force, as the board shows them;
+#: before, they stayed ``retracted`` and out of every other table.
+ROWS_REVISION = 3
 
 TURN_ACTIONS = (PlayDeclared, AttackDeclared, DrawDeclared, ActivationDeclared, HarvestDeclared,
                 Passed)
