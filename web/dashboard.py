@@ -35,10 +35,11 @@ from flask import Blueprint, Response, current_app, render_template, request
 
 from ledger import stats as named
 from ledger.csvcells import csv_text
-from ledger.warehouse import connect
+from ledger.warehouse import WarehouseError, connect
 from replay.games import game, names
 from web.api.common import query_int, services
 from web.errors import MalformedRequestError, NotFoundError
+from web.organize import signed_in
 
 bp = Blueprint("dashboard", __name__)
 WAREHOUSE_ENV = "WONDERS_WAREHOUSE"
@@ -83,8 +84,8 @@ def stats():
     page = {"filters": filters, "sort": sort, "rank": rank, "descending": descending,
             "min_n": min_n, "notice": notice}
     if not path.exists():
-        return render_template("stats.html", missing=str(path), data=None, tournaments=[],
-                               games=[], rulesets=[], **page)
+        return render_template("stats.html", missing=True, where=_shown_path(path), data=None,
+                               tournaments=[], games=[], rulesets=[], **page)
     data, choices = _computed(path, filters)
     cards = sorted(data["cards"].records(), key=lambda r: _sort_key(r, sort, rank, min_n),
                    reverse=descending)
@@ -95,6 +96,12 @@ def stats():
         realms=realm_chart(data["realms"], min_n),
         dbs=dbs_chart(data["dbs"], filters.dbs_bucket, min_n),
         sieges=siege_chart(data["sieges"], min_n), first_play=_first_play(filters.game), **page)
+
+
+def _shown_path(path: Path) -> str | None:
+    """The warehouse file's path as a page may show it: to the organizer signed in at
+    ``/organize`` only (a path on the server is not the public's business), else ``None``."""
+    return str(path) if signed_in() else None
 
 
 def _first_play(chosen: str | None) -> str:
@@ -112,7 +119,9 @@ def chart_csv(name: str):
         raise NotFoundError(f"/stats/{name}.csv: no such chart (use one of {', '.join(CHARTS)})")
     path = warehouse_path()
     if not path.exists():
-        raise NotFoundError(f"no warehouse at {path} yet: run `wonders ingest` first")
+        at = _shown_path(path)
+        raise NotFoundError(f"no warehouse {'at ' + at + ' ' if at else ''}yet: "
+                            f"run `wonders ingest` first")
     table = _computed(path, _filters()[0])[0][name]
     return Response(csv_text([table.columns, *table.rows]), mimetype="text/csv", headers={
         "Content-Disposition": f'attachment; filename="wonders-{name}.csv"'})
@@ -161,7 +170,11 @@ def _computed(path: Path, filters: named.Filters) -> tuple[dict, dict]:
     key = (str(path), stat.st_mtime_ns, stat.st_size, filters)
     cache: dict = current_app.extensions.setdefault("wonders_stats", {})
     if key not in cache:
-        con = connect(path, read_only=True, wait=LOAD_WAIT)
+        try:
+            con = connect(path, read_only=True, wait=LOAD_WAIT)
+        except WarehouseError as exc:  # its message names the file: the organizer's alone
+            shown = _shown_path(path) or "the warehouse file"
+            raise type(exc)(str(exc).replace(str(path), shown)) from None
         try:
             data = {name: named.compute(con, name, filters) for name in CHARTS}
             choices = _choices(con)

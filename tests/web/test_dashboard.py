@@ -111,11 +111,47 @@ def test_filters_reach_the_statistics(client, warehouse):
     assert response.status_code == 400 and "ruleset" in response.get_json()["message"]
 
 
+ORGANIZER = "o" * 32
+
+
+def _organizer_client(app):
+    """A client signed in at /organize with the organizer token."""
+    client = app.test_client()
+    assert client.post("/organize/login", data={"token": ORGANIZER},
+                       headers={"Origin": "http://localhost"}).status_code == 303
+    return client
+
+
 def test_without_a_warehouse_the_page_says_how_to_make_one(tmp_path):
-    app = create_app(Settings(store=tmp_path / "store", secret_key="s" * 32))
+    """The public learns there is no warehouse yet, not where on the server it would be; the
+    organizer (signed in at /organize) sees the file and the command to make it."""
+    app = create_app(Settings(store=tmp_path / "store", secret_key="s" * 32,
+                              organizer_token=ORGANIZER))
+    where = str(tmp_path / "store" / "warehouse.duckdb")
     html = _get(app.test_client(), "/stats")
-    assert "No warehouse at" in html and "wonders ingest" in html
-    assert str(tmp_path / "store" / "warehouse.duckdb") in html
+    assert "No statistics yet" in html and "wonders ingest" in html
+    assert str(tmp_path) not in html
+    response = app.test_client().get("/stats/cards.csv")
+    assert response.status_code == 404 and str(tmp_path) not in response.get_data(as_text=True)
+    assert response.get_json()["message"] == "no warehouse yet: run `wonders ingest` first"
+    organizer = _organizer_client(app)
+    html = _get(organizer, "/stats")
+    assert "No warehouse at" in html and f"wonders ingest STORE --db {where}" in html
+    assert where in organizer.get("/stats/cards.csv").get_json()["message"]
+
+
+def test_a_file_that_is_no_warehouse_is_named_to_the_organizer_only(tmp_path):
+    """The warehouse's own errors (here: a file that is not DuckDB) keep the path from the
+    public too."""
+    app = create_app(Settings(store=tmp_path / "store", secret_key="s" * 32,
+                              organizer_token=ORGANIZER))
+    (tmp_path / "store" / "warehouse.duckdb").write_text("not a database, just some text\n")
+    response = app.test_client().get("/stats/cards.csv")
+    message = response.get_json()["message"]
+    assert response.status_code == 400 and str(tmp_path) not in message
+    assert message.startswith("the warehouse file: not a DuckDB warehouse")
+    message = _organizer_client(app).get("/stats/cards.csv").get_json()["message"]
+    assert message.startswith(f"{tmp_path / 'store' / 'warehouse.duckdb'}: not a DuckDB")
 
 
 def test_a_warehouse_held_by_an_ingest_load_is_a_503_in_one_line(warehouse, tmp_path,
@@ -142,8 +178,8 @@ def test_a_warehouse_held_by_an_ingest_load_is_a_503_in_one_line(warehouse, tmp_
         response = app.test_client().get("/stats/cards.csv")
         assert response.status_code == 503
         message = response.get_json()["message"]
-        assert message == (f"{copy}: the warehouse is in use by another process (an ingest "
-                           f"loading it); try again in a moment")
+        assert message == ("the warehouse file: the warehouse is in use by another process ("
+                           "an ingest loading it); try again in a moment")  # no server path
     finally:
         holder.kill()
         holder.wait()
