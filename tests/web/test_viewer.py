@@ -224,3 +224,21 @@ def test_the_list_says_why_a_match_ended_in_words(tmp_path):
     api = Api(create_app(Settings(store=store, organizer_token=ORGANIZER, secret_key="s" * 32)))
     html = _page(api, "/matches")
     assert "wins · state destroyed" in html and "state_destroyed" not in html
+
+
+def test_a_tournament_match_without_round_or_table_reads_its_tournament_alone(tmp_path):
+    """POST /api/matches may name a tournament and leave round and table out (docs/api.md):
+    the list reads "Friday Night", not "Friday Night · RNone · TNone"; a round alone reads
+    "· R2"."""
+    api = Api(new_app(tmp_path))
+    for extra in ({}, {"round": 2}):
+        status, _ = api.call("POST", "/api/matches", ORGANIZER,
+                             {"seats": SEATS, "tournament": "Friday Night", **extra})
+        assert status == 201
+    html = _page(api, "/matches")
+    cells = re.findall(r'<td data-label="Tournament">([^<]*)</td>', html)
+    assert sorted(cells) == ["Friday Night", "Friday Night · R2"]
+    assert "None" not in html
+    for match_id in _ids(html):  # the viewer's heading likewise
+        heading = _page(api, f"/matches/{match_id}")
+        assert "Friday Night · " in heading and "None" not in heading
