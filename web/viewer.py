@@ -27,6 +27,7 @@ goes past the delay: ``length`` is the events shown (``last + 1``), never the li
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections import OrderedDict
 from typing import cast
@@ -34,7 +35,14 @@ from typing import cast
 import msgspec
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
-from ledger.errors import LedgerError
+from ledger.errors import (
+    IntegrityError,
+    LedgerError,
+    MalformedEventError,
+    NewerFormatError,
+    NonCanonicalLineError,
+    NotAMatchFileError,
+)
 from ledger.events import MatchOpened, TakenBack
 from replay.errors import ReplayError
 from replay.games import game as game_named
@@ -91,19 +99,44 @@ def listing(store, extensions: dict) -> tuple[list[dict], list[str]]:
     for match_id, head in store.heads().items():
         present.add(match_id)
         if isinstance(head, Exception):
-            problems.append(str(head))
+            problems.append(public_problem(match_id, head))
             continue
         hit = cache.get(match_id)
         if hit is None or hit[0] != head:
             try:
                 hit = cache[match_id] = (head, _row(store.info(match_id)))
             except LedgerError as exc:
-                problems.append(str(exc))
+                problems.append(public_problem(match_id, exc))
                 continue
         rows.append(hit[1])
     for gone in set(cache) - present:
         cache.pop(gone, None)
     return rows, problems
+
+
+#: What kind of damage each error of the ledger is, in words anyone may read (most specific
+#: first): the message itself is the operator's (it names the server's file and may quote the
+#: line's bytes -- hidden cards of a live match).
+DAMAGE = ((NonCanonicalLineError, "a line not in its canonical encoding"),
+          (IntegrityError, "altered data (a hash or the chain does not match)"),
+          (NewerFormatError, "written by a newer program than this server's"),
+          (NotAMatchFileError, "not a regular file"),
+          (MalformedEventError, "a line that is not a ledger event"))
+_WHERE = re.compile(r":(\d+): seq (\d+): |:(\d+): ")
+
+
+def public_problem(match_id: str, exc: Exception) -> str:
+    """Why a match cannot be listed, for the public: the match, the line and seq where its file
+    is damaged and the kind of damage -- never the file's path or any byte of its content
+    (``wonders verify`` gives the operator the whole message)."""
+    kind = next((words for cls, words in DAMAGE if isinstance(exc, cls)), "cannot be read")
+    found = _WHERE.search(str(exc))
+    where = ""
+    if found and found.group(1):
+        where = f" at line {found.group(1)} (seq {found.group(2)})"
+    elif found:
+        where = f" at line {found.group(3)}"
+    return f"{match_id}{where}: {kind} (wonders verify on the server gives the detail)"
 
 
 def public_opening(opened: MatchOpened, ended: bool) -> MatchOpened:

@@ -204,7 +204,9 @@ def test_an_unreadable_file_is_named_and_the_rest_are_listed(store, tmp_path):
     api = Api(create_app(Settings(store=mine, organizer_token=ORGANIZER, secret_key="s" * 32)))
     html = _page(api, "/matches")
     assert _ids(html) == ["m-0001"]
-    assert html.count('class="error problem"') == 1 and "broken.jsonl" in html
+    (problem,) = re.findall(r'class="error problem">([^<]*)</p>', html)
+    assert problem.startswith("unreadable: broken: a line that is not a ledger event")
+    assert "this is" not in problem and str(tmp_path) not in html
 
 
 def test_the_list_says_why_a_match_ended_in_words(tmp_path):
@@ -242,3 +244,30 @@ def test_a_tournament_match_without_round_or_table_reads_its_tournament_alone(tm
     for match_id in _ids(html):  # the viewer's heading likewise
         heading = _page(api, f"/matches/{match_id}")
         assert "Friday Night · " in heading and "None" not in heading
+
+
+def _rehashed(line: bytes) -> bytes:
+    """``line`` with its hash recomputed (a tool that rewrote the line and its hash)."""
+    import hashlib
+    cut = line.rindex(b',"hash":"')
+    return line[:cut] + b',"hash":"%s"}' % hashlib.sha256(line[:cut] + b"}").hexdigest().encode()
+
+
+def test_a_damaged_live_match_is_listed_without_a_byte_of_its_line(tmp_path):
+    """A damaged line of a live match may hold what no one may see yet (a deck, a hand): the
+    list says which match, where and what kind of damage, and quotes nothing of the line --
+    nor the file's path on the server."""
+    api = Api(new_app(tmp_path))
+    status, created = api.call("POST", "/api/matches", ORGANIZER, {"seats": SEATS})
+    assert status == 201
+    path = next(tmp_path.rglob(f"{created['match_id']}.jsonl"))
+    lines = path.read_bytes().split(b"\n")
+    assert b'"card":"Sun Knight"' in lines[0]
+    # the same event, but a name escaped: canonical JSON would not escape it
+    lines[0] = _rehashed(lines[0].replace(b'"card":"Sun Knight"', b'"card":"\\u0053un Knight"', 1))
+    path.write_bytes(b"\n".join(lines))
+    html = _page(api, "/matches")
+    (problem,) = re.findall(r'class="error problem">([^<]*)</p>', html)
+    assert problem == (f"unreadable: {created['match_id']} at line 1 (seq 0): a line not in "
+                       f"its canonical encoding (wonders verify on the server gives the detail)")
+    assert "Sun" not in problem and str(tmp_path) not in html
