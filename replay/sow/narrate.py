@@ -29,6 +29,7 @@ from ledger.events import (
     MatchOpened,
     TakenBack,
 )
+from replay.judges import judge_named
 from replay.sow import events as ev
 from replay.sow.cards import load_pool
 
@@ -99,8 +100,8 @@ LINES: dict[type, Line] = {
     Conceded: lambda e, s, p: _conceded(e, p(e.seat)),
     TakenBack: lambda e, s, p: (f"Take-back: the match returns to event {e.to_seq} ({e.by})"
                                 f"{': ' + e.reason if e.reason else ''}."),
-    JudgeNote: lambda e, s, p: f"Judge {e.judge}: {e.text}",
-    GameLossGiven: lambda e, s, p: (f"Judge {e.judge} gives {p(e.seat)} a game loss"
+    JudgeNote: lambda e, s, p: f"{judge_named(e.judge)} notes: {e.text}",
+    GameLossGiven: lambda e, s, p: (f"{judge_named(e.judge)} gives {p(e.seat)} a game loss"
                                     f"{': ' + e.reason if e.reason else ''}; {p(e.seat)} loses "
                                     "the match."),
     JudgeCalled: lambda e, s, p: f"{p(e.seat)} calls the judge{': ' + e.text if e.text else ''}.",

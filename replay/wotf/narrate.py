@@ -23,6 +23,7 @@ from ledger.events import (
     MatchOpened,
     TakenBack,
 )
+from replay.judges import judge_named
 from replay.wotf import events as ev
 from replay.wotf.events import (
     ActivationDeclared,
@@ -274,15 +275,15 @@ def _narrate_cards(event: Event, w: Words) -> str:
         return f"Realm {event.realm} is banished with everything in it"
     if isinstance(event, ManualEffect):
         said = f"{event.note} — " if event.note else ""
-        return f"Judge {event.by} rules: {said}{manual_ops(event.ops, w)}"
+        return f"{judge_named(event.by)} rules: {said}{manual_ops(event.ops, w)}"
     if isinstance(event, ManualResolved):
         return (f"{w.seat(event.seat)} resolves {w.card(event.card)} by hand: "
                 f"{manual_ops(event.ops, w)}")
     if isinstance(event, JudgeNote):
-        return f"Judge {event.judge} notes: {event.text}"
+        return f"{judge_named(event.judge)} notes: {event.text}"
     if isinstance(event, GameLossGiven):
         who = w.seat(event.seat)
-        return (f"Judge {event.judge} gives {who} a game loss"
+        return (f"{judge_named(event.judge)} gives {who} a game loss"
                 + (f": {event.reason}" if event.reason else "") + f"; {who} loses the match")
     if isinstance(event, JudgeCalled):
         return f"{w.seat(event.seat)} calls the judge" + (f": {event.text}" if event.text else "")

@@ -249,3 +249,20 @@ def test_the_seat_not_to_act_reads_what_the_other_is_doing_in_words(live, browse
     page.wait_for_selector("#play[data-length] #prompt .waiting-for")
     assert page.inner_text("#prompt .waiting-for") == "Waiting for Bob (defending their city)"
     assert errors == []
+
+
+def test_the_judges_take_back_rows_of_a_sow_match_read_as_sentences(live, browser):
+    """A State of Wonder sentence ends with a full stop: the row reads "Undo Ann plays X, and
+    2 later batches", not "Undo Ann plays X. and 2 later batch(es)"."""
+    from tests.e2e.test_takeback_browser import check_undo_rows, undo_rows
+    server, api = live
+    mid, tokens = create(api)
+    with pytest.raises(AssertionError, match="did not end"):
+        play_out(api, lambda m: server.store / f"{m}.jsonl", mid, tokens, seed=3, limit=6,
+                 check_every=1000)
+    page, errors = watched(browser)
+    page.goto(f"{server.base}/play/{mid}?token={tokens['judge']}")
+    rows = undo_rows(page)
+    assert len(rows) >= 3, rows
+    check_undo_rows(rows)
+    assert errors == []

@@ -78,3 +78,30 @@ def test_the_judges_console_offers_the_line_a_take_back_returned_to(browser, ser
         "#history li.point", "items => items.map((li) => li.dataset.seq)")]
     assert offered[0] == ends[7], offered  # the latest: the batch before the one taken back to
     assert set(ends[5:8]) <= set(offered), offered
+
+
+def undo_rows(page) -> list[str]:
+    """The judge's console's take-back rows as read, latest first."""
+    page.wait_for_selector("#history li.point")
+    return [text.strip() for text in page.eval_on_selector_all(
+        "#history li.point", "items => items.map((li) => li.innerText.replace(/\\n.*/s, ''))")]
+
+
+def check_undo_rows(rows: list[str]) -> None:
+    """Each row reads "Undo <what the first undone event says>", then "and N later batch" or
+    "batches": no full stop inside the sentence, no "batch(es)"."""
+    assert rows and all(row.startswith("Undo ") for row in rows), rows
+    assert not any(". and" in row or "(es)" in row or row.endswith(".") for row in rows), rows
+    assert "later batch" not in rows[0], rows  # the latest undoes one batch
+    assert rows[1].endswith(", and 1 later batch"), rows
+    assert rows[-1].endswith(f", and {len(rows) - 1} later batches"), rows
+
+
+def test_the_take_back_rows_read_as_sentences(browser, server):
+    mid, tokens = _create(server)
+    _decide(server, mid, tokens, random.Random(3), 8)
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(f"{server}/play/{mid}?token={tokens['judge']}")
+    rows = undo_rows(page)
+    assert len(rows) >= 3, rows
+    check_undo_rows(rows)

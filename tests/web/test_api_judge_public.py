@@ -69,7 +69,7 @@ def test_manual_effects_notes_and_a_game_loss(tmp_path):
     assert board["over"] and board["winner"] == "A" and board["reason"] == "game_loss"
     assert [e["event"]["type"] for e in data["events"]] == ["GameLossGiven", "MatchEnded"]
     assert data["events"][0]["text"] == \
-        "Judge judge gives Bob a game loss: marked cards; Bob loses the match"  # players by name
+        "The judge gives Bob a game loss: marked cards; Bob loses the match"  # players by name
     status, data = api.decide(mid, tokens["A"], {"type": "Passed"}, data["seq"])
     assert status == 422 and "the match is over" in data["message"]
     # the record re-derives: the game loss is fed to the engine like a concession

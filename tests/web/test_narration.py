@@ -95,6 +95,26 @@ def test_setup_steps_read_once_with_players_named():
         "Realm 1 starts on Ann's right"
 
 
+def test_a_judges_note_reads_naturally_in_both_games():
+    """The API records its judge as "judge": "The judge notes: …", not "Judge judge: …"; a
+    named judge reads "Judge Jo", and a name that says it already is not doubled."""
+    from ledger.events import GameLossGiven, JudgeNote
+    from replay.sow.narrate import narrate as sow_narrate
+    players = {"A": "Ann", "B": "Bob"}
+    assert narrate(JudgeNote("judge", "slow play warning"), players=players) == \
+        "The judge notes: slow play warning"
+    assert sow_narrate(JudgeNote("judge", "slow play warning"), {}, players) == \
+        "The judge notes: slow play warning"
+    assert narrate(JudgeNote("Jo", "deck checked"), players=players) == \
+        "Judge Jo notes: deck checked"
+    assert sow_narrate(JudgeNote("Judge Jo", "deck checked"), {}, players) == \
+        "Judge Jo notes: deck checked"
+    assert sow_narrate(GameLossGiven("B", "marked cards"), {}, players) == \
+        "The judge gives Bob a game loss: marked cards; Bob loses the match."
+    assert narrate(ev.ManualEffect("judge", [ev.ManualOp("stone", seat="B", realm=2)]),
+                   players=players) == "The judge rules: a stone of realm 2 goes to Bob"
+
+
 def test_a_loss_reads_as_one_and_manual_changes_say_what_they_did():
     from ledger.events import Conceded, MatchEnded
     players, names = {"A": "Ann", "B": "Bob"}, {"A12": "Sky Roc"}

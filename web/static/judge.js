@@ -56,6 +56,14 @@ export function takeBackPoints(line) {
   return points.reverse();  // the latest first
 }
 
+// A take-back row's words after "Undo": the first undone event's sentence (a State of Wonder
+// sentence ends with a full stop: dropped, the row goes on) and how many later batches go too.
+export function undoLabel(text, later) {
+  const said = text.replace(/\.$/, "");
+  if (later < 1) return said;
+  return `${said}, and ${later} later ${later === 1 ? "batch" : "batches"}`;
+}
+
 export class JudgeConsole {
   // `ctx`: {call(method, path, body), write(path, body), names(text), seatName(seat),
   //         length(), refresh()}
@@ -122,8 +130,7 @@ export class JudgeConsole {
     const row = el("li", { class: "point", "data-seq": point.seq },
       el("button", { type: "button", class: "takeback", "data-seq": point.seq,
                      onclick: () => this.confirm(point) }, "Undo"),
-      " ", el("span", { class: "undo-label" }, this.describe(first)),
-      batches > 1 ? el("span", { class: "more" }, ` and ${batches - 1} later batch(es)`) : "");
+      " ", el("span", { class: "undo-label" }, undoLabel(this.describe(first), batches - 1)));
     if (this.confirming === point.seq) row.append(this.confirmation(point));
     return row;
   }
