@@ -97,8 +97,22 @@ class MatchSummary(BaseModel):
                           "disagrees with the record; never filled in the list")
 
 
+MATCHES_LIMIT = 100  # matches per page of GET /api/matches by default
+MATCHES_MAX_LIMIT = 1000  # the largest page a client may ask for (?limit=)
+
+
 class MatchList(BaseModel):
+    """One page of the matches that pass the filters, by match id: at most ``limit`` of them
+    after the ``after`` cursor; ask ``next`` while ``has_more`` is true."""
+
     matches: list[MatchSummary]
+    has_more: bool = Field(False, description="more matches pass the filters after this page")
+    next: str | None = Field(None, description="the next page's address (the same filters and "
+                                               "limit, `after` the last match of this page), "
+                                               "while `has_more`")
+    limit: int = Field(MATCHES_LIMIT, description=f"the page size used (`?limit=`, default "
+                                                  f"{MATCHES_LIMIT}, at most "
+                                                  f"{MATCHES_MAX_LIMIT})")
 
 
 # -- seat ----------------------------------------------------------------------------------------

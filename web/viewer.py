@@ -66,6 +66,7 @@ SORTS = {"match": lambda r: r["match_id"],
          "b": lambda r: r["players"]["B"].lower(), "result": lambda r: r["result"],
          "events": lambda r: r["length"]}
 RESULTS = ("A", "B", "draw", "live")
+LIST_PAGE = 50  # matches per page of /matches (``?page=``: previous / next links)
 
 
 @bp.get("/")
@@ -83,10 +84,13 @@ def matches():
         raise MalformedRequestError(f"sort={sort!r}: use one of {', '.join(SORTS)}")
     descending = request.args.get("desc") == "1"
     shown = sort_rows(filter_rows(rows, wanted), sort, descending)
+    pages = max(1, -(-len(shown) // LIST_PAGE))
+    page = min(query_int("page", 1, 1, 10**6), pages)  # past the last (fewer fit now): the last
     choices = {"tournament": sorted({r["tournament"] for r in rows if r["tournament"]}),
                "ruleset": sorted({r["ruleset"] for r in rows})}
-    return render_template("matches.html", rows=shown, total=len(rows), problems=problems,
-                           wanted=wanted,
+    return render_template("matches.html", rows=shown[(page - 1) * LIST_PAGE:page * LIST_PAGE],
+                           fitting=len(shown), first=(page - 1) * LIST_PAGE + 1, page=page,
+                           pages=pages, total=len(rows), problems=problems, wanted=wanted,
                            link_args={k: v for k, v in wanted.items() if v},
                            sort=sort, descending=descending, choices=choices)
 

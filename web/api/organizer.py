@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import secrets
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import Blueprint, request
 
 from ledger.errors import ConflictError
 from ledger.events import DeckEntry, MatchOpened, SeatInfo, as_seat
-from ledger.store import MatchInfo
+from ledger.store import MATCH_ID, MatchInfo
 from replay.game import Game
 from replay.games import UnknownGameError, game
 from replay.recorder import Recorder
@@ -23,7 +24,17 @@ from replay.replayer import Divergence
 from web.api.common import divergence_out, parse_body, query_int, require_organizer, services
 from web.api.openapi import QUERY_INT_MAX, Query, route
 from web.errors import IllegalError, MalformedRequestError
-from web.models import CreateMatch, DivergenceOut, MatchCreated, MatchList, MatchSummary, SeatEntry, Tokens
+from web.models import (
+    MATCHES_LIMIT,
+    MATCHES_MAX_LIMIT,
+    CreateMatch,
+    DivergenceOut,
+    MatchCreated,
+    MatchList,
+    MatchSummary,
+    SeatEntry,
+    Tokens,
+)
 
 bp = Blueprint("organizer", __name__, url_prefix="/api")
 
@@ -35,6 +46,12 @@ FILTERS = (Query("tournament", {"type": "string", "maxLength": TEXT_FILTERS["tou
            Query("player", {"type": "string", "maxLength": TEXT_FILTERS["player"]},
                  "either seat's player"),
            Query("ended", {"type": "string", "enum": ["true", "false"]}))
+#: The list's page: its size and its cursor (the last match id of the page before).
+LIST_PAGE = (Query("limit", {"type": "integer", "minimum": 1, "maximum": MATCHES_MAX_LIMIT},
+                   f"matches per page (default {MATCHES_LIMIT}, at most {MATCHES_MAX_LIMIT})"),
+             Query("after", {"type": "string", "maxLength": 128},
+                   "the cursor: the matches after this match id (the last of the page before; "
+                   "the answer's `next` carries it)"))
 
 
 @route(bp, "/matches", "POST", "Create a match: validated decks, one token per seat and a judge token",
@@ -165,10 +182,25 @@ def preset_decks(played: Game, pool: Any) -> dict[str, Any]:
 
 
 @route(bp, "/matches", "GET", "List matches, filtered by tournament, round, table, player, ended",
-       response=MatchList, query=FILTERS, errors=(400,))
+       response=MatchList, query=FILTERS + LIST_PAGE, errors=(400,))
 def list_matches():
-    infos = services().store.list(**_filters())
-    return MatchList(matches=[summary(i) for i in infos]).model_dump()
+    filters = _filters()
+    limit = query_int("limit", MATCHES_LIMIT, 1, MATCHES_MAX_LIMIT)
+    after = request.args.get("after")
+    if after is not None and not MATCH_ID.fullmatch(after):
+        raise MalformedRequestError(f"query parameter after={after[:40]!r}: not a match id "
+                                    f"(letters, digits, '.', '_', '-'; at most 128)")
+    infos = sorted(services().store.list(**filters), key=lambda info: info.match_id)
+    if after is not None:
+        infos = [info for info in infos if info.match_id > after]
+    page, has_more = infos[:limit], len(infos) > limit
+    following = None
+    if has_more:
+        args = {k: v for k, v in request.args.items() if k not in ("after", "limit")}
+        following = "/api/matches?" + urlencode({**args, "limit": limit,
+                                                 "after": page[-1].match_id})
+    return MatchList(matches=[summary(i) for i in page], has_more=has_more, next=following,
+                     limit=limit).model_dump()
 
 
 @route(bp, "/matches/<match_id>", "GET", "One match's metadata and progress",
