@@ -151,12 +151,19 @@ class Recorder:
     # -- internals -----------------------------------------------------------------------
 
     def _check_take_back(self, replay: Replay, to_seq: int) -> None:
-        """A take-back returns to the end of a recorded batch -- and not to seq 0 of a game
-        whose set-up derives events of its own (State of Wonder places each seat's State
-        first): the record's state at seq 0 is before them, the engine's after them."""
+        """A take-back returns to the end of an earlier recorded batch (not the last event:
+        that would undo nothing) -- and not to seq 0 of a game whose set-up derives events of
+        its own (State of Wonder places each seat's State first): the record's state at seq 0
+        is before them, the engine's after them."""
         if not replay.is_batch_end(to_seq) or to_seq >= len(replay):
             raise IllegalDecisionError(f"seq {to_seq} is not the end of a recorded batch; "
                                        f"take back to a point where a prompt was pending")
+        if to_seq == len(replay) - 1:
+            # docs/api.md: ``to_seq`` is the end of an *earlier* batch.  A reader still folds
+            # such a line of a file recorded before this check (it restores the state it has).
+            raise IllegalDecisionError(f"seq {to_seq} is the match's last event: a take-back "
+                                       f"to it would undo nothing; take back to the end of an "
+                                       f"earlier batch")
         first = replay.segments[0] if replay.segments else None
         if to_seq == 0 and first is not None and not first.fed:
             raise IllegalDecisionError(
