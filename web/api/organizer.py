@@ -39,7 +39,7 @@ FILTERS = (Query("tournament", {"type": "string", "maxLength": TEXT_FILTERS["tou
 
 @route(bp, "/matches", "POST", "Create a match: validated decks, one token per seat and a judge token",
        body=CreateMatch, response=MatchCreated, status=201, auth="organizer", errors=(400, 409, 422))
-def create_match():
+def create_match() -> tuple[dict[str, Any], int]:
     require_organizer()
     body = parse_body(CreateMatch)
     svc = services()
@@ -166,14 +166,14 @@ def preset_decks(played: Game, pool: Any) -> dict[str, Any]:
 
 @route(bp, "/matches", "GET", "List matches, filtered by tournament, round, table, player, ended",
        response=MatchList, query=FILTERS, errors=(400,))
-def list_matches():
+def list_matches() -> dict[str, Any]:
     infos = services().store.list(**_filters())
     return MatchList(matches=[summary(i) for i in infos]).model_dump()
 
 
 @route(bp, "/matches/<match_id>", "GET", "One match's metadata and progress",
        response=MatchSummary, errors=(400, 404))
-def get_match(match_id: str):
+def get_match(match_id: str) -> dict[str, Any]:
     svc = services()
     info = svc.store.info(svc.store.check_id(match_id))  # a bad id: 400; missing: 404
     out = summary(info)
