@@ -357,8 +357,9 @@ class Cursor:
         raise IndexError(f"round {round_} has no turn {turn}")
 
     def seek_turn(self, turn: int) -> Cursor:
-        """The ``turn``-th turn of a game without rounds (State of Wonder: "turn 7")."""
-        index = self.replay.index
+        """The ``turn``-th turn of a game without rounds (State of Wonder: "turn 7"), of the
+        turns that stand (a take-back's undone turns are not the match's)."""
+        index = self._standing()
         if index.rounds:
             raise IndexError(f"this match is played in rounds: give the round of turn {turn}")
         for mark in index.turns:

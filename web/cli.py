@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import sys
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -17,6 +19,9 @@ from ledger.integrity import FileCheck
 from ledger.store import SUFFIX
 from replay.errors import ReplayError
 from web.cli_cards import cards_option, game_option
+
+if TYPE_CHECKING:  # imported where used: the CLI starts without it
+    from replay.verify import Report
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -104,8 +109,8 @@ def cards_validate(paths: tuple[str, ...], game_name: str) -> None:
                    "one fsync per batch; the same bytes.")
 @game_option
 @cards_option
-def simulate(matches, seed, out, rules, decks, bots, tournament, players, rounds, bulk,
-             game_name) -> None:
+def simulate(matches: int, seed: int, out: str, rules: str | None, decks: tuple[str, ...], bots: str,
+             tournament: str | None, players: int, rounds: int, bulk: bool, game_name: str) -> None:
     """Bots play matches into a store; the same arguments give byte-identical files."""
     from rich.progress import Progress
 
@@ -183,7 +188,7 @@ def verify(paths: tuple[str, ...], against_current: bool, jobs: int,
 
 
 def _verify_distributed(paths: tuple[str, ...], against_current: bool, jobs: int,
-                        scheduler: str | None):
+                        scheduler: str | None) -> Iterator[Report]:
     """The reports of ``verify --jobs/--scheduler``, in the order of the sources, with a
     progress bar on stderr (a terminal's)."""
     from rich.progress import MofNCompleteColumn, Progress, TimeElapsedColumn
@@ -500,7 +505,7 @@ def bench(quick: bool) -> None:
     click.echo(json.dumps(results, indent=2))
 
 
-def _expand(paths):
+def _expand(paths: list[Path] | None) -> list[Path]:
     out = []
     for p in paths or []:
         p = Path(p)

@@ -13,16 +13,25 @@ import json
 import math
 import os
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from ledger.distributed import MAX_JOBS
 
+if TYPE_CHECKING:  # imported where used: the CLI starts without them
+    from rich.table import Table as RichTable
+
+    from ledger.stats import Table
+
+F = TypeVar("F", bound=Callable[..., Any])  # a command's function
+
 STAT_NAMES = ("cards", "first-player", "matchups", "realms", "dbs", "rulesets", "standings",
               "endings", "sieges", "sql")
 
 
-def game_filter(fn):
+def game_filter(fn: F) -> F:
     """``--game``: only matches of one game (default: every game)."""
     from replay.games import names
     return click.option("--game", "game_name", type=click.Choice(names()), default=None,
@@ -100,7 +109,8 @@ def ingest(store: str, db: str, jobs: int, scheduler: str | None) -> None:
               help="Width of the DBS-difference buckets (dbs).")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
               show_default=True)
-def stats(name, query, db, tournament, ruleset, game_name, min_games, dbs_bucket, fmt) -> None:
+def stats(name: str, query: str | None, db: str, tournament: str | None, ruleset: str | None,
+          game_name: str | None, min_games: int, dbs_bucket: int, fmt: str) -> None:
     """Print a named statistic from the warehouse.
 
     \b
@@ -138,7 +148,7 @@ def stats(name, query, db, tournament, ruleset, game_name, min_games, dbs_bucket
     click.echo(render(table, fmt), nl=fmt != "csv")
 
 
-def render(table, fmt: str) -> str:
+def render(table: Table, fmt: str) -> str:
     """A statistic as an aligned table, CSV or JSON."""
     if fmt == "json":
         return json.dumps(table.records(), indent=2, default=str)
@@ -147,13 +157,13 @@ def render(table, fmt: str) -> str:
     return _text_table(table)
 
 
-def _csv(table) -> str:
+def _csv(table: Table) -> str:
     from ledger.csvcells import csv_text
 
     return csv_text([table.columns, *table.rows])
 
 
-def _text_table(table) -> str:
+def _text_table(table: Table) -> str:
     """Rates with intervals merge into one cell: ``52.5% (47.6–57.3)``; matchups print as a
     matrix (row: the archetype, column: its opponent)."""
     if table.name == "matchups" and table.rows:
@@ -183,7 +193,7 @@ def _text_table(table) -> str:
     return _printed(view, 16 * len(shown))
 
 
-def _matrix(table) -> str:
+def _matrix(table: Table) -> str:
     from rich.table import Table as RichTable
 
     cells = {(r[0] or "-", r[1] or "-"): r for r in table.rows}
@@ -203,7 +213,7 @@ def _matrix(table) -> str:
     return _printed(view, 24 * (len(archetypes) + 1))
 
 
-def _printed(view, width: int) -> str:
+def _printed(view: RichTable, width: int) -> str:
     from rich.console import Console
 
     buffer = io.StringIO()
@@ -212,13 +222,13 @@ def _printed(view, width: int) -> str:
     return buffer.getvalue().rstrip()
 
 
-def _rate_cell(value, low, high) -> str:
+def _rate_cell(value: float | None, low: float, high: float) -> str:
     if value is None:
         return "-"
     return f"{100 * value:.1f}% ({100 * low:.1f}–{100 * high:.1f})"
 
 
-def _cell(value) -> str:
+def _cell(value: object) -> str:
     if value is None:
         return "-"
     if isinstance(value, float):

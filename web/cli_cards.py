@@ -9,10 +9,15 @@ without the option the pool is ``$WONDERS_CARDS``, else the shipped one
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import click
 
 from replay import resources
 from replay.games import game, names
+
+F = TypeVar("F", bound=Callable[..., Any])  # a command's function
 
 
 def _choose(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
@@ -34,7 +39,7 @@ cards_option = click.option(
          f"[env {resources.CARDS_ENV}].")
 
 
-def game_option(fn):
+def game_option(fn: F) -> F:
     """``--game``: which game a command plays (default: Wonders of The First)."""
     return click.option("--game", "game_name", type=click.Choice(names()), default="wotf",
                         show_default=True, help="The game: wotf (Wonders of The First) or "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import click
 
@@ -21,7 +22,7 @@ class Processes(click.ParamType):
 
     name = "N|auto"
 
-    def convert(self, value, param, ctx) -> int:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         if isinstance(value, int):
             number = value
         elif str(value).strip().lower() == "auto":

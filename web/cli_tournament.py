@@ -14,18 +14,21 @@ import functools
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ledger.errors import LedgerError
 from ledger.tournament import SAFE_ID, TournamentError, UnknownTournamentError, player_name
 
+if TYPE_CHECKING:  # imported where used: the CLI starts without it
+    from web.tournaments import Organizer
+
 STORE = click.option("--store", default=None, metavar="DIR_OR_URL",
                      help="The store (default: $WONDERS_STORE or ./wonders-data).")
 
 
-def _organizer(store: str | None):
+def _organizer(store: str | None) -> Organizer:
     from ledger.stores import open_store
     from replay.games import game
     from web.tokens import token_book

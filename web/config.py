@@ -10,6 +10,7 @@ import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -61,7 +62,7 @@ class Settings(BaseModel):
         return value
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, **overrides) -> Settings:
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
         """Read ``WONDERS_*`` variables (``overrides`` win); unknown names are ignored."""
         env = os.environ if env is None else env
         values = {name: env[PREFIX + name.upper()] for name in cls.model_fields

@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
+import duckdb
 from flask import Blueprint, Response, current_app, render_template, request
 
 from ledger import stats as named
@@ -70,7 +72,7 @@ def warehouse_path() -> Path:
 
 
 @bp.get("/stats")
-def stats():
+def stats() -> str:
     path = warehouse_path()
     filters, notice = _filters(keep_game=True)
     min_n = query_int("min_n", MIN_SAMPLE, 0, 10**6)
@@ -113,7 +115,7 @@ def _first_play(chosen: str | None) -> str:
 
 
 @bp.get("/stats/<name>.csv")
-def chart_csv(name: str):
+def chart_csv(name: str) -> Response:
     """One chart's numbers as CSV (the statistic's own columns), under the page's filters."""
     if name not in CHARTS:
         raise NotFoundError(f"/stats/{name}.csv: no such chart (use one of {', '.join(CHARTS)})")
@@ -186,7 +188,7 @@ def _computed(path: Path, filters: named.Filters) -> tuple[dict, dict]:
     return cache[key]
 
 
-def _choices(con) -> dict:
+def _choices(con: duckdb.DuckDBPyConnection) -> dict:
     """What the page's filters offer: the warehouse's tournaments, and its games (name,
     title) with their rulesets (ruleset, game title)."""
     tournaments = [r[0] for r in con.execute(
@@ -199,7 +201,7 @@ def _choices(con) -> dict:
                          for ruleset in game(name).rulesets]}
 
 
-def _sort_key(record: dict, sort: str, rank: str = "rate", min_n: int = 0):
+def _sort_key(record: dict, sort: str, rank: str = "rate", min_n: int = 0) -> tuple[int, int, Any]:
     """A card row's place: by the column; a rate by its interval's lower bound with
     ``rank=low`` (an n=1 card at 100% has a lower bound near 20%), and a rate over fewer than
     ``min_n`` games after every rate over enough of them -- small samples do not top the

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, jsonify, make_response, render_template, request
+from flask import Flask, Response, jsonify, make_response, render_template, request
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
@@ -87,7 +87,7 @@ DOMAIN = (
 )
 
 
-def error_body(kind: str, message: str, status: int):
+def error_body(kind: str, message: str, status: int) -> Response | tuple[str, int]:
     if wants_page():
         return render_template("error.html", kind=kind, message=message, status=status), status
     response = jsonify(error=kind, message=message)
@@ -115,7 +115,7 @@ def describe_validation(exc: ValidationError, within: tuple[str, ...] = ()) -> s
     return "; ".join(parts) + more
 
 
-def handle(exc: Exception):
+def handle(exc: Exception) -> Response | tuple[str, int]:
     """The one handler: any exception → ``{error, message}`` with its status."""
     if isinstance(exc, WebError):
         return error_body(exc.kind, str(exc), exc.status)
@@ -139,7 +139,7 @@ def handle(exc: Exception):
     return error_body("internal", f"internal error ({type(exc).__name__}); see the server log", 500)
 
 
-def _storage_failed(exc: OSError):
+def _storage_failed(exc: OSError) -> Response | tuple[str, int]:
     """The disk under the store failed a request (full, read-only, ...): the operator's
     problem, not a bug -- one line in the log (with the file), 503 to the client (with the
     cause, never the server's paths).  Nothing of the request was acknowledged (the file store

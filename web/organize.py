@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import hmac
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 import segno
 from flask import Blueprint, Response, redirect, render_template, request, session, url_for
+from werkzeug.wrappers import Response as BaseResponse
 
 from ledger.catalogue import DecklistError
 from ledger.errors import ConflictError
@@ -40,10 +42,11 @@ bp = Blueprint("organize", __name__)
 SESSION_KEY = "organizer"
 SESSION_CSRF = "organize_csrf"
 MAX_TOKEN = 200
+Page = tuple[str, int]  # a rendered page and its status
 
 
 @bp.before_request
-def checked_posts():
+def checked_posts() -> None:
     same_origin_posts()  # a post changes the tournament or the session: from this site only
     if request.method == "POST" and request.endpoint not in ("organize.login",):
         sent = request.form.get("csrf", "")
@@ -63,25 +66,25 @@ def qr_svg(url: str) -> str:
     return segno.make(url, error="m").svg_inline(scale=3, border=2, omitsize=False)
 
 
-def _page(template: str, status: int = 200, **values: Any):
+def _page(template: str, status: int = 200, **values: Any) -> Page:
     if SESSION_CSRF not in session:
         session[SESSION_CSRF] = secrets.token_urlsafe(24)
     return render_template(template, csrf=session[SESSION_CSRF], **values), status
 
 
 @bp.route("/organize", methods=["GET"])
-def home():
+def home() -> Page:
     if not signed_in():
         return _page("organize_login.html", error=None)
     return _home()
 
 
-def _home(error: str | None = None, status: int = 200):
+def _home(error: str | None = None, status: int = 200) -> Page:
     return _page("organize.html", status, tournaments=organizer().all(), error=error)
 
 
 @bp.route("/organize/login", methods=["POST"])
-def login():
+def login() -> Page | BaseResponse:
     token = request.form.get("token", "").strip()[:MAX_TOKEN]
     if not hmac.compare_digest(hash_token(token), hash_token(services().settings.organizer_token)):
         return _page("organize_login.html", 401, error="That is not the organizer token.")
@@ -91,14 +94,14 @@ def login():
 
 
 @bp.route("/organize/logout", methods=["POST"])
-def logout():
+def logout() -> BaseResponse:
     session.pop(SESSION_KEY, None)
     session.pop(SESSION_CSRF, None)
     return redirect(url_for("organize.home"), code=303)
 
 
 @bp.route("/organize/tournaments", methods=["POST"])
-def create():
+def create() -> Page | BaseResponse:
     try:
         t = organizer().create(request.form.get("name", "")[:120],
                                request.form.get("tournament_id") or None)
@@ -107,26 +110,26 @@ def create():
     return redirect(url_for("organize.tournament", tournament_id=t.tournament_id), code=303)
 
 
-def _require():
+def _require() -> BaseResponse | None:
     if not signed_in():
         return redirect(url_for("organize.home"), code=303)
     return None
 
 
 @bp.route("/organize/t/<tournament_id>", methods=["GET"])
-def tournament(tournament_id: str):
+def tournament(tournament_id: str) -> Page | BaseResponse:
     return _require() or _tournament(tournament_id)
 
 
 @bp.route("/organize/t/<tournament_id>/rounds/<int:number>", methods=["GET"])
-def round_board(tournament_id: str, number: int):
+def round_board(tournament_id: str, number: int) -> Page | BaseResponse:
     """One round's whole board (an earlier round's: the tournament's page shows the latest)."""
     return _require() or _tournament(tournament_id, board=number)
 
 
 def _tournament(tournament_id: str, error: str | None = None, status: int = 200,
                 form: dict[str, str] | None = None, confirm: dict[str, Any] | None = None,
-                board: int | None = None):
+                board: int | None = None) -> Page:
     """The tournament's page: the latest round's board in full (an earlier round is a line
     linking to its own page, ``board``: 300 players' nine rounds are 1,350 tables), the
     standings, the players.  The matches' results are read once for all of it."""
@@ -160,7 +163,7 @@ def _presets() -> list[str]:
     return list(preset_decks(org.game, org.pool))
 
 
-def _act(tournament_id: str, action):
+def _act(tournament_id: str, action: Callable[[], Page | None]) -> Page | BaseResponse:
     """Run a change; an error is one line on the tournament's page."""
     if (redirected := _require()) is not None:
         return redirected
@@ -175,21 +178,26 @@ def _act(tournament_id: str, action):
     return out
 
 
+def _no_page(_changed: object) -> None:
+    """A change the tournament's own page shows: :func:`_act` redirects there (``None``)."""
+    return None
+
+
 @bp.route("/organize/t/<tournament_id>/players", methods=["POST"])
-def register(tournament_id: str):
+def register(tournament_id: str) -> Page | BaseResponse:
     f = request.form
-    return _act(tournament_id, lambda: organizer().register(
+    return _act(tournament_id, lambda: _no_page(organizer().register(
         tournament_id, f.get("player", "")[:120], f.get("decklist", "")[:20_000],
-        f.get("preset") or None) and None)
+        f.get("preset") or None)))
 
 
 @bp.route("/organize/t/<tournament_id>/cards", methods=["POST"])
-def import_cards(tournament_id: str):
+def import_cards(tournament_id: str) -> Page | BaseResponse:
     """A pool file uploaded from the console: its printed stats join the tournament's pool; a
     bad file is one line per bad row on the page (nothing imported)."""
     upload = request.files.get("pool")
 
-    def run():
+    def run() -> None:
         if upload is None or not upload.filename:
             raise IllegalError("choose a pool file (.csv or .toml) to import")
         data = upload.read(1_000_001)
@@ -207,20 +215,20 @@ def import_cards(tournament_id: str):
 
 
 @bp.route("/organize/t/<tournament_id>/drops", methods=["POST"])
-def drop(tournament_id: str):
-    return _act(tournament_id, lambda: organizer().drop(
-        tournament_id, request.form.get("player", "")[:120]) and None)
+def drop(tournament_id: str) -> Page | BaseResponse:
+    return _act(tournament_id, lambda: _no_page(organizer().drop(
+        tournament_id, request.form.get("player", "")[:120])))
 
 
 @bp.route("/organize/t/<tournament_id>/reinstatements", methods=["POST"])
-def reinstate(tournament_id: str):
-    return _act(tournament_id, lambda: organizer().reinstate(
-        tournament_id, request.form.get("player", "")[:120]) and None)
+def reinstate(tournament_id: str) -> Page | BaseResponse:
+    return _act(tournament_id, lambda: _no_page(organizer().reinstate(
+        tournament_id, request.form.get("player", "")[:120])))
 
 
 @bp.route("/organize/t/<tournament_id>/rounds", methods=["POST"])
-def start_round(tournament_id: str):
-    def run():
+def start_round(tournament_id: str) -> Page | BaseResponse:
+    def run() -> Page:
         t, started = organizer().start_round(tournament_id)
         return _links_page(t.name, tournament_id, f"Round {t.current.number if t.current else 0}",
                            started, t.current.bye if t.current else None)
@@ -228,8 +236,8 @@ def start_round(tournament_id: str):
 
 
 @bp.route("/organize/t/<tournament_id>/reissue", methods=["POST"])
-def reissue(tournament_id: str):
-    def run():
+def reissue(tournament_id: str) -> Page | BaseResponse:
+    def run() -> Page:
         round_no, table_no, role = _int("round"), _int("table"), _role("reissue")
         t = organizer().load(tournament_id)
         tb = t.table(round_no, table_no)
@@ -241,10 +249,10 @@ def reissue(tournament_id: str):
 
 
 @bp.route("/organize/t/<tournament_id>/revoke", methods=["POST"])
-def revoke(tournament_id: str):
+def revoke(tournament_id: str) -> Page | BaseResponse:
     """A revoke is asked first: a page naming the table and whose token stops working; only
     its *Yes* (``confirm=yes``) revokes."""
-    def run():
+    def run() -> Page | None:
         round_no, table_no, role = _int("round"), _int("table"), _role("revoke")
         if request.form.get("confirm") == "yes":
             organizer().revoke(tournament_id, round_no, table_no, role)
@@ -281,7 +289,7 @@ def _int(name: str) -> int:
 
 
 def _links_page(name: str, tournament_id: str, heading: str, started: list[TableStart],
-                bye: str | None):
+                bye: str | None) -> Page:
     tables = []
     for s in started:
         urls = links(s.match_id, s.tokens) if s.tokens else {}
@@ -294,7 +302,7 @@ def _links_page(name: str, tournament_id: str, heading: str, started: list[Table
 
 
 @bp.route("/organize/t/<tournament_id>/<kind>.csv", methods=["GET"])
-def download(tournament_id: str, kind: str):
+def download(tournament_id: str, kind: str) -> Response:
     if not signed_in():
         raise ForbiddenError("/organize: sign in with the organizer token first")
     org = organizer()

@@ -20,6 +20,7 @@ import secrets
 from urllib.parse import urlsplit
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
+from werkzeug.wrappers import Response as BaseResponse
 
 from web.api.common import SESSION_CSRF, SESSION_TOKENS, services, session_role
 from web.errors import ForbiddenError
@@ -31,7 +32,7 @@ DEFAULT_PORTS = {"http": "80", "https": "443"}
 
 
 @bp.before_request
-def same_origin_posts():
+def same_origin_posts() -> None:
     """A post to /play changes the session: it must come from a page of this site."""
     if request.method in ("GET", "HEAD", "OPTIONS"):
         return
@@ -67,7 +68,7 @@ def _normal_host(host: str, scheme: str) -> str:
 
 
 @bp.route("/play/<match_id>", methods=["GET"])
-def page(match_id: str):
+def page(match_id: str) -> str | tuple[str, int] | BaseResponse:
     services().store.check_id(match_id)  # 400 on a malformed id
     token = request.args.get("token")
     if token is not None:
@@ -95,20 +96,20 @@ def has_rulings(match_id: str) -> bool:
 
 
 @bp.route("/play/<match_id>", methods=["POST"])
-def enter(match_id: str):
+def enter(match_id: str) -> tuple[str, int] | BaseResponse:
     services().store.check_id(match_id)
     return _enter(match_id, request.form.get("token", ""))
 
 
 @bp.route("/play/<match_id>/leave", methods=["POST"])
-def leave(match_id: str):
+def leave(match_id: str) -> BaseResponse:
     tables = dict(session.get(SESSION_TOKENS) or {})
     tables.pop(match_id, None)
     session[SESSION_TOKENS] = tables
     return redirect(url_for("play.page", match_id=match_id), code=303)
 
 
-def _enter(match_id: str, token: str):
+def _enter(match_id: str, token: str) -> tuple[str, int] | BaseResponse:
     token = token.strip()[:MAX_TOKEN]
     role = services().tokens.role_of(match_id, token)
     if role is None:

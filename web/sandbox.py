@@ -20,12 +20,15 @@ from typing import Any
 
 import msgspec
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
 
+from ledger.events import Event, MatchOpened
 from replay import sandbox
+from replay.game import Game
 from replay.replayer import Replay
 from web.api.common import prompt_out, query_int, services
 from web.api.openapi import QUERY_INT_MAX, Query, route
-from web.api.tables import DivergedError, rederive
+from web.api.tables import DivergedError, Table, rederive
 from web.errors import ForbiddenError, MalformedRequestError
 from web.models import SandboxOut
 from web.narration import players_of
@@ -42,19 +45,19 @@ MOVES = Query("moves", {"type": "string", "maxLength": 1200},
        "Play from here: an ended match at `seq` after the tried `moves`, with the legal "
        "options now (computed in memory, never stored)", response=SandboxOut,
        query=(SEQ, MOVES), errors=(400, 403, 404, 409, 422))
-def sandbox_json(match_id: str):
+def sandbox_json(match_id: str) -> dict[str, Any]:
     return position(match_id).model_dump()
 
 
 @bp.get("/matches/<match_id>/sandbox")
-def sandbox_page(match_id: str):
+def sandbox_page(match_id: str) -> str:
     out = position(match_id)
     return render_template("sandbox.html", match_id=match_id, out=out,
                            opened=_opened(match_id), state_json=out.model_dump_json())
 
 
 @bp.get("/matches/<match_id>/sandbox/pick")
-def sandbox_pick(match_id: str):
+def sandbox_pick(match_id: str) -> BaseResponse:
     """A choose prompt's form: the checked picks become one ``p`` move (none checked: ``p``
     alone, which the engine takes where the prompt allows choosing none)."""
     picks = request.args.getlist("pick")
@@ -70,7 +73,7 @@ def position(match_id: str) -> SandboxOut:
     seq = query_int("seq", 0)
     moves = sandbox.parse_moves(request.args.get("moves", ""))
 
-    def build(table):
+    def build(table: Table) -> SandboxOut:
         if not table.state.over:
             raise ForbiddenError(f"match {match_id} is live: play from here opens once it has "
                                  f"ended (a sandbox of a live match would show hidden cards)")
@@ -98,13 +101,13 @@ def position(match_id: str) -> SandboxOut:
     return services().tables.using(match_id, build)
 
 
-def _listed(game, engine, players) -> dict[str, Any] | None:
+def _listed(game: Game, engine: Any, players: dict[str, str]) -> dict[str, Any] | None:
     """The prompt's options as the API lists them, the seats named by their players."""
     shown = prompt_out(game, engine, "omniscient", players=players)
     return shown.model_dump() if shown is not None else None
 
 
-def _option_of(shown: dict[str, Any] | None, event) -> int | None:
+def _option_of(shown: dict[str, Any] | None, event: Event) -> int | None:
     """The index of the listed option that is the recorded decision ``event``, if one is."""
     data = msgspec.to_builtins(event)
     data.pop("seat", None)
@@ -113,11 +116,11 @@ def _option_of(shown: dict[str, Any] | None, event) -> int | None:
     return next((i for i, o in enumerate(options) if o["decision"] == data), None)
 
 
-def _opened(match_id: str):
+def _opened(match_id: str) -> MatchOpened:
     return services().tables.using(match_id, lambda table: table.opened)
 
 
-def _replay(table) -> Replay:
+def _replay(table: Table) -> Replay:
     """The match re-derived by today's engine (cached per match and length); 409 if today's
     engine disagrees with the record (it can't be continued, even in a sandbox)."""
     cache = _replays()
@@ -139,7 +142,7 @@ def _replay(table) -> Replay:
 
 
 class _Replays:
-    def __init__(self):
+    def __init__(self) -> None:
         self.items: OrderedDict[tuple, Replay] = OrderedDict()
         self.lock = threading.Lock()
 

@@ -41,7 +41,11 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
+from typing import Any
 
+from flask import Flask
+
+# waitress ships no types: its server, channels and dispatchers are Any here (pyproject.toml)
 from waitress import wasyncore
 from waitress.channel import HTTPChannel
 from waitress.server import create_server
@@ -88,7 +92,7 @@ class SplitDispatcher:
         self.follow.set_thread_count(follow_threads)
 
     @staticmethod
-    def is_follow(channel) -> bool:
+    def is_follow(channel: HTTPChannel) -> bool:
         try:
             request = channel.requests[0]
             path = request.path or ""
@@ -98,7 +102,7 @@ class SplitDispatcher:
         except (AttributeError, IndexError, TypeError):  # not a request we can read: main pool
             return False
 
-    def add_task(self, channel) -> None:
+    def add_task(self, channel: HTTPChannel) -> None:
         (self.follow if self.is_follow(channel) else self.main).add_task(channel)
 
     def set_thread_count(self, count: int) -> None:
@@ -135,8 +139,9 @@ def listening_on(host: str, port: int) -> Iterator[None]:
                                 f"({hint})") from None
 
 
-def serve(settings: Settings, host: str, port: int, threads: int, announce=print,
-          processes: int = 1, report=print) -> None:
+def serve(settings: Settings, host: str, port: int, threads: int,
+          announce: Callable[[str], None] = print, processes: int = 1,
+          report: Callable[[str], None] = print) -> None:
     """Run until interrupted; prints the address (and the organizer token) first.
 
     ``processes`` > 1: that many worker processes on one socket bound here
@@ -167,7 +172,7 @@ def serve(settings: Settings, host: str, port: int, threads: int, announce=print
     announce(f"stopped by {stopped_by}")
 
 
-def run_until_stopped(server, stopping: list[int]) -> str:
+def run_until_stopped(server: Any, stopping: list[int]) -> str:
     """Run the one process's server until SIGTERM (a service manager's stop: the caller's
     handler appends it to ``stopping``) or SIGINT (Ctrl-C); returns the signal's name.  The
     caller then drains it (:func:`drain`) as a ``--processes`` worker does: the requests it
@@ -185,7 +190,8 @@ def run_until_stopped(server, stopping: list[int]) -> str:
 
 
 def serve_processes(settings: Settings, host: str, port: int, threads: int, processes: int,
-                    announce=print, report=print) -> None:
+                    announce: Callable[[str], None] = print,
+                    report: Callable[[str], None] = print) -> None:
     """``processes`` workers (:mod:`web.supervise`) on one socket bound here, each building
     its own app after the fork (:func:`serve_worker`); the address is announced once every
     worker is ready.  Returns after SIGINT or SIGTERM with every worker stopped (one line);
@@ -268,7 +274,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 
 def serve_worker(settings: Settings, sock: socket.socket, threads: int, shares: Shares,
-                 number: int, ready) -> None:
+                 number: int, ready: Callable[[], None]) -> None:
     """Worker ``number`` of :func:`serve_processes`, in its own process: build the app, serve
     on ``sock`` taking only its share of the connections (:mod:`web.balance`), and on SIGTERM
     stop taking connections, finish what it has and return."""
@@ -299,7 +305,7 @@ def serve_worker(settings: Settings, sock: socket.socket, threads: int, shares: 
     drain(server, time.monotonic() + DRAIN_SECONDS, app.extensions["wonders"].store.close)
 
 
-def drain(server, deadline: float, close_store: Callable[[], None]) -> None:
+def drain(server: Any, deadline: float, close_store: Callable[[], None]) -> None:
     """Stop accepting, close idle connections, and run the loop until no request but a
     live-follow stream is being received, served or sent (a follower reconnects, with
     ``Last-Event-ID``, to another worker), or until ``deadline``; then end the streams, close
@@ -344,7 +350,7 @@ def largest_body(settings: Settings) -> int:
     return max(settings.max_body_bytes, settings.max_import_bytes)
 
 
-def _server(app, settings: Settings, threads: int, **where):
+def _server(app: Flask, settings: Settings, threads: int, **where: Any) -> Any:
     """The waitress server of one process (``where``: ``host`` and ``port``, or ``sockets``)."""
     follow_threads = _follow_threads(settings)
     server = create_server(app, threads=threads, ident="wonders",

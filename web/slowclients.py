@@ -21,7 +21,9 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterable
+from typing import Any
 
+# waitress ships no types: its servers and channels are Any to mypy (pyproject.toml)
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer
 
@@ -70,7 +72,7 @@ def oldest_waiting(channels: Iterable[HTTPChannel], count: int) -> list[HTTPChan
 class Relief:
     """What relieves one waitress server (see the module's docstring)."""
 
-    def __init__(self, server):
+    def __init__(self, server: BaseWSGIServer) -> None:
         self.server = server
         self.logged = 0.0
 
@@ -102,7 +104,7 @@ class Relief:
         return len(closing)
 
 
-def guard(server) -> None:
+def guard(server: Any) -> None:
     """Make ``server`` (what waitress's ``create_server`` returned: one listening server, or
     several sharing one event loop) relieve itself at its connection limit: its channels know
     when a request started arriving, and every turn of the event loop -- which asks each

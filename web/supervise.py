@@ -32,6 +32,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import FrameType
 
 from ledger.errors import LedgerError
 from replay.errors import ReplayError
@@ -134,7 +135,7 @@ class Supervisor:
         return sorted(self.workers)
 
     def _catch_signals(self) -> None:
-        def stop(signum, _frame) -> None:
+        def stop(signum: int, _frame: FrameType | None) -> None:
             self.stop_signal = self.stop_signal or signal.Signals(signum).name
         signal.signal(signal.SIGINT, stop)
         signal.signal(signal.SIGTERM, stop)

@@ -33,7 +33,8 @@ from collections import OrderedDict
 from typing import cast
 
 import msgspec
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
 
 from ledger.errors import (
     IntegrityError,
@@ -44,6 +45,7 @@ from ledger.errors import (
     NotAMatchFileError,
 )
 from ledger.events import MatchOpened, TakenBack
+from ledger.store import MatchInfo, Store
 from replay.errors import ReplayError
 from replay.games import game as game_named
 from web.api.boards import board_at
@@ -51,6 +53,7 @@ from web.api.common import divergence_out, json_response, query_int, services, v
 from web.api.notes import notes_of
 from web.api.organizer import public_length
 from web.api.public import public_perspective
+from web.api.tables import Table
 from web.errors import MalformedRequestError
 from web.narration import Narrator
 
@@ -70,12 +73,12 @@ LIST_PAGE = 50  # matches per page of /matches (``?page=``: previous / next link
 
 
 @bp.get("/")
-def home():
+def home() -> BaseResponse:
     return redirect(url_for("viewer.matches"))
 
 
 @bp.get("/matches")
-def matches():
+def matches() -> str:
     rows, problems = listing(services().store, current_app.extensions)
     wanted = {k: request.args.get(k, "").strip() for k in
               ("tournament", "player", "card", "ruleset", "result")}
@@ -95,7 +98,7 @@ def matches():
                            sort=sort, descending=descending, choices=choices)
 
 
-def listing(store, extensions: dict) -> tuple[list[dict], list[str]]:
+def listing(store: Store, extensions: dict) -> tuple[list[dict], list[str]]:
     """One row per match of the store, and the problems of matches that cannot be read; a
     match's summary is read again only when its head (length, last hash) changed."""
     cache: dict = extensions.setdefault("wonders_listing", {})
@@ -158,7 +161,7 @@ def public_opening(opened: MatchOpened, ended: bool) -> MatchOpened:
     return cast(MatchOpened, played.redact(opened, "spectator"))
 
 
-def _row(info) -> dict:
+def _row(info: MatchInfo) -> dict:
     opened = public_opening(info.opened, info.ended)
     seats = {s.seat: s for s in opened.seats}
     result = "live" if not info.ended else (info.winner or "draw")
@@ -192,10 +195,10 @@ def sort_rows(rows: list[dict], sort: str, descending: bool) -> list[dict]:
 
 
 @bp.get("/matches/<match_id>")
-def viewer(match_id: str):
+def viewer(match_id: str) -> str:
     delay = services().settings.spectator_delay
 
-    def prepare(table):
+    def prepare(table: Table) -> tuple[str, str | None, bytes, dict]:
         perspective, notice = _page_perspective(table)
         last = visible_seq(table, delay)
         default = last if not table.state.over else 0
@@ -222,7 +225,7 @@ def _script_safe(text: str) -> str:
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
-def _page_perspective(table) -> tuple[str, str | None]:
+def _page_perspective(table: Table) -> tuple[str, str | None]:
     """The page degrades a deep link's perspective to spectator while the match is live."""
     wanted = request.args.get("as", "omniscient" if table.state.over else "spectator")
     if wanted not in table.game.perspectives:
@@ -237,10 +240,10 @@ def _page_perspective(table) -> tuple[str, str | None]:
 
 
 @bp.get("/matches/<match_id>/step")
-def step(match_id: str):
+def step(match_id: str) -> Response:
     delay = services().settings.spectator_delay
 
-    def render(table):
+    def render(table: Table) -> bytes:
         perspective = public_perspective(table)
         last = visible_seq(table, delay)
         seq = query_int("seq", last)
@@ -252,10 +255,10 @@ def step(match_id: str):
 
 
 @bp.get("/matches/<match_id>/timeline")
-def timeline(match_id: str):
+def timeline(match_id: str) -> dict:
     delay = services().settings.spectator_delay
 
-    def render(table):
+    def render(table: Table) -> dict:
         perspective = public_perspective(table)
         out = _timeline(table, perspective, query_int("from", 0), visible_seq(table, delay))
         out.pop("opened")
@@ -265,7 +268,7 @@ def timeline(match_id: str):
     return services().tables.using(match_id, render)
 
 
-def _step(table, seq: int, perspective: str, last: int) -> bytes:
+def _step(table: Table, seq: int, perspective: str, last: int) -> bytes:
     """The board at ``seq`` as JSON bytes, cached by (match, length, perspective, seq)."""
     cache = _step_cache()
     key = (table.match_id, table.length, last, perspective, seq)
@@ -286,7 +289,7 @@ def _step(table, seq: int, perspective: str, last: int) -> bytes:
     return data
 
 
-def _timeline(table, perspective: str, start: int, last: int) -> dict:
+def _timeline(table: Table, perspective: str, start: int, last: int) -> dict:
     """Narrated events ``start``..``last``, the jump index (rounds, turns, battles) and the
     divergence mark, all from the recorded events."""
     game = table.game
@@ -326,7 +329,7 @@ def _timeline(table, perspective: str, start: int, last: int) -> dict:
     }
 
 
-def _divergence(table, perspective: str) -> dict | None:
+def _divergence(table: Table, perspective: str) -> dict | None:
     """Where today's engine disagrees with the record (``{seq, message}``), or ``None``."""
     mark = divergence_out(table, perspective)
     return mark.model_dump() if mark is not None else None

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
@@ -292,7 +292,7 @@ def prompt_model(shown: dict[str, Any]) -> PromptOut:
         "choose": ChooseOut.model_construct(**choose) if choose is not None else None})
 
 
-def handle_maker(salt: str):
+def handle_maker(salt: str) -> Callable[[str], str]:
     """``id -> handle`` for one prompt of one match (an HMAC of the app's secret key)."""
     secret = services().settings.secret_key
     return lambda cid: handles.handle_of(secret, salt, cid)
@@ -339,7 +339,7 @@ def generic_prompt(game: Game, engine: Any, perspective: str,
 
 
 def _card_words(game: Game, state: Any, seat: str, names: Mapping[str, str],
-                players: Mapping[str, str] | None):
+                players: Mapping[str, str] | None) -> Callable[[str], str]:
     """``pick -> words`` for a listed pick or a ``choose`` entry: a card in the game's prompt
     words where it has them (two cards in play of one name told apart: which is whose, where,
     damaged or not), else its name; any other pick as it is."""

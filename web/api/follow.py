@@ -37,7 +37,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 
 from flask import Blueprint, Response, current_app, request
@@ -49,7 +49,9 @@ from web.api.common import bearer, divergence_out, event_fields, query_int, role
 from web.api.openapi import QUERY_INT_MAX, Query, route
 from web.api.public import public_perspective
 from web.api.seat import perspective_of
+from web.api.tables import Table
 from web.errors import WebError
+from web.models import DivergenceOut
 from web.narration import Narrator
 
 bp = Blueprint("follow", __name__, url_prefix="/api/matches")
@@ -57,6 +59,9 @@ log = logging.getLogger("wonders.web")
 #: The longest one wait of a stream on a store that wakes on appends (a client that has gone
 #: keeps its slot at most this long).
 LONG_WAIT_S = 15.0
+#: What a stream's look finds (one per perspective and length): the table's length, the last
+#: seq it may send, whether that is the end, the narrator and the divergence mark up to it.
+Horizon = tuple[int, int, bool, Narrator, DivergenceOut | None]
 
 #: The most SSE messages a stream writes at once (a look's new events are written together).
 MESSAGES_PER_WRITE = 64
@@ -227,7 +232,7 @@ def _retry_after(response: Response) -> Response:
                     "idle seconds before the stream closes (at most WONDERS_FOLLOW_TIMEOUT)"),
               Query("as", {"type": "string", "enum": ["spectator", "A", "B", "omniscient"]})),
        content={"response": {"text/event-stream": {"schema": SSE_EVENT}}})
-def follow(match_id: str):
+def follow(match_id: str) -> Response:
     svc = services()
     settings = svc.settings
     start = query_int("from", _last_event_id() + 1)
@@ -259,7 +264,7 @@ def follow(match_id: str):
             return None
         return _revoked_message(match_id, role)
 
-    def horizon(table, seen: int, nxt: int):
+    def horizon(table: Table, seen: int, nxt: int) -> tuple[Horizon, list[Stored] | None] | None:
         if table.length == seen:  # nothing new: the cheap answer, every poll
             return None
         # The same for every stream of this perspective at this length: computed once.
@@ -267,12 +272,12 @@ def follow(match_id: str):
         # the events to send, as the table read or wrote them (None: the feed reads them)
         return now, table.recent(nxt, now[1])
 
-    def _horizon(table):
+    def _horizon(table: Table) -> Horizon:
         last = visible_seq(table, delay) if delayed else table.length - 1
         return (table.length, last, table.state.over and last == table.length - 1,
                 Narrator(table, perspective, last), divergence_out(table, perspective, last))
 
-    def stream():
+    def stream() -> Iterator[str]:
         try:
             # a comment first (EventSource ignores it): the answer's headers go out now, not
             # with the first event -- a quiet match's follower would get nothing, not even the
@@ -285,7 +290,7 @@ def follow(match_id: str):
         finally:
             release()
 
-    def looks():
+    def looks() -> Iterator[str]:
         nxt, idle_since, marked, seen = start, time.monotonic(), None, -1
         while not gone():
             looked = tables.using(match_id, partial(horizon, seen=seen, nxt=nxt),

@@ -13,6 +13,8 @@ pending create, after its tokens."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, request
 
 from ledger.errors import ConflictError, LedgerError
@@ -41,7 +43,7 @@ class ImportedWithTokens(Imported):
 @route(bp, "/import", "POST", "Upload a match file (JSON lines); verified before it is stored",
        response=ImportedWithTokens, status=201, auth="organizer", errors=(400, 409, 413, 422),
        content={"request": {"application/x-ndjson": {"schema": {"type": "string"}}}})
-def import_match():
+def import_match() -> tuple[dict[str, Any], int]:
     require_organizer()
     svc = services()
     limit = svc.settings.max_import_bytes

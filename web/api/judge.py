@@ -6,11 +6,17 @@ and ``/events`` (its perspective is ``omniscient``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from flask import Blueprint
 from pydantic import ValidationError
 
+from ledger.codec import Stored
+from replay.recorder import Recorder
 from web.api.common import event_out, parse_body, require_role, services
 from web.api.openapi import route
+from web.api.tables import Table
 from web.errors import IllegalError, MalformedRequestError, describe_validation
 from web.models import Ending, Manual, Note, Recorded, TakeBack
 from web.narration import Narrator
@@ -20,8 +26,8 @@ JUDGE = ("judge",)
 JUDGE_ERRORS = (400, 404, 409, 422)
 
 
-def _record(match_id: str, write) -> tuple[dict, int]:
-    def run(table):
+def _record(match_id: str, write: Callable[[Recorder], list[Stored]]) -> tuple[dict[str, Any], int]:
+    def run(table: Table) -> Recorded:
         stored = table.append(write)
         narrator = Narrator(table, "omniscient")
         return Recorded(seq=table.length, events=[event_out(narrator, s) for s in stored])
@@ -30,7 +36,7 @@ def _record(match_id: str, write) -> tuple[dict, int]:
 
 @route(bp, "/<match_id>/takeback", "POST", "Take the match back to the end of an earlier batch",
        body=TakeBack, response=Recorded, status=201, auth="the judge token", errors=JUDGE_ERRORS)
-def take_back(match_id: str):
+def take_back(match_id: str) -> tuple[dict[str, Any], int]:
     require_role(match_id, JUDGE, "take back")
     body = parse_body(TakeBack)
     return _record(match_id, lambda rec: rec.take_back(body.to_seq, "judge", body.reason,
@@ -39,11 +45,11 @@ def take_back(match_id: str):
 
 @route(bp, "/<match_id>/manual", "POST", "Enter a ruling as primitive operations",
        body=Manual, response=Recorded, status=201, auth="the judge token", errors=JUDGE_ERRORS)
-def manual_effect(match_id: str):
+def manual_effect(match_id: str) -> tuple[dict[str, Any], int]:
     require_role(match_id, JUDGE, "enter a manual effect")
     body = parse_body(Manual)
 
-    def write(rec):
+    def write(rec: Recorder) -> list[Stored]:
         rule = getattr(rec.game, "ruling", None)
         if rule is None:
             raise IllegalError(f"match {match_id}: this game has no judge's operations "
@@ -58,7 +64,7 @@ def manual_effect(match_id: str):
 
 @route(bp, "/<match_id>/ending", "POST", "Record a concession or a game loss",
        body=Ending, response=Recorded, status=201, auth="the judge token", errors=JUDGE_ERRORS)
-def ending(match_id: str):
+def ending(match_id: str) -> tuple[dict[str, Any], int]:
     require_role(match_id, JUDGE, "record a concession or game loss")
     body = parse_body(Ending)
     if body.kind == "game_loss":
@@ -69,7 +75,7 @@ def ending(match_id: str):
 
 @route(bp, "/<match_id>/notes", "POST", "Add a judge's note to the log",
        body=Note, response=Recorded, status=201, auth="the judge token", errors=JUDGE_ERRORS)
-def note(match_id: str):
+def note(match_id: str) -> tuple[dict[str, Any], int]:
     require_role(match_id, JUDGE, "add a judge note")
     body = parse_body(Note)
     return _record(match_id, lambda rec: rec.note("judge", body.text, body.expected_seq))

@@ -3,7 +3,9 @@ to measure the server's bare request rate)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify
+from typing import Any
+
+from flask import Blueprint, Response, jsonify
 
 from replay.games import game, names
 from web.api.common import services
@@ -15,11 +17,11 @@ bp = Blueprint("meta", __name__, url_prefix="/api")
 
 @route(bp, "/openapi.json", "GET", "This document", errors=(),
        content={"response": {"application/json": {"schema": {"type": "object"}}}})
-def openapi():
+def openapi() -> Response:
     versions = ", ".join(f"{name} {game(name).engine_version}" for name in names())
     return jsonify(document("Wonders Ledger recording API", versions))
 
 
 @route(bp, "/health", "GET", "Liveness check", response=Health, errors=())
-def health():
+def health() -> dict[str, Any]:
     return Health(ok=True, matches_cached=len(services().tables)).model_dump()

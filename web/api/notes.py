@@ -15,11 +15,14 @@ match has ended.  The public list stops where the public's view of a live match 
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint
 
 from ledger.events import Annotated
 from web.api.common import bearer, event_out, parse_body, role_for, services, visible_seq
 from web.api.openapi import route
+from web.api.tables import Table
 from web.errors import ForbiddenError
 from web.models import Annotate, AnnotationOut, AnnotationsOut, Recorded
 from web.narration import Narrator
@@ -42,11 +45,11 @@ def author_of(match_id: str) -> str:
        body=Annotate, response=Recorded, status=201,
        auth="the judge or organizer token; a seat token once the match has ended",
        errors=(400, 401, 403, 404, 409, 422))
-def annotate(match_id: str):
+def annotate(match_id: str) -> tuple[dict[str, Any], int]:
     author = author_of(match_id)
     body = parse_body(Annotate)
 
-    def write(table):
+    def write(table: Table) -> Recorded:
         seats = {s.seat: s.player for s in table.opened.seats}
         name = seats[author] if author in seats else (body.name.strip() or DEFAULT_NAMES[author])
         if author in seats and not table.state.over:
@@ -62,14 +65,14 @@ def annotate(match_id: str):
 @route(bp, "/public/matches/<match_id>/annotations", "GET",
        "The match's notes (public; a live match's up to the spectator delay)",
        response=AnnotationsOut, errors=(400, 404))
-def list_notes(match_id: str):
+def list_notes(match_id: str) -> dict[str, Any]:
     delay = services().settings.spectator_delay
     return services().tables.using(
         match_id, lambda table: AnnotationsOut(
             match_id=match_id, notes=notes_of(table, visible_seq(table, delay)))).model_dump()
 
 
-def notes_of(table, last: int) -> list[AnnotationOut]:
+def notes_of(table: Table, last: int) -> list[AnnotationOut]:
     """The notes recorded up to seq ``last``, in order."""
     return [AnnotationOut(note=seq, seq=e.about, author=e.author, name=e.name, text=e.text)
             for seq, e in enumerate(table.events[:last + 1]) if isinstance(e, Annotated)]

@@ -9,8 +9,9 @@ pydantic's ``models_json_schema``, so the document cannot drift from the validat
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Blueprint
 from pydantic import BaseModel
@@ -18,6 +19,7 @@ from pydantic.json_schema import models_json_schema
 
 from web.models import ErrorOut
 
+V = TypeVar("V", bound=Callable[..., Any])  # a view function
 _PARAM = re.compile(r"<(?:[a-z]+:)?([a-z_]+)>")
 #: The largest integer a query parameter takes (a seq, a round, a table) unless it says less.
 QUERY_INT_MAX = 10**9
@@ -55,9 +57,10 @@ class Operation:
 OPERATIONS: list[Operation] = []
 
 
-def route(bp: Blueprint, rule: str, method: str, summary: str, **doc):
+def route(bp: Blueprint, rule: str, method: str, summary: str, **doc: Any
+          ) -> Callable[[V], V]:
     """Register a view on ``bp`` and describe it in the OpenAPI document."""
-    def wrap(view):
+    def wrap(view: V) -> V:
         bp.add_url_rule(rule, view.__name__, view, methods=[method])
         path = _PARAM.sub(r"{\1}", (bp.url_prefix or "") + rule)
         OPERATIONS.append(Operation(path, method.lower(), summary, bp.name, **doc))

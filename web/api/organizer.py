@@ -56,7 +56,7 @@ LIST_PAGE = (Query("limit", {"type": "integer", "minimum": 1, "maximum": MATCHES
 
 @route(bp, "/matches", "POST", "Create a match: validated decks, one token per seat and a judge token",
        body=CreateMatch, response=MatchCreated, status=201, auth="organizer", errors=(400, 409, 422))
-def create_match():
+def create_match() -> tuple[dict[str, Any], int]:
     require_organizer()
     body = parse_body(CreateMatch)
     svc = services()
@@ -183,7 +183,7 @@ def preset_decks(played: Game, pool: Any) -> dict[str, Any]:
 
 @route(bp, "/matches", "GET", "List matches, filtered by tournament, round, table, player, ended",
        response=MatchList, query=FILTERS + LIST_PAGE, errors=(400,))
-def list_matches():
+def list_matches() -> dict[str, Any]:
     filters = _filters()
     limit = query_int("limit", MATCHES_LIMIT, 1, MATCHES_MAX_LIMIT)
     after = request.args.get("after")
@@ -205,7 +205,7 @@ def list_matches():
 
 @route(bp, "/matches/<match_id>", "GET", "One match's metadata and progress",
        response=MatchSummary, errors=(400, 404))
-def get_match(match_id: str):
+def get_match(match_id: str) -> dict[str, Any]:
     svc = services()
     info = svc.store.info(svc.store.check_id(match_id))  # a bad id: 400; missing: 404
     out = summary(info)

@@ -7,11 +7,14 @@ Nothing a public answer carries goes past the delay: the board, the events, ``le
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, request
 
 from web.api.common import (
     PAGE_FROM,
     PAGE_LIMIT,
+    Tagged,
     divergence_out,
     events_page,
     page_limit,
@@ -24,6 +27,7 @@ from web.api.common import (
     visible_seq,
 )
 from web.api.openapi import Query, route
+from web.api.tables import Table
 from web.errors import ForbiddenError, MalformedRequestError
 from web.models import EventsOut, StateOut
 
@@ -32,7 +36,7 @@ PERSPECTIVE = Query("as", {"type": "string", "enum": ["spectator", "A", "B", "om
                     "any perspective once the match has ended; spectator while it is live")
 
 
-def public_perspective(table) -> str:
+def public_perspective(table: Table) -> str:
     """The perspective asked for in ``?as=``, allowed only once the match has ended."""
     wanted = request.args.get("as", "spectator")
     if wanted not in ("spectator", "A", "B", "omniscient"):
@@ -45,10 +49,10 @@ def public_perspective(table) -> str:
 
 @route(bp, "/<match_id>/state", "GET", "The board for the public (live: delayed spectator view)",
        response=StateOut, query=(PERSPECTIVE,), errors=(400, 403, 404), revalidates=True)
-def public_state(match_id: str):
+def public_state(match_id: str) -> Response:
     delay = services().settings.spectator_delay
 
-    def view(table):
+    def view(table: Table) -> Tagged:
         perspective = public_perspective(table)
         return table.view(("public", perspective), lambda: tagged(rendered(
             state_out(table, perspective, upto=visible_seq(table, delay)))))
@@ -59,10 +63,10 @@ def public_state(match_id: str):
        "one page at a time: from `from`, at most `limit`; ask again with `from=next_seq` while "
        "`has_more`", response=EventsOut, errors=(400, 403, 404),
        query=(PERSPECTIVE, PAGE_FROM, PAGE_LIMIT))
-def public_events(match_id: str):
+def public_events(match_id: str) -> dict[str, Any]:
     start, limit = query_int("from", 0), page_limit()
 
-    def view(table):
+    def view(table: Table) -> EventsOut:
         perspective = public_perspective(table)
         upto = visible_seq(table, services().settings.spectator_delay)
         return events_page(table, perspective, start, upto, limit)
@@ -74,7 +78,7 @@ def public_events(match_id: str):
        "X-Wonders-Divergence headers",
        errors=(400, 403, 404),
        content={"response": {"application/x-ndjson": {"schema": {"type": "string"}}}})
-def download(match_id: str):
+def download(match_id: str) -> Response:
     svc = services()
     over, mark = svc.tables.using(match_id, lambda table: (
         table.state.over, divergence_out(table, "spectator") if table.state.over else None))

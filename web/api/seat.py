@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, Response
 from pydantic import ValidationError
 
+from ledger.codec import Stored
 from ledger.events import Annotated, Conceded, Event, JudgeCalled, as_seat
 from replay.errors import IllegalDecisionError
 from replay.game import Game, Refused
 from web.api.common import (
     PAGE_FROM,
     PAGE_LIMIT,
+    Tagged,
     divergence_out,
     event_out,
     events_page,
@@ -33,6 +35,7 @@ from web.api.common import (
     tagged,
 )
 from web.api.openapi import route
+from web.api.tables import Table
 from web.errors import (
     ForbiddenError,
     IllegalError,
@@ -61,10 +64,10 @@ def perspective_of(role: str) -> str:
 
 @route(bp, "/<match_id>/prompt", "GET", "The pending prompt; its legal options if it is yours",
        response=PendingOut, auth="a seat or judge token of the match", errors=(400, 404))
-def get_prompt(match_id: str):
+def get_prompt(match_id: str) -> Response:
     perspective = perspective_of(role_for(match_id))
 
-    def view(table):
+    def view(table: Table) -> PendingOut:
         engine = table.engine() if not table.state.over else None
         return PendingOut(match_id=match_id, length=table.length,
                           prompt=prompt_out(table.game, engine, perspective,
@@ -76,11 +79,11 @@ def get_prompt(match_id: str):
 @route(bp, "/<match_id>/decisions", "POST", "Submit your seat's decision at expected_seq",
        body=SubmitDecision, response=Recorded, status=201, auth="a seat token of the match",
        errors=(400, 403, 404, 409, 422))
-def submit_decision(match_id: str):
+def submit_decision(match_id: str) -> Response:
     seat = require_role(match_id, SEATS, "decide for a seat (judges take back or rule instead)")
     body = parse_body(SubmitDecision)
 
-    def write(table):
+    def write(table: Table) -> Recorded:
         decision = to_event(table.game, seat, body.decision)
         stored = submit_as_seen(table, seat, decision, body.expected_seq)
         narrator = Narrator(table, seat)
@@ -91,11 +94,11 @@ def submit_decision(match_id: str):
 @route(bp, "/<match_id>/judge-call", "POST", "Call the judge to your table (recorded as "
        "JudgeCalled; the judge's page shows it)", body=JudgeCall, response=Recorded, status=201,
        auth="a seat token of the match", errors=(400, 403, 404, 409, 422))
-def call_judge(match_id: str):
+def call_judge(match_id: str) -> Response:
     seat = require_role(match_id, SEATS, "call the judge (only a seat does)")
     body = parse_body(JudgeCall)
 
-    def write(table):
+    def write(table: Table) -> Recorded:
         still_open = open_call(table.events, seat)
         if still_open is not None:
             raise StaleSeqError(
@@ -126,10 +129,10 @@ def open_call(events: list, seat: str) -> int | None:
 @route(bp, "/<match_id>/state", "GET", "The board now, from your role's perspective",
        response=StateOut, auth="a seat or judge token of the match", errors=(400, 404),
        revalidates=True)
-def get_state(match_id: str):
+def get_state(match_id: str) -> Response:
     perspective = perspective_of(role_for(match_id))
 
-    def view(table):
+    def view(table: Table) -> Tagged:
         return table.view(("state", perspective),
                           lambda: tagged(rendered(state_out(table, perspective))))
     return revalidated(services().tables.using(match_id, view))
@@ -139,16 +142,16 @@ def get_state(match_id: str):
        "page at a time: at most `limit`; ask again with `from=next_seq` while `has_more`",
        response=EventsOut, auth="a seat or judge token of the match", errors=(400, 404),
        query=(PAGE_FROM, PAGE_LIMIT))
-def get_events(match_id: str):
+def get_events(match_id: str) -> Response:
     perspective = perspective_of(role_for(match_id))
     start, limit = query_int("from", 0), page_limit()
 
-    def view(table):
+    def view(table: Table) -> EventsOut:
         return events_page(table, perspective, start, table.length - 1, limit)
     return json_response(rendered(services().tables.using(match_id, view)))
 
 
-def submit_as_seen(table, seat: str, decision: Event, expected_seq: int) -> list:
+def submit_as_seen(table: Table, seat: str, decision: Event, expected_seq: int) -> list[Stored]:
     """Record the seat's decision as the game takes it from a seat (``seat_decision``: cards
     named by the handles its prompt offered turned into ids, what only a judge may enter
     refused).  A refused answer to a prompt whose options name cards the seat may not see is
@@ -176,7 +179,7 @@ def submit_as_seen(table, seat: str, decision: Event, expected_seq: int) -> list
         raise wrong_answer(table, decision) from None
 
 
-def wrong_answer(table, decision: Event) -> IllegalError:
+def wrong_answer(table: Table, decision: Event) -> IllegalError:
     """The one refusal of any wrong answer to a prompt offering cards the seat may not see."""
     return IllegalError(
         f"match {table.match_id}: {getattr(decision, 'pick', None)!r} does not answer the "

@@ -28,16 +28,17 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ledger.codec import Stored
-from ledger.events import MatchOpened
+from ledger.events import Event, MatchOpened
 from ledger.store import Head, Store
 from replay.errors import ReplayError
 from replay.game import Game, Rules
 from replay.games import game_of
+from replay.index import Index
 from replay.reading import Reading
 from replay.recorder import Recorder
 from replay.replayer import NO_SNAPSHOTS, SNAPSHOT_EVERY, Divergence, Replay
@@ -248,18 +249,18 @@ class Table:
         return len(self.timeline)
 
     @property
-    def events(self):
+    def events(self) -> list[Event]:
         """The recorded events (``events[seq]``)."""
         return self.timeline.events
 
     @property
-    def index(self):
+    def index(self) -> Index:
         """Rounds, turns and battles by seq (:class:`~replay.replayer.Index`)."""
         return self.timeline.index
 
     @property
-    def opened(self):
-        return self.timeline.events[0]
+    def opened(self) -> MatchOpened:
+        return self.timeline.opened  # events[0], as the reading keeps it
 
     @property
     def state(self) -> Any:
@@ -273,7 +274,7 @@ class Table:
         return self.timeline.state_at(seq)
 
 
-def rederive(events, db: Any, snapshot_every: int = SNAPSHOT_EVERY
+def rederive(events: Sequence[Event], db: Any, snapshot_every: int = SNAPSHOT_EVERY
              ) -> tuple[Replay | None, Mark | None]:
     """Verify a match: re-derive its events through today's engine.  Returns the replay, or
     where the engine disagrees with the record; never raises."""
@@ -283,7 +284,7 @@ def rederive(events, db: Any, snapshot_every: int = SNAPSHOT_EVERY
         return None, _mark_of(exc)
 
 
-def rederive_more(replay: Replay, events) -> tuple[Replay | None, Mark | None]:
+def rederive_more(replay: Replay, events: Sequence[Event]) -> tuple[Replay | None, Mark | None]:
     """Verify newly recorded events: extend a re-derivation by them (:meth:`Replay.extend`).
     Returns the replay, or where the engine disagrees; never raises (nor reuses ``replay``
     after a failure: its state is then partial)."""

@@ -12,7 +12,8 @@ results and standings as CSV, reissue or revoke a table's token.  The work is do
 from __future__ import annotations
 
 import functools
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, ParamSpec, TypeVar
 
 from flask import Blueprint, Response, current_app, request
 from pydantic import BaseModel, ConfigDict, Field
@@ -36,6 +37,8 @@ bp = Blueprint("tournaments", __name__, url_prefix="/api")
 ERRORS = (400, 404, 409, 422)
 Name = Annotated[str, Field(min_length=1, max_length=120)]
 Role = Literal["A", "B", "judge", "all"]
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class Body(BaseModel):
@@ -186,10 +189,10 @@ def organizer() -> Organizer:
     return found
 
 
-def answers(view):
+def answers(view: Callable[P, R]) -> Callable[P, R]:
     """The tournament's own errors as the API's: one line each."""
     @functools.wraps(view)
-    def wrapped(*args, **kwargs):
+    def wrapped(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return view(*args, **kwargs)
         except UnknownTournamentError as exc:
@@ -253,7 +256,7 @@ CSV = {"response": {"text/csv": {"schema": {"type": "string"}}}}
 @route(bp, "/tournaments", "POST", "Create a tournament (Wonders of The First, Swiss rounds)",
        body=CreateTournament, response=TournamentOut, status=201, auth="organizer", errors=ERRORS)
 @answers
-def create_tournament():
+def create_tournament() -> tuple[dict[str, Any], int]:
     require_organizer()
     body = parse_body(CreateTournament)
     org = organizer()
@@ -264,7 +267,7 @@ def create_tournament():
 @route(bp, "/tournaments", "GET", "List the tournaments of this store",
        response=TournamentList, auth="organizer", errors=(400,))
 @answers
-def list_tournaments():
+def list_tournaments() -> dict[str, Any]:
     require_organizer()
     return TournamentList(tournaments=[
         TournamentBrief(tournament_id=t.tournament_id, name=t.name, players=len(t.players),
@@ -275,7 +278,7 @@ def list_tournaments():
        "A tournament: players and every round's tables with their status and result",
        response=TournamentOut, auth="organizer", errors=(400, 404))
 @answers
-def get_tournament(tournament_id: str):
+def get_tournament(tournament_id: str) -> dict[str, Any]:
     require_organizer()
     org = organizer()
     return tournament_out(org, org.load(tournament_id)).model_dump()
@@ -285,7 +288,7 @@ def get_tournament(tournament_id: str):
        "Register a player with a decklist (a late entry once round 1 is paired)",
        body=RegisterPlayer, response=TournamentOut, status=201, auth="organizer", errors=ERRORS)
 @answers
-def register_player(tournament_id: str):
+def register_player(tournament_id: str) -> tuple[dict[str, Any], int]:
     require_organizer()
     body = parse_body(RegisterPlayer)
     org = organizer()
@@ -297,7 +300,7 @@ def register_player(tournament_id: str):
        "Drop a player: not paired in later rounds, still in the standings",
        body=DropPlayer, response=TournamentOut, status=201, auth="organizer", errors=ERRORS)
 @answers
-def drop_player(tournament_id: str):
+def drop_player(tournament_id: str) -> tuple[dict[str, Any], int]:
     require_organizer()
     body = parse_body(DropPlayer)
     org = organizer()
@@ -308,7 +311,7 @@ def drop_player(tournament_id: str):
        "Undo a drop: the player is paired again from the next round paired",
        body=DropPlayer, response=TournamentOut, status=201, auth="organizer", errors=ERRORS)
 @answers
-def reinstate_player(tournament_id: str):
+def reinstate_player(tournament_id: str) -> tuple[dict[str, Any], int]:
     require_organizer()
     body = parse_body(DropPlayer)
     org = organizer()
@@ -319,7 +322,7 @@ def reinstate_player(tournament_id: str):
        "Pair the next round (Swiss) and start it: every table's match with its tokens",
        response=RoundStartedOut, status=201, auth="organizer", errors=ERRORS)
 @answers
-def start_round(tournament_id: str):
+def start_round(tournament_id: str) -> tuple[dict[str, Any], int]:
     require_organizer()
     t, started = organizer().start_round(tournament_id)
     return started_out(t, started).model_dump(), 201
@@ -329,7 +332,7 @@ def start_round(tournament_id: str):
        "Standings: match points, OMW%, GW%, OGW% (results from the recorded matches)",
        response=StandingsOut, auth="organizer", errors=(400, 404))
 @answers
-def get_standings(tournament_id: str):
+def get_standings(tournament_id: str) -> dict[str, Any]:
     require_organizer()
     org = organizer()
     return standings_out(org, org.load(tournament_id)).model_dump()
@@ -345,7 +348,7 @@ def _csv(tournament_id: str, kind: str) -> Response:
 @route(bp, "/tournaments/<tournament_id>/pairings.csv", "GET", "Every round's pairings as CSV",
        auth="organizer", content=CSV, errors=(400, 404))
 @answers
-def pairings_csv(tournament_id: str):
+def pairings_csv(tournament_id: str) -> Response:
     require_organizer()
     return _csv(tournament_id, "pairings")
 
@@ -353,7 +356,7 @@ def pairings_csv(tournament_id: str):
 @route(bp, "/tournaments/<tournament_id>/results.csv", "GET", "Every table's result as CSV",
        auth="organizer", content=CSV, errors=(400, 404))
 @answers
-def results_csv(tournament_id: str):
+def results_csv(tournament_id: str) -> Response:
     require_organizer()
     return _csv(tournament_id, "results")
 
@@ -361,7 +364,7 @@ def results_csv(tournament_id: str):
 @route(bp, "/tournaments/<tournament_id>/standings.csv", "GET", "The standings as CSV",
        auth="organizer", content=CSV, errors=(400, 404))
 @answers
-def standings_csv(tournament_id: str):
+def standings_csv(tournament_id: str) -> Response:
     require_organizer()
     return _csv(tournament_id, "standings")
 
@@ -370,7 +373,7 @@ def standings_csv(tournament_id: str):
        "New tokens for a table's role (A, B, judge or all): the old ones stop working",
        body=TableToken, response=TokensOut, status=201, auth="organizer", errors=ERRORS)
 @answers
-def reissue_token(tournament_id: str):
+def reissue_token(tournament_id: str) -> tuple[dict[str, Any], int]:
     require_organizer()
     body = parse_body(TableToken)
     match_id, tokens = organizer().reissue(tournament_id, body.round, body.table, body.role)
@@ -381,7 +384,7 @@ def reissue_token(tournament_id: str):
        "Revoke a table's token (A, B, judge or all): it stops working, no new one is shown",
        body=TableToken, response=RevokedOut, auth="organizer", errors=ERRORS)
 @answers
-def revoke_token(tournament_id: str):
+def revoke_token(tournament_id: str) -> dict[str, Any]:
     require_organizer()
     body = parse_body(TableToken)
     match_id = organizer().revoke(tournament_id, body.round, body.table, body.role)
@@ -414,7 +417,7 @@ class CardsImportedOut(BaseModel):
        "for registration and round start; a bad file is refused whole, one line per bad row",
        body=ImportCards, response=CardsImportedOut, status=201, auth="organizer", errors=ERRORS)
 @answers
-def import_cards(tournament_id: str):
+def import_cards(tournament_id: str) -> tuple[dict[str, Any], int]:
     require_organizer()
     body = parse_body(ImportCards)
     try:

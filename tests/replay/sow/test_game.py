@@ -14,10 +14,12 @@ from ledger.events import Conceded, Event, MatchEnded, MatchOpened, TakenBack
 from ledger.registry import EVENT_TYPES, GAME_OF, load_games
 from replay.errors import CardDataError
 from replay.games import game
+from replay.replayer import Cursor
 from replay.sow import GAME
 from replay.sow.events import EVENTS, MainPassed, Picked, PlayChosen, TurnBegan
 from replay.sow.evolve import evolve, initial_state
 from replay.sow.simulate import open_match
+from replay.timeline import Timeline
 from tests.replay.sow.helpers import deck_pair, played, pool
 
 SOW = Path(__file__).resolve().parents[3] / "replay" / "sow"
@@ -146,3 +148,24 @@ def test_the_siege_step_a_state_falls_in_is_a_battle_row() -> None:
     rows = GAME.facts(stored_of(opened, events))["sow_battles"]
     assert len(rows) == len(steps)
     assert rows[-1].seq == steps[-1] + 1 and rows[-1].step == "siege"  # seq 0 is MatchOpened
+
+
+def test_a_turn_is_the_one_that_stands_after_a_take_back() -> None:
+    """docs/format.md, *TakenBack*: from a take-back on, the state is the state after its
+    ``to_seq``, so the turns it undid are not the match's turns.  ``wonders replay --turn N``
+    (``Cursor.seek_turn``) went to the first turn numbered N, an undone one, and reached turns
+    the match no longer has (a take-back from turn 9 to before turn 4, played on to turn 7:
+    ``--turn 5`` showed the undone turn 5, ``--turn 9`` a turn that did not stand)."""
+    opened, events = played(12)
+    begun = [n + 1 for n, e in enumerate(events) if isinstance(e, TurnBegan)]  # seqs
+    assert len(begun) >= 9
+    before_4, at_9 = begun[3] - 1, begun[8]
+    redo = events[before_4:begun[6]]  # the same events again: turns 4, 5 and 6's start...
+    line = [*events[:at_9], TakenBack(before_4), *redo]
+    timeline = Timeline(stored_of(opened, line), every=5)
+    cursor = Cursor(timeline, len(timeline) - 1)
+    again = at_9 + 1  # the take-back's seq, then the turns played again
+    assert cursor.seek_turn(5).seq == again + (begun[4] - before_4)
+    assert cursor.seek_turn(3).seq == begun[2]
+    with pytest.raises(IndexError, match=r"no turn 9 \(the match has 7\)"):
+        cursor.seek_turn(9)
