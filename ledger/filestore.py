@@ -450,7 +450,7 @@ class FileStore(Store):
         try:
             with open(path, "rb") as handle:
                 stat = os.fstat(handle.fileno())
-                key = (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
+                key = _as_last_seen(stat)
                 hit = self._heads.get(path)
                 if hit is not None and hit[0] == key:
                     return hit[1]
@@ -520,8 +520,7 @@ class FileStore(Store):
         read every byte of the store for each request (``GET /api/matches`` took 5 s with 400
         matches)."""
         with open(path, "rb") as handle:
-            stat = os.fstat(handle.fileno())
-            key = (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
+            key = _as_last_seen(os.fstat(handle.fileno()))
             hit = self._infos.get(path)
             if hit is not None and hit[0] == key:
                 return hit[1]
@@ -719,6 +718,13 @@ def _parse_envelope(line: bytes, path: str | Path, what: str) -> Envelope:
         return _envelope_decoder.decode(line)
     except Exception as exc:  # noqa: BLE001
         raise MalformedEventError(f"{path}: {what}: not a ledger line ({exc})") from None
+
+
+def _as_last_seen(stat: os.stat_result) -> tuple[int, int, int, int]:
+    """What says a file is as this process last read it (device, inode, size, mtime): a match
+    file only grows, and a cut torn tail changes its size, so an unchanged key is an
+    unchanged file (the heads and summaries kept per file are keyed on it)."""
+    return stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns
 
 
 def _path_in(root: str, match_id: str) -> str:
