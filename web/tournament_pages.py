@@ -1,0 +1,124 @@
+"""The tournaments' public pages: where a player finds their table, their result and the
+standings on their own phone, or on a screen at the venue -- no token needed.
+
+``/tournaments`` lists the store's tournaments; ``/tournaments/<id>`` shows the latest round's
+pairings **by player name** (each player once: their table, seat, opponent and result, a link
+to watch the table's match), then the standings; ``/tournaments/<id>/rounds/<n>`` an earlier
+round's pairings.  ``?player=`` narrows the pairings to the names that contain it ("find your
+table"), so a 300-player room's list is one line per search.
+
+What is shown is what the match listing (``/matches``) already shows anyone -- the players of
+each table, its round and table number, its result -- and the standings computed from those
+results.  Nothing of a deck is shown (no list, no Deck Balance Score: a DBS is read from the
+decklist), and no token or link that records.  Pages are rendered on the server (no script).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, render_template, request
+
+from ledger.errors import LedgerError
+from ledger.tournament import Result, Round, Tournament, TournamentError, player_key, standings
+from web.api.tournaments import organizer
+from web.errors import NotFoundError
+
+bp = Blueprint("tournament_pages", __name__)
+MAX_QUERY = 120  # characters of a ?player= search kept
+
+
+@dataclass(frozen=True)
+class Seating:
+    """One player's line of a round: where they sit and how it went, from their side."""
+
+    player: str
+    table: int | None  # None: the bye
+    seat: str  # "A", "B" or "" (the bye)
+    opponent: str
+    outcome: str  # "playing", "won", "lost", "draw", "bye", "not started"
+    match_id: str | None
+
+
+@bp.get("/tournaments")
+def tournaments() -> str:
+    """Every tournament of the store, newest rounds first; one unreadable is named, not shown."""
+    org = organizer()
+    listed, unreadable = [], []
+    for tournament_id in org.book.ids():
+        try:
+            t = org.load(tournament_id)
+        except (LedgerError, TournamentError):
+            unreadable.append(tournament_id)
+            continue
+        listed.append(t)
+    return render_template("tournaments.html", tournaments=listed, unreadable=unreadable)
+
+
+@bp.get("/tournaments/<tournament_id>")
+def tournament(tournament_id: str) -> str:
+    t = _load(tournament_id)
+    return _round_page(t, len(t.rounds), with_standings=True)
+
+
+@bp.get("/tournaments/<tournament_id>/rounds/<int:number>")
+def round_page(tournament_id: str, number: int) -> str:
+    t = _load(tournament_id)
+    if not 1 <= number <= len(t.rounds):
+        raise NotFoundError(f"{t.name}: no round {number} (rounds paired: {len(t.rounds)})")
+    return _round_page(t, number, with_standings=False)
+
+
+def _load(tournament_id: str) -> Tournament:
+    try:
+        return organizer().load(tournament_id)
+    except (LedgerError, TournamentError):
+        raise NotFoundError(f"no tournament {tournament_id[:120]!r} here") from None
+
+
+def _round_page(t: Tournament, number: int, with_standings: bool) -> str:
+    results = organizer().results(t)
+    played = t.rounds[number - 1] if number else None
+    wanted = request.args.get("player", "").strip()[:MAX_QUERY]
+    seatings = seatings_of(played, results) if played is not None else []
+    shown = [s for s in seatings if _is_match(wanted, s.player)] if wanted else seatings
+    return render_template(
+        "tournament.html", t=t, round=played, seatings=shown, total=len(seatings), wanted=wanted,
+        tally=_tally(seatings), standings=standings(t, results) if with_standings else None,
+        latest=number == len(t.rounds))
+
+
+def seatings_of(played: Round, results: dict[str, Result]) -> list[Seating]:
+    """Every player of the round once, by name (case and accents aside), the bye included."""
+    out = []
+    for tb in played.tables:
+        result = results.get(tb.match_id or "")
+        for seat, player, opponent in (("A", tb.a, tb.b), ("B", tb.b, tb.a)):
+            out.append(Seating(player, tb.table, seat, opponent,
+                               _outcome(seat, tb.match_id, result, played.started), tb.match_id))
+    if played.bye is not None:
+        out.append(Seating(played.bye, None, "", "", "bye", None))
+    return sorted(out, key=lambda s: (player_key(s.player), s.player))
+
+
+def _outcome(seat: str, match_id: str | None, result: Result | None, started: bool) -> str:
+    if match_id is None or not started:
+        return "not started"
+    if result is None or not result.ended:
+        return "playing"
+    if result.winner is None:
+        return "draw"
+    return "won" if result.winner == seat else "lost"
+
+
+def _is_match(wanted: str, name: str) -> bool:
+    return player_key(wanted) in player_key(name)
+
+
+def _tally(seatings: list[Seating]) -> dict[str, Any]:
+    """The round at a glance: its tables, how many ended, which still play."""
+    tables: dict[int, str] = {s.table: s.outcome for s in seatings if s.table is not None}
+    playing = sorted(n for n, outcome in tables.items() if outcome == "playing")
+    ended = sum(1 for outcome in tables.values() if outcome not in ("playing", "not started"))
+    return {"tables": len(tables), "ended": ended, "playing": playing}
