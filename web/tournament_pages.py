@@ -15,6 +15,8 @@ decklist), and no token or link that records.  Pages are rendered on the server 
 
 from __future__ import annotations
 
+import logging
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +28,7 @@ from web.api.tournaments import organizer
 from web.errors import NotFoundError
 
 bp = Blueprint("tournament_pages", __name__)
+log = logging.getLogger("wonders.web")
 MAX_QUERY = 120  # characters of a ?player= search kept
 
 
@@ -49,7 +52,8 @@ def tournaments() -> str:
     for tournament_id in org.book.ids():
         try:
             t = org.load(tournament_id)
-        except (LedgerError, TournamentError):
+        except (LedgerError, TournamentError) as exc:
+            log.warning("/tournaments: %s left out: %s", tournament_id, exc)  # the operator's
             unreadable.append(tournament_id)
             continue
         listed.append(t)
@@ -82,7 +86,7 @@ def _round_page(t: Tournament, number: int, with_standings: bool) -> str:
     played = t.rounds[number - 1] if number else None
     wanted = request.args.get("player", "").strip()[:MAX_QUERY]
     seatings = seatings_of(played, results) if played is not None else []
-    shown = [s for s in seatings if _is_match(wanted, s.player)] if wanted else seatings
+    shown = [s for s in seatings if is_found(wanted, s.player)] if wanted else seatings
     return render_template(
         "tournament.html", t=t, round=played, seatings=shown, total=len(seatings), wanted=wanted,
         tally=_tally(seatings), standings=standings(t, results) if with_standings else None,
@@ -112,8 +116,15 @@ def _outcome(seat: str, match_id: str | None, result: Result | None, started: bo
     return "won" if result.winner == seat else "lost"
 
 
-def _is_match(wanted: str, name: str) -> bool:
-    return player_key(wanted) in player_key(name)
+def is_found(wanted: str, name: str) -> bool:
+    """Whether a search finds a name: a part of it, case and accents aside ("o brien" finds
+    "Finn Ó Brien")."""
+    return _plain(wanted) in _plain(name)
+
+
+def _plain(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", player_key(text))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def _tally(seatings: list[Seating]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ import pytest
 from tests.web.test_api import Api, new_app
 from tests.web.test_tournaments import DECKS, NAMES, call, concede, decklist, new_tournament
 from tests.web.test_tournaments_desk import console
+from web.tournament_pages import is_found
 
 PLAYERS = 7  # an odd count: round 1 has a bye
 
@@ -37,12 +38,19 @@ def page(api, path):
 
 
 def rows(html: str) -> list[list[str]]:
-    """The pairings table's rows as their cells' text."""
-    body = html.split('<table class="standings pairings">', 1)[1].split("</table>", 1)[0]
+    """The pairings' lines as the page shows them: table, player, seat, opponent, result (or
+    the one line of an empty list)."""
+    found = html.split('<ol class="seatings" id="seatings">', 1)[1].split("</ol>", 1)[0]
     out = []
-    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body.split("<tbody>", 1)[1], re.S):
-        cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
-        out.append([re.sub(r"<[^>]+>", "", c).strip() for c in cells])
+    for item in re.findall(r"<li[^>]*>(.*?)</li>", found, re.S):
+        def text(cls: str, item: str = item) -> str:
+            match = re.search(rf'class="[^"]*\b{cls}\b[^"]*">(.*?)</', item, re.S)
+            return re.sub(r"<[^>]+>", "", match.group(1)).strip() if match else ""
+        if 'class="who"' not in item:  # the empty list's one line
+            out.append([re.sub(r"<[^>]+>", "", item).strip()])
+            continue
+        out.append([text("table-number") or "—", text("name"), text("seat"), text("opp"),
+                    text("outcome")])
     return out
 
 
@@ -62,7 +70,7 @@ def test_every_player_finds_their_table_by_name_and_no_token_or_deck_shows(start
     assert by_name[a][3] == b and by_name[a][4] == "won"
     assert by_name[b][3] == a and by_name[b][4] == "lost"
     bye = started_round["bye"]
-    assert by_name[bye][0] == "—" and by_name[bye][3] == "bye" and by_name[bye][4] == "bye"
+    assert by_name[bye][0] == "—" and by_name[bye][3] == "has the bye" and by_name[bye][4] == "bye"
     still = sorted(t["table"] for t in started_round["tables"][1:])
     assert all(by_name[t["a"]][4] == "playing" for t in started_round["tables"][1:])
     assert f"3 tables: 1 ended, still playing: {', '.join(map(str, still))}" in html
@@ -70,8 +78,9 @@ def test_every_player_finds_their_table_by_name_and_no_token_or_deck_shows(start
 
     # The standings: the winner and the bye on 3 points, the loser on 0; no DBS column.
     standings = html.split('id="standings"', 1)[1]
-    assert re.search(rf"<td>1</td><td>{re.escape(sorted([a, bye])[0])}</td><td>3</td>",
-                     standings)
+    first_place = sorted([a, bye])[0]
+    assert re.search(rf"<td>1</td><td>{re.escape(first_place)}( <span[^<]*</span>)?</td>"
+                     rf"<td>3</td><td>1-0-0</td>", standings)  # a bye counts as a win
     assert "DBS" not in html
     # Nothing a seat or the judge records with, nothing of a deck.
     for table in started_round["tables"]:
@@ -132,3 +141,22 @@ def test_the_console_shows_the_organizer_the_public_page_to_share(started):
     _, _, console_page = console(api, tid)
     assert f'href="/tournaments/{tid}"' in console_page
     assert f"http://localhost/tournaments/{tid}" in console_page  # the address to share
+
+
+@pytest.mark.parametrize("wanted, name, found", [
+    ("o brien", "Finn Ó Brien", True), ("ZOË", "Zoë Park", True), ("zoe", "Zoë Park", True),
+    ("ann", "Hana Sato", False), ("", "Ann", True)])
+def test_a_search_finds_a_name_case_and_accents_aside(wanted, name, found):
+    assert is_found(wanted, name) is found
+
+
+def test_an_unreadable_tournament_is_named_in_the_list_and_the_others_still_show(started, caplog):
+    api = started[0]
+    new_tournament(api, players=2, name="Second Cup")
+    log = api.app.extensions["wonders"].store.root / ".tournaments" / "second-cup.jsonl"
+    log.write_bytes(log.read_bytes()[:40])  # cut inside its first line
+    status, html = page(api, "/tournaments")
+    assert status == 200 and "Harbour Open" in html
+    assert "second-cup" in html and "can't be read" in html
+    assert str(log) not in html  # the server's path is for its log
+    assert any("second-cup" in r.getMessage() for r in caplog.records)
