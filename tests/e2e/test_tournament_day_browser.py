@@ -15,7 +15,8 @@ the 1/3 floor, a bye a 2-0 win left out of the opponents' percentages; docs/orga
 
 A real ``wonders serve`` subprocess, Playwright with Debian's Chromium (``/usr/bin/chromium``);
 skipped where it is missing (tests/e2e/conftest.py).  Screenshots (the console at the end of the
-day, tournament-day.png; Kai's phone choosing the realm of the catalogue card,
+day, tournament-day.png; a player's phone finding their table on the public page,
+tournament-public.png; Kai's phone choosing the realm of the catalogue card,
 tournament-day-phone.png; the judge's take-back, judge-phone.png and judge-desktop.png, by
 test_play_browser's helper) go to ``$WONDERS_SCREENSHOTS`` or the test's tmp dir.
 """
@@ -323,6 +324,23 @@ def test_a_tournament_day_console_phones_judge_bots_and_standings(server, shots)
         no_overflow(console)
         console.screenshot(path=str(shots / "tournament-day.png"), full_page=True)
         shown = console_standings(console)
+        # A player's own phone, no token: the public page finds their table and the same
+        # standings (docs/organizer.md, "The players' page").
+        final_a, final_b, final_winner = history[-1][0][0]
+        player = browser.new_context(**PHONE).new_page()
+        player.goto(f"{base}/tournaments/tournament-day")
+        no_overflow(player)
+        assert console_standings(player) == shown
+        player.fill("input[name=player]", final_a.lower())
+        player.click("button:has-text('Find')")
+        player.wait_for_url("**player=*")
+        line = player.locator("li.seating", has_text=final_a)
+        assert line.locator(".opp").inner_text() == final_b
+        assert line.locator(".outcome").inner_text() == \
+            ("draw" if final_winner is None else "won" if final_winner == final_a else "lost")
+        assert "DBS" not in player.content()
+        no_overflow(player)
+        player.screenshot(path=str(shots / "tournament-public.png"), full_page=True)
         text = console.request.get(f"{base}/organize/t/tournament-day/standings.csv").text()
         results = console.request.get(f"{base}/organize/t/tournament-day/results.csv").text()
         browser.close()
