@@ -5,7 +5,10 @@ per line (``seq``, ``at``, ``type`` and the event's fields), appended by
 :meth:`TournamentBook.append` at an expected length (a stale writer is a
 :class:`~ledger.errors.ConflictError`, nothing written).  :func:`fold` replays them:
 
-* ``TournamentCreated`` -- ``tournament_id``, ``name``, ``game``, ``ruleset``;
+* ``TournamentCreated`` -- ``tournament_id``, ``name``, ``game``, ``ruleset``,
+  ``round_minutes`` (a round's time, :mod:`ledger.roundclock`; absent or ``null``: untimed);
+* ``RoundClockSet`` -- ``minutes``: the round time from now on (0: untimed), the round
+  under way included;
 * ``PlayerRegistered`` -- ``player`` (the name: the identity in a tournament), ``deck_text``,
   ``cards`` and ``archive`` (name → copies), ``dbs`` (the deck's DBS total), ``preset`` (a
   pool deck the tables record with, if any), ``round`` (0 before round 1; later: a late
@@ -15,7 +18,8 @@ per line (``seq``, ``at``, ``type`` and the event's fields), appended by
   mis-tapped drop, say) is paired again from the next round paired;
 * ``RoundPaired`` -- ``round``, ``tables`` (``table``, ``a``, ``b``: seat A, seat B),
   ``bye`` (the player given the bye, or ``null``);
-* ``RoundStarted`` -- ``round``, ``matches`` (table → match id, one match per table);
+* ``RoundStarted`` -- ``round``, ``matches`` (table → match id, one match per table); its
+  ``at`` starts the round's clock;
 * ``TokenReissued`` / ``TokenRevoked`` -- ``round``, ``table``, ``role`` (``A``, ``B``,
   ``judge``, or ``all``): a record that a table's token was replaced (the token itself is
   kept only as a hash, by the token book).
@@ -60,7 +64,8 @@ from ledger.matching import Matching
 
 SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 EVENT_TYPES = ("TournamentCreated", "PlayerRegistered", "PlayerDropped", "PlayerReinstated",
-               "RoundPaired", "RoundStarted", "TokenReissued", "TokenRevoked", "CardsImported")
+               "RoundPaired", "RoundStarted", "TokenReissued", "TokenRevoked", "CardsImported",
+               "RoundClockSet")
 FLOOR = 1 / 3  # the percentages' floor
 WIN, DRAW = 3, 1  # match (and game) points
 
@@ -145,6 +150,7 @@ class Round:
     tables: list[Table]
     bye: str | None
     started: bool = False
+    started_at: str = ""  # the RoundStarted line's ``at`` (UTC): when its clock started
 
 
 @dataclass
@@ -161,6 +167,7 @@ class Tournament:
     # Cards an organizer imported (a pool file): name -> definition, the latest import of a
     # name winning; they count as in the pool for registration and round start.
     cards: dict[str, dict[str, Any]] = field(default_factory=dict)
+    round_minutes: int | None = None  # a round's time (None: untimed)
 
     @property
     def active(self) -> list[str]:
@@ -207,6 +214,7 @@ def fold(events: Iterable[dict[str, Any]]) -> Tournament:
                                       f"{kind!r}")
             state = Tournament(event["tournament_id"], event["name"], event.get("game", "wotf"),
                                event.get("ruleset"), event.get("at", ""))
+            state.round_minutes = event.get("round_minutes") or None
         elif kind == "PlayerRegistered":
             state.players[event["player"]] = Player(
                 event["player"], event.get("deck_text", ""), dict(event.get("cards", {})),
@@ -225,6 +233,9 @@ def fold(events: Iterable[dict[str, Any]]) -> Tournament:
             for table in played.tables:
                 table.match_id = event["matches"].get(str(table.table))
             played.started = True
+            played.started_at = event.get("at", "")
+        elif kind == "RoundClockSet":
+            state.round_minutes = int(event["minutes"]) or None
         elif kind in ("TokenReissued", "TokenRevoked"):
             state.reissued.append(dict(event))
         elif kind == "CardsImported":

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ledger.errors import LedgerError
+from ledger.roundclock import MAX_ROUND_MINUTES, round_clock
 from ledger.tournament import SAFE_ID, TournamentError, UnknownTournamentError, player_name
 
 if TYPE_CHECKING:  # imported where used: the CLI starts without it
@@ -80,11 +81,29 @@ def tournament() -> None:
 @click.argument("name")
 @click.option("--id", "tournament_id", default=None, help="Its id (default: from the name).")
 @click.option("--ruleset", default=None, help="1.3.2 (default) or 1.2.")
+@click.option("--round-minutes", type=click.IntRange(0, MAX_ROUND_MINUTES), default=0,
+              help="A round's time in minutes (default 0: untimed rounds).")
 @STORE
-def create(name: str, tournament_id: str | None, ruleset: str | None, store: str | None) -> None:
+def create(name: str, tournament_id: str | None, ruleset: str | None, round_minutes: int,
+           store: str | None) -> None:
     """Create a tournament called NAME."""
-    t = _organizer(store).create(name, tournament_id, ruleset)
-    click.echo(f"tournament {t.tournament_id}: {t.name} (rules {t.ruleset})")
+    t = _organizer(store).create(name, tournament_id, ruleset, round_minutes)
+    timed = f", {t.round_minutes}-minute rounds" if t.round_minutes else ""
+    click.echo(f"tournament {t.tournament_id}: {t.name} (rules {t.ruleset}{timed})")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.argument("minutes", type=click.IntRange(0, MAX_ROUND_MINUTES))
+@STORE
+@_says_which_exist
+def clock(tournament_id: str, minutes: int, store: str | None) -> None:
+    """Set the rounds' time to MINUTES (0: untimed), the round under way included."""
+    t = _organizer(store).set_round_time(tournament_id, minutes)
+    current = t.current
+    now = round_clock(t, current) if current is not None else None
+    where = f"; round {current.number}: {now.words}" if current is not None and now else ""
+    click.echo(f"{t.name}: {f'{minutes}-minute rounds' if minutes else 'untimed rounds'}{where}")
 
 
 @tournament.command()

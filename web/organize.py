@@ -29,6 +29,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ledger.catalogue import DecklistError
 from ledger.errors import ConflictError
+from ledger.roundclock import round_clock
 from ledger.tournament import TournamentError, UnknownTournamentError, standings
 from replay.errors import CardDataError
 from web.api.common import services
@@ -104,7 +105,8 @@ def logout() -> BaseResponse:
 def create() -> Page | BaseResponse:
     try:
         t = organizer().create(request.form.get("name", "")[:120],
-                               request.form.get("tournament_id") or None)
+                               request.form.get("tournament_id") or None,
+                               round_minutes=form_minutes())
     except (TournamentError, ConflictError) as exc:
         return _home(str(exc), 422)
     return redirect(url_for("organize.tournament", tournament_id=t.tournament_id), code=303)
@@ -146,6 +148,7 @@ def _tournament(tournament_id: str, error: str | None = None, status: int = 200,
     for r in reversed(t.rounds):
         tables = [table_out(tb, results) for tb in r.tables]
         rounds.append({"number": r.number, "started": r.started, "bye": r.bye, "tables": tables,
+                       "clock": round_clock(t, r),
                        "full": r.number == full,
                        "live": [tb.table for tb in tables if tb.status == "live"],
                        "ended": sum(1 for tb in tables if tb.status == "ended")})
@@ -233,6 +236,23 @@ def start_round(tournament_id: str) -> Page | BaseResponse:
         return _links_page(t.name, tournament_id, f"Round {t.current.number if t.current else 0}",
                            started, t.current.bye if t.current else None)
     return _act(tournament_id, run)
+
+
+@bp.route("/organize/t/<tournament_id>/clock", methods=["POST"])
+def set_round_time(tournament_id: str) -> Page | BaseResponse:
+    return _act(tournament_id, lambda: _no_page(organizer().set_round_time(
+        tournament_id, form_minutes())))
+
+
+def form_minutes() -> int:
+    """The form's round time in minutes (empty: 0, untimed); anything else but a whole
+    number is the tournament's error, one line."""
+    text = request.form.get("round_minutes", "").strip()[:6]
+    if not text:
+        return 0
+    if not (text.isascii() and text.isdigit()):
+        raise TournamentError(f"round time {text!r}: a whole number of minutes (0: untimed)")
+    return int(text)
 
 
 @bp.route("/organize/t/<tournament_id>/reissue", methods=["POST"])

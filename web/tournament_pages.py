@@ -23,6 +23,7 @@ from typing import Any
 from flask import Blueprint, render_template, request
 
 from ledger.errors import LedgerError
+from ledger.roundclock import round_clock
 from ledger.tournament import Result, Round, Tournament, TournamentError, player_key, standings
 from web.api.tournaments import organizer
 from web.errors import NotFoundError
@@ -90,6 +91,7 @@ def _round_page(t: Tournament, number: int, with_standings: bool) -> str:
     return render_template(
         "tournament.html", t=t, round=played, seatings=shown, total=len(seatings), wanted=wanted,
         tally=_tally(seatings), standings=standings(t, results) if with_standings else None,
+        clock=round_clock(t, played) if played is not None else None,
         latest=number == len(t.rounds))
 
 

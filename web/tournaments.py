@@ -46,6 +46,7 @@ from ledger.catalogue import (
 from ledger.csvcells import csv_text
 from ledger.errors import ConflictError, LedgerError
 from ledger.events import DeckEntry, MatchOpened, SeatInfo, as_seat
+from ledger.roundclock import check_minutes
 from ledger.store import Store
 from ledger.tournament import (
     Result,
@@ -162,8 +163,10 @@ class Organizer:
     # -- changes -----------------------------------------------------------------------------
 
     def create(self, name: str, tournament_id: str | None = None,
-               ruleset: str | None = None) -> Tournament:
+               ruleset: str | None = None, round_minutes: int | None = None) -> Tournament:
+        """A new tournament; ``round_minutes`` its rounds' time (``None`` or 0: untimed)."""
         name = clean_name(name, "a tournament")
+        minutes = check_minutes(round_minutes or 0)
         if ruleset is not None and ruleset not in self.game.rulesets:
             raise TournamentError(f"ruleset {ruleset!r}: {self.game.title} is played under "
                                   f"{' or '.join(self.game.rulesets)}")
@@ -172,8 +175,15 @@ class Organizer:
             raise ConflictError(f"tournament {tid!r} already exists; nothing was written")
         self.book.append(tid, 0, [{"type": "TournamentCreated", "tournament_id": tid,
                                    "name": name, "game": GAME,
-                                   "ruleset": ruleset or self.game.rulesets[0]}])
+                                   "ruleset": ruleset or self.game.rulesets[0],
+                                   "round_minutes": minutes or None}])
         return self.load(tid)
+
+    def set_round_time(self, tournament_id: str, minutes: int) -> Tournament:
+        """The rounds' time from now on, the round under way included (0: untimed)."""
+        minutes = check_minutes(minutes)
+        return self._change(tournament_id, lambda _t: [{"type": "RoundClockSet",
+                                                        "minutes": minutes}])
 
     def _change(self, tournament_id: str,
                 build: Callable[[Tournament], list[dict[str, Any]]]) -> Tournament:

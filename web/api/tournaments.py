@@ -19,8 +19,10 @@ from flask import Blueprint, Response, current_app, request
 from pydantic import BaseModel, ConfigDict, Field
 
 from ledger.catalogue import DecklistError
+from ledger.roundclock import MAX_ROUND_MINUTES, round_clock
 from ledger.tournament import (
     Result,
+    Round,
     Tournament,
     TournamentError,
     UnknownTournamentError,
@@ -51,6 +53,14 @@ class CreateTournament(Body):
         Field(None, description="default: made from the name")
     ruleset: Annotated[str, Field(max_length=40)] | None = Field(
         None, description="1.3.2 (default) or 1.2")
+    round_minutes: Annotated[int, Field(ge=0, le=MAX_ROUND_MINUTES)] | None = Field(
+        None, description="a round's time in minutes (its clock starts with the round); "
+                          "null or 0: untimed")
+
+
+class RoundTime(Body):
+    minutes: Annotated[int, Field(ge=0, le=MAX_ROUND_MINUTES)] = Field(
+        description="a round's time from now on, the round under way included (0: untimed)")
 
 
 class RegisterPlayer(Body):
@@ -97,6 +107,8 @@ class RoundOut(BaseModel):
     started: bool
     bye: str | None
     tables: list[TableOut]
+    started_at: str | None = Field(None, description="when the round started (UTC)")
+    ends_at: str | None = Field(None, description="when its time is up (UTC; null: untimed)")
 
 
 class TournamentOut(BaseModel):
@@ -105,6 +117,7 @@ class TournamentOut(BaseModel):
     game: str
     ruleset: str | None
     length: int = Field(description="events in the tournament's log")
+    round_minutes: int | None = Field(None, description="a round's time (null: untimed)")
     players: list[PlayerOut]
     rounds: list[RoundOut]
     imported_cards: list[str] = Field([], description="names of the cards imported with pool "
@@ -214,10 +227,17 @@ def tournament_out(org: Organizer, t: Tournament) -> TournamentOut:
         players=[PlayerOut(name=p.name, dbs=p.dbs, entered=p.entered, dropped=p.dropped,
                            preset=p.preset, cards=p.cards, archive=p.archive)
                  for p in t.players.values()],
-        rounds=[RoundOut(round=r.number, started=r.started, bye=r.bye,
-                         tables=[table_out(tb, results) for tb in r.tables])
-                for r in t.rounds],
+        round_minutes=t.round_minutes,
+        rounds=[round_out(t, r, results) for r in t.rounds],
         imported_cards=sorted(t.cards))
+
+
+def round_out(t: Tournament, r: Round, results: dict[str, Result]) -> RoundOut:
+    clock = round_clock(t, r)
+    return RoundOut(round=r.number, started=r.started, bye=r.bye,
+                    tables=[table_out(tb, results) for tb in r.tables],
+                    started_at=r.started_at or None,
+                    ends_at=clock.ends_at.isoformat().replace("+00:00", "Z") if clock else None)
 
 
 def table_out(tb: Any, results: dict[str, Result]) -> TableOut:
@@ -260,7 +280,7 @@ def create_tournament() -> tuple[dict[str, Any], int]:
     require_organizer()
     body = parse_body(CreateTournament)
     org = organizer()
-    t = org.create(body.name, body.tournament_id, body.ruleset)
+    t = org.create(body.name, body.tournament_id, body.ruleset, body.round_minutes)
     return tournament_out(org, t).model_dump(), 201
 
 
@@ -316,6 +336,17 @@ def reinstate_player(tournament_id: str) -> tuple[dict[str, Any], int]:
     body = parse_body(DropPlayer)
     org = organizer()
     return tournament_out(org, org.reinstate(tournament_id, body.player)).model_dump(), 201
+
+
+@route(bp, "/tournaments/<tournament_id>/clock", "POST",
+       "Set the rounds' time (minutes; 0: untimed), the round under way included",
+       body=RoundTime, response=TournamentOut, status=201, auth="organizer", errors=ERRORS)
+@answers
+def set_round_time(tournament_id: str) -> tuple[dict[str, Any], int]:
+    require_organizer()
+    body = parse_body(RoundTime)
+    org = organizer()
+    return tournament_out(org, org.set_round_time(tournament_id, body.minutes)).model_dump(), 201
 
 
 @route(bp, "/tournaments/<tournament_id>/rounds", "POST",

@@ -1,0 +1,67 @@
+"""A round's clock (ledger.roundclock): the round time a tournament's log sets, the clock a
+started round reads against the time now, and the times an organizer may set."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from ledger.roundclock import MAX_ROUND_MINUTES, check_minutes, parse_at, round_clock
+from ledger.tournament import TournamentError, fold
+
+START = "2026-11-27T14:05:00.000Z"
+
+
+def log(*later: dict) -> list[dict]:
+    return [{"seq": 0, "at": "2026-11-27T13:00:00.000Z", "type": "TournamentCreated",
+             "tournament_id": "cup", "name": "Cup", "game": "wotf", "ruleset": "1.3.2",
+             "round_minutes": 50},
+            {"seq": 1, "at": "2026-11-27T14:04:00.000Z", "type": "RoundPaired", "round": 1,
+             "tables": [{"table": 1, "a": "Ann", "b": "Bob"}], "bye": None},
+            {"seq": 2, "at": START, "type": "RoundStarted", "round": 1,
+             "matches": {"1": "cup-r1-t01"}}, *later]
+
+
+def at(minutes: float) -> datetime:
+    return parse_at(START) + timedelta(minutes=minutes)
+
+
+def test_a_started_round_counts_down_from_its_start():
+    t = fold(log())
+    assert t.round_minutes == 50 and t.rounds[0].started_at == START
+    clock = round_clock(t, t.rounds[0], at(15))
+    assert clock is not None
+    assert clock.ends_at == datetime(2026, 11, 27, 14, 55, tzinfo=UTC)
+    assert clock.seconds_left == 35 * 60 and not clock.is_up and clock.words == "35 min left"
+    assert round_clock(t, t.rounds[0], at(49.5)).words == "under a minute left"
+    over = round_clock(t, t.rounds[0], at(56.25))
+    assert over.is_up and over.seconds_left == -375 and over.words == "time is up (6 min over)"
+
+
+def test_setting_the_time_moves_the_round_under_way_and_zero_stops_the_clock():
+    t = fold(log({"seq": 3, "at": "2026-11-27T14:50:00.000Z", "type": "RoundClockSet",
+                  "minutes": 55}))
+    assert round_clock(t, t.rounds[0], at(50)).seconds_left == 5 * 60
+    t = fold(log({"seq": 3, "at": "2026-11-27T14:50:00.000Z", "type": "RoundClockSet",
+                  "minutes": 0}))
+    assert t.round_minutes is None and round_clock(t, t.rounds[0], at(50)) is None
+
+
+def test_an_untimed_tournament_and_a_round_not_started_have_no_clock():
+    untimed = log()
+    untimed[0] = {k: v for k, v in untimed[0].items() if k != "round_minutes"}  # older logs
+    t = fold(untimed)
+    assert t.round_minutes is None and round_clock(t, t.rounds[0]) is None
+    t = fold(log()[:2])  # paired, not started
+    assert round_clock(t, t.rounds[0]) is None
+
+
+@pytest.mark.parametrize("minutes", [-1, MAX_ROUND_MINUTES + 1, True, "50", 2.5])
+def test_a_round_time_is_a_whole_number_of_minutes_in_range(minutes):
+    with pytest.raises(TournamentError, match="whole number of minutes"):
+        check_minutes(minutes)
+
+
+def test_the_range_s_ends_are_allowed():
+    assert check_minutes(0) == 0 and check_minutes(MAX_ROUND_MINUTES) == MAX_ROUND_MINUTES
