@@ -8,7 +8,7 @@ class name in the ``type`` field.  Events are of four kinds:
 * **chance** -- what randomness produced;
 * **outcomes** -- what the rules derived (``MatchEnded`` ...);
 * **administration** -- corrections and notes (``TakenBack``, ``JudgeNote``, ``Conceded``,
-  ``GameLossGiven``, ``JudgeCalled``, ``Annotated``).
+  ``GameLossGiven``, ``DrawGiven``, ``JudgeCalled``, ``Annotated``).
 
 This module holds only the events every game shares; each game registers its own event types
 with :mod:`ledger.registry` (Wonders of The First: :mod:`replay.wotf.events`).  ``SCHEMA`` (the
@@ -27,12 +27,15 @@ from ledger import registry
 from ledger.registry import EVENT_TYPES, SCHEMA, kind_of
 
 __all__ = [
+    "DRAW_KINDS",
     "EVENT_TYPES",
     "SCHEMA",
     "SEATS",
     "Annotated",
     "Conceded",
     "DeckEntry",
+    "DrawGiven",
+    "DrawKind",
     "Event",
     "GameLossGiven",
     "JudgeCalled",
@@ -205,6 +208,23 @@ class GameLossGiven(Event, frozen=True):
     judge: str = "judge"
 
 
+#: The kinds of a judge's draw (``DrawGiven.kind``, and the reason of the ``MatchEnded`` that
+#: follows it): the players agreed to it, or the round's time ran out with the match unfinished.
+DrawKind = Literal["agreed", "time"]
+DRAW_KINDS: tuple[DrawKind, ...] = ("agreed", "time")
+
+
+class DrawGiven(Event, frozen=True):
+    """A judge records a draw (a tournament's call, outside the rules of either game):
+    ``kind`` ``agreed`` -- both players agreed to it, as the judge confirmed with them -- or
+    ``time`` -- the round's time ran out with the match unfinished.  The match ends with no
+    winner and ``kind`` as its reason (docs/rulings.md R45, docs/rulings-sow.md R26)."""
+
+    kind: DrawKind
+    reason: str = ""
+    judge: str = "judge"
+
+
 class JudgeCalled(Event, frozen=True):
     """A seat asks for the judge at the table (recorded with the match; changes no state)."""
 
@@ -228,7 +248,8 @@ class Annotated(Event, frozen=True):
 
 
 registry.register("", (MatchOpened, MatchEnded, TakenBack, JudgeNote, Conceded, GameLossGiven,
-                       JudgeCalled, Annotated),
+                       DrawGiven, JudgeCalled, Annotated),
                   kinds={"TakenBack": "admin", "JudgeNote": "admin", "Conceded": "admin",
-                         "GameLossGiven": "admin", "JudgeCalled": "admin", "Annotated": "admin"},
+                         "GameLossGiven": "admin", "DrawGiven": "admin", "JudgeCalled": "admin",
+                         "Annotated": "admin"},
                   schema={"MatchOpened": 3})  # v2 added ``game``; v3 ``rules_revision``, cards

@@ -2,7 +2,7 @@
 
 The ledger is generic over games (DESIGN.md sections 1 and 10).  It owns the core events every
 match has (``MatchOpened``, ``MatchEnded``, ``TakenBack``, ``JudgeNote``, ``Conceded``,
-``GameLossGiven``, ``JudgeCalled``); each game
+``GameLossGiven``, ``DrawGiven``, ``JudgeCalled``, ``Annotated``); each game
 registers its own event types here with :func:`register`, with each type's schema version and
 kind (decision, chance, outcome, admin).  The decoder is built from whatever is registered.
 

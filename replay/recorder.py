@@ -18,6 +18,8 @@ from ledger.errors import ConflictError
 from ledger.events import (
     Annotated,
     Conceded,
+    DrawGiven,
+    DrawKind,
     Event,
     GameLossGiven,
     JudgeCalled,
@@ -86,6 +88,12 @@ class Recorder:
                        ) -> list[Stored]:
         """A judge's game loss for ``seat``: the match ends with reason ``game_loss``."""
         return self.submit(GameLossGiven(as_seat(seat), reason), expected_seq)
+
+    def give_draw(self, kind: DrawKind, reason: str = "", judge: str = "judge",
+                  expected_seq: int | None = None) -> list[Stored]:
+        """A judge's draw (``agreed`` by both players, or at ``time``): the match ends with no
+        winner and ``kind`` as its reason (docs/rulings.md R45)."""
+        return self.submit(DrawGiven(kind, reason, judge), expected_seq)
 
     def call_judge(self, seat: str, text: str = "", expected_seq: int | None = None
                    ) -> list[Stored]:

@@ -29,6 +29,7 @@ from ledger.codec import Stored
 from ledger.events import (
     Annotated,
     Conceded,
+    DrawGiven,
     Event,
     GameLossGiven,
     JudgeCalled,
@@ -61,7 +62,8 @@ NO_SNAPSHOTS = 2**62
 
 def _is_decided(fed: Event) -> bool:
     """Whether a fed event goes through ``Rules.decide`` (a decision or a chance event)."""
-    return kind_of(type(fed).__name__) in ("decision", "chance") or isinstance(fed, (Conceded, GameLossGiven))
+    return (kind_of(type(fed).__name__) in ("decision", "chance")
+            or isinstance(fed, (Conceded, GameLossGiven, DrawGiven)))
 
 
 class Divergence(DivergenceError):

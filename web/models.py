@@ -264,13 +264,35 @@ class Manual(Body):
 
 
 class Ending(Body):
-    """A concession (recorded as the seat's ``Conceded``), or a game loss the judge gives
-    (``GameLossGiven``: the match ends with reason ``game_loss``)."""
+    """How the judge ends a match: a concession (recorded as the seat's ``Conceded``), a game
+    loss the judge gives (``GameLossGiven``: the match ends with reason ``game_loss``), or a
+    draw the judge records (``DrawGiven``: no winner, the reason ``agreed`` or ``time``)."""
 
-    seat: Seat
-    kind: Literal["concession", "game_loss"] = "concession"
+    seat: Seat | None = Field(None, description="the seat that concedes or gets the game loss "
+                                                "(required for those; a draw names no seat)")
+    kind: Literal["concession", "game_loss", "draw"] = "concession"
+    draw: Literal["agreed", "time"] | None = Field(
+        None, description="with `kind` `draw` (required there, refused otherwise): `agreed` -- "
+                          "both players agreed, as the judge confirmed with them -- or `time` "
+                          "-- the round's time ran out with the match unfinished")
     reason: Text = ""
     expected_seq: Annotated[int, Field(ge=0)] | None = None
+
+    @model_validator(mode="after")
+    def _fits_its_kind(self) -> Ending:
+        if self.kind == "draw":
+            if self.draw is None:
+                raise ValueError("a draw says which: 'draw' is 'agreed' (both players agree) "
+                                 "or 'time' (the round's time ran out)")
+            if self.seat is not None:
+                raise ValueError("a draw has no loser: leave 'seat' out")
+        else:
+            if self.seat is None:
+                raise ValueError(f"a {self.kind.replace('_', ' ')} names its seat: 'seat' is "
+                                 f"'A' or 'B'")
+            if self.draw is not None:
+                raise ValueError(f"'draw' goes with kind 'draw', not {self.kind!r}")
+        return self
 
 
 class JudgeCall(Body):

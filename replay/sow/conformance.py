@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from ledger.events import Conceded, Event, GameLossGiven, MatchOpened, SeatInfo
+from ledger.events import DRAW_KINDS, Conceded, DrawGiven, Event, GameLossGiven, MatchOpened, SeatInfo
 from replay.errors import CardDataError, ConformanceCaseError, IllegalDecisionError
 from replay.resources import data_root
 from replay.sow.cards import Card, CardPool, card_from, load_pool
@@ -38,8 +38,8 @@ TOP_KEYS = {"name", "rule", "ruling", "revision", "description", "cards", "state
 STATE_KEYS = {"turn", "phase", "turn_number", "first", "A", "B", "cards"}
 SEAT_KEYS = {"gold", "besieging", "state"}
 CARD_KEYS = {"id", "card", "owner", "area", "exhausted", "damage", "progress", "counters"}
-STEP_KEYS = {"seat", "decision", "chance", "concede", "game_loss", "expect_prompt", "illegal",
-             "error"}
+STEP_KEYS = {"seat", "decision", "chance", "concede", "game_loss", "draw", "expect_prompt",
+             "illegal", "error"}
 EXPECT_KEYS = {"over", "winner", "reason", "phase", "turn", "turn_number", "prompt",
                "prompt_seat", "prompt_options", "gold", "area", "damage", "exhausted", "progress",
                "counters", "besieging", "events", "absent_events"}
@@ -155,6 +155,10 @@ def _decision(step: dict[str, Any]) -> Event:
         return Conceded(step["seat"])
     if step.get("game_loss"):  # a judge's penalty for ``seat`` (docs/rulings-sow.md R21)
         return GameLossGiven(step["seat"])
+    if "draw" in step:  # a judge's draw, "agreed" or "time" (docs/rulings-sow.md R26)
+        if step["draw"] not in DRAW_KINDS:
+            raise ValueError(f"draw is one of {', '.join(DRAW_KINDS)}, not {step['draw']!r}")
+        return DrawGiven(step["draw"])
     if "chance" in step:
         return msgspec.convert(step["chance"], Chance)
     return decision_from(step["seat"], step["decision"])

@@ -17,7 +17,15 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from ledger.events import Conceded, DeckEntry, Event, GameLossGiven, MatchEnded, MatchOpened
+from ledger.events import (
+    Conceded,
+    DeckEntry,
+    DrawGiven,
+    Event,
+    GameLossGiven,
+    MatchEnded,
+    MatchOpened,
+)
 from replay.errors import IllegalDecisionError
 from replay.prompts import Choose, Prompt, pick_fits
 from replay.sow.cards import CardPool
@@ -90,6 +98,8 @@ class Engine(Combat):
             return "the match is over"
         if isinstance(decision, (Conceded, GameLossGiven)):
             return None if decision.seat in SEATS else f"unknown seat {decision.seat!r}"
+        if isinstance(decision, DrawGiven):  # R26: the judge's call, at any prompt
+            return None
         if prompt.seat == "chance":
             return _why_not_chance(prompt, decision)
         seat = getattr(decision, "seat", None)
@@ -109,7 +119,7 @@ class Engine(Combat):
         reason = self.check(decision)
         if reason is not None:
             raise IllegalDecisionError(f"{type(decision).__name__} by "
-                                       f"{getattr(decision, 'seat', 'chance')}: {reason}")
+                                       f"{_by(decision)}: {reason}")
         self.out = [decision]
         evolve(self.state, decision)
         if self.on_emit is not None:
@@ -117,6 +127,10 @@ class Engine(Combat):
         if isinstance(decision, (Conceded, GameLossGiven)):  # a concession or a judge's game loss
             reason = "game_loss" if isinstance(decision, GameLossGiven) else "concession"
             self.emit(MatchEnded(other(decision.seat), reason))
+            self._flow, self.prompt = None, None
+            return self.out
+        if isinstance(decision, DrawGiven):  # R26: a judge's draw, agreed or at time
+            self.emit(MatchEnded(None, decision.kind))
             self._flow, self.prompt = None, None
             return self.out
         self._advance(decision)
@@ -224,6 +238,13 @@ class Engine(Combat):
         if wounded:
             self.emit(WoundsHealed(wounded))
         self.emit(TurnClosed(seat))
+
+
+def _by(decision: Event) -> str:
+    """Who made ``decision``, for a refusal: its seat, the judge (a judge's draw), or chance."""
+    if isinstance(decision, DrawGiven):
+        return "the judge"
+    return str(getattr(decision, "seat", "chance"))
 
 
 def _why_not_chance(prompt: Prompt, decision: Event) -> str | None:

@@ -32,8 +32,10 @@ __all__ = [
     "TurnDecision",
 ]
 
-#: Why a State of Wonder match ends (``MatchEnded.reason``); docs/rulings-sow.md R9, R14.
-END_REASONS = ("progress", "state_destroyed", "concession", "game_loss", "turn_limit")
+#: Why a State of Wonder match ends (``MatchEnded.reason``); docs/rulings-sow.md R9, R14, R21
+#: and R26 (a judge's draw: ``agreed`` or at ``time``).
+END_REASONS = ("progress", "state_destroyed", "concession", "game_loss", "turn_limit", "agreed",
+               "time")
 
 Pick = int | str | list[str] | dict[str, int] | None
 

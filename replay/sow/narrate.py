@@ -21,6 +21,7 @@ import msgspec
 from ledger.events import (
     Annotated,
     Conceded,
+    DrawGiven,
     Event,
     GameLossGiven,
     JudgeCalled,
@@ -29,7 +30,7 @@ from ledger.events import (
     MatchOpened,
     TakenBack,
 )
-from replay.judges import judge_named
+from replay.judges import DRAWN, draw_given, judge_named
 from replay.sow import events as ev
 from replay.sow.cards import load_pool
 
@@ -96,6 +97,7 @@ LINES: dict[type, Line] = {
                                   f"{' vs '.join(seat.player for seat in e.seats)}."),
     MatchEnded: lambda e, s, p: (f"{p(e.winner)} wins the match ({e.reason.replace('_', ' ')}); "
                                  f"{p(other(e.winner))} loses." if e.winner
+                                 else f"The match ends in {DRAWN[e.reason]}." if e.reason in DRAWN
                                  else f"The match ends in a draw ({e.reason.replace('_', ' ')})."),
     Conceded: lambda e, s, p: _conceded(e, p(e.seat)),
     TakenBack: lambda e, s, p: (f"Take-back: the match returns to event {e.to_seq} ({e.by})"
@@ -104,6 +106,7 @@ LINES: dict[type, Line] = {
     GameLossGiven: lambda e, s, p: (f"{judge_named(e.judge)} gives {p(e.seat)} a game loss"
                                     f"{': ' + e.reason if e.reason else ''}; {p(e.seat)} loses "
                                     "the match."),
+    DrawGiven: lambda e, s, p: f"{draw_given(e, p)}.",
     JudgeCalled: lambda e, s, p: f"{p(e.seat)} calls the judge{': ' + e.text if e.text else ''}.",
     Annotated: lambda e, s, p: f"{e.name} notes on event {e.about}: {e.text}",
     ev.PlayChosen: lambda e, s, p: f"{p(e.seat)} plays {_name(s, e.card)}.",

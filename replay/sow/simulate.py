@@ -11,7 +11,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from ledger.events import SEATS, Conceded, Event, GameLossGiven, MatchOpened, SeatInfo, kind_of
+from ledger.events import (
+    SEATS,
+    Conceded,
+    DrawGiven,
+    Event,
+    GameLossGiven,
+    MatchOpened,
+    SeatInfo,
+    kind_of,
+)
 from replay.sow.bots import BOTS, answer_chance
 from replay.sow.cards import CardPool
 from replay.sow.decks import Deck
@@ -57,7 +66,7 @@ def play(opened: MatchOpened, pool: CardPool, seed: int, bots: tuple[str, str] =
 
 def is_input(event: Event) -> bool:
     """Whether the engine was fed ``event`` (rather than deriving it)."""
-    return (isinstance(event, (Conceded, GameLossGiven))
+    return (isinstance(event, (Conceded, GameLossGiven, DrawGiven))
             or kind_of(type(event).__name__) in ("decision", "chance"))
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ledger.events import Conceded, Event, GameLossGiven, MatchOpened, as_seat
+from ledger.events import Conceded, DrawGiven, Event, GameLossGiven, MatchOpened, as_seat
 from replay.errors import IllegalDecisionError
 from replay.prompts import Choose, Prompt, pick_fits
 from replay.wotf.abilities import Op, Selector
@@ -127,6 +127,8 @@ class Engine:
             return "the match is over"
         if isinstance(decision, (Conceded, GameLossGiven)):
             return None if decision.seat in SEATS else f"unknown seat {decision.seat!r}"
+        if isinstance(decision, DrawGiven):  # R45: the judge's call, at any prompt
+            return None
         seat = getattr(decision, "seat", None)
         if prompt.kind == "chance":
             return _check_chance(prompt, decision)
@@ -153,7 +155,7 @@ class Engine:
         reason = self.check(decision)
         if reason is not None:
             raise IllegalDecisionError(f"{type(decision).__name__} by "
-                                       f"{getattr(decision, 'seat', 'chance')}: {reason}")
+                                       f"{_by(decision)}: {reason}")
         self.out = [decision]
         evolve(self.state, decision)
         if type(decision) not in _KEEPS_VIEW:
@@ -163,6 +165,10 @@ class Engine:
         if isinstance(decision, (Conceded, GameLossGiven)):  # 405: a match can end by these too
             reason = "game_loss" if isinstance(decision, GameLossGiven) else "concession"
             self.end_match(other(decision.seat), reason)
+            self.stop()
+            return self.out
+        if isinstance(decision, DrawGiven):  # R45: a judge's draw, agreed or at time
+            self.end_match(None, decision.kind)
             self.stop()
             return self.out
         if isinstance(decision, CardStatsEntered):
@@ -450,6 +456,13 @@ def _only_pick(spec: Choose) -> list[int | str] | None:
     if not spec.multiset and len(set(spec.of)) != len(spec.of):
         return None  # no legal pick at all (a card can't be picked twice); let it be seen
     return list(spec.of)
+
+
+def _by(decision: Event) -> str:
+    """Who made ``decision``, for a refusal: its seat, the judge (a judge's draw), or chance."""
+    if isinstance(decision, DrawGiven):
+        return "the judge"
+    return str(getattr(decision, "seat", "chance"))
 
 
 def _check_chance(prompt: Prompt, decision: Event) -> str | None:

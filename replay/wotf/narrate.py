@@ -15,6 +15,7 @@ import msgspec
 from ledger.events import (
     Annotated,
     Conceded,
+    DrawGiven,
     Event,
     GameLossGiven,
     JudgeCalled,
@@ -23,7 +24,7 @@ from ledger.events import (
     MatchOpened,
     TakenBack,
 )
-from replay.judges import judge_named
+from replay.judges import DRAWN, draw_given, judge_named
 from replay.wotf import events as ev
 from replay.wotf.events import (
     ActivationDeclared,
@@ -194,6 +195,8 @@ ENDINGS = {"stones": "on stones", "tiebreak": "on the tiebreak",
 def _match_ended(event: MatchEnded, w: Words) -> str:
     stones = f"{event.stones.get('A', 0)}–{event.stones.get('B', 0)}" if event.stones else ""
     score = f" ({w.seat('A')} {stones.replace('–', ' – ' + w.seat('B') + ' ')})" if stones else ""
+    if event.winner is None and event.reason in DRAWN:  # a judge's draw (R45)
+        return f"The match ends in {DRAWN[event.reason]}{score}"
     if event.winner is None:
         why = "both decks ran out" if event.reason == "deck_out" else event.reason.replace("_", " ")
         return f"The match ends in a draw ({why}){score}"
@@ -285,6 +288,8 @@ def _narrate_cards(event: Event, w: Words) -> str:
         who = w.seat(event.seat)
         return (f"{judge_named(event.judge)} gives {who} a game loss"
                 + (f": {event.reason}" if event.reason else "") + f"; {who} loses the match")
+    if isinstance(event, DrawGiven):
+        return draw_given(event, w.seat)
     if isinstance(event, JudgeCalled):
         return f"{w.seat(event.seat)} calls the judge" + (f": {event.text}" if event.text else "")
     if isinstance(event, Annotated):

@@ -115,6 +115,30 @@ def test_a_judges_note_reads_naturally_in_both_games():
                    players=players) == "The judge rules: a stone of realm 2 goes to Bob"
 
 
+@pytest.mark.parametrize("game", ["wotf", "sow"])
+def test_a_judges_draw_reads_the_same_from_every_perspective(tmp_path, game):
+    """R45 / SoW R26: the judge's draw and the end it makes, in words, for the seats, the
+    judge and the public (the match has ended: its whole record is public)."""
+    from tests.web.test_sow_api import sow_seats
+    api = Api(new_app(tmp_path, spectator_delay=0))
+    body = {"game": "sow", "seats": sow_seats()} if game == "sow" else {"seats": SEATS}
+    status, created = api.call("POST", "/api/matches", ORGANIZER, body)
+    assert status == 201, created
+    mid, tokens = created["match_id"], created["tokens"]
+    status, data = api.call("POST", f"/api/matches/{mid}/ending", tokens["judge"],
+                            {"kind": "draw", "draw": "time"})
+    assert status == 201, data
+    length = data["seq"]
+    said = ["The judge records a draw at time: the round's time ran out with the match "
+            "unfinished", "The match ends in a draw at time"]
+    for token in (tokens["A"], tokens["B"], tokens["judge"], None):
+        path = (f"/api/matches/{mid}/events?from={length - 2}" if token else
+                f"/api/public/matches/{mid}/events?from={length - 2}")
+        status, events = api.call("GET", path, token)
+        assert status == 200, events
+        assert [e["text"].rstrip(".").split(" (")[0] for e in events["events"]] == said, token
+
+
 def test_a_loss_reads_as_one_and_manual_changes_say_what_they_did():
     from ledger.events import Conceded, MatchEnded
     players, names = {"A": "Ann", "B": "Bob"}, {"A12": "Sky Roc"}

@@ -1,4 +1,5 @@
-"""Judge endpoints: take back to a seq, a manual effect, a concession or game loss, a note.
+"""Judge endpoints: take back to a seq, a manual effect, an ending (a concession, a game loss
+or a draw), a note.
 
 The judge token of a match reads the omniscient view through the seat endpoints' ``/state``
 and ``/events`` (its perspective is ``omniscient``).
@@ -62,15 +63,24 @@ def manual_effect(match_id: str) -> tuple[dict[str, Any], int]:
     return _record(match_id, write)
 
 
-@route(bp, "/<match_id>/ending", "POST", "Record a concession or a game loss",
-       body=Ending, response=Recorded, status=201, auth="the judge token", errors=JUDGE_ERRORS)
+@route(bp, "/<match_id>/ending", "POST", "End the match: a concession, a game loss or a draw "
+       "(agreed, or at time)", body=Ending, response=Recorded, status=201,
+       auth="the judge token", errors=JUDGE_ERRORS)
 def ending(match_id: str) -> tuple[dict[str, Any], int]:
-    require_role(match_id, JUDGE, "record a concession or game loss")
+    require_role(match_id, JUDGE, "end the match (a concession, a game loss or a draw)")
     body = parse_body(Ending)
+    return _record(match_id, lambda rec: _end(rec, body))
+
+
+def _end(rec: Recorder, body: Ending) -> list[Stored]:
+    """The ending ``body`` asks for, recorded (the model checked that its fields fit its kind)."""
+    if body.kind == "draw":
+        assert body.draw is not None
+        return rec.give_draw(body.draw, body.reason, expected_seq=body.expected_seq)
+    assert body.seat is not None
     if body.kind == "game_loss":
-        return _record(match_id, lambda rec: rec.give_game_loss(body.seat, body.reason,
-                                                                body.expected_seq))
-    return _record(match_id, lambda rec: rec.concede(body.seat, body.reason, body.expected_seq))
+        return rec.give_game_loss(body.seat, body.reason, body.expected_seq)
+    return rec.concede(body.seat, body.reason, body.expected_seq)
 
 
 @route(bp, "/<match_id>/notes", "POST", "Add a judge's note to the log",

@@ -1,6 +1,7 @@
 // The judge's console on the /play page: the calls for the judge not yet answered, take-back
 // to any batch end of the match with a confirmation that lists what will be undone, endings
-// (a concession, or a game loss -- a penalty recorded as its own event), notes.  Rulings use
+// (a concession, a game loss -- a penalty recorded as its own event --, or a draw, agreed by
+// both players or at time, recorded as the judge's DrawGiven), notes.  Rulings use
 // the manual operations form (manual.js), drawn by play.js.
 //
 // The console reads the whole match (every event, page by page, kept as they come: the log is
@@ -8,7 +9,7 @@
 
 import { el } from "./playturn.js";
 
-const JUDGE_ACTS = new Set(["JudgeNote", "TakenBack", "ManualEffect", "GameLossGiven"]);
+const JUDGE_ACTS = new Set(["JudgeNote", "TakenBack", "ManualEffect", "GameLossGiven", "DrawGiven"]);
 const QUIET = new Set(["JudgeNote", "JudgeCalled", "Annotated"]);  // batches a take-back need not offer
 const SHOWN_UNDONE = 60;  // the confirmation lists at most this many undone events, then a count
 
@@ -177,24 +178,45 @@ export class JudgeConsole {
     box.dataset.drawn = "1";
     const seat = el("select", { name: "seat" },
       ["A", "B"].map((s) => el("option", { value: s }, this.ctx.seatName(s))));
+    // A draw (docs/rulings.md R45) names no seat: the seat list hides while one is chosen.
     const kind = el("select", { name: "kind" },
       el("option", { value: "concession" }, "concedes"),
-      el("option", { value: "game_loss" }, "gets a game loss (penalty)"));
+      el("option", { value: "game_loss" }, "gets a game loss (penalty)"),
+      el("option", { value: "draw:agreed" }, "Draw: both players agree"),
+      el("option", { value: "draw:time" }, "Draw at time: the round's time ran out"));
+    const isDraw = () => kind.value.startsWith("draw:");
     const reason = el("input", { type: "text", name: "reason", maxlength: "500", placeholder: "reason" });
     const confirmBox = el("div", { class: "confirm", hidden: "" });
-    const ask = () => {
+    kind.addEventListener("change", () => {
+      seat.hidden = isDraw();
+      confirmBox.hidden = true;  // the sentence to confirm is another one now
+    });
+    const sentence = () => {
+      const why = reason.value ? ` (${reason.value})` : "";
+      if (kind.value === "draw:agreed") {
+        return `${this.ctx.seatName("A")} and ${this.ctx.seatName("B")} draw: both players agree to it${why}. ` +
+               "Ask both of them first. The match ends with no winner and its record becomes final.";
+      }
+      if (kind.value === "draw:time") {
+        return `${this.ctx.seatName("A")} and ${this.ctx.seatName("B")} draw at time: the round's time ran ` +
+               `out with the match unfinished${why}. The match ends with no winner and its record becomes final.`;
+      }
       const loser = this.ctx.seatName(seat.value);
       const winner = this.ctx.seatName(seat.value === "A" ? "B" : "A");
       const how = kind.value === "game_loss" ? "a game loss" : "concession";
+      return `${loser} loses by ${how}${why}; ${winner} wins. The match ends and its record becomes final.`;
+    };
+    const body = () => (isDraw()
+      ? { kind: "draw", draw: kind.value.slice("draw:".length) }
+      : { seat: seat.value, kind: kind.value });
+    const ask = () => {
       confirmBox.hidden = false;
       confirmBox.replaceChildren(
-        el("p", {}, `${loser} loses by ${how}${reason.value ? ` (${reason.value})` : ""}; ${winner} wins. ` +
-                    "The match ends and its record becomes final."),
+        el("p", {}, sentence()),
         el("div", { class: "options" },
           el("button", { type: "button", id: "confirm-ending", class: "primary danger-fill", onclick: () => {
             confirmBox.hidden = true;
-            this.ctx.write("/ending", { seat: seat.value, kind: kind.value, reason: reason.value,
-                                        expected_seq: this.ctx.length() });
+            this.ctx.write("/ending", { ...body(), reason: reason.value, expected_seq: this.ctx.length() });
           } }, "End the match"),
           el("button", { type: "button", class: "cancel", onclick: () => { confirmBox.hidden = true; } },
             "Cancel")));
