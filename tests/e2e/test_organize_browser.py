@@ -74,6 +74,20 @@ def test_an_organizer_registers_four_players_and_starts_a_round_on_a_phone(serve
         captions = page.locator("figure.code figcaption strong").all_inner_texts()
         assert "Judge" in captions and any(c.startswith("Seat A: ") for c in captions)
         _fits(page)
+        # Printed: a slip per table with its two seats' codes; the judges' codes only on
+        # their own sheet (a judge's link on a table would let a player end the match).
+        page.evaluate("window.print = () => {}")  # the buttons' print dialog: not in a test
+        page.emulate_media(media="print")
+        assert page.locator("figure.role-judge:visible").count() == 0  # plain Ctrl-P too
+        assert page.locator("figure.role-A:visible").count() == 2
+        page.locator("button[data-print=judge]").evaluate("b => b.click()")  # hidden in print
+        assert page.locator("figure.role-judge:visible").count() == 2
+        assert page.locator("figure.role-A:visible, figure.role-B:visible").count() == 0
+        page.locator("button[data-print=seats]").evaluate("b => b.click()")
+        assert page.locator("figure.role-judge:visible").count() == 0
+        assert page.locator("figure.role-B:visible").count() == 2
+        page.emulate_media(media="screen")
+        assert page.locator("figure.role-judge:visible").count() == 2
 
         judge = next(u for u, c in zip(urls, captions, strict=True) if c == "Judge")
         mid = urlsplit(judge).path.rsplit("/", 1)[1]
