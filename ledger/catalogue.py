@@ -100,6 +100,11 @@ class Catalogue:
         keys = difflib.get_close_matches(name_key(name), list(self._by_name), n=n, cutoff=0.75)
         return [self._by_name[k].name for k in keys]
 
+    @property
+    def numbers(self) -> bool:
+        """Whether its cards have set numbers (a decklist may then give them instead)."""
+        return bool(self._by_number)
+
     def numbered(self, number: str) -> Card | None:
         return self._by_number.get(number.strip().upper())
 
@@ -159,15 +164,17 @@ class Decklist:
         return "\n".join(lines)
 
 
-def parse_decklist(text: str, catalogue: Catalogue) -> Decklist:
-    """The decklist in ``text`` checked against ``catalogue`` and rule 303 (see the module)."""
+def read_decklist(text: str, catalogue: Catalogue, where: str = "the catalogue",
+                  example: str = "3 Glow Smith") -> list[tuple[int, int, Card]]:
+    """The ``count name`` lines of ``text`` as ``(line number, count, card)``, each card found in
+    ``catalogue`` (``where`` names it in an error: "the catalogue", "the State of Wonder card
+    pool"; ``example`` is the line shown as a model); no deck rule is checked here.  A line
+    that is not ``count name``, a card not found (with the closest names) or a count below 1
+    is a :class:`DecklistError` naming the line."""
     lines = text.removeprefix(BOM).splitlines()
     if len(lines) > MAX_LINES:
         raise DecklistError(f"the decklist has {len(lines)} lines; at most {MAX_LINES}")
-    cards: dict[str, int] = {}
-    archive: dict[str, int] = {}
-    dbs = 0
-    outside: list[str] = []
+    found: list[tuple[int, int, Card]] = []
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line or line.startswith(("#", "//")):
@@ -175,16 +182,28 @@ def parse_decklist(text: str, catalogue: Catalogue) -> Decklist:
         match = _LINE.match(line)
         if match is None:
             raise DecklistError(f"line {number} ({line[:80]!r}): write it as 'count name', "
-                                f"e.g. '3 Glow Smith'")
+                                f"e.g. '{example}'")
         count, what = int(match.group(1)), match.group(2)
         card = catalogue.find(what)
         if card is None:
             close = catalogue.close_to(what[:200])
             hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
-            raise DecklistError(f"line {number}: no card {what[:80]!r} in the catalogue{hint} "
-                                f"(a name as printed, or a set number such as 004)")
+            how = " (a name as printed, or a set number such as 004)" \
+                if catalogue.numbers else ""
+            raise DecklistError(f"line {number}: no card {what[:80]!r} in {where}{hint}{how}")
         if count < 1:
             raise DecklistError(f"line {number}: {count} copies of {card.name}")
+        found.append((number, count, card))
+    return found
+
+
+def parse_decklist(text: str, catalogue: Catalogue) -> Decklist:
+    """The decklist in ``text`` checked against ``catalogue`` and rule 303 (see the module)."""
+    cards: dict[str, int] = {}
+    archive: dict[str, int] = {}
+    dbs = 0
+    outside: list[str] = []
+    for number, count, card in read_decklist(text, catalogue):
         if card.type == "Tracker":
             raise DecklistError(f"line {number}: {card.name} is a tracker, not an in-game "
                                 f"object; it is not part of a deck")
