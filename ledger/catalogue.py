@@ -8,15 +8,17 @@ every apostrophe alike (a straight ``By'ylar`` finds the catalogue's curly one a
 way round), runs of spaces (non-breaking ones too) as one, and case folded; a name not found
 suggests the closest ones (:mod:`difflib`).
 
-:func:`parse_decklist` reads a decklist pasted as ``count name`` lines (``3 Glow Smith``,
-``3x Glow Smith``, or a set number instead of the name: ``2 004``; blank lines and ``#``
-comments skipped) and checks it against the deck rules of Wonders of The First (rule 303,
-v1.2 numbering): a main deck of exactly 50 cards; at most as many copies of a card as its tier
-allows (303.1: legendary 1, primary 2, secondary 3 -- the catalogue has no tiers, so a card
-the pool does not know counts as secondary, the loosest); tokens go to the archive (303.3: 1
-to 50 tokens); trackers are not in-game objects and can't be registered.  The deck's DBS is the
-sum of its cards' and archive tokens' DBS (303.2).  A card may also come from the card pool
-(``extra``: name → :class:`Card` facts), which is how the original pool's cards register.
+:func:`read_decklist` reads the ``count name`` lines of a decklist against any catalogue (a
+game's pool made one, say), checking no deck rule. :func:`parse_decklist` reads a decklist
+pasted as ``count name`` lines (``3 Glow Smith``, ``3x Glow Smith``, or a set number instead of
+the name: ``2 004``; blank lines and ``#`` comments skipped) and checks it against the deck
+rules of Wonders of The First (rule 303, v1.2 numbering): a main deck of exactly 50 cards; at
+most as many copies of a card as its tier allows (303.1: legendary 1, primary 2, secondary 3 --
+the catalogue has no tiers, so a card the pool does not know counts as secondary, the loosest);
+tokens go to the archive (303.3: 1 to 50 tokens); trackers are not in-game objects and can't be
+registered. The deck's DBS is the sum of its cards' and archive tokens' DBS (303.2). A card may
+also come from the card pool (``extra``: name → :class:`Card` facts), which is how the original
+pool's cards register.
 
 An unknown name (with "did you mean …?" when a name is close), or a line that is not
 ``count name``, is one :class:`DecklistError` naming the line; a byte order mark (a file saved

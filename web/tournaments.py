@@ -9,6 +9,11 @@ length it was read at (:mod:`ledger.tournament`) -- a desk's change that another
 is read, checked and appended again (:meth:`Organizer._change`); results are read from the matches
 (``MatchEnded`` through :meth:`ledger.store.Store.info`).
 
+A tournament is of one game (``TournamentCreated.game``; none: Wonders of The First), and every
+table's match is created in it.  A Wonders decklist is read against the catalogue and rule 303
+(DBS, catalogue cards entered at the table and pool files of printed stats are Wonders' only);
+another game's is read against its pool, then checked by that game's deck rules.
+
 Starting a round (:meth:`Organizer.start_round`) claims it first: its pairing
 (``RoundPaired``) and ``RoundStarted`` (the match ids are ``{id}-r{round}-t{table:02d}``) in
 one append at the length read, so of two desks (servers, processes, the CLI) starting it at
