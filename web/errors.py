@@ -133,9 +133,10 @@ def _at(exc: Exception) -> str:
 
 
 def damaged_match(exc: LedgerError) -> str:
-    """The answer's message for an error about a match's stored data (logged whole first)."""
+    """What anyone is told of an error about a match's stored data (``exc.is_stored_data``):
+    ``"match <id> cannot be read at line N (seq S): <kind> (…)"`` (the match is the one whose
+    file, or stored lines, the fields name)."""
     match_id = Path(exc.file or "?").name.removesuffix(SUFFIX)
-    log.error("%s %s: %s", request.method, request.path, exc)
     return f"match {match_id} cannot be read{_at(exc)}: {_kind(exc)} {DETAIL}"
 
 
@@ -182,7 +183,8 @@ def handle(exc: Exception) -> Response | tuple[str, int]:
             # RFC 9110 15.5.6: a 405 names the methods the resource has
             response.headers["Allow"] = ", ".join(exc.valid_methods)
         return response
-    if isinstance(exc, LedgerError) and exc.is_stored_data:
+    if isinstance(exc, LedgerError) and exc.is_stored_data:  # the whole message: the log's
+        log.error("%s %s: %s", request.method, request.path, exc)
         return error_body("integrity", damaged_match(exc), 422)
     for cls, status, kind in DOMAIN:
         if isinstance(exc, cls):

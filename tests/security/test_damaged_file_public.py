@@ -19,6 +19,7 @@ match reads as its whole batches.  On PostgreSQL a damaged row is answered the s
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import re
 import shutil
@@ -160,7 +161,6 @@ def _damaged_server(recorded, tmp_path: Path, damage: Damage) -> tuple[LiveServe
 def _said(body: str) -> str:
     """The one line an error answer says (JSON's message, or the error page's text)."""
     if body.startswith("{"):
-        import json
         return json.loads(body)["message"]
     return re.sub(r"<[^>]+>|\s+", " ", body)
 
@@ -208,6 +208,38 @@ def test_a_torn_last_line_is_no_damage_the_whole_batches_are_read(recorded, tmp_
     for where, (status, body) in answers.items():
         assert status in (200, 403), (where, status, body[:600])  # 403: a live match's file
         assert str(tmp_path) not in body, (where, body[:600])
+
+
+def test_a_follow_stream_whose_match_is_damaged_meanwhile_ends_with_one_line(recorded, tmp_path):
+    """The damage comes while the public follows the match: the stream's last message is the
+    one-line error (the match and line), never the file's path or bytes."""
+    import http.client
+
+    _source, match_id, _tokens = recorded
+    server, _line, _shown, log = _damaged_server(recorded, tmp_path, lambda lines: (
+        _joined(lines), 0, ""))
+    path = tmp_path / "store" / f"{match_id}.jsonl"
+    length = path.read_bytes().count(b"\n")
+    try:
+        host, port = server.base.split("//")[1].split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=30)
+        connection.request("GET", f"/api/matches/{match_id}/follow?timeout=20")
+        response = connection.getresponse()
+        assert response.status == 200
+        while response.readline().decode().strip() != f"id: {length - 1}":
+            pass
+        with open(path, "ab") as handle:  # a garbage line after the last batch
+            handle.write(b'{"seq":Kniqht garbage\n')
+        rest = response.read().decode()
+        connection.close()
+    finally:
+        server.stop()
+    assert rest.rstrip().splitlines()[-2:] == ["event: error", "data: " + json.dumps({
+        "error": "integrity", "message": f"match {match_id} cannot be read at line {length + 1}: "
+        f"a line that is not a ledger event (wonders verify on the server gives the detail); "
+        f"the stream ends"})], rest
+    assert "Kniqht" not in rest and str(tmp_path) not in rest
+    assert f"{path}" in log.read_text() and "Traceback" not in log.read_text()
 
 
 def test_a_damaged_row_on_postgresql_is_named_with_its_line_and_no_byte(pg_url, tmp_path):
