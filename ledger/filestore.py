@@ -636,19 +636,19 @@ def _decode_stream(data: bytes, path: Path, from_seq: int, known: Sequence[Envel
     while complete and envelopes[complete - 1].seq != envelopes[complete - 1].batch:
         complete -= 1
     lines = body.split(b"\n") if trusted < complete else ()
-    prev = GENESIS
+    prev, name = GENESIS, str(path)
     for index in range(complete):
         env, event = envelopes[index], events[index]
         if index >= trusted:
             line = lines[index]
             if env.v != SCHEMA.get(env.type) or type(event).__name__ != env.type or \
                     env.prev != prev:
-                stored = decode_line(line, Where(str(path), index + 1), prev)  # upcasts, or raises
+                stored = decode_line(line, Where(name, index + 1), prev)  # upcasts, or raises
                 event = stored.event
             else:  # canonical bytes (which proves the hash too), or raises
-                check_canonical(line, env, event, Where(str(path), index + 1))
+                check_canonical(line, env, event, Where(name, index + 1))
             if env.seq != index:
-                raise MalformedEventError.at(Where(str(path), index + 1), env.seq,
+                raise MalformedEventError.at(Where(name, index + 1), env.seq,
                                              f"expected seq {index}")
         prev = env.hash
         if index >= from_seq:
