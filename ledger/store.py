@@ -162,10 +162,11 @@ class Store(abc.ABC):
                     at: str | None = None) -> None:
         """Start several streams, each with its ``MatchOpened`` (seq 0) and its first batch
         (seq 1 on; may be empty), all durable on return -- a tournament round's tables.  A
-        :class:`~ledger.errors.ConflictError` if one exists already; the ones created before
-        it stay (the caller, which holds their ids, rolls them back).  This default creates
-        and appends one by one; a backend that can make many creates durable at once (the
-        file store: one directory ``fsync`` for all of them) does so."""
+        :class:`~ledger.errors.ConflictError` naming it (``match_id``) if one exists
+        already; the ones created before it may stay (the caller, which holds their ids,
+        rolls them back).  This default creates and appends one by one; a backend that can
+        make many creates durable at once does so (the file store: one directory ``fsync``
+        for all of them; PostgreSQL: one transaction, and then none stays)."""
         for opened, first in matches:
             try:
                 self.create(opened, at)

@@ -573,6 +573,26 @@ class PgTokenBook(Book):
                 creation.roll_back()
                 raise
 
+    @contextmanager
+    def creating_many(self, match_ids: Sequence[str]) -> Iterator[PgManyCreation]:
+        """As :meth:`TokenBook.creating_many`: the ids held on one session (one connection,
+        not one each), checked in one query, their tokens one transaction
+        (:meth:`PgManyCreation.issue`); an id held or taken already is left out of
+        :attr:`PgManyCreation.ids`."""
+        for match_id in match_ids:
+            _check_id(match_id)
+        with self.store.claim_many(list(dict.fromkeys(match_ids))) as claimed:
+            taken = self.store.existing(claimed) if claimed else set()
+            free = [m for m in claimed if m not in taken]
+            if free:
+                self.store.drop_tokens_many(free)  # of creates whose server died, if any
+            creation = PgManyCreation(self, free)
+            try:
+                yield creation
+            except BaseException:
+                creation.roll_back()
+                raise
+
     def issue(self, match_id: str) -> dict[str, str]:
         _check_id(match_id)
         tokens = {role: new_token() for role in ROLES}
@@ -643,6 +663,38 @@ class PgCreation:
             with contextlib.suppress(Exception):
                 self.book.store.discard(self.match_id)
         self.book.revoke(self.match_id)
+
+
+class PgManyCreation:
+    """Many creates in progress on a PostgreSQL store (see :meth:`PgTokenBook.creating_many`)."""
+
+    def __init__(self, book: PgTokenBook, match_ids: list[str]):
+        self.book, self.ids = book, match_ids
+        self.issued = False
+        self.foreign: set[str] = set()
+
+    def issue(self) -> dict[str, dict[str, str]]:
+        """Every held match's tokens, their hashes committed in one transaction before any
+        match is created."""
+        if not self.ids:
+            return {}
+        tokens = {m: {role: new_token() for role in ROLES} for m in self.ids}
+        self.book.store.put_tokens_many({m: {r: hash_token(t) for r, t in roles.items()}
+                                         for m, roles in tokens.items()})
+        self.issued = True
+        return tokens
+
+    def not_ours(self, match_ids: Sequence[str]) -> None:
+        self.foreign.update(match_ids)
+
+    def roll_back(self) -> None:
+        if not self.issued:
+            return
+        for match_id in self.ids:
+            if match_id not in self.foreign:
+                with contextlib.suppress(Exception):
+                    self.book.store.discard(match_id)
+        self.book.store.drop_tokens_many(self.ids)
 
 
 def _log_swept(swept: Swept, where: object) -> None:

@@ -369,19 +369,13 @@ class Organizer:
         """Create every table's match that does not exist yet, with its tokens, as one
         creation (:meth:`web.tokens.TokenBook.creating_many`, :meth:`Store.create_many`):
         the ``fsync`` calls a round costs are one per match file and a few for the whole
-        round, not eight per table.  Returns the new tokens by match id (a match created
+        round, not eight per table (PostgreSQL: one connection holds the ids, one
+        transaction writes the tokens and one the matches, not a connection and four
+        commits per table).  Returns the new tokens by match id (a match created
         meanwhile by another desk's reissue has none)."""
-        if not isinstance(self.tokens, TokenBook):  # PostgreSQL: table by table
-            out = {}
-            for tb in tables:
-                issued = self._create_missing(t, number, tb.table, ids[tb.table])
-                if issued is not None:
-                    out[ids[tb.table]] = issued
-            return out
-        openings = {}
-        for tb in tables:  # every match's first lines made before anything is written
-            if not self.store.exists(ids[tb.table]):
-                openings[ids[tb.table]] = self._opening(t, number, tb, ids[tb.table])
+        # every match's first lines made before anything is written (or an id held); a
+        # match a reissue created meanwhile is left out by the creation
+        openings = {ids[tb.table]: self._opening(t, number, tb, ids[tb.table]) for tb in tables}
         with self.tokens.creating_many(list(openings)) as creation:
             tokens = creation.issue()
             try:

@@ -26,10 +26,12 @@ import threading
 import tomllib
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from ledger.errors import ConflictError
 from ledger.filestore import FileStore
+from ledger.stores import open_store
 from replay.games import game
 from replay.resources import decks_dir
 from web.tokens import ROLES, TokenBook, hash_token, token_book
@@ -95,6 +97,38 @@ def test_a_round_costs_one_fsync_per_match_and_a_few_for_the_round(tmp_path, mon
         assert events[0].event.table == table.table and events[-1].batch == len(events) - 1
         for role in ROLES:
             assert org.tokens.role_of(table.match_id, table.tokens[role]) == role
+
+
+def test_a_round_on_postgresql_holds_its_ids_on_one_connection_and_commits_twice(
+        pg_url, monkeypatch):
+    """PostgreSQL: a start opened a connection per table (its id's advisory lock) and took
+    a pooled connection six times per table (the id checked twice, stale tokens dropped,
+    the tokens, the match, its first batch): 10 and 74 for 10 tables.  Now one connection
+    holds the round's ids and the pool is used a fixed number of times (the ids checked
+    in one query, the tokens one transaction, the matches one)."""
+    store = open_store(pg_url)
+    org = Organizer(store, token_book(store), game("wotf").default_cards())
+    org.create("Cup", "pgcup")
+    for i in range(20):
+        org.register("pgcup", f"P{i:03d}", decklist(DECKS[i % len(DECKS)]))
+    connects: list[object] = []
+    connect = psycopg.connect
+    monkeypatch.setattr(psycopg, "connect", lambda *a, **k: connects.append(
+        threading.current_thread()) or connect(*a, **k))
+    pooled: list[object] = []
+    getconn = store.pool.getconn
+    monkeypatch.setattr(store.pool, "getconn", lambda *a: pooled.append(a) or getconn(*a))
+    _t, tables = org.start_round("pgcup")
+    assert len(tables) == 10
+    # 10 before: one per table (the store's notifier connects once, in its own thread)
+    assert connects.count(threading.main_thread()) == 1, connects
+    assert len(pooled) <= 8, len(pooled)  # 74 before: 6 a table and the round's reads
+    for table in tables:
+        assert table.tokens is not None
+        assert len(list(store.read(table.match_id))) > 1
+        for role in ROLES:
+            assert org.tokens.role_of(table.match_id, table.tokens[role]) == role
+    store.close()
 
 
 def test_a_reissue_or_revoke_of_one_table_leaves_the_rounds_other_tokens_alone(tmp_path):
