@@ -19,6 +19,10 @@ directory, to measure the disk the store will live on), and in the same run:
 
 ``fsync`` calls are counted by wrapping ``os.fsync`` (each is still made).  ``--quick``:
 40 players (the test's smoke run).
+
+PostgreSQL (a throwaway cluster this script starts and removes, :mod:`ledger.pgcluster`):
+``pg_start_s`` and ``pg_table_by_table_s``, the same two starts on a
+:class:`~ledger.pgstore.PgStore`; without a cluster ``"postgres": "unavailable: <why>"``.
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ledger.filestore import FileStore
+from ledger.pgcluster import ClusterUnavailable, start_cluster
+from ledger.stores import open_store
 from ledger.tournament import next_round
 from replay.games import game
 from replay.resources import decks_dir
@@ -76,13 +82,44 @@ def decklist(name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def tournament(root: Path, players: int) -> Organizer:
-    store = FileStore(root)
+def tournament(root: Path | str, players: int, tid: str = "bench") -> Organizer:
+    store = FileStore(root) if isinstance(root, Path) else open_store(root)
     org = Organizer(store, token_book(store), game("wotf").default_cards())
-    org.create("Bench Open", "bench")
+    org.create("Bench Open", tid)
     for i in range(players):
-        org.register("bench", f"Player {i:03d}", decklist(DECKS[i % len(DECKS)]))
+        org.register(tid, f"Player {i:03d}", decklist(DECKS[i % len(DECKS)]))
     return org
+
+
+def by_table(org: Organizer, tid: str) -> None:
+    """Start a round the way a start did before: claimed, then created table by table
+    (:meth:`Organizer._create_missing`, what a reissue of one table still does)."""
+    claimed, number = org._claim(tid)
+    for tb in claimed.rounds[number - 1].tables:
+        assert org._create_missing(claimed, number, tb.table, tb.match_id or "")
+
+
+def postgres(players: int) -> dict[str, object]:
+    """The two starts on a throwaway PostgreSQL cluster (or why there is none)."""
+    try:
+        cluster = start_cluster()
+    except ClusterUnavailable as exc:
+        return {"postgres": f"unavailable: {exc}"}
+    try:
+        url = cluster.schema_url()
+        batched, old = tournament(url, players, "pg-round"), tournament(url, players, "pg-old")
+        began = time.perf_counter()
+        batched.start_round("pg-round")
+        start_s = time.perf_counter() - began
+        began = time.perf_counter()
+        by_table(old, "pg-old")
+        old_s = time.perf_counter() - began
+        batched.store.close()
+        old.store.close()
+        return {"postgres": "ok", "pg_start_s": round(start_s, 3),
+                "pg_table_by_table_s": round(old_s, 3)}
+    finally:
+        cluster.stop()
 
 
 def floor(directory: Path) -> list[float]:
@@ -114,8 +151,8 @@ def main() -> None:
     try:
         batched = tournament(base / "round", players)
         shutil.copytree(base / "round", base / "by-table")
-        by_table = Organizer(FileStore(base / "by-table"),
-                             token_book(FileStore(base / "by-table")), batched.pool)
+        store = FileStore(base / "by-table")
+        one_by_one = Organizer(store, token_book(store), batched.pool)
         t = batched.load("bench")
         began = time.perf_counter()
         next_round(t, {})
@@ -129,9 +166,7 @@ def main() -> None:
 
         with Counted() as old:
             began = time.perf_counter()
-            claimed, number = by_table._claim("bench")
-            for tb in claimed.rounds[number - 1].tables:
-                assert by_table._create_missing(claimed, number, tb.table, tb.match_id or "")
+            by_table(one_by_one, "bench")
             by_table_s = time.perf_counter() - began
 
         samples = floor(base)
@@ -149,7 +184,7 @@ def main() -> None:
             "floor_fsync_p99_ms": round(1000 * sorted(samples)[int(0.99 * len(samples))], 3),
             "floor_fsyncs_per_s": round(1 / p50),
             "floor_start_s": round(counted.calls * p50, 3),
-            "dir": str(base.parent)}))
+            "dir": str(base.parent), **postgres(players)}))
     finally:
         shutil.rmtree(base, ignore_errors=True)
 

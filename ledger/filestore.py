@@ -4,7 +4,9 @@ Durability contract (DESIGN.md section 5):
 
 * a batch is written with one ``write`` and ``fsync``-ed before ``append`` returns; a new
   match file is written beside, fsynced, hard-linked into place (so an id is never taken
-  twice) and the directory is fsynced;
+  twice) and the directory is fsynced; :meth:`FileStore.create_many` (a tournament round's
+  tables) writes each file whole with its first batch, syncs them all, links them and
+  fsyncs the directory once for all of them;
 * writers to one match are serialised by an exclusive ``flock`` on the match file, taken and
   released per append, and the ``expected_seq`` check happens under that lock; the store
   appends through a descriptor it keeps open per match (:mod:`ledger.openfiles`: bounded, one

@@ -18,6 +18,14 @@ file nobody holds, which :meth:`TokenBook.recover_pending` (at every start) or t
 of that id rolls back the same way.  So the id of a create that was never acknowledged can be
 used again, and there is never a match file without its tokens.
 
+A tournament round's tables are created as one (:meth:`TokenBook.creating_many`): the round's
+ids are held by *one* pending file linked under each id's name (one lock; one ``CHECKED``
+mark, written once every id is checked free), its tokens are *one* file of hashes
+(``{"matches": {id: {role: hash}}}``) linked under each id's name, and its match files are
+written by :meth:`ledger.store.Store.create_many` -- one ``fsync`` per match file and seven
+for the round, where creating each table alone cost eight.  A reissue or revoke of one table
+replaces its name by a file of its own; each pending name is rolled back alone, as above.
+
 That is the file store's book (:class:`TokenBook`, files beside the match files).  A
 PostgreSQL store keeps the hashes in its ``wonders_tokens`` table (:class:`PgTokenBook`): a
 create holds the id with an advisory lock on a session of its own (a crashed server's lock goes

@@ -14,10 +14,12 @@ Starting a round (:meth:`Organizer.start_round`) claims it first: its pairing
 one append at the length read, so of two desks (servers, processes, the CLI) starting it at
 once exactly one claims it; the other is refused (409) before it creates anything.  Only the
 claimant then creates every table's match with its seat and judge tokens (the way
-``POST /api/matches`` does: tokens first, never a match without them).  Every table's decks
-are checked before anything is written.  A start that stopped between its claim and its
-matches leaves tables without a match: a reissue of such a table's tokens creates it and shows
-its links (:meth:`Organizer.reissue`).
+``POST /api/matches`` does: tokens first, never a match without them), all tables as one
+creation (:meth:`web.tokens.TokenBook.creating_many`, :meth:`ledger.store.Store.create_many`:
+on a file store one ``fsync`` per match file and seven for the round, not eight per table).
+Every table's decks are checked before anything is written.  A start that stopped between its
+claim and its matches leaves tables without a match: a reissue of such a table's tokens
+creates it and shows its links (:meth:`Organizer.reissue`).
 """
 
 from __future__ import annotations

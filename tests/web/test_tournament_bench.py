@@ -31,3 +31,7 @@ def test_a_quick_run_prints_the_round_beside_the_disks_floor(tmp_path):
         assert result[key] > 0, key
     assert result["floor_fsync_p50_ms"] <= result["floor_fsync_p99_ms"] and result["pairing_s"] >= 0
     assert list(tmp_path.iterdir()) == []  # its stores removed
+    if result["postgres"] == "ok":
+        assert result["pg_start_s"] > 0 and result["pg_table_by_table_s"] > 0
+    else:
+        assert result["postgres"].startswith("unavailable: ")
