@@ -192,6 +192,7 @@ def _check_recoverable(store: Path) -> int:
     org = organizer(store)
     swept = org.tokens.sweep(org.store)
     assert swept.orphans == [], swept  # never a match file without its tokens
+    assert list(store.glob("**/*.tmp")) == []  # a dead start's temporary files: swept
     t = org.load("cup")
     if not t.rounds or not t.rounds[-1].started:
         _t, tables = org.start_round("cup")  # killed before its claim: start again
