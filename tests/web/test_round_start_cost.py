@@ -64,6 +64,15 @@ def registered(root: Path, players: int, tid: str = "cup") -> Organizer:
     return org
 
 
+def registered_on(url: str, players: int, tid: str) -> Organizer:
+    store = open_store(url)
+    org = Organizer(store, token_book(store), game("wotf").default_cards())
+    org.create("Cup", tid)
+    for i in range(players):
+        org.register(tid, f"P{i:03d}", decklist(DECKS[i % len(DECKS)]))
+    return org
+
+
 class Fsyncs:
     """``os.fsync`` calls, counted (from any thread), each still made."""
 
@@ -106,11 +115,8 @@ def test_a_round_on_postgresql_holds_its_ids_on_one_connection_and_commits_twice
     the tokens, the match, its first batch): 10 and 74 for 10 tables.  Now one connection
     holds the round's ids and the pool is used a fixed number of times (the ids checked
     in one query, the tokens one transaction, the matches one)."""
-    store = open_store(pg_url)
-    org = Organizer(store, token_book(store), game("wotf").default_cards())
-    org.create("Cup", "pgcup")
-    for i in range(20):
-        org.register("pgcup", f"P{i:03d}", decklist(DECKS[i % len(DECKS)]))
+    org = registered_on(pg_url, 20, "pgcup")
+    store = org.store
     connects: list[object] = []
     connect = psycopg.connect
     monkeypatch.setattr(psycopg, "connect", lambda *a, **k: connects.append(
@@ -174,28 +180,43 @@ def fsync(fd):
     real(fd)
 os.fsync = fsync
 from web.cli import main
-main(["tournament", "pair", "cup", "--store", sys.argv[1]])
+main(["tournament", "pair", sys.argv[2], "--store", sys.argv[1]])
+"""
+PG_CHILD = """
+import os, signal, sys
+from ledger.pgstore import PgStore
+name = os.environ["KILL_AFTER"]
+real = getattr(PgStore, name)
+def killed(self, *args, **kwargs):
+    real(self, *args, **kwargs)
+    os.kill(os.getpid(), signal.SIGKILL)  # committed, and the server dies
+setattr(PgStore, name, killed)
+from web.cli import main
+main(["tournament", "pair", sys.argv[2], "--store", sys.argv[1]])
 """
 PLAYERS = 6  # 3 tables: 3 + PER_ROUND fsyncs
 
 
-def _start_killed_at(store: Path, kill_at: int) -> subprocess.CompletedProcess:
-    env = {**os.environ, "KILL_AT": str(kill_at), "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-c", CHILD, str(store)], env=env, cwd=ROOT,
+def _start_killed_at(store: Path | str, kill_at: int | str,
+                     tid: str = "cup") -> subprocess.CompletedProcess:
+    """``wonders tournament pair`` SIGKILLed at its ``kill_at``-th ``fsync`` (0: never), or
+    (PostgreSQL) right after the store's method named ``kill_at`` returned."""
+    env = {**os.environ, "KILL_AT": str(kill_at), "KILL_AFTER": str(kill_at),
+           "PYTHONPATH": str(ROOT)}
+    child = PG_CHILD if isinstance(kill_at, str) else CHILD
+    return subprocess.run([sys.executable, "-c", child, str(store), tid], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
 
 
-def _check_recoverable(store: Path) -> int:
+def _check_recoverable(org: Organizer, tid: str = "cup") -> int:
     """What a server start finds and makes of a store a start was killed in: swept (nothing
     moved aside), every table's match whole with its tokens or absent, then every absent one
     created by a reissue; returns how many were absent."""
-    org = organizer(store)
     swept = org.tokens.sweep(org.store)
     assert swept.orphans == [], swept  # never a match file without its tokens
-    assert list(store.glob("**/*.tmp")) == []  # a dead start's temporary files: swept
-    t = org.load("cup")
+    t = org.load(tid)
     if not t.rounds or not t.rounds[-1].started:
-        _t, tables = org.start_round("cup")  # killed before its claim: start again
+        _t, tables = org.start_round(tid)  # killed before its claim: start again
         assert all(tb.tokens for tb in tables)
         return len(tables)
     missing = [tb for tb in t.rounds[-1].tables if not org.store.exists(tb.match_id or "")]
@@ -208,13 +229,22 @@ def _check_recoverable(store: Path) -> int:
             assert len(list(org.store.read(tb.match_id or ""))) > 1  # MatchOpened + set-up
     if missing:
         with pytest.raises(ConflictError, match=r"(has|have) no match yet"):
-            org.start_round("cup")
+            org.start_round(tid)
     for tb in missing:
-        match_id, tokens = org.reissue("cup", t.rounds[-1].number, tb.table, "all")
+        match_id, tokens = org.reissue(tid, t.rounds[-1].number, tb.table, "all")
         assert set(tokens) == set(ROLES)
         assert org.tokens.is_role_hash(match_id, "A", hash_token(tokens["A"]))
         assert len(list(org.store.read(match_id))) > 1
     return len(missing)
+
+
+def _swept_clean(store: Path) -> int:
+    """:func:`_check_recoverable` on a file store, whose sweep leaves no temporary file."""
+    org = organizer(store)
+    try:
+        return _check_recoverable(org)
+    finally:
+        assert list(store.glob("**/*.tmp")) == []  # a dead start's temporary files: swept
 
 
 def test_a_start_killed_at_any_fsync_leaves_a_store_a_reissue_completes(tmp_path):
@@ -225,7 +255,7 @@ def test_a_start_killed_at_any_fsync_leaves_a_store_a_reissue_completes(tmp_path
     done = _start_killed_at(whole, 0)  # never killed: the count of a whole start
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.count("judge") >= PLAYERS // 2
-    assert _check_recoverable(whole) == 0
+    assert _swept_clean(whole) == 0
     total = PLAYERS // 2 + PER_ROUND
     recovered = []
     for kill_at in range(1, total + 1):
@@ -233,8 +263,26 @@ def test_a_start_killed_at_any_fsync_leaves_a_store_a_reissue_completes(tmp_path
         shutil.copytree(prepared, store)
         killed = _start_killed_at(store, kill_at)
         assert killed.returncode == -signal.SIGKILL, (kill_at, killed.stderr[-2000:])
-        recovered.append(_check_recoverable(store))
+        recovered.append(_swept_clean(store))
     # killed before its pending names went: every table created again by a reissue (a
     # process killed at its claim's fsync had written it); at the last fsync, whose
     # directory held those names' removal: nothing to redo
     assert recovered == [PLAYERS // 2] * (total - 1) + [0], recovered
+
+
+def test_a_start_on_postgresql_killed_after_each_commit_leaves_a_store_a_reissue_completes(
+        pg_url):
+    """PostgreSQL: a server killed after the round's tokens were committed (no match yet) or
+    after its matches were (no links shown): a server start drops the tokens of matches never
+    made, and every table ends with a readable match and its tokens."""
+    for trial, (kill_after, missing) in enumerate([("put_tokens_many", PLAYERS // 2),
+                                                   ("create_many", 0)]):
+        tid = f"pg-kill-{trial}"
+        org = registered_on(pg_url, PLAYERS, tid)
+        killed = _start_killed_at(pg_url, kill_after, tid)
+        assert killed.returncode == -signal.SIGKILL, (kill_after, killed.stderr[-2000:])
+        if missing:
+            assert len(org.store.tokens_without_match()) == missing  # what the kill left
+        assert _check_recoverable(org, tid) == missing, kill_after
+        assert org.store.tokens_without_match() == []
+        org.store.close()
