@@ -13,6 +13,10 @@ A start killed (SIGKILL, the real ``wonders tournament pair``) at each of its ``
 leaves a store a server start sweeps clean (no match without its tokens, nothing moved
 aside): every table has a readable match with its three tokens, or none, and a reissue of
 each table without one creates it and shows its links.
+
+PostgreSQL: a start took a connection per table and six pooled round trips per table; now one
+connection holds the round's ids, its tokens are one transaction and its matches another --
+counted, and a server killed after either commit leaves a store a start and a reissue finish.
 """
 
 from __future__ import annotations
