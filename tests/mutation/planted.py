@@ -43,11 +43,11 @@ BUGS = [
         "title": "a batch another process left unfinished after this store opened the match is "
                  "taken as part of the log (the check of the file's end removed)",
         "file": "ledger/filestore.py",
-        "old": '        env = _parse_envelope(last[:-1], entry.path, "last line") '
-               'if last.endswith(b"\\n") \\\n'
-               '            else None\n        if env is None or env.seq != env.batch:\n',
-        "new": '        env = _parse_envelope(last.rstrip(b"\\n"), entry.path, "last line")\n'
-               '        if False:\n',
+        "old": '        env = _parse_envelope(last[:-1], entry.path, "last line", fd, '
+               'size - len(last)) \\\n            if last.endswith(b"\\n") else None\n'
+               '        if env is None or env.seq != env.batch:\n',
+        "new": '        env = _parse_envelope(last.rstrip(b"\\n"), entry.path, "last line", fd, '
+               'size - len(last))\n        if False:\n',
         "tests": ["tests/ledger/test_torn_after_open.py",
                   "tests/security/test_torn_tail_under_a_server.py"],
     },
