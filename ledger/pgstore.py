@@ -511,8 +511,10 @@ class PgStore(Store):
                                 "WHERE match_id = ANY(%s)", [wanted]).fetchall()
         return {match_id: Outcome(ended, winner) for match_id, ended, winner in rows}
 
-    def list(self, **filters: Any) -> builtins.list[MatchInfo]:
-        """Filtered in SQL (game, tournament, round, table, player, ended)."""
+    def list(self, unreadable: builtins.list[tuple[str, LedgerError]] | None = None,
+             **filters: Any) -> builtins.list[MatchInfo]:
+        """Filtered in SQL (game, tournament, round, table, player, ended); a row whose first
+        line can't be read raises, or goes to ``unreadable`` (:meth:`Store.list`)."""
         unknown = set(filters) - {"game", "tournament", "round", "table", "player", "ended"}
         if unknown:
             raise TypeError(f"unknown filter(s): {', '.join(sorted(unknown))}")
@@ -530,7 +532,15 @@ class PgStore(Store):
             rows = conn.execute(f"SELECT {_MATCH_COLUMNS} FROM wonders_matches m JOIN "
                                 f"wonders_events e ON e.match_id = m.match_id AND e.seq = 0 "
                                 f'{clause} ORDER BY m.match_id COLLATE "C"', args).fetchall()
-        return [_info(row) for row in rows]
+        found = []
+        for row in rows:
+            try:
+                found.append(_info(row))
+            except LedgerError as exc:
+                if unreadable is None:
+                    raise
+                unreadable.append((row[0], exc))
+        return found
 
     def export_lines(self, match_id: str) -> bytes:
         """The lines as written, joined: byte-identical to the match file."""

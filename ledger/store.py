@@ -37,7 +37,7 @@ from typing import Any
 import msgspec
 
 from ledger.codec import Stored, encode_line
-from ledger.errors import ConflictError, MalformedEventError, MatchNotFoundError
+from ledger.errors import ConflictError, LedgerError, MalformedEventError, MatchNotFoundError
 from ledger.events import Event, MatchOpened
 from ledger.registry import decoder
 
@@ -212,15 +212,28 @@ class Store(abc.ABC):
         """Remove a match whose create was never acknowledged (a create rolled back); never
         used on a match anyone was told of."""
 
-    def list(self, **filters: Any) -> builtins.list[MatchInfo]:
+    def list(self, unreadable: builtins.list[tuple[str, LedgerError]] | None = None,
+             **filters: Any) -> builtins.list[MatchInfo]:
         """Every match in the store with its metadata, filtered (:data:`FILTERS`: game,
-        tournament, round, table, player -- either seat's --, ended); a match that cannot be
-        read raises its error."""
+        tournament, round, table, player -- either seat's --, ended).  A match that cannot be
+        read raises its error; given ``unreadable``, it is left out and ``(match id, error)``
+        appended there instead (one damaged file doesn't hide every other match)."""
         unknown = set(filters) - set(FILTERS)
         if unknown:
             raise TypeError(f"unknown filter(s): {', '.join(sorted(unknown))}")
-        return [info for info in (self.info(m) for m in self.ids())
-                if matches_filters(info, **filters)]
+        found = []
+        for match_id in self.ids():
+            try:
+                info = self.info(match_id)
+            except LedgerError as exc:
+                if unreadable is None:
+                    raise
+                if not isinstance(exc, MatchNotFoundError):  # (else: removed meanwhile)
+                    unreadable.append((match_id, exc))
+                continue
+            if matches_filters(info, **filters):
+                found.append(info)
+        return found
 
     def outcomes(self, match_ids: Iterable[str]) -> dict[str, Outcome]:
         """Whether each of ``match_ids`` has ended and who won, by id; a match the store does

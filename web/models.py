@@ -106,6 +106,10 @@ class MatchList(BaseModel):
     after the ``after`` cursor; ask ``next`` while ``has_more`` is true."""
 
     matches: list[MatchSummary]
+    problems: list[str] = Field([], description="matches of this page's range of ids that "
+                                                "can't be read (damaged data), one line each: "
+                                                "the match, where and the kind of damage; the "
+                                                "others are listed")
     has_more: bool = Field(False, description="more matches pass the filters after this page")
     next: str | None = Field(None, description="the next page's address (the same filters and "
                                                "limit, `after` the last match of this page), "

@@ -187,6 +187,17 @@ def test_a_damaged_match_is_named_with_its_line_and_nothing_of_the_file(recorded
     assert answers["page"][0] == 422 and "<html" in answers["page"][1]
     problems = re.findall(r'class="error problem">([^<]*)</p>', answers["/matches"][1])
     assert all(p.startswith(f"unreadable: {match_id} at line {line}") for p in problems), problems
+    # the API's listing never fails for it: a match whose summary reads (a damaged line past
+    # what a summary reads) is listed, else it is named in its problems, as the page does
+    status, body = answers["/api/matches"]
+    assert status == 200, body[:600]
+    listed = json.loads(body)
+    if listed["matches"]:
+        assert [m["match_id"] for m in listed["matches"]] == [match_id]
+        assert listed["problems"] == [] and problems == [], (listed, problems)
+    else:
+        assert [p.startswith(f"{match_id} at line {line}") for p in listed["problems"]] == \
+            [True], listed["problems"]
     # the operator's log has the whole message: the file, its line
     logged = log.read_text()
     assert f"{tmp_path / 'store' / match_id}.jsonl" in logged, logged[-2000:]

@@ -8,13 +8,14 @@ by the store (:meth:`ledger.store.Store.list`: in SQL for PostgreSQL).
 
 from __future__ import annotations
 
+import logging
 import secrets
 from typing import Any
 from urllib.parse import urlencode
 
 from flask import Blueprint, request
 
-from ledger.errors import ConflictError
+from ledger.errors import ConflictError, LedgerError
 from ledger.events import DeckEntry, MatchOpened, SeatInfo, as_seat
 from ledger.store import MATCH_ID, MatchInfo
 from replay.game import Game
@@ -23,7 +24,7 @@ from replay.recorder import Recorder
 from replay.replayer import Divergence
 from web.api.common import divergence_out, parse_body, query_int, require_organizer, services
 from web.api.openapi import QUERY_INT_MAX, Query, route
-from web.errors import IllegalError, MalformedRequestError
+from web.errors import IllegalError, MalformedRequestError, public_problem
 from web.models import (
     MATCHES_LIMIT,
     MATCHES_MAX_LIMIT,
@@ -37,6 +38,7 @@ from web.models import (
 )
 
 bp = Blueprint("organizer", __name__, url_prefix="/api")
+log = logging.getLogger("wonders.web")
 
 #: The longest text filters (a tournament's name, a player's), as the document says.
 TEXT_FILTERS = {"tournament": 200, "player": 120}
@@ -190,7 +192,8 @@ def list_matches() -> dict[str, Any]:
     if after is not None and not MATCH_ID.fullmatch(after):
         raise MalformedRequestError(f"query parameter after={after[:40]!r}: not a match id "
                                     f"(letters, digits, '.', '_', '-'; at most 128)")
-    infos = sorted(services().store.list(**filters), key=lambda info: info.match_id)
+    unreadable: list[tuple[str, LedgerError]] = []
+    infos = sorted(services().store.list(unreadable, **filters), key=lambda info: info.match_id)
     if after is not None:
         infos = [info for info in infos if info.match_id > after]
     page, has_more = infos[:limit], len(infos) > limit
@@ -200,7 +203,22 @@ def list_matches() -> dict[str, Any]:
         following = "/api/matches?" + urlencode({**args, "limit": limit,
                                                  "after": page[-1].match_id})
     return MatchList(matches=[summary(i) for i in page], has_more=has_more, next=following,
-                     limit=limit).model_dump()
+                     limit=limit, problems=_problems(unreadable, after,
+                                                     page[-1].match_id if has_more else None)
+                     ).model_dump()
+
+
+def _problems(unreadable: list[tuple[str, LedgerError]], after: str | None,
+              last: str | None) -> list[str]:
+    """The unreadable matches whose ids fall in this page's range (after ``after``, up to
+    ``last``; the last page: all the rest), as anyone may read them -- the whole error to the
+    server's log (web.errors.public_problem)."""
+    out = []
+    for match_id, exc in sorted(unreadable, key=lambda pair: pair[0]):
+        if (after is None or match_id > after) and (last is None or match_id <= last):
+            log.error("match %s cannot be listed: %s", match_id, exc)
+            out.append(public_problem(match_id, exc))
+    return out
 
 
 @route(bp, "/matches/<match_id>", "GET", "One match's metadata and progress",
