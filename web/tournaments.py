@@ -170,7 +170,30 @@ class Organizer:
     def results(self, tournament: Tournament) -> dict[str, Result]:
         """Each started table's match as the store records it: an ended one read once (its
         record is final), the others in one look at the store (PostgreSQL: one query)."""
-        ids = tournament.match_ids()
+        return self._results(tournament.match_ids())
+
+    def readable_results(self, tournament: Tournament
+                         ) -> tuple[dict[str, Result], dict[str, LedgerError]]:
+        """:meth:`results`, and the started tables' matches whose stored data cannot be read
+        (match id → the ledger's error), left out of the results: for the pages anyone reads,
+        where one damaged match must not hide every other table's pairing and result."""
+        try:
+            return self.results(tournament), {}
+        except LedgerError as exc:
+            if not exc.is_stored_data:
+                raise
+        out: dict[str, Result] = {}
+        damaged: dict[str, LedgerError] = {}
+        for match_id in tournament.match_ids():  # one at a time: which one is damaged
+            try:
+                out.update(self._results([match_id]))
+            except LedgerError as exc:
+                if not exc.is_stored_data:
+                    raise
+                damaged[match_id] = exc
+        return out, damaged
+
+    def _results(self, ids: list[str]) -> dict[str, Result]:
         unknown = [m for m in ids if m not in self._ended]
         outcomes = self.store.outcomes(unknown) if unknown else {}
         out = {}

@@ -160,3 +160,32 @@ def test_an_unreadable_tournament_is_named_in_the_list_and_the_others_still_show
     assert "second-cup" in html and "can't be read" in html
     assert str(log) not in html  # the server's path is for its log
     assert any("second-cup" in r.getMessage() for r in caplog.records)
+
+
+def test_a_damaged_table_is_named_and_every_other_table_and_the_standings_still_show(
+        started, caplog):
+    """One table's match file altered by hand: the public page was a 422 for everyone (no
+    player could find their table); now that table reads "unreadable", with no path or byte of
+    its file, every other table and the standings show, and the server's log has the detail."""
+    api, tid, started_round = started
+    first, second = started_round["tables"][0], started_round["tables"][1]
+    concede(api, second["match_id"], second["tokens"]["judge"], "B")  # seat A wins table 2
+    store = api.app.extensions["wonders"].store.root
+    path = store / f"{first['match_id']}.jsonl"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[0] = lines[0].replace(f'"{first["a"]}"', f'"{first["a"]}x"', 1)  # altered
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+    for address in (f"/tournaments/{tid}", f"/tournaments/{tid}/rounds/1"):
+        status, html = page(api, address)
+        assert status == 200, html
+        by_name = {line[1]: line for line in rows(html)}
+        assert by_name[first["a"]][4] == by_name[first["b"]][4] == "unreadable"
+        assert by_name[second["a"]][4] == "won" and by_name[second["b"]][4] == "lost"
+        assert f"round 1 table {first['table']}" in html.split('id="unreadable"', 1)[1]
+        assert f'href="/matches/{first["match_id"]}"' not in html
+        assert str(store) not in html and f'{first["a"]}x' not in html
+    standings = page(api, f"/tournaments/{tid}")[1].split('id="standings"', 1)[1]
+    assert re.search(rf"<td>{re.escape(second['a'])}</td><td>3</td>", standings)
+    assert any(first["match_id"] in r.getMessage() and "hash" in r.getMessage()
+               for r in caplog.records)
