@@ -24,7 +24,15 @@ from flask import Blueprint, render_template, request
 
 from ledger.errors import LedgerError
 from ledger.roundclock import round_clock
-from ledger.tournament import Result, Round, Tournament, TournamentError, player_key, standings
+from ledger.tournament import (
+    SAFE_ID,
+    Result,
+    Round,
+    Tournament,
+    TournamentError,
+    player_key,
+    standings,
+)
 from web.api.tournaments import organizer
 from web.errors import NotFoundError
 
@@ -76,9 +84,15 @@ def round_page(tournament_id: str, number: int) -> str:
 
 
 def _load(tournament_id: str) -> Tournament:
+    if not SAFE_ID.fullmatch(tournament_id):
+        raise NotFoundError(f"no tournament {tournament_id[:120]!r} here")
     try:
         return organizer().load(tournament_id)
-    except (LedgerError, TournamentError):
+    except TournamentError as exc:  # its log can't be read: why is the operator's
+        log.warning("%s: %s", request.path, exc)
+        raise NotFoundError(f"tournament {tournament_id[:120]!r} can't be read (the server's "
+                            f"log says why)") from None
+    except LedgerError:
         raise NotFoundError(f"no tournament {tournament_id[:120]!r} here") from None
 
 

@@ -189,3 +189,20 @@ def test_a_damaged_table_is_named_and_every_other_table_and_the_standings_still_
     assert re.search(rf"<td>{re.escape(second['a'])}</td><td>3</td>", standings)
     assert any(first["match_id"] in r.getMessage() and "hash" in r.getMessage()
                for r in caplog.records)
+
+
+def test_a_tournament_whose_round_time_was_edited_by_hand_is_named_not_a_500(started):
+    """A ``RoundClockSet`` of ``"abc"`` typed into the log by hand made ``/tournaments`` (every
+    tournament's list) and the tournament's page a 500; now the list names it as unreadable
+    and its page is one line."""
+    api, tid, _ = started
+    new_tournament(api, players=2, name="Second Cup")
+    log = api.app.extensions["wonders"].store.root / ".tournaments" / f"{tid}.jsonl"
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write('{"seq":99,"at":"2026-11-27T10:00:00.000Z","type":"RoundClockSet",'
+                     '"minutes":"abc"}\n')
+    status, html = page(api, "/tournaments")
+    assert status == 200 and "Second Cup" in html
+    assert tid in html.split('class="error"', 1)[1]  # named as unreadable
+    status, html = page(api, f"/tournaments/{tid}")
+    assert status == 404 and "can't be read" in html and "Traceback" not in html
