@@ -11,6 +11,7 @@ Deck Balance Score is in the page; an unknown tournament or round is a 404 with 
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -206,3 +207,24 @@ def test_a_tournament_whose_round_time_was_edited_by_hand_is_named_not_a_500(sta
     assert tid in html.split('class="error"', 1)[1]  # named as unreadable
     status, html = page(api, f"/tournaments/{tid}")
     assert status == 404 and "can't be read" in html and "Traceback" not in html
+
+
+def test_a_table_whose_match_file_is_no_regular_file_is_damage_too(started):
+    """A table's match file replaced by a FIFO: the match was a 400 ``ledger`` and the public
+    page a 400 for everyone (NotAMatchFileError carried no fields, so it was not known as an
+    error about stored data); now it is the damaged match's 422 ``integrity`` line, and on the
+    public page that table reads "unreadable" while every other table shows."""
+    api, tid, started_round = started
+    first, second = started_round["tables"][0], started_round["tables"][1]
+    path = api.app.extensions["wonders"].store.root / f"{first['match_id']}.jsonl"
+    path.unlink()
+    os.mkfifo(path)
+    status, data = api.call("GET", f"/api/matches/{first['match_id']}/state",
+                            first["tokens"]["judge"])
+    assert (status, data["error"]) == (422, "integrity"), data
+    assert data["message"] == (f"match {first['match_id']} cannot be read: not a regular file "
+                               f"(wonders verify on the server gives the detail)")
+    status, html = page(api, f"/tournaments/{tid}")
+    assert status == 200, html
+    by_name = {line[1]: line for line in rows(html)}
+    assert by_name[first["a"]][4] == "unreadable" and by_name[second["a"]][4] == "playing"
