@@ -82,7 +82,8 @@ def home() -> Page:
 
 
 def _home(error: str | None = None, status: int = 200) -> Page:
-    return _page("organize.html", status, tournaments=organizer().all(), error=error,
+    listed, unreadable = organizer().listing()
+    return _page("organize.html", status, tournaments=listed, unreadable=unreadable, error=error,
                  games=_games(), titles=_titles())
 
 

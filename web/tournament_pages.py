@@ -56,16 +56,7 @@ class Seating:
 @bp.get("/tournaments")
 def tournaments() -> str:
     """Every tournament of the store, newest rounds first; one unreadable is named, not shown."""
-    org = organizer()
-    listed, unreadable = [], []
-    for tournament_id in org.book.ids():
-        try:
-            t = org.load(tournament_id)
-        except (LedgerError, TournamentError) as exc:
-            log.warning("/tournaments: %s left out: %s", tournament_id, exc)  # the operator's
-            unreadable.append(tournament_id)
-            continue
-        listed.append(t)
+    listed, unreadable = organizer().listing()  # why one can't be read: the server's log
     return render_template("tournaments.html", tournaments=listed, unreadable=unreadable)
 
 

@@ -228,3 +228,22 @@ def test_a_table_whose_match_file_is_no_regular_file_is_damage_too(started):
     assert status == 200, html
     by_name = {line[1]: line for line in rows(html)}
     assert by_name[first["a"]][4] == "unreadable" and by_name[second["a"]][4] == "playing"
+
+
+def test_one_unreadable_tournament_hides_none_of_the_others_from_the_organizer(started):
+    """A tournament log cut inside its first line made the console's index a 400 ("no
+    tournament 'second-cup'") and ``GET /api/tournaments`` a 404: the organizer could reach
+    none of the store's tournaments.  Now both list the others and name the unreadable one."""
+    api, tid, _ = started
+    new_tournament(api, players=2, name="Second Cup")
+    log = api.app.extensions["wonders"].store.root / ".tournaments" / "second-cup.jsonl"
+    log.write_bytes(log.read_bytes()[:40])
+    status, data = call(api, "GET", "/api/tournaments")
+    assert status == 200, data
+    assert [t["tournament_id"] for t in data["tournaments"]] == [tid]
+    assert data["unreadable"] == ["second-cup"]
+    client, _csrf, _page = console(api, tid)
+    response = client.get("/organize")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200, html
+    assert "Harbour Open" in html and "second-cup" in html.split('id="unreadable"', 1)[1]
