@@ -63,6 +63,7 @@ from typing import Any
 
 from ledger.errors import ConflictError, LedgerError
 from ledger.matching import Matching
+from ledger.store import MATCH_ID
 
 SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 EVENT_TYPES = ("TournamentCreated", "PlayerRegistered", "PlayerDropped", "PlayerReinstated",
@@ -254,7 +255,7 @@ def _folded(state: Tournament | None, event: dict[str, Any]) -> Tournament:
     elif kind == "RoundStarted":
         played = state.rounds[int(event["round"]) - 1]
         for table in played.tables:
-            table.match_id = event["matches"].get(str(table.table))
+            table.match_id = _match_id(event["matches"].get(str(table.table)))
         played.started = True
         played.started_at = _at(event.get("at", ""))
     elif kind == "RoundClockSet":
@@ -268,6 +269,13 @@ def _folded(state: Tournament | None, event: dict[str, Any]) -> Tournament:
         raise TournamentError(f"unknown tournament event {kind!r}")
     state.length += 1
     return state
+
+
+def _match_id(value: Any) -> str | None:
+    """A table's match id as logged (``None``: none yet): a store's match id, or refused."""
+    if value is not None and not (isinstance(value, str) and MATCH_ID.fullmatch(value)):
+        raise ValueError(f"match id {value!r:.80} is not a match id")
+    return value
 
 
 def _minutes(value: Any) -> int | None:

@@ -95,3 +95,14 @@ def test_a_log_edited_by_hand_to_a_clock_no_one_can_read_is_refused_naming_its_l
     with pytest.raises(TournamentError, match=where) as refused:
         fold(events)
     assert why in str(refused.value)
+
+
+@pytest.mark.parametrize("match_id", ["../../etc/passwd", "", 7, ["cup-r1-t01"]])
+def test_a_round_started_with_a_match_id_no_store_has_is_refused_naming_its_line(match_id):
+    """A RoundStarted whose table names ``../../etc/passwd`` (edited by hand) folded, and the
+    tournament's public page was then a 400 for everyone ("match id … is not valid"); now the
+    log is refused at that line, as any line that does not fit its event."""
+    events = log()
+    events[2] = {**events[2], "matches": {"1": match_id}}
+    with pytest.raises(TournamentError, match=r"seq 2 \('RoundStarted'\): match id"):
+        fold(events)
