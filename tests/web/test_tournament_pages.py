@@ -18,7 +18,7 @@ import pytest
 
 from tests.web.test_api import Api, new_app
 from tests.web.test_tournaments import DECKS, NAMES, call, concede, decklist, new_tournament
-from tests.web.test_tournaments_desk import console
+from tests.web.test_tournaments_desk import ORIGIN, console
 from web.tournament_pages import is_found
 
 PLAYERS = 7  # an odd count: round 1 has a bye
@@ -247,3 +247,27 @@ def test_one_unreadable_tournament_hides_none_of_the_others_from_the_organizer(s
     html = response.get_data(as_text=True)
     assert response.status_code == 200, html
     assert "Harbour Open" in html and "second-cup" in html.split('id="unreadable"', 1)[1]
+
+
+def test_the_console_board_names_a_damaged_table_and_still_reissues_the_others(started):
+    """A table's match file altered: the organizer's console page for the tournament was a 422
+    (the board, the clock, reissues and drops out of reach); now the board shows, that table
+    reads "unreadable" and is named, and another table's token is still reissued from it."""
+    api, tid, started_round = started
+    first, second = started_round["tables"][0], started_round["tables"][1]
+    path = api.app.extensions["wonders"].store.root / f"{first['match_id']}.jsonl"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[0] = lines[0].replace(f'"{first["a"]}"', f'"{first["a"]}x"', 1)
+    path.write_text("\n".join(lines), encoding="utf-8")
+    client, csrf, _ = console(api, tid)
+    response = client.get(f"/organize/t/{tid}")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200, html
+    assert first["match_id"] in html.split('id="damaged"', 1)[1].split("</p>", 1)[0]
+    board = html.split(f'id="r1-t{first["table"]}"', 1)[1].split("</li>", 1)[0]
+    assert '<span class="status">unreadable</span>' in board
+    assert f'{first["a"]}x' not in html
+    response = client.post(f"/organize/t/{tid}/reissue", headers=ORIGIN, data={
+        "csrf": csrf, "round": "1", "table": str(second["table"]), "role": "A"})
+    assert response.status_code == 201, response.get_data(as_text=True)
+    assert "/play/" in response.get_data(as_text=True)  # the new link, shown once
