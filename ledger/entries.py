@@ -15,7 +15,7 @@ import os
 import stat
 from typing import BinaryIO
 
-from ledger.errors import NotAMatchFileError
+from ledger.errors import NotAMatchFileError, Where
 
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
           (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
@@ -72,5 +72,7 @@ def _unopenable(path: str | os.PathLike, exc: OSError) -> str | None:
 
 
 def _error(name: str, what: str) -> NotAMatchFileError:
-    return NotAMatchFileError(f"{name}: not a match file: {what}, not a regular file "
-                              f"(nothing was read from it)")
+    """The error of the entry ``name``; its fields say where and why (an error about stored
+    data: a reader that answers someone else says so from them, :mod:`ledger.errors`)."""
+    return NotAMatchFileError.at(Where(name), None, f"not a match file: {what}, not a regular "
+                                                    f"file (nothing was read from it)")

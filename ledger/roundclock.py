@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from ledger.tournament import Round, Tournament, TournamentError
+from ledger.tournament import MAX_ROUND_MINUTES, Round, Tournament, TournamentError
 
-MAX_ROUND_MINUTES = 600  # ten hours: beyond any round of a card game
+__all__ = ["MAX_ROUND_MINUTES", "Clock", "check_minutes", "parse_at", "round_clock"]
 
 
 @dataclass(frozen=True)

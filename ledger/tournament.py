@@ -63,11 +63,13 @@ from typing import Any
 
 from ledger.errors import ConflictError, LedgerError
 from ledger.matching import Matching
+from ledger.store import MATCH_ID
 
 SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 EVENT_TYPES = ("TournamentCreated", "PlayerRegistered", "PlayerDropped", "PlayerReinstated",
                "RoundPaired", "RoundStarted", "TokenReissued", "TokenRevoked", "CardsImported",
                "RoundClockSet")
+MAX_ROUND_MINUTES = 600  # a round's time at most (ten hours: beyond any round of a card game)
 FLOOR = 1 / 3  # the percentages' floor
 WIN, DRAW = 3, 1  # match (and game) points
 
@@ -206,49 +208,95 @@ class Tournament:
 
 
 def fold(events: Iterable[dict[str, Any]]) -> Tournament:
-    """The tournament its events describe (the first must be ``TournamentCreated``)."""
+    """The tournament its events describe (the first must be ``TournamentCreated``).  A line
+    that does not fit its event (edited by hand: a field missing, a round time that is not a
+    number of minutes, a time that is not one) is a :class:`TournamentError` naming its seq."""
     state: Tournament | None = None
     for event in events:
-        kind = event.get("type")
-        if state is None:
-            if kind != "TournamentCreated":
-                raise TournamentError(f"a tournament log starts with TournamentCreated, not "
-                                      f"{kind!r}")
-            state = Tournament(event["tournament_id"], event["name"], event.get("game", "wotf"),
-                               event.get("ruleset"), event.get("at", ""))
-            state.round_minutes = event.get("round_minutes") or None
-        elif kind == "PlayerRegistered":
-            state.players[event["player"]] = Player(
-                event["player"], event.get("deck_text", ""), dict(event.get("cards", {})),
-                dict(event.get("archive", {})), _dbs(event.get("dbs", 0)), event.get("preset"),
-                int(event.get("round", 0)))
-        elif kind == "PlayerDropped":
-            state.players[event["player"]].dropped = int(event.get("round", 0))
-        elif kind == "PlayerReinstated":
-            state.players[event["player"]].dropped = None
-        elif kind == "RoundPaired":
-            state.rounds.append(Round(int(event["round"]),
-                                      [Table(int(t["table"]), t["a"], t["b"])
-                                       for t in event["tables"]], event.get("bye")))
-        elif kind == "RoundStarted":
-            played = state.rounds[int(event["round"]) - 1]
-            for table in played.tables:
-                table.match_id = event["matches"].get(str(table.table))
-            played.started = True
-            played.started_at = event.get("at", "")
-        elif kind == "RoundClockSet":
-            state.round_minutes = int(event["minutes"]) or None
-        elif kind in ("TokenReissued", "TokenRevoked"):
-            state.reissued.append(dict(event))
-        elif kind == "CardsImported":
-            for card in event.get("cards", []):
-                state.cards[card["name"]] = dict(card)
-        elif kind != "TournamentCreated":
-            raise TournamentError(f"unknown tournament event {kind!r}")
-        state.length += 1
+        if not isinstance(event, dict):
+            raise TournamentError(f"a tournament log line is an object, not {event!r:.80}")
+        try:
+            state = _folded(state, event)
+        except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:
+            raise TournamentError(f"tournament log seq {event.get('seq')!r} "
+                                  f"({event.get('type')!r}): {_why(exc)}") from None
     if state is None:
         raise TournamentError("an empty tournament log")
     return state
+
+
+def _why(exc: Exception) -> str:
+    return f"no field {exc}" if isinstance(exc, KeyError) else str(exc)[:200]
+
+
+def _folded(state: Tournament | None, event: dict[str, Any]) -> Tournament:
+    """``state`` after one event (see :func:`fold`)."""
+    kind = event.get("type")
+    if state is None:
+        if kind != "TournamentCreated":
+            raise TournamentError(f"a tournament log starts with TournamentCreated, not "
+                                  f"{kind!r}")
+        state = Tournament(event["tournament_id"], event["name"], event.get("game", "wotf"),
+                           event.get("ruleset"), event.get("at", ""))
+        state.round_minutes = _minutes(event.get("round_minutes"))
+    elif kind == "PlayerRegistered":
+        state.players[event["player"]] = Player(
+            event["player"], event.get("deck_text", ""), dict(event.get("cards", {})),
+            dict(event.get("archive", {})), _dbs(event.get("dbs", 0)), event.get("preset"),
+            int(event.get("round", 0)))
+    elif kind == "PlayerDropped":
+        state.players[event["player"]].dropped = int(event.get("round", 0))
+    elif kind == "PlayerReinstated":
+        state.players[event["player"]].dropped = None
+    elif kind == "RoundPaired":
+        state.rounds.append(Round(int(event["round"]),
+                                  [Table(int(t["table"]), t["a"], t["b"])
+                                   for t in event["tables"]], event.get("bye")))
+    elif kind == "RoundStarted":
+        played = state.rounds[int(event["round"]) - 1]
+        for table in played.tables:
+            table.match_id = _match_id(event["matches"].get(str(table.table)))
+        played.started = True
+        played.started_at = _at(event.get("at", ""))
+    elif kind == "RoundClockSet":
+        state.round_minutes = _minutes(event["minutes"])
+    elif kind in ("TokenReissued", "TokenRevoked"):
+        state.reissued.append(dict(event))
+    elif kind == "CardsImported":
+        for card in event.get("cards", []):
+            state.cards[card["name"]] = dict(card)
+    elif kind != "TournamentCreated":
+        raise TournamentError(f"unknown tournament event {kind!r}")
+    state.length += 1
+    return state
+
+
+def _match_id(value: Any) -> str | None:
+    """A table's match id as logged (``None``: none yet): a store's match id, or refused."""
+    if value is not None and not (isinstance(value, str) and MATCH_ID.fullmatch(value)):
+        raise ValueError(f"match id {value!r:.80} is not a match id")
+    return value
+
+
+def _minutes(value: Any) -> int | None:
+    """A round time as logged: whole minutes from 0 (``None``: untimed) to the most."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or \
+            not 0 <= value <= MAX_ROUND_MINUTES:
+        raise ValueError(f"round time {value!r} is not a whole number of minutes from 0 to "
+                         f"{MAX_ROUND_MINUTES}")
+    return value or None
+
+
+def _at(value: Any) -> str:
+    """A line's ``at`` a round's clock starts from: ISO 8601 with its offset (``Z``), or none."""
+    if value == "":
+        return value
+    if not isinstance(value, str) or \
+            datetime.fromisoformat(value.replace("Z", "+00:00")).tzinfo is None:
+        raise ValueError(f"at {value!r} is not a time in UTC")
+    return value
 
 
 def _dbs(value: Any) -> int | None:

@@ -20,8 +20,10 @@ reissued.  The operations are :class:`web.tournaments.Organizer`'s, as in the JS
 from __future__ import annotations
 
 import hmac
+import logging
 import secrets
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
 import segno
@@ -39,6 +41,8 @@ from web.errors import ForbiddenError, IllegalError, NotFoundError
 from web.play import same_origin_posts
 from web.tokens import hash_token
 from web.tournaments import TableStart
+
+log = logging.getLogger("wonders.web")
 
 bp = Blueprint("organize", __name__)
 SESSION_KEY = "organizer"
@@ -82,7 +86,8 @@ def home() -> Page:
 
 
 def _home(error: str | None = None, status: int = 200) -> Page:
-    return _page("organize.html", status, tournaments=organizer().all(), error=error,
+    listed, unreadable = organizer().listing()
+    return _page("organize.html", status, tournaments=listed, unreadable=unreadable, error=error,
                  games=_games(), titles=_titles())
 
 
@@ -156,11 +161,14 @@ def _tournament(tournament_id: str, error: str | None = None, status: int = 200,
         raise NotFoundError(str(exc)) from None
     if board is not None and not 1 <= board <= len(t.rounds):
         raise NotFoundError(f"{t.name}: no round {board} (rounds paired: {len(t.rounds)})")
-    results = org.results(t)
+    results, damaged = org.readable_results(t)  # a damaged match: its table says so
+    for match_id, problem in damaged.items():
+        log.error("%s: match %s can't be read: %s", request.path, match_id, problem)
     full = board if board is not None else len(t.rounds)
     rounds = []
     for r in reversed(t.rounds):
-        tables = [table_out(tb, results) for tb in r.tables]
+        tables = [_unreadable(table_out(tb, results)) if tb.match_id in damaged
+                  else table_out(tb, results) for tb in r.tables]
         rounds.append({"number": r.number, "started": r.started, "bye": r.bye, "tables": tables,
                        "clock": round_clock(t, r),
                        "full": r.number == full,
@@ -169,10 +177,18 @@ def _tournament(tournament_id: str, error: str | None = None, status: int = 200,
     about = {"title": org.game_of(t).title, "catalogue": org.has_catalogue(t)}
     if board is not None:
         return _page("organize.html", status, t=t, rounds=rounds, board_only=True,
-                     error=error, tournaments=None, confirm=None, form={}, game=about)
+                     error=error, tournaments=None, confirm=None, form={}, game=about,
+                     damaged=sorted(damaged))
     return _page("organize.html", status, t=t, rounds=rounds, standings=standings(t, results),
+                 damaged=sorted(damaged),
                  presets=sorted(_presets(t)), error=error, form=form or {}, tournaments=None,
                  confirm=confirm, board_only=False, game=about)
+
+
+def _unreadable(table: Any) -> SimpleNamespace:
+    """A board's table whose match can't be read (its file damaged): said so, not "live"."""
+    return SimpleNamespace(**{**table.model_dump(), "status": "unreadable",
+                              "result": "can't be read (wonders verify MATCH gives why)"})
 
 
 def _presets(t: Any) -> list[str]:

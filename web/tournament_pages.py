@@ -24,7 +24,15 @@ from flask import Blueprint, render_template, request
 
 from ledger.errors import LedgerError
 from ledger.roundclock import round_clock
-from ledger.tournament import Result, Round, Tournament, TournamentError, player_key, standings
+from ledger.tournament import (
+    SAFE_ID,
+    Result,
+    Round,
+    Tournament,
+    TournamentError,
+    player_key,
+    standings,
+)
 from web.api.tournaments import organizer
 from web.errors import NotFoundError
 
@@ -41,23 +49,14 @@ class Seating:
     table: int | None  # None: the bye
     seat: str  # "A", "B" or "" (the bye)
     opponent: str
-    outcome: str  # "playing", "won", "lost", "draw", "bye", "not started"
+    outcome: str  # "playing", "won", "lost", "draw", "bye", "not started", "unreadable"
     match_id: str | None
 
 
 @bp.get("/tournaments")
 def tournaments() -> str:
     """Every tournament of the store, newest rounds first; one unreadable is named, not shown."""
-    org = organizer()
-    listed, unreadable = [], []
-    for tournament_id in org.book.ids():
-        try:
-            t = org.load(tournament_id)
-        except (LedgerError, TournamentError) as exc:
-            log.warning("/tournaments: %s left out: %s", tournament_id, exc)  # the operator's
-            unreadable.append(tournament_id)
-            continue
-        listed.append(t)
+    listed, unreadable = organizer().listing()  # why one can't be read: the server's log
     return render_template("tournaments.html", tournaments=listed, unreadable=unreadable)
 
 
@@ -76,33 +75,45 @@ def round_page(tournament_id: str, number: int) -> str:
 
 
 def _load(tournament_id: str) -> Tournament:
+    if not SAFE_ID.fullmatch(tournament_id):
+        raise NotFoundError(f"no tournament {tournament_id[:120]!r} here")
     try:
         return organizer().load(tournament_id)
-    except (LedgerError, TournamentError):
+    except TournamentError as exc:  # its log can't be read: why is the operator's
+        log.warning("%s: %s", request.path, exc)
+        raise NotFoundError(f"tournament {tournament_id[:120]!r} can't be read (the server's "
+                            f"log says why)") from None
+    except LedgerError:
         raise NotFoundError(f"no tournament {tournament_id[:120]!r} here") from None
 
 
 def _round_page(t: Tournament, number: int, with_standings: bool) -> str:
-    results = organizer().results(t)
+    results, damaged = organizer().readable_results(t)
+    for match_id, exc in damaged.items():  # the whole message is the operator's
+        log.error("%s: match %s left out: %s", request.path, match_id, exc)
     played = t.rounds[number - 1] if number else None
     wanted = request.args.get("player", "").strip()[:MAX_QUERY]
-    seatings = seatings_of(played, results) if played is not None else []
+    seatings = seatings_of(played, results, set(damaged)) if played is not None else []
     shown = [s for s in seatings if is_found(wanted, s.player)] if wanted else seatings
     return render_template(
         "tournament.html", t=t, round=played, seatings=shown, total=len(seatings), wanted=wanted,
         tally=_tally(seatings), standings=standings(t, results) if with_standings else None,
+        unreadable=_unreadable(t, damaged),
         clock=round_clock(t, played) if played is not None else None,
         latest=number == len(t.rounds))
 
 
-def seatings_of(played: Round, results: dict[str, Result]) -> list[Seating]:
-    """Every player of the round once, by name (case and accents aside), the bye included."""
+def seatings_of(played: Round, results: dict[str, Result],
+                damaged: set[str] | None = None) -> list[Seating]:
+    """Every player of the round once, by name (case and accents aside), the bye included;
+    a table whose match is in ``damaged`` (its stored data cannot be read) is "unreadable"."""
     out = []
     for tb in played.tables:
         result = results.get(tb.match_id or "")
         for seat, player, opponent in (("A", tb.a, tb.b), ("B", tb.b, tb.a)):
-            out.append(Seating(player, tb.table, seat, opponent,
-                               _outcome(seat, tb.match_id, result, played.started), tb.match_id))
+            outcome = ("unreadable" if tb.match_id in (damaged or set())
+                       else _outcome(seat, tb.match_id, result, played.started))
+            out.append(Seating(player, tb.table, seat, opponent, outcome, tb.match_id))
     if played.bye is not None:
         out.append(Seating(played.bye, None, "", "", "bye", None))
     return sorted(out, key=lambda s: (player_key(s.player), s.player))
@@ -129,9 +140,16 @@ def _plain(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+def _unreadable(t: Tournament, damaged: dict[str, LedgerError]) -> list[str]:
+    """"round 1 table 2" for each table whose match cannot be read (no path, no byte of it)."""
+    return [f"round {r.number} table {tb.table}" for r in t.rounds for tb in r.tables
+            if tb.match_id in damaged]
+
+
 def _tally(seatings: list[Seating]) -> dict[str, Any]:
     """The round at a glance: its tables, how many ended, which still play."""
     tables: dict[int, str] = {s.table: s.outcome for s in seatings if s.table is not None}
     playing = sorted(n for n, outcome in tables.items() if outcome == "playing")
-    ended = sum(1 for outcome in tables.values() if outcome not in ("playing", "not started"))
+    ended = sum(1 for outcome in tables.values()
+                if outcome not in ("playing", "not started", "unreadable"))
     return {"tables": len(tables), "ended": ended, "playing": playing}

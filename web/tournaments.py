@@ -30,6 +30,7 @@ creates it and shows its links (:meth:`Organizer.reissue`).
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import random
 import secrets
@@ -81,6 +82,7 @@ from replay.resources import data_root
 from web.api.organizer import Entries, check_decks, deck_problems, preset_decks
 from web.tokens import ROLES, PgTokenBook, TokenBook, hash_token, new_token
 
+log = logging.getLogger("wonders.web")
 GAME = "wotf"  # a tournament's game unless it names another; the catalogue's game (and DBS's)
 ATTEMPTS = 8  # a change another process raced is read, checked and appended again this often
 
@@ -167,10 +169,46 @@ class Organizer:
     def all(self) -> list[Tournament]:
         return [self.book.load(tid) for tid in self.book.ids()]
 
+    def listing(self) -> tuple[list[Tournament], list[str]]:
+        """Every tournament of the store that can be read, and the ids of those that can't
+        (a log cut or edited by hand; each logged with why): one such log must not hide the
+        others from the console, the API's list or the players' list."""
+        listed, unreadable = [], []
+        for tournament_id in self.book.ids():
+            try:
+                listed.append(self.book.load(tournament_id))
+            except LedgerError as exc:
+                log.warning("tournament %s left out (can't be read): %s", tournament_id, exc)
+                unreadable.append(tournament_id)
+        return listed, unreadable
+
     def results(self, tournament: Tournament) -> dict[str, Result]:
         """Each started table's match as the store records it: an ended one read once (its
         record is final), the others in one look at the store (PostgreSQL: one query)."""
-        ids = tournament.match_ids()
+        return self._results(tournament.match_ids())
+
+    def readable_results(self, tournament: Tournament
+                         ) -> tuple[dict[str, Result], dict[str, LedgerError]]:
+        """:meth:`results`, and the started tables' matches whose stored data cannot be read
+        (match id → the ledger's error), left out of the results: for the pages anyone reads,
+        where one damaged match must not hide every other table's pairing and result."""
+        try:
+            return self.results(tournament), {}
+        except LedgerError as exc:
+            if not exc.is_stored_data:
+                raise
+        out: dict[str, Result] = {}
+        damaged: dict[str, LedgerError] = {}
+        for match_id in tournament.match_ids():  # one at a time: which one is damaged
+            try:
+                out.update(self._results([match_id]))
+            except LedgerError as exc:
+                if not exc.is_stored_data:
+                    raise
+                damaged[match_id] = exc
+        return out, damaged
+
+    def _results(self, ids: list[str]) -> dict[str, Result]:
         unknown = [m for m in ids if m not in self._ended]
         outcomes = self.store.outcomes(unknown) if unknown else {}
         out = {}

@@ -65,3 +65,44 @@ def test_a_round_time_is_a_whole_number_of_minutes_in_range(minutes):
 
 def test_the_range_s_ends_are_allowed():
     assert check_minutes(0) == 0 and check_minutes(MAX_ROUND_MINUTES) == MAX_ROUND_MINUTES
+
+
+def _edited(seq: int, **fields) -> list[dict]:
+    events = log()
+    events[seq] = {**events[seq], **fields}
+    return events
+
+
+@pytest.mark.parametrize("events, where, why", [
+    (log({"seq": 3, "at": START, "type": "RoundClockSet", "minutes": "abc"}), "seq 3",
+     "round time 'abc'"),
+    (log({"seq": 3, "at": START, "type": "RoundClockSet", "minutes": -5}), "seq 3",
+     "round time -5"),
+    (log({"seq": 3, "at": START, "type": "RoundClockSet", "minutes": 10**9}), "seq 3",
+     "round time 1000000000"),
+    (log({"seq": 3, "at": START, "type": "RoundClockSet"}), "seq 3", "no field 'minutes'"),
+    (_edited(0, round_minutes="50"), "seq 0", "round time '50'"),
+    (_edited(0, round_minutes=10**12), "seq 0", "round time 1000000000000"),
+    (_edited(2, at="garbage"), "seq 2", "garbage"),
+    (_edited(2, at="2026-11-27T14:05:00"), "seq 2", "not a time in UTC"),
+    (_edited(2, at=5), "seq 2", "at 5"),
+])
+def test_a_log_edited_by_hand_to_a_clock_no_one_can_read_is_refused_naming_its_line(
+        events, where, why):
+    """Such a log folded (a ValueError, a round ending before it started or in the year 3928)
+    and the players' pages, the console and the API then failed with a 500 -- ``/tournaments``
+    too, for every tournament of the store."""
+    with pytest.raises(TournamentError, match=where) as refused:
+        fold(events)
+    assert why in str(refused.value)
+
+
+@pytest.mark.parametrize("match_id", ["../../etc/passwd", "", 7, ["cup-r1-t01"]])
+def test_a_round_started_with_a_match_id_no_store_has_is_refused_naming_its_line(match_id):
+    """A RoundStarted whose table names ``../../etc/passwd`` (edited by hand) folded, and the
+    tournament's public page was then a 400 for everyone ("match id … is not valid"); now the
+    log is refused at that line, as any line that does not fit its event."""
+    events = log()
+    events[2] = {**events[2], "matches": {"1": match_id}}
+    with pytest.raises(TournamentError, match=r"seq 2 \('RoundStarted'\): match id"):
+        fold(events)

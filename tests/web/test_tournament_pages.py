@@ -11,13 +11,14 @@ Deck Balance Score is in the page; an unknown tournament or round is a 404 with 
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
 
 from tests.web.test_api import Api, new_app
 from tests.web.test_tournaments import DECKS, NAMES, call, concede, decklist, new_tournament
-from tests.web.test_tournaments_desk import console
+from tests.web.test_tournaments_desk import ORIGIN, console
 from web.tournament_pages import is_found
 
 PLAYERS = 7  # an odd count: round 1 has a bye
@@ -160,3 +161,113 @@ def test_an_unreadable_tournament_is_named_in_the_list_and_the_others_still_show
     assert "second-cup" in html and "can't be read" in html
     assert str(log) not in html  # the server's path is for its log
     assert any("second-cup" in r.getMessage() for r in caplog.records)
+
+
+def test_a_damaged_table_is_named_and_every_other_table_and_the_standings_still_show(
+        started, caplog):
+    """One table's match file altered by hand: the public page was a 422 for everyone (no
+    player could find their table); now that table reads "unreadable", with no path or byte of
+    its file, every other table and the standings show, and the server's log has the detail."""
+    api, tid, started_round = started
+    first, second = started_round["tables"][0], started_round["tables"][1]
+    concede(api, second["match_id"], second["tokens"]["judge"], "B")  # seat A wins table 2
+    store = api.app.extensions["wonders"].store.root
+    path = store / f"{first['match_id']}.jsonl"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[0] = lines[0].replace(f'"{first["a"]}"', f'"{first["a"]}x"', 1)  # altered
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+    for address in (f"/tournaments/{tid}", f"/tournaments/{tid}/rounds/1"):
+        status, html = page(api, address)
+        assert status == 200, html
+        by_name = {line[1]: line for line in rows(html)}
+        assert by_name[first["a"]][4] == by_name[first["b"]][4] == "unreadable"
+        assert by_name[second["a"]][4] == "won" and by_name[second["b"]][4] == "lost"
+        assert f"round 1 table {first['table']}" in html.split('id="unreadable"', 1)[1]
+        assert f'href="/matches/{first["match_id"]}"' not in html
+        assert str(store) not in html and f'{first["a"]}x' not in html
+    standings = page(api, f"/tournaments/{tid}")[1].split('id="standings"', 1)[1]
+    assert re.search(rf"<td>{re.escape(second['a'])}</td><td>3</td>", standings)
+    assert any(first["match_id"] in r.getMessage() and "hash" in r.getMessage()
+               for r in caplog.records)
+
+
+def test_a_tournament_whose_round_time_was_edited_by_hand_is_named_not_a_500(started):
+    """A ``RoundClockSet`` of ``"abc"`` typed into the log by hand made ``/tournaments`` (every
+    tournament's list) and the tournament's page a 500; now the list names it as unreadable
+    and its page is one line."""
+    api, tid, _ = started
+    new_tournament(api, players=2, name="Second Cup")
+    log = api.app.extensions["wonders"].store.root / ".tournaments" / f"{tid}.jsonl"
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write('{"seq":99,"at":"2026-11-27T10:00:00.000Z","type":"RoundClockSet",'
+                     '"minutes":"abc"}\n')
+    status, html = page(api, "/tournaments")
+    assert status == 200 and "Second Cup" in html
+    assert tid in html.split('class="error"', 1)[1]  # named as unreadable
+    status, html = page(api, f"/tournaments/{tid}")
+    assert status == 404 and "can't be read" in html and "Traceback" not in html
+
+
+def test_a_table_whose_match_file_is_no_regular_file_is_damage_too(started):
+    """A table's match file replaced by a FIFO: the match was a 400 ``ledger`` and the public
+    page a 400 for everyone (NotAMatchFileError carried no fields, so it was not known as an
+    error about stored data); now it is the damaged match's 422 ``integrity`` line, and on the
+    public page that table reads "unreadable" while every other table shows."""
+    api, tid, started_round = started
+    first, second = started_round["tables"][0], started_round["tables"][1]
+    path = api.app.extensions["wonders"].store.root / f"{first['match_id']}.jsonl"
+    path.unlink()
+    os.mkfifo(path)
+    status, data = api.call("GET", f"/api/matches/{first['match_id']}/state",
+                            first["tokens"]["judge"])
+    assert (status, data["error"]) == (422, "integrity"), data
+    assert data["message"] == (f"match {first['match_id']} cannot be read: not a regular file "
+                               f"(wonders verify on the server gives the detail)")
+    status, html = page(api, f"/tournaments/{tid}")
+    assert status == 200, html
+    by_name = {line[1]: line for line in rows(html)}
+    assert by_name[first["a"]][4] == "unreadable" and by_name[second["a"]][4] == "playing"
+
+
+def test_one_unreadable_tournament_hides_none_of_the_others_from_the_organizer(started):
+    """A tournament log cut inside its first line made the console's index a 400 ("no
+    tournament 'second-cup'") and ``GET /api/tournaments`` a 404: the organizer could reach
+    none of the store's tournaments.  Now both list the others and name the unreadable one."""
+    api, tid, _ = started
+    new_tournament(api, players=2, name="Second Cup")
+    log = api.app.extensions["wonders"].store.root / ".tournaments" / "second-cup.jsonl"
+    log.write_bytes(log.read_bytes()[:40])
+    status, data = call(api, "GET", "/api/tournaments")
+    assert status == 200, data
+    assert [t["tournament_id"] for t in data["tournaments"]] == [tid]
+    assert data["unreadable"] == ["second-cup"]
+    client, _csrf, _page = console(api, tid)
+    response = client.get("/organize")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200, html
+    assert "Harbour Open" in html and "second-cup" in html.split('id="unreadable"', 1)[1]
+
+
+def test_the_console_board_names_a_damaged_table_and_still_reissues_the_others(started):
+    """A table's match file altered: the organizer's console page for the tournament was a 422
+    (the board, the clock, reissues and drops out of reach); now the board shows, that table
+    reads "unreadable" and is named, and another table's token is still reissued from it."""
+    api, tid, started_round = started
+    first, second = started_round["tables"][0], started_round["tables"][1]
+    path = api.app.extensions["wonders"].store.root / f"{first['match_id']}.jsonl"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[0] = lines[0].replace(f'"{first["a"]}"', f'"{first["a"]}x"', 1)
+    path.write_text("\n".join(lines), encoding="utf-8")
+    client, csrf, _ = console(api, tid)
+    response = client.get(f"/organize/t/{tid}")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200, html
+    assert first["match_id"] in html.split('id="damaged"', 1)[1].split("</p>", 1)[0]
+    board = html.split(f'id="r1-t{first["table"]}"', 1)[1].split("</li>", 1)[0]
+    assert '<span class="status">unreadable</span>' in board
+    assert f'{first["a"]}x' not in html
+    response = client.post(f"/organize/t/{tid}/reissue", headers=ORIGIN, data={
+        "csrf": csrf, "round": "1", "table": str(second["table"]), "role": "A"})
+    assert response.status_code == 201, response.get_data(as_text=True)
+    assert "/play/" in response.get_data(as_text=True)  # the new link, shown once
