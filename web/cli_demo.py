@@ -77,10 +77,10 @@ def _simulate(store: Path, players: int, rounds: int, seed: int, game_name: str)
                    f"({len(t.players)} players, {len(t.rounds)} rounds)")
         return tid
     earlier = [m for m in matches.ids() if m.startswith(f"{tid}-")]
-    if earlier:  # simulated by a demo before tournaments were run through the organizer
+    if earlier:  # an earlier demo's (or `wonders simulate --tournament`'s): no tournament log
         raise click.ClickException(
-            f"{store} has {len(earlier)} {name} matches of an older demo but no {name} "
-            f"tournament: run the demo with another --dir")
+            f"{store} has {len(earlier)} {name} match files but no {name} tournament (written by "
+            f"an earlier demo or `wonders simulate --tournament`): give the demo another --dir")
     total = (players // 2) * rounds
     click.echo(f"running {name} ({game(game_name).title}): {players} players, {rounds} Swiss "
                f"rounds ({total} matches) into {store}")
