@@ -72,9 +72,13 @@ def _simulate(store: Path, players: int, rounds: int, seed: int, game_name: str)
     org = demo.organizer(matches, seed)
     if org.book.exists(tid):
         t = org.load(tid)
-        _progress("finishing", None, demo.finish(org, tid, seed))
+        finished: list[str] = []
+        _progress("finishing", None, demo.finish(org, tid, seed), finished)
+        rounds_done = f"{len(t.rounds)} round{'s' if len(t.rounds) != 1 else ''}"
         click.echo(f"reusing the {len(t.match_ids())} {name} matches already in {store} "
-                   f"({len(t.players)} players, {len(t.rounds)} rounds)")
+                   f"({len(t.players)} players, {rounds_done})" +
+                   (f"; played out {len(finished)} a stopped run left unfinished"
+                    if finished else ""))
         return tid
     earlier = [m for m in matches.ids() if m.startswith(f"{tid}-")]
     if earlier:  # an earlier demo's (or `wonders simulate --tournament`'s): no tournament log
@@ -91,15 +95,18 @@ def _simulate(store: Path, players: int, rounds: int, seed: int, game_name: str)
     return tid
 
 
-def _progress(what: str, total: int | None, steps: Iterator[str]) -> None:
-    """Run ``steps`` under a progress bar (on a terminal)."""
+def _progress(what: str, total: int | None, steps: Iterator[str],
+              done: list[str] | None = None) -> None:
+    """Run ``steps`` under a progress bar (on a terminal); each step's match id into ``done``."""
     from rich.progress import MofNCompleteColumn, Progress, TimeElapsedColumn
 
     columns = (*Progress.get_default_columns()[:-1], MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, transient=True, disable=not sys.stderr.isatty()) as progress:
         task = progress.add_task(what, total=total)
-        for _match_id in steps:
+        for match_id in steps:
             progress.advance(task)
+            if done is not None:
+                done.append(match_id)
 
 
 def _ingest(store: Path, warehouse: Path) -> None:

@@ -124,3 +124,20 @@ def test_match_files_of_the_demo_without_its_tournament_are_one_line_naming_the_
     assert done.stderr == (f"error: {data} has 1 Demo Cup match files but no Demo Cup tournament "
                            f"(written by an earlier demo or `wonders simulate --tournament`): "
                            f"give the demo another --dir\n")
+
+
+def test_a_second_run_plays_out_a_table_a_stopped_run_left_unfinished(tmp_path):
+    from ledger.stores import open_store
+    from web import demo_tournament
+
+    org = demo_tournament.organizer(open_store(tmp_path), 1)
+    demo_tournament.create(org, "wotf", 4, 1)
+    t, tables = org.start_round("demo-cup")
+    demo_tournament.play(org, t, tables[0].match_id, 1)  # table 2 left at its first prompt
+    assert [r.ended for r in org.results(t).values()] == [True, False]
+    done = wonders("demo", "--dir", str(tmp_path), "--no-serve")
+    assert done.returncode == 0, done.stderr
+    assert ("reusing the 2 Demo Cup matches already in " in done.stdout
+            and "(4 players, 1 round); played out 1 a stopped run left unfinished" in done.stdout)
+    assert [r.ended for r in demo_tournament.organizer(open_store(tmp_path), 1)
+            .results(t).values()] == [True, True]
