@@ -1,7 +1,7 @@
 """The replay viewer and the stats dashboard in a real browser, served by a real `wonders demo`.
 
-``wonders demo --port 0`` runs as a subprocess (a small tournament: simulated, ingested and
-served by waitress on a free loopback port); Playwright drives Debian's Chromium
+``wonders demo --port 0`` runs as a subprocess (a small tournament: run with the tournament tool and
+played by bots, ingested and served by waitress on a free loopback port); Playwright drives Debian's Chromium
 (``/usr/bin/chromium``; no browser is downloaded).  Every page is checked for console errors
 and for requests leaving 127.0.0.1.  The board the browser shows is compared with the
 replayer's state at the same seq.  Viewer responsiveness (key press to board updated) is
