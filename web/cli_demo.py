@@ -90,7 +90,7 @@ def _simulate(store: Path, players: int, rounds: int, seed: int, game_name: str)
                f"rounds ({total} matches) into {store}")
     demo.create(org, game_name, players, seed)
     _progress("playing", total, demo.play_rounds(org, tid, rounds, seed))
-    click.echo(f"played {total} matches: tournament {tid}, "
+    click.echo(f"played {total} match{'es' if total != 1 else ''}: tournament {tid}, "
                f"{demo.ROUND_MINUTES}-minute rounds, standings from its results")
     return tid
 
