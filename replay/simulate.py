@@ -73,6 +73,13 @@ def play_match(store: Store, db: Any, opened: MatchOpened, seed: int,
         return opened
     recorder = Recorder.open(store, db, opened, rng=random.Random(f"chance:{seed}"),
                              clock=clock or SimClock(seed))
+    play_out(recorder, seed, bots)
+    return opened
+
+
+def play_out(recorder: Recorder, seed: int, bots: tuple[str, str]) -> None:
+    """The bots (named ``bots``, seeded from ``seed``) decide at every seat's prompt of the
+    recorder's match until it ends."""
     makers = recorder.game.bots
     players = {"A": makers[bots[0]](random.Random(f"A:{seed}")),
                "B": makers[bots[1]](random.Random(f"B:{seed}"))}
@@ -80,7 +87,6 @@ def play_match(store: Store, db: Any, opened: MatchOpened, seed: int,
         prompt = recorder.engine.prompt
         recorder.submit(players[prompt.seat].decide(recorder.engine, prompt))
     recorder.engine.close()  # the match is over: freed now, not by the garbage collector
-    return opened
 
 
 def _opened(match_id: str, a: Entrant, b: Entrant, ruleset: str | None, game_name: str = "wotf",

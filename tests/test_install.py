@@ -111,7 +111,7 @@ def test_demo_simulate_and_verify_run_from_the_installed_package(installed):
     demo = installed.wonders("demo", "--no-serve", "--dir", "demo", "--players", "2",
                              "--rounds", "1")
     assert demo.returncode == 0, demo.stderr
-    assert "wrote 1 match files" in demo.stdout and "ingested into" in demo.stdout
+    assert "played 1 match: tournament demo-cup" in demo.stdout and "ingested into" in demo.stdout
     assert (installed.outside / "demo" / "warehouse.duckdb").is_file()
 
     sim = installed.wonders("simulate", "--matches", "2", "--seed", "3", "--out", "store")

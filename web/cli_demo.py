@@ -1,25 +1,29 @@
-"""The ``wonders demo`` command: a simulated tournament, ingested and served, in one command.
+"""The ``wonders demo`` command: a Swiss tournament run and played, ingested and served, in one
+command.
 
-1. bots play a small Swiss tournament into ``./wonders-data`` (``wonders simulate --tournament``);
+1. a tournament is run through the tournament tool (:mod:`web.demo_tournament`: created,
+   players registered with shipped decks, each round started by the organizer) and every
+   table's match played to its end by bots, into ``./wonders-data``;
 2. the match files are ingested into ``./wonders-data/warehouse.duckdb`` (``wonders ingest``);
-3. the replay viewer and the stats dashboard are served at http://127.0.0.1:5000 by the same
-   waitress server as ``wonders serve``.
+3. the replay viewer, the stats dashboard, the players' tournament pages and the organizer
+   console are served at http://127.0.0.1:5000 by the same waitress server as ``wonders
+   serve`` (the organizer token printed at start, unless ``WONDERS_ORGANIZER_TOKEN`` sets it).
 
-A second run reuses the tournament already in the directory.  ``--no-serve`` stops after step 2
-and ``--port 0`` picks a free port, so a test can run the whole command as a subprocess.
+A second run reuses the tournament already in the directory (and plays out any table a stopped
+run left unfinished).  ``--no-serve`` stops after step 2 and ``--port 0`` picks a free port, so
+a test can run the whole command as a subprocess.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
 
 from web.cli_cards import cards_option, game_option
-
-TOURNAMENTS = {"wotf": "Demo Cup", "sow": "Demo Siege"}  # one per game: both can share a store
 
 
 @click.command("demo")
@@ -28,57 +32,81 @@ TOURNAMENTS = {"wotf": "Demo Cup", "sow": "Demo Siege"}  # one per game: both ca
 @click.option("--players", type=click.IntRange(2, 256), default=16, show_default=True)
 @click.option("--rounds", type=click.IntRange(1, 12), default=4, show_default=True,
               help="Swiss rounds.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of everything random.")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Seed of the games: the decks dealt, the set-ups, the bots, the chance.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=5000, show_default=True,
               help="Port to listen on (0: any free port; the URL printed says which).")
-@click.option("--no-serve", is_flag=True, help="Simulate and ingest only; do not start the server.")
+@click.option("--no-serve", is_flag=True, help="Play and ingest only; do not start the server.")
 @game_option
 @cards_option
 def demo(directory: str, players: int, rounds: int, seed: int, host: str, port: int,
          no_serve: bool, game_name: str) -> None:
-    """Simulate a small tournament, ingest it and serve the replay viewer and the dashboard.
+    """Run a small Swiss tournament played by bots, ingest it and serve it.
 
-    Open the printed URL: /matches lists the matches (step through any of them), /stats shows
+    Open the printed URL: /tournaments/<id> is the tournament's page for players (pairings,
+    results, standings), /organize the organizer console (sign in with the organizer token
+    the server prints), /matches lists the matches (step through any of them), /stats shows
     the dashboard.  Stop the server with Ctrl-C.
     """
     store = Path(directory)
     warehouse = store / "warehouse.duckdb"
-    _simulate(store, players, rounds, seed, game_name)
+    tid = _simulate(store, players, rounds, seed, game_name)
     _ingest(store, warehouse)
     if no_serve:
         click.echo(f"ready: run `wonders demo --dir {store}` (or `wonders serve --store {store}`) "
-                   f"to browse it")
+                   f"and open /tournaments/{tid} (the players' page) and /organize (the console: "
+                   f"sign in with the organizer token the server prints at start)")
         return
-    _serve(store, warehouse, host, port)
+    _serve(store, warehouse, host, port, tid)
 
 
-def _simulate(store: Path, players: int, rounds: int, seed: int, game_name: str) -> None:
-    from rich.progress import MofNCompleteColumn, Progress, TimeElapsedColumn
-
+def _simulate(store: Path, players: int, rounds: int, seed: int, game_name: str) -> str:
+    """The game's demo tournament in ``store`` (made, or the one there reused); its id."""
     from ledger.stores import open_store
     from replay.games import game
-    from replay.simulate import simulate_tournament
+    from web import demo_tournament as demo
 
-    played, tournament = game(game_name), TOURNAMENTS[game_name]
-    slug = tournament.lower().replace(" ", "-")
+    name, tid = demo.TOURNAMENTS[game_name]
     matches = open_store(store)
-    existing = [m for m in matches.ids() if m.startswith(f"{slug}-")]
-    if existing:
-        click.echo(f"reusing the {len(existing)} {tournament} matches already in {store}")
-        return
-    db = played.default_cards()
+    org = demo.organizer(matches, seed)
+    if org.book.exists(tid):
+        t = org.load(tid)
+        finished: list[str] = []
+        _progress("finishing", None, demo.finish(org, tid, seed), finished)
+        rounds_done = f"{len(t.rounds)} round{'s' if len(t.rounds) != 1 else ''}"
+        click.echo(f"reusing the {len(t.match_ids())} {name} matches already in {store} "
+                   f"({len(t.players)} players, {rounds_done})" +
+                   (f"; played out {len(finished)} a stopped run left unfinished"
+                    if finished else ""))
+        return tid
+    earlier = [m for m in matches.ids() if m.startswith(f"{tid}-")]
+    if earlier:  # an earlier demo's (or `wonders simulate --tournament`'s): no tournament log
+        raise click.ClickException(
+            f"{store} has {len(earlier)} {name} match files but no {name} tournament (written by "
+            f"an earlier demo or `wonders simulate --tournament`): give the demo another --dir")
     total = (players // 2) * rounds
-    click.echo(f"simulating {tournament} ({played.title}): {players} players, {rounds} Swiss "
+    click.echo(f"running {name} ({game(game_name).title}): {players} players, {rounds} Swiss "
                f"rounds ({total} matches) into {store}")
-    jobs = simulate_tournament(matches, db, played.sample_decks(db), tournament,
-                               players, rounds, seed, None, ["greedy"], game_name=game_name)
+    demo.create(org, game_name, players, seed)
+    _progress("playing", total, demo.play_rounds(org, tid, rounds, seed))
+    click.echo(f"played {total} match{'es' if total != 1 else ''}: tournament {tid}, "
+               f"{demo.ROUND_MINUTES}-minute rounds, standings from its results")
+    return tid
+
+
+def _progress(what: str, total: int | None, steps: Iterator[str],
+              done: list[str] | None = None) -> None:
+    """Run ``steps`` under a progress bar (on a terminal); each step's match id into ``done``."""
+    from rich.progress import MofNCompleteColumn, Progress, TimeElapsedColumn
+
     columns = (*Progress.get_default_columns()[:-1], MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, transient=True, disable=not sys.stderr.isatty()) as progress:
-        task = progress.add_task("simulating", total=total)
-        for _opened in jobs:
+        task = progress.add_task(what, total=total)
+        for match_id in steps:
             progress.advance(task)
-    click.echo(f"wrote {total} match files")
+            if done is not None:
+                done.append(match_id)
 
 
 def _ingest(store: Path, warehouse: Path) -> None:
@@ -98,7 +126,7 @@ def _ingest(store: Path, warehouse: Path) -> None:
     click.echo(f"ingested into {warehouse}: {report.summary()}")
 
 
-def _serve(store: Path, warehouse: Path, host: str, port: int) -> None:
+def _serve(store: Path, warehouse: Path, host: str, port: int, tid: str) -> None:
     from web.config import Settings
     from web.dashboard import WAREHOUSE_ENV
     from web.errors import ConfigError
@@ -109,13 +137,19 @@ def _serve(store: Path, warehouse: Path, host: str, port: int) -> None:
         settings = Settings.from_env(store=str(store))
     except ConfigError as exc:
         raise click.ClickException(str(exc)) from None
+    where: list[str] = []
 
     def announce(line: str) -> None:
         if line.startswith("serving "):
             url = line.split(" on ", 1)[1].split()[0]
-            click.echo(f"Wonders demo at {url}  —  replays: {url}/matches  ·  stats: {url}/stats"
-                       f"  (Ctrl-C stops)")
+            where.append(url)
+            click.echo(f"Wonders demo at {url}  —  tournament: {url}/tournaments/{tid}  ·  "
+                       f"replays: {url}/matches  ·  stats: {url}/stats  (Ctrl-C stops)")
         click.echo(line)
+        if line.startswith("organizer token: ") and where:
+            which = ("the one WONDERS_ORGANIZER_TOKEN sets" if "(not shown)" in line
+                     else "the token above; set WONDERS_ORGANIZER_TOKEN to choose it")
+            click.echo(f"organizer console: {where[0]}/organize  —  sign in with {which}")
     try:
         serve(settings, host, port, 8, announce=announce)
     except CannotListenError as exc:

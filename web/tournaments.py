@@ -25,6 +25,10 @@ on a file store one ``fsync`` per match file and seven for the round, not eight 
 Every table's decks are checked before anything is written.  A start that stopped between its
 claim and its matches leaves tables without a match: a reissue of such a table's tokens
 creates it and shows its links (:meth:`Organizer.reissue`).
+
+A table's set-up (its coin flip and shuffles, drawn when its match is created) comes from the
+OS's randomness, or from ``chance(match_id)`` when the organizer is given one: ``wonders
+demo`` seeds it from ``--seed``, so a simulated tournament plays the same games again.
 """
 
 from __future__ import annotations
@@ -115,10 +119,13 @@ class Organizer:
 
     def __init__(self, store: Store, tokens: TokenBook | PgTokenBook, pool: Any,
                  book: TournamentBook | None = None,
-                 pools: Callable[[str], Any] | None = None):
+                 pools: Callable[[str], Any] | None = None,
+                 chance: Callable[[str], random.Random] | None = None):
         """``pool``: the Wonders of The First pool; ``pools``: any game's pool by name (the
-        server's, given ``--cards``), else each game's shipped pool."""
+        server's, given ``--cards``), else each game's shipped pool; ``chance``: the RNG a
+        table's set-up is drawn from, by match id (default: the OS's randomness)."""
         self.store, self.tokens, self.pool = store, tokens, pool
+        self.chance = chance or (lambda _match_id: random.SystemRandom())
         self.book = book or tournament_book(store)
         self.game = game(GAME)
         self._pools = pools
@@ -508,7 +515,8 @@ class Organizer:
         """A table's ``MatchOpened`` and first batch, as :meth:`_create` would write them."""
         a, b = _as_seat(self._seat(t, tb.a), "A"), _as_seat(self._seat(t, tb.b), "B")
         return Recorder.opening(self.table_pool(t, [a, b]),
-                                self._opened(t, number, tb.table, match_id, a, b))
+                                self._opened(t, number, tb.table, match_id, a, b),
+                                self.chance(match_id))
 
     def reissue(self, tournament_id: str, round_no: int, table_no: int,
                 role: str) -> tuple[str, dict[str, str]]:
@@ -612,7 +620,8 @@ class Organizer:
         with self.tokens.creating(match_id) as creation:
             tokens = creation.issue()
             try:
-                Recorder.open(self.store, self.table_pool(t, [a, b]), opened)
+                Recorder.open(self.store, self.table_pool(t, [a, b]), opened,
+                              self.chance(match_id))
             except ConflictError:
                 creation.not_ours()
                 raise

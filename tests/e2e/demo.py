@@ -1,5 +1,5 @@
 """A real ``wonders demo --port 0`` for the viewer's browser tests: a small tournament
-simulated, ingested and served by waitress on a free loopback port (16 players x 4 rounds when
+played by bots, ingested and served by waitress on a free loopback port (16 players x 4 rounds when
 ``WONDERS_SCREENSHOTS`` is set, as the README's demo; 4 x 2 otherwise)."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The replay viewer and the stats dashboard in a real browser, served by a real `wonders demo`.
 
-``wonders demo --port 0`` runs as a subprocess (a small tournament: simulated, ingested and
-served by waitress on a free loopback port); Playwright drives Debian's Chromium
+``wonders demo --port 0`` runs as a subprocess (a small tournament: run with the tournament tool and
+played by bots, ingested and served by waitress on a free loopback port); Playwright drives Debian's Chromium
 (``/usr/bin/chromium``; no browser is downloaded).  Every page is checked for console errors
 and for requests leaving 127.0.0.1.  The board the browser shows is compared with the
 replayer's state at the same seq.  Viewer responsiveness (key press to board updated) is
@@ -262,10 +262,10 @@ def test_the_dashboard_draws_its_charts(demo, browser, shots):
     assert names == sorted(names, reverse=True) or names == sorted(names)
     w.check_clean()
 
-    page.goto(f"{base}/matches?player=Player%2001&sort=events&desc=1")
+    page.goto(f"{base}/matches?player=Amara%20Okafor&sort=events&desc=1")
     counts = [int(c) for c in page.locator("#matches td.num").all_inner_texts()]
     assert counts and counts == sorted(counts, reverse=True)
-    assert all("Player 01" in t for t in page.locator("#matches tbody tr").all_inner_texts())
+    assert all("Amara Okafor" in t for t in page.locator("#matches tbody tr").all_inner_texts())
     page.screenshot(path=str(shots / "matches.png"))
     w.check_clean()
 

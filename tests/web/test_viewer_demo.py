@@ -1,4 +1,5 @@
-"""``wonders demo`` as a real subprocess: simulate, ingest, (re)use, serve, errors."""
+"""``wonders demo`` as a real subprocess: play, ingest, (re)use, serve (the tournament's page and
+the console, signed in with the organizer token it prints), errors."""
 
 from __future__ import annotations
 
@@ -44,23 +45,46 @@ def test_demo_simulates_and_ingests_then_reuses(tmp_path):
 def test_demo_serves_the_pages_at_the_printed_url(tmp_path):
     env = dict(os.environ)
     env.pop("WONDERS_WAREHOUSE", None)
+    env.pop("WONDERS_ORGANIZER_TOKEN", None)  # the server makes one and prints it
     proc = subprocess.Popen([sys.executable, "-m", "web.cli", "demo", "--dir", str(tmp_path / "d"),
                              "--players", "2", "--rounds", "1", "--port", "0"], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        line = proc.stdout.readline()
-        while line and not line.startswith("Wonders demo at "):
-            line = proc.stdout.readline()
-        assert line, proc.stderr.read()
+        lines = [proc.stdout.readline()]
+        while lines[-1] and not lines[-1].startswith("organizer console: "):
+            lines.append(proc.stdout.readline())
+        assert lines[-1], "".join(lines) + proc.stderr.read()
+        line = next(line for line in lines if line.startswith("Wonders demo at "))
         url = line.split()[3]
         assert url.startswith("http://127.0.0.1:")
+        assert f"tournament: {url}/tournaments/demo-cup" in line
         for path, needle in (("/matches", "demo-cup-r1-t01"), ("/stats", "First player"),
-                             ("/matches/demo-cup-r1-t01", "initial-step")):
+                             ("/matches/demo-cup-r1-t01", "initial-step"),
+                             ("/tournaments", "Demo Cup"),
+                             ("/tournaments/demo-cup", "Amara Okafor")):
             with urllib.request.urlopen(url + path, timeout=10) as response:
                 assert needle in response.read().decode()
+        token = next(line for line in lines if line.startswith("organizer token: ")).split()[2]
+        assert lines[-1] == (f"organizer console: {url}/organize  —  sign in with the token "
+                             f"above; set WONDERS_ORGANIZER_TOKEN to choose it\n")
+        console = _signed_in_console(url, token)
+        assert "Demo Cup" in console and 'name="token"' not in console  # not the sign-in form
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def _signed_in_console(url: str, token: str) -> str:
+    """``/organize`` after signing in with ``token`` as its form does (a session cookie)."""
+    import http.cookiejar
+    import urllib.parse
+
+    browser = urllib.request.build_opener(
+        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    form = urllib.parse.urlencode({"token": token}).encode()
+    request = urllib.request.Request(f"{url}/organize/login", form, {"Origin": url})
+    with browser.open(request, timeout=10) as response:  # 303 to /organize, followed
+        return response.read().decode()
 
 
 def test_demo_errors_are_one_line(tmp_path):
