@@ -8,15 +8,17 @@ every apostrophe alike (a straight ``By'ylar`` finds the catalogue's curly one a
 way round), runs of spaces (non-breaking ones too) as one, and case folded; a name not found
 suggests the closest ones (:mod:`difflib`).
 
-:func:`parse_decklist` reads a decklist pasted as ``count name`` lines (``3 Glow Smith``,
-``3x Glow Smith``, or a set number instead of the name: ``2 004``; blank lines and ``#``
-comments skipped) and checks it against the deck rules of Wonders of The First (rule 303,
-v1.2 numbering): a main deck of exactly 50 cards; at most as many copies of a card as its tier
-allows (303.1: legendary 1, primary 2, secondary 3 -- the catalogue has no tiers, so a card
-the pool does not know counts as secondary, the loosest); tokens go to the archive (303.3: 1
-to 50 tokens); trackers are not in-game objects and can't be registered.  The deck's DBS is the
-sum of its cards' and archive tokens' DBS (303.2).  A card may also come from the card pool
-(``extra``: name → :class:`Card` facts), which is how the original pool's cards register.
+:func:`read_decklist` reads the ``count name`` lines of a decklist against any catalogue (a
+game's pool made one, say), checking no deck rule. :func:`parse_decklist` reads a decklist
+pasted as ``count name`` lines (``3 Glow Smith``, ``3x Glow Smith``, or a set number instead of
+the name: ``2 004``; blank lines and ``#`` comments skipped) and checks it against the deck
+rules of Wonders of The First (rule 303, v1.2 numbering): a main deck of exactly 50 cards; at
+most as many copies of a card as its tier allows (303.1: legendary 1, primary 2, secondary 3 --
+the catalogue has no tiers, so a card the pool does not know counts as secondary, the loosest);
+tokens go to the archive (303.3: 1 to 50 tokens); trackers are not in-game objects and can't be
+registered. The deck's DBS is the sum of its cards' and archive tokens' DBS (303.2). A card may
+also come from the card pool (``extra``: name → :class:`Card` facts), which is how the original
+pool's cards register.
 
 An unknown name (with "did you mean …?" when a name is close), or a line that is not
 ``count name``, is one :class:`DecklistError` naming the line; a byte order mark (a file saved
@@ -100,6 +102,11 @@ class Catalogue:
         keys = difflib.get_close_matches(name_key(name), list(self._by_name), n=n, cutoff=0.75)
         return [self._by_name[k].name for k in keys]
 
+    @property
+    def numbers(self) -> bool:
+        """Whether its cards have set numbers (a decklist may then give them instead)."""
+        return bool(self._by_number)
+
     def numbered(self, number: str) -> Card | None:
         return self._by_number.get(number.strip().upper())
 
@@ -159,15 +166,17 @@ class Decklist:
         return "\n".join(lines)
 
 
-def parse_decklist(text: str, catalogue: Catalogue) -> Decklist:
-    """The decklist in ``text`` checked against ``catalogue`` and rule 303 (see the module)."""
+def read_decklist(text: str, catalogue: Catalogue, where: str = "the catalogue",
+                  example: str = "3 Glow Smith") -> list[tuple[int, int, Card]]:
+    """The ``count name`` lines of ``text`` as ``(line number, count, card)``, each card found in
+    ``catalogue`` (``where`` names it in an error: "the catalogue", "the State of Wonder card
+    pool"; ``example`` is the line shown as a model); no deck rule is checked here.  A line
+    that is not ``count name``, a card not found (with the closest names) or a count below 1
+    is a :class:`DecklistError` naming the line."""
     lines = text.removeprefix(BOM).splitlines()
     if len(lines) > MAX_LINES:
         raise DecklistError(f"the decklist has {len(lines)} lines; at most {MAX_LINES}")
-    cards: dict[str, int] = {}
-    archive: dict[str, int] = {}
-    dbs = 0
-    outside: list[str] = []
+    found: list[tuple[int, int, Card]] = []
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line or line.startswith(("#", "//")):
@@ -175,16 +184,28 @@ def parse_decklist(text: str, catalogue: Catalogue) -> Decklist:
         match = _LINE.match(line)
         if match is None:
             raise DecklistError(f"line {number} ({line[:80]!r}): write it as 'count name', "
-                                f"e.g. '3 Glow Smith'")
+                                f"e.g. '{example}'")
         count, what = int(match.group(1)), match.group(2)
         card = catalogue.find(what)
         if card is None:
             close = catalogue.close_to(what[:200])
             hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
-            raise DecklistError(f"line {number}: no card {what[:80]!r} in the catalogue{hint} "
-                                f"(a name as printed, or a set number such as 004)")
+            how = " (a name as printed, or a set number such as 004)" \
+                if catalogue.numbers else ""
+            raise DecklistError(f"line {number}: no card {what[:80]!r} in {where}{hint}{how}")
         if count < 1:
             raise DecklistError(f"line {number}: {count} copies of {card.name}")
+        found.append((number, count, card))
+    return found
+
+
+def parse_decklist(text: str, catalogue: Catalogue) -> Decklist:
+    """The decklist in ``text`` checked against ``catalogue`` and rule 303 (see the module)."""
+    cards: dict[str, int] = {}
+    archive: dict[str, int] = {}
+    dbs = 0
+    outside: list[str] = []
+    for number, count, card in read_decklist(text, catalogue):
         if card.type == "Tracker":
             raise DecklistError(f"line {number}: {card.name} is a tracker, not an in-game "
                                 f"object; it is not part of a deck")

@@ -39,6 +39,7 @@ from ledger.errors import (
     MalformedEventError,
     NewerFormatError,
     NonCanonicalLineError,
+    Where,
 )
 from ledger.events import Event  # registers the core events
 from ledger.registry import EVENT_TYPES, SCHEMA, decoder, load_games
@@ -113,7 +114,7 @@ def format_time(moment: datetime) -> str:
 _good_at = "1970-01-01T00:00:00.000Z"  # the last ``at`` found good (a batch's lines share it)
 
 
-def check_at(env: Envelope, where: str) -> None:
+def check_at(env: Envelope, where: Where | str) -> None:
     """``env.at`` is a time as the writers write it (``2026-04-21T19:35:23.946Z``: ISO 8601,
     UTC, milliseconds; or microseconds), else :class:`MalformedEventError`.  Cheap per line:
     the lines of a batch share their ``at``, and the last good one is remembered."""
@@ -122,9 +123,9 @@ def check_at(env: Envelope, where: str) -> None:
     if at == _good_at:
         return
     if not _is_time(at):
-        raise MalformedEventError(
-            f"{where}: seq {env.seq}: \"at\" is {at[:40]!r}, not a time (ISO 8601 UTC with "
-            f"milliseconds, like 2026-04-21T19:35:23.946Z)")
+        raise MalformedEventError.at(
+            where, env.seq, f"\"at\" is {at[:40]!r}, not a time (ISO 8601 UTC with "
+                            f"milliseconds, like 2026-04-21T19:35:23.946Z)")
     _good_at = at
 
 
@@ -154,14 +155,16 @@ def _unhashed(event: Event, seq: int, at: str, batch: int, prev: str) -> bytes:
         seq, body[1:-1], SCHEMA[type(event).__name__], _encoder.encode(at), batch, prev.encode())
 
 
-def decode_line(line: bytes, where: str = "", prev: str | None = None) -> Stored:
+def decode_line(line: bytes, where: Where | str = "", prev: str | None = None) -> Stored:
     """Decode and check one stored line.
 
     Checks that the line parses, that it is byte-identical to the canonical encoding of what
     it decodes to (:func:`check_canonical`; else :class:`NonCanonicalLineError`), that its
     hash matches its bytes and (when ``prev`` is given) that it chains to the previous line.
     Old schema versions are upcast; an event type or version this program does not know is a
-    :class:`NewerFormatError`.  ``where`` (``file:line``) is put in every error message.
+    :class:`NewerFormatError`.  ``where`` (a :class:`~ledger.errors.Where`: ``file:line``) is
+    put in every error message, and in the error's fields (``file``, ``line``, with ``seq`` and
+    ``cause``).
     """
     env = _decode_envelope(line, where)
     current = SCHEMA.get(env.type)
@@ -179,21 +182,21 @@ def decode_line(line: bytes, where: str = "", prev: str | None = None) -> Stored
         if not newer:
             check_at(env, where)
     if prev is not None and env.prev != prev:
-        raise IntegrityError(
-            f"{where}: seq {env.seq}: hash chain broken (prev {env.prev[:12]}…, "
-            f"expected {prev[:12]}… — a line was removed, inserted or reordered)")
+        raise IntegrityError.at(
+            where, env.seq, f"hash chain broken (prev {env.prev[:12]}…, expected "
+                            f"{prev[:12]}… — a line was removed, inserted or reordered)")
     if event is None:
         if current is None or newer:
             what = (f"event type {env.type!r}, unknown to this program" if current is None else
                     f"{env.type} schema v{env.v}; this program reads up to v{current}")
-            raise NewerFormatError(f"{where}: seq {env.seq}: written by a newer program ({what}); "
-                                   f"upgrade wonders to read this file")
+            raise NewerFormatError.at(where, env.seq, f"written by a newer program ({what}); "
+                                                      f"upgrade wonders to read this file")
         assert raw is not None  # _check_raw ran: the event was not decoded directly
         event = _upcast(line, env, raw, current, where)
     return Stored(env.seq, env.at, env.batch, env.prev, env.hash, event)
 
 
-def _upcast(line: bytes, env: Envelope, raw: dict, current: int, where: str) -> Event:
+def _upcast(line: bytes, env: Envelope, raw: dict, current: int, where: Where | str) -> Event:
     """The event of a line of an older schema version ``env.v`` (its JSON ``raw``, checked by
     :func:`_check_raw`), upcast to ``current``: the line must be canonical for its own version
     -- its keys exactly that version's fields, in order (when they are known:
@@ -204,8 +207,8 @@ def _upcast(line: bytes, env: Envelope, raw: dict, current: int, where: str) -> 
         fields = fields_of(env.type, env.v, current, cls.__struct_encode_fields__)
         event: Event = msgspec.convert(upcast(env.type, env.v, current, raw), cls)
     except (msgspec.ValidationError, LookupError) as exc:
-        raise MalformedEventError(
-            f"{where}: seq {env.seq}: bad {env.type} v{env.v} event ({exc})") from None
+        raise MalformedEventError.at(
+            where, env.seq, f"bad {env.type} v{env.v} event ({exc})") from None
     if fields is not None:
         keys = [*_ENVELOPE_HEAD, *fields, *_ENVELOPE_TAIL]
         if list(raw) != keys:
@@ -219,7 +222,7 @@ def _upcast(line: bytes, env: Envelope, raw: dict, current: int, where: str) -> 
     return event
 
 
-def check_canonical(line: bytes, env: Envelope, event: Event, where: str = "") -> None:
+def check_canonical(line: bytes, env: Envelope, event: Event, where: Where | str = "") -> None:
     """Check a line of the current schema version, already decoded as ``env`` and ``event``:
     its hash, and that it is exactly the canonical encoding of that event and envelope.
 
@@ -276,34 +279,35 @@ _STRING = re.compile(r'"[^"]*"')
 _SEQ = re.compile(rb'^\{"seq":(\d+),')
 
 
-def _non_canonical(where: str, seq: object, problem: str) -> NonCanonicalLineError:
-    return NonCanonicalLineError(
-        f"{where}: seq {seq}: not a canonical line: {problem} (a ledger line must be exactly "
-        f"the canonical encoding of its event)")
+def _non_canonical(where: Where | str, seq: int | None, problem: str) -> NonCanonicalLineError:
+    cause = (f"not a canonical line: {problem} (a ledger line must be exactly the canonical "
+             f"encoding of its event)")
+    return NonCanonicalLineError(f"{where}: seq {'?' if seq is None else seq}: {cause}",
+                                 where=where, seq=seq, cause=cause)
 
 
-def _decode_envelope(line: bytes, where: str) -> Envelope:
+def _decode_envelope(line: bytes, where: Where | str) -> Envelope:
     try:
         return _envelope_decoder.decode(line)
     except _NOT_JSON as exc:
         problem = _diagnose(line, envelope_order=False)
         if problem is not None:
             found = _SEQ.match(line)
-            raise _non_canonical(where, found.group(1).decode() if found else "?", problem) from None
-        raise MalformedEventError(f"{where}: not a ledger line ({exc})") from None
+            raise _non_canonical(where, int(found.group(1)) if found else None, problem) from None
+        raise MalformedEventError.at(where, None, f"not a ledger line ({exc})") from None
 
 
-def _decode_current(line: bytes, env: Envelope, where: str) -> Event:
+def _decode_current(line: bytes, env: Envelope, where: Where | str) -> Event:
     try:
         return decoder().decode(line)
     except _NOT_JSON as exc:
         _check_hash(line, env, where)  # an altered line is reported as such
         if isinstance(exc, UnicodeDecodeError):  # re-hashed after the bytes were changed
             raise _non_canonical(where, env.seq, _utf8_problem(line) or str(exc)) from None
-        raise MalformedEventError(f"{where}: seq {env.seq}: bad {env.type} event ({exc})") from None
+        raise MalformedEventError.at(where, env.seq, f"bad {env.type} event ({exc})") from None
 
 
-def _check_hash(line: bytes, env: Envelope, where: str, event: Event | None = None) -> int:
+def _check_hash(line: bytes, env: Envelope, where: Where | str, event: Event | None = None) -> int:
     """The ``hash`` key is the last key, nothing follows it, and it hashes the line; returns
     where ``,"hash":`` starts (``event``: the decoded event, to name a reordering)."""
     tail = b'%s%s"}' % (_HASH_KEY, env.hash.encode())
@@ -318,11 +322,11 @@ def _check_hash(line: bytes, env: Envelope, where: str, event: Event | None = No
         diagnosis = _diagnose(line, keys)
         if diagnosis is not None:
             raise _non_canonical(where, env.seq, diagnosis)
-        raise IntegrityError(f"{where}: seq {env.seq}: hash mismatch (the line was altered)")
+        raise IntegrityError.at(where, env.seq, "hash mismatch (the line was altered)")
     return cut
 
 
-def _check_raw(line: bytes, env: Envelope, where: str, envelope_order: bool) -> dict:
+def _check_raw(line: bytes, env: Envelope, where: Where | str, envelope_order: bool) -> dict:
     """For a line of another schema version: re-encoding its raw JSON object reproduces it
     (no duplicate keys, whitespace or stray bytes) and, with ``envelope_order``, the envelope
     keys come first (``seq``, ``type``) and last (``v`` … ``hash``).  Returns the object.

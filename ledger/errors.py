@@ -1,11 +1,65 @@
 """The ledger's exceptions: one root, one subclass per cause.
 
-Messages say what went wrong, where (file, line, seq) and why, in one line.
+Messages say what went wrong, where (file, line, seq) and why, in one line.  An error about a
+stored match's data -- a line that fails a check, a file that ends where no match file may --
+also carries where and why as fields (:class:`LedgerError`): the message is the operator's (it
+names the server's file and may quote bytes of the line: hidden cards of a live match), and a
+reader that answers someone else (the web service) says where from the fields alone.
 """
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Self
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """Where a stored line is: its ``file`` (a match file's path, or how a store names a
+    match's data: ``<match>.jsonl`` in PostgreSQL) and 1-based ``line`` when known.  It reads
+    as messages have always named it: ``file:line`` (``file`` alone without a line)."""
+
+    file: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return self.file if self.line is None else f"{self.file}:{self.line}"
 
 
 class LedgerError(Exception):
-    """Root of every error the ledger raises."""
+    """Root of every error the ledger raises.
+
+    One about stored data says where and why beside its message: ``file`` and ``line``
+    (:class:`Where`), ``seq`` where known and ``cause`` -- why, in the message's words (it may
+    quote the line's bytes, as the message does).  ``None`` where not known, and for errors
+    that are not about stored data (``file`` is ``None``: :attr:`is_stored_data` is false).
+    """
+
+    file: str | None = None
+    line: int | None = None
+    seq: int | None = None
+    cause: str | None = None
+
+    def __init__(self, message: str = "", *, where: Where | str | None = None,
+                 seq: int | None = None, cause: str | None = None):
+        super().__init__(message)
+        if isinstance(where, Where):
+            self.file, self.line = where.file, where.line
+        elif where:
+            self.file = where
+        self.seq, self.cause = seq, cause
+
+    @classmethod
+    def at(cls, where: Where | str, seq: int | None, cause: str) -> Self:
+        """The error of stored data at ``where`` (and ``seq``), message ``<where>: seq
+        <seq>: <cause>`` (``<where>: <cause>`` without a seq)."""
+        head = f"{where}: " if seq is None else f"{where}: seq {seq}: "
+        return cls(head + cause, where=where, seq=seq, cause=cause)
+
+    @property
+    def is_stored_data(self) -> bool:
+        """Whether this error is about a stored match's data (its fields say where)."""
+        return self.file is not None
 
 
 class MalformedEventError(LedgerError):

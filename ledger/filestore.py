@@ -62,6 +62,7 @@ from ledger.errors import (
     NewerFormatError,
     NonCanonicalLineError,
     StoreUnavailableError,
+    Where,
 )
 from ledger.events import SCHEMA, Event, MatchEnded, MatchOpened
 from ledger.integrity import INTACT, NEWER, NON_CANONICAL, FileCheck, check_bytes
@@ -168,7 +169,7 @@ class FileStore(Store):
             tmp.unlink()
         fsync_dir(self.root)
         self._opened.add(opened.match_id)
-        return decode_line(line, f"{path}:1")
+        return decode_line(line, Where(str(path), 1))
 
     def append(self, match_id: str, events: Sequence[Event], expected_seq: int,
                at: str | None = None) -> list[Stored]:
@@ -261,14 +262,15 @@ class FileStore(Store):
                 break
             chunk = min(size, chunk * 4)
         last = data[start + 1:]
-        env = _parse_envelope(last[:-1], entry.path, "last line") if last.endswith(b"\n") \
-            else None
+        env = _parse_envelope(last[:-1], entry.path, "last line", fd, size - len(last)) \
+            if last.endswith(b"\n") else None
         if env is None or env.seq != env.batch:
             # Another process crashed mid-append since we first opened the match: half a line
             # (checked before it is parsed), or whole lines of a batch whose last never came.
             if not self._recover_locked(fd, entry.path):
-                raise MalformedEventError(f"{entry.path}: the file ends inside a batch and "
-                                          f"there is no whole batch before it")
+                cause = "the file ends inside a batch and there is no whole batch before it"
+                raise MalformedEventError(f"{entry.path}: {cause}",
+                                          where=Where(entry.path, 1), cause=cause)
             return self._tail_locked(entry, os.fstat(fd).st_size)
         return size, env.seq + 1, env.hash
 
@@ -288,8 +290,8 @@ class FileStore(Store):
                 good_end, suspect = end, None
         if suspect is not None:
             # A torn write never leaves a complete garbage line: this is damage, not a crash.
-            raise MalformedEventError(f"{path}:{suspect}: not a ledger line (corrupt data "
-                                      f"inside the last batch; refusing to truncate)")
+            raise MalformedEventError.at(Where(path, suspect), None, "not a ledger line (corrupt "
+                                         "data inside the last batch; refusing to truncate)")
         if good_end < len(data):
             tail = data[good_end:]
             os.ftruncate(fd, good_end)
@@ -362,10 +364,10 @@ class FileStore(Store):
             if end is None:
                 break  # a partial line being written right now (or torn)
             seq = len(envelopes) + len(fresh) + len(pending)
-            where = f"{path}:{seq + 1}"
+            where = Where(str(path), seq + 1)
             stored = decode_line(line, where, chain)
             if stored.seq != seq:
-                raise MalformedEventError(f"{where}: seq {stored.seq}: expected seq {seq}")
+                raise MalformedEventError.at(where, stored.seq, f"expected seq {seq}")
             chain = stored.hash
             pending.append((stored, _envelope_decoder.decode(line)))
             if stored.seq == stored.batch:
@@ -411,11 +413,11 @@ class FileStore(Store):
                 for lineno_rel, line, end in _lines(data):
                     if end is None:
                         break  # a partial line: being written (or torn)
-                    where = f"{path}:{lineno + lineno_rel}"
+                    where = Where(str(path), lineno + lineno_rel)
                     stored = decode_line(line, where, chain)
                     if stored.seq != lineno + lineno_rel - 1:
-                        raise MalformedEventError(
-                            f"{where}: seq {stored.seq}: expected seq {lineno + lineno_rel - 1}")
+                        raise MalformedEventError.at(
+                            where, stored.seq, f"expected seq {lineno + lineno_rel - 1}")
                     chain = stored.hash
                     pending.append(stored)
                     if stored.seq == stored.batch:
@@ -466,9 +468,9 @@ class FileStore(Store):
         path = self._existing(match_id)
         data = path.read_bytes()
         first = data[:data.find(b"\n")] if b"\n" in data else data
-        opened = decode_line(first, f"{path.name}:1").event
+        opened = decode_line(first, Where(path.name, 1)).event
         if getattr(opened, "match_id", None) != match_id:
-            raise MalformedEventError(misnamed(path.name, opened))
+            raise MalformedEventError(misnamed(path.name, opened), where=Where(path.name, 1), seq=0)
         tail = _tail_of(data, path)
         return data[:tail.offset] if tail else data
 
@@ -532,18 +534,20 @@ class FileStore(Store):
 
     def _info_of(self, path: Path, data: bytes) -> MatchInfo:
         first = data.split(b"\n", 1)[0]
-        opened = decode_line(first, f"{path}:1").event
+        opened = decode_line(first, Where(str(path), 1)).event
         if not isinstance(opened, MatchOpened):
-            raise MalformedEventError(f"{path}:1: seq 0: expected MatchOpened, got {type(opened).__name__}")
+            raise MalformedEventError.at(Where(str(path), 1), 0,
+                                         f"expected MatchOpened, got {type(opened).__name__}")
         tail = _tail_of(data, path)
         whole = data[:tail.offset] if tail else data
         complete = [line for _n, line, end in _lines(whole) if end is not None]
         length = len(complete)
         torn = _settled_tail(path) if tail else None
         ended: MatchEnded | None = None
-        for line in reversed(complete):  # the last MatchEnded (later notes, take-backs)
+        for number in range(length, 0, -1):  # the last MatchEnded (later notes, take-backs)
+            line = complete[number - 1]
             if b'"type":"MatchEnded"' in line[:64]:
-                event = decode_line(line, f"{path}").event
+                event = decode_line(line, Where(str(path), number)).event
                 if isinstance(event, MatchEnded):
                     ended = event
                 break
@@ -582,13 +586,14 @@ def _head_of(fd: int, size: int, path: Path) -> Head:
             start = data.rfind(b"\n", 0, end - 1) + 1
             if start == 0 and base > 0:
                 break  # this line may begin before the chunk: read more
-            env = _parse_envelope(data[start:end - 1], path, "a line near the end")
+            env = _parse_envelope(data[start:end - 1], path, "a line near the end", fd,
+                                  base + start)
             if env.seq == env.batch:
                 return Head(env.seq + 1, env.hash, base + end)
             end = start
         if base == 0:
-            raise MalformedEventError(f"{path}: no whole batch in the file (a match file starts "
-                                      f"with seq 0, MatchOpened)")
+            cause = "no whole batch in the file (a match file starts with seq 0, MatchOpened)"
+            raise MalformedEventError(f"{path}: {cause}", where=Where(str(path), 1), cause=cause)
         chunk = min(size, chunk * 4)
 
 
@@ -631,19 +636,20 @@ def _decode_stream(data: bytes, path: Path, from_seq: int, known: Sequence[Envel
     while complete and envelopes[complete - 1].seq != envelopes[complete - 1].batch:
         complete -= 1
     lines = body.split(b"\n") if trusted < complete else ()
-    prev = GENESIS
+    prev, name = GENESIS, str(path)
     for index in range(complete):
         env, event = envelopes[index], events[index]
         if index >= trusted:
             line = lines[index]
             if env.v != SCHEMA.get(env.type) or type(event).__name__ != env.type or \
                     env.prev != prev:
-                stored = decode_line(line, f"{path}:{index + 1}", prev)  # upcasts, or raises
+                stored = decode_line(line, Where(name, index + 1), prev)  # upcasts, or raises
                 event = stored.event
             else:  # canonical bytes (which proves the hash too), or raises
-                check_canonical(line, env, event, f"{path}:{index + 1}")
+                check_canonical(line, env, event, Where(name, index + 1))
             if env.seq != index:
-                raise MalformedEventError(f"{path}:{index + 1}: seq {env.seq}: expected seq {index}")
+                raise MalformedEventError.at(Where(name, index + 1), env.seq,
+                                             f"expected seq {index}")
         prev = env.hash
         if index >= from_seq:
             yield Stored(env.seq, env.at, env.batch, env.prev, env.hash, event)
@@ -660,10 +666,10 @@ def _decode_slowly(data: bytes, path: Path, from_seq: int) -> Iterator[Stored]:
     for lineno, line, end in _lines(data):
         if end is None:
             break  # a partial line being written right now (or torn): not yet part of the log
-        where = f"{path}:{lineno}"
+        where = Where(str(path), lineno)
         stored = decode_line(line, where, prev)
         if stored.seq != lineno - 1:
-            raise MalformedEventError(f"{where}: seq {stored.seq}: expected seq {lineno - 1}")
+            raise MalformedEventError.at(where, stored.seq, f"expected seq {lineno - 1}")
         prev = stored.hash
         pending.append(stored)
         if stored.seq == stored.batch:
@@ -685,7 +691,8 @@ def _tail_of(data: bytes, path: Path) -> TornTail | None:
             env = _envelope_decoder.decode(data[start:end - 1])
         except Exception as exc:  # noqa: BLE001
             lineno = data.count(b"\n", 0, start) + 1
-            raise MalformedEventError(f"{path}:{lineno}: not a ledger line ({exc})") from None
+            raise MalformedEventError.at(Where(str(path), lineno), None,
+                                         f"not a ledger line ({exc})") from None
         if env.seq == env.batch:
             break
         end = start
@@ -713,11 +720,17 @@ def _settled_tail(path: Path) -> TornTail | None:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
-def _parse_envelope(line: bytes, path: str | Path, what: str) -> Envelope:
+def _parse_envelope(line: bytes, path: str | Path, what: str, fd: int, offset: int) -> Envelope:
+    """The envelope of ``line`` (``what``: how the message names it), which starts at byte
+    ``offset`` of the file open as ``fd``; else an error naming it (and, in its fields, its
+    line number: the file is read up to it, once it is found wrong)."""
     try:
         return _envelope_decoder.decode(line)
     except Exception as exc:  # noqa: BLE001
-        raise MalformedEventError(f"{path}: {what}: not a ledger line ({exc})") from None
+        lineno = os.pread(fd, offset, 0).count(b"\n") + 1
+        cause = f"{what}: not a ledger line ({exc})"
+        raise MalformedEventError(f"{path}: {cause}", where=Where(str(path), lineno),
+                                  cause=cause) from None
 
 
 def _as_last_seen(stat: os.stat_result) -> tuple[int, int, int, int]:

@@ -49,6 +49,7 @@ from ledger.errors import (
     NewerFormatError,
     NonCanonicalLineError,
     NotAMatchFileError,
+    Where,
 )
 from ledger.events import MatchOpened
 
@@ -130,12 +131,12 @@ def check_bytes(data: bytes, name: str) -> FileCheck:
                 f"before it are intact", first_line, seq, tuple(whole))
         line = data[start:nl]
         start = nl + 1
-        where = f"{name}:{lineno}"
+        where = Where(name, lineno)
         try:
             stored = decode_line(line, where, prev)
             if stored.seq != lineno - 1:
-                raise MalformedEventError(f"{where}: seq {stored.seq}: expected seq {lineno - 1} (a line was "
-                                f"removed, inserted or reordered)")
+                raise MalformedEventError.at(where, stored.seq, f"expected seq {lineno - 1} (a line "
+                                             f"was removed, inserted or reordered)")
             _check_batch(stored, pending[0] if pending else None, where)
             if stored.seq == 0:
                 _check_cards(stored.event, where)
@@ -161,27 +162,27 @@ def check_bytes(data: bytes, name: str) -> FileCheck:
                      events=tuple(whole))
 
 
-def _check_batch(stored: Stored, first: Stored | None, where: str) -> None:
+def _check_batch(stored: Stored, first: Stored | None, where: Where) -> None:
     """``stored``'s ``batch`` and ``at`` agree with its batch (``first``: the batch's first line,
     ``None`` when ``stored`` begins one): a batch ends at its last line (``batch`` ≥ ``seq``),
     and every line of a batch carries the same ``batch`` and ``at`` (docs/format.md, "A line")."""
     if stored.batch < stored.seq:
-        raise MalformedEventError(
-            f"{where}: seq {stored.seq}: batch {stored.batch} ends before this line (a line's "
-            f"batch is the seq of its batch's last line)")
+        raise MalformedEventError.at(
+            where, stored.seq, f"batch {stored.batch} ends before this line (a line's batch is "
+                               f"the seq of its batch's last line)")
     if first is None:
         return
     if stored.batch != first.batch:
-        raise MalformedEventError(
-            f"{where}: seq {stored.seq}: batch {stored.batch}, but the batch it continues (from "
-            f"seq {first.seq}) ends at seq {first.batch}")
+        raise MalformedEventError.at(
+            where, stored.seq, f"batch {stored.batch}, but the batch it continues (from seq "
+                               f"{first.seq}) ends at seq {first.batch}")
     if stored.at != first.at:
-        raise MalformedEventError(
-            f"{where}: seq {stored.seq}: at {stored.at}, but its batch (from seq {first.seq}) was "
-            f"appended at {first.at}: the lines of a batch share their at")
+        raise MalformedEventError.at(
+            where, stored.seq, f"at {stored.at}, but its batch (from seq {first.seq}) was "
+                               f"appended at {first.at}: the lines of a batch share their at")
 
 
-def _check_cards(opened: object, where: str) -> None:
+def _check_cards(opened: object, where: Where) -> None:
     """A schema-3 ``MatchOpened`` carries its cards (docs/format.md, "Self-contained cards"):
     ``cards_digest`` is the SHA-256 of ``cards`` (msgspec's JSON of the list), and seats that
     use cards record their definitions.  (Schema ≤ 2 recorded none.)"""
@@ -189,14 +190,14 @@ def _check_cards(opened: object, where: str) -> None:
         return
     if (opened.cards or opened.cards_digest) and \
             hashlib.sha256(msgspec.json.encode(opened.cards)).hexdigest() != opened.cards_digest:
-        raise IntegrityError(f"{where}: seq 0: the recorded card definitions do not match their "
-                             f"digest (cards_digest): the file was altered")
+        raise IntegrityError.at(where, 0, "the recorded card definitions do not match their "
+                                          "digest (cards_digest): the file was altered")
     used = {entry.card for seat in opened.seats for entry in (*seat.deck, *seat.archive)}
     if used and not opened.cards:
-        raise IntegrityError(
-            f"{where}: seq 0: MatchOpened records no card definitions (cards: []) though its "
-            f"seats use {len(used)} cards; a schema-{opened.schema_version} match file carries "
-            f"its cards: the file was altered")
+        raise IntegrityError.at(
+            where, 0, f"MatchOpened records no card definitions (cards: []) though its seats use "
+                      f"{len(used)} cards; a schema-{opened.schema_version} match file carries "
+                      f"its cards: the file was altered")
 
 
 def _status_of(exc: LedgerError) -> str:

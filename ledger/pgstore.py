@@ -67,6 +67,7 @@ from ledger.errors import (
     MalformedEventError,
     MatchNotFoundError,
     StoreUnavailableError,
+    Where,
 )
 from ledger.events import Event, MatchEnded, MatchOpened
 from ledger.integrity import check_bytes
@@ -607,8 +608,8 @@ def _decoded(match_id: str, rows: list, start: int, from_seq: int) -> Iterator[S
         where = _where(match_id, expected)
         stored = decode_line(bytes(line), where, prev)
         if seq != expected or stored.seq != expected:
-            raise IntegrityError(f"{where}: seq {stored.seq}: expected seq {expected} "
-                                 f"(a row is missing or out of place)")
+            raise IntegrityError.at(where, stored.seq, f"expected seq {expected} (a row is "
+                                                       f"missing or out of place)")
         prev = stored.hash
         if stored.seq >= from_seq:
             yield stored
@@ -618,14 +619,14 @@ def _info(row: tuple) -> MatchInfo:
     match_id, length, ended, winner, reason, line = row
     opened = decode_line(bytes(line), _where(match_id, 0)).event
     if not isinstance(opened, MatchOpened):
-        raise MalformedEventError(f"{_where(match_id, 0)}: seq 0: expected MatchOpened, got "
-                                  f"{type(opened).__name__}")
+        raise MalformedEventError.at(_where(match_id, 0), 0,
+                                     f"expected MatchOpened, got {type(opened).__name__}")
     return MatchInfo(match_id, listed(opened), length, ended, winner, reason)
 
 
-def _where(match_id: str, seq: int) -> str:
+def _where(match_id: str, seq: int) -> Where:
     """Where a line is, named as in its match file (``<match>.jsonl:<line>``)."""
-    return f"{match_id}{SUFFIX}:{seq + 1}"
+    return Where(f"{match_id}{SUFFIX}", seq + 1)
 
 
 def _safe(url: str) -> str:

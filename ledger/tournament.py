@@ -5,12 +5,14 @@ per line (``seq``, ``at``, ``type`` and the event's fields), appended by
 :meth:`TournamentBook.append` at an expected length (a stale writer is a
 :class:`~ledger.errors.ConflictError`, nothing written).  :func:`fold` replays them:
 
-* ``TournamentCreated`` -- ``tournament_id``, ``name``, ``game``, ``ruleset``,
-  ``round_minutes`` (a round's time, :mod:`ledger.roundclock`; absent or ``null``: untimed);
+* ``TournamentCreated`` -- ``tournament_id``, ``name``, ``game`` (the game every table plays:
+  ``wotf``, ``sow``; a log without one is of ``wotf``), ``ruleset``, ``round_minutes`` (a
+  round's time, :mod:`ledger.roundclock`; absent or ``null``: untimed);
 * ``RoundClockSet`` -- ``minutes``: the round time from now on (0: untimed), the round
   under way included;
 * ``PlayerRegistered`` -- ``player`` (the name: the identity in a tournament), ``deck_text``,
-  ``cards`` and ``archive`` (name → copies), ``dbs`` (the deck's DBS total), ``preset`` (a
+  ``cards`` and ``archive`` (name → copies), ``dbs`` (the deck's DBS total; ``null`` in a
+  game without one, such as State of Wonder), ``preset`` (a
   pool deck the tables record with, if any), ``round`` (0 before round 1; later: a late
   entry, who enters with no points), ``token_hash`` (a player who registered themselves: the
   SHA-256 of their player link's token; absent for the organizer's registrations);
@@ -138,7 +140,7 @@ class Player:
     deck_text: str
     cards: dict[str, int]
     archive: dict[str, int]
-    dbs: int
+    dbs: int | None  # None: the game has no Deck Balance Score (State of Wonder)
     preset: str | None = None
     entered: int = 0  # the round before which they entered (0: from the start)
     dropped: int | None = None  # the last round they were paired in, once dropped
@@ -256,7 +258,7 @@ def fold(events: Iterable[dict[str, Any]]) -> Tournament:
         elif kind == "PlayerRegistered":
             state.players[event["player"]] = Player(
                 event["player"], event.get("deck_text", ""), dict(event.get("cards", {})),
-                dict(event.get("archive", {})), int(event.get("dbs", 0)), event.get("preset"),
+                dict(event.get("archive", {})), _dbs(event.get("dbs", 0)), event.get("preset"),
                 int(event.get("round", 0)), token_hash=event.get("token_hash"))
         elif kind == "DecklistReplaced":
             _replace_deck(state.players[event["player"]], event)
@@ -299,8 +301,13 @@ def _replace_deck(player: Player, event: dict[str, Any]) -> None:
     player.deck_text = event.get("deck_text", "")
     player.cards = dict(event.get("cards", {}))
     player.archive = dict(event.get("archive", {}))
-    player.dbs = int(event.get("dbs", 0))
+    player.dbs = _dbs(event.get("dbs", 0))
     player.replaced += 1
+
+
+def _dbs(value: Any) -> int | None:
+    """A registration's DBS: ``null`` in a game without one stays ``None``."""
+    return None if value is None else int(value)
 
 
 # -- results and standings -----------------------------------------------------------------------
@@ -364,7 +371,7 @@ class Standing:
     omw: float
     gw: float
     ogw: float
-    dbs: int
+    dbs: int | None
     dropped: bool
 
 
@@ -545,7 +552,8 @@ def standings_rows(table: list[Standing]) -> list[list[str]]:
     for s in table:
         rows.append([str(s.rank), s.player, str(s.points), str(s.wins), str(s.losses),
                      str(s.draws), str(s.byes), f"{100 * s.omw:.2f}", f"{100 * s.gw:.2f}",
-                     f"{100 * s.ogw:.2f}", str(s.dbs), "yes" if s.dropped else ""])
+                     f"{100 * s.ogw:.2f}", "" if s.dbs is None else str(s.dbs),
+                     "yes" if s.dropped else ""])
     return rows
 
 

@@ -35,7 +35,7 @@ def _organizer(store: str | None) -> Organizer:
     from web.tokens import token_book
     from web.tournaments import Organizer
     opened = open_store(store or os.environ.get("WONDERS_STORE") or "wonders-data")
-    return Organizer(opened, token_book(opened), game("wotf").default_cards())
+    return Organizer(opened, token_book(opened), game("wotf").default_cards())  # others: shipped
 
 
 def _says_which_exist(command: Callable[..., None]) -> Callable[..., None]:
@@ -80,16 +80,21 @@ def tournament() -> None:
 @tournament.command()
 @click.argument("name")
 @click.option("--id", "tournament_id", default=None, help="Its id (default: from the name).")
-@click.option("--ruleset", default=None, help="1.3.2 (default) or 1.2.")
+@click.option("--game", "game_name", default="wotf", show_default=True, metavar="wotf|sow",
+              help="The game every table plays: Wonders of The First or State of Wonder.")
+@click.option("--ruleset", default=None,
+              help="Default: the game's newest (wotf: 1.3.2, or 1.2; sow: 004).")
 @click.option("--round-minutes", type=click.IntRange(0, MAX_ROUND_MINUTES), default=0,
               help="A round's time in minutes (default 0: untimed rounds).")
 @STORE
-def create(name: str, tournament_id: str | None, ruleset: str | None, round_minutes: int,
-           store: str | None) -> None:
+def create(name: str, tournament_id: str | None, game_name: str, ruleset: str | None,
+           round_minutes: int, store: str | None) -> None:
     """Create a tournament called NAME."""
-    t = _organizer(store).create(name, tournament_id, ruleset, round_minutes)
+    org = _organizer(store)
+    t = org.create(name, tournament_id, ruleset, game_name, round_minutes)
     timed = f", {t.round_minutes}-minute rounds" if t.round_minutes else ""
-    click.echo(f"tournament {t.tournament_id}: {t.name} (rules {t.ruleset}{timed})")
+    click.echo(f"tournament {t.tournament_id}: {t.name} ({org.game_of(t).title}, rules "
+               f"{t.ruleset}{timed})")
 
 
 @tournament.command()
@@ -115,15 +120,19 @@ def clock(tournament_id: str, minutes: int, store: str | None) -> None:
 @_says_which_exist
 def register(tournament_id: str, player: str, decklist: str, preset: str | None,
              store: str | None) -> None:
-    """Register PLAYER with the decklist in the file DECKLIST ('count name' lines)."""
+    """Register PLAYER with the decklist in the file DECKLIST ('count name' lines: a Wonders
+    of The First deck's 50 cards and archive, or a State of Wonder deck's State, Wonder or
+    Hero and 15 cards)."""
     try:  # utf-8-sig: a byte order mark (Windows' Notepad) is no part of the first line
         text = Path(decklist).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         raise click.ClickException(f"{decklist}: not UTF-8 text") from None
     t = _organizer(store).register(tournament_id, player, text, preset)
     p = t.player(player_name(player))
-    late = f", late entry before round {p.entered + 1}" if p.entered else ""
-    click.echo(f"{t.name}: registered {p.name} (DBS {p.dbs}{late}); {len(t.players)} players")
+    about = [f"DBS {p.dbs}"] if p.dbs is not None else []  # a game without DBS: none shown
+    about += [f"late entry before round {p.entered + 1}"] if p.entered else []
+    shown = f" ({', '.join(about)})" if about else ""
+    click.echo(f"{t.name}: registered {p.name}{shown}; {len(t.players)} players")
 
 
 @tournament.command()
@@ -245,7 +254,7 @@ def export(tournament_id: str, kind: str, out: str | None, store: str | None) ->
 def import_cards(tournament_id: str, pool_file: str, store: str | None) -> None:
     """Import POOL_FILE (.csv or .toml): the printed stats of many cards, which then count as
     in the pool for registration and round start.  A bad file imports nothing and prints one
-    line per bad row (file, line, field)."""
+    line per bad row (file, line, field).  Wonders of The First tournaments only."""
     path = Path(pool_file)
     try:
         text = path.read_text(encoding="utf-8")

@@ -8,11 +8,18 @@ unknown token, 403 a token that may not do this, 404 no such match, 409 a stale
 ``expected_seq`` (nothing written), 413 a body over the limit, 422 a decision the rules forbid
 (the message cites the rule).
 Domain errors of ``ledger`` and ``replay`` are mapped here, so views never catch them.
+
+A match whose stored data is damaged (a line that fails its checks, a file that ends where no
+match file may) is 422 ``integrity`` for everyone who asks, with one line from the error's
+fields (:func:`public_problem`: the match, the line and seq, the kind of damage) -- never its
+message, which names the server's file and may quote bytes of the line (hidden cards of a live
+match).  The whole message goes to the server's log; ``wonders verify`` gives it too.
 """
 
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 from flask import Flask, Response, jsonify, make_response, render_template, request
 from pydantic import ValidationError
@@ -24,8 +31,12 @@ from ledger.errors import (
     LedgerError,
     MalformedEventError,
     MatchNotFoundError,
+    NewerFormatError,
+    NonCanonicalLineError,
+    NotAMatchFileError,
     StoreUnavailableError,
 )
+from ledger.store import SUFFIX
 from replay.errors import CardDataError, DivergenceError, IllegalDecisionError, ReplayError
 from replay.timeline import TimelineError
 
@@ -87,6 +98,48 @@ DOMAIN = (
 )
 
 
+#: What kind of damage each error of the ledger is, in words anyone may read (most specific
+#: first): the message itself is the operator's.
+DAMAGE = ((NonCanonicalLineError, "a line not in its canonical encoding"),
+          (IntegrityError, "altered data (a hash or the chain does not match)"),
+          (NewerFormatError, "written by a newer program than this server's"),
+          (NotAMatchFileError, "not a regular file"),
+          (MalformedEventError, "a line that is not a ledger event"))
+#: How a public problem ends: where the operator finds the whole message.
+DETAIL = "(wonders verify on the server gives the detail)"
+
+
+def public_problem(match_id: str, exc: Exception) -> str:
+    """Why a match cannot be read, for anyone: the match, the line and seq where its data is
+    damaged (the error's fields) and the kind of damage (its class) -- never the file's path
+    or any byte of its content (``wonders verify`` and the server's log give the operator the
+    whole message).  ``"<match> at line N (seq S): <kind> (…)"``."""
+    return f"{match_id}{_at(exc)}: {_kind(exc)} {DETAIL}"
+
+
+def _kind(exc: Exception) -> str:
+    return next((words for cls, words in DAMAGE if isinstance(exc, cls)), "cannot be read")
+
+
+def _at(exc: Exception) -> str:
+    """`` at line N (seq S)`` from a ledger error's fields (as much as they know)."""
+    line = getattr(exc, "line", None)
+    seq = getattr(exc, "seq", None)
+    if line is not None and seq is not None:
+        return f" at line {line} (seq {seq})"
+    if line is not None:
+        return f" at line {line}"
+    return f" at seq {seq}" if seq is not None else ""
+
+
+def damaged_match(exc: LedgerError) -> str:
+    """What anyone is told of an error about a match's stored data (``exc.is_stored_data``):
+    ``"match <id> cannot be read at line N (seq S): <kind> (…)"`` (the match is the one whose
+    file, or stored lines, the fields name)."""
+    match_id = Path(exc.file or "?").name.removesuffix(SUFFIX)
+    return f"match {match_id} cannot be read{_at(exc)}: {_kind(exc)} {DETAIL}"
+
+
 def error_body(kind: str, message: str, status: int) -> Response | tuple[str, int]:
     if wants_page():
         return render_template("error.html", kind=kind, message=message, status=status), status
@@ -130,6 +183,9 @@ def handle(exc: Exception) -> Response | tuple[str, int]:
             # RFC 9110 15.5.6: a 405 names the methods the resource has
             response.headers["Allow"] = ", ".join(exc.valid_methods)
         return response
+    if isinstance(exc, LedgerError) and exc.is_stored_data:  # the whole message: the log's
+        log.error("%s %s: %s", request.method, request.path, exc)
+        return error_body("integrity", damaged_match(exc), 422)
     for cls, status, kind in DOMAIN:
         if isinstance(exc, cls):
             return error_body(kind, str(exc), status)

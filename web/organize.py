@@ -6,10 +6,12 @@ and the app's secret key stay the same.  Every page is rendered on the server (n
 needed), every post carries the session's CSRF token and must come from this site (the same
 ``Origin``/``Referer`` check as ``/play``).
 
-Pages: the tournaments and a create form; one tournament's page -- open registration for the
-players to register themselves (a page with the link and its QR code, :mod:`web.selfreg`),
+Pages: the tournaments (each with its game) and a create form (a name and the game: Wonders of
+The First or State of Wonder); one tournament's page, naming its game -- open registration for
+the players to register themselves (a page with the link and its QR code, :mod:`web.selfreg`),
 close it, register a player (decklist pasted as ``count name`` lines), each player's latest
-list, remove a registration before round 1 (junk, say), drop (a second tap confirms it) and reinstate, start
+list, remove a registration before round 1 (junk, say), drop (a second tap confirms it) and
+reinstate, start
 the next round, the round board (each table's players by name, live / ended and the result, a
 link to its viewer), reissue or revoke a table's token (a revoke is confirmed on a page naming
 the table and the token), the standings and the CSV downloads.  Starting a round and reissuing
@@ -83,7 +85,19 @@ def home() -> Page:
 
 
 def _home(error: str | None = None, status: int = 200) -> Page:
-    return _page("organize.html", status, tournaments=organizer().all(), error=error)
+    return _page("organize.html", status, tournaments=organizer().all(), error=error,
+                 games=_games(), titles=_titles())
+
+
+def _games() -> list[tuple[str, str]]:
+    """The games a tournament may be of, ``(name, title)``, the default first."""
+    from replay.games import game, names
+    from web.tournaments import GAME
+    return [(n, game(n).title) for n in sorted(names(), key=lambda n: (n != GAME, n))]
+
+
+def _titles() -> dict[str, str]:
+    return dict(_games())
 
 
 @bp.route("/organize/login", methods=["POST"])
@@ -108,6 +122,7 @@ def create() -> Page | BaseResponse:
     try:
         t = organizer().create(request.form.get("name", "")[:120],
                                request.form.get("tournament_id") or None,
+                               game_name=request.form.get("game", "")[:40] or "wotf",
                                round_minutes=form_minutes())
     except (TournamentError, ConflictError) as exc:
         return _home(str(exc), 422)
@@ -154,18 +169,19 @@ def _tournament(tournament_id: str, error: str | None = None, status: int = 200,
                        "full": r.number == full,
                        "live": [tb.table for tb in tables if tb.status == "live"],
                        "ended": sum(1 for tb in tables if tb.status == "ended")})
+    about = {"title": org.game_of(t).title, "catalogue": org.has_catalogue(t)}
     if board is not None:
         return _page("organize.html", status, t=t, rounds=rounds, board_only=True,
-                     error=error, tournaments=None, confirm=None, form={})
+                     error=error, tournaments=None, confirm=None, form={}, game=about)
     return _page("organize.html", status, t=t, rounds=rounds, standings=standings(t, results),
-                 presets=sorted(_presets()), error=error, form=form or {}, tournaments=None,
-                 confirm=confirm, board_only=False)
+                 presets=sorted(_presets(t)), error=error, form=form or {}, tournaments=None,
+                 confirm=confirm, board_only=False, game=about)
 
 
-def _presets() -> list[str]:
+def _presets(t: Any) -> list[str]:
     from web.api.organizer import preset_decks
     org = organizer()
-    return list(preset_decks(org.game, org.pool))
+    return list(preset_decks(org.game_of(t), org.pool_for(t.game)))
 
 
 def _act(tournament_id: str, action: Callable[[], Page | None]) -> Page | BaseResponse:
@@ -258,7 +274,8 @@ def start_round(tournament_id: str) -> Page | BaseResponse:
     def run() -> Page:
         t, started = organizer().start_round(tournament_id)
         return _links_page(t.name, tournament_id, f"Round {t.current.number if t.current else 0}",
-                           started, t.current.bye if t.current else None)
+                           started, t.current.bye if t.current else None,
+                           organizer().game_of(t).title)
     return _act(tournament_id, run)
 
 
@@ -288,7 +305,8 @@ def reissue(tournament_id: str) -> Page | BaseResponse:
         match_id, tokens = organizer().reissue(tournament_id, round_no, table_no, role)
         started = TableStart(round_no, table_no, tb.a, tb.b, match_id, tokens)
         return _links_page(t.name, tournament_id, f"Round {round_no}, table {table_no}: new "
-                           f"{'tokens' if role == 'all' else role + ' token'}", [started], None)
+                           f"{'tokens' if role == 'all' else role + ' token'}", [started], None,
+                           organizer().game_of(t).title)
     return _act(tournament_id, run)
 
 
@@ -333,7 +351,7 @@ def _int(name: str) -> int:
 
 
 def _links_page(name: str, tournament_id: str, heading: str, started: list[TableStart],
-                bye: str | None) -> Page:
+                bye: str | None, game: str) -> Page:
     tables = []
     for s in started:
         urls = links(s.match_id, s.tokens) if s.tokens else {}
@@ -342,7 +360,7 @@ def _links_page(name: str, tournament_id: str, heading: str, started: list[Table
         tables.append({"table": s.table, "a": s.a, "b": s.b, "match_id": s.match_id,
                        "round": s.round, "roles": roles})
     return _page("organize_links.html", 201, name=name, tournament_id=tournament_id,
-                 heading=heading, tables=tables, bye=bye)
+                 heading=heading, tables=tables, bye=bye, game=game)
 
 
 @bp.route("/organize/t/<tournament_id>/<kind>.csv", methods=["GET"])

@@ -76,7 +76,14 @@ def _load(tournament_id: str) -> Tournament:
 def _register_page(t: Tournament, key: str, status: int = 200, error: str | None = None,
                    refused: str | None = None, form: dict[str, str] | None = None) -> Page:
     return render_template("register.html", t=t, key=key, csrf=_csrf(), error=error,
-                           refused=refused, form=form or {}), status
+                           refused=refused, form=form or {}, game=_game(t)), status
+
+
+def _game(t: Tournament) -> dict[str, Any]:
+    """What the pages say of the tournament's game: its title, whether it has a catalogue
+    (Wonders of The First: set numbers, DBS, an archive of tokens)."""
+    org = organizer()
+    return {"title": org.game_of(t).title, "catalogue": org.has_catalogue(t)}
 
 
 @bp.get("/tournaments/<tournament_id>/register")
@@ -166,7 +173,8 @@ def _player_page(t: Tournament, digest: str | None, status: int = 200,
     link = (url_for("selfreg.player_page", tournament_id=t.tournament_id, token=new,
                     _external=True) if new else None)
     values: dict[str, Any] = {"t": t, "player": player, "csrf": _csrf(), "error": error,
-                              "refused": refused, "link": link, "form": form or {}}
+                              "refused": refused, "link": link, "form": form or {},
+                              "game": _game(t)}
     return render_template("register_player.html", **values), status
 
 

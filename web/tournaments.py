@@ -9,6 +9,11 @@ length it was read at (:mod:`ledger.tournament`) -- a desk's change that another
 is read, checked and appended again (:meth:`Organizer._change`); results are read from the matches
 (``MatchEnded`` through :meth:`ledger.store.Store.info`).
 
+A tournament is of one game (``TournamentCreated.game``; none: Wonders of The First), and every
+table's match is created in it.  A Wonders decklist is read against the catalogue and rule 303
+(DBS, catalogue cards entered at the table and pool files of printed stats are Wonders' only);
+another game's is read against its pool, then checked by that game's deck rules.
+
 Starting a round (:meth:`Organizer.start_round`) claims it first: its pairing
 (``RoundPaired``) and ``RoundStarted`` (the match ids are ``{id}-r{round}-t{table:02d}``) in
 one append at the length read, so of two desks (servers, processes, the CLI) starting it at
@@ -44,6 +49,7 @@ from ledger.catalogue import (
     DecklistError,
     load_catalogue,
     parse_decklist,
+    read_decklist,
 )
 from ledger.csvcells import csv_text
 from ledger.errors import ConflictError, LedgerError
@@ -70,14 +76,14 @@ from ledger.tournament import (
     tournament_book,
 )
 from replay.errors import CardDataError
-from replay.games import game
+from replay.game import Game
+from replay.games import UnknownGameError, game
 from replay.recorder import Recorder
 from replay.resources import data_root
-from web.api.organizer import Entries, check_decks, preset_decks
-from web.errors import IllegalError
+from web.api.organizer import Entries, check_decks, deck_problems, preset_decks
 from web.tokens import ROLES, PgTokenBook, TokenBook, hash_token, new_token
 
-GAME = "wotf"  # tournaments are of Wonders of The First (the catalogue's game)
+GAME = "wotf"  # a tournament's game unless it names another; the catalogue's game (and DBS's)
 ATTEMPTS = 8  # a change another process raced is read, checked and appended again this often
 
 
@@ -108,10 +114,15 @@ class Organizer:
     """The tournament operations over one store (see the module)."""
 
     def __init__(self, store: Store, tokens: TokenBook | PgTokenBook, pool: Any,
-                 book: TournamentBook | None = None):
+                 book: TournamentBook | None = None,
+                 pools: Callable[[str], Any] | None = None):
+        """``pool``: the Wonders of The First pool; ``pools``: any game's pool by name (the
+        server's, given ``--cards``), else each game's shipped pool."""
         self.store, self.tokens, self.pool = store, tokens, pool
         self.book = book or tournament_book(store)
         self.game = game(GAME)
+        self._pools = pools
+        self._other_pools: dict[str, Any] = {}
         self._catalogue: Catalogue | None = None
         self._lock = threading.RLock()  # one change at a time in this process
         # An ended match's result, once read: final (its record is: no take-back, no second
@@ -123,6 +134,32 @@ class Organizer:
         if self._catalogue is None:
             self._catalogue = catalogue(self.pool)
         return self._catalogue
+
+    def game_of(self, t: Tournament) -> Game:
+        """The game every table of ``t`` plays."""
+        return game(t.game)
+
+    def pool_for(self, name: str) -> Any:
+        """Game ``name``'s card pool (Wonders of The First's: the one this organizer was given)."""
+        if name == GAME:
+            return self.pool
+        if self._pools is not None:
+            return self._pools(name)
+        if name not in self._other_pools:
+            self._other_pools[name] = game(name).default_cards()
+        return self._other_pools[name]
+
+    @staticmethod
+    def has_catalogue(t: Tournament) -> bool:
+        """Whether ``t``'s game is the catalogue's (Wonders of The First): decklists of
+        catalogue cards, DBS, cards entered at the table, pool files of printed stats."""
+        return t.game == GAME
+
+    def _catalogue_only(self, t: Tournament, what: str) -> None:
+        if not self.has_catalogue(t):
+            raise TournamentError(f"{t.name} is a {self.game_of(t).title} tournament: {what} "
+                                  f"is for {self.game.title} tournaments only (a "
+                                  f"{self.game_of(t).title} deck uses the cards of its pool)")
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -168,19 +205,25 @@ class Organizer:
     # -- changes -----------------------------------------------------------------------------
 
     def create(self, name: str, tournament_id: str | None = None,
-               ruleset: str | None = None, round_minutes: int | None = None) -> Tournament:
-        """A new tournament; ``round_minutes`` its rounds' time (``None`` or 0: untimed)."""
+               ruleset: str | None = None, game_name: str = GAME,
+               round_minutes: int | None = None) -> Tournament:
+        """A tournament of ``game_name`` (``wotf``, ``sow``) under ``ruleset`` (default: the
+        game's newest); ``round_minutes`` its rounds' time (``None`` or 0: untimed)."""
         name = clean_name(name, "a tournament")
         minutes = check_minutes(round_minutes or 0)
-        if ruleset is not None and ruleset not in self.game.rulesets:
-            raise TournamentError(f"ruleset {ruleset!r}: {self.game.title} is played under "
-                                  f"{' or '.join(self.game.rulesets)}")
+        try:
+            played = game(game_name)
+        except UnknownGameError as exc:
+            raise TournamentError(f"game: {exc}") from None
+        if ruleset is not None and ruleset not in played.rulesets:
+            raise TournamentError(f"ruleset {ruleset!r}: {played.title} is played under "
+                                  f"{' or '.join(played.rulesets)}")
         tid = check_tournament_id(tournament_id or _slug(name))
         if self.book.exists(tid):
             raise ConflictError(f"tournament {tid!r} already exists; nothing was written")
         self.book.append(tid, 0, [{"type": "TournamentCreated", "tournament_id": tid,
-                                   "name": name, "game": GAME,
-                                   "ruleset": ruleset or self.game.rulesets[0],
+                                   "name": name, "game": played.name,
+                                   "ruleset": ruleset or played.rulesets[0],
                                    "round_minutes": minutes or None}])
         return self.load(tid)
 
@@ -212,7 +255,7 @@ class Organizer:
         """The pool this tournament's tables record with: the server's, and the cards the
         organizer imported (``CardsImported``), an import replacing a same-named card."""
         if not t.cards:
-            return self.pool
+            return self.pool_for(t.game)
         return self._wotf("pool_with")(self.pool, t.cards.values(), f"{t.name}: imported")
 
     def _wotf(self, name: str) -> Any:
@@ -220,11 +263,17 @@ class Organizer:
         return getattr(self.game, name)
 
     def catalogue_of(self, t: Tournament) -> Catalogue:
+        """What a decklist's names are looked up in: the catalogue joined with the pool
+        (Wonders of The First), else the game's pool alone."""
+        if not self.has_catalogue(t):
+            return _pool_catalogue(self.pool_of(t))
         return self.catalogue if not t.cards else catalogue(self.pool_of(t))
 
     def import_cards(self, tournament_id: str, text: str, filename: str) -> tuple[Tournament, list[str]]:
         """A pool file (CSV or TOML, :mod:`replay.wotf.poolimport`) of printed stats: every
-        card in it counts as in the pool from now on.  Nothing is written if a row is bad."""
+        card in it counts as in the pool from now on.  Nothing is written if a row is bad.
+        Wonders of The First only."""
+        self._catalogue_only(self.load(tournament_id), "importing a pool file of printed stats")
         cards = self._wotf("read_pool_file")(text, filename, self._catalogue_facts)
         t = self._change(tournament_id, lambda _t: [{
             "type": "CardsImported", "file": os.path.basename(filename)[-200:], "cards": cards}])
@@ -239,8 +288,11 @@ class Organizer:
     def table_pool(self, t: Tournament, seats: list[SeatInfo]) -> Any:
         """The pool a table's match is created with: the tournament's, plus every catalogue
         card of its decks the pool has no rules data for, as a catalogue entry whose printed
-        stats the owner enters at the table (docs/rulings.md R34)."""
+        stats the owner enters at the table (docs/rulings.md R34).  Another game's tables use
+        its pool as it is."""
         pool = self.pool_of(t)
+        if not self.has_catalogue(t):
+            return pool
         facts = []
         for name in sorted({e.card for info in seats for e in (*info.deck, *info.archive)}):
             if name in pool:
@@ -352,20 +404,35 @@ class Organizer:
         if same is not None:
             raise TournamentError(f"{t.name}: {player!r} is registered already" +
                                   (f" (as {same.name!r})" if same.name != player else ""))
-        deck = parse_decklist(decklist, self.catalogue_of(t))
+        deck = self._decklist(t, decklist)
         if preset:
-            presets = preset_decks(self.game, self.pool)
+            presets = preset_decks(self.game_of(t), self.pool_for(t.game))
             if preset not in presets:
                 raise TournamentError(f"no preset deck {preset!r} (choose from "
                                       f"{', '.join(sorted(presets))})")
         else:  # tokens are never entered at the table: refused now, not at round 1's start
             self._check_tokens(t, player, deck.archive, "register the player with a preset deck")
-            if not deck.outside_pool:
-                self._check_pool(player, deck, self.pool_of(t))
+        # the game's deck rules (a Wonders decklist with a preset: rule 303 was checked above)
+        if not deck.outside_pool and not (preset and self.has_catalogue(t)):
+            self._check_pool(player, deck, self.pool_of(t), self.game_of(t))
         return {"type": "PlayerRegistered", "player": player,
                 "deck_text": decklist.removeprefix(BOM).strip(), "cards": deck.cards,
-                "archive": deck.archive, "dbs": deck.dbs, "preset": preset or None,
-                "round": len(t.rounds)}
+                "archive": deck.archive, "dbs": deck.dbs if self.has_catalogue(t) else None,
+                "preset": preset or None, "round": len(t.rounds)}
+
+    def _decklist(self, t: Tournament, text: str) -> Decklist:
+        """``text``'s ``count name`` lines: against the catalogue and rule 303 (Wonders of The
+        First), else against the game's pool alone, its deck rules checked after
+        (:meth:`_check_pool`)."""
+        if self.has_catalogue(t):
+            return parse_decklist(text, self.catalogue_of(t))
+        names = self.catalogue_of(t)
+        model = f"1 {names.cards[0].name}" if names.cards else "1 name"
+        cards: dict[str, int] = {}
+        for _line, count, card in read_decklist(text, names,
+                                                f"the {self.game_of(t).title} card pool", model):
+            cards[card.name] = cards.get(card.name, 0) + count
+        return Decklist(cards, {}, 0)
 
     def drop(self, tournament_id: str, player: str) -> Tournament:
         """``player`` is not paired from the next round on (still in the standings)."""
@@ -529,14 +596,14 @@ class Organizer:
 
     # -- internals -----------------------------------------------------------------------------
 
-    def _check_pool(self, player: str, deck: Decklist, pool: Any) -> None:
+    def _check_pool(self, player: str, deck: Decklist, pool: Any, played: Game) -> None:
         info = SeatInfo(as_seat("A"), player, f"{player}'s deck",
                         [DeckEntry(c, n) for c, n in deck.cards.items()],
                         [DeckEntry(c, n) for c, n in deck.archive.items()])
-        try:
-            check_decks([info], pool, self.game)
-        except IllegalError as exc:  # one line, restated for a player
-            raise DecklistError(str(exc).replace("seat A ", "")) from None
+        problems = deck_problems(info, pool, played)
+        if problems:  # one line, for a player: no seat yet
+            raise DecklistError(f"{player}'s deck is not legal ({played.title}): "
+                                + "; ".join(problems[:5]))
 
     def _check_tokens(self, t: Tournament, name: str, archive: dict[str, int],
                       otherwise: str) -> None:
@@ -551,12 +618,12 @@ class Organizer:
 
     def _check_table(self, t: Tournament, a: str, b: str) -> None:
         seats = [_as_seat(self._seat(t, a), "A"), _as_seat(self._seat(t, b), "B")]
-        check_decks(seats, self.table_pool(t, seats), self.game)
+        check_decks(seats, self.table_pool(t, seats), self.game_of(t))
 
     def _seat(self, t: Tournament, name: str) -> SeatInfo:
         p = t.player(name)
         if p.preset:
-            found = preset_decks(self.game, self.pool)[p.preset]
+            found = preset_decks(self.game_of(t), self.pool_for(t.game))[p.preset]
             deck = found.load() if hasattr(found, "load") else found
             return SeatInfo(as_seat("A"), name, deck.name, deck.entries(), deck.archive_entries())
         self._check_tokens(t, name, p.archive, "register a preset deck to record with, or "
@@ -568,11 +635,12 @@ class Organizer:
 
     def _create(self, t: Tournament, round_no: int, table_no: int, match_id: str,
                 a: SeatInfo, b: SeatInfo) -> dict[str, str]:
-        opened = MatchOpened(match_id=match_id, ruleset=t.ruleset or self.game.rulesets[0],
+        played = self.game_of(t)
+        opened = MatchOpened(match_id=match_id, ruleset=t.ruleset or played.rulesets[0],
                              seats=[a, b], format="constructed", tournament=t.name,
                              round=round_no, table=table_no, game_number=1,
-                             previous_loser=None, engine_version=self.game.engine_version,
-                             game=self.game.name)
+                             previous_loser=None, engine_version=played.engine_version,
+                             game=played.name)
         with self.tokens.creating(match_id) as creation:
             tokens = creation.issue()
             try:
@@ -598,6 +666,12 @@ def _room_in(t: Tournament) -> Tournament:
         raise TournamentError(f"{t.name}: {len(t.players)} players registered, the most a "
                               f"tournament takes ({MAX_PLAYERS})")
     return t
+
+
+def _pool_catalogue(pool: Any) -> Catalogue:
+    """A game's pool as a catalogue of names (no set numbers, no DBS): what a decklist of a
+    game without a catalogue is looked up in."""
+    return Catalogue([Card(name, in_pool=True) for name in pool.names()])
 
 
 def _match_id(t: Tournament, round_no: int, table_no: int) -> str:

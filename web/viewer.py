@@ -27,7 +27,7 @@ goes past the delay: ``length`` is the events shown (``last + 1``), never the li
 from __future__ import annotations
 
 import json
-import re
+import logging
 import threading
 from collections import OrderedDict
 from typing import cast
@@ -36,14 +36,7 @@ import msgspec
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from ledger.errors import (
-    IntegrityError,
-    LedgerError,
-    MalformedEventError,
-    NewerFormatError,
-    NonCanonicalLineError,
-    NotAMatchFileError,
-)
+from ledger.errors import LedgerError
 from ledger.events import MatchOpened, TakenBack
 from ledger.store import MatchInfo, Store
 from replay.errors import ReplayError
@@ -54,9 +47,10 @@ from web.api.notes import notes_of
 from web.api.organizer import public_length
 from web.api.public import public_perspective
 from web.api.tables import Table
-from web.errors import MalformedRequestError
+from web.errors import MalformedRequestError, public_problem
 from web.narration import Narrator
 
+log = logging.getLogger("wonders.web")
 bp = Blueprint("viewer", __name__)  # templates and static files: the app's
 STEP_CACHE = 4096  # rendered steps kept per process (a step is ~5 kB)
 
@@ -99,21 +93,23 @@ def matches() -> str:
 
 
 def listing(store: Store, extensions: dict) -> tuple[list[dict], list[str]]:
-    """One row per match of the store, and the problems of matches that cannot be read; a
-    match's summary is read again only when its head (length, last hash) changed."""
+    """One row per match of the store, and the problems of matches that cannot be read (as
+    anyone may read them: :func:`~web.errors.public_problem`; the whole error goes to the
+    server's log); a match's summary is read again only when its head (length, last hash)
+    changed."""
     cache: dict = extensions.setdefault("wonders_listing", {})
     rows, problems, present = [], [], set()
     for match_id, head in store.heads().items():
         present.add(match_id)
         if isinstance(head, Exception):
-            problems.append(public_problem(match_id, head))
+            problems.append(_unreadable(match_id, head))
             continue
         hit = cache.get(match_id)
         if hit is None or hit[0] != head:
             try:
                 hit = cache[match_id] = (head, _row(store.info(match_id)))
             except LedgerError as exc:
-                problems.append(public_problem(match_id, exc))
+                problems.append(_unreadable(match_id, exc))
                 continue
         rows.append(hit[1])
     for gone in set(cache) - present:
@@ -121,29 +117,10 @@ def listing(store: Store, extensions: dict) -> tuple[list[dict], list[str]]:
     return rows, problems
 
 
-#: What kind of damage each error of the ledger is, in words anyone may read (most specific
-#: first): the message itself is the operator's (it names the server's file and may quote the
-#: line's bytes -- hidden cards of a live match).
-DAMAGE = ((NonCanonicalLineError, "a line not in its canonical encoding"),
-          (IntegrityError, "altered data (a hash or the chain does not match)"),
-          (NewerFormatError, "written by a newer program than this server's"),
-          (NotAMatchFileError, "not a regular file"),
-          (MalformedEventError, "a line that is not a ledger event"))
-_WHERE = re.compile(r":(\d+): seq (\d+): |:(\d+): ")
-
-
-def public_problem(match_id: str, exc: Exception) -> str:
-    """Why a match cannot be listed, for the public: the match, the line and seq where its file
-    is damaged and the kind of damage -- never the file's path or any byte of its content
-    (``wonders verify`` gives the operator the whole message)."""
-    kind = next((words for cls, words in DAMAGE if isinstance(exc, cls)), "cannot be read")
-    found = _WHERE.search(str(exc))
-    where = ""
-    if found and found.group(1):
-        where = f" at line {found.group(1)} (seq {found.group(2)})"
-    elif found:
-        where = f" at line {found.group(3)}"
-    return f"{match_id}{where}: {kind} (wonders verify on the server gives the detail)"
+def _unreadable(match_id: str, exc: Exception) -> str:
+    """A listed problem: the whole error to the log, the public words to the page."""
+    log.error("match %s cannot be listed: %s", match_id, exc)
+    return public_problem(match_id, exc)
 
 
 def public_opening(opened: MatchOpened, ended: bool) -> MatchOpened:

@@ -192,3 +192,37 @@ def test_entries_that_are_no_regular_files_are_named_never_opened(tmp_path, alar
             list(FileStore.read_file(tmp_path / f"{match_id}.jsonl"))
     with pytest.raises(NotAMatchFileError, match=r"a-dir\.jsonl: not a match file"):
         store.list()
+
+
+
+def _raised(read) -> LedgerError:
+    with pytest.raises(LedgerError) as raised:
+        read()
+    return raised.value
+
+
+def test_every_reader_says_where_the_damage_is_in_the_errors_fields(tmp_path):
+    """Beside its message (the operator's: the path, bytes of the line), an error about stored
+    data carries file, line, seq and cause: what a reader answering anyone else may say."""
+    path = str(tmp_path / "m-1.jsonl")
+    store = FileStore(tmp_path)
+    store.create(opened("m-1"))
+    store.append("m-1", [MatchEnded("A", "concession", {"A": 0, "B": 0})], 1)
+    data = (tmp_path / "m-1.jsonl").read_bytes()
+    (tmp_path / "m-1.jsonl").write_bytes(data.replace(b'"concession"', b'"concessioN"'))
+    for read in (lambda: list(FileStore(tmp_path).read("m-1")),
+                 lambda: FileStore(tmp_path).info("m-1"),
+                 lambda: list(FileStore(tmp_path).follow("m-1", timeout=0))):
+        error = _raised(read)
+        assert (error.file, error.line, error.seq) == (path, 2, 1)
+        assert error.cause == "hash mismatch (the line was altered)"
+        assert str(error) == f"{path}:2: seq 1: hash mismatch (the line was altered)"
+    _unfinished_batch(tmp_path, b"not a ledger line")
+    for reader in (store.info, store.torn_tail, store.export_lines, store.head):
+        error = _raised(lambda read=reader: read("m-1"))
+        assert (error.file, error.line, error.seq) == (path, 3, None), reader
+        assert error.cause is not None and "not a ledger line" in error.cause
+    line, _ = encode_line(JudgeNote("j", "one of two"), 0, AT, 1, GENESIS)
+    _file(tmp_path, line)
+    error = _raised(lambda: FileStore(tmp_path).head("m-1"))
+    assert (error.file, error.line, error.seq) == (path, 1, None)

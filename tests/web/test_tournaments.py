@@ -301,7 +301,8 @@ def test_the_organizer_token_is_required_and_errors_are_documented(api):
     assert call(api, "POST", "/api/tournaments", {"name": "Spring Cup"})[0] == 409
     assert call(api, "POST", f"/api/tournaments/{tid}/drops", {"player": "Nobody"})[0] == 422
     listed = call(api, "GET", "/api/tournaments")[1]["tournaments"]
-    assert listed == [{"tournament_id": tid, "name": "Spring Cup", "players": 2, "rounds": 0}]
+    assert listed == [{"tournament_id": tid, "name": "Spring Cup", "game": "wotf", "players": 2,
+                       "rounds": 0}]
     doc = call(api, "GET", "/api/openapi.json")[1]
     for path in ("/api/tournaments", "/api/tournaments/{tournament_id}/rounds",
                  "/api/tournaments/{tournament_id}/standings.csv",

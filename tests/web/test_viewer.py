@@ -205,7 +205,7 @@ def test_an_unreadable_file_is_named_and_the_rest_are_listed(store, tmp_path):
     html = _page(api, "/matches")
     assert _ids(html) == ["m-0001"]
     (problem,) = re.findall(r'class="error problem">([^<]*)</p>', html)
-    assert problem.startswith("unreadable: broken: a line that is not a ledger event")
+    assert problem.startswith("unreadable: broken at line 1: a line that is not a ledger event")
     assert "this is" not in problem and str(tmp_path) not in html
 
 

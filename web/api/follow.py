@@ -11,7 +11,8 @@ revoked it): before each look's events are sent the token is checked again, as e
 checks it, and a replaced token's stream gets an ``error`` message (the one-line JSON error,
 ``unauthenticated``) and ends -- nothing of the role's view is sent past the replacement.
 A stream whose store can't be read (PostgreSQL restarting) ends the same way (``unavailable``;
-one line in the server's log).
+one line in the server's log), and so does one whose match is found damaged (``integrity``:
+the match, line and seq, never the file's path or bytes; the whole error in the log).
 
 A stream opens with an SSE comment (``: following <match> from seq N``), so its headers
 are sent at once.  Open streams are counted: at most ``follow_max_streams`` at once in the process and at most
@@ -43,14 +44,14 @@ from functools import partial
 from flask import Blueprint, Response, current_app, request
 
 from ledger.codec import Stored
-from ledger.errors import StoreUnavailableError
+from ledger.errors import LedgerError, StoreUnavailableError
 from ledger.store import Store
 from web.api.common import bearer, divergence_out, event_fields, query_int, role_for, services, visible_seq
 from web.api.openapi import QUERY_INT_MAX, Query, route
 from web.api.public import public_perspective
 from web.api.seat import perspective_of
 from web.api.tables import Table
-from web.errors import WebError
+from web.errors import WebError, damaged_match
 from web.models import DivergenceOut
 from web.narration import Narrator
 
@@ -210,7 +211,8 @@ def follows() -> Follows:
 #: One server-sent event of the stream (OpenAPI 3.1: an event stream's ``schema`` describes
 #: each event): ``event`` names it -- ``event`` (``data``: an EventOut, ``id``: its seq),
 #: ``divergence`` (``data``: ``{seq, message}``), ``end`` (``data``: ``{}``) or ``error``
-#: (``data``: ``{error, message}``: the stream's token was replaced; the stream ends).
+#: (``data``: ``{error, message}``: the stream's token was replaced, the store can't be read
+#: or the match is damaged; the stream ends).
 SSE_EVENT = {"type": "object", "required": ["event", "data"],
              "properties": {"id": {"type": "string"},
                             "event": {"type": "string",
@@ -287,6 +289,11 @@ def follow(match_id: str) -> Response:
         except StoreUnavailableError as exc:  # the database went away: say so and end
             log.warning("match %s: a live-follow stream ends: %s", match_id, exc)
             yield _unavailable_message(exc)
+        except LedgerError as exc:  # damaged since the stream opened: say where, not what
+            if not exc.is_stored_data:
+                raise
+            log.error("match %s: a live-follow stream ends: %s", match_id, exc)
+            yield _error_event("integrity", f"{damaged_match(exc)}; the stream ends")
         finally:
             release()
 

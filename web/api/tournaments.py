@@ -1,11 +1,12 @@
 """Tournament endpoints (``/api/tournaments…``), all for the organizer's bearer token.
 
-Create a tournament, open (and close) registration for the players to register themselves
-(``/tournaments/<id>/register?key=…``, :mod:`web.selfreg`), register players (decklists as
-``count name`` lines, checked against the catalogue and rule 303; a registration after round
-1 is paired is a late entry), remove one before round 1, drop a player (and reinstate one
-dropped by mistake), start the next round (Swiss pairing and every table's match with its
-tokens, in one call), read the round board and the standings, download pairings,
+Create a tournament of a game (Wonders of The First by default, or State of Wonder), open (and
+close) registration for the players to register themselves (``/tournaments/<id>/register?key=…``,
+:mod:`web.selfreg`), register players (decklists as ``count name`` lines: a Wonders deck checked
+against the catalogue and rule 303, a State of Wonder deck against its pool and its deck rules;
+a registration after round 1 is paired is a late entry), remove one before round 1, drop a
+player (and reinstate one dropped by mistake), start the next round (Swiss pairing and every
+table's match with its tokens, in one call), read the round board and the standings, download pairings,
 results and standings as CSV, reissue or revoke a table's token.  The work is done by
 :class:`web.tournaments.Organizer`; every change is an event of the tournament's log
 (:mod:`ledger.tournament`).
@@ -34,6 +35,7 @@ from ledger.tournament import (
 from replay.errors import CardDataError
 from web.api.common import parse_body, require_organizer, services
 from web.api.openapi import route
+from web.api.organizer import game_of_body
 from web.errors import IllegalError, MalformedRequestError, NotFoundError
 from web.tournaments import Organizer, TableStart
 
@@ -53,8 +55,11 @@ class CreateTournament(Body):
     name: Name
     tournament_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")] | None = \
         Field(None, description="default: made from the name")
+    game: Annotated[str, Field(max_length=40)] = Field(
+        "wotf", description="the game every table plays: wotf (Wonders of The First, the "
+                            "default) or sow (State of Wonder)")
     ruleset: Annotated[str, Field(max_length=40)] | None = Field(
-        None, description="1.3.2 (default) or 1.2")
+        None, description="default: the game's newest (wotf: 1.3.2, or 1.2; sow: 004)")
     round_minutes: Annotated[int, Field(ge=0, le=MAX_ROUND_MINUTES)] | None = Field(
         None, description="a round's time in minutes (its clock starts with the round); "
                           "null or 0: untimed")
@@ -68,8 +73,9 @@ class RoundTime(Body):
 class RegisterPlayer(Body):
     player: Name
     decklist: Annotated[str, Field(min_length=1, max_length=20_000)] = Field(
-        description="'count name' lines (or set numbers): 50 main-deck cards, tokens go to "
-                    "the archive (rule 303)")
+        description="'count name' lines. Wonders of The First: names or set numbers, 50 "
+                    "main-deck cards, tokens go to the archive (rule 303). State of Wonder: "
+                    "names of its pool, 1 State, 1 Wonder or Hero and 15 more cards")
     preset: Annotated[str, Field(max_length=120)] | None = Field(
         None, description="a deck the game ships, recorded at the tables instead of the "
                           "decklist (for a decklist with cards the pool has no rules data for)")
@@ -87,7 +93,8 @@ class TableToken(Body):
 
 class PlayerOut(BaseModel):
     name: str
-    dbs: int
+    dbs: int | None = Field(description="the deck's DBS (rule 303.2); null in a game "
+                                        "without one (State of Wonder)")
     entered: int = Field(description="0, or the round before which a late entry entered")
     dropped: int | None = Field(None, description="the last round paired before the drop")
     preset: str | None = None
@@ -141,6 +148,7 @@ class TournamentOut(BaseModel):
 class TournamentBrief(BaseModel):
     tournament_id: str
     name: str
+    game: str
     players: int
     rounds: int
 
@@ -185,7 +193,8 @@ class StandingOut(BaseModel):
     omw: float = Field(description="opponents' match-win % (0-1; each at least 1/3; byes left out)")
     gw: float = Field(description="game-win % (0-1, at least 1/3; a bye is two games won)")
     ogw: float = Field(description="opponents' game-win %")
-    dbs: int
+    dbs: int | None = Field(description="the registered deck's DBS; null in a game without "
+                                        "one (State of Wonder)")
     dropped: bool
 
 
@@ -212,7 +221,7 @@ def organizer() -> Organizer:
     if found is None:
         svc = services()
         found = current_app.extensions["wonders_tournaments"] = Organizer(
-            svc.store, svc.tokens, svc.pool("wotf"))
+            svc.store, svc.tokens, svc.pool("wotf"), pools=svc.pool)
     return found
 
 
@@ -289,14 +298,16 @@ def standings_out(org: Organizer, t: Tournament) -> StandingsOut:
 CSV = {"response": {"text/csv": {"schema": {"type": "string"}}}}
 
 
-@route(bp, "/tournaments", "POST", "Create a tournament (Wonders of The First, Swiss rounds)",
+@route(bp, "/tournaments", "POST",
+       "Create a tournament of a game (Wonders of The First or State of Wonder), Swiss rounds",
        body=CreateTournament, response=TournamentOut, status=201, auth="organizer", errors=ERRORS)
 @answers
 def create_tournament() -> tuple[dict[str, Any], int]:
     require_organizer()
     body = parse_body(CreateTournament)
     org = organizer()
-    t = org.create(body.name, body.tournament_id, body.ruleset, body.round_minutes)
+    played = game_of_body(body.game)  # 400 for a game this program does not have
+    t = org.create(body.name, body.tournament_id, body.ruleset, played.name, body.round_minutes)
     return tournament_out(org, t).model_dump(), 201
 
 
@@ -306,7 +317,8 @@ def create_tournament() -> tuple[dict[str, Any], int]:
 def list_tournaments() -> dict[str, Any]:
     require_organizer()
     return TournamentList(tournaments=[
-        TournamentBrief(tournament_id=t.tournament_id, name=t.name, players=len(t.players),
+        TournamentBrief(tournament_id=t.tournament_id, name=t.name, game=t.game,
+                        players=len(t.players),
                         rounds=len(t.rounds)) for t in organizer().all()]).model_dump()
 
 
@@ -499,7 +511,8 @@ class CardsImportedOut(BaseModel):
 
 @route(bp, "/tournaments/<tournament_id>/cards", "POST",
        "Import a pool file (CSV or TOML) of printed stats: its cards count as in the pool "
-       "for registration and round start; a bad file is refused whole, one line per bad row",
+       "for registration and round start; a bad file is refused whole, one line per bad row "
+       "(Wonders of The First tournaments only: 422 for another game's)",
        body=ImportCards, response=CardsImportedOut, status=201, auth="organizer", errors=ERRORS)
 @answers
 def import_cards(tournament_id: str) -> tuple[dict[str, Any], int]:
