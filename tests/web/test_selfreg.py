@@ -8,7 +8,9 @@ form kept), gets a player link, sees their own list and replaces it; the organiz
 console show the latest list.  Refused with one line: no key, a wrong key, a replaced key, a
 closed registration, round 1 paired, a token that is no player's, another player's session;
 a cross-site post or one without the form's CSRF token.  The public page says "Registration
-is open" without the key; the organizer removes junk before round 1.
+is open" without the key; the organizer removes junk before round 1.  A State of Wonder
+tournament's player registers through a live ``wonders serve`` (real HTTP, a cookie jar): its
+game's checks, no DBS.
 """
 
 from __future__ import annotations
@@ -354,3 +356,75 @@ def test_players_register_themselves_on_a_postgresql_store(pg_url):
     bob = next(p for p in t["players"] if p["name"] == "Bob")
     assert bob["self_registered"] and bob["replaced"] == 1
     assert Phone(again).register(tid, "wrong", "Cleo", decklist(DECKS[2]))[0] == 403
+
+
+class HttpPhone:
+    """A phone over real HTTP to a live ``wonders serve``: its own cookie jar, form posts with
+    this site's Origin, redirects not followed (the status is the answer)."""
+
+    def __init__(self, base):
+        import http.cookiejar
+        import urllib.request
+
+        class Keep(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args, **kwargs):
+                return None
+
+        self.base = base
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), Keep())
+
+    def open(self, path, form=None):
+        import urllib.error
+        import urllib.parse
+        import urllib.request
+        data = None if form is None else urllib.parse.urlencode(form).encode()
+        request = urllib.request.Request(self.base + path, data=data,
+                                         headers={"Origin": self.base} if form else {})
+        try:
+            with self.opener.open(request, timeout=20) as response:
+                return response.status, response.read().decode(), response.headers
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read().decode(), exc.headers
+
+
+def test_a_state_of_wonder_player_registers_through_a_real_server(tmp_path):
+    """The same Organizer registration for a State of Wonder tournament: its pool and deck
+    rules (one line), no DBS; over a live server, the phone's session in its cookie jar."""
+    from tests.security.live import LiveApi, LiveServer
+    from tests.web.test_tournaments_sow import sow_decklist, sow_decks
+
+    server = LiveServer(tmp_path / "store")
+    try:
+        desk = LiveApi(server)
+        status, t = call(desk, "POST", "/api/tournaments", {"name": "SoW Open", "game": "sow"})
+        assert status == 201, t
+        tid = t["tournament_id"]
+        status, opened_ = call(desk, "POST", f"/api/tournaments/{tid}/registration")
+        assert status == 201 and opened_["link"].startswith(server.base)
+        key = opened_["key"]
+        phone = HttpPhone(server.base)
+        status, html, _ = phone.open(f"/tournaments/{tid}/register?key={key}")
+        assert status == 200 and "1 State, 1 Wonder or Hero and 15 more" in html
+        csrf = html.split('name="csrf" value="')[1].split('"')[0]
+        form = {"csrf": csrf, "key": key, "player": "Ann"}
+        decks = sow_decks()
+        status, html, _ = phone.open(f"/tournaments/{tid}/register",
+                                     {**form, "decklist": sow_decklist(decks[0]) + "1 Glow Smith\n"})
+        assert status == 422 and len(errors(html)) == 1
+        assert "no card 'Glow Smith' in the State of Wonder card pool" in errors(html)[0]
+        status, _html, headers = phone.open(f"/tournaments/{tid}/register",
+                                            {**form, "decklist": sow_decklist(decks[0])})
+        assert status == 303 and headers["Location"].endswith(f"/tournaments/{tid}/me")
+        status, html, _ = phone.open(f"/tournaments/{tid}/me")
+        assert status == 200 and "State of Wonder" in html and "DBS" not in html
+        csrf = html.split('name="csrf" value="')[1].split('"')[0]  # a new one once registered
+        status, html, _ = phone.open(f"/tournaments/{tid}/me/decklist",
+                                     {"csrf": csrf, "decklist": sow_decklist(decks[1])})
+        assert status == 303, html
+        t = call(desk, "GET", f"/api/tournaments/{tid}")[1]
+        (ann,) = t["players"]
+        assert ann["dbs"] is None and ann["replaced"] == 1 and ann["self_registered"]
+        assert ann["cards"] == {e.card: e.count for e in decks[1].entries()}
+    finally:
+        server.stop()
