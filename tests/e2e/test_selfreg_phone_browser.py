@@ -44,6 +44,8 @@ def test_a_player_registers_on_a_phone_and_replaces_their_list(server, shots):
         assert phone.locator("#errors").inner_text().startswith("line 1 ('Not A Card Line')")
         assert phone.input_value("input[name=player]") == "Zoë Park"  # the form kept
         assert "Not A Card Line" in phone.input_value("textarea[name=decklist]")
+        _fits(phone)
+        phone.screenshot(path=str(shots / "selfreg-register.png"))
         phone.fill("textarea[name=decklist]", good)
         with phone.expect_navigation():
             phone.locator("#register button[type=submit]").tap()
@@ -53,7 +55,7 @@ def test_a_player_registers_on_a_phone_and_replaces_their_list(server, shots):
         assert own.startswith(f"{base}/tournaments/{tid}/me?token=")
         assert good.splitlines()[0] in phone.locator("pre.decklist").inner_text()
         _fits(phone)
-        phone.screenshot(path=str(shots / "selfreg-phone.png"), full_page=True)
+        phone.screenshot(path=str(shots / "selfreg-player.png"))
 
         other = decklist("petraia-stone")
         phone.fill("#replace textarea[name=decklist]", other)
