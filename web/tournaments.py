@@ -23,6 +23,14 @@ claimant then creates every table's match with its seat and judge tokens (the wa
 are checked before anything is written.  A start that stopped between its claim and its
 matches leaves tables without a match: a reissue of such a table's tokens creates it and shows
 its links (:meth:`Organizer.reissue`).
+
+Players register themselves (:mod:`web.selfreg`) with the key of an open registration
+(:meth:`Organizer.open_registration`; ``RegistrationOpened`` keeps its hash): a
+``PlayerRegistered`` made by the same :meth:`Organizer._registered` as the desk's, with the hash
+of the player's own token, with which they replace their list (``DecklistReplaced``, checked the
+same way).  Both are refused once round 1 is paired: the check and the append are one change at
+the length read, so a registration racing round 1's claim is read again and refused.  A
+tournament takes at most :data:`ledger.tournament.MAX_PLAYERS` players.
 """
 
 from __future__ import annotations
