@@ -69,6 +69,10 @@ class MalformedEventError(LedgerError):
 class ConflictError(LedgerError):
     """An append's ``expected_seq`` is stale, or a match id is already taken."""
 
+    #: The match whose id was found taken, when one of several creates met it
+    #: (:meth:`ledger.store.Store.create_many`).
+    match_id: str | None = None
+
 
 class IntegrityError(LedgerError):
     """The stored data was altered: a hash mismatch or a broken chain."""

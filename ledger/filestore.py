@@ -4,7 +4,9 @@ Durability contract (DESIGN.md section 5):
 
 * a batch is written with one ``write`` and ``fsync``-ed before ``append`` returns; a new
   match file is written beside, fsynced, hard-linked into place (so an id is never taken
-  twice) and the directory is fsynced;
+  twice) and the directory is fsynced; :meth:`FileStore.create_many` (a tournament round's
+  tables) writes each file whole with its first batch, syncs them all, links them and
+  fsyncs the directory once for all of them;
 * writers to one match are serialised by an exclusive ``flock`` on the match file, taken and
   released per append, and the ``expected_seq`` check happens under that lock; the store
   appends through a descriptor it keeps open per match (:mod:`ledger.openfiles`: bounded, one
@@ -42,6 +44,7 @@ import time
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ledger.codec import (
@@ -92,6 +95,12 @@ class TornTailWarning(UserWarning):
 #: appended since).  Measured: 78 MB for 256 files of 466 events (about 650 bytes an event), where
 #: an unbounded cache grew by 113 MB per 400 matches read -- without end in a long ingest.
 VERIFIED_FILES = 128
+
+#: :meth:`FileStore.create_many` syncs this many new files at once (their ``fsync`` calls
+#: overlap: the file system commits them together) ...
+SYNC_THREADS = 16
+#: ... and writes this many at a time (each an open descriptor until it is synced).
+SYNC_CHUNK = 64
 
 
 def file_in_the_way(directory: str | os.PathLike) -> str | None:
@@ -170,6 +179,40 @@ class FileStore(Store):
         fsync_dir(self.root)
         self._opened.add(opened.match_id)
         return decode_line(line, Where(str(path), 1))
+
+    def create_many(self, matches: Sequence[tuple[MatchOpened, Sequence[Event]]],
+                    at: str | None = None) -> None:
+        """Each match's file written whole -- its ``MatchOpened`` and first batch, one
+        ``write`` and one ``fsync`` -- beside, hard-linked into place once every file is
+        synced (an id is never taken twice), and then **one** directory ``fsync`` for them
+        all: a match costs one ``fsync``, not the three of a ``create`` and an ``append``.
+        The files' ``fsync`` calls run :data:`SYNC_THREADS` at a time (the file system
+        commits concurrent ones together: 150 files synced in 0.08-0.10 s instead of
+        0.46-0.54 s one after another, on the disk docs/deploy.md measured)."""
+        stamp = at or self.clock()
+        files = []
+        for opened, first in matches:
+            line, digest = encode_line(opened, 0, stamp, 0, GENESIS)
+            lines = [line]
+            if first:
+                lines += encode_batch(opened.match_id, first, 1, 1, digest, stamp)[0]
+            tmp = self.root / f".{opened.match_id}.{os.getpid()}.{time.monotonic_ns()}.tmp"
+            files.append((tmp, b"\n".join(lines) + b"\n", self.path(opened.match_id)))
+        try:
+            for chunk in range(0, len(files), SYNC_CHUNK):
+                _write_synced(files[chunk:chunk + SYNC_CHUNK])
+            for tmp, _data, path in files:
+                try:
+                    os.link(tmp, path)
+                except FileExistsError:
+                    taken = ConflictError(f"match {path.name[:-len(SUFFIX)]!r} already exists")
+                    taken.match_id = path.name[:-len(SUFFIX)]
+                    raise taken from None
+                self._opened.add(path.name[:-len(SUFFIX)])
+        finally:
+            for tmp, _data, _path in files:
+                tmp.unlink(missing_ok=True)
+            fsync_dir(self.root)  # what was linked is durable (for the caller's roll-back too)
 
     def append(self, match_id: str, events: Sequence[Event], expected_seq: int,
                at: str | None = None) -> list[Stored]:
@@ -776,6 +819,41 @@ def _write_beside(tmp: Path, data: bytes, path: Path) -> None:
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
+
+
+def _write_synced(files: Sequence[tuple[Path, bytes, Path]]) -> None:
+    """:func:`_write_beside` for several files: each ``(tmp, data, path)`` written, then all
+    of them ``fsync``-ed, :data:`SYNC_THREADS` at a time.  If one fails, every ``tmp`` is
+    removed and the error names its ``path``."""
+    fds: list[tuple[int, Path]] = []
+    try:
+        for tmp, data, path in files:
+            try:
+                fds.append((os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644), path))
+                _write_all(fds[-1][0], data)
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
+        with ThreadPoolExecutor(min(SYNC_THREADS, len(fds) or 1)) as pool:
+            for (_fd, path), failed in zip(fds, pool.map(_fsync_error, [fd for fd, _p in fds]),
+                                           strict=True):
+                if failed is not None:
+                    raise OSError(failed.errno, failed.strerror, os.fspath(path))
+    except OSError:
+        for tmp, _data, _path in files:
+            tmp.unlink(missing_ok=True)
+        raise
+    finally:
+        for fd, _path in fds:
+            os.close(fd)
+
+
+def _fsync_error(fd: int) -> OSError | None:
+    """``fsync`` a descriptor; the error, if it failed."""
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        return exc
+    return None
 
 
 def _line_end(env: Envelope) -> bytes:

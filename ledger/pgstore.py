@@ -369,6 +369,43 @@ class PgStore(Store):
         self._appended(match_id)
         return Head(len(lines), last.hash, len(data))
 
+    def create_many(self, matches: Sequence[tuple[MatchOpened, Sequence[Event]]],
+                    at: str | None = None) -> None:
+        """Every match's row and lines -- its ``MatchOpened`` and first batch -- in **one**
+        transaction (one commit for a round's tables, not the two of each ``create`` and
+        ``append``): all of them or, should an id be taken, none (a
+        :class:`ConflictError` naming it)."""
+        stamp = at or self.clock()
+        made = []
+        for opened, first in matches:
+            line, digest = encode_line(opened, 0, stamp, 0, GENESIS)
+            lines, last = [line], digest
+            if first:
+                more, last = encode_batch(opened.match_id, first, 1, 1, digest, stamp)
+                lines += more
+            made.append((check_match_id(opened.match_id), opened, lines, last))
+        with self._tx() as conn:
+            for match_id, opened, lines, last in made:
+                row = conn.execute(
+                    "INSERT INTO wonders_matches (match_id, game, tournament, round, table_no, "
+                    "players, length, last_hash, size) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, "
+                    "%s) ON CONFLICT (match_id) DO NOTHING RETURNING match_id",
+                    [match_id, opened.game, opened.tournament, opened.round, opened.table,
+                     [s.player for s in opened.seats], len(lines), last,
+                     sum(len(x) + 1 for x in lines)]).fetchone()
+                if row is None:
+                    taken = ConflictError(f"match {match_id!r} already exists")
+                    taken.match_id = match_id
+                    raise taken
+            with conn.cursor() as cur, cur.copy(
+                    "COPY wonders_events (match_id, seq, line) FROM STDIN") as copy:
+                for match_id, _opened, lines, _last in made:
+                    for seq, line in enumerate(lines):
+                        copy.write_row((match_id, seq, line))
+        for match_id, _opened, lines, last in made:
+            self._tails[match_id] = (len(lines), last)
+            self._appended(match_id)
+
     def discard(self, match_id: str) -> None:
         with self._conn() as conn:  # one statement: both or neither
             conn.execute("WITH gone AS (DELETE FROM wonders_matches WHERE match_id = %(id)s) "
@@ -545,6 +582,32 @@ class PgStore(Store):
             conn.execute("UPDATE wonders_tokens SET hashes = hashes || %s::jsonb "
                          "WHERE match_id = %s", [json.dumps(hashes), match_id])
 
+    def put_tokens_many(self, hashes: dict[str, dict[str, str]]) -> None:
+        """:meth:`put_tokens` of many matches (match id → role → hash) in one transaction:
+        all or, should one have tokens already, none."""
+        with self._tx() as conn:
+            rows = conn.execute(
+                "INSERT INTO wonders_tokens (match_id, hashes) SELECT k, v::jsonb FROM "
+                "unnest(%s::text[], %s::text[]) AS t(k, v) ON CONFLICT (match_id) DO NOTHING "
+                "RETURNING match_id",
+                [[check_match_id(m) for m in hashes],
+                 [json.dumps(h) for h in hashes.values()]]).fetchall()
+            if len(rows) != len(hashes):
+                busy = sorted(set(hashes) - {r[0] for r in rows})
+                raise ConflictError(f"match {busy[0]!r} is being created right now; nothing "
+                                    f"was written")
+
+    def drop_tokens_many(self, match_ids: Sequence[str]) -> None:
+        with self._conn() as conn:
+            conn.execute("DELETE FROM wonders_tokens WHERE match_id = ANY(%s)", [list(match_ids)])
+
+    def existing(self, match_ids: Sequence[str]) -> set[str]:
+        """Which of these matches exist (one query)."""
+        with self._conn() as conn:
+            rows = conn.execute("SELECT match_id FROM wonders_matches WHERE match_id = ANY(%s)",
+                                [list(match_ids)]).fetchall()
+        return {r[0] for r in rows}
+
     def drop_tokens(self, match_id: str) -> None:
         with self._conn() as conn:
             conn.execute("DELETE FROM wonders_tokens WHERE match_id = %s", [match_id])
@@ -579,6 +642,25 @@ class PgStore(Store):
             yield got
         finally:
             conn.close()  # ends the session: releases the lock
+
+    @contextlib.contextmanager
+    def claim_many(self, match_ids: Sequence[str]) -> Iterator[builtins.list[str]]:
+        """:meth:`claim` of many ids on **one** connection (one session holds all their
+        advisory locks, in one statement): yields the ids claimed, in order; an id another
+        create holds is left out."""
+        try:
+            conn = psycopg.connect(self.url, autocommit=True)
+        except psycopg.Error as exc:
+            raise StoreUnavailableError(f"PostgreSQL store {_safe(self.url)}: "
+                                        f"{_first_line(exc)}") from None
+        try:
+            rows = conn.execute(
+                "SELECT k FROM unnest(%s::text[]) WITH ORDINALITY AS t(k, n) WHERE "
+                "pg_try_advisory_lock(hashtextextended('wonders:create:' || k, 0)) ORDER BY n",
+                [list(match_ids)]).fetchall()
+            yield [r[0] for r in rows]
+        finally:
+            conn.close()  # ends the session: releases every lock
 
     # -- notifications -----------------------------------------------------------------------
 

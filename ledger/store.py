@@ -158,6 +158,23 @@ class Store(abc.ABC):
     def create(self, opened: MatchOpened, at: str | None = None) -> Stored:
         """Start a stream with its ``MatchOpened`` event (seq 0); durable on return."""
 
+    def create_many(self, matches: Sequence[tuple[MatchOpened, Sequence[Event]]],
+                    at: str | None = None) -> None:
+        """Start several streams, each with its ``MatchOpened`` (seq 0) and its first batch
+        (seq 1 on; may be empty), all durable on return -- a tournament round's tables.  A
+        :class:`~ledger.errors.ConflictError` naming it (``match_id``) if one exists
+        already; the ones created before it may stay (the caller, which holds their ids,
+        rolls them back).  This default creates and appends one by one; a backend that can
+        make many creates durable at once does so (the file store: one directory ``fsync``
+        for all of them; PostgreSQL: one transaction, and then none stays)."""
+        for opened, first in matches:
+            try:
+                self.create(opened, at)
+            except ConflictError as exc:
+                exc.match_id = opened.match_id
+                raise
+            self.append(opened.match_id, first, 1, at)
+
     @abc.abstractmethod
     def append(self, match_id: str, events: Sequence[Event], expected_seq: int,
                at: str | None = None) -> list[Stored]:

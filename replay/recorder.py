@@ -66,6 +66,18 @@ class Recorder:
         return recorder
 
     @classmethod
+    def opening(cls, db: Any, opened: MatchOpened, rng: random.Random | None = None
+                ) -> tuple[MatchOpened, list[Event]]:
+        """What :meth:`open` writes, without writing it: the completed ``MatchOpened`` and the
+        first batch (the set-up, to the first prompt for a seat) -- for
+        :meth:`ledger.store.Store.create_many`, which creates many matches at once."""
+        game = game_of(opened)
+        opened = game.complete_opened(opened, db)
+        engine = game.rules(opened, db)  # unknown cards fail before anything is written
+        batch = engine.start()
+        return opened, batch + _chance_answered(game, engine, rng or random.SystemRandom())
+
+    @classmethod
     def resume(cls, store: Store, db: Any, match_id: str, rng: random.Random | None = None,
                clock: Callable[[], str] = now_iso) -> Recorder:
         """Pick up a match from its log (verifying it on the way)."""
@@ -179,10 +191,7 @@ class Recorder:
                 f"take back to seq {first.end}, the end of the set-up, to start the game again")
 
     def _answer_chance(self) -> list[Event]:
-        out: list[Event] = []
-        while self.engine.prompt is not None and self.engine.prompt.kind == "chance":
-            out += self.engine.decide(self.game.answer_chance(self.engine.prompt, self.rng))
-        return out
+        return _chance_answered(self.game, self.engine, self.rng)
 
     def _expect(self, expected_seq: int | None) -> None:
         if expected_seq is not None and expected_seq != self.length:
@@ -200,3 +209,11 @@ class Recorder:
             raise
         self.length += len(stored)
         return stored
+
+
+def _chance_answered(game: Game, engine: Rules, rng: random.Random) -> list[Event]:
+    """The events of answering every chance prompt the engine stands at, from ``rng``."""
+    out: list[Event] = []
+    while engine.prompt is not None and engine.prompt.kind == "chance":
+        out += engine.decide(game.answer_chance(engine.prompt, rng))
+    return out

@@ -117,3 +117,33 @@ def test_a_revoke_needs_a_chosen_token_and_a_confirmation_naming_it(server):
             api_call(base, "GET", state, judge)
         assert refused.value.code == 401  # revoked
         browser.close()
+
+
+def test_a_tapped_start_says_it_is_working_until_the_links_come(server):
+    """Starting a round of 150 tables takes about a second: the tapped button is disabled (a
+    second tap sends nothing) and a line under it says what is under way.  What the page
+    showed right after the tap is noted by a listener of the form's own (registered after the
+    page's) and read back from the links page."""
+    base = server
+    tid = _setup(base, "Busy Cup")
+    with sync_playwright() as pw:
+        browser, page = _signed_in(pw, base)
+        page.goto(f"{base}/organize/t/{tid}")
+        posts: list[str] = []
+        page.on("request", lambda r: r.method == "POST" and posts.append(r.url))
+        button = page.locator("#start button[type=submit]")
+        assert button.inner_text() == "Pair and start round 1"
+        page.evaluate("""() => {
+            const form = document.querySelector('#start form');
+            form.addEventListener('submit', () => sessionStorage.setItem('seen', JSON.stringify(
+                [form.querySelector('button').disabled, form.querySelector('.busy').textContent])));
+        }""")
+        button.click()
+        page.wait_for_selector("section.links")
+        seen = page.evaluate("JSON.parse(sessionStorage.getItem('seen'))")
+        assert seen == [True, "Starting round 1: pairing and creating 2 tables…"], seen
+        assert [u for u in posts if u.endswith("/rounds")] == [f"{base}/organize/t/{tid}/rounds"]
+        page.go_back()
+        page.wait_for_selector("#start button")
+        assert not page.locator("#start button").is_disabled()  # tappable again
+        browser.close()

@@ -240,3 +240,25 @@ def test_a_reader_sees_another_writers_appends_from_where_it_stopped(store, reop
         seen += new
     assert [s.hash for s in reader.read("m-1")] == [s.hash for s in seen]
     assert reader.head("m-1") == writer.head("m-1")
+
+
+def test_many_creates_at_once_read_back_as_a_create_and_an_append_each(store, reopen):
+    """``create_many`` (a tournament round's tables): each match its ``MatchOpened`` and
+    first batch, read back as a ``create`` and an ``append`` of them; a taken id is a
+    conflict naming it, and the match that had it is untouched."""
+    at = "2026-11-27T10:00:00.000000Z"
+    store.create_many([(opened("r-1", table=1), notes(3)), (opened("r-2", table=2), []),
+                       (opened("r-3", table=3), notes(1))], at=at)
+    store.create(opened("ref-1", table=1), at=at)
+    reference = store.append("ref-1", notes(3), 1, at=at)
+    again = reopen()
+    assert [again.head(m).length for m in ("r-1", "r-2", "r-3")] == [4, 1, 2]
+    events = list(again.read("r-1"))  # the chain and every line checked on the way
+    assert [(s.seq, s.batch, s.at, s.event) for s in events[1:]] == \
+        [(s.seq, s.batch, s.at, s.event) for s in reference]
+    assert again.info("r-3").opened.table == 3 and again.info("r-2").length == 1
+    store.append("r-2", notes(1), 1)  # an append after goes on where the create left off
+    with pytest.raises(ConflictError, match="already exists") as taken:
+        store.create_many([(opened("r-4"), notes(1)), (opened("r-1"), [])])
+    assert taken.value.match_id == "r-1"
+    assert len(list(reopen().read("r-1"))) == 4  # the match that was there: untouched

@@ -1,0 +1,193 @@
+"""Benchmark: starting a round of a big Swiss tournament on a file store, next to the disk's floor.
+
+Prints one JSON object.  A tournament of ``--players`` (300: 150 tables) registered players
+on a :class:`~ledger.filestore.FileStore` in a temporary directory (``--dir``: under that
+directory, to measure the disk the store will live on), and in the same run:
+
+* ``start_s``, ``start_fsyncs``, ``start_ms_per_match``, ``start_fsyncs_per_match``: round 1
+  started as the console, the API and the CLI start it (:meth:`Organizer.start_round`:
+  pairing, the claim, every table's match and tokens as one creation); ``pairing_s``: the
+  pairing alone (:func:`ledger.tournament.next_round`);
+* ``table_by_table_s`` / ``_fsyncs``: the same round of a second, identical tournament
+  claimed the same way and created table by table (:meth:`Organizer._create_missing`, what a
+  start did before, and what a reissue of a table does);
+* the floor, measured on the same directory: ``floor_fsync_p50_ms`` / ``_p99_ms`` (a
+  ``write`` of 4 KiB and an ``fsync`` of a new file), ``floor_fsyncs_per_s``, and
+  ``floor_start_s``: the start's own ``fsync`` count paid at that rate one after another --
+  what a round costs a disk that does nothing else (the start's match files' ``fsync`` calls
+  overlap, :data:`ledger.filestore.SYNC_THREADS` at a time, so it can beat that).
+
+``fsync`` calls are counted by wrapping ``os.fsync`` (each is still made).  ``--quick``:
+40 players (the test's smoke run).
+
+PostgreSQL (a throwaway cluster this script starts and removes, :mod:`ledger.pgcluster`):
+``pg_start_s`` and ``pg_table_by_table_s``, the same two starts on a
+:class:`~ledger.pgstore.PgStore`; without a cluster ``"postgres": "unavailable: <why>"``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import tomllib
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ledger.filestore import FileStore
+from ledger.pgcluster import ClusterUnavailable, start_cluster
+from ledger.stores import open_store
+from ledger.tournament import next_round
+from replay.games import game
+from replay.resources import decks_dir
+from web.tokens import token_book
+from web.tournaments import Organizer
+
+DECKS = ["solfera-blaze", "thalwind-sky", "petraia-stone", "boundless-drift",
+         "heliosynth-forge", "umbrathene-shade", "thalwind-solfera", "petraia-umbrathene"]
+FLOOR_SAMPLES = 200
+
+
+class Counted:
+    """``os.fsync`` wrapped: every call counted (from any thread), and made."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self._lock = threading.Lock()
+        self._real = os.fsync
+
+    def __enter__(self) -> Counted:
+        def fsync(fd: int) -> None:
+            with self._lock:
+                self.calls += 1
+            self._real(fd)
+        os.fsync = fsync
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        os.fsync = self._real
+
+
+def decklist(name: str) -> str:
+    data = tomllib.loads((decks_dir() / f"{name}.toml").read_text(encoding="utf-8"))
+    lines = [f"{n} {card}" for card, n in data["cards"].items()]
+    lines += [f"{n}x {card}" for card, n in data.get("archive", {}).items()]
+    return "\n".join(lines) + "\n"
+
+
+def tournament(root: Path | str, players: int, tid: str = "bench") -> Organizer:
+    store = FileStore(root) if isinstance(root, Path) else open_store(root)
+    org = Organizer(store, token_book(store), game("wotf").default_cards())
+    org.create("Bench Open", tid)
+    for i in range(players):
+        org.register(tid, f"Player {i:03d}", decklist(DECKS[i % len(DECKS)]))
+    return org
+
+
+def by_table(org: Organizer, tid: str) -> None:
+    """Start a round the way a start did before: claimed, then created table by table
+    (:meth:`Organizer._create_missing`, what a reissue of one table still does)."""
+    claimed, number = org._claim(tid)
+    for tb in claimed.rounds[number - 1].tables:
+        assert org._create_missing(claimed, number, tb.table, tb.match_id or "")
+
+
+def postgres(players: int) -> dict[str, object]:
+    """The two starts on a throwaway PostgreSQL cluster (or why there is none)."""
+    try:
+        cluster = start_cluster()
+    except ClusterUnavailable as exc:
+        return {"postgres": f"unavailable: {exc}"}
+    try:
+        url = cluster.schema_url()
+        batched, old = tournament(url, players, "pg-round"), tournament(url, players, "pg-old")
+        began = time.perf_counter()
+        batched.start_round("pg-round")
+        start_s = time.perf_counter() - began
+        began = time.perf_counter()
+        by_table(old, "pg-old")
+        old_s = time.perf_counter() - began
+        batched.store.close()
+        old.store.close()
+        return {"postgres": "ok", "pg_start_s": round(start_s, 3),
+                "pg_table_by_table_s": round(old_s, 3)}
+    finally:
+        cluster.stop()
+
+
+def floor(directory: Path) -> list[float]:
+    """Seconds of a 4 KiB ``write`` and ``fsync`` of a new file, ``FLOOR_SAMPLES`` times."""
+    data = os.urandom(4096)
+    out = []
+    for i in range(FLOOR_SAMPLES):
+        path = directory / f"floor-{i}"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            began = time.perf_counter()
+            os.write(fd, data)
+            os.fsync(fd)
+            out.append(time.perf_counter() - began)
+        finally:
+            os.close(fd)
+            path.unlink()
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, default=300)
+    parser.add_argument("--quick", action="store_true", help="40 players")
+    parser.add_argument("--dir", default=None, help="make the stores under this directory")
+    args = parser.parse_args()
+    players = 40 if args.quick else args.players
+    base = Path(tempfile.mkdtemp(prefix="tournament-bench-", dir=args.dir))
+    try:
+        batched = tournament(base / "round", players)
+        shutil.copytree(base / "round", base / "by-table")
+        store = FileStore(base / "by-table")
+        one_by_one = Organizer(store, token_book(store), batched.pool)
+        t = batched.load("bench")
+        began = time.perf_counter()
+        next_round(t, {})
+        pairing_s = time.perf_counter() - began
+
+        with Counted() as counted:
+            began = time.perf_counter()
+            _t, tables = batched.start_round("bench")
+            start_s = time.perf_counter() - began
+        assert all(tb.tokens for tb in tables), "a table without its tokens"
+
+        with Counted() as old:
+            began = time.perf_counter()
+            by_table(one_by_one, "bench")
+            by_table_s = time.perf_counter() - began
+
+        samples = floor(base)
+        p50 = statistics.median(samples)
+        n = len(tables)
+        print(json.dumps({
+            "players": players, "tables": n,
+            "pairing_s": round(pairing_s, 4),
+            "start_s": round(start_s, 3), "start_fsyncs": counted.calls,
+            "start_ms_per_match": round(1000 * start_s / n, 2),
+            "start_fsyncs_per_match": round(counted.calls / n, 3),
+            "table_by_table_s": round(by_table_s, 3), "table_by_table_fsyncs": old.calls,
+            "table_by_table_fsyncs_per_match": round(old.calls / n, 3),
+            "floor_fsync_p50_ms": round(1000 * p50, 3),
+            "floor_fsync_p99_ms": round(1000 * sorted(samples)[int(0.99 * len(samples))], 3),
+            "floor_fsyncs_per_s": round(1 / p50),
+            "floor_start_s": round(counted.calls * p50, 3),
+            "dir": str(base.parent), **postgres(players)}))
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
