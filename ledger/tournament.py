@@ -14,7 +14,15 @@ per line (``seq``, ``at``, ``type`` and the event's fields), appended by
   ``cards`` and ``archive`` (name → copies), ``dbs`` (the deck's DBS total; ``null`` in a
   game without one, such as State of Wonder), ``preset`` (a
   pool deck the tables record with, if any), ``round`` (0 before round 1; later: a late
-  entry, who enters with no points);
+  entry, who enters with no points), ``token_hash`` (a player who registered themselves: the
+  SHA-256 of their player link's token; absent for the organizer's registrations);
+* ``DecklistReplaced`` -- ``player``, ``deck_text``, ``cards``, ``archive``, ``dbs``: a
+  self-registered player's new list (through their player link, before round 1 is paired);
+* ``RegistrationOpened`` -- ``key_hash``: the SHA-256 of the registration link's key; a
+  second one replaces the first (the old link stops working);
+* ``RegistrationClosed`` -- self-registration stops (the organizer still registers);
+* ``PlayerRemoved`` -- ``player``: a registration taken back before round 1 is paired (junk
+  from someone with the public registration link, say), as if it never was;
 * ``PlayerDropped`` -- ``player``, ``round`` (the last round they were paired in);
 * ``PlayerReinstated`` -- ``player``, ``round`` (rounds paired by then): a dropped player (a
   mis-tapped drop, say) is paired again from the next round paired;
@@ -49,6 +57,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hmac
 import itertools
 import json
 import os
@@ -68,8 +77,10 @@ from ledger.store import MATCH_ID
 SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 EVENT_TYPES = ("TournamentCreated", "PlayerRegistered", "PlayerDropped", "PlayerReinstated",
                "RoundPaired", "RoundStarted", "TokenReissued", "TokenRevoked", "CardsImported",
-               "RoundClockSet")
+               "RoundClockSet", "RegistrationOpened", "RegistrationClosed",
+               "DecklistReplaced", "PlayerRemoved")
 MAX_ROUND_MINUTES = 600  # a round's time at most (ten hours: beyond any round of a card game)
+MAX_PLAYERS = 1024  # players a tournament registers (at the desk or by themselves)
 FLOOR = 1 / 3  # the percentages' floor
 WIN, DRAW = 3, 1  # match (and game) points
 
@@ -80,6 +91,11 @@ class TournamentError(LedgerError):
 
 class UnknownTournamentError(LedgerError):
     """No tournament of that id."""
+
+
+class RegistrationRefusedError(TournamentError):
+    """A self-registration or a player link refused: a wrong or replaced key, a token that is
+    no player's, registration closed or round 1 paired (one line saying which)."""
 
 
 def player_name(name: str) -> str:
@@ -130,6 +146,12 @@ class Player:
     preset: str | None = None
     entered: int = 0  # the round before which they entered (0: from the start)
     dropped: int | None = None  # the last round they were paired in, once dropped
+    token_hash: str | None = None  # their player link's hash (registered themselves)
+    replaced: int = 0  # how often they replaced their decklist
+
+    @property
+    def is_self_registered(self) -> bool:
+        return self.token_hash is not None
 
     @property
     def dropped_when(self) -> str:
@@ -172,6 +194,13 @@ class Tournament:
     # name winning; they count as in the pool for registration and round start.
     cards: dict[str, dict[str, Any]] = field(default_factory=dict)
     round_minutes: int | None = None  # a round's time (None: untimed)
+    registration_key_hash: str | None = None  # the open registration link's (None: closed)
+
+    @property
+    def is_registration_open(self) -> bool:
+        """Whether players may register themselves (and replace their lists): opened, not
+        closed since, and round 1 not paired yet (late entries are the organizer's)."""
+        return self.registration_key_hash is not None and not self.rounds
 
     @property
     def active(self) -> list[str]:
@@ -202,6 +231,15 @@ class Tournament:
         characters (:func:`player_key`), if any."""
         key = player_key(name)
         return next((p for p in self.players.values() if player_key(p.name) == key), None)
+
+    def player_with_token(self, digest: str) -> Player | None:
+        """The self-registered player whose link's token hashes to ``digest``; every
+        player's hash is compared (``hmac.compare_digest``), whichever matched."""
+        found = None
+        for p in self.players.values():
+            if p.token_hash is not None and hmac.compare_digest(p.token_hash, digest):
+                found = p
+        return found
 
     def match_ids(self) -> list[str]:
         return [t.match_id for r in self.rounds for t in r.tables if t.match_id]
@@ -243,7 +281,15 @@ def _folded(state: Tournament | None, event: dict[str, Any]) -> Tournament:
         state.players[event["player"]] = Player(
             event["player"], event.get("deck_text", ""), dict(event.get("cards", {})),
             dict(event.get("archive", {})), _dbs(event.get("dbs", 0)), event.get("preset"),
-            int(event.get("round", 0)))
+            int(event.get("round", 0)), token_hash=event.get("token_hash"))
+    elif kind == "DecklistReplaced":
+        _replace_deck(state.players[event["player"]], event)
+    elif kind == "RegistrationOpened":
+        state.registration_key_hash = event["key_hash"]
+    elif kind == "RegistrationClosed":
+        state.registration_key_hash = None
+    elif kind == "PlayerRemoved":
+        del state.players[event["player"]]
     elif kind == "PlayerDropped":
         state.players[event["player"]].dropped = int(event.get("round", 0))
     elif kind == "PlayerReinstated":
@@ -297,6 +343,14 @@ def _at(value: Any) -> str:
             datetime.fromisoformat(value.replace("Z", "+00:00")).tzinfo is None:
         raise ValueError(f"at {value!r} is not a time in UTC")
     return value
+
+
+def _replace_deck(player: Player, event: dict[str, Any]) -> None:
+    player.deck_text = event.get("deck_text", "")
+    player.cards = dict(event.get("cards", {}))
+    player.archive = dict(event.get("archive", {}))
+    player.dbs = _dbs(event.get("dbs", 0))
+    player.replaced += 1
 
 
 def _dbs(value: Any) -> int | None:

@@ -68,9 +68,9 @@ def create_app(settings: Settings | None = None) -> Flask:
                         pools)
     app.extensions["wonders"] = services
     # pages import the API's helpers; keep them out of module import
-    from web import dashboard, organize, play, sandbox, tournament_pages, viewer
+    from web import dashboard, organize, play, sandbox, selfreg, tournament_pages, viewer
     for bp in [*BLUEPRINTS, play.bp, viewer.bp, sandbox.bp, dashboard.bp, organize.bp,
-               tournament_pages.bp]:
+               tournament_pages.bp, selfreg.bp]:
         app.register_blueprint(bp)
     errors.register(app)
     compression.register(app)  # gzip for pages and JSON, never for streams

@@ -1,5 +1,5 @@
-"""``wonders tournament create|register|drop|reinstate|pair|standings|export|import-cards``: a tournament
-against a store.
+"""``wonders tournament create|register|open-registration|close-registration|remove|drop|
+reinstate|pair|standings|export|import-cards``: a tournament against a store.
 
 The same operations as the organizer console and ``/api/tournaments…``
 (:class:`web.tournaments.Organizer`), run directly on a store (a directory or a
@@ -145,6 +145,41 @@ def drop(tournament_id: str, player: str, store: str | None) -> None:
     t = _organizer(store).drop(tournament_id, player)
     found = t.player(player)
     click.echo(f"{t.name}: {found.name} {found.dropped_when}")
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.argument("player")
+@STORE
+@_says_which_exist
+def remove(tournament_id: str, player: str, store: str | None) -> None:
+    """Remove PLAYER's registration before round 1 is paired (junk, say; later: drop)."""
+    t = _organizer(store).remove(tournament_id, player)
+    click.echo(f"{t.name}: {player_name(player)!r} removed; {len(t.players)} players")
+
+
+@tournament.command("open-registration")
+@click.argument("tournament_id")
+@click.option("--url", "base", default="http://127.0.0.1:5000", show_default=True,
+              help="The server's address as the players reach it.")
+@STORE
+@_says_which_exist
+def open_registration(tournament_id: str, base: str, store: str | None) -> None:
+    """Open registration: prints the link players register themselves with (shown only now;
+    opening again gives a new link and the old one stops working)."""
+    t, key = _organizer(store).open_registration(tournament_id)
+    click.echo(f"{t.name}: registration is open; players register at "
+               f"{base.rstrip('/')}/tournaments/{t.tournament_id}/register?key={key}")
+
+
+@tournament.command("close-registration")
+@click.argument("tournament_id")
+@STORE
+@_says_which_exist
+def close_registration(tournament_id: str, store: str | None) -> None:
+    """Close registration: the link stops working (players are still registered here)."""
+    t = _organizer(store).close_registration(tournament_id)
+    click.echo(f"{t.name}: registration is closed; {len(t.players)} players")
 
 
 @tournament.command()

@@ -7,8 +7,11 @@ needed), every post carries the session's CSRF token and must come from this sit
 ``Origin``/``Referer`` check as ``/play``).
 
 Pages: the tournaments (each with its game) and a create form (a name and the game: Wonders of
-The First or State of Wonder); one tournament's page, naming its game -- register a player
-(decklist pasted as ``count name`` lines), drop (a second tap confirms it) and reinstate, start
+The First or State of Wonder); one tournament's page, naming its game -- open registration for
+the players to register themselves (a page with the link and its QR code, :mod:`web.selfreg`),
+close it, register a player (decklist pasted as ``count name`` lines), each player's latest
+list, remove a registration before round 1 (junk, say), drop (a second tap confirms it) and
+reinstate, start
 the next round, the round board (each table's players by name, live / ended and the result, a
 link to its viewer), reissue or revoke a table's token (a revoke is confirmed on a page naming
 the table and the token), the standings and the CSV downloads.  Starting a round and reissuing
@@ -36,7 +39,7 @@ from ledger.roundclock import round_clock
 from ledger.tournament import TournamentError, UnknownTournamentError, standings
 from replay.errors import CardDataError
 from web.api.common import services
-from web.api.tournaments import links, organizer, table_out
+from web.api.tournaments import links, organizer, registration_link, table_out
 from web.errors import ForbiddenError, IllegalError, NotFoundError
 from web.play import same_origin_posts
 from web.tokens import hash_token
@@ -246,6 +249,28 @@ def import_cards(tournament_id: str) -> Page | BaseResponse:
         except CardDataError as exc:
             raise IllegalError(str(exc)) from None
     return _act(tournament_id, run)
+
+
+@bp.route("/organize/t/<tournament_id>/registration", methods=["POST"])
+def open_registration(tournament_id: str) -> Page | BaseResponse:
+    """Open registration (or replace its link): a page with the link and its QR code, to
+    print or show on a screen -- shown once, like the seats' links (a lost one: a new link)."""
+    def run() -> Page:
+        t, key = organizer().open_registration(tournament_id)
+        url = registration_link(t.tournament_id, key)
+        return _page("organize_registration.html", 201, t=t, url=url, qr=qr_svg(url))
+    return _act(tournament_id, run)
+
+
+@bp.route("/organize/t/<tournament_id>/registration/close", methods=["POST"])
+def close_registration(tournament_id: str) -> Page | BaseResponse:
+    return _act(tournament_id, lambda: _no_page(organizer().close_registration(tournament_id)))
+
+
+@bp.route("/organize/t/<tournament_id>/removals", methods=["POST"])
+def remove(tournament_id: str) -> Page | BaseResponse:
+    return _act(tournament_id, lambda: _no_page(organizer().remove(
+        tournament_id, request.form.get("player", "")[:120])))
 
 
 @bp.route("/organize/t/<tournament_id>/drops", methods=["POST"])

@@ -29,11 +29,21 @@ creates it and shows its links (:meth:`Organizer.reissue`).
 A table's set-up (its coin flip and shuffles, drawn when its match is created) comes from the
 OS's randomness, or from ``chance(match_id)`` when the organizer is given one: ``wonders
 demo`` seeds it from ``--seed``, so a simulated tournament plays the same games again.
+
+Players register themselves (:mod:`web.selfreg`) with the key of an open registration
+(:meth:`Organizer.open_registration`; ``RegistrationOpened`` keeps its hash): a
+``PlayerRegistered`` made by the same :meth:`Organizer._registered` as the desk's, with the hash
+of the player's own token, with which they replace their list (``DecklistReplaced``, checked the
+same way).  Both are refused once round 1 is paired: the check and the append are one change at
+the length read, so a registration racing round 1's claim is read again and refused.  A
+tournament takes at most :data:`ledger.tournament.MAX_PLAYERS` players.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import hmac
 import logging
 import os
 import random
@@ -62,6 +72,9 @@ from ledger.events import DeckEntry, Event, MatchOpened, SeatInfo, as_seat
 from ledger.roundclock import check_minutes
 from ledger.store import Store
 from ledger.tournament import (
+    MAX_PLAYERS,
+    Player,
+    RegistrationRefusedError,
     Result,
     Standing,
     Table,
@@ -359,7 +372,86 @@ class Organizer:
         catalogue and rule 303; ``preset``: a pool deck the tables record with instead."""
         player = player_name(player)
         return self._change(tournament_id,
-                            lambda t: [self._registered(t, player, decklist, preset)])
+                            lambda t: [self._registered(_room_in(t), player, decklist, preset)])
+
+    # -- players registering themselves ------------------------------------------------------
+
+    def open_registration(self, tournament_id: str) -> tuple[Tournament, str]:
+        """A new registration key (``RegistrationOpened`` keeps only its hash): players with
+        the link register themselves until it is closed or round 1 is paired; an older key
+        stops working.  Returns the tournament and the key (shown once)."""
+        key = new_token()
+
+        def build(t: Tournament) -> list[dict[str, Any]]:
+            if t.rounds:
+                raise TournamentError(f"{t.name}: round 1 is paired; players can no longer "
+                                      f"register themselves (register late entries here)")
+            return [{"type": "RegistrationOpened", "key_hash": hash_token(key)}]
+        return self._change(tournament_id, build), key
+
+    def close_registration(self, tournament_id: str) -> Tournament:
+        """Self-registration stops (``RegistrationClosed``); the organizer still registers."""
+        def build(t: Tournament) -> list[dict[str, Any]]:
+            if t.registration_key_hash is None:
+                raise TournamentError(f"{t.name}: registration is not open")
+            return [{"type": "RegistrationClosed"}]
+        return self._change(tournament_id, build)
+
+    def check_key(self, t: Tournament, key: str) -> None:
+        """Refuse (one line) a registration key that is not the open registration's."""
+        if t.rounds:
+            raise RegistrationRefusedError(f"{t.name}: round 1 is paired, so registration is "
+                                           f"closed; late entries register at the organizer's "
+                                           f"desk")
+        if t.registration_key_hash is None:
+            raise RegistrationRefusedError(f"{t.name}: registration is closed; ask the "
+                                           f"organizer")
+        if not hmac.compare_digest(hash_token(key), t.registration_key_hash):
+            raise RegistrationRefusedError(f"{t.name}: this registration link is not (or no "
+                                           f"longer) valid; ask the organizer for the current "
+                                           f"one")
+
+    def self_register(self, tournament_id: str, key: str, player: str,
+                      decklist: str) -> tuple[Tournament, str]:
+        """A player registering themselves with the registration ``key``: the organizer's
+        checks (:meth:`_registered`: name, duplicates, the game's decklist checks), and a
+        player token whose hash the ``PlayerRegistered`` event keeps.  Returns the token."""
+        player = player_name(player)
+        token = new_token()
+
+        def build(t: Tournament) -> list[dict[str, Any]]:
+            self.check_key(t, key)
+            event = self._registered(_room_in(t), player, decklist, None)
+            return [{**event, "token_hash": hash_token(token)}]
+        return self._change(tournament_id, build), token
+
+    def player_of(self, t: Tournament, digest: str) -> Player:
+        """The self-registered player whose link's token hashes to ``digest``, or a one-line
+        refusal."""
+        found = t.player_with_token(digest) if digest else None
+        if found is None:
+            raise RegistrationRefusedError(f"{t.name}: that is not a player link of this "
+                                           f"tournament")
+        return found
+
+    def replace_decklist(self, tournament_id: str, digest: str, decklist: str) -> Tournament:
+        """A self-registered player's new list (``DecklistReplaced``), checked as a
+        registration is (the same :meth:`_registered`, the player set aside), while
+        registration is open and round 1 not paired; ``digest``: the hash of the player's
+        link token."""
+        def build(t: Tournament) -> list[dict[str, Any]]:
+            p = self.player_of(t, digest)
+            if not t.is_registration_open:
+                raise RegistrationRefusedError(
+                    f"{t.name}: " + ("round 1 is paired" if t.rounds else
+                                     "registration is closed") +
+                    "; your decklist can no longer be replaced (ask the organizer)")
+            others = dataclasses.replace(t, players={n: q for n, q in t.players.items()
+                                                     if n != p.name})
+            checked = self._registered(others, p.name, decklist, None)
+            return [{"type": "DecklistReplaced", "player": p.name,
+                     **{k: checked[k] for k in ("deck_text", "cards", "archive", "dbs")}}]
+        return self._change(tournament_id, build)
 
     def _registered(self, t: Tournament, player: str, decklist: str,
                     preset: str | None) -> dict[str, Any]:
@@ -405,6 +497,17 @@ class Organizer:
             if found.dropped is not None:
                 raise TournamentError(f"{t.name}: {found.name} {found.dropped_when} already")
             return [{"type": "PlayerDropped", "player": found.name, "round": len(t.rounds)}]
+        return self._change(tournament_id, build)
+
+    def remove(self, tournament_id: str, player: str) -> Tournament:
+        """Take back ``player``'s registration before round 1 is paired (``PlayerRemoved``):
+        junk registered with the public link, say; after round 1, drop them instead."""
+        def build(t: Tournament) -> list[dict[str, Any]]:
+            found = t.player(player)
+            if t.rounds:
+                raise TournamentError(f"{t.name}: round 1 is paired; {found.name} can be "
+                                      f"dropped, not removed")
+            return [{"type": "PlayerRemoved", "player": found.name}]
         return self._change(tournament_id, build)
 
     def reinstate(self, tournament_id: str, player: str) -> Tournament:
@@ -644,6 +747,14 @@ class Organizer:
             raise TournamentError(f"{t.name}: round {round_no} table {table_no} has not "
                                   f"started")
         return t, tb.match_id
+
+
+def _room_in(t: Tournament) -> Tournament:
+    """``t``, if it has room for one more player (:data:`ledger.tournament.MAX_PLAYERS`)."""
+    if len(t.players) >= MAX_PLAYERS:
+        raise TournamentError(f"{t.name}: {len(t.players)} players registered, the most a "
+                              f"tournament takes ({MAX_PLAYERS})")
+    return t
 
 
 def _pool_catalogue(pool: Any) -> Catalogue:

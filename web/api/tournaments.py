@@ -1,11 +1,12 @@
 """Tournament endpoints (``/api/tournaments…``), all for the organizer's bearer token.
 
-Create a tournament of a game (Wonders of The First by default, or State of Wonder), register
-players (decklists as ``count name`` lines: a Wonders deck checked against the catalogue and
-rule 303, a State of Wonder deck against its pool and its deck rules; a registration after
-round 1 is paired is a late entry), drop a player
-(and reinstate one dropped by mistake), start the next round (Swiss pairing and every table's
-match with its tokens, in one call), read the round board and the standings, download pairings,
+Create a tournament of a game (Wonders of The First by default, or State of Wonder), open (and
+close) registration for the players to register themselves (``/tournaments/<id>/register?key=…``,
+:mod:`web.selfreg`), register players (decklists as ``count name`` lines: a Wonders deck checked
+against the catalogue and rule 303, a State of Wonder deck against its pool and its deck rules;
+a registration after round 1 is paired is a late entry), remove one before round 1, drop a
+player (and reinstate one dropped by mistake), start the next round (Swiss pairing and every
+table's match with its tokens, in one call), read the round board and the standings, download pairings,
 results and standings as CSV, reissue or revoke a table's token.  The work is done by
 :class:`web.tournaments.Organizer`; every change is an event of the tournament's log
 (:mod:`ledger.tournament`).
@@ -99,6 +100,16 @@ class PlayerOut(BaseModel):
     preset: str | None = None
     cards: dict[str, int]
     archive: dict[str, int]
+    self_registered: bool = Field(False, description="registered themselves (with the "
+                                                     "registration link)")
+    replaced: int = Field(0, description="how often they replaced their decklist")
+
+
+class RegistrationOut(BaseModel):
+    tournament_id: str
+    key: str = Field(description="the registration key (shown once; only its hash is kept)")
+    link: str = Field(description="the page where players register themselves: print it or "
+                                  "show it (with its QR code, on the console) at the venue")
 
 
 class TableOut(BaseModel):
@@ -128,6 +139,8 @@ class TournamentOut(BaseModel):
     round_minutes: int | None = Field(None, description="a round's time (null: untimed)")
     players: list[PlayerOut]
     rounds: list[RoundOut]
+    registration_open: bool = Field(False, description="players may register themselves "
+                                                       "(opened, not closed, round 1 not paired)")
     imported_cards: list[str] = Field([], description="names of the cards imported with pool "
                                                       "files (POST …/cards), sorted")
 
@@ -238,10 +251,12 @@ def tournament_out(org: Organizer, t: Tournament) -> TournamentOut:
         tournament_id=t.tournament_id, name=t.name, game=t.game, ruleset=t.ruleset,
         length=t.length,
         players=[PlayerOut(name=p.name, dbs=p.dbs, entered=p.entered, dropped=p.dropped,
-                           preset=p.preset, cards=p.cards, archive=p.archive)
+                           preset=p.preset, cards=p.cards, archive=p.archive,
+                           self_registered=p.is_self_registered, replaced=p.replaced)
                  for p in t.players.values()],
         round_minutes=t.round_minutes,
         rounds=[round_out(t, r, results) for r in t.rounds],
+        registration_open=t.is_registration_open,
         imported_cards=sorted(t.cards))
 
 
@@ -331,6 +346,44 @@ def register_player(tournament_id: str) -> tuple[dict[str, Any], int]:
     org = organizer()
     t = org.register(tournament_id, body.player, body.decklist, body.preset)
     return tournament_out(org, t).model_dump(), 201
+
+
+def registration_link(tournament_id: str, key: str) -> str:
+    """The address players register at (the key in its query; the console draws its QR)."""
+    return f"{request.host_url.rstrip('/')}/tournaments/{tournament_id}/register?key={key}"
+
+
+@route(bp, "/tournaments/<tournament_id>/registration", "POST",
+       "Open registration: a new key and the link players register themselves with (an "
+       "older link stops working)",
+       response=RegistrationOut, status=201, auth="organizer", errors=ERRORS)
+@answers
+def open_registration(tournament_id: str) -> tuple[dict[str, Any], int]:
+    require_organizer()
+    t, key = organizer().open_registration(tournament_id)
+    return RegistrationOut(tournament_id=t.tournament_id, key=key,
+                           link=registration_link(t.tournament_id, key)).model_dump(), 201
+
+
+@route(bp, "/tournaments/<tournament_id>/registration", "DELETE",
+       "Close registration: the link stops working (the organizer still registers players)",
+       response=TournamentOut, auth="organizer", errors=ERRORS)
+@answers
+def close_registration(tournament_id: str) -> dict[str, Any]:
+    require_organizer()
+    org = organizer()
+    return tournament_out(org, org.close_registration(tournament_id)).model_dump()
+
+
+@route(bp, "/tournaments/<tournament_id>/removals", "POST",
+       "Remove a player's registration before round 1 is paired (junk, say; later: drop)",
+       body=DropPlayer, response=TournamentOut, status=201, auth="organizer", errors=ERRORS)
+@answers
+def remove_player(tournament_id: str) -> tuple[dict[str, Any], int]:
+    require_organizer()
+    body = parse_body(DropPlayer)
+    org = organizer()
+    return tournament_out(org, org.remove(tournament_id, body.player)).model_dump(), 201
 
 
 @route(bp, "/tournaments/<tournament_id>/drops", "POST",
