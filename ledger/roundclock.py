@@ -28,6 +28,12 @@ class Clock:
     seconds_left: int  # negative: the time is up, by that much
 
     @property
+    def ends_at_iso(self) -> str:
+        """The end as ISO 8601 in UTC to the millisecond (``2026-11-27T14:55:00.000Z``): a
+        form every browser's ``Date.parse`` reads (Safari refuses six digits of fraction)."""
+        return self.ends_at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+    @property
     def is_up(self) -> bool:
         return self.seconds_left <= 0
 

@@ -34,6 +34,7 @@ def test_a_started_round_counts_down_from_its_start():
     assert clock is not None
     assert clock.ends_at == datetime(2026, 11, 27, 14, 55, tzinfo=UTC)
     assert clock.seconds_left == 35 * 60 and not clock.is_up and clock.words == "35 min left"
+    assert clock.ends_at_iso == "2026-11-27T14:55:00.000Z"  # what every browser parses
     assert round_clock(t, t.rounds[0], at(49.5)).words == "under a minute left"
     over = round_clock(t, t.rounds[0], at(56.25))
     assert over.is_up and over.seconds_left == -375 and over.words == "time is up (6 min over)"

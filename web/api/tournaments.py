@@ -265,7 +265,7 @@ def round_out(t: Tournament, r: Round, results: dict[str, Result]) -> RoundOut:
     return RoundOut(round=r.number, started=r.started, bye=r.bye,
                     tables=[table_out(tb, results) for tb in r.tables],
                     started_at=r.started_at or None,
-                    ends_at=clock.ends_at.isoformat().replace("+00:00", "Z") if clock else None)
+                    ends_at=clock.ends_at_iso if clock else None)
 
 
 def table_out(tb: Any, results: dict[str, Result]) -> TableOut:
