@@ -130,16 +130,22 @@ class Swept:
     rolled_back: list[str] = field(default_factory=list)  # creates that never finished
     temporary: list[str] = field(default_factory=list)  # .tmp files of dead processes
     orphans: list[str] = field(default_factory=list)  # live matches without tokens, moved aside
+    # live matches whose token file is there but can't be read (damaged): left in place
+    unreadable: list[str] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.rolled_back or self.temporary or self.orphans)
+        return bool(self.rolled_back or self.temporary or self.orphans or self.unreadable)
 
     def describe(self, root: object) -> str:
+        damaged = (f"; {len(self.unreadable)} live match(es) whose token file can't be read "
+                   f"left in place{_names(self.unreadable)} (their seats and judge can't "
+                   f"record until the organizer reissues their tokens)"
+                   if self.unreadable else "")
         return (f"store {root}: swept what a stopped server left: "
                 f"{len(self.rolled_back)} unfinished create(s) rolled back"
                 f"{_names(self.rolled_back)}, {len(self.temporary)} temporary file(s) removed, "
                 f"{len(self.orphans)} live match(es) without tokens moved to {ORPHANS}/"
-                f"{_names(self.orphans)}")
+                f"{_names(self.orphans)}{damaged}")
 
 
 class TokenBook(Book):
@@ -243,7 +249,12 @@ class TokenBook(Book):
                 ended = store.info(match_id).ended
             except Exception:  # noqa: BLE001 - unreadable: listed as such, never moved
                 continue
-            if not ended:
+            if not ended and (self.root / f"{match_id}.json").exists():
+                # its tokens are there but can't be read (a damaged disk): not a create that
+                # died half-way -- never moved aside (a round's tables share one token file:
+                # moving them would stop every table of the round); a reissue mends it
+                swept.unreadable.append(match_id)
+            elif not ended:
                 orphans = self.store_root / ORPHANS
                 orphans.mkdir(exist_ok=True)
                 os.replace(self.match_path(match_id), orphans / f"{match_id}{SUFFIX}")
@@ -314,6 +325,8 @@ class TokenBook(Book):
                     current = _entry(json.load(handle), match_id)
             except FileNotFoundError:
                 current = {}
+            except ValueError:  # damaged (not JSON): its roles were unusable already; the
+                current = {}  # reissue replaces the file (the sweep left it for this)
             tmp = path.with_name(f".{match_id}.{os.getpid()}.{threading.get_ident()}.tmp")
             try:
                 with open(tmp, "w", encoding="utf-8") as handle:

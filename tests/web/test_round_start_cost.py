@@ -159,6 +159,26 @@ def test_a_reissue_or_revoke_of_one_table_leaves_the_rounds_other_tokens_alone(t
     assert again.role_of(first.match_id, new["A"]) == "A"
 
 
+def test_a_damaged_shared_token_file_is_left_in_place_and_a_reissue_mends_each_table(tmp_path):
+    """A round's tables share one token file: damaged (not JSON), a server start moved every
+    live table of the round to .orphans/ as if its create had died -- the whole round stopped.
+    The sweep now leaves them in place and says so; a reissue of a table gives it tokens."""
+    store_root = tmp_path / "store"
+    org = registered(store_root, 6)
+    _t, started = org.start_round("cup")
+    shared = store_root / ".tokens" / f"{started[0].match_id}.json"
+    shared.write_text("{garbage")  # one inode under every table's name: all three damaged
+    swept = org.tokens.sweep(org.store)
+    assert swept.orphans == [] and sorted(swept.unreadable) == sorted(s.match_id for s in started)
+    assert "token file can't be read left in place" in swept.describe(store_root)
+    assert all(org.store.exists(s.match_id) for s in started)
+    assert not (store_root / ".orphans").exists()
+    _mid, new = org.reissue("cup", 1, started[0].table, "all")
+    for role in ROLES:
+        assert org.tokens.role_of(started[0].match_id, new[role]) == role
+    assert org.tokens.sweep(org.store).unreadable == [s.match_id for s in started[1:]]
+
+
 def test_an_id_created_elsewhere_meanwhile_is_left_to_its_creator(tmp_path):
     org = registered(tmp_path / "store", 6)
     book = org.tokens
