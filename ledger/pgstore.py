@@ -630,16 +630,21 @@ class PgStore(Store):
                                 "t.match_id) ORDER BY 1").fetchall()
         return [r[0] for r in rows]
 
+    def _own_connection(self) -> Any:
+        """A connection of its own, outside the pool (a session whose advisory locks last
+        until it is closed)."""
+        try:
+            return psycopg.connect(self.url, autocommit=True)
+        except psycopg.Error as exc:
+            raise StoreUnavailableError(f"PostgreSQL store {_safe(self.url)}: "
+                                        f"{_first_line(exc)}") from None
+
     @contextlib.contextmanager
     def claim(self, match_id: str, wait: bool = False) -> Iterator[bool]:
         """Hold a match id across servers while a create runs: a session advisory lock on a
         connection of its own (released when the block ends, or when a crashed server's
         connection drops).  Yields whether the id was claimed (``wait``: blocks until it is)."""
-        try:
-            conn = psycopg.connect(self.url, autocommit=True)
-        except psycopg.Error as exc:
-            raise StoreUnavailableError(f"PostgreSQL store {_safe(self.url)}: "
-                                        f"{_first_line(exc)}") from None
+        conn = self._own_connection()
         try:
             key = ["wonders:create:" + match_id]
             if wait:
@@ -658,11 +663,7 @@ class PgStore(Store):
         """:meth:`claim` of many ids on **one** connection (one session holds all their
         advisory locks, in one statement): yields the ids claimed, in order; an id another
         create holds is left out."""
-        try:
-            conn = psycopg.connect(self.url, autocommit=True)
-        except psycopg.Error as exc:
-            raise StoreUnavailableError(f"PostgreSQL store {_safe(self.url)}: "
-                                        f"{_first_line(exc)}") from None
+        conn = self._own_connection()
         try:
             rows = conn.execute(
                 "SELECT k FROM unnest(%s::text[]) WITH ORDINALITY AS t(k, n) WHERE "

@@ -51,7 +51,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from ledger.errors import ConflictError
 from ledger.filestore import SUFFIX, FileStore, fsync_dir
@@ -198,14 +198,7 @@ class TokenBook(Book):
         Inside, call :meth:`Creation.issue` before writing the match file; on leaving without
         an error the create is committed (durably), on an error it is rolled back."""
         _check_id(match_id)
-        creation = Creation(self, match_id, match_path or self.match_path(match_id))
-        creation.take()
-        try:
-            yield creation
-        except BaseException:
-            creation.roll_back()
-            raise
-        creation.commit()
+        yield from _held(Creation(self, match_id, match_path or self.match_path(match_id)))
 
     @contextmanager
     def creating_many(self, match_ids: Sequence[str]) -> Iterator[ManyCreation]:
@@ -218,14 +211,7 @@ class TokenBook(Book):
         :attr:`ManyCreation.ids`; the rest is created or rolled back together."""
         for match_id in match_ids:
             _check_id(match_id)
-        creation = ManyCreation(self, list(dict.fromkeys(match_ids)))
-        creation.take()
-        try:
-            yield creation
-        except BaseException:
-            creation.roll_back()
-            raise
-        creation.commit()
+        yield from _held(ManyCreation(self, list(dict.fromkeys(match_ids))))
 
     def match_path(self, match_id: str) -> Path:
         return self.store_root / f"{match_id}{SUFFIX}"
@@ -756,6 +742,26 @@ def _names(ids: list[str]) -> str:
 def _check_id(match_id: str) -> None:
     if not _SAFE_ID.fullmatch(match_id):
         raise ValueError(f"match id {match_id!r} is not valid (letters, digits, '.', '_', '-')")
+
+
+class _Holding(Protocol):
+    def take(self) -> None: ...
+    def roll_back(self) -> None: ...
+    def commit(self) -> None: ...
+
+
+C = TypeVar("C", bound=_Holding)
+
+
+def _held(creation: C) -> Iterator[C]:
+    """A creation taken, yielded, then committed -- or rolled back if the block raised."""
+    creation.take()
+    try:
+        yield creation
+    except BaseException:
+        creation.roll_back()
+        raise
+    creation.commit()
 
 
 def _entry(stored: Any, match_id: str) -> dict[str, str]:
