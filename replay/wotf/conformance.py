@@ -7,7 +7,9 @@ never a crash of the runner.
 Beyond the spec, for catalogue cards entered at the table (docs/rulings.md R34): a case card
 may say ``entered_at_table = true`` (its catalogue facts only: type, orbital; no stats), and a
 step may answer the pending ``stats`` prompt with ``stats = {cost, power, classes, keywords,
-manual}`` (``illegal = true`` works as for any step).
+manual}`` (``illegal = true`` works as for any step).  A step may also be a judge's draw,
+``judge_draw = "agreed"`` or ``"time"`` (docs/rulings.md R45): recorded at whatever prompt is
+pending, whoever's it is, so it names no ``player``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ledger.events import Event, Seat, as_seat
+from ledger.events import DRAW_KINDS, DrawGiven, Event, Seat, as_seat
 from replay.errors import CardDataError, ConformanceCaseError, IllegalDecisionError, ReplayError
 from replay.wotf.cards import Card, CardDB, default_cards, parse_card
 from replay.wotf.engine import Engine
@@ -44,7 +46,7 @@ STATE_KEYS = {"round", "turn", "first", "last_seizer", "stones", "A", "B", "worl
 PLAYER_KEYS = {"energy", "actions", "faith", "free_attacks", "hand", "deck", "abyss", "banishment"}
 WORLD_KEYS = {"id", "card", "controller", "owner", "realm", "tapped", "token", "counters"}
 STEP_KEYS = {"player", "action", "card", "realm", "targets", "pick", "expect_prompt", "illegal",
-             "stats"}
+             "stats", "judge_draw"}
 EXPECT_KEYS = {"round", "turn", "prompt", "over", "winner", "stones", "A", "B", "cards"}
 EXPECT_PLAYER_KEYS = {"energy", "actions", "faith", "free_attacks", "hand_count", "deck_count"}
 EXPECT_CARD_KEYS = {"zone", "realm", "controller", "power", "tapped", "counters", "equipped_to"}
@@ -291,6 +293,9 @@ def _stats_entry(engine: Engine, step: dict[str, Any], seat: Seat, where: str) -
 def _run_step(engine: Engine, step: dict[str, Any], index: int) -> None:
     where = f"step {index}"
     _only(step, STEP_KEYS, where)
+    if "judge_draw" in step:
+        _judge_draw(engine, step["judge_draw"], where)
+        return
     seat = _seat(step.get("player"), f"{where}.player")
     prompt = engine.prompt
     if prompt is None:
@@ -317,6 +322,19 @@ def _run_step(engine: Engine, step: dict[str, Any], index: int) -> None:
         raise CaseFailure(f"{where}: rejected: {exc}") from None
     if step.get("action") in ("play", "activate") and step.get("targets"):
         _declared_targets(engine, seat, list(step["targets"]), where)
+
+
+def _judge_draw(engine: Engine, kind: Any, where: str) -> None:
+    """R45: the judge records a draw (``agreed`` or at ``time``) at the pending prompt."""
+    if kind not in DRAW_KINDS:
+        raise ConformanceCaseError(f"{where}.judge_draw: one of {', '.join(DRAW_KINDS)}, "
+                                   f"not {kind!r}")
+    if engine.prompt is None:
+        raise CaseFailure(f"{where}: the match is over, no prompt to record a draw at")
+    try:
+        engine.decide(DrawGiven(kind))
+    except IllegalDecisionError as exc:
+        raise CaseFailure(f"{where}: rejected: {exc}") from None
 
 
 def _declared_targets(engine: Engine, seat: Seat, targets: list[Any], where: str) -> None:
