@@ -14,7 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from ledger.tournament import MAX_ROUND_MINUTES, Round, Tournament, TournamentError
+from ledger.tournament import (
+    MAX_ROUND_MINUTES,
+    Round,
+    Tournament,
+    TournamentError,
+    is_round_minutes,
+    parse_at,
+)
 
 __all__ = ["MAX_ROUND_MINUTES", "Clock", "check_minutes", "parse_at", "round_clock"]
 
@@ -56,15 +63,9 @@ def round_clock(tournament: Tournament, played: Round, now: datetime | None = No
     return Clock(started, ends, int(left // 1) if left >= 0 else -int(-left // 1))
 
 
-def parse_at(text: str) -> datetime:
-    """A log line's ``at`` (ISO 8601, UTC, ``Z``) as an aware datetime."""
-    return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
-
-
 def check_minutes(minutes: int) -> int:
     """A round time an organizer may set: 0 (untimed) to :data:`MAX_ROUND_MINUTES`."""
-    if isinstance(minutes, bool) or not isinstance(minutes, int) or \
-            not 0 <= minutes <= MAX_ROUND_MINUTES:
+    if not is_round_minutes(minutes):
         raise TournamentError(f"round time {minutes!r}: a whole number of minutes from 1 to "
                               f"{MAX_ROUND_MINUTES}, or 0 for untimed rounds")
     return minutes

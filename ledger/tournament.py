@@ -324,12 +324,26 @@ def _match_id(value: Any) -> str | None:
     return value
 
 
+def is_round_minutes(value: Any) -> bool:
+    """Whether ``value`` is a round time: whole minutes from 0 (untimed) to the most."""
+    return isinstance(value, int) and not isinstance(value, bool) and \
+        0 <= value <= MAX_ROUND_MINUTES
+
+
+def parse_at(text: str) -> datetime:
+    """A log line's ``at`` (ISO 8601, UTC, ``Z``) as an aware datetime."""
+    return _iso(text).astimezone(UTC)
+
+
+def _iso(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
 def _minutes(value: Any) -> int | None:
     """A round time as logged: whole minutes from 0 (``None``: untimed) to the most."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or \
-            not 0 <= value <= MAX_ROUND_MINUTES:
+    if not is_round_minutes(value):
         raise ValueError(f"round time {value!r} is not a whole number of minutes from 0 to "
                          f"{MAX_ROUND_MINUTES}")
     return value or None
@@ -339,8 +353,7 @@ def _at(value: Any) -> str:
     """A line's ``at`` a round's clock starts from: ISO 8601 with its offset (``Z``), or none."""
     if value == "":
         return value
-    if not isinstance(value, str) or \
-            datetime.fromisoformat(value.replace("Z", "+00:00")).tzinfo is None:
+    if not isinstance(value, str) or _iso(value).tzinfo is None:
         raise ValueError(f"at {value!r} is not a time in UTC")
     return value
 
