@@ -53,7 +53,7 @@ def test_an_organizer_registers_four_players_and_starts_a_round_on_a_phone(serve
             page.fill("#register textarea[name=decklist]", decklist(deck))
             page.click("#register button[type=submit]")
             page.wait_for_url("**/organize/t/friday-night")
-            assert page.locator(f"#players li:has-text('{name}')").count() == 1
+            assert page.locator(f"#players li:has(input[name=player][value='{name}'])").count() == 1
         # a decklist with an unknown card: one line naming it, the form kept
         page.fill("#register input[name=player]", "Eve")
         page.fill("#register textarea[name=decklist]", "3 Glow Smith\n2 No Such Card")

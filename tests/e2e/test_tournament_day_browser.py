@@ -94,7 +94,7 @@ def register(page, name: str, text: str) -> None:
     page.fill("#register input[name=player]", name)
     page.fill("#register textarea[name=decklist]", text)
     page.click("#register button[type=submit]")
-    page.wait_for_selector(f"#players li:has-text('{name}')")
+    page.wait_for_selector(f"#players li:has(input[name=player][value='{name}'])")
     assert not page.locator("p.error").count(), page.locator("p.error").inner_text()
 
 
@@ -295,10 +295,10 @@ def test_a_tournament_day_console_phones_judge_bots_and_standings(server, shots)
             if number == 3:  # the last in the standings drops: seven players, a bye
                 rows = console.locator("#standings tbody tr")
                 dropped = rows.last.locator("td").nth(1).inner_text().split()[0]
-                row = console.locator(f"#players li:has-text('{dropped}')")
+                row = console.locator(f"#players li:has(input[name=player][value='{dropped}'])")
                 row.locator("summary", has_text="Drop").click()  # asks first
                 row.locator("button", has_text=f"Yes, drop {dropped}").click()
-                console.wait_for_selector(f"#players li:has-text('{dropped}') >> text=dropped")
+                console.wait_for_selector(f"#players li:has(input[name=player][value='{dropped}']) >> text=dropped")
             tables, bye = start_round(console, number)
             assert (bye is not None) == (number == 3)
             if bye:
