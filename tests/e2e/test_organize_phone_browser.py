@@ -66,7 +66,7 @@ def test_a_drop_takes_a_second_tap_and_is_undone_by_reinstate(server):
     with sync_playwright() as pw:
         browser, page = _signed_in(pw, base)
         page.goto(f"{base}/organize/t/{tid}")
-        bob = page.locator("#players li", has_text="Bob")
+        bob = page.locator("#players li:has(input[name=player][value='Bob'])")
         confirm = bob.locator("button", has_text="Yes, drop Bob")
         assert not confirm.is_visible()
         bob.locator("summary", has_text="Drop").tap()  # the first tap only asks

@@ -298,7 +298,8 @@ def test_a_tournament_day_console_phones_judge_bots_and_standings(server, shots)
                 row = console.locator(f"#players li:has(input[name=player][value='{dropped}'])")
                 row.locator("summary", has_text="Drop").click()  # asks first
                 row.locator("button", has_text=f"Yes, drop {dropped}").click()
-                console.wait_for_selector(f"#players li:has(input[name=player][value='{dropped}']) >> text=dropped")
+                console.wait_for_selector(
+                    f"#players li:has(input[name=player][value='{dropped}']) >> text=dropped")
             tables, bye = start_round(console, number)
             assert (bye is not None) == (number == 3)
             if bye:
