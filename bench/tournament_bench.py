@@ -17,7 +17,9 @@ directory, to measure the disk the store will live on), and in the same run:
   what a round costs a disk that does nothing else (the start's match files' ``fsync`` calls
   overlap, :data:`ledger.filestore.SYNC_THREADS` at a time, so it can beat that).
 
-``fsync`` calls are counted by wrapping ``os.fsync`` (each is still made).  ``--quick``:
+``fsync`` calls are counted by wrapping ``os.fsync`` (each is still made), and so is a
+``write`` to a descriptor opened ``O_SYNC`` (a match file's append: the write is its sync,
+:mod:`ledger.gilcalls`).  ``--quick``:
 40 players (the test's smoke run).
 
 PostgreSQL (a throwaway cluster this script starts and removes, :mod:`ledger.pgcluster`):
@@ -28,6 +30,7 @@ PostgreSQL (a throwaway cluster this script starts and removes, :mod:`ledger.pgc
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import os
 import shutil
@@ -56,23 +59,32 @@ FLOOR_SAMPLES = 200
 
 
 class Counted:
-    """``os.fsync`` wrapped: every call counted (from any thread), and made."""
+    """``os.fsync`` and ``os.write`` wrapped: every ``fsync`` and every ``write`` to an
+    ``O_SYNC`` descriptor (a synced write) counted, from any thread, and made."""
 
     def __init__(self) -> None:
         self.calls = 0
         self._lock = threading.Lock()
-        self._real = os.fsync
+        self._real, self._write = os.fsync, os.write
 
     def __enter__(self) -> Counted:
         def fsync(fd: int) -> None:
-            with self._lock:
-                self.calls += 1
+            self._count()
             self._real(fd)
-        os.fsync = fsync
+
+        def write(fd: int, data: bytes) -> int:
+            if os.O_SYNC and fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_SYNC == os.O_SYNC:
+                self._count()
+            return self._write(fd, data)
+        os.fsync, os.write = fsync, write  # type: ignore[assignment]
         return self
 
+    def _count(self) -> None:
+        with self._lock:
+            self.calls += 1
+
     def __exit__(self, *exc: object) -> None:
-        os.fsync = self._real
+        os.fsync, os.write = self._real, self._write
 
 
 def decklist(name: str) -> str:

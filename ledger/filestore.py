@@ -2,7 +2,9 @@
 
 Durability contract (DESIGN.md section 5):
 
-* a batch is written with one ``write`` and ``fsync``-ed before ``append`` returns; a new
+* a batch is written with one ``write`` on a descriptor opened ``O_SYNC`` (durable, with
+  ``fsync``'s integrity, when the write returns: :mod:`ledger.gilcalls`) before ``append``
+  returns; a new
   match file is written beside, fsynced, hard-linked into place (so an id is never taken
   twice) and the directory is fsynced; :meth:`FileStore.create_many` (a tournament round's
   tables) writes each file whole with its first batch, syncs them all, links them and
@@ -30,8 +32,9 @@ Beside the protocol (:class:`ledger.store.Store`) it keeps what only a directory
 one ``fstat`` while a file is as this store last saw it (device, inode, size, mtime), else one
 read of its last lines -- so incremental readers (the web's tables, the viewer's listing,
 ``wonders ingest``) ask the protocol, never the file system.  :meth:`FileStore.append` costs
-a ``stat`` of the path under the lock while the file ends where this store's last append left
-it (no read of the file), and :meth:`FileStore.close` closes the descriptors it keeps.
+a ``statx`` of the path under the lock while the file ends where this store's last append left
+it (no read of the file; the lock and the ``statx`` keep the GIL, :mod:`ledger.gilcalls`),
+and :meth:`FileStore.close` closes the descriptors it keeps.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from ledger import gilcalls
 from ledger.codec import (
     GENESIS,
     Envelope,
@@ -233,18 +237,17 @@ class FileStore(Store):
                      stamp: str) -> tuple[list[bytes], int, str]:
         """Lock the file, find its end, write and ``fsync`` the batch: its lines, and the
         length and last hash it was chained onto (the caller holds ``entry``)."""
-        fcntl.flock(entry.fd, fcntl.LOCK_EX)
+        gilcalls.lock(entry.fd)
         try:
             size, length, last_hash = self._end_locked(entry)
             lines, last = encode_batch(entry.match_id, events, expected_seq, length, last_hash,
                                        stamp)
             data = lines[0] + b"\n" if len(lines) == 1 else b"\n".join(lines) + b"\n"
             try:
+                # Acknowledged only once on disk: the descriptor is O_SYNC (ledger.gilcalls),
+                # so the write returns once the batch and the file's new size are durable,
+                # with fsync's integrity (not fdatasync's: a journal commit either way).
                 _write_all(entry.fd, data)
-                # Acknowledged only once on disk.  fsync, not fdatasync: every append changes
-                # the file's size, which fdatasync has to make durable too (a journal commit
-                # either way).
-                os.fsync(entry.fd)
             except OSError as exc:  # a full disk, say: the batch was not acknowledged
                 _take_back(entry.fd, size)
                 raise OSError(exc.errno, exc.strerror, entry.path) from None
@@ -252,7 +255,7 @@ class FileStore(Store):
             entry.tail = (size + len(data), length + len(lines), last)
         finally:
             if not entry.closed:  # closed: its file was gone when opened again (nothing held)
-                fcntl.flock(entry.fd, fcntl.LOCK_UN)
+                gilcalls.unlock(entry.fd)
         return lines, length, last_hash
 
     def _end_locked(self, entry: OpenMatch) -> tuple[int, int, str]:
@@ -266,28 +269,25 @@ class FileStore(Store):
         they append whole batches or truncate a torn tail after the last whole batch -- never
         into one -- so a file that ends where a whole batch of ours ended holds those bytes."""
         while True:
-            try:
-                stat = os.stat(entry.path)
-            except FileNotFoundError:
-                stat = None
-            if stat is not None and (stat.st_dev, stat.st_ino) == entry.inode:
+            found = entry.probe.identity()
+            if found is not None and found[:2] == entry.inode:
                 break
             self._reopen_locked(entry)
         known = entry.tail
-        if known is not None and known[0] == stat.st_size:
+        if known is not None and known[0] == found[2]:
             return known  # the file is as this store's last append left it
-        return self._tail_locked(entry, stat.st_size)
+        return self._tail_locked(entry, found[2])
 
     def _reopen_locked(self, entry: OpenMatch) -> None:
         """Let go of a held entry's file (its path names another file, or none) and lock the
         file the path names now (a new file: checked for a torn tail before it is appended to)."""
-        fcntl.flock(entry.fd, fcntl.LOCK_UN)
+        gilcalls.unlock(entry.fd)
         try:
             self._files.reopen(entry)
         except FileNotFoundError:
             raise MatchNotFoundError(f"no match {entry.match_id!r} in this store") from None
         self._opened.discard(entry.match_id)
-        fcntl.flock(entry.fd, fcntl.LOCK_EX)
+        gilcalls.lock(entry.fd)
 
     def _tail_locked(self, entry: OpenMatch, size: int) -> tuple[int, int, str]:
         """Size, length and last hash of the stream, read from the end of the file; recovers a

@@ -3,7 +3,7 @@
 Opening a match file by path, taking and dropping its lock by ``close`` and checking where it
 ends cost a file store more per append than encoding the batch (issue 19).  So a
 :class:`~ledger.filestore.FileStore` appends through an :class:`OpenFiles` table: per match
-it has appended to, an open descriptor (``O_RDWR | O_APPEND``, close-on-exec), a
+it has appended to, an open descriptor (``O_RDWR | O_APPEND | O_SYNC``, close-on-exec), a
 :class:`threading.Lock` and what the store last wrote there (:attr:`OpenMatch.tail`), kept
 for the ``limit`` most recently used matches (the least recently used one is closed, after
 any append in flight through it).
@@ -11,7 +11,8 @@ any append in flight through it).
 What it does not change (``ledger/filestore.py`` relies on it):
 
 * **the file's lock is still taken per append**: the caller ``flock``-s the descriptor for its
-  batch and unlocks it after the ``fsync``; a descriptor kept open holds no lock between
+  batch and unlocks it after the synced write (:mod:`ledger.gilcalls`: ``O_SYNC``, so the
+  ``write`` returns once the batch is durable); a descriptor kept open holds no lock between
   appends, so other processes append as before;
 * a ``flock`` belongs to the open file description, which every thread of a process using one
   descriptor shares (and would not exclude one another): so one thread at a time appends
@@ -20,7 +21,8 @@ What it does not change (``ledger/filestore.py`` relies on it):
   each other): after a fork the child forgets every table's descriptors (closing its copies
   only; the parent's locks and files are untouched) and opens its own;
 * a descriptor is written only while the match's path names its file: the caller compares the
-  path's ``stat`` (under the file's lock) with :attr:`OpenMatch.inode`; a file removed,
+  path's ``statx`` (under the file's lock, :attr:`OpenMatch.probe`) with
+  :attr:`OpenMatch.inode`; a file removed,
   replaced or moved away (a discard, an orphan swept to ``.orphans/``, an operator's ``mv``)
   is let go and the path opened again (:meth:`OpenFiles.reopen`).
 """
@@ -34,18 +36,22 @@ import weakref
 from collections.abc import Callable
 from operator import attrgetter
 
+from ledger.gilcalls import SYNC_FLAG, PathProbe
+
 __all__ = ["OpenFiles", "OpenMatch"]
 
-_FLAGS = os.O_RDWR | os.O_APPEND | os.O_CLOEXEC
+_FLAGS = os.O_RDWR | os.O_APPEND | os.O_CLOEXEC | SYNC_FLAG  # each write durable on return
 
 
 class OpenMatch:
     """One match file open for appending; use it only while holding :attr:`lock`."""
 
-    __slots__ = ("closed", "fd", "inode", "lock", "match_id", "path", "tail", "used")
+    __slots__ = ("closed", "fd", "inode", "lock", "match_id", "path", "probe", "tail", "used")
 
     def __init__(self, match_id: str, path: str, fd: int):
         self.match_id, self.path = match_id, path
+        #: Which file the path names now (asked under the file's lock before each append).
+        self.probe = PathProbe(path)
         self.lock = threading.Lock()
         self.closed = False
         self.fd, self.inode = fd, _inode(fd)

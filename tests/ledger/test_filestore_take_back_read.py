@@ -1,12 +1,13 @@
-"""A batch that a reader read while it was being written, then taken back (its ``fsync``
-failed: a disk failing, an NFS server out of space), and other lines written in its place.
+"""A batch that a reader read while it was being written, then taken back (its sync failed:
+a disk failing, an NFS server out of space), and other lines written in its place.
 
 Readers take no lock, so a follower polling the match can read the batch between its write
 and the failed ``fsync``; the store remembered it as verified.  Before, every later read of the
 match by that process failed -- "hash chain broken (… a line was removed, inserted or
 reordered)" for a healthy file (the retried decision is a batch of the same length), or "not a
-canonical line" -- until the process restarted.  A test cannot make a real disk fail an
-``fsync`` after a write succeeded, so ``os.fsync`` fails once, and the read a follower makes
+canonical line" -- until the process restarted.  A test cannot make a real disk fail to sync
+a write whose bytes reached the file, so ``os.write`` (the store's descriptors are ``O_SYNC``:
+the write is the sync) writes the batch and then fails once, and the read a follower makes
 meanwhile is made from inside it."""
 
 from __future__ import annotations
@@ -33,15 +34,16 @@ def _store(tmp_path) -> FileStore:
 @pytest.mark.parametrize("lost", ["lost-2", "lost-two"])  # the same length, and another
 def test_a_batch_read_then_taken_back_is_not_trusted_after(tmp_path, monkeypatch, lost):
     store = _store(tmp_path)
-    real_fsync = os.fsync
+    real_write = os.write
     seen = []
 
-    def fails_once(fd):
-        monkeypatch.setattr(os, "fsync", real_fsync)
+    def fails_once(fd, data):
+        monkeypatch.setattr(os, "write", real_write)
+        real_write(fd, data)  # the bytes are in the file; their sync fails
         seen.extend(s.event.text for s in store.read("m-1", 2))  # a follower, meanwhile
         raise OSError(errno.EIO, "Input/output error")
 
-    monkeypatch.setattr(os, "fsync", fails_once)
+    monkeypatch.setattr(os, "write", fails_once)
     with pytest.raises(OSError):
         store.append("m-1", [JudgeNote("judge", lost)], 2)
     assert seen == [lost]  # it was read while it was there

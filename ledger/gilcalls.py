@@ -1,0 +1,136 @@
+"""The append path's quick system calls, made without letting go of the GIL.
+
+CPython lets go of the GIL around every blocking system call it wraps (``fcntl.flock``,
+``os.stat``, ``os.write``, ``os.fsync``).  For a call that returns in a microsecond that is a
+loss when other threads want the GIL: letting go wakes one of them, and taking it back is a
+wait for that thread to reach its own next call -- two context switches and a futex round
+trip per call.  With 20 threads appending to 20 matches (``bench/ledger_bench.py``,
+``concurrent20_*``) the file store made five such calls per append (lock, ``stat`` of the path,
+write, ``fsync``, unlock) and ``strace`` counted 29 futex calls per append, 16 context switches
+and 190 µs of CPU per event against 11 µs single-threaded: the GIL's hand-offs, not the
+store's work, set its rate (issue 19).
+
+So the two calls of an append that never wait for the disk on a local file system go through
+:data:`ctypes.pydll` (a foreign call that keeps the GIL): taking the match file's ``flock``
+*without waiting* (``LOCK_NB``; only if another process holds it does :func:`lock` fall back
+to ``fcntl.flock``, which waits with the GIL let go), dropping it, and the ``statx`` of the
+match's path that checks it still names the open file (a path lookup answered from the
+dentry cache).  The write that must reach the disk is made on a descriptor opened
+``O_SYNC`` (:data:`SYNC_FLAG`): one call, with the GIL let go, writes and syncs the batch --
+the same durability as ``write`` then ``fsync`` (Linux syncs an ``O_SYNC`` write with
+``fsync``'s integrity: data and metadata).  An append lets go of the GIL once, where it
+waits for the disk.
+
+Where these calls do not exist (not Linux with glibc: no ``statx`` or ``flock`` symbol),
+each function falls back to the :mod:`os` / :mod:`fcntl` call, which lets go of the GIL:
+slower, the same result.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import fcntl
+import os
+import sys
+from collections.abc import Callable
+
+__all__ = ["SYNC_FLAG", "Identity", "PathProbe", "lock", "unlock"]
+
+#: The open flag of an appended-to match file: each ``write`` returns once durable.
+SYNC_FLAG = getattr(os, "O_SYNC", 0)
+
+#: A path's file as :meth:`PathProbe.identity` sees it: (device, inode, size).
+Identity = tuple[int, int, int]
+
+_AT_FDCWD = -100
+_STATX_BASIC = 0x7FF  # STATX_BASIC_STATS: type, mode, nlink, uid, gid, times, ino, size, blocks
+
+
+class _Statx(ctypes.Structure):
+    """The kernel's ``struct statx`` (``include/uapi/linux/stat.h``): a fixed layout on every
+    architecture, 256 bytes; only the fields read here are named."""
+
+    _fields_ = [
+        ("mask", ctypes.c_uint32), ("blksize", ctypes.c_uint32),
+        ("attributes", ctypes.c_uint64), ("nlink", ctypes.c_uint32),
+        ("uid", ctypes.c_uint32), ("gid", ctypes.c_uint32), ("mode", ctypes.c_uint16),
+        ("spare0", ctypes.c_uint16), ("ino", ctypes.c_uint64), ("size", ctypes.c_uint64),
+        ("blocks", ctypes.c_uint64), ("attributes_mask", ctypes.c_uint64),
+        ("times", ctypes.c_uint8 * 64), ("rdev_major", ctypes.c_uint32),
+        ("rdev_minor", ctypes.c_uint32), ("dev_major", ctypes.c_uint32),
+        ("dev_minor", ctypes.c_uint32), ("spare", ctypes.c_uint8 * 112),
+    ]
+
+
+def _libc_calls() -> tuple[Callable[..., int], Callable[..., int]] | None:
+    """glibc's ``flock`` and ``statx`` as GIL-holding foreign functions, or None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.PyDLL(None, use_errno=True)
+        flock, statx = libc.flock, libc.statx
+    except (OSError, AttributeError):  # not glibc, or a glibc older than 2.28 (no statx)
+        return None
+    flock.argtypes, flock.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
+    statx.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_uint,
+                      ctypes.c_void_p]
+    statx.restype = ctypes.c_int
+    return flock, statx
+
+
+_CALLS = _libc_calls()
+_LOCK_NOW = fcntl.LOCK_EX | fcntl.LOCK_NB
+
+
+def lock(fd: int) -> None:
+    """Take ``fd``'s exclusive ``flock``: at once if no other process holds it (GIL kept),
+    else waiting for it with the GIL let go."""
+    if _CALLS is not None:
+        if _CALLS[0](fd, _LOCK_NOW) == 0:
+            return
+        code = ctypes.get_errno()
+        if code not in (errno.EWOULDBLOCK, errno.EINTR):
+            raise OSError(code, os.strerror(code))
+    fcntl.flock(fd, fcntl.LOCK_EX)
+
+
+def unlock(fd: int) -> None:
+    """Drop ``fd``'s ``flock``."""
+    if _CALLS is not None:
+        if _CALLS[0](fd, fcntl.LOCK_UN) == 0:
+            return
+        code = ctypes.get_errno()
+        raise OSError(code, os.strerror(code))
+    fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+class PathProbe:
+    """Which file one path names, asked again and again (a held match file's path, before
+    each append): its encoded path and ``statx`` buffer are made once.  One thread at a time
+    (the match's :class:`~ledger.openfiles.OpenMatch` is held while it is used)."""
+
+    __slots__ = ("_buffer", "_path", "_ref", "path")
+
+    def __init__(self, path: str):
+        self.path = path
+        self._path = os.fsencode(path)
+        self._buffer = _Statx()
+        self._ref = ctypes.addressof(self._buffer)
+
+    def identity(self) -> Identity | None:
+        """The device, inode and size of the file the path names (following symlinks, as
+        :func:`os.stat`), or None if it names nothing.  Other errors raise :class:`OSError`."""
+        if _CALLS is None:
+            try:
+                stat = os.stat(self.path)
+            except FileNotFoundError:
+                return None
+            return stat.st_dev, stat.st_ino, stat.st_size
+        if _CALLS[1](_AT_FDCWD, self._path, 0, _STATX_BASIC, self._ref) != 0:
+            code = ctypes.get_errno()
+            if code == errno.ENOENT:
+                return None
+            raise OSError(code, os.strerror(code), self.path)
+        buffer = self._buffer
+        return os.makedev(buffer.dev_major, buffer.dev_minor), buffer.ino, buffer.size
