@@ -596,12 +596,16 @@ def result_of(table: Table, result: Result | None) -> str:
     return table.a if result.winner == "A" else table.b
 
 
-def results_rows(tournament: Tournament, results: dict[str, Result]) -> list[list[str]]:
+def results_rows(tournament: Tournament, results: dict[str, Result],
+                 unreadable: frozenset[str] | set[str] = frozenset()) -> list[list[str]]:
+    """Every table's result, a row each (``unreadable``: the ids of matches whose stored data
+    can't be read, whose winner reads ``unreadable``)."""
     rows = [["round", "table", "seat_a", "seat_b", "winner", "match_id"]]
     for played in tournament.rounds:
         for t in played.tables:
-            rows.append([str(played.number), str(t.table), t.a, t.b,
-                         result_of(t, results.get(t.match_id or "")), t.match_id or ""])
+            winner = "unreadable" if t.match_id in unreadable else \
+                result_of(t, results.get(t.match_id or ""))
+            rows.append([str(played.number), str(t.table), t.a, t.b, winner, t.match_id or ""])
         if played.bye and played.started:
             rows.append([str(played.number), "bye", played.bye, "", played.bye, ""])
     return rows

@@ -21,6 +21,7 @@ import click
 from ledger.errors import LedgerError
 from ledger.roundclock import MAX_ROUND_MINUTES, round_clock
 from ledger.tournament import SAFE_ID, TournamentError, UnknownTournamentError, player_name
+from ledger.tournament import standings as standings_of
 
 if TYPE_CHECKING:  # imported where used: the CLI starts without it
     from web.tournaments import Organizer
@@ -222,8 +223,11 @@ def standings(tournament_id: str, fmt: str, store: str | None) -> None:
     if fmt == "csv":
         click.echo(org.csv(t, "standings"), nl=False)
         return
+    results, unreadable = org.checked_results(t)
+    for table in unreadable:  # one line each, and the standings of every other table
+        click.echo(f"can't be read, left out of the standings: {table}", err=True)
     click.echo(f"{'#':>3} {'player':<24} {'pts':>3} {'W-L-D':>7} {'OMW':>6} {'GW':>6} {'OGW':>6}")
-    for s in org.standings(t):
+    for s in standings_of(t, results):
         record = f"{s.wins + s.byes}-{s.losses}-{s.draws}"
         click.echo(f"{s.rank:>3} {s.player[:24]:<24} {s.points:>3} {record:>7} "
                    f"{100 * s.omw:>6.2f} {100 * s.gw:>6.2f} {100 * s.ogw:>6.2f}"

@@ -127,6 +127,21 @@ class TableStart:
     tokens: dict[str, str] | None  # None: a reissue created the match first
 
 
+@dataclass(frozen=True)
+class UnreadableTable:
+    """A started table whose match's stored data can't be read (its file damaged: altered by
+    hand, cut): its result is unknown, so it is left out of the standings, and no round is
+    paired until the file is restored."""
+
+    round: int
+    table: int
+    match_id: str
+    problem: str  # the ledger's one line: which file, line and seq, and why
+
+    def __str__(self) -> str:
+        return f"round {self.round} table {self.table} ({self.match_id}): {self.problem}"
+
+
 class Organizer:
     """The tournament operations over one store (see the module)."""
 
@@ -228,6 +243,17 @@ class Organizer:
                 damaged[match_id] = exc
         return out, damaged
 
+    def checked_results(self, tournament: Tournament
+                        ) -> tuple[dict[str, Result], list[UnreadableTable]]:
+        """:meth:`readable_results` for the organizer's views and exports (the API, the CSV
+        files, the CLI): the results that can be read, and each table whose match can't, in
+        round and table order (the caller says so: the server logs it, the CLI prints it)."""
+        results, damaged = self.readable_results(tournament)
+        unreadable = [UnreadableTable(r.number, tb.table, tb.match_id, str(damaged[tb.match_id]))
+                      for r in tournament.rounds for tb in r.tables
+                      if tb.match_id is not None and tb.match_id in damaged]
+        return results, unreadable
+
     def _results(self, ids: list[str]) -> dict[str, Result]:
         unknown = [m for m in ids if m not in self._ended]
         outcomes = self.store.outcomes(unknown) if unknown else {}
@@ -245,13 +271,18 @@ class Organizer:
         return out
 
     def standings(self, tournament: Tournament) -> list[Standing]:
-        return standings(tournament, self.results(tournament))
+        """The standings from the results that can be read (a table whose match can't be
+        read is left out: :meth:`checked_results` says which)."""
+        return standings(tournament, self.checked_results(tournament)[0])
 
     def csv(self, tournament: Tournament, kind: str) -> str:
+        """An export; a table whose match can't be read is ``unreadable`` in the results and
+        left out of the standings."""
         if kind == "pairings":
             rows = pairings_rows(tournament)
         elif kind == "results":
-            rows = results_rows(tournament, self.results(tournament))
+            results, unreadable = self.checked_results(tournament)
+            rows = results_rows(tournament, results, {u.match_id for u in unreadable})
         elif kind == "standings":
             rows = standings_rows(self.standings(tournament))
         else:
@@ -543,7 +574,7 @@ class Organizer:
                 self._refuse_unfinished(t, current)
             events: list[dict[str, Any]] = []
             if current is None or current.started:
-                events.append(next_round(t, self.results(t)))
+                events.append(next_round(t, self._pairing_results(t)))
                 tables = [(tb["table"], tb["a"], tb["b"]) for tb in events[0]["tables"]]
                 number = events[0]["round"]
             else:  # paired by a start that stopped before its RoundStarted
@@ -556,6 +587,18 @@ class Organizer:
                 str(table): _match_id(t, number, table) for table, _a, _b in tables}}]
 
         return self._change(tournament_id, build), claimed[-1]
+
+    def _pairing_results(self, t: Tournament) -> dict[str, Result]:
+        """Every table's result, to pair by; a table whose match can't be read stops the
+        pairing, named (the standings it would pair by are not known)."""
+        results, unreadable = self.checked_results(t)
+        if unreadable:
+            raise TournamentError(
+                f"{t.name}: the next round can't be paired while a table's match can't be read "
+                f"(its result is unknown): {'; '.join(map(str, unreadable))} -- restore the "
+                f"file from a backup or an export (wonders import), then pair again; nothing "
+                f"was written")
+        return results
 
     def _refuse_raced(self, t: Tournament, number: int) -> None:
         """Another desk's claim of round ``number`` won: its links are with that desk."""

@@ -15,6 +15,7 @@ results and standings as CSV, reissue or revoke a table's token.  The work is do
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, ParamSpec, TypeVar
 
@@ -37,8 +38,9 @@ from web.api.common import parse_body, require_organizer, services
 from web.api.openapi import route
 from web.api.organizer import game_of_body
 from web.errors import IllegalError, MalformedRequestError, NotFoundError
-from web.tournaments import Organizer, TableStart
+from web.tournaments import Organizer, TableStart, UnreadableTable
 
+log = logging.getLogger("wonders.web")
 bp = Blueprint("tournaments", __name__, url_prefix="/api")
 ERRORS = (400, 404, 409, 422)
 Name = Annotated[str, Field(min_length=1, max_length=120)]
@@ -117,8 +119,13 @@ class TableOut(BaseModel):
     a: str
     b: str
     match_id: str | None
-    status: Literal["not started", "live", "ended"]
-    result: str = Field(description="the winner's name, 'draw', 'playing' or 'not started'")
+    status: Literal["not started", "live", "ended", "unreadable"] = Field(description=(
+        "'unreadable': the match's stored data can't be read (its file damaged); its result "
+        "is unknown until the file is restored"))
+    result: str = Field(description="the winner's name, 'draw', 'playing', 'not started' or "
+                                    "'unreadable'")
+    problem: str | None = Field(None, description="why an unreadable match can't be read: "
+                                                  "file, line, seq and cause")
 
 
 class RoundOut(BaseModel):
@@ -201,10 +208,20 @@ class StandingOut(BaseModel):
     dropped: bool
 
 
+class UnreadableOut(BaseModel):
+    round: int
+    table: int
+    match_id: str
+    problem: str = Field(description="why the match can't be read: file, line, seq and cause")
+
+
 class StandingsOut(BaseModel):
     tournament_id: str
     rounds: int
     standings: list[StandingOut]
+    unreadable: list[UnreadableOut] = Field([], description=(
+        "tables whose match can't be read (a damaged file): left out of these standings, and "
+        "no round is paired, until the file is restored"))
 
 
 class TokensOut(BaseModel):
@@ -245,8 +262,19 @@ def answers(view: Callable[P, R]) -> Callable[P, R]:
     return wrapped
 
 
+def checked_results(org: Organizer, t: Tournament) -> tuple[dict[str, Result],
+                                                             list[UnreadableTable]]:
+    """The tournament's results that can be read, and the tables whose match can't (each
+    logged with why: the answer names them too)."""
+    results, unreadable = org.checked_results(t)
+    for table in unreadable:
+        log.error("%s: %s can't be read: %s", request.path, t.tournament_id, table)
+    return results, unreadable
+
+
 def tournament_out(org: Organizer, t: Tournament) -> TournamentOut:
-    results = org.results(t)
+    results, unreadable = checked_results(org, t)  # a damaged match: its table says so
+    problems = {u.match_id: u.problem for u in unreadable}
     return TournamentOut(
         tournament_id=t.tournament_id, name=t.name, game=t.game, ruleset=t.ruleset,
         length=t.length,
@@ -255,20 +283,27 @@ def tournament_out(org: Organizer, t: Tournament) -> TournamentOut:
                            self_registered=p.is_self_registered, replaced=p.replaced)
                  for p in t.players.values()],
         round_minutes=t.round_minutes,
-        rounds=[round_out(t, r, results) for r in t.rounds],
+        rounds=[round_out(t, r, results, problems) for r in t.rounds],
         registration_open=t.is_registration_open,
         imported_cards=sorted(t.cards))
 
 
-def round_out(t: Tournament, r: Round, results: dict[str, Result]) -> RoundOut:
+def round_out(t: Tournament, r: Round, results: dict[str, Result],
+              problems: dict[str, str] | None = None) -> RoundOut:
     clock = round_clock(t, r)
     return RoundOut(round=r.number, started=r.started, bye=r.bye,
-                    tables=[table_out(tb, results) for tb in r.tables],
+                    tables=[table_out(tb, results, problems) for tb in r.tables],
                     started_at=r.started_at or None,
                     ends_at=clock.ends_at_iso if clock else None)
 
 
-def table_out(tb: Any, results: dict[str, Result]) -> TableOut:
+def table_out(tb: Any, results: dict[str, Result],
+              problems: dict[str, str] | None = None) -> TableOut:
+    """A table's status and result (``problems``: why each unreadable match can't be read)."""
+    problem = (problems or {}).get(tb.match_id or "")
+    if problem is not None:
+        return TableOut(table=tb.table, a=tb.a, b=tb.b, match_id=tb.match_id,
+                        status="unreadable", result="unreadable", problem=problem)
     result = results.get(tb.match_id or "")
     status = "not started" if tb.match_id is None else \
         ("ended" if result is not None and result.ended else "live")
@@ -293,9 +328,11 @@ def started_out(t: Tournament, started: list[TableStart]) -> RoundStartedOut:
 
 
 def standings_out(org: Organizer, t: Tournament) -> StandingsOut:
-    rows = standings(t, org.results(t))
+    results, unreadable = checked_results(org, t)
+    rows = standings(t, results)
     return StandingsOut(tournament_id=t.tournament_id, rounds=len(t.rounds),
-                        standings=[StandingOut(**vars(s)) for s in rows])
+                        standings=[StandingOut(**vars(s)) for s in rows],
+                        unreadable=[UnreadableOut(**vars(u)) for u in unreadable])
 
 
 CSV = {"response": {"text/csv": {"schema": {"type": "string"}}}}
