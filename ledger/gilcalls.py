@@ -44,7 +44,7 @@ SYNC_FLAG = getattr(os, "O_SYNC", 0)
 Identity = tuple[int, int, int]
 
 _AT_FDCWD = -100
-_STATX_BASIC = 0x7FF  # STATX_BASIC_STATS: type, mode, nlink, uid, gid, times, ino, size, blocks
+_STATX_WANTED = 0x300  # STATX_INO | STATX_SIZE (the device numbers always come)
 
 
 class _Statx(ctypes.Structure):
@@ -64,7 +64,9 @@ class _Statx(ctypes.Structure):
 
 
 def _libc_calls() -> tuple[Callable[..., int], Callable[..., int]] | None:
-    """glibc's ``flock`` and ``statx`` as GIL-holding foreign functions, or None."""
+    """glibc's ``flock`` and ``statx`` as GIL-holding foreign functions, or None.  No
+    ``argtypes``: every argument passed is already a C-sized value (ints that fit a C
+    ``int``, a ``bytes`` path, a pointer), and converting them is most of a call's cost."""
     if not sys.platform.startswith("linux"):
         return None
     try:
@@ -72,22 +74,20 @@ def _libc_calls() -> tuple[Callable[..., int], Callable[..., int]] | None:
         flock, statx = libc.flock, libc.statx
     except (OSError, AttributeError):  # not glibc, or a glibc older than 2.28 (no statx)
         return None
-    flock.argtypes, flock.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
-    statx.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_uint,
-                      ctypes.c_void_p]
-    statx.restype = ctypes.c_int
+    flock.restype = statx.restype = ctypes.c_int
     return flock, statx
 
 
 _CALLS = _libc_calls()
+_FLOCK = _CALLS[0] if _CALLS is not None else None
 _LOCK_NOW = fcntl.LOCK_EX | fcntl.LOCK_NB
 
 
 def lock(fd: int) -> None:
     """Take ``fd``'s exclusive ``flock``: at once if no other process holds it (GIL kept),
     else waiting for it with the GIL let go."""
-    if _CALLS is not None:
-        if _CALLS[0](fd, _LOCK_NOW) == 0:
+    if _FLOCK is not None:
+        if _FLOCK(fd, _LOCK_NOW) == 0:
             return
         code = ctypes.get_errno()
         if code not in (errno.EWOULDBLOCK, errno.EINTR):
@@ -97,8 +97,8 @@ def lock(fd: int) -> None:
 
 def unlock(fd: int) -> None:
     """Drop ``fd``'s ``flock``."""
-    if _CALLS is not None:
-        if _CALLS[0](fd, fcntl.LOCK_UN) == 0:
+    if _FLOCK is not None:
+        if _FLOCK(fd, fcntl.LOCK_UN) == 0:
             return
         code = ctypes.get_errno()
         raise OSError(code, os.strerror(code))
@@ -115,8 +115,10 @@ class PathProbe:
     def __init__(self, path: str):
         self.path = path
         self._path = os.fsencode(path)
+        if b"\0" in self._path:  # as os.stat: C would read the path only up to it
+            raise ValueError(f"embedded null byte in {path!r}")
         self._buffer = _Statx()
-        self._ref = ctypes.addressof(self._buffer)
+        self._ref = ctypes.byref(self._buffer)
 
     def identity(self) -> Identity | None:
         """The device, inode and size of the file the path names (following symlinks, as
@@ -127,7 +129,7 @@ class PathProbe:
             except FileNotFoundError:
                 return None
             return stat.st_dev, stat.st_ino, stat.st_size
-        if _CALLS[1](_AT_FDCWD, self._path, 0, _STATX_BASIC, self._ref) != 0:
+        if _CALLS[1](_AT_FDCWD, self._path, 0, _STATX_WANTED, self._ref) != 0:
             code = ctypes.get_errno()
             if code == errno.ENOENT:
                 return None

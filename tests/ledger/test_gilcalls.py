@@ -47,6 +47,7 @@ def calls(request, monkeypatch):
     """Each test runs on glibc's foreign calls and on the os/fcntl fallback."""
     if request.param == "fallback":
         monkeypatch.setattr(gilcalls, "_CALLS", None)
+        monkeypatch.setattr(gilcalls, "_FLOCK", None)
     elif gilcalls._CALLS is None:
         pytest.skip("no glibc flock/statx here: only the fallback runs")
     return request.param
@@ -87,6 +88,11 @@ def test_identity_of_a_path_through_a_file_is_an_error(tmp_path, calls):
     (tmp_path / "file").write_bytes(b"")
     with pytest.raises(NotADirectoryError):
         gilcalls.PathProbe(str(tmp_path / "file" / "m.jsonl")).identity()
+
+
+def test_a_path_with_a_null_byte_is_refused_as_os_stat_refuses_it(tmp_path):
+    with pytest.raises(ValueError, match="null byte"):
+        gilcalls.PathProbe(str(tmp_path / "m\0.jsonl"))
 
 
 def test_the_lock_excludes_another_process(tmp_path, calls):
