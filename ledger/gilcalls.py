@@ -10,7 +10,7 @@ write, ``fsync``, unlock) and ``strace`` counted 29 futex calls per append, 16 c
 and 190 µs of CPU per event against 11 µs single-threaded: the GIL's hand-offs, not the
 store's work, set its rate (issue 19).
 
-So the two calls of an append that never wait for the disk on a local file system go through
+So the three calls of an append that never wait for the disk on a local file system go through
 :data:`ctypes.pydll` (a foreign call that keeps the GIL): taking the match file's ``flock``
 *without waiting* (``LOCK_NB``; only if another process holds it does :func:`lock` fall back
 to ``fcntl.flock``, which waits with the GIL let go), dropping it, and the ``statx`` of the
