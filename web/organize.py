@@ -10,8 +10,9 @@ Pages: the tournaments (each with its game) and a create form (a name and the ga
 The First or State of Wonder); one tournament's page, naming its game -- open registration for
 the players to register themselves (a page with the link and its QR code, :mod:`web.selfreg`),
 close it, register a player (decklist pasted as ``count name`` lines), each player's latest
-list, remove a registration before round 1 (junk, say), drop (a second tap confirms it) and
-reinstate, start
+list, remove a registration before round 1 (junk, say), give a player a new player link (a
+lost one: a second tap confirms it; a page with the link and its QR code, shown once), drop (a
+second tap confirms it) and reinstate, start
 the next round, the round board (each table's players by name, live / ended and the result, a
 link to its viewer), reissue or revoke a table's token (a revoke is confirmed on a page naming
 the table and the token), the standings and the CSV downloads.  Starting a round and reissuing
@@ -39,7 +40,7 @@ from ledger.roundclock import round_clock
 from ledger.tournament import TournamentError, UnknownTournamentError, standings
 from replay.errors import CardDataError
 from web.api.common import services
-from web.api.tournaments import links, organizer, registration_link, table_out
+from web.api.tournaments import links, organizer, player_link, registration_link, table_out
 from web.errors import ForbiddenError, IllegalError, NotFoundError
 from web.play import same_origin_posts
 from web.tokens import hash_token
@@ -271,6 +272,19 @@ def close_registration(tournament_id: str) -> Page | BaseResponse:
 def remove(tournament_id: str) -> Page | BaseResponse:
     return _act(tournament_id, lambda: _no_page(organizer().remove(
         tournament_id, request.form.get("player", "")[:120])))
+
+
+@bp.route("/organize/t/<tournament_id>/player-links", methods=["POST"])
+def reissue_player_link(tournament_id: str) -> Page | BaseResponse:
+    """A player's new link (a lost one; asked on the player's row first): a page with the link
+    and its QR code, shown once -- their old link stops working at once."""
+    def run() -> Page:
+        t, name, token = organizer().reissue_player_link(
+            tournament_id, request.form.get("player", "")[:120])
+        url = player_link(t.tournament_id, token)
+        return _page("organize_player_link.html", 201, t=t, player=t.player(name), url=url,
+                     qr=qr_svg(url))
+    return _act(tournament_id, run)
 
 
 @bp.route("/organize/t/<tournament_id>/drops", methods=["POST"])
