@@ -72,8 +72,10 @@ def signed_in() -> bool:
 
 
 def qr_svg(url: str) -> str:
-    """The URL as a QR code, an inline ``<svg>`` element."""
-    return segno.make(url, error="m").svg_inline(scale=3, border=2, omitsize=False)
+    """The URL as a QR code, an inline ``<svg>`` element with a ``viewBox`` and no size of its
+    own: the stylesheet sizes it, and the code scales with it (with a fixed size, a larger box
+    held the code small in its corner)."""
+    return segno.make(url, error="m").svg_inline(scale=3, border=2, omitsize=True)
 
 
 def _page(template: str, status: int = 200, **values: Any) -> Page:
