@@ -90,3 +90,19 @@ def test_the_old_player_link_is_refused_everywhere_after_a_reissue(tmp_path, whe
     assert fresh.open(data["link"][data["link"].index("/tournaments/"):])[0] == 303
     status, html = fresh.open(f"/tournaments/{tid}/me")
     assert status == 200 and her_card in html
+
+
+def test_a_link_reissued_on_one_postgresql_server_is_refused_by_another(pg_url):
+    """Two servers on one database: the reissue is the log's, so the other server refuses the
+    old link (and the session it left) from its next request."""
+    from tests.web.test_store_app_postgres import pg_app
+    first, second = pg_app(pg_url), pg_app(pg_url)
+    tid = new_tournament(first, players=1, name="Pg Link Cup")
+    ann = call(first, "POST", f"/api/tournaments/{tid}/player-links", {"player": "Ann"})[1]
+    old = ann["link"].removeprefix("http://localhost")
+    phone = Phone(second)
+    assert phone.get(old)[0] == 303 and phone.get(f"/tournaments/{tid}/me")[0] == 200
+    new = call(first, "POST", f"/api/tournaments/{tid}/player-links", {"player": "Ann"})[1]
+    assert phone.get(f"/tournaments/{tid}/me")[0] == 403
+    assert Phone(second).get(old)[0] == 403
+    assert Phone(second).get(new["link"].removeprefix("http://localhost"))[0] == 303
