@@ -467,7 +467,6 @@ class Organizer:
         (:meth:`ledger.tournament.Tournament.can_reissue_link`).  Returns the tournament, the
         player's name as registered and the token (shown once)."""
         token = new_token()
-        named: list[str] = []
 
         def build(t: Tournament) -> list[dict[str, Any]]:
             found = t.player(player)
@@ -475,10 +474,10 @@ class Organizer:
                 raise TournamentError(f"{t.name}: round 1 is paired and {found.name} never had "
                                       f"a player link; a link now could only show a list that "
                                       f"is final (it is on the console)")
-            named[:] = [found.name]
             return [{"type": "PlayerLinkReissued", "player": found.name,
                      "token_hash": hash_token(token)}]
-        return self._change(tournament_id, build), named[0], token
+        t = self._change(tournament_id, build)
+        return t, t.player(player).name, token
 
     def player_of(self, t: Tournament, digest: str) -> Player:
         """The self-registered player whose link's token hashes to ``digest``, or a one-line
