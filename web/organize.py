@@ -284,8 +284,10 @@ def reissue_player_link(tournament_id: str) -> Page | BaseResponse:
         t, name, token = organizer().reissue_player_link(
             tournament_id, request.form.get("player", "")[:120])
         url = player_link(t.tournament_id, token)
-        return _page("organize_player_link.html", 201, t=t, player=t.player(name), url=url,
-                     qr=qr_svg(url))
+        p = t.players.get(name)  # None only if removed at another desk meanwhile
+        had_one = p is not None and (p.is_self_registered or p.links_reissued > 1)
+        return _page("organize_player_link.html", 201, t=t, name=name, had_one=had_one,
+                     url=url, qr=qr_svg(url))
     return _act(tournament_id, run)
 
 

@@ -466,18 +466,19 @@ class Organizer:
         paired; after it, only a player who holds a link gets a new one
         (:meth:`ledger.tournament.Tournament.can_reissue_link`).  Returns the tournament, the
         player's name as registered and the token (shown once)."""
-        token = new_token()
+        token, name = new_token(), ""
 
         def build(t: Tournament) -> list[dict[str, Any]]:
+            nonlocal name
             found = t.player(player)
             if not t.can_reissue_link(found):
                 raise TournamentError(f"{t.name}: round 1 is paired and {found.name} never had "
                                       f"a player link; a link now could only show a list that "
                                       f"is final (it is on the console)")
-            return [{"type": "PlayerLinkReissued", "player": found.name,
+            name = found.name  # as registered (a player removed just after: still named)
+            return [{"type": "PlayerLinkReissued", "player": name,
                      "token_hash": hash_token(token)}]
-        t = self._change(tournament_id, build)
-        return t, t.player(player).name, token
+        return self._change(tournament_id, build), name, token
 
     def player_of(self, t: Tournament, digest: str) -> Player:
         """The self-registered player whose link's token hashes to ``digest``, or a one-line

@@ -165,6 +165,12 @@ def test_the_console_asks_then_shows_the_new_link_and_its_qr_once(api):
     assert client.post(f"/organize/t/{tid}/player-links", data={"player": "Ann"},
                        headers=ORIGIN).status_code == 403
     assert not player(api, tid, "Ann")["has_link"]
+    # a player registered at the desk: her first link (no earlier one to stop)
+    response = client.post(f"/organize/t/{tid}/player-links", data={"csrf": csrf, "player": "ann"},
+                           headers=ORIGIN)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 201 and "New player link: Ann" in html
+    assert "earlier player link" not in html and player(api, tid, "Ann")["has_link"]
 
 
 def test_the_console_after_round_1_offers_it_only_to_a_player_with_a_link(api):
