@@ -17,7 +17,10 @@ per line (``seq``, ``at``, ``type`` and the event's fields), appended by
   entry, who enters with no points), ``token_hash`` (a player who registered themselves: the
   SHA-256 of their player link's token; absent for the organizer's registrations);
 * ``DecklistReplaced`` -- ``player``, ``deck_text``, ``cards``, ``archive``, ``dbs``: a
-  self-registered player's new list (through their player link, before round 1 is paired);
+  player's new list (through their player link, before round 1 is paired);
+* ``PlayerLinkReissued`` -- ``player``, ``token_hash``: the SHA-256 of the player's new link
+  token, given by the organizer (a lost link): their old link stops matching at once; a
+  player registered at the desk gets a link this way (before round 1 is paired);
 * ``RegistrationOpened`` -- ``key_hash``: the SHA-256 of the registration link's key; a
   second one replaces the first (the old link stops working);
 * ``RegistrationClosed`` -- self-registration stops (the organizer still registers);
@@ -75,10 +78,11 @@ from ledger.matching import Matching
 from ledger.store import MATCH_ID
 
 SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+SHA256_HEX = re.compile(r"^[0-9a-f]{64}$")
 EVENT_TYPES = ("TournamentCreated", "PlayerRegistered", "PlayerDropped", "PlayerReinstated",
                "RoundPaired", "RoundStarted", "TokenReissued", "TokenRevoked", "CardsImported",
                "RoundClockSet", "RegistrationOpened", "RegistrationClosed",
-               "DecklistReplaced", "PlayerRemoved")
+               "DecklistReplaced", "PlayerRemoved", "PlayerLinkReissued")
 MAX_ROUND_MINUTES = 600  # a round's time at most (ten hours: beyond any round of a card game)
 MAX_PLAYERS = 1024  # players a tournament registers (at the desk or by themselves)
 FLOOR = 1 / 3  # the percentages' floor
@@ -91,6 +95,10 @@ class TournamentError(LedgerError):
 
 class UnknownTournamentError(LedgerError):
     """No tournament of that id."""
+
+
+class UnknownPlayerError(TournamentError):
+    """No player of that name in the tournament (removed, or never registered)."""
 
 
 class RegistrationRefusedError(TournamentError):
@@ -146,11 +154,18 @@ class Player:
     preset: str | None = None
     entered: int = 0  # the round before which they entered (0: from the start)
     dropped: int | None = None  # the last round they were paired in, once dropped
-    token_hash: str | None = None  # their player link's hash (registered themselves)
+    token_hash: str | None = None  # their player link's hash (None: they have no link)
     replaced: int = 0  # how often they replaced their decklist
+    self_registered: bool = False  # registered themselves (the registration link)
+    links_reissued: int = 0  # how often the organizer gave them a new player link
 
     @property
     def is_self_registered(self) -> bool:
+        return self.self_registered
+
+    @property
+    def has_link(self) -> bool:
+        """Whether they hold a player link: registered themselves, or given one."""
         return self.token_hash is not None
 
     @property
@@ -223,8 +238,15 @@ class Tournament:
         """The player of that name (as registered, or the same name in another case)."""
         found = self.players.get(name) or self.same_player(name)
         if found is None:
-            raise TournamentError(f"{self.name}: no player named {name[:120]!r}")
+            raise UnknownPlayerError(f"{self.name}: no player named {name[:120]!r}")
         return found
+
+    def can_reissue_link(self, player: Player) -> bool:
+        """Whether the organizer may give ``player`` a new player link: anyone before round
+        1 is paired (a link replaces the list while registration is open); after, only a
+        player who holds one (a lost or leaked link: the new one shows the list, as the old
+        one did) -- a first link then could only show a list that is final."""
+        return not self.rounds or player.has_link
 
     def same_player(self, name: str) -> Player | None:
         """The player whose name is ``name`` up to case, Unicode form and invisible
@@ -281,7 +303,10 @@ def _folded(state: Tournament | None, event: dict[str, Any]) -> Tournament:
         state.players[event["player"]] = Player(
             event["player"], event.get("deck_text", ""), dict(event.get("cards", {})),
             dict(event.get("archive", {})), _dbs(event.get("dbs", 0)), event.get("preset"),
-            int(event.get("round", 0)), token_hash=event.get("token_hash"))
+            int(event.get("round", 0)), token_hash=event.get("token_hash"),
+            self_registered=event.get("token_hash") is not None)
+    elif kind == "PlayerLinkReissued":
+        _relinked(state.players[event["player"]], event["token_hash"])
     elif kind == "DecklistReplaced":
         _replace_deck(state.players[event["player"]], event)
     elif kind == "RegistrationOpened":
@@ -364,6 +389,14 @@ def _replace_deck(player: Player, event: dict[str, Any]) -> None:
     player.archive = dict(event.get("archive", {}))
     player.dbs = _dbs(event.get("dbs", 0))
     player.replaced += 1
+
+
+def _relinked(player: Player, token_hash: Any) -> None:
+    """``player``'s new link: only its hash matches from now on (the old one no longer)."""
+    if not (isinstance(token_hash, str) and SHA256_HEX.fullmatch(token_hash)):
+        raise ValueError(f"token_hash {token_hash!r:.80} is not a SHA-256 (64 hex digits)")
+    player.token_hash = token_hash
+    player.links_reissued += 1
 
 
 def _dbs(value: Any) -> int | None:

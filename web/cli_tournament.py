@@ -1,5 +1,5 @@
-"""``wonders tournament create|register|open-registration|close-registration|remove|drop|
-reinstate|pair|standings|export|import-cards``: a tournament against a store.
+"""``wonders tournament create|register|open-registration|close-registration|reissue-link|
+remove|drop|reinstate|pair|standings|export|import-cards``: a tournament against a store.
 
 The same operations as the organizer console and ``/api/tournaments…``
 (:class:`web.tournaments.Organizer`), run directly on a store (a directory or a
@@ -171,6 +171,34 @@ def open_registration(tournament_id: str, base: str, store: str | None) -> None:
     t, key = _organizer(store).open_registration(tournament_id)
     click.echo(f"{t.name}: registration is open; players register at "
                f"{base.rstrip('/')}/tournaments/{t.tournament_id}/register?key={key}")
+
+
+@tournament.command("reissue-link")
+@click.argument("tournament_id")
+@click.argument("player")
+@click.option("--url", "base", default="http://127.0.0.1:5000", show_default=True,
+              help="The server's address as the players reach it.")
+@click.option("--qr", is_flag=True, help="Draw the link's QR code in the terminal too.")
+@STORE
+@_says_which_exist
+def reissue_link(tournament_id: str, player: str, base: str, qr: bool,
+                 store: str | None) -> None:
+    """Give PLAYER a new player link (a lost one): prints it, shown only now; their old link
+    stops working at once.  A player registered here gets their first link this way, before
+    round 1 is paired."""
+    t, name, token = _organizer(store).reissue_player_link(tournament_id, player)
+    url = f"{base.rstrip('/')}/tournaments/{t.tournament_id}/me?token={token}"
+    if t.is_registration_open:
+        can = "replaces their list until registration closes or round 1 is paired"
+    elif t.rounds:
+        can = "shows their list: round 1 is paired, it is final"
+    else:
+        can = "shows their list; it replaces it only while registration is open"
+    click.echo(f"{t.name}: a new player link for {name} (it {can}; the old one no longer "
+               f"works): {url}")
+    if qr:
+        import segno  # imported where used: the CLI starts without it
+        segno.make(url, error="m").terminal(compact=True)
 
 
 @tournament.command("close-registration")

@@ -10,8 +10,9 @@ Pages: the tournaments (each with its game) and a create form (a name and the ga
 The First or State of Wonder); one tournament's page, naming its game -- open registration for
 the players to register themselves (a page with the link and its QR code, :mod:`web.selfreg`),
 close it, register a player (decklist pasted as ``count name`` lines), each player's latest
-list, remove a registration before round 1 (junk, say), drop (a second tap confirms it) and
-reinstate, start
+list, remove a registration before round 1 (junk, say), give a player a new player link (a
+lost one: a second tap confirms it; a page with the link and its QR code, shown once), drop (a
+second tap confirms it) and reinstate, start
 the next round, the round board (each table's players by name, live / ended and the result, a
 link to its viewer), reissue or revoke a table's token (a revoke is confirmed on a page naming
 the table and the token), the standings and the CSV downloads.  Starting a round and reissuing
@@ -39,7 +40,7 @@ from ledger.roundclock import round_clock
 from ledger.tournament import TournamentError, UnknownTournamentError, standings
 from replay.errors import CardDataError
 from web.api.common import services
-from web.api.tournaments import links, organizer, registration_link, table_out
+from web.api.tournaments import links, organizer, player_link, registration_link, table_out
 from web.errors import ForbiddenError, IllegalError, NotFoundError
 from web.play import same_origin_posts
 from web.tokens import hash_token
@@ -71,8 +72,10 @@ def signed_in() -> bool:
 
 
 def qr_svg(url: str) -> str:
-    """The URL as a QR code, an inline ``<svg>`` element."""
-    return segno.make(url, error="m").svg_inline(scale=3, border=2, omitsize=False)
+    """The URL as a QR code, an inline ``<svg>`` element with a ``viewBox`` and no size of its
+    own: the stylesheet sizes it, and the code scales with it (with a fixed size, a larger box
+    held the code small in its corner)."""
+    return segno.make(url, error="m").svg_inline(scale=3, border=2, omitsize=True)
 
 
 def _page(template: str, status: int = 200, **values: Any) -> Page:
@@ -271,6 +274,21 @@ def close_registration(tournament_id: str) -> Page | BaseResponse:
 def remove(tournament_id: str) -> Page | BaseResponse:
     return _act(tournament_id, lambda: _no_page(organizer().remove(
         tournament_id, request.form.get("player", "")[:120])))
+
+
+@bp.route("/organize/t/<tournament_id>/player-links", methods=["POST"])
+def reissue_player_link(tournament_id: str) -> Page | BaseResponse:
+    """A player's new link (a lost one; asked on the player's row first): a page with the link
+    and its QR code, shown once -- their old link stops working at once."""
+    def run() -> Page:
+        t, name, token = organizer().reissue_player_link(
+            tournament_id, request.form.get("player", "")[:120])
+        url = player_link(t.tournament_id, token)
+        p = t.players.get(name)  # None only if removed at another desk meanwhile
+        had_one = p is not None and (p.is_self_registered or p.links_reissued > 1)
+        return _page("organize_player_link.html", 201, t=t, name=name, had_one=had_one,
+                     url=url, qr=qr_svg(url))
+    return _act(tournament_id, run)
 
 
 @bp.route("/organize/t/<tournament_id>/drops", methods=["POST"])

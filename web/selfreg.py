@@ -7,8 +7,11 @@ organizer's own checks (:meth:`~web.tournaments.Organizer.self_register` goes th
 ``Organizer._registered``), each error one line on the page, the form kept.  Registered, they
 land on their player page, which shows once their **player link**
 (``/tournaments/<id>/me?token=…``): with it they see their registered list and replace it
-(``DecklistReplaced``) until registration closes or round 1 is paired.  Only hashes are kept:
-the key's in ``RegistrationOpened``, the player token's in their ``PlayerRegistered``.
+(``DecklistReplaced``) until registration closes or round 1 is paired; after that the link
+shows the list, final.  Only hashes are kept: the key's in ``RegistrationOpened``, the player
+token's in their ``PlayerRegistered``.  A lost link is replaced by the organizer (console, API,
+CLI: ``PlayerLinkReissued``, the new token's hash): the old link, and a session opened with it,
+stop working at once; a player registered at the desk may be given a link this way too.
 
 Like ``/play``: opening the player link keeps the token's *hash* in the signed session cookie
 and redirects to the bare ``/tournaments/<id>/me`` (the token leaves the address bar); every
@@ -167,8 +170,8 @@ def _player_page(t: Tournament, digest: str | None, status: int = 200,
         try:
             player = organizer().player_of(t, digest or "")
         except RegistrationRefusedError as exc:
-            refused, status = (f"{exc}: open the player link you were given when you "
-                               f"registered"), 403
+            refused, status = (f"{exc}: open your latest player link (lost it? the "
+                               f"organizer gives you a new one)"), 403
     new = session.pop(SESSION_NEW, None) if player is not None else None
     link = (url_for("selfreg.player_page", tournament_id=t.tournament_id, token=new,
                     _external=True) if new else None)

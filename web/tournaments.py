@@ -35,7 +35,9 @@ Players register themselves (:mod:`web.selfreg`) with the key of an open registr
 ``PlayerRegistered`` made by the same :meth:`Organizer._registered` as the desk's, with the hash
 of the player's own token, with which they replace their list (``DecklistReplaced``, checked the
 same way).  Both are refused once round 1 is paired: the check and the append are one change at
-the length read, so a registration racing round 1's claim is read again and refused.  A
+the length read, so a registration racing round 1's claim is read again and refused.  A lost
+player link is replaced by the organizer (:meth:`Organizer.reissue_player_link`,
+``PlayerLinkReissued``): the old one stops working at once.  A
 tournament takes at most :data:`ledger.tournament.MAX_PLAYERS` players.
 """
 
@@ -456,17 +458,39 @@ class Organizer:
             return [{**event, "token_hash": hash_token(token)}]
         return self._change(tournament_id, build), token
 
+    def reissue_player_link(self, tournament_id: str,
+                            player: str) -> tuple[Tournament, str, str]:
+        """A new player link for ``player`` (a lost one: a closed tab, a dead phone): a new
+        token whose hash ``PlayerLinkReissued`` keeps, so their old link stops working at once.
+        A player registered at the desk gets their first link this way before round 1 is
+        paired; after it, only a player who holds a link gets a new one
+        (:meth:`ledger.tournament.Tournament.can_reissue_link`).  Returns the tournament, the
+        player's name as registered and the token (shown once)."""
+        token, name = new_token(), ""
+
+        def build(t: Tournament) -> list[dict[str, Any]]:
+            nonlocal name
+            found = t.player(player)
+            if not t.can_reissue_link(found):
+                raise TournamentError(f"{t.name}: round 1 is paired and {found.name} never had "
+                                      f"a player link; a link now could only show a list that "
+                                      f"is final (it is on the console)")
+            name = found.name  # as registered (a player removed just after: still named)
+            return [{"type": "PlayerLinkReissued", "player": name,
+                     "token_hash": hash_token(token)}]
+        return self._change(tournament_id, build), name, token
+
     def player_of(self, t: Tournament, digest: str) -> Player:
         """The self-registered player whose link's token hashes to ``digest``, or a one-line
         refusal."""
         found = t.player_with_token(digest) if digest else None
         if found is None:
-            raise RegistrationRefusedError(f"{t.name}: that is not a player link of this "
-                                           f"tournament")
+            raise RegistrationRefusedError(f"{t.name}: that is not (or no longer) a player "
+                                           f"link of this tournament")
         return found
 
     def replace_decklist(self, tournament_id: str, digest: str, decklist: str) -> Tournament:
-        """A self-registered player's new list (``DecklistReplaced``), checked as a
+        """A player's new list through their link (``DecklistReplaced``), checked as a
         registration is (the same :meth:`_registered`, the player set aside), while
         registration is open and round 1 not paired; ``digest``: the hash of the player's
         link token."""

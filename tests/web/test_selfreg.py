@@ -238,9 +238,11 @@ def test_a_token_is_one_players_own_and_posts_need_the_form_and_this_site(api):
     stranger = Phone(api)
     status, html, _ = stranger.get(f"/tournaments/{tid}/me")  # no link: nobody's page
     assert status == 403 and ann_card not in html and bob_card not in html
-    assert refused(html).startswith("Spring Cup: that is not a player link of this tournament")
+    assert refused(html).startswith(
+        "Spring Cup: that is not (or no longer) a player link of this tournament")
     status, html, _ = stranger.get(f"/tournaments/{tid}/me?token=forged")
-    assert status == 403 and refused(html) == "Spring Cup: that is not a player link of this tournament"
+    assert status == 403 and refused(html) == (
+        "Spring Cup: that is not (or no longer) a player link of this tournament")
     # a player link is one tournament's: another tournament refuses it
     other, _ = opened(api, players=0, name="Other Cup")
     status, html, _ = stranger.get(f"/tournaments/{other}/me?token={ann_link.split('token=')[1]}")

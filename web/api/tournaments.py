@@ -4,8 +4,9 @@ Create a tournament of a game (Wonders of The First by default, or State of Wond
 close) registration for the players to register themselves (``/tournaments/<id>/register?key=…``,
 :mod:`web.selfreg`), register players (decklists as ``count name`` lines: a Wonders deck checked
 against the catalogue and rule 303, a State of Wonder deck against its pool and its deck rules;
-a registration after round 1 is paired is a late entry), remove one before round 1, drop a
-player (and reinstate one dropped by mistake), start the next round (Swiss pairing and every
+a registration after round 1 is paired is a late entry), remove one before round 1, give a
+player a new player link (a lost one; the old one stops working), drop a player (and
+reinstate one dropped by mistake), start the next round (Swiss pairing and every
 table's match with its tokens, in one call), read the round board and the standings, download pairings,
 results and standings as CSV, reissue or revoke a table's token.  The work is done by
 :class:`web.tournaments.Organizer`; every change is an event of the tournament's log
@@ -29,6 +30,7 @@ from ledger.tournament import (
     Round,
     Tournament,
     TournamentError,
+    UnknownPlayerError,
     UnknownTournamentError,
     result_of,
     standings,
@@ -87,6 +89,10 @@ class DropPlayer(Body):
     player: Name
 
 
+class NewPlayerLink(Body):
+    player: Name
+
+
 class TableToken(Body):
     round: Annotated[int, Field(ge=1, le=1000)]
     table: Annotated[int, Field(ge=1, le=100_000)]
@@ -105,6 +111,10 @@ class PlayerOut(BaseModel):
     self_registered: bool = Field(False, description="registered themselves (with the "
                                                      "registration link)")
     replaced: int = Field(0, description="how often they replaced their decklist")
+    has_link: bool = Field(False, description="holds a player link: registered themselves, or "
+                                              "was given one (POST …/player-links)")
+    links_reissued: int = Field(0, description="how often the organizer gave them a new "
+                                               "player link")
 
 
 class RegistrationOut(BaseModel):
@@ -112,6 +122,18 @@ class RegistrationOut(BaseModel):
     key: str = Field(description="the registration key (shown once; only its hash is kept)")
     link: str = Field(description="the page where players register themselves: print it or "
                                   "show it (with its QR code, on the console) at the venue")
+
+
+class PlayerLinkOut(BaseModel):
+    tournament_id: str
+    player: str = Field(description="the player's name as registered")
+    token: str = Field(description="the new player link's token (shown once; only its hash "
+                                   "is kept): the old link stopped working")
+    link: str = Field(description="the player's page (/tournaments/{id}/me?token=…): give it "
+                                  "to the player (the console shows its QR code)")
+    can_replace: bool = Field(description="whether the link replaces the decklist now "
+                                          "(registration open, round 1 not paired); otherwise "
+                                          "it shows the registered list")
 
 
 class TableOut(BaseModel):
@@ -280,7 +302,8 @@ def tournament_out(org: Organizer, t: Tournament) -> TournamentOut:
         length=t.length,
         players=[PlayerOut(name=p.name, dbs=p.dbs, entered=p.entered, dropped=p.dropped,
                            preset=p.preset, cards=p.cards, archive=p.archive,
-                           self_registered=p.is_self_registered, replaced=p.replaced)
+                           self_registered=p.is_self_registered, replaced=p.replaced,
+                           has_link=p.has_link, links_reissued=p.links_reissued)
                  for p in t.players.values()],
         round_minutes=t.round_minutes,
         rounds=[round_out(t, r, results, problems) for r in t.rounds],
@@ -390,6 +413,11 @@ def registration_link(tournament_id: str, key: str) -> str:
     return f"{request.host_url.rstrip('/')}/tournaments/{tournament_id}/register?key={key}"
 
 
+def player_link(tournament_id: str, token: str) -> str:
+    """A player's page with their token (the console draws its QR)."""
+    return f"{request.host_url.rstrip('/')}/tournaments/{tournament_id}/me?token={token}"
+
+
 @route(bp, "/tournaments/<tournament_id>/registration", "POST",
        "Open registration: a new key and the link players register themselves with (an "
        "older link stops working)",
@@ -443,6 +471,24 @@ def reinstate_player(tournament_id: str) -> tuple[dict[str, Any], int]:
     body = parse_body(DropPlayer)
     org = organizer()
     return tournament_out(org, org.reinstate(tournament_id, body.player)).model_dump(), 201
+
+
+@route(bp, "/tournaments/<tournament_id>/player-links", "POST",
+       "Give a player a new player link (a lost one): their old link stops working at once; "
+       "before round 1 any player (one registered at the desk: a first link), after it only "
+       "one who holds a link (404: no such player; 422: round 1 paired and no link)",
+       body=NewPlayerLink, response=PlayerLinkOut, status=201, auth="organizer", errors=ERRORS)
+@answers
+def reissue_player_link(tournament_id: str) -> tuple[dict[str, Any], int]:
+    require_organizer()
+    body = parse_body(NewPlayerLink)
+    try:
+        t, name, token = organizer().reissue_player_link(tournament_id, body.player)
+    except UnknownPlayerError as exc:
+        raise NotFoundError(str(exc)) from None
+    return PlayerLinkOut(tournament_id=t.tournament_id, player=name, token=token,
+                         link=player_link(t.tournament_id, token),
+                         can_replace=t.is_registration_open).model_dump(), 201
 
 
 @route(bp, "/tournaments/<tournament_id>/clock", "POST",
@@ -530,7 +576,8 @@ def revoke_token(tournament_id: str) -> dict[str, Any]:
 
 
 # the console (web/organize.py) uses these too
-__all__ = ["answers", "bp", "links", "organizer", "standings_out", "tournament_out"]
+__all__ = ["answers", "bp", "links", "organizer", "player_link", "standings_out",
+           "tournament_out"]
 
 
 class ImportCards(Body):
