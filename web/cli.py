@@ -456,7 +456,8 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
             click.echo(f"warning: today's engine cannot re-derive this match ({exc}); "
                        f"shown as recorded", err=True)
     picture = played.board(rep.state_at(seq), cards, perspective)
-    event = played.redact(rep.events[seq], perspective, played.hidden_ids(final))
+    event = played.redact(rep.events[seq], perspective, played.hidden_ids(final),
+                          rep.events, seq)
     if as_json:
         import msgspec
         picture["seq"] = seq

@@ -214,8 +214,9 @@ class WondersOfTheFirst:
     def hidden_ids(self, state: GameState) -> frozenset[str]:
         return perspective.face_down_ids(state)
 
-    def redact(self, event: Event, view: str, hidden: Iterable[str] = ()) -> Event:
-        return perspective.redact_event(event, view, frozenset(hidden))
+    def redact(self, event: Event, view: str, hidden: Iterable[str] = (),
+               log: Sequence[Event] = (), seq: int | None = None) -> Event:
+        return perspective.redact_event(event, view, frozenset(hidden), log, seq)
 
     def board(self, state: GameState, match_cards: cards.CardDB, view: str) -> dict[str, Any]:
         return perspective.board(state, match_cards, view)
