@@ -65,6 +65,31 @@ def _is_concerned(cls: type) -> bool:
     return found
 
 
+def board_seq(log: Sequence[Event], seq: int, perspective: str) -> int:
+    """The seq whose board ``perspective`` is shown at ``seq``.  Inside the moves of a group it
+    may not see in order (before the last of them), the board a move left would show which
+    cards have gone first -- from a public zone, The Abyss say -- so it is the board before the
+    first move, every card of the group still where it was; from the last move on, the board
+    as it stands (all of them at the bottom)."""
+    if perspective == "omniscient" or not 0 <= seq < len(log) or \
+            not _is_concerned(type(log[seq])) or not _is_run_member(log[seq]):
+        return seq
+    start = seq
+    while start > 0 and _is_run_member(log[start - 1]):
+        start -= 1
+    run = _run(log, start)
+    if seq >= start + len(run) - 1:
+        return seq
+    answers, before = [], start - 1
+    while before >= 0 and _is_order_answer(log[before]):
+        answers.append(log[before])
+        before -= 1
+    moved = {_buried(e) for e in run}
+    private = any(isinstance(a, Answered) and a.seat != perspective and moved & set(_picks(a))
+                  for a in answers)
+    return start - 1 if private else seq
+
+
 def _is_order_answer(event: Event) -> bool:
     return isinstance(event, Answered) and event.kind == "order" and isinstance(event.pick, list)
 

@@ -105,6 +105,13 @@ def redact_event(event: Event, perspective: str, hidden: Collection[str] = (),
     return _hide(event, hidden) if hidden else event
 
 
+def board_seq(log: Sequence[Event], seq: int, perspective: str) -> int:
+    """The seq whose board ``perspective`` is shown at ``seq`` of ``log`` (the match's
+    events): ``seq``, but inside the moves of a group buried in an order ``perspective`` may
+    not know, the board before them (R46, :func:`replay.wotf.buryorder.board_seq`)."""
+    return buryorder.board_seq(log, seq, perspective)
+
+
 def _hide(event: Event, hidden: Collection[str]) -> Event:
     """``event`` with every mention of a ``hidden`` card replaced by ``?``: its id in any
     field that names a card (the card, a source, a wonder, picks, lists, a judge's

@@ -24,6 +24,8 @@ from replay.wotf import narrate, perspective
 from replay.wotf.cards import default_cards
 from replay.wotf.engine import Engine
 from replay.wotf.events import Answered, CardMoved, DrawDeclared, PlayDeclared
+from replay.wotf.evolve import evolve
+from replay.wotf.state import clone
 
 CASE = Path(__file__).resolve().parents[2] / "fixtures" / "conformance" / "abilities" / \
     "ab-seek-buries-in-the-owners-order.toml"
@@ -44,7 +46,19 @@ def _engine(data: dict[str, Any], revision: int) -> tuple[Engine, list[Event]]:
     state = C.build_state(data["state"], data.get("rules", "1.3.2"), db)
     state.revision = revision
     engine = Engine(db, state)
+    engine.position = clone(state)  # type: ignore[attr-defined]  # where the log starts
     return engine, list(engine.start())
+
+
+def _boards(engine: Engine, log: list[Event], who: str) -> list[Any]:
+    """The board ``who`` is shown at every seq of ``log`` (the fold of the events up to the
+    seq the game shows it, :func:`perspective.board_seq`)."""
+    states, state = [], clone(engine.position)  # type: ignore[attr-defined]
+    for event in log:
+        evolve(state, event)
+        states.append(clone(state))
+    return [perspective.board(states[perspective.board_seq(log, seq, who)], engine.db, who)
+            for seq in range(len(log))]
 
 
 def _seek(order: list[str]) -> tuple[Engine, list[Event]]:
@@ -67,13 +81,12 @@ def _fossil(order: list[str]) -> tuple[Engine, list[Event]]:
 
 
 def _view(engine: Engine, log: list[Event], who: str) -> tuple[list[Any], list[str], Any]:
-    """Every event as ``who`` reads it, their words and the board at the end."""
+    """Every event as ``who`` reads it, their words and the board it is shown at each."""
     hidden = perspective.face_down_ids(engine.state)
     seen = [perspective.redact_event(e, who, hidden, log, seq) for seq, e in enumerate(log)]
     names = perspective.card_names(engine.state, who, log)
     words = [narrate.narrate(e, None, names) for e in seen]
-    board = perspective.board(engine.state, engine.db, who)
-    return [msgspec.to_builtins(e) for e in seen], words, board
+    return [msgspec.to_builtins(e) for e in seen], words, _boards(engine, log, who)
 
 
 def _order_answer(log: list[Event]) -> int:

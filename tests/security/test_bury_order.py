@@ -12,50 +12,36 @@ real ``wonders serve`` (``where``).
 from __future__ import annotations
 
 import json
+import tomllib
 
 import pytest
 
+from replay.resources import decks_dir
 from tests.web.test_api_hidden_info import Table, _public_views, _seat_views
 from web.api.handles import handle_of
 
 SEER = "Crystal Seer"  # On Arrival: Seek 3 a Wonder with cost 2 or less
 SECRET = "s" * 32  # the secret key of tests.web.test_api.new_app and of LiveServer
+PETRAIA = tomllib.loads((decks_dir() / "petraia-stone.toml").read_text(encoding="utf-8"))["cards"]
 
 
 @pytest.fixture
 def table(tmp_path, where):
-    """A live match, A playing the Petraia deck that holds Crystal Seer."""
-    t = Table.__new__(Table)
-    t.api = where if where is not None else _in_process(tmp_path)
-    status, created = t.api.call("POST", "/api/matches", _organizer(), {
-        "seats": [{"player": "Ann", "preset": "petraia-stone"},
-                  {"player": "Bob", "preset": "thalwind-sky"}], "previous_loser": "B"})
-    assert status == 201, created
-    t.mid, t.tokens = created["match_id"], created["tokens"]
-    from tests.web.test_api import _to_turn
-    _to_turn(t.api, t.mid, t.tokens)
-    return t
-
-
-def _in_process(tmp_path):
-    from tests.web.test_api import Api, new_app
-    return Api(new_app(tmp_path, spectator_delay=0))
-
-
-def _organizer() -> str:
-    from tests.web.test_api import ORGANIZER
-    return ORGANIZER
+    """A live match, in-process or on a real ``wonders serve`` (``where``), A playing the
+    shipped Petraia deck that holds Crystal Seer."""
+    return Table(tmp_path, deck=PETRAIA, api=where, spectator_delay=0)
 
 
 def _seek_and_bury(t: Table) -> list[str]:
     """The judge puts Crystal Seer in A's hand and three cards on top of A's deck, two of
     them different, none a Wonder of cost 2 or less; A plays the Seer and buries the three
-    in the reverse of the revealed order.  Returns the order A chose."""
+    in an order that is not the revealed one.  Returns the order A chose."""
     seer = t.card("A", SEER)
     deck = [c for c in t.omniscient()["players"]["A"]["deck"] if c["id"] != seer]
     misses = [c for c in deck if not (c["type"] == "wonder" and (c["cost"] or 0) <= 2)]
     top = [misses[0], next(c for c in misses if c["name"] != misses[0]["name"])]
     top.append(next(c for c in misses if c not in top))
+    top.sort(key=deck.index)  # they stay in the deck's order: the revealed order
     others = [c for c in deck if c not in top]
     t.rule([{"op": "move", "card": seer, "to_zone": "hand", "seat": "A"},
             *({"op": "move", "card": c["id"], "to_zone": "deck"} for c in others),
@@ -111,6 +97,24 @@ def test_the_other_seat_and_the_public_cant_read_a_bury_order(table):
         assert [e["event"]["pick"] for e in events if e["event"]["type"] == "Answered"
                 and e["event"]["kind"] == "order"] == [order], role
         assert "in this order" in table.text(f"/api/matches/{{mid}}/events?from={start}", role)
+
+
+def test_a_delayed_spectator_whose_view_stops_at_the_answer_cant_read_it(table):
+    """The public's horizon right at the owner's answer, its moves not yet shown: the answer
+    alone must not tell the order (the moves that make it a bury's come after)."""
+    if getattr(table.api, "live", False):
+        pytest.skip("moves the spectator delay of the in-process app: in-process only")
+    start = table.length()
+    order = _seek_and_bury(table)
+    events = table.get(f"/api/matches/{{mid}}/events?from={start}", "judge")["events"]
+    answer = next(e["seq"] for e in events if e["event"]["type"] == "Answered"
+                  and e["event"]["kind"] == "order")
+    svc = table.api.app.extensions["wonders"]
+    svc.settings = svc.settings.model_copy(update={"spectator_delay": table.length() - 1 - answer})
+    assert table.get("/api/public/matches/{mid}/state")["seq"] == answer
+    for where, text in _public_views(table, start).items():
+        told = _tells(text, order)
+        assert told is None, f"public {where} at the answer tells the bury order: {told}"
 
 
 def test_once_the_match_has_ended_the_bury_order_is_public(table):
