@@ -43,13 +43,14 @@ def as_seen(event: Event, log: Sequence[Event], seq: int, perspective: str) -> E
     after an answer is written with it, or with the last answer of a group of both seats)."""
     if perspective == "omniscient" or not _is_concerned(type(event)):
         return event  # (most events: one look-up of their type)
+    answer = isinstance(event, Answered) and _is_order_answer(event)
+    if not (answer or _is_run_member(event)):
+        return event  # a draw, a play, any other answer: as it is
     if not 0 <= seq < len(log) or log[seq] != event:
         return event  # not the event at ``seq`` of this log: nothing to tell it by
-    if isinstance(event, Answered) and _is_order_answer(event):
+    if isinstance(event, Answered):
         return _answer_as_seen(event, log, seq, perspective)
-    if _is_run_member(event):
-        return _move_as_seen(log, seq, perspective)
-    return event
+    return _move_as_seen(log, seq, perspective)
 
 
 #: Event class -> whether it may be part of a bury (an answer, a move, what a move brings
