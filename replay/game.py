@@ -215,8 +215,11 @@ class Game(Protocol):
     def hidden_ids(self, state: Any) -> frozenset[str]:
         """Cards whose identity is hidden from every non-omniscient viewer at this state."""
 
-    def redact(self, event: Event, view: str, hidden: Iterable[str] = ()) -> Event:
-        """``event`` as ``view`` (a perspective) may see it."""
+    def redact(self, event: Event, view: str, hidden: Iterable[str] = (),
+               log: Sequence[Event] = (), seq: int | None = None) -> Event:
+        """``event`` as ``view`` (a perspective) may see it.  ``log`` and ``seq``: the
+        match's events as written and the event's place among them, for what a viewer may
+        see of an event only knowing the events around it (Wonders: a bury's order, R46)."""
 
     def board(self, state: Any, match_cards: Any, view: str) -> dict[str, Any]:
         """The board view model (JSON-ready) for a perspective."""

@@ -455,8 +455,11 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
         except ReplayError as exc:  # e.g. a card today's pool no longer has
             click.echo(f"warning: today's engine cannot re-derive this match ({exc}); "
                        f"shown as recorded", err=True)
-    picture = played.board(rep.state_at(seq), cards, perspective)
-    event = played.redact(rep.events[seq], perspective, played.hidden_ids(final))
+    shown = getattr(played, "board_seq", None)  # R46: not a bury's order mid-way
+    picture = played.board(rep.state_at(shown(rep.events, seq, perspective) if shown else seq),
+                           cards, perspective)
+    event = played.redact(rep.events[seq], perspective, played.hidden_ids(final),
+                          rep.events, seq)
     if as_json:
         import msgspec
         picture["seq"] = seq

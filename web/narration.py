@@ -54,6 +54,10 @@ class Narrator:
         last = table.length - 1 if last is None else min(last, table.length - 1)
         game, events = table.game, table.events[:last + 1]
         self.game, self.perspective, self.last = game, perspective, last
+        # Every event written, past ``last`` too: what a viewer may see of an event can take
+        # the events of its batch (a bury's order, docs/rulings.md R46), and a batch is
+        # written whole even where a delayed reader's view stops inside it.
+        self.log: Sequence[Event] = table.events
         # Hidden as of ``last``: a card face down then and turned face up since stays hidden.
         self.hidden = game.hidden_ids(table.state_at(last))
         self.names: Mapping[str, str] = game.card_names(table.state, perspective, events)
@@ -61,12 +65,13 @@ class Narrator:
         self.cards = getattr(table, "cards", None)  # the match's own (a Table's), if known
         self.undone = undone_by(events)
 
-    def redact(self, event: Event) -> Event:
-        return self.game.redact(event, self.perspective, self.hidden)
+    def redact(self, event: Event, seq: int) -> Event:
+        """``event`` (the one at ``seq``, as recorded) as this reader may see it."""
+        return self.game.redact(event, self.perspective, self.hidden, self.log, seq)
 
-    def text(self, event: Event) -> str:
-        """The event's sentence (``event`` as recorded: it is redacted here)."""
-        return self.words(self.redact(event))
+    def text(self, event: Event, seq: int) -> str:
+        """The sentence of the event at ``seq`` (``event`` as recorded: it is redacted here)."""
+        return self.words(self.redact(event, seq))
 
     def words(self, redacted: Event) -> str:
         """The sentence of an event already redacted for this perspective."""

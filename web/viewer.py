@@ -254,7 +254,7 @@ def _step(table: Table, seq: int, perspective: str, last: int) -> bytes:
         # Hidden as of ``last``, what this viewer may see (not the live state: a card face
         # down at the horizon and turned face up since is still hidden here).
         game, narrator = table.game, Narrator(table, perspective, last)
-        event = narrator.redact(table.events[seq])
+        event = narrator.redact(table.events[seq], seq)
         data = msgspec.json.encode({
             "match_id": table.match_id, "seq": seq, "last": last, "length": last + 1,
             "live": not table.state.over, "perspective": perspective, "game": game.name,
@@ -287,7 +287,7 @@ def _timeline(table: Table, perspective: str, start: int, last: int) -> dict:
         round_at.append(current)
         if seq >= start:
             events.append({"seq": seq, "round": current, "kind": type(event).__name__,
-                           "text": narrator.text(event), "undone_by": narrator.undone_by(seq)})
+                           "text": narrator.text(event, seq), "undone_by": narrator.undone_by(seq)})
     return {
         "match_id": table.match_id, "perspective": perspective, "last": last,
         "length": last + 1, "live": not table.state.over, "from": start,

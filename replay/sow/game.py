@@ -151,8 +151,9 @@ class StateOfWonder:
     def hidden_ids(self, state: SowState) -> frozenset[str]:
         return perspective.hidden_ids(state)
 
-    def redact(self, event: Event, view: str, hidden: Iterable[str] = ()) -> Event:
-        return perspective.redact(event, view, hidden)
+    def redact(self, event: Event, view: str, hidden: Iterable[str] = (),
+               log: Sequence[Event] = (), seq: int | None = None) -> Event:
+        return perspective.redact(event, view, hidden)  # each event by itself
 
     def board(self, state: SowState, match_cards: CardPool, view: str) -> dict[str, Any]:
         return perspective.board(state, match_cards, view)

@@ -214,8 +214,16 @@ class WondersOfTheFirst:
     def hidden_ids(self, state: GameState) -> frozenset[str]:
         return perspective.face_down_ids(state)
 
-    def redact(self, event: Event, view: str, hidden: Iterable[str] = ()) -> Event:
-        return perspective.redact_event(event, view, frozenset(hidden))
+    def redact(self, event: Event, view: str, hidden: Iterable[str] = (),
+               log: Sequence[Event] = (), seq: int | None = None) -> Event:
+        return perspective.redact_event(event, view, frozenset(hidden), log, seq)
+
+    def board_seq(self, log: Sequence[Event], seq: int, view: str) -> int:
+        """The seq whose board ``view`` is shown at ``seq`` of ``log`` (the match's events):
+        ``seq`` itself but inside the moves of a group buried in an order ``view`` may not
+        know (R46, :func:`replay.wotf.perspective.board_seq`).  Optional member: a game
+        without it shows every seq's own board."""
+        return perspective.board_seq(log, seq, view)
 
     def board(self, state: GameState, match_cards: cards.CardDB, view: str) -> dict[str, Any]:
         return perspective.board(state, match_cards, view)

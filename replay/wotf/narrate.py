@@ -60,7 +60,7 @@ from replay.wotf.events import (
     TokenCreated,
     TriggerResolved,
 )
-from replay.wotf.words import CARD_ID, Words
+from replay.wotf.words import CARD_ID, HIDDEN, Words
 
 
 def _num(x: object) -> str:
@@ -443,6 +443,8 @@ def _answer_words(kind: str, pick: Pick, w: Words) -> str:
         return "chooses yes" if pick in ("yes", True) else "chooses no"
     if kind == "order":
         order = pick if isinstance(pick, list) else [pick]
+        if all(p == HIDDEN for p in order):  # an owner's bury order, kept from this reader (R46)
+            return f"puts the {len(order)} cards in the order of their choice"
         return f"puts them in this order: {w.cards([str(p) for p in order])}"
     if kind == "realm":
         return f"chooses realm {pick}"

@@ -18,6 +18,7 @@ from typing import Any
 import msgspec
 
 from ledger.events import Event, recorded_number
+from replay.wotf import buryorder
 from replay.wotf.cards import CardDB
 from replay.wotf.events import (
     Answered,
@@ -84,17 +85,31 @@ def face_down_ids(state: GameState) -> frozenset[str]:
     return frozenset(cid for cid, c in state.cards.items() if c.face_down)
 
 
-def redact_event(event: Event, perspective: str, hidden: Collection[str] = ()) -> Event:
+def redact_event(event: Event, perspective: str, hidden: Collection[str] = (),
+                 log: Sequence[Event] = (), seq: int | None = None) -> Event:
     """The event as ``perspective`` may see it (hidden card identities replaced by ``?``).
 
     ``hidden`` names the cards face down at the viewer's horizon (:func:`face_down_ids`):
     any event naming one of them -- before it went face down, the move that put it there, a
     tap, a counter, an answer, a judge's operation -- shows ``?`` instead (Face Down, rule
-    510: nobody but the omniscient view knows which face-down card is which)."""
+    510: nobody but the omniscient view knows which face-down card is which).
+
+    ``log`` and ``seq``: the match's events as written and the event's place among them.
+    With them, an owner's bury order stays its own (R46, :mod:`replay.wotf.buryorder`): the
+    answer that chose it shows ``?`` and the group's moves come in a canonical order."""
     if perspective == "omniscient":
         return event
+    if seq is not None:
+        event = buryorder.as_seen(event, log, seq, perspective)
     event = _redact(event, perspective)
     return _hide(event, hidden) if hidden else event
+
+
+def board_seq(log: Sequence[Event], seq: int, perspective: str) -> int:
+    """The seq whose board ``perspective`` is shown at ``seq`` of ``log`` (the match's
+    events): ``seq``, but inside the moves of a group buried in an order ``perspective`` may
+    not know, the board before them (R46, :func:`replay.wotf.buryorder.board_seq`)."""
+    return buryorder.board_seq(log, seq, perspective)
 
 
 def _hide(event: Event, hidden: Collection[str]) -> Event:

@@ -41,7 +41,11 @@ def head_engine(table: Table, seq: int) -> Any | None:
 
 
 def board_at(table: Table, seq: int, perspective: str) -> Board:
-    """The board at ``seq`` from ``perspective``."""
+    """The board at ``seq`` from ``perspective`` (the game may show an earlier seq's: inside
+    the moves of a group buried in an order the perspective may not know, R46)."""
+    shown = getattr(table.game, "board_seq", None)
+    if shown is not None:
+        seq = shown(table.events, seq, perspective)
     engine = head_engine(table, seq)
     if engine is not None:
         return table.game.head_board(engine, perspective)  # type: ignore[attr-defined]

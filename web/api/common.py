@@ -201,7 +201,7 @@ def event_out(narrator: Narrator, stored: Stored) -> EventOut:
 def event_fields(narrator: Narrator, stored: Stored) -> dict[str, Any]:
     """:func:`event_out`'s fields, as its ``model_dump()`` gives them (a live follow stream
     writes them as they are: tests/web/test_follow_messages.py compares the two)."""
-    event = narrator.redact(stored.event)
+    event = narrator.redact(stored.event, stored.seq)
     # ``batch`` (the seq of its batch's last event) stops where the reader's view stops: a
     # delayed spectator's last events would otherwise tell how far past the delay their
     # batch -- the live match -- has gone (a reader who sees everything sees whole batches).
