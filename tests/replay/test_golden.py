@@ -114,6 +114,30 @@ def test_a_revision_11_match_keeps_its_behaviour_and_revision_10_would_differ():
             Replay(events, default_cards())
 
 
+def test_a_revision_10_recording_made_today_keeps_its_behaviour_and_revision_11_would_differ(
+        tmp_path):
+    """Recorded today at revision 10 with the v1.3.2 revision-11 golden match's arguments, a
+    match with rage attacks sacrifices each rage Wonder after the end-of-battle batch, with no
+    `rage_sacrifice` trigger, and re-derives at revision 10; claimed as revision 11, it
+    diverges.  (Revision 10's engine is the one that recorded golden-s3-r10-*: their hashes
+    are pinned above.)"""
+    from replay.simulate import simulate_matches
+    from replay.wotf.decks import load_decks
+
+    db = default_cards()
+    store = FileStore(tmp_path)
+    [opened] = simulate_matches(store, db, load_decks(None, db), 1, seed=3039, ruleset="1.3.2",
+                                bots=("greedy", "random"), prefix="r10", rules_revision=10)
+    stored = list(store.read(opened.match_id))
+    Replay(stored, default_cards())  # verifies at revision 10
+    events = [s.event for s in stored]
+    assert any(getattr(e, "reason", "") == "sacrifice: rage" for e in events)
+    assert not any(getattr(e, "ability", "") == "rage_sacrifice" for e in events)
+    events[0] = msgspec.structs.replace(events[0], rules_revision=11)
+    with pytest.raises(Divergence):
+        Replay(events, default_cards())
+
+
 def _write() -> None:  # pragma: no cover - a maintenance command
     import shutil
     import tempfile
