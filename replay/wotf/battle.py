@@ -1,4 +1,5 @@
-"""Battles (rule 404.3): the six steps of 404.3.2, seizing stones, deathstrike and flying.
+"""Battles (rule 404.3): the six steps of 404.3.2, seizing stones, deathstrike and flying
+(and, from revision 11, Rage's sacrifice among the end-of-battle effects).
 
 Read :meth:`Battles.battle` top to bottom; the two rulesets differ in where deathstrike
 resolves and when flying moves (see ``../shared/rules/README.md``).
@@ -19,7 +20,7 @@ from replay.wotf.events import (
     SeizePrevented,
     StoneSeized,
 )
-from replay.wotf.revisions import END_OF_BATTLE_BATCH_REVISION
+from replay.wotf.revisions import END_OF_BATTLE_BATCH_REVISION, RAGE_SACRIFICE_BATCH_REVISION
 from replay.wotf.state import GameState, Seat, other
 from replay.wotf.table import Component, Flow
 from replay.wotf.trigger import Trigger
@@ -59,7 +60,7 @@ class Battles(Component):
             yield from self._seize(realm, winner, attacker)
         # Step 6, end of battle.
         if s.revision >= END_OF_BATTLE_BATCH_REVISION:
-            yield from self._end_of_battle(realm, attacker, strikers, fliers)
+            yield from self._end_of_battle(realm, attacker, strikers, fliers, rage_card)
         else:
             if s.ruleset == "1.2":
                 # v1.2 Deathstrike: its effect resolves in the end-of-battle step.
@@ -69,17 +70,20 @@ class Battles(Component):
             else:
                 yield from self._fly(fliers, attacker)  # v1.3.2 Flying: battle step 6
             yield from self.g.resolve(self._step_triggers(realm, None, "battle_ends"))
-        if rage_card is not None and s.cards[rage_card].zone == "world":
+        if rage_card is not None and s.revision < RAGE_SACRIFICE_BATCH_REVISION and \
+                s.cards[rage_card].zone == "world":
             yield from self.g.die(rage_card, "sacrifice", "rage")  # Rage: sacrificed after its battle
         yield from self.g.settle()
 
     def _end_of_battle(self, realm: int, attacker: Seat, strikers: list[Trigger],
-                       fliers: list[str]) -> Flow:
+                       fliers: list[str], rage_card: str | None) -> Flow:
         """404.3.2 step 6 (revision 10): "resolve any end-of-battle effects. These include
         abilities such as Flying ..., Deathstrike [v1.2], or other cards that trigger 'at end
         of battle'" -- they happen at the same time, so they are one batch of triggers in the
         active player's order (502), each collected before any of them resolves: a flier's
         own "end of battle" ability triggers even if it flies first (docs/rulings.md R42).
+        From revision 11 Rage's "sacrifice this at the end of battle" is one of them (a
+        ``rage_sacrifice`` trigger); revision 10 sacrificed the rage Wonder after the batch.
         Revisions 1-9 moved the fliers first, then collected the end-of-battle abilities of
         the cards still here (v1.2: deathstrike first)."""
         batch: list[Trigger] = []
@@ -91,6 +95,9 @@ class Battles(Component):
             batch += [Trigger(fid, attacker, "flying", realm) for fid in fliers
                       if can_fly(self.g, fid, attacker)]
         batch += self._step_triggers(realm, None, "battle_ends")
+        if rage_card is not None and self.state.revision >= RAGE_SACRIFICE_BATCH_REVISION \
+                and self.state.cards[rage_card].zone == "world":
+            batch.append(Trigger(rage_card, attacker, "rage_sacrifice", realm))
         yield from self.g.resolve(batch)
 
     def _step_triggers(self, realm: int, seat: Seat | None, event: str) -> list[Trigger]:

@@ -33,7 +33,11 @@ from replay.wotf.events import (
     TriggersQueued,
     Unequipped,
 )
-from replay.wotf.revisions import EQUIP_LEAVES_REVISION, EQUIP_ON_MOVE_REVISION
+from replay.wotf.revisions import (
+    EQUIP_LEAVES_REVISION,
+    EQUIP_ON_CONTROL_REVISION,
+    EQUIP_ON_MOVE_REVISION,
+)
 from replay.wotf.selectors import Context
 from replay.wotf.state import Seat, controller_of, other
 from replay.wotf.statics import ANY_POWER_OPS
@@ -139,12 +143,15 @@ class Effects(Component):
         """403.5: On Round End triggers; Unstable sacrifices the card."""
         return self.g.run_event(Occurrence("round_ends"))
 
-    def end_round_effects(self) -> None:
-        """403.5: "this round" effects end (control taken this round returns first)."""
-        self.g.return_round_control()
+    def end_round_effects(self) -> Flow:
+        """403.5: "this round" effects end (control taken this round returns first); then the
+        effects resulting from their ending resolve ("Resolve any resulting effects", v1.2
+        403.5: from revision 11, equipment equipping a Wonder whose control returned)."""
+        returned = self.g.return_round_control()
         for c in list(self.state.cards.values()):
             if c.effects and any(e.until == "round" for e in c.effects):
                 self.emit(EffectsEnded(c.id, "round"))
+        return self.resolve(self.control_triggers(returned))
 
     # -- arriving and moving -------------------------------------------------------------
 
@@ -254,13 +261,23 @@ class Effects(Component):
                 if self.is_equipment(item.id) and item.equipped_to is None:
                     triggers.append(Trigger(item.id, controller_of(item), "equip", c.realm))
                 elif (self.state.revision >= 2 and self.is_equipment(item.id)
-                      and item.equipped_to not in (None, cid)):
+                      and item.equipped_to not in (None, cid)
+                      and self._hosted_by_its_controller(item.id)):
                     # Equip (revision 2): "If a Wonder you control arrives in the same realm as
                     # an equipped Wonder you control, you may choose to move the equipment to
                     # the new Wonder as a triggered effect."
                     triggers.append(Trigger(item.id, controller_of(item), "equip_move", c.realm,
                                             subject=cid))
         return triggers
+
+    def _hosted_by_its_controller(self, item: str) -> bool:
+        """Equip's option to move equipment to an arriving Wonder is for "an equipped Wonder
+        you control": from revision 11 not for equipment left on a Wonder whose control
+        changed (505.1; R43); revisions 2-10 offered it whoever controlled the Wonder."""
+        c = self.state.cards[item]
+        if self.state.revision < EQUIP_ON_CONTROL_REVISION or c.equipped_to is None:
+            return True
+        return self.state.cards[c.equipped_to].controller == c.controller
 
     def equip_on_move(self, o: Occurrence) -> list[Trigger]:
         """Equip (revision 10): a Wonder that moves into a realm where its controller has
@@ -275,6 +292,41 @@ class Effects(Component):
         return [Trigger(item.id, controller_of(item), "equip", o.place)
                 for item in self.view.in_realm(o.place, c.controller)
                 if self.is_equipment(item.id) and item.equipped_to is None]
+
+    def equip_on_control(self, o: Occurrence) -> list[Trigger]:
+        """Equip (revision 11): a Wonder whose control changes stays in its realm (505.1) and is
+        now an allied Wonder of its new controller's unequipped equipment there, which equips
+        ("When an unequipped equipment is in the same realm as an allied Wonder, it
+        automatically equips with a triggered effect", both rulesets; docs/rulings.md R43);
+        so does unequipped equipment whose own control changes beside an ally.  Equipment
+        already on the Wonder stays equipped under its old controller (505.1: "any items
+        equipped to it stay equipped, but do not change control").  Revisions 1-10 set off
+        nothing."""
+        if self.state.revision < EQUIP_ON_CONTROL_REVISION:
+            return []
+        c = self.state.cards[o.card]
+        if c.zone != "world":
+            return []
+        if self.is_equipment(o.card):
+            ready = c.equipped_to is None and bool(self.allies_for(o.card))
+            return [Trigger(o.card, controller_of(c), "equip", c.realm)] if ready else []
+        if not self.view.is_wonder(o.card):
+            return []
+        return [Trigger(item.id, controller_of(item), "equip", c.realm)
+                for item in self.view.in_realm(c.realm, c.controller)
+                if self.is_equipment(item.id) and item.equipped_to is None]
+
+    def control_triggers(self, cards: list[str]) -> list[Trigger]:
+        """The triggers of the cards whose control changed at once (one effect, or the end of
+        the round's "this round" control), one batch (502); an equipment beside two of them
+        triggers once."""
+        triggers: list[Trigger] = []
+        for cid in cards:
+            c = self.state.cards[cid]
+            for t in self.g.run_event(Occurrence("control_changes", cid, c.controller, c.realm)):
+                if t not in triggers:
+                    triggers.append(t)
+        return triggers
 
     def reequip_left_behind(self, items: list[str]) -> list[Trigger]:
         """Equip (revision 10): equipment whose Wonder left The World other than by dying
@@ -464,6 +516,14 @@ def _rage(g: Rules, t: Trigger) -> Flow:
         yield from g.battle(t.controller, c.realm, rage_card=t.source)
 
 
+def _rage_sacrifice(g: Rules, t: Trigger) -> Flow:
+    """Rage: "If you do, sacrifice this at the end of battle" -- from revision 11 an
+    end-of-battle effect in the batch of 404.3.2 step 6, ordered with the others (502; R42)."""
+    if g.state.cards[t.source].zone == "world":
+        g.resolved(t, "sacrificed")
+        yield from g.die(t.source, "sacrifice", "rage")
+
+
 def _rage_forbidden(g: Rules, seat: Seat, realm: int) -> bool:
     """v1.3.2 404.3.1, from revision 9: "If an effect states that players or Wonders can't
     attack in a realm, no attack can take place there, including attacks that would otherwise
@@ -623,6 +683,9 @@ def _equip_move(g: Rules, t: Trigger) -> Flow:
     if (item.zone != "world" or wonder.zone != "world" or item.realm != wonder.realm
             or wonder.controller != item.controller or item.equipped_to in (None, wonder.id)):
         return
+    host = g.state.cards[item.equipped_to]
+    if g.state.revision >= EQUIP_ON_CONTROL_REVISION and host.controller != item.controller:
+        return  # "an equipped Wonder you control" (R43): its control changed meanwhile
     answer = yield from g.ask(Prompt(t.controller, "may", options=["yes", "no"], card=t.source,
                                      text=f"move {item.name} to {wonder.name}?"))
     if answer == "yes":
@@ -630,7 +693,8 @@ def _equip_move(g: Rules, t: Trigger) -> Flow:
     g.resolved(t, f"moved to {wonder.id}" if answer == "yes" else "stays")
 
 
-_HANDLERS = {"guardian": _guardian, "deathstrike": _deathstrike, "rage": _rage, "call": _call,
+_HANDLERS = {"guardian": _guardian, "deathstrike": _deathstrike, "rage": _rage,
+             "rage_sacrifice": _rage_sacrifice, "call": _call,
              "symbiosis": _symbiosis, "unstable": _unstable, "ascend": _ascend, "equip": _equip,
              "equip_move": _equip_move, "flying": _flying}
 

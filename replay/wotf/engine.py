@@ -348,7 +348,7 @@ class Engine:
     def round_end_triggers(self) -> list[Trigger]:
         return self._effects.round_end_triggers()
 
-    def end_round_effects(self) -> None:
+    def end_round_effects(self) -> Flow:
         return self._effects.end_round_effects()
 
     def enter_world(self, cid: str, controller: Seat, realm: int, reason: str) -> Flow:
@@ -365,6 +365,9 @@ class Engine:
 
     def reequip_left_behind(self, items: list[str]) -> list[Trigger]:
         return self._effects.reequip_left_behind(items)
+
+    def control_triggers(self, cards: list[str]) -> list[Trigger]:
+        return self._effects.control_triggers(cards)
 
     def shield_prevents(self, cid: str, what: str) -> Flow:
         return self._effects.shield_prevents(cid, what)
@@ -413,7 +416,7 @@ class Engine:
     def delayed_returns(self) -> Flow:
         return self._scripts.delayed_returns()
 
-    def return_round_control(self) -> None:
+    def return_round_control(self) -> list[str]:
         return self._scripts.return_round_control()
 
     def replaced(self, cid: str, event: str) -> Flow:

@@ -130,7 +130,7 @@ class Match(Component):
         if s.round == 7:
             self.declare_winner()
             return
-        self.g.end_round_effects()
+        yield from self.g.end_round_effects()
         yield from self.g.settle()
         if not s.over:
             yield from self.begin_round()

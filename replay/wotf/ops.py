@@ -403,15 +403,17 @@ def _gain(g: Rules, op: Gain, ctx: Context) -> Flow:
 def _control(g: Rules, op: Control, ctx: Context) -> Flow:
     """Gain control: the card moves to your side of the same realm (506)."""
     cards = yield from g.choose(op.target, ctx, "gain control of which card?")
-    done = False
+    gained: list[str] = []
     for cid in cards:
         before = controller_of(g.state.cards[cid])  # a card in The World (506)
         if g.set_controller(cid, ctx.controller):
-            done = True
+            gained.append(cid)
             if op.until == "round":
                 g.add_effect(cid, "control", 0, "round", before)
     ctx.chosen = cards
-    return done
+    # Equip (revision 11, R43): the new controller's equipment beside them equips.
+    yield from g.resolve(g.control_triggers(gained))
+    return bool(gained)
 
 
 def _copy(g: Rules, op: Copy, ctx: Context) -> Flow:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from replay.errors import NewerRevisionError
 
 #: The revision new matches are recorded at.
-RULES_REVISION = 10
+RULES_REVISION = 11
 
 #: From this revision the stack (triggers waiting to resolve, what is resolving, stated loops,
 #: targeting, v1.2 fliers) is recorded as events; before, the same events are applied to the
@@ -41,6 +41,17 @@ EQUIP_LEAVES_REVISION = 10
 #: never sees; before, such a loop went on until the engine ran out of stack.
 LOOP_NET_REVISION = 10
 LOOP_NET_DEPTH = 50
+
+#: From this revision Rage's "sacrifice this at the end of battle" is an end-of-battle effect
+#: collected with the others of 404.3.2 step 6, in the active player's order (502; R42);
+#: before, the rage Wonder was sacrificed after that batch had resolved.
+RAGE_SACRIFICE_BATCH_REVISION = 11
+
+#: From this revision a change of control sets off the equip trigger of the new controller's
+#: unequipped equipment in that realm (an allied Wonder beside it now), and Equip's "move the
+#: equipment to the arriving Wonder" option needs the equipped Wonder to be controlled by the
+#: equipment's controller ("an equipped Wonder you control"; Equip, 505.1; R43).
+EQUIP_ON_CONTROL_REVISION = 11
 
 #: What each revision changed (0 means "recorded before revisions existed" and derives as 1).
 REVISIONS: dict[int, str] = {
@@ -138,6 +149,17 @@ REVISIONS: dict[int, str] = {
         "card that had left; an ability nested in its own resolution more than 50 deep, on "
         "whatever cards (a copy loop through new tokens), is prevented (503, R18); before, "
         "the engine ran out of stack",
+    11: "two questions R42 and R43 had left open (docs/rulings.md): Rage's \"sacrifice this at "
+        "the end of battle\" is an end-of-battle effect (404.3.2 step 6), a `rage_sacrifice` "
+        "trigger collected with Flying, Deathstrike (v1.2) and the \"end of battle\" "
+        "abilities in the active player's order (502), so a raging flier may fly and then be "
+        "sacrificed, or be sacrificed first; before, it was sacrificed after the batch; a "
+        "change of control makes the Wonder an ally of its new controller's unequipped "
+        "equipment in that realm, which equips (Equip: \"When an unequipped equipment is in "
+        "the same realm as an allied Wonder, it automatically equips\"), and the equipment "
+        "already on it stays there under its old controller (505.1), which can no longer move "
+        "it to an arriving Wonder (\"an equipped Wonder you control\"); before, a change of "
+        "control set off no equip trigger, and that option was offered",
 }
 
 

@@ -394,12 +394,16 @@ class Scripts(Component):
         if realm is not None:
             yield from self.g.enter_world(c.id, seat, realm, "returned")
 
-    def return_round_control(self) -> None:
-        """403.5: "this round" control ends; the card returns unless its owner "can't" control it."""
-        for c in self.view.world():
+    def return_round_control(self) -> list[str]:
+        """403.5: "this round" control ends; the card returns unless its owner "can't" control
+        it.  Gives the cards whose control returned."""
+        returned: list[str] = []
+        for c in list(self.view.world()):
             for e in c.effects:
-                if e.kind == "control" and e.until == "round":
-                    self.g.set_controller(c.id, as_seat(e.source))  # the seat it had before
+                if e.kind == "control" and e.until == "round" and \
+                        self.g.set_controller(c.id, as_seat(e.source)):  # the seat it had before
+                    returned.append(c.id)
+        return returned
 
 
 def event_keys(event: str, by: str | None, card: Card, scope: str, round_: int) -> list[str]:

@@ -14,6 +14,9 @@ from collections.abc import Mapping
 
 HIDDEN = "?"  # what a redacted event shows for a card it may not name (perspective.HIDDEN)
 UNNAMED = "a hidden card"
+#: Keyword triggers whose name is not the keyword people read: Rage's sacrifice at the end of
+#: its battle (revision 11, docs/rulings.md R42) reads "Mad Boar's rage: sacrificed".
+SPOKEN = {"rage_sacrifice": "rage"}
 
 #: A card instance id: ``<seat><n>`` (deck), ``<seat>-T<n>`` (archive tokens) or
 #: ``<seat>-t<n>`` (stand-in tokens).
@@ -60,7 +63,7 @@ class Words:
             return "ability"
         if label.startswith("ab:") or "#" in label:
             return "ability"
-        return label
+        return SPOKEN.get(label, label)
 
     def text(self, text: str) -> str:
         """Free text the engine wrote, with card ids and ability keys put in words."""

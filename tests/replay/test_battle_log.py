@@ -128,14 +128,43 @@ def test_the_defender_chooses_the_protector_whose_counter_stops_the_seizure():
 
 def test_a_rage_attack_ends_with_its_wonder_sacrificed_for_rage():
     """Rage: "if you do, sacrifice this at the end of battle" -- recorded as a sacrifice for
-    rage, and counted among A's sacrifices, after the defender seized the stone."""
-    played = run(case("c-rage-sacrificed-even-after-losing"))
-    assert played.steps[1].events[2:] == [
+    rage, and counted among A's sacrifices, after the defender seized the stone.  From
+    revision 11 the sacrifice is an end-of-battle effect (404.3.2 step 6, R42): a lone
+    `rage_sacrifice` trigger here, resolved (TriggerResolved) before the card moves; revision
+    10 sacrificed it after the end-of-battle batch, with no trigger."""
+    sacrificed = [
+        CardMoved("boar", "Mad Boar", "A", "world", "abyss", "sacrifice: rage", from_realm=1),
+        EventCounted("A:sacrifice", 1),
+        TurnEnded("A", "B"),
+    ]
+    battle = [
         BattleStarted(1, "A", "B", free_attack=False),
         BattleResolved(1, "A", 4, 5, "defender"),
         Answered("B", "stone", "center", auto=True),
         StoneSeized(1, "B", "center"),
-        CardMoved("boar", "Mad Boar", "A", "world", "abyss", "sacrifice: rage", from_realm=1),
+    ]
+    played = run(case("c-rage-sacrificed-even-after-losing"))
+    assert played.steps[1].events[2:] == [
+        *battle, TriggerResolved("boar", "Mad Boar", "rage_sacrifice", "A", "sacrificed"),
+        *sacrificed]
+    played = run(case("c-rage-sacrificed-even-after-losing"), revision=10)
+    assert played.steps[1].events[2:] == [*battle, *sacrificed]
+
+
+def test_a_raging_fliers_sacrifice_is_ordered_with_its_flight():
+    """Revision 11 (R42): Rage's sacrifice and Flying are one end-of-battle batch in the
+    active player's order (502): queued in that order, the flight first, then the sacrifice
+    in the realm the flier went to."""
+    played = run(case("c-rage-a-raging-flier-flies-then-is-sacrificed"))
+    order = played.steps[2].prompt
+    assert order is not None and order["kind"] == "order"
+    assert played.steps[2].events[:2] == [
+        Answered("A", "order", ["boar:flying", "boar:rage_sacrifice"]),
+        TriggersQueued([Trigger("boar", "A", "flying", 2), Trigger("boar", "A", "rage_sacrifice", 2)]),
+    ]
+    assert played.steps[3].events[-4:] == [
+        TriggerResolved("boar", "Storm Boar", "rage_sacrifice", "A", "sacrificed"),
+        CardMoved("boar", "Storm Boar", "A", "world", "abyss", "sacrifice: rage", from_realm=3),
         EventCounted("A:sacrifice", 1),
         TurnEnded("A", "B"),
     ]

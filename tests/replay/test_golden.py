@@ -4,7 +4,7 @@ behaviour shows up as a divergence or a different hash.
 The corpus is re-derived at each file's recorded ruleset and rules revision (issue 12, point 5):
 a change to what the engine derives that is not kept behind a revision bump fails here.
 Files of schema 2 (golden-1*, golden-ab-*) were recorded before events were fold-complete;
-golden-s3-* are schema 3, recorded at revisions 1 to 10.
+golden-s3-* are schema 3, recorded at revisions 1 to 11.
 
 To re-record after an intended rules change:
 ``python -m tests.replay.test_golden --write`` (then review the diff of fixtures/matches/).
@@ -93,6 +93,51 @@ def test_a_revision_10_match_keeps_its_behaviour_and_revision_9_would_differ():
             Replay(events, default_cards())
 
 
+def test_a_revision_11_match_keeps_its_behaviour_and_revision_10_would_differ():
+    """Revision 11 (R42, R43): the v1.3.2 golden match of revision 11 has a rage Wonder's
+    sacrifice as a `rage_sacrifice` trigger ordered with another end-of-battle effect, the
+    v1.2 one a Midnight Theft whose new Wonder its thief's unequipped Nightfang Blade equips;
+    claimed as revision 10, each diverges."""
+    for name in ("golden-s3-r11-132-0001", "golden-s3-r11-12-0001"):
+        stored = list(FileStore.read_file(MATCHES / f"{name}.jsonl"))
+        Replay(stored, default_cards())  # verifies at revision 11
+        events = [s.event for s in stored]
+        names = [type(e).__name__ for e in events]
+        if name.endswith("-132-0001"):
+            assert any(t.ability == "rage_sacrifice" for e in events
+                       if type(e).__name__ == "TriggersQueued" for t in e.triggers), name
+        else:
+            at = names.index("ControlChanged")
+            assert "Equipped" in names[at:at + 4], name
+        events[0] = msgspec.structs.replace(events[0], rules_revision=10)
+        with pytest.raises(Divergence):
+            Replay(events, default_cards())
+
+
+def test_a_revision_10_recording_made_today_keeps_its_behaviour_and_revision_11_would_differ(
+        tmp_path):
+    """Recorded today at revision 10 with the v1.3.2 revision-11 golden match's arguments, a
+    match with rage attacks sacrifices each rage Wonder after the end-of-battle batch, with no
+    `rage_sacrifice` trigger, and re-derives at revision 10; claimed as revision 11, it
+    diverges.  (Revision 10's engine is the one that recorded golden-s3-r10-*: their hashes
+    are pinned above.)"""
+    from replay.simulate import simulate_matches
+    from replay.wotf.decks import load_decks
+
+    db = default_cards()
+    store = FileStore(tmp_path)
+    [opened] = simulate_matches(store, db, load_decks(None, db), 1, seed=3039, ruleset="1.3.2",
+                                bots=("greedy", "random"), prefix="r10", rules_revision=10)
+    stored = list(store.read(opened.match_id))
+    Replay(stored, default_cards())  # verifies at revision 10
+    events = [s.event for s in stored]
+    assert any(getattr(e, "reason", "") == "sacrifice: rage" for e in events)
+    assert not any(getattr(e, "ability", "") == "rage_sacrifice" for e in events)
+    events[0] = msgspec.structs.replace(events[0], rules_revision=11)
+    with pytest.raises(Divergence):
+        Replay(events, default_cards())
+
+
 def _write() -> None:  # pragma: no cover - a maintenance command
     import shutil
     import tempfile
@@ -114,7 +159,9 @@ def _write() -> None:  # pragma: no cover - a maintenance command
     # revision 9: the rules audit -- banished realms' stones, v1.2 banished realms, protectors
     # on Wonders only, rage where no attack can take place; revision 10: the end-of-battle
     # batch -- seed 3019 has a flier's flying trigger -- and equipment equipping a Wonder
-    # that moves in -- seed 3034's Stormcaller Adept moves onto its ally's equipment).
+    # that moves in -- seed 3034's Stormcaller Adept moves onto its ally's equipment;
+    # revision 11: seed 3039's rage sacrifice is ordered with another end-of-battle effect,
+    # seed 3314's Midnight Theft takes a Wonder beside its thief's unequipped equipment).
     for ruleset, bots, prefix, seed, revision in (
             ("1.3.2", ("greedy", "greedy"), "golden-132", 2026, 0),
             ("1.2", ("greedy", "random"), "golden-12", 2026, 0),
@@ -138,7 +185,9 @@ def _write() -> None:  # pragma: no cover - a maintenance command
             ("1.3.2", ("greedy", "random"), "golden-s3-r9-132", 3017, 9),
             ("1.2", ("random", "greedy"), "golden-s3-r9-12", 3018, 9),
             ("1.3.2", ("greedy", "random"), "golden-s3-r10-132", 3019, 10),
-            ("1.2", ("random", "greedy"), "golden-s3-r10-12", 3034, 10)):
+            ("1.2", ("random", "greedy"), "golden-s3-r10-12", 3034, 10),
+            ("1.3.2", ("greedy", "random"), "golden-s3-r11-132", 3039, 11),
+            ("1.2", ("random", "greedy"), "golden-s3-r11-12", 3314, 11)):
         if any(MATCHES.glob(f"{prefix}-*.jsonl")):
             continue  # recorded matches stay as recorded; delete them to record anew
         for opened in simulate_matches(FileStore(work), db, decks, 1, seed=seed,

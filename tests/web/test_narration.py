@@ -162,6 +162,9 @@ def test_a_loss_reads_as_one_and_manual_changes_say_what_they_did():
     assert narrate(ev.TriggerResolved("A12", "Sky Roc", "ab:Sky Roc#0", "A",
                                       "copies Grave Warden#death-9da253a8 from A12"),
                    names=names) == "Sky Roc's ability: copies Grave Warden's ability from Sky Roc"
+    # Rage's sacrifice at the end of its battle (revision 11, R42) reads as rage's.
+    assert narrate(ev.TriggerResolved("A12", "Mad Boar", "rage_sacrifice", "A", "sacrificed"),
+                   names=names) == "Mad Boar's rage: sacrificed"
 
 
 def test_undone_by_follows_nested_take_backs():
