@@ -56,6 +56,7 @@ Two books keep the logs, beside the store like the token book: :class:`FileTourn
 from __future__ import annotations
 
 import contextlib
+import copy
 import fcntl
 import hmac
 import itertools
@@ -64,13 +65,14 @@ import os
 import re
 import threading
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from ledger.errors import ConflictError, LedgerError
+from ledger.foldcache import FoldCache
 from ledger.matching import Matching
 from ledger.store import MATCH_ID
 
@@ -149,6 +151,11 @@ class Player:
     token_hash: str | None = None  # their player link's hash (registered themselves)
     replaced: int = 0  # how often they replaced their decklist
 
+    def copy(self) -> Player:
+        """A copy sharing nothing that can be changed (its decklist's counts copied)."""
+        return Player(self.name, self.deck_text, dict(self.cards), dict(self.archive), self.dbs,
+                      self.preset, self.entered, self.dropped, self.token_hash, self.replaced)
+
     @property
     def is_self_registered(self) -> bool:
         return self.token_hash is not None
@@ -178,6 +185,11 @@ class Round:
     started: bool = False
     started_at: str = ""  # the RoundStarted line's ``at`` (UTC): when its clock started
 
+    def copy(self) -> Round:
+        """A copy sharing nothing that can be changed (its tables copied)."""
+        return Round(self.number, [Table(t.table, t.a, t.b, t.match_id) for t in self.tables],
+                     self.bye, self.started, self.started_at)
+
 
 @dataclass
 class Tournament:
@@ -195,6 +207,17 @@ class Tournament:
     cards: dict[str, dict[str, Any]] = field(default_factory=dict)
     round_minutes: int | None = None  # a round's time (None: untimed)
     registration_key_hash: str | None = None  # the open registration link's (None: closed)
+
+    def copy(self) -> Tournament:
+        """A copy sharing nothing that can be changed: what a book's kept fold hands out
+        (:meth:`TournamentBook.load`), so no caller can change the fold the next one gets.
+        Every field is named (a field added to the state is added here: a test checks that
+        a copy carries each one)."""
+        return Tournament(self.tournament_id, self.name, self.game, self.ruleset,
+                          self.created_at, {n: p.copy() for n, p in self.players.items()},
+                          [r.copy() for r in self.rounds], self.length,
+                          copy.deepcopy(self.reissued), copy.deepcopy(self.cards),
+                          self.round_minutes, self.registration_key_hash)
 
     @property
     def is_registration_open(self) -> bool:
@@ -637,9 +660,29 @@ def _line(seq: int, event: dict[str, Any]) -> str:
 
 
 class TournamentBook:
-    """What every book answers: the events of a tournament, appended at an expected length."""
+    """What every book answers: the events of a tournament, appended at an expected length.
+
+    A load folds the log once per version of it (:meth:`version`: a file's identity, size and
+    modification time; a table's rows) and keeps the fold (:class:`~ledger.foldcache.FoldCache`):
+    while the log is unchanged, a load is that check and a copy of the fold
+    (:meth:`Tournament.copy`: a caller can't change what the next one gets); once anyone
+    changed it -- this book, another process, a hand edit -- the next load reads and folds it
+    again."""
+
+    def __init__(self) -> None:
+        self._folds: FoldCache[Tournament] = FoldCache()
+        self._folding = threading.Lock()  # one read and fold at a time: a crowd waits for it
 
     def events(self, tournament_id: str) -> list[dict[str, Any]]:
+        return self.read(tournament_id)[1]
+
+    def version(self, tournament_id: str) -> Hashable:
+        """What changes whenever the log does (``None``: no log)."""
+        raise NotImplementedError
+
+    def read(self, tournament_id: str) -> tuple[Hashable, list[dict[str, Any]]]:
+        """The log's events, and its :meth:`version` taken before they were read (events
+        appended meanwhile may be read too: the next load then reads again, never less)."""
         raise NotImplementedError
 
     def append(self, tournament_id: str, expected: int, events: list[dict[str, Any]]) -> int:
@@ -650,19 +693,35 @@ class TournamentBook:
 
     def load(self, tournament_id: str) -> Tournament:
         check_tournament_id(tournament_id)
-        events = self.events(tournament_id)
+        kept = self._folds.get(tournament_id, self.version(tournament_id))
+        if kept is None:
+            with self._folding:  # the pages a crowd asked for at once: folded once
+                kept = self._folds.get(tournament_id, self.version(tournament_id))
+                if kept is None:
+                    kept = self._folded(tournament_id)
+        return kept.copy()
+
+    def _folded(self, tournament_id: str) -> Tournament:
+        """The log read and folded now, and kept under the version it was read at."""
+        version, events = self.read(tournament_id)
         if not events:
             raise UnknownTournamentError(f"no tournament {tournament_id!r}")
-        return fold(events)
+        kept = fold(events)
+        self._folds.put(tournament_id, version, kept)
+        return kept
 
     def exists(self, tournament_id: str) -> bool:
         return bool(SAFE_ID.fullmatch(tournament_id)) and bool(self.events(tournament_id))
 
 
 class FileTournamentBook(TournamentBook):
-    """``<store>/.tournaments/<id>.jsonl``: one line per event, appended under a lock."""
+    """``<store>/.tournaments/<id>.jsonl``: one line per event, appended under a lock.  Its
+    version: the file's device, inode, size and modification time (``os.stat``), so an append
+    by another process (a second server on the directory, the CLI), a log cut back, or one
+    replaced or edited by hand to the same size is read again."""
 
     def __init__(self, store_root: str | os.PathLike):
+        super().__init__()
         self.root = Path(store_root) / ".tournaments"
         self.root.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
@@ -670,16 +729,23 @@ class FileTournamentBook(TournamentBook):
     def _path(self, tournament_id: str) -> Path:
         return self.root / f"{check_tournament_id(tournament_id)}.jsonl"
 
-    def events(self, tournament_id: str) -> list[dict[str, Any]]:
-        path = self._path(tournament_id)
+    def version(self, tournament_id: str) -> Hashable:
         try:
-            text = path.read_text(encoding="utf-8")
+            return _identity(os.stat(self._path(tournament_id)))
         except FileNotFoundError:
-            return []
+            return None
+
+    def read(self, tournament_id: str) -> tuple[Hashable, list[dict[str, Any]]]:
+        try:
+            with open(self._path(tournament_id), encoding="utf-8") as handle:
+                version = _identity(os.fstat(handle.fileno()))  # before reading: never newer
+                text = handle.read()
+        except FileNotFoundError:
+            return None, []
         # a torn last line (a writer killed mid-append) was never acknowledged: not an event
         # lines end at "\n" only: a name may hold U+0085 or U+2028, which splitlines() splits at
-        return [json.loads(line) for line in text.split("\n")
-                if line.strip() and line.endswith("}")]
+        return version, [json.loads(line) for line in text.split("\n")
+                         if line.strip() and line.endswith("}")]
 
     def ids(self) -> list[str]:
         return sorted(p.stem for p in self.root.glob("*.jsonl"))
@@ -704,6 +770,11 @@ class FileTournamentBook(TournamentBook):
                 _take_back(path, size)
                 raise
         return expected + len(events)
+
+
+def _identity(found: os.stat_result) -> tuple[int, int, int, int]:
+    """A file's version: which file (device, inode), how long, when last written."""
+    return found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns
 
 
 def _take_back(path: Path, size: int | None) -> None:
@@ -734,14 +805,29 @@ class PgTournamentBook(TournamentBook):
     event keyed by (tournament id, seq), so a second writer at a seq is refused by the key."""
 
     def __init__(self, store: Any):
+        super().__init__()
         self.store = store  # its table is the store's own (created with the others at open)
 
-    def events(self, tournament_id: str) -> list[dict[str, Any]]:
+    def version(self, tournament_id: str) -> Hashable:
+        """The log's row count, last seq and the sum of its rows' ``xmin`` (the transaction
+        that wrote each row version: a row updated or replaced by hand changes it)."""
         with self.store._tx() as conn:
+            return self._version(conn, tournament_id)
+
+    @staticmethod
+    def _version(conn: Any, tournament_id: str) -> Hashable:
+        row = conn.execute("SELECT count(*), max(seq), sum(xmin::text::bigint) FROM "
+                           "wonders_tournament_events WHERE tournament_id = %s",
+                           [check_tournament_id(tournament_id)]).fetchone()
+        return None if not row[0] else tuple(int(v) for v in row)
+
+    def read(self, tournament_id: str) -> tuple[Hashable, list[dict[str, Any]]]:
+        with self.store._tx() as conn:
+            version = self._version(conn, tournament_id)
             rows = conn.execute("SELECT line FROM wonders_tournament_events WHERE "
                                 "tournament_id = %s ORDER BY seq",
                                 [check_tournament_id(tournament_id)]).fetchall()
-        return [json.loads(row[0]) for row in rows]
+        return version, [json.loads(row[0]) for row in rows]
 
     def ids(self) -> list[str]:
         with self.store._tx() as conn:
