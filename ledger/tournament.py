@@ -58,6 +58,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import fcntl
+import functools
 import hmac
 import itertools
 import json
@@ -120,9 +121,11 @@ def clean_name(name: str, whose: str) -> str:
     return name
 
 
+@functools.lru_cache(maxsize=4096)
 def player_key(name: str) -> str:
     """What makes two names one player's: case folded, invisible format characters (a
-    zero-width space) and spaces ignored."""
+    zero-width space) and spaces ignored.  Kept for the names last asked about (the players'
+    page sorts 300 names by it on every request)."""
     text = unicodedata.normalize("NFC", name)
     return " ".join("".join(ch for ch in text if unicodedata.category(ch) != "Cf")
                     .split()).casefold()
@@ -484,22 +487,25 @@ def records(tournament: Tournament, results: dict[str, Result]) -> dict[str, Rec
 
 
 def standings(tournament: Tournament, results: dict[str, Result]) -> list[Standing]:
-    """The standings, best first: match points, then OMW%, GW%, OGW% (then the name)."""
+    """The standings, best first: match points, then OMW%, GW%, OGW% (then the name).  Each
+    player's percentages are worked out once, not once per opponent who met them."""
     recs = records(tournament, results)
+    mwp = {name: rec.mwp for name, rec in recs.items()}
+    gwp = {name: rec.gwp for name, rec in recs.items()}
 
     def mean(values: list[float]) -> float:
         return sum(values) / len(values) if values else 0.0
 
     rows = []
-    for rec in recs.values():
-        omw = mean([recs[o].mwp for o in rec.opponents])
-        ogw = mean([recs[o].gwp for o in rec.opponents])
-        rows.append((rec, omw, ogw))
-    rows.sort(key=lambda r: (-r[0].points, -round(r[1], 9), -round(r[0].gwp, 9),
-                             -round(r[2], 9), r[0].player.casefold()))
+    for name, rec in recs.items():
+        omw = mean([mwp[o] for o in rec.opponents])
+        ogw = mean([gwp[o] for o in rec.opponents])
+        rows.append(((-rec.points, -round(omw, 9), -round(gwp[name], 9), -round(ogw, 9),
+                      name.casefold()), rec, omw, ogw))
+    rows.sort(key=lambda r: r[0])
     return [Standing(rank, rec.player, rec.points, rec.wins, rec.losses, rec.draws, rec.byes,
-                     omw, rec.gwp, ogw, tournament.players[rec.player].dbs, rec.dropped)
-            for rank, (rec, omw, ogw) in enumerate(rows, start=1)]
+                     omw, gwp[rec.player], ogw, tournament.players[rec.player].dbs, rec.dropped)
+            for rank, (_key, rec, omw, ogw) in enumerate(rows, start=1)]
 
 
 # -- pairing -------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, render_template, request, url_for
 
 from ledger.errors import LedgerError
 from ledger.roundclock import round_clock
@@ -97,10 +97,18 @@ def _round_page(t: Tournament, number: int, with_standings: bool) -> str:
     shown = [s for s in seatings if is_found(wanted, s.player)] if wanted else seatings
     return render_template(
         "tournament.html", t=t, round=played, seatings=shown, total=len(seatings), wanted=wanted,
+        watch=watch_prefix(),
         tally=_tally(seatings), standings=standings(t, results) if with_standings else None,
         unreadable=_unreadable(t, damaged),
         clock=round_clock(t, played) if played is not None else None,
         latest=number == len(t.rounds))
+
+
+def watch_prefix() -> str:
+    """The viewer's address of a match without its id (``/matches/``, under any prefix the
+    app is mounted at): a seating's "Watch" link is it and the match id (an id is letters,
+    digits, ``.``, ``_`` and ``-``: nothing to quote), not a ``url_for`` per player."""
+    return url_for("viewer.viewer", match_id="m")[:-1]
 
 
 def seatings_of(played: Round, results: dict[str, Result],
