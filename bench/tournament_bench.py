@@ -30,7 +30,8 @@ the Flask test client of a real app (:func:`web.app.create_app` over the same di
 ``round_page_ms_p50`` (``/tournaments/<id>/rounds/1``), ``console_page_ms_p50`` / ``_p99``
 (``/organize/t/<id>``, signed in), ``api_tournament_ms_p50`` (``GET /api/tournaments/<id>``)
 and ``tournament_load_ms_p50`` (the app's :meth:`Organizer.load` alone: the log read and
-folded, or found unchanged).
+folded, or found unchanged); the garbage collector settled after the app is made, as
+``wonders serve`` settles it.
 
 PostgreSQL (a throwaway cluster this script starts and removes, :mod:`ledger.pgcluster`):
 ``pg_start_s`` and ``pg_table_by_table_s``, the same two starts on a
@@ -67,6 +68,7 @@ from replay.recorder import Recorder
 from replay.resources import decks_dir
 from web.app import create_app
 from web.config import Settings
+from web.longlived import settle_startup, spread_full_collections
 from web.tokens import token_book
 from web.tournaments import Organizer
 
@@ -145,8 +147,14 @@ def played(org: Organizer, tid: str, rounds: int) -> None:
 
 
 def app_over(store: str | Path) -> Any:
-    return create_app(Settings(store=store, organizer_token=ORGANIZER_TOKEN,
-                               secret_key="b" * 32))
+    """An app over ``store``, and the collector settled as ``wonders serve`` settles it
+    (:mod:`web.longlived`): without it every full collection walks the whole startup, a
+    pause of tens of milliseconds that would be the p99 of any page."""
+    app = create_app(Settings(store=store, organizer_token=ORGANIZER_TOKEN,
+                              secret_key="b" * 32))
+    settle_startup()
+    spread_full_collections()
+    return app
 
 
 def times_ms(call: Callable[[], object], n: int = PAGE_REQUESTS) -> list[float]:
