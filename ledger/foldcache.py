@@ -1,9 +1,10 @@
 """A small bounded cache of folds, each kept under the version of the log it was folded from.
 
-A reader asks for a log's fold with the log's version as it is now (a file's identity, size
-and modification time; a table's row count and row versions): a fold kept under another
-version is never handed back, so a log another process appended to, cut or edited is read
-and folded again, never served stale.  The least recently used fold goes first once
+Each fold is kept with the version of the log it was folded from (a file's identity, size
+and modification time; a table's row count and row versions); a reader compares it with the
+log's version as it is now and uses the fold only when they are equal, so a log another
+process appended to, cut or edited is read and folded again, never served stale
+(:meth:`ledger.tournament.TournamentBook.load`).  The least recently used fold goes first once
 ``size`` logs are kept.  Thread-safe; what is kept must never be changed by a caller (the
 tournament book hands out copies: :meth:`ledger.tournament.Tournament.copy`).
 """
@@ -27,18 +28,14 @@ class FoldCache(Generic[T]):
         self._kept: OrderedDict[str, tuple[Hashable, T]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: str, version: Hashable) -> T | None:
-        """The fold kept for ``key`` if it was folded from ``version`` of its log, else
-        ``None`` (and an outdated one is let go)."""
+    def get(self, key: str) -> tuple[Hashable, T] | None:
+        """The version of the log ``key``'s kept fold was folded from, and that fold (the
+        caller compares the version with the log's as it is now)."""
         with self._lock:
             found = self._kept.get(key)
-            if found is None:
-                return None
-            if found[0] != version:
-                del self._kept[key]
-                return None
-            self._kept.move_to_end(key)
-            return found[1]
+            if found is not None:
+                self._kept.move_to_end(key)
+            return found
 
     def put(self, key: str, version: Hashable, fold: T) -> None:
         """Keep ``fold`` as ``key``'s, folded from ``version`` of its log."""

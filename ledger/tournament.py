@@ -51,6 +51,8 @@ breaks opponents' match-win %, game-win %, opponents' game-win %, each percentag
 Two books keep the logs, beside the store like the token book: :class:`FileTournamentBook`
 (``<store>/.tournaments/<id>.jsonl``, appended under an exclusive ``flock`` and fsynced) and
 :class:`PgTournamentBook` (the ``wonders_tournament_events`` table, keyed by id and seq).
+A book keeps each log's fold under the log's version and hands out copies
+(:meth:`TournamentBook.load`): a log is read and folded again only once anyone changed it.
 """
 
 from __future__ import annotations
@@ -668,27 +670,26 @@ def _line(seq: int, event: dict[str, Any]) -> str:
 class TournamentBook:
     """What every book answers: the events of a tournament, appended at an expected length.
 
-    A load folds the log once per version of it (:meth:`version`: a file's identity, size and
-    modification time; a table's rows) and keeps the fold (:class:`~ledger.foldcache.FoldCache`):
-    while the log is unchanged, a load is that check and a copy of the fold
-    (:meth:`Tournament.copy`: a caller can't change what the next one gets); once anyone
-    changed it -- this book, another process, a hand edit -- the next load reads and folds it
-    again."""
+    A load folds the log once per version of it (a file's identity, size and modification
+    time; a table's rows) and keeps the fold (:class:`~ledger.foldcache.FoldCache`): while the
+    log is unchanged, a load is that check (one ``stat``; PostgreSQL: one query) and a copy of
+    the fold (:meth:`Tournament.copy`: a caller can't change what the next one gets); once
+    anyone changed it -- this book, another process, a hand edit -- the next load reads and
+    folds it again."""
 
     def __init__(self) -> None:
         self._folds: FoldCache[Tournament] = FoldCache()
-        self._folding = threading.Lock()  # one read and fold at a time: a crowd waits for it
+        self._folding = threading.Lock()  # one fold at a time: a crowd's loads fold once
 
     def events(self, tournament_id: str) -> list[dict[str, Any]]:
-        return self.read(tournament_id)[1]
+        return self.read(tournament_id)[1] or []
 
-    def version(self, tournament_id: str) -> Hashable:
-        """What changes whenever the log does (``None``: no log)."""
-        raise NotImplementedError
-
-    def read(self, tournament_id: str) -> tuple[Hashable, list[dict[str, Any]]]:
-        """The log's events, and its :meth:`version` taken before they were read (events
-        appended meanwhile may be read too: the next load then reads again, never less)."""
+    def read(self, tournament_id: str, known: Hashable = None
+             ) -> tuple[Hashable, list[dict[str, Any]] | None]:
+        """The log's version (``None``: no log) and its events -- ``None`` instead when the
+        version is ``known`` (unchanged: nothing read).  The version is taken before the
+        events are read: events appended meanwhile may be read too (the next load then reads
+        again), never fewer than the version says."""
         raise NotImplementedError
 
     def append(self, tournament_id: str, expected: int, events: list[dict[str, Any]]) -> int:
@@ -699,22 +700,25 @@ class TournamentBook:
 
     def load(self, tournament_id: str) -> Tournament:
         check_tournament_id(tournament_id)
-        kept = self._folds.get(tournament_id, self.version(tournament_id))
-        if kept is None:
-            with self._folding:  # the pages a crowd asked for at once: folded once
-                kept = self._folds.get(tournament_id, self.version(tournament_id))
-                if kept is None:
-                    kept = self._folded(tournament_id)
-        return kept.copy()
+        kept = self._folds.get(tournament_id)
+        version, events = self.read(tournament_id, None if kept is None else kept[0])
+        if events is None and kept is not None:  # unchanged since it was folded
+            return kept[1].copy()
+        return self._folded(tournament_id, version, events or []).copy()
 
-    def _folded(self, tournament_id: str) -> Tournament:
-        """The log read and folded now, and kept under the version it was read at."""
-        version, events = self.read(tournament_id)
+    def _folded(self, tournament_id: str, version: Hashable,
+                events: list[dict[str, Any]]) -> Tournament:
+        """``events`` (the log at ``version``) folded and kept; folded once when a crowd's
+        loads found the same change."""
         if not events:
             raise UnknownTournamentError(f"no tournament {tournament_id!r}")
-        kept = fold(events)
-        self._folds.put(tournament_id, version, kept)
-        return kept
+        with self._folding:
+            kept = self._folds.get(tournament_id)
+            if kept is not None and kept[0] == version:
+                return kept[1]  # folded meanwhile by another load of the same log
+            folded = fold(events)
+            self._folds.put(tournament_id, version, folded)
+        return folded
 
     def exists(self, tournament_id: str) -> bool:
         return bool(SAFE_ID.fullmatch(tournament_id)) and bool(self.events(tournament_id))
@@ -735,15 +739,17 @@ class FileTournamentBook(TournamentBook):
     def _path(self, tournament_id: str) -> Path:
         return self.root / f"{check_tournament_id(tournament_id)}.jsonl"
 
-    def version(self, tournament_id: str) -> Hashable:
+    def read(self, tournament_id: str, known: Hashable = None
+             ) -> tuple[Hashable, list[dict[str, Any]] | None]:
+        path = self._path(tournament_id)
+        if known is not None:
+            try:
+                if _identity(os.stat(path)) == known:
+                    return known, None
+            except FileNotFoundError:
+                return None, []
         try:
-            return _identity(os.stat(self._path(tournament_id)))
-        except FileNotFoundError:
-            return None
-
-    def read(self, tournament_id: str) -> tuple[Hashable, list[dict[str, Any]]]:
-        try:
-            with open(self._path(tournament_id), encoding="utf-8") as handle:
+            with open(path, encoding="utf-8") as handle:
                 version = _identity(os.fstat(handle.fileno()))  # before reading: never newer
                 text = handle.read()
         except FileNotFoundError:
@@ -814,25 +820,23 @@ class PgTournamentBook(TournamentBook):
         super().__init__()
         self.store = store  # its table is the store's own (created with the others at open)
 
-    def version(self, tournament_id: str) -> Hashable:
-        """The log's row count, last seq and the sum of its rows' ``xmin`` (the transaction
-        that wrote each row version: a row updated or replaced by hand changes it)."""
+    def read(self, tournament_id: str, known: Hashable = None
+             ) -> tuple[Hashable, list[dict[str, Any]] | None]:
+        """Its version: the log's row count, last seq and the sum of its rows' ``xmin`` (the
+        transaction that wrote each row version: a row updated or replaced by hand changes
+        it); one connection, the lines fetched only when that changed."""
+        check_tournament_id(tournament_id)
         with self.store._tx() as conn:
-            return self._version(conn, tournament_id)
-
-    @staticmethod
-    def _version(conn: Any, tournament_id: str) -> Hashable:
-        row = conn.execute("SELECT count(*), max(seq), sum(xmin::text::bigint) FROM "
-                           "wonders_tournament_events WHERE tournament_id = %s",
-                           [check_tournament_id(tournament_id)]).fetchone()
-        return None if not row[0] else tuple(int(v) for v in row)
-
-    def read(self, tournament_id: str) -> tuple[Hashable, list[dict[str, Any]]]:
-        with self.store._tx() as conn:
-            version = self._version(conn, tournament_id)
+            row = conn.execute("SELECT count(*), max(seq), sum(xmin::text::bigint) FROM "
+                               "wonders_tournament_events WHERE tournament_id = %s",
+                               [tournament_id]).fetchone()
+            version = None if not row[0] else tuple(int(v) for v in row)
+            if version is None:
+                return None, []
+            if version == known:
+                return version, None
             rows = conn.execute("SELECT line FROM wonders_tournament_events WHERE "
-                                "tournament_id = %s ORDER BY seq",
-                                [check_tournament_id(tournament_id)]).fetchall()
+                                "tournament_id = %s ORDER BY seq", [tournament_id]).fetchall()
         return version, [json.loads(row[0]) for row in rows]
 
     def ids(self) -> list[str]:
