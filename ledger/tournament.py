@@ -670,8 +670,8 @@ def _line(seq: int, event: dict[str, Any]) -> str:
 class TournamentBook:
     """What every book answers: the events of a tournament, appended at an expected length.
 
-    A load folds the log once per version of it (a file's identity, size and modification
-    time; a table's rows) and keeps the fold (:class:`~ledger.foldcache.FoldCache`): while the
+    A load folds the log once per version of it (a file's identity, size, modification and
+    change times; a table's rows) and keeps the fold (:class:`~ledger.foldcache.FoldCache`): while the
     log is unchanged, a load is that check (one ``stat``; PostgreSQL: one query) and a copy of
     the fold (:meth:`Tournament.copy`: a caller can't change what the next one gets); once
     anyone changed it -- this book, another process, a hand edit -- the next load reads and
@@ -726,7 +726,7 @@ class TournamentBook:
 
 class FileTournamentBook(TournamentBook):
     """``<store>/.tournaments/<id>.jsonl``: one line per event, appended under a lock.  Its
-    version: the file's device, inode, size and modification time (``os.stat``), so an append
+    version: the file's device, inode, size, modification and change times (``os.stat``), so an append
     by another process (a second server on the directory, the CLI), a log cut back, or one
     replaced or edited by hand to the same size is read again."""
 
@@ -784,9 +784,11 @@ class FileTournamentBook(TournamentBook):
         return expected + len(events)
 
 
-def _identity(found: os.stat_result) -> tuple[int, int, int, int]:
-    """A file's version: which file (device, inode), how long, when last written."""
-    return found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns
+def _identity(found: os.stat_result) -> tuple[int, int, int, int, int]:
+    """A file's version: which file (device, inode), how long, when last written, and when
+    its inode last changed (``st_ctime``: no one sets it back, as ``cp -p`` or ``touch -d``
+    set a modification time back over a restored or edited log of the same size)."""
+    return found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns
 
 
 def _take_back(path: Path, size: int | None) -> None:

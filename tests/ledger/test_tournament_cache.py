@@ -6,7 +6,8 @@ tests count its calls.  Checked on a file book: repeated loads of an unchanged l
 once, and each equals a fresh fold of the log; an append by another book on the same directory
 (another process's view) and by a real ``wonders tournament drop`` subprocess is seen by the
 next load; a log edited by hand to the same size (in place: same inode) is read again once its
-modification time moves, and so is one cut back; changing everything a load returned (players,
+modification time moves, or its change time when the modification time was set back (``cp -p``
+of a backup), and so is one cut back; changing everything a load returned (players,
 decklists, rounds, tables, records) leaves the next load as the log says; a copy carries every
 field of the state.  On PostgreSQL: another store's append and a row updated by hand are seen.
 """
@@ -17,6 +18,7 @@ import dataclasses
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -127,6 +129,26 @@ def test_a_log_edited_by_hand_to_the_same_size_is_read_again_when_its_time_moves
     os.utime(path, ns=(was.st_atime_ns, was.st_mtime_ns + 1_000_000_000))
     now = os.stat(path)
     assert (now.st_ino, now.st_size) == (was.st_ino, was.st_size)
+    assert book.load(TID).name == "Spring Cap" and folds.calls == 2
+
+
+def test_a_log_edited_to_the_same_size_with_its_time_set_back_is_read_again(book,
+                                                                             monkeypatch):
+    """``cp -p`` of a backup over the log (in place), or an edit then ``touch -d``: the same
+    inode, size and modification time; the inode's change time still moves."""
+    path = book.root / f"{TID}.jsonl"
+    folds = Folds(monkeypatch)
+    assert book.load(TID).name == "Spring Cup"
+    assert book.load(TID).name == "Spring Cup" and folds.calls == 1
+    was = os.stat(path)
+    time.sleep(0.05)  # past the file system's clock tick (a few ms), so the change time moves
+    text = path.read_bytes()
+    with open(path, "r+b") as handle:
+        handle.write(text.replace(b'"name":"Spring Cup"', b'"name":"Spring Cap"', 1))
+    os.utime(path, ns=(was.st_atime_ns, was.st_mtime_ns))  # set back
+    now = os.stat(path)
+    assert (now.st_ino, now.st_size, now.st_mtime_ns) == (was.st_ino, was.st_size,
+                                                          was.st_mtime_ns)
     assert book.load(TID).name == "Spring Cap" and folds.calls == 2
 
 
