@@ -22,9 +22,22 @@ directory, to measure the disk the store will live on), and in the same run:
 :mod:`ledger.gilcalls`).  ``--quick``:
 40 players (the test's smoke run).
 
+The pages 300 phones refresh on the day, on a third tournament of as many players with three
+rounds started (rounds 1 and 2 ended, round 3 half ended, its other tables still playing:
+the moment of a round when everyone looks), rendered ``PAGE_REQUESTS`` times each through
+the Flask test client of a real app (:func:`web.app.create_app` over the same directory):
+``public_page_ms_p50`` / ``_p99`` (``/tournaments/<id>``: pairings and standings, no token),
+``round_page_ms_p50`` (``/tournaments/<id>/rounds/1``), ``console_page_ms_p50`` / ``_p99``
+(``/organize/t/<id>``, signed in), ``api_tournament_ms_p50`` (``GET /api/tournaments/<id>``)
+and ``tournament_load_ms_p50`` (the app's :meth:`Organizer.load` alone: the log read and
+folded, or found unchanged); the garbage collector settled after the app is made, as
+``wonders serve`` settles it.
+
 PostgreSQL (a throwaway cluster this script starts and removes, :mod:`ledger.pgcluster`):
 ``pg_start_s`` and ``pg_table_by_table_s``, the same two starts on a
-:class:`~ledger.pgstore.PgStore`; without a cluster ``"postgres": "unavailable: <why>"``.
+:class:`~ledger.pgstore.PgStore`, then ``pg_public_page_ms_p50`` and
+``pg_tournament_load_ms_p50`` (the started round's page, every table playing, over an app on
+that database); without a cluster ``"postgres": "unavailable: <why>"``.
 """
 
 from __future__ import annotations
@@ -40,7 +53,9 @@ import tempfile
 import threading
 import time
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -49,13 +64,21 @@ from ledger.pgcluster import ClusterUnavailable, start_cluster
 from ledger.stores import open_store
 from ledger.tournament import next_round
 from replay.games import game
+from replay.recorder import Recorder
 from replay.resources import decks_dir
+from web.app import create_app
+from web.config import Settings
+from web.longlived import settle_startup, spread_full_collections
 from web.tokens import token_book
 from web.tournaments import Organizer
 
 DECKS = ["solfera-blaze", "thalwind-sky", "petraia-stone", "boundless-drift",
          "heliosynth-forge", "umbrathene-shade", "thalwind-solfera", "petraia-umbrathene"]
 FLOOR_SAMPLES = 200
+PAGE_REQUESTS = 100  # each page rendered this often (percentiles of these)
+PAGE_ROUNDS = 3  # rounds started for the pages' tournament; the last one half ended
+ORGANIZER_TOKEN = "bench-organizer-token-0123456789abcdef"
+ORIGIN = {"Origin": "http://localhost"}
 
 
 class Counted:
@@ -111,6 +134,81 @@ def by_table(org: Organizer, tid: str) -> None:
         assert org._create_missing(claimed, number, tb.table, tb.match_id or "")
 
 
+def played(org: Organizer, tid: str, rounds: int) -> None:
+    """Start ``rounds`` rounds, each table's match ended by a concession (seat A or B by table
+    number); the last round's odd-numbered tables only, the others still playing."""
+    for number in range(1, rounds + 1):
+        t, tables = org.start_round(tid)
+        pool = org.pool_of(t)
+        for tb in tables:
+            if number == rounds and tb.table % 2 == 0:
+                continue
+            Recorder.resume(org.store, pool, tb.match_id).concede("AB"[tb.table % 3 % 2])
+
+
+def app_over(store: str | Path) -> Any:
+    """An app over ``store``, and the collector settled as ``wonders serve`` settles it
+    (:mod:`web.longlived`): without it every full collection walks the whole startup, a
+    pause of tens of milliseconds that would be the p99 of any page."""
+    app = create_app(Settings(store=store, organizer_token=ORGANIZER_TOKEN,
+                              secret_key="b" * 32))
+    settle_startup()
+    spread_full_collections()
+    return app
+
+
+def times_ms(call: Callable[[], object], n: int = PAGE_REQUESTS) -> list[float]:
+    """``n`` calls' milliseconds, sorted, after one not counted (templates compiled, a
+    server warmed up: not what a phone waits for on the day)."""
+    call()
+    out = []
+    for _ in range(n):
+        began = time.perf_counter()
+        call()
+        out.append(1000 * (time.perf_counter() - began))
+    return sorted(out)
+
+
+def p50(samples: list[float]) -> float:
+    return round(statistics.median(samples), 2)
+
+
+def p99(samples: list[float]) -> float:
+    return round(samples[min(len(samples) - 1, int(0.99 * len(samples)))], 2)
+
+
+def page(client: Any, path: str) -> Callable[[], object]:
+    def get() -> object:
+        response = client.get(path)
+        assert response.status_code == 200, (path, response.status_code)
+        return response.get_data()
+    return get
+
+
+def pages(store: str | Path, tid: str, prefix: str = "") -> dict[str, object]:
+    """The players' page, a round's page, the console and the API's tournament, timed."""
+    app = app_over(store)
+    client = app.test_client()
+    public = times_ms(page(client, f"/tournaments/{tid}"))
+    org = app.extensions["wonders_tournaments"]
+    load = times_ms(lambda: org.load(tid))
+    if prefix:
+        return {f"{prefix}public_page_ms_p50": p50(public),
+                f"{prefix}tournament_load_ms_p50": p50(load)}
+    rounds = times_ms(page(client, f"/tournaments/{tid}/rounds/1"))
+    api = times_ms(lambda: client.get(f"/api/tournaments/{tid}", headers={
+        "Authorization": f"Bearer {ORGANIZER_TOKEN}"}).get_data())
+    signed = client.post("/organize/login", data={"token": ORGANIZER_TOKEN}, headers=ORIGIN)
+    assert signed.status_code == 303, signed.status_code
+    console = times_ms(page(client, f"/organize/t/{tid}"))
+    return {"page_requests": PAGE_REQUESTS,
+            "public_page_ms_p50": p50(public), "public_page_ms_p99": p99(public),
+            "round_page_ms_p50": p50(rounds),
+            "console_page_ms_p50": p50(console), "console_page_ms_p99": p99(console),
+            "api_tournament_ms_p50": p50(api),
+            "tournament_load_ms_p50": p50(load), "tournament_load_ms_p99": p99(load)}
+
+
 def postgres(players: int) -> dict[str, object]:
     """The two starts on a throwaway PostgreSQL cluster (or why there is none)."""
     try:
@@ -126,10 +224,11 @@ def postgres(players: int) -> dict[str, object]:
         began = time.perf_counter()
         by_table(old, "pg-old")
         old_s = time.perf_counter() - began
+        shown = pages(url, "pg-round", prefix="pg_")
         batched.store.close()
         old.store.close()
         return {"postgres": "ok", "pg_start_s": round(start_s, 3),
-                "pg_table_by_table_s": round(old_s, 3)}
+                "pg_table_by_table_s": round(old_s, 3), **shown}
     finally:
         cluster.stop()
 
@@ -181,8 +280,11 @@ def main() -> None:
             by_table(one_by_one, "bench")
             by_table_s = time.perf_counter() - began
 
+        played(tournament(base / "pages", players, "pages"), "pages", PAGE_ROUNDS)
+        shown = pages(base / "pages", "pages")
+
         samples = floor(base)
-        p50 = statistics.median(samples)
+        fsync_p50 = statistics.median(samples)
         n = len(tables)
         print(json.dumps({
             "players": players, "tables": n,
@@ -192,10 +294,10 @@ def main() -> None:
             "start_fsyncs_per_match": round(counted.calls / n, 3),
             "table_by_table_s": round(by_table_s, 3), "table_by_table_fsyncs": old.calls,
             "table_by_table_fsyncs_per_match": round(old.calls / n, 3),
-            "floor_fsync_p50_ms": round(1000 * p50, 3),
+            "floor_fsync_p50_ms": round(1000 * fsync_p50, 3),
             "floor_fsync_p99_ms": round(1000 * sorted(samples)[int(0.99 * len(samples))], 3),
-            "floor_fsyncs_per_s": round(1 / p50),
-            "floor_start_s": round(counted.calls * p50, 3),
+            "floor_fsyncs_per_s": round(1 / fsync_p50),
+            "floor_start_s": round(counted.calls * fsync_p50, 3), **shown,
             "dir": str(base.parent), **postgres(players)}))
     finally:
         shutil.rmtree(base, ignore_errors=True)

@@ -54,12 +54,16 @@ breaks opponents' match-win %, game-win %, opponents' game-win %, each percentag
 Two books keep the logs, beside the store like the token book: :class:`FileTournamentBook`
 (``<store>/.tournaments/<id>.jsonl``, appended under an exclusive ``flock`` and fsynced) and
 :class:`PgTournamentBook` (the ``wonders_tournament_events`` table, keyed by id and seq).
+A book keeps each log's fold under the log's version and hands out copies
+(:meth:`TournamentBook.load`): a log is read and folded again only once anyone changed it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import fcntl
+import functools
 import hmac
 import itertools
 import json
@@ -67,13 +71,14 @@ import os
 import re
 import threading
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from ledger.errors import ConflictError, LedgerError
+from ledger.foldcache import FoldCache
 from ledger.matching import Matching
 from ledger.store import MATCH_ID
 
@@ -126,9 +131,11 @@ def clean_name(name: str, whose: str) -> str:
     return name
 
 
+@functools.lru_cache(maxsize=4096)
 def player_key(name: str) -> str:
     """What makes two names one player's: case folded, invisible format characters (a
-    zero-width space) and spaces ignored."""
+    zero-width space) and spaces ignored.  Kept for the names last asked about (the players'
+    page sorts 300 names by it on every request)."""
     text = unicodedata.normalize("NFC", name)
     return " ".join("".join(ch for ch in text if unicodedata.category(ch) != "Cf")
                     .split()).casefold()
@@ -158,6 +165,11 @@ class Player:
     replaced: int = 0  # how often they replaced their decklist
     self_registered: bool = False  # registered themselves (the registration link)
     links_reissued: int = 0  # how often the organizer gave them a new player link
+
+    def copy(self) -> Player:
+        """A copy sharing nothing that can be changed (its decklist's counts copied)."""
+        return Player(self.name, self.deck_text, dict(self.cards), dict(self.archive), self.dbs,
+                      self.preset, self.entered, self.dropped, self.token_hash, self.replaced)
 
     @property
     def is_self_registered(self) -> bool:
@@ -193,6 +205,11 @@ class Round:
     started: bool = False
     started_at: str = ""  # the RoundStarted line's ``at`` (UTC): when its clock started
 
+    def copy(self) -> Round:
+        """A copy sharing nothing that can be changed (its tables copied)."""
+        return Round(self.number, [Table(t.table, t.a, t.b, t.match_id) for t in self.tables],
+                     self.bye, self.started, self.started_at)
+
 
 @dataclass
 class Tournament:
@@ -210,6 +227,17 @@ class Tournament:
     cards: dict[str, dict[str, Any]] = field(default_factory=dict)
     round_minutes: int | None = None  # a round's time (None: untimed)
     registration_key_hash: str | None = None  # the open registration link's (None: closed)
+
+    def copy(self) -> Tournament:
+        """A copy sharing nothing that can be changed: what a book's kept fold hands out
+        (:meth:`TournamentBook.load`), so no caller can change the fold the next one gets.
+        Every field is named (a field added to the state is added here: a test checks that
+        a copy carries each one)."""
+        return Tournament(self.tournament_id, self.name, self.game, self.ruleset,
+                          self.created_at, {n: p.copy() for n, p in self.players.items()},
+                          [r.copy() for r in self.rounds], self.length,
+                          copy.deepcopy(self.reissued), copy.deepcopy(self.cards),
+                          self.round_minutes, self.registration_key_hash)
 
     @property
     def is_registration_open(self) -> bool:
@@ -494,22 +522,25 @@ def records(tournament: Tournament, results: dict[str, Result]) -> dict[str, Rec
 
 
 def standings(tournament: Tournament, results: dict[str, Result]) -> list[Standing]:
-    """The standings, best first: match points, then OMW%, GW%, OGW% (then the name)."""
+    """The standings, best first: match points, then OMW%, GW%, OGW% (then the name).  Each
+    player's percentages are worked out once, not once per opponent who met them."""
     recs = records(tournament, results)
+    mwp = {name: rec.mwp for name, rec in recs.items()}
+    gwp = {name: rec.gwp for name, rec in recs.items()}
 
     def mean(values: list[float]) -> float:
         return sum(values) / len(values) if values else 0.0
 
     rows = []
-    for rec in recs.values():
-        omw = mean([recs[o].mwp for o in rec.opponents])
-        ogw = mean([recs[o].gwp for o in rec.opponents])
-        rows.append((rec, omw, ogw))
-    rows.sort(key=lambda r: (-r[0].points, -round(r[1], 9), -round(r[0].gwp, 9),
-                             -round(r[2], 9), r[0].player.casefold()))
+    for name, rec in recs.items():
+        omw = mean([mwp[o] for o in rec.opponents])
+        ogw = mean([gwp[o] for o in rec.opponents])
+        rows.append(((-rec.points, -round(omw, 9), -round(gwp[name], 9), -round(ogw, 9),
+                      name.casefold()), rec, omw, ogw))
+    rows.sort(key=lambda r: r[0])
     return [Standing(rank, rec.player, rec.points, rec.wins, rec.losses, rec.draws, rec.byes,
-                     omw, rec.gwp, ogw, tournament.players[rec.player].dbs, rec.dropped)
-            for rank, (rec, omw, ogw) in enumerate(rows, start=1)]
+                     omw, gwp[rec.player], ogw, tournament.players[rec.player].dbs, rec.dropped)
+            for rank, (_key, rec, omw, ogw) in enumerate(rows, start=1)]
 
 
 # -- pairing -------------------------------------------------------------------------------------
@@ -670,9 +701,28 @@ def _line(seq: int, event: dict[str, Any]) -> str:
 
 
 class TournamentBook:
-    """What every book answers: the events of a tournament, appended at an expected length."""
+    """What every book answers: the events of a tournament, appended at an expected length.
+
+    A load folds the log once per version of it (a file's identity, size, modification and
+    change times; a table's rows) and keeps the fold (:class:`~ledger.foldcache.FoldCache`): while the
+    log is unchanged, a load is that check (one ``stat``; PostgreSQL: one query) and a copy of
+    the fold (:meth:`Tournament.copy`: a caller can't change what the next one gets); once
+    anyone changed it -- this book, another process, a hand edit -- the next load reads and
+    folds it again."""
+
+    def __init__(self) -> None:
+        self._folds: FoldCache[Tournament] = FoldCache()
+        self._folding = threading.Lock()  # one fold at a time: a crowd's loads fold once
 
     def events(self, tournament_id: str) -> list[dict[str, Any]]:
+        return self.read(tournament_id)[1] or []
+
+    def read(self, tournament_id: str, known: Hashable = None
+             ) -> tuple[Hashable, list[dict[str, Any]] | None]:
+        """The log's version (``None``: no log) and its events -- ``None`` instead when the
+        version is ``known`` (unchanged: nothing read).  The version is taken before the
+        events are read: events appended meanwhile may be read too (the next load then reads
+        again), never fewer than the version says."""
         raise NotImplementedError
 
     def append(self, tournament_id: str, expected: int, events: list[dict[str, Any]]) -> int:
@@ -683,19 +733,38 @@ class TournamentBook:
 
     def load(self, tournament_id: str) -> Tournament:
         check_tournament_id(tournament_id)
-        events = self.events(tournament_id)
+        kept = self._folds.get(tournament_id)
+        version, events = self.read(tournament_id, None if kept is None else kept[0])
+        if events is None and kept is not None:  # unchanged since it was folded
+            return kept[1].copy()
+        return self._folded(tournament_id, version, events or []).copy()
+
+    def _folded(self, tournament_id: str, version: Hashable,
+                events: list[dict[str, Any]]) -> Tournament:
+        """``events`` (the log at ``version``) folded and kept; folded once when a crowd's
+        loads found the same change."""
         if not events:
             raise UnknownTournamentError(f"no tournament {tournament_id!r}")
-        return fold(events)
+        with self._folding:
+            kept = self._folds.get(tournament_id)
+            if kept is not None and kept[0] == version:
+                return kept[1]  # folded meanwhile by another load of the same log
+            folded = fold(events)
+            self._folds.put(tournament_id, version, folded)
+        return folded
 
     def exists(self, tournament_id: str) -> bool:
         return bool(SAFE_ID.fullmatch(tournament_id)) and bool(self.events(tournament_id))
 
 
 class FileTournamentBook(TournamentBook):
-    """``<store>/.tournaments/<id>.jsonl``: one line per event, appended under a lock."""
+    """``<store>/.tournaments/<id>.jsonl``: one line per event, appended under a lock.  Its
+    version: the file's device, inode, size, modification and change times (``os.stat``), so an append
+    by another process (a second server on the directory, the CLI), a log cut back, or one
+    replaced or edited by hand to the same size is read again."""
 
     def __init__(self, store_root: str | os.PathLike):
+        super().__init__()
         self.root = Path(store_root) / ".tournaments"
         self.root.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
@@ -703,16 +772,25 @@ class FileTournamentBook(TournamentBook):
     def _path(self, tournament_id: str) -> Path:
         return self.root / f"{check_tournament_id(tournament_id)}.jsonl"
 
-    def events(self, tournament_id: str) -> list[dict[str, Any]]:
+    def read(self, tournament_id: str, known: Hashable = None
+             ) -> tuple[Hashable, list[dict[str, Any]] | None]:
         path = self._path(tournament_id)
+        if known is not None:
+            try:
+                if _identity(os.stat(path)) == known:
+                    return known, None
+            except FileNotFoundError:
+                return None, []
         try:
-            text = path.read_text(encoding="utf-8")
+            with open(path, encoding="utf-8") as handle:
+                version = _identity(os.fstat(handle.fileno()))  # before reading: never newer
+                text = handle.read()
         except FileNotFoundError:
-            return []
+            return None, []
         # a torn last line (a writer killed mid-append) was never acknowledged: not an event
         # lines end at "\n" only: a name may hold U+0085 or U+2028, which splitlines() splits at
-        return [json.loads(line) for line in text.split("\n")
-                if line.strip() and line.endswith("}")]
+        return version, [json.loads(line) for line in text.split("\n")
+                         if line.strip() and line.endswith("}")]
 
     def ids(self) -> list[str]:
         return sorted(p.stem for p in self.root.glob("*.jsonl"))
@@ -737,6 +815,13 @@ class FileTournamentBook(TournamentBook):
                 _take_back(path, size)
                 raise
         return expected + len(events)
+
+
+def _identity(found: os.stat_result) -> tuple[int, int, int, int, int]:
+    """A file's version: which file (device, inode), how long, when last written, and when
+    its inode last changed (``st_ctime``: no one sets it back, as ``cp -p`` or ``touch -d``
+    set a modification time back over a restored or edited log of the same size)."""
+    return found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns
 
 
 def _take_back(path: Path, size: int | None) -> None:
@@ -767,14 +852,27 @@ class PgTournamentBook(TournamentBook):
     event keyed by (tournament id, seq), so a second writer at a seq is refused by the key."""
 
     def __init__(self, store: Any):
+        super().__init__()
         self.store = store  # its table is the store's own (created with the others at open)
 
-    def events(self, tournament_id: str) -> list[dict[str, Any]]:
+    def read(self, tournament_id: str, known: Hashable = None
+             ) -> tuple[Hashable, list[dict[str, Any]] | None]:
+        """Its version: the log's row count, last seq and the sum of its rows' ``xmin`` (the
+        transaction that wrote each row version: a row updated or replaced by hand changes
+        it); one connection, the lines fetched only when that changed."""
+        check_tournament_id(tournament_id)
         with self.store._tx() as conn:
+            row = conn.execute("SELECT count(*), max(seq), sum(xmin::text::bigint) FROM "
+                               "wonders_tournament_events WHERE tournament_id = %s",
+                               [tournament_id]).fetchone()
+            version = None if not row[0] else tuple(int(v) for v in row)
+            if version is None:
+                return None, []
+            if version == known:
+                return version, None
             rows = conn.execute("SELECT line FROM wonders_tournament_events WHERE "
-                                "tournament_id = %s ORDER BY seq",
-                                [check_tournament_id(tournament_id)]).fetchall()
-        return [json.loads(row[0]) for row in rows]
+                                "tournament_id = %s ORDER BY seq", [tournament_id]).fetchall()
+        return version, [json.loads(row[0]) for row in rows]
 
     def ids(self) -> list[str]:
         with self.store._tx() as conn:

@@ -11,16 +11,23 @@ What is shown is what the match listing (``/matches``) already shows anyone -- t
 each table, its round and table number, its result -- and the standings computed from those
 results.  Nothing of a deck is shown (no list, no Deck Balance Score: a DBS is read from the
 decklist), and no token or link that records.  Pages are rendered on the server (no script).
+
+What 300 phones refresh costs little: the tournament is the book's kept fold (read again only
+when its log changed, :meth:`ledger.tournament.TournamentBook.load`), and a round's seatings
+and the standings are kept rendered by their content (:func:`seatings_html`,
+:func:`standings_html`): an unchanged round is escaped once, a new result renders it again.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, render_template, request, url_for
+from markupsafe import Markup
 
 from ledger.errors import LedgerError
 from ledger.roundclock import round_clock
@@ -28,6 +35,7 @@ from ledger.tournament import (
     SAFE_ID,
     Result,
     Round,
+    Standing,
     Tournament,
     TournamentError,
     player_key,
@@ -39,6 +47,7 @@ from web.errors import NotFoundError
 bp = Blueprint("tournament_pages", __name__)
 log = logging.getLogger("wonders.web")
 MAX_QUERY = 120  # characters of a ?player= search kept
+KEPT_PARTS = 32  # rendered seatings and standings kept (a few tournaments, rounds, searches)
 
 
 @dataclass(frozen=True)
@@ -95,12 +104,37 @@ def _round_page(t: Tournament, number: int, with_standings: bool) -> str:
     wanted = request.args.get("player", "").strip()[:MAX_QUERY]
     seatings = seatings_of(played, results, set(damaged)) if played is not None else []
     shown = [s for s in seatings if is_found(wanted, s.player)] if wanted else seatings
+    ranked = standings(t, results) if with_standings else None
     return render_template(
         "tournament.html", t=t, round=played, seatings=shown, total=len(seatings), wanted=wanted,
-        tally=_tally(seatings), standings=standings(t, results) if with_standings else None,
+        seatings_html=seatings_html(tuple(shown), wanted, watch_prefix()),
+        standings_html=standings_html(tuple(ranked or ())),
+        tally=_tally(seatings), standings=ranked,
         unreadable=_unreadable(t, damaged),
         clock=round_clock(t, played) if played is not None else None,
         latest=number == len(t.rounds))
+
+
+@functools.lru_cache(maxsize=KEPT_PARTS)
+def seatings_html(seatings: tuple[Seating, ...], wanted: str, watch: str) -> Markup:
+    """A round's seatings as the page shows them, kept rendered for the seatings (what is
+    rendered is these arguments alone: a change of any is another entry, never a stale one):
+    300 phones refreshing an unchanged round get the same lines, escaped once."""
+    return Markup(render_template("tournament_seatings.html", seatings=seatings,
+                                  wanted=wanted, watch=watch))
+
+
+@functools.lru_cache(maxsize=KEPT_PARTS)
+def standings_html(ranked: tuple[Standing, ...]) -> Markup:
+    """The standings' table, kept rendered for the standings (as :func:`seatings_html`)."""
+    return Markup(render_template("tournament_standings.html", standings=ranked))
+
+
+def watch_prefix() -> str:
+    """The viewer's address of a match without its id (``/matches/``, under any prefix the
+    app is mounted at): a seating's "Watch" link is it and the match id (an id is letters,
+    digits, ``.``, ``_`` and ``-``: nothing to quote), not a ``url_for`` per player."""
+    return url_for("viewer.viewer", match_id="m")[:-1]
 
 
 def seatings_of(played: Round, results: dict[str, Result],
