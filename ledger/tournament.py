@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import fcntl
 import functools
 import hmac
@@ -167,9 +168,9 @@ class Player:
     links_reissued: int = 0  # how often the organizer gave them a new player link
 
     def copy(self) -> Player:
-        """A copy sharing nothing that can be changed (its decklist's counts copied)."""
-        return Player(self.name, self.deck_text, dict(self.cards), dict(self.archive), self.dbs,
-                      self.preset, self.entered, self.dropped, self.token_hash, self.replaced)
+        """A copy sharing nothing that can be changed (its decklist's counts copied; every
+        other field, present or added later, carried by ``replace``)."""
+        return dataclasses.replace(self, cards=dict(self.cards), archive=dict(self.archive))
 
     @property
     def is_self_registered(self) -> bool:
@@ -207,8 +208,7 @@ class Round:
 
     def copy(self) -> Round:
         """A copy sharing nothing that can be changed (its tables copied)."""
-        return Round(self.number, [Table(t.table, t.a, t.b, t.match_id) for t in self.tables],
-                     self.bye, self.started, self.started_at)
+        return dataclasses.replace(self, tables=[dataclasses.replace(t) for t in self.tables])
 
 
 @dataclass
@@ -231,13 +231,12 @@ class Tournament:
     def copy(self) -> Tournament:
         """A copy sharing nothing that can be changed: what a book's kept fold hands out
         (:meth:`TournamentBook.load`), so no caller can change the fold the next one gets.
-        Every field is named (a field added to the state is added here: a test checks that
-        a copy carries each one)."""
-        return Tournament(self.tournament_id, self.name, self.game, self.ruleset,
-                          self.created_at, {n: p.copy() for n, p in self.players.items()},
-                          [r.copy() for r in self.rounds], self.length,
-                          copy.deepcopy(self.reissued), copy.deepcopy(self.cards),
-                          self.round_minutes, self.registration_key_hash)
+        Its players and rounds are copied by their own ``copy``, its other containers deeply;
+        every other field, present or added later, is carried by ``replace``."""
+        return dataclasses.replace(
+            self, players={n: p.copy() for n, p in self.players.items()},
+            rounds=[r.copy() for r in self.rounds], reissued=copy.deepcopy(self.reissued),
+            cards=copy.deepcopy(self.cards))
 
     @property
     def is_registration_open(self) -> bool:
