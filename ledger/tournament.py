@@ -411,6 +411,10 @@ def _at(value: Any) -> str:
 
 
 def _replace_deck(player: Player, event: dict[str, Any]) -> None:
+    """A player's new list; a pool deck they were registered with no longer stands for it (a
+    player registered at the desk with a preset who was given a link, then replaced it: the
+    tables record the new list)."""
+    player.preset = None
     player.deck_text = event.get("deck_text", "")
     player.cards = dict(event.get("cards", {}))
     player.archive = dict(event.get("archive", {}))
@@ -786,9 +790,13 @@ class FileTournamentBook(TournamentBook):
                 text = handle.read()
         except FileNotFoundError:
             return None, []
+        except UnicodeDecodeError as exc:
+            raise TournamentError(f"{path}: a tournament log that is not UTF-8 text "
+                                  f"(byte {exc.start})") from None
         # a torn last line (a writer killed mid-append) was never acknowledged: not an event
         # lines end at "\n" only: a name may hold U+0085 or U+2028, which splitlines() splits at
-        return version, [json.loads(line) for line in text.split("\n")
+        return version, [_parsed(line, f"{path}:{n}") for n, line in
+                         enumerate(text.split("\n"), start=1)
                          if line.strip() and line.endswith("}")]
 
     def ids(self) -> list[str]:
@@ -814,6 +822,15 @@ class FileTournamentBook(TournamentBook):
                 _take_back(path, size)
                 raise
         return expected + len(events)
+
+
+def _parsed(line: str, where: str) -> Any:
+    """A log line's JSON, or a :class:`TournamentError` naming where (a line edited by hand
+    into something that is not JSON; the fold checks what it holds)."""
+    try:
+        return json.loads(line)
+    except ValueError as exc:
+        raise TournamentError(f"{where}: a tournament log line is not JSON ({exc})") from None
 
 
 def _identity(found: os.stat_result) -> tuple[int, int, int, int, int]:
@@ -871,7 +888,8 @@ class PgTournamentBook(TournamentBook):
                 return version, None
             rows = conn.execute("SELECT line FROM wonders_tournament_events WHERE "
                                 "tournament_id = %s ORDER BY seq", [tournament_id]).fetchall()
-        return version, [json.loads(row[0]) for row in rows]
+        return version, [_parsed(row[0], f"tournament {tournament_id} seq {n}")
+                         for n, row in enumerate(rows)]
 
     def ids(self) -> list[str]:
         with self.store._tx() as conn:

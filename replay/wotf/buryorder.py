@@ -113,8 +113,11 @@ def _answer_as_seen(event: Answered, log: Sequence[Event], seq: int, perspective
     while start < len(log) and _is_order_answer(log[start]):
         start += 1  # the other owner's answer, before any card moves
     ordered = _picks(event)
-    if not any(_buried(e) in ordered for e in _run(log, start)):
+    if start < len(log) and not any(_buried(e) in ordered for e in _run(log, start)):
         return event  # the answer orders something else: triggers, fliers, returns (502)
+    # Its moves follow (a bury), or nothing follows yet: a group of both seats' cards whose
+    # other owner is still choosing -- an order of triggers or fliers has its batch's events
+    # after it -- so it stays hidden until what follows tells which it is.
     return msgspec.structs.replace(event, pick=[HIDDEN] * len(ordered))
 
 

@@ -21,7 +21,7 @@ import msgspec
 from ledger.events import Event
 from replay.wotf import conformance as C
 from replay.wotf import narrate, perspective
-from replay.wotf.cards import default_cards
+from replay.wotf.cards import default_cards, parse_card
 from replay.wotf.engine import Engine
 from replay.wotf.events import Answered, CardMoved, DrawDeclared, PlayDeclared
 from replay.wotf.evolve import evolve
@@ -140,3 +140,52 @@ def test_public_orders_and_single_buries_read_as_recorded():
             == ["x2"]
     assert not any(isinstance(e, Answered) and e.kind == "order" for e in log)
     assert any(isinstance(e, CardMoved) and e.reason == "bury" for e in log)
+
+
+# -- a group of both seats' cards: the first owner's answer is written before the second answers
+
+MASS = {"name": "Mass Recall", "type": "spell", "cost": 1, "abilities": [
+    {"when": "play", "text": "Bury up to four target cards in The Abyss.",
+     "effects": [{"do": "bury", "target": {"pick": "up_to", "count": 4, "what": "card",
+                                          "zone": "abyss"}}]}]}
+BOTH = {"cards": {"Filler": {"type": "wonder", "power": 1, "cost": 9},
+                  "Ballast": {"type": "wonder", "power": 1, "cost": 8}},
+        "state": {"round": 3, "turn": "A",
+                  "A": {"energy": 3, "actions": 3, "hand": [{"id": "mass", "card": "Mass Recall"}],
+                        "abyss": [{"id": "x1", "card": "Filler"}, {"id": "x2", "card": "Ballast"}],
+                        "deck": ["Filler", "Filler", "Filler"]},
+                  "B": {"actions": 0, "abyss": [{"id": "y1", "card": "Filler"},
+                                                {"id": "y2", "card": "Ballast"}],
+                        "deck": ["Filler", "Filler", "Filler", "Filler"]}}}
+
+
+def _both_seats(revision: int = 11) -> tuple[Engine, list[Event], int]:
+    """A plays a (test) card burying two of each seat's cards from The Abyss and orders its
+    own; B is asked next.  The engine, the log, and the seq of A's answer."""
+    db = C._case_cards(BOTH["cards"], default_cards()).with_cards([parse_card(MASS, "mass")])
+    state = C.build_state(BOTH["state"], "1.3.2", db)
+    state.revision = revision
+    engine = Engine(db, state)
+    log = list(engine.start())
+    log += engine.decide(PlayDeclared("A", "mass", None, []))
+    log += engine.decide(Answered("A", "target", ["x1", "x2", "y1", "y2"]))
+    log += engine.decide(Answered("A", "order", ["x2", "x1"]))
+    assert engine.prompt is not None and (engine.prompt.seat, engine.prompt.kind) == ("B", "order")
+    return engine, log, len(log) - 1
+
+
+def test_the_first_owners_order_is_hidden_while_the_other_owner_chooses():
+    """A's answer is the end of the log until B answers: nothing after it told it from an order
+    of triggers, and it was shown as recorded (found by review)."""
+    _, log, seq = _both_seats()
+    assert isinstance(log[seq], Answered) and log[seq].pick == ["x2", "x1"]
+    for who in OTHERS:
+        assert perspective.redact_event(log[seq], who, (), log, seq).pick == ["?", "?"], who
+    assert perspective.redact_event(log[seq], "A", (), log, seq).pick == ["x2", "x1"]
+
+
+def test_the_first_owners_order_stays_hidden_once_the_other_owner_answers():
+    engine, log, seq = _both_seats()
+    log += engine.decide(Answered("B", "order", ["y1", "y2"]))
+    for who in OTHERS:
+        assert perspective.redact_event(log[seq], who, (), log, seq).pick == ["?", "?"], who

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 
+import msgspec
 import pytest
 
 from tests.web.test_api import Api, new_app
@@ -213,3 +214,32 @@ def test_the_cli_reissues_a_link_as_a_real_process(api, tmp_path):
     assert done.returncode == 1 and "Bob never had a player link" in done.stderr
     assert refused(Phone(api).get(old)[1]).startswith(
         "Spring Cup: that is not (or no longer) a player link")
+
+
+def test_a_list_replaced_through_a_reissued_link_is_the_one_recorded_at_the_table(tmp_path):
+    """A desk player registered with a pool deck (a preset), given a link, replaced their
+    list: it was accepted, and round 1 still recorded the preset (found by review)."""
+    api = Api(new_app(tmp_path))
+    tid, _key = opened(api, players=3)  # Ann, Bob, Cleo at the desk; registration open
+    status, data = call(api, "POST", f"/api/tournaments/{tid}/players",
+                        {"player": "Dev", "decklist": decklist(DECKS[3]), "preset": DECKS[3]})
+    assert status == 201, data
+    status, link = call(api, "POST", f"/api/tournaments/{tid}/player-links", {"player": "Dev"})
+    assert status == 201 and link["can_replace"], link
+    phone = Phone(api)
+    assert phone.get(link["link"].removeprefix("http://localhost"))[0] == 303
+    assert phone.replace(tid, decklist(DECKS[4]))[0] == 303  # accepted: "Dev's list replaced"
+    status, t = call(api, "GET", f"/api/tournaments/{tid}")
+    dev = next(p for p in t["players"] if p["name"] == "Dev")
+    assert dev["replaced"] == 1
+    status, started = call(api, "POST", f"/api/tournaments/{tid}/rounds")
+    assert status == 201, started
+    table = next(tb for tb in started["tables"] if "Dev" in (tb["a"], tb["b"]))
+    store = api.app.extensions["wonders"].store
+    opened_event = msgspec.to_builtins(next(iter(store.read(table["match_id"], 0))).event)
+    recorded = next(s for s in opened_event["seats"] if s["player"] == "Dev")
+    cards = {e["card"] for e in recorded["deck"]}
+    wanted = {line.split(" ", 1)[1] for line in decklist(DECKS[4]).splitlines()[1:]
+              if line and not line.split(" ", 1)[0].endswith("x")}
+    assert cards == wanted, (f"the table records {recorded['deck_name']!r} (Dev's preset), "
+                             f"not the list Dev replaced through the link")
