@@ -168,9 +168,11 @@ def remove(tournament_id: str, player: str, store: str | None) -> None:
 def open_registration(tournament_id: str, base: str, store: str | None) -> None:
     """Open registration: prints the link players register themselves with (shown only now;
     opening again gives a new link and the old one stops working)."""
+    from web.api.tournaments import registration_link  # imported where used, as the others
+
     t, key = _organizer(store).open_registration(tournament_id)
     click.echo(f"{t.name}: registration is open; players register at "
-               f"{base.rstrip('/')}/tournaments/{t.tournament_id}/register?key={key}")
+               f"{registration_link(t.tournament_id, key, base)}")
 
 
 @tournament.command("reissue-link")
@@ -186,8 +188,10 @@ def reissue_link(tournament_id: str, player: str, base: str, qr: bool,
     """Give PLAYER a new player link (a lost one): prints it, shown only now; their old link
     stops working at once.  A player registered here gets their first link this way, before
     round 1 is paired."""
+    from web.api.tournaments import player_link  # imported where used, as the others
+
     t, name, token = _organizer(store).reissue_player_link(tournament_id, player)
-    url = f"{base.rstrip('/')}/tournaments/{t.tournament_id}/me?token={token}"
+    url = player_link(t.tournament_id, token, base)
     if t.is_registration_open:
         can = "replaces their list until registration closes or round 1 is paired"
     elif t.rounds:

@@ -408,14 +408,20 @@ def register_player(tournament_id: str) -> tuple[dict[str, Any], int]:
     return tournament_out(org, t).model_dump(), 201
 
 
-def registration_link(tournament_id: str, key: str) -> str:
-    """The address players register at (the key in its query; the console draws its QR)."""
-    return f"{request.host_url.rstrip('/')}/tournaments/{tournament_id}/register?key={key}"
+def registration_link(tournament_id: str, key: str, base: str | None = None) -> str:
+    """The address players register at (the key in its query; the console draws its QR), on
+    ``base`` (the server as players reach it; default: as this request reached it)."""
+    return f"{_base(base)}/tournaments/{tournament_id}/register?key={key}"
 
 
-def player_link(tournament_id: str, token: str) -> str:
-    """A player's page with their token (the console draws its QR)."""
-    return f"{request.host_url.rstrip('/')}/tournaments/{tournament_id}/me?token={token}"
+def player_link(tournament_id: str, token: str, base: str | None = None) -> str:
+    """A player's page with their token (the console draws its QR), on ``base`` (as for
+    :func:`registration_link`)."""
+    return f"{_base(base)}/tournaments/{tournament_id}/me?token={token}"
+
+
+def _base(base: str | None) -> str:
+    return (request.host_url if base is None else base).rstrip("/")
 
 
 @route(bp, "/tournaments/<tournament_id>/registration", "POST",
