@@ -45,6 +45,9 @@ RETRIES = 2
 FAULTS_ENV = "WONDERS_TEST_FAULTS"
 #: How long to try reaching a scheduler (``--scheduler``).
 CONNECT_TIMEOUT = "10s"
+#: Seconds a local worker process has to start and reach the scheduler (Dask waits forever
+#: otherwise: a ``--jobs`` run once hung there, on a machine busy with two test suites).
+START_TIMEOUT_S = 120.0
 
 
 class DistributedError(LedgerError):
@@ -102,12 +105,26 @@ def cluster(jobs: int = 1, scheduler: str | None = None, fork: bool = False) -> 
     try:
         with dask.config.set({"distributed.worker.multiprocessing-method": method}):
             local = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                 dashboard_address=":0", silence_logs=logging.CRITICAL)
-    except (OSError, RuntimeError, TimeoutError) as exc:
+                                 dashboard_address=":0", silence_logs=logging.CRITICAL,
+                                 death_timeout=START_TIMEOUT_S)
+    except Exception as exc:  # noqa: BLE001 - a worker past START_TIMEOUT_S also trips
+        # Dask's own AssertionError while it closes the half-started nanny
+        why = (f"a worker did not start within {START_TIMEOUT_S:g} s" if _timed_out(exc)
+               else _one_line(exc))
         raise DistributedError(f"cannot start a local Dask cluster of {jobs} worker "
-                               f"processes ({_one_line(exc)})") from None
+                               f"processes ({why})") from None
     with local, Client(local) as client:
         yield client
+
+
+def _timed_out(exc: BaseException | None) -> bool:
+    """Whether ``exc`` or an exception it was raised while handling is a timeout."""
+    seen = 0
+    while exc is not None and seen < 20:
+        if isinstance(exc, TimeoutError):
+            return True
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False
 
 
 def _reachable(scheduler: str) -> None:

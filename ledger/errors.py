@@ -103,3 +103,9 @@ class NotAMatchFileError(LedgerError):
 class StoreUnavailableError(LedgerError):
     """The store cannot be reached or opened: a database that refuses connections, a URL it
     does not understand, a driver that is not installed."""
+
+
+class StoreClosedError(StoreUnavailableError):
+    """The store was closed by this process (a server stopping): a reader still running --
+    a live-follow stream woken by the close -- meets it.  Nothing went wrong, so nothing is
+    worth a line in the server's log."""

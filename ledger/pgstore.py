@@ -66,6 +66,7 @@ from ledger.errors import (
     LedgerError,
     MalformedEventError,
     MatchNotFoundError,
+    StoreClosedError,
     StoreUnavailableError,
     Where,
 )
@@ -86,7 +87,7 @@ from ledger.store import (
 
 try:  # the optional extra: pip install 'wonders-ledger[postgres]'
     import psycopg
-    from psycopg_pool import ConnectionPool
+    from psycopg_pool import ConnectionPool, PoolClosed
 
     class _Connection(psycopg.Connection):
         """A pooled connection, with the cursor that runs its appends (see
@@ -96,6 +97,7 @@ try:  # the optional extra: pip install 'wonders-ledger[postgres]'
 except ImportError:  # pragma: no cover - reported when a postgresql:// store is opened
     psycopg = None  # type: ignore[assignment]
     ConnectionPool = None  # type: ignore[assignment,misc]
+    PoolClosed = None  # type: ignore[assignment,misc]
 
 __all__ = ["CHANNEL", "SAFETY_S", "SCHEMA", "PgStore"]
 
@@ -241,6 +243,9 @@ class PgStore(Store):
             raise ConflictError(f"PostgreSQL store {_safe(self.url)}: another writer stored "
                                 f"that seq first; nothing was written ({_first_line(exc)})") \
                 from None
+        except PoolClosed:
+            raise StoreClosedError(f"PostgreSQL store {_safe(self.url)}: closed by this "
+                                   f"process (it is stopping)") from None
         except psycopg.Error as exc:
             raise StoreUnavailableError(f"PostgreSQL store {_safe(self.url)}: "
                                         f"{_first_line(exc)}") from None

@@ -236,3 +236,23 @@ def test_verify_of_a_relative_path_opens_the_same_files_on_the_workers(
     assert there == reports(found, None)
     assert [(path, status) for path, status, _m, _l in there] == \
         [(f"store/{p.name}", "OK") for p in sorted((tmp_path / "store").glob("*.jsonl"))]
+
+
+def test_a_local_worker_that_never_starts_is_one_clear_error_not_a_hang(tmp_path, monkeypatch):
+    """A local cluster whose worker process does not come up in time (here: a preload that
+    sleeps) ends with one error line; Dask's own start waited for it forever (a test run hung
+    there once, on a machine busy with two suites)."""
+    import dask
+
+    import ledger.distributed as distributed
+    from ledger.distributed import DistributedError
+
+    slow = tmp_path / "slow_start.py"
+    slow.write_text("import time\n\ndef dask_setup(worker):\n    time.sleep(60)\n")
+    monkeypatch.setattr(distributed, "START_TIMEOUT_S", 3.0)
+    with dask.config.set({"distributed.worker.preload": [str(slow)]}), \
+            pytest.raises(DistributedError, match=r"^cannot start a local Dask cluster of 1 "
+                                                  r"worker processes \(a worker did "
+                                                  r"not start within 3 s\)$"), \
+            cluster(jobs=1, fork=True):
+        pass

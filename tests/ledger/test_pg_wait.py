@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 import time
 
+from ledger.errors import StoreClosedError, StoreUnavailableError
 from ledger.events import MatchOpened, SeatInfo
 from ledger.pgstore import SAFETY_S, PgStore
 from replay.wotf.events import ResourcesChanged
@@ -53,3 +54,28 @@ def test_an_append_elsewhere_wakes_the_waiter_at_once(pg_url):
         assert got and got[0][0] is True
         assert got[0][1] - appended < 1.0  # not the safety period: the notification
         assert waiter.heads_read <= 5
+
+
+def test_a_waiter_woken_by_the_close_meets_a_closed_store_not_an_outage(pg_url):
+    """A server stopping closes its store while a live-follow stream waits on it: the stream's
+    next read is told the store was closed here (it ends quietly), not that the database went
+    away (a warning in the server's log at every stop: CI, stop 35)."""
+    store = PgStore(pg_url)
+    store.create(_opened("closing"))
+    store.wait("closing", 1, 0.1)  # the listener is up
+    woke: list = []
+
+    def follower():
+        store.wait("closing", 1, 30)
+        try:
+            store.head("closing")
+        except StoreUnavailableError as exc:
+            woke.append(exc)
+
+    thread = threading.Thread(target=follower)
+    thread.start()
+    store.close()
+    thread.join(10)
+    assert not thread.is_alive()
+    assert len(woke) == 1 and isinstance(woke[0], StoreClosedError), woke
+    assert "closed by this process" in str(woke[0])

@@ -44,7 +44,7 @@ from functools import partial
 from flask import Blueprint, Response, current_app, request
 
 from ledger.codec import Stored
-from ledger.errors import LedgerError, StoreUnavailableError
+from ledger.errors import LedgerError, StoreClosedError, StoreUnavailableError
 from ledger.store import Store
 from web.api.common import bearer, divergence_out, event_fields, query_int, role_for, services, visible_seq
 from web.api.openapi import QUERY_INT_MAX, Query, route
@@ -286,6 +286,8 @@ def follow(match_id: str) -> Response:
             # status, until an event or the idle timeout
             yield f": following {match_id} from seq {start}\n\n"
             yield from looks()
+        except StoreClosedError:  # this server is stopping: its connection is being closed
+            return
         except StoreUnavailableError as exc:  # the database went away: say so and end
             log.warning("match %s: a live-follow stream ends: %s", match_id, exc)
             yield _unavailable_message(exc)
