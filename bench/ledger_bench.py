@@ -18,7 +18,13 @@ median ratio, and ``concurrent20_vs_floor_rounds`` lists every round's ratio.
 the whole process (every thread, user and system) per event in those runs -- on a machine
 whose cores are busy the ratio follows the CPU each side spends per event.
 ``concurrent20_switches_per_event`` and ``concurrent20_floor_switches_per_event``: the
-process's context switches (voluntary and involuntary) per event in those runs.  A writer
+process's context switches (voluntary and involuntary) per event in those runs.
+``append_cpu_us_outside_write``: the CPU time of one thread's single appends spent outside
+the durable write itself (encoding, hashing, locking, the checks) -- the work each of the 20
+writers does holding the GIL, so what bounds the 20-writer rate -- on the bench's disk, and
+``append_cpu_us_outside_write_in_memory`` the same on a memory filesystem (``/dev/shm``;
+``null`` where there is none): the same instructions, not following a journal commit that
+left the caches cold.  A writer
 thread lets go of the GIL in every blocking system call; while other writers want it,
 taking it back is a futex wait and a context switch, so these say how many GIL hand-offs
 (and waits for the disk) an event costs each side.
@@ -38,6 +44,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from ledger import filestore
 from ledger.events import MatchOpened, SeatInfo
 from ledger.filestore import FileStore
 from ledger.registry import decoder as event_decoder
@@ -130,6 +137,39 @@ def concurrent_round(append, raw, events_timed: int) -> dict:
                 round(min(floor_switches, again_switches) / events_timed, 2)}
 
 
+def outside_write_us(root: Path, events: list) -> float:
+    """CPU microseconds per single append spent outside the durable write (the module
+    docstring): the store's ``_write_all`` is wrapped to count the thread's CPU inside it."""
+    store = FileStore(root)
+    store.create(MatchOpened(match_id="split", ruleset="1.3.2",
+                             seats=[SeatInfo("A", "a"), SeatInfo("B", "b")]))
+    inside = [0]
+    write_all = filestore._write_all
+
+    def counted(fd: int, data: bytes) -> None:
+        start = time.thread_time_ns()
+        write_all(fd, data)
+        inside[0] += time.thread_time_ns() - start
+
+    filestore._write_all = counted
+    try:
+        start = time.thread_time_ns()
+        for n, event in enumerate(events):
+            store.append("split", [event], n + 1)
+        total = time.thread_time_ns() - start
+    finally:
+        filestore._write_all = write_all
+    return round((total - inside[0]) / len(events) / 1000, 1)
+
+
+def in_memory_dir() -> Path | None:
+    """A fresh directory on a memory filesystem, or None."""
+    shm = Path("/dev/shm")
+    if not shm.is_dir() or not os.access(shm, os.W_OK):
+        return None
+    return Path(tempfile.mkdtemp(prefix="wonders-ledger-bench-", dir=shm))
+
+
 def timed(work) -> tuple[float, float, int]:
     """Seconds of :func:`concurrently` running ``work``, the CPU seconds this process (all
     its threads, user and system) spent meanwhile, and its context switches meanwhile
@@ -220,6 +260,13 @@ def main() -> None:
         "dir": str(root),
     }
     result.update(concurrent_figures(root, 10 if quick else 40))
+    split = sample_events(500 if quick else 3000)
+    result["append_cpu_us_outside_write"] = outside_write_us(root / "split", split)
+    memory = in_memory_dir()
+    result["append_cpu_us_outside_write_in_memory"] = (
+        None if memory is None else outside_write_us(memory / "split", split))
+    if memory is not None:
+        shutil.rmtree(memory, ignore_errors=True)
     result["append_vs_fsync"] = round(result["append_p50_ms"] / result["fsync_p50_ms"], 3)
     result["read_vs_decode"] = round(result["read_events_per_s"] / result["decode_events_per_s"], 3)
     result["read_cold_vs_decode"] = round(result["read_cold_events_per_s"] / result["decode_events_per_s"], 3)

@@ -37,3 +37,8 @@ def test_a_quick_run_prints_the_concurrent_ratio_beside_its_rates():
     rounds = result["concurrent20_vs_floor_rounds"]
     assert len(rounds) == 5
     assert sorted(rounds)[2] == result["concurrent20_vs_floor"]
+    # the append's own CPU outside its durable write: positive, and measured in memory too
+    # where this machine has a memory filesystem
+    assert result["append_cpu_us_outside_write"] > 0
+    in_memory = result["append_cpu_us_outside_write_in_memory"]
+    assert in_memory is None or in_memory > 0
