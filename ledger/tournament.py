@@ -709,12 +709,12 @@ def _line(seq: int, event: dict[str, Any]) -> str:
 class TournamentBook:
     """What every book answers: the events of a tournament, appended at an expected length.
 
-    A load folds the log once per version of it (a file's identity, size, modification and
-    change times; a table's rows) and keeps the fold (:class:`~ledger.foldcache.FoldCache`): while the
-    log is unchanged, a load is that check (one ``stat``; PostgreSQL: one query) and a copy of
-    the fold (:meth:`Tournament.copy`: a caller can't change what the next one gets); once
-    anyone changed it -- this book, another process, a hand edit -- the next load reads and
-    folds it again."""
+    A load folds the log once per version of it (a file's text, :class:`LogVersion`; a table's
+    rows) and keeps the fold (:class:`~ledger.foldcache.FoldCache`): while the log is
+    unchanged, a load is that check (one ``stat`` of a file older than a clock tick;
+    PostgreSQL: one query) and a copy of the fold (:meth:`Tournament.copy`: a caller can't
+    change what the next one gets); once anyone changed it -- this book, another process, a
+    hand edit -- the next load reads and folds it again."""
 
     def __init__(self) -> None:
         self._folds: FoldCache[Tournament] = FoldCache()
