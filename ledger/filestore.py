@@ -29,8 +29,8 @@ Durability contract (DESIGN.md section 5):
 Beside the protocol (:class:`ledger.store.Store`) it keeps what only a directory of files has:
 :meth:`FileStore.path`, :meth:`FileStore.files`, :meth:`FileStore.info_of`,
 :meth:`FileStore.read_file` and :meth:`FileStore.torn_tail`.  :meth:`FileStore.head` is cheap:
-one ``fstat`` while a file is as this store last saw it (device, inode, size, mtime), else one
-read of its last lines -- so incremental readers (the web's tables, the viewer's listing,
+one ``fstat`` while a file is as this store last saw it (device, inode, size, mtime, ctime),
+else one read of its last lines -- so incremental readers (the web's tables, the viewer's listing,
 ``wonders ingest``) ask the protocol, never the file system.  :meth:`FileStore.append` costs
 a ``statx`` of the path under the lock while the file ends where this store's last append left
 it (no read of the file; the lock and the ``statx`` keep the GIL, :mod:`ledger.gilcalls`),
@@ -46,11 +46,11 @@ import os
 import time
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from ledger import gilcalls
+from ledger import fileversion, gilcalls
 from ledger.codec import (
     GENESIS,
     Envelope,
@@ -139,11 +139,11 @@ class FileStore(Store):
         # the ``verified_files`` files read last (see :data:`VERIFIED_FILES`).
         self._verified: OrderedDict[Path, tuple[int, int, int, list[Envelope]]] = OrderedDict()
         self._verified_files = verified_files
-        # Heads this process has read, per file: ((device, inode, size, mtime), head).
-        self._heads: dict[Path, tuple[tuple[int, int, int, int], Head]] = {}
+        # Heads this process has read, per file: ((device, inode, size, mtime, ctime), head).
+        self._heads: dict[Path, tuple[fileversion.Identity, Head]] = {}
         # Summaries this process has read, per file, the same way (only of whole batches: a
         # torn tail's verdict depends on its writer's lock, so such a file is read each time).
-        self._infos: dict[Path, tuple[tuple[int, int, int, int], MatchInfo]] = {}
+        self._infos: dict[Path, tuple[fileversion.Identity, MatchInfo]] = {}
         # The files this store appends to, kept open (each knows where the last append left it).
         self._files = OpenFiles(functools.partial(_path_in, self.url), open_files)
 
@@ -488,6 +488,20 @@ class FileStore(Store):
     def info(self, match_id: str) -> MatchInfo:
         return self.info_of(self._existing(match_id))
 
+    def versions(self, match_ids: Iterable[str]) -> dict[str, Hashable]:
+        """Each match file's :func:`ledger.fileversion.identity` (device, inode, size, mtime,
+        ctime): one ``stat`` per match, the key this store's summaries are kept under
+        (:meth:`info_of`), so a version moves exactly when they are read again.  (Not
+        "racy clean" as the tournament book is: a same-size edit within one tick of a coarse
+        file system clock is missed here as by the summaries.)"""
+        out: dict[str, Hashable] = {}
+        for match_id in match_ids:
+            try:
+                out[match_id] = fileversion.identity(os.stat(self.path(match_id)))
+            except FileNotFoundError:
+                continue
+        return out
+
     def head(self, match_id: str) -> Head:
         """Length, last hash and bytes of the whole batches: one ``fstat`` while the file is
         as last seen, else its last lines (a torn tail is left out, as :meth:`read` does)."""
@@ -560,7 +574,7 @@ class FileStore(Store):
         """What :meth:`list` says of one match file (a malformed file raises its error): the
         whole batches, and the torn tail after them if a crash left one (read-only).
 
-        Read again only when the file changed (its device, inode, size or mtime, by one
+        Read again only when the file changed (its device, inode, size, mtime or ctime, by one
         ``fstat``): listing a day's matches, every one of which has ended, would otherwise
         read every byte of the store for each request (``GET /api/matches`` took 5 s with 400
         matches)."""
@@ -776,11 +790,13 @@ def _parse_envelope(line: bytes, path: str | Path, what: str, fd: int, offset: i
                                   cause=cause) from None
 
 
-def _as_last_seen(stat: os.stat_result) -> tuple[int, int, int, int]:
-    """What says a file is as this process last read it (device, inode, size, mtime): a match
-    file only grows, and a cut torn tail changes its size, so an unchanged key is an
-    unchanged file (the heads and summaries kept per file are keyed on it)."""
-    return stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns
+def _as_last_seen(stat: os.stat_result) -> tuple[int, int, int, int, int]:
+    """What says a file is as this process last read it (device, inode, size, mtime, ctime:
+    :func:`ledger.fileversion.identity`): a match file only grows, a cut torn tail changes
+    its size, and a file edited by hand to the same size with its mtime set back (``cp -p``,
+    ``touch -d``) still changes its ctime, so an unchanged key is an unchanged file (the
+    heads and summaries kept per file are keyed on it)."""
+    return fileversion.identity(stat)
 
 
 def _path_in(root: str, match_id: str) -> str:

@@ -1,12 +1,14 @@
 """A small bounded cache of folds, each kept under the version of the log it was folded from.
 
-Each fold is kept with the version of the log it was folded from (a file's identity, size,
-modification and change times; a table's row count and row versions); a reader compares it
-with the log's version as it is now and uses the fold only when they are equal, so a log
-another process appended to, cut or edited is read and folded again, never served stale
-(:meth:`ledger.tournament.TournamentBook.load`).  The least recently used fold goes first once
-``size`` logs are kept.  Thread-safe; what is kept must never be changed by a caller (the
-tournament book hands out copies: :meth:`ledger.tournament.Tournament.copy`).
+Each fold is kept with the version of the log it was folded from (a file's text digest, with
+its identity, size, modification and change times as read -- trusted only once the file is
+older than a file system clock's tick: :mod:`ledger.fileversion`; a table's row count and row
+versions); a reader compares it with the log's version as it is now and uses the fold only
+when they are equal, so a log another process appended to, cut or edited is read and folded
+again, never served stale (:meth:`ledger.tournament.TournamentBook.load`).  The least
+recently used fold goes first once ``size`` logs are kept.  Thread-safe; what is kept must
+never be changed by a caller (the tournament book hands out copies:
+:meth:`ledger.tournament.Tournament.copy`).
 """
 
 from __future__ import annotations

@@ -56,7 +56,7 @@ import contextlib
 import json
 import select
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
 from ledger.codec import GENESIS, Stored, decode_line, encode_line, now_iso
@@ -515,6 +515,18 @@ class PgStore(Store):
             rows = conn.execute("SELECT match_id, ended, winner FROM wonders_matches "
                                 "WHERE match_id = ANY(%s)", [wanted]).fetchall()
         return {match_id: Outcome(ended, winner) for match_id, ended, winner in rows}
+
+    def versions(self, match_ids: Iterable[str]) -> dict[str, Hashable]:
+        """One query for all of them: each match's row of ``wonders_matches`` (what
+        :meth:`outcomes` reads) -- its ``xmin``, the transaction that wrote this version of the
+        row (an append, or a hand's ``UPDATE``, writes a new one), and its length."""
+        wanted = [check_match_id(m) for m in match_ids]
+        if not wanted:
+            return {}
+        with self._conn() as conn:
+            rows = conn.execute("SELECT match_id, xmin::text::bigint, length FROM "
+                                "wonders_matches WHERE match_id = ANY(%s)", [wanted]).fetchall()
+        return {match_id: (xmin, length) for match_id, xmin, length in rows}
 
     def list(self, unreadable: builtins.list[tuple[str, LedgerError]] | None = None,
              **filters: Any) -> builtins.list[MatchInfo]:

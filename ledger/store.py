@@ -12,7 +12,8 @@ file store, :mod:`ledger.filestore`):
   events), :meth:`Store.wait` (blocks until the match grows), :meth:`Store.head` (length,
   last hash, bytes: cheap), :meth:`Store.heads`;
 * :meth:`Store.info` (one match's summary, reading no other match), :meth:`Store.outcomes`
-  (whether each of some matches has ended, and who won), :meth:`Store.list` (with filters),
+  (whether each of some matches has ended, and who won), :meth:`Store.versions` (what says
+  a match's stored data is unchanged since a look), :meth:`Store.list` (with filters),
   :meth:`Store.ids`, :meth:`Store.exists`, :meth:`Store.check_id`;
 * :meth:`Store.export_lines` / :meth:`Store.import_lines` -- a match's canonical lines, byte
   for byte as written (a match file), in and out of any store;
@@ -31,7 +32,7 @@ import abc
 import builtins
 import re
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -248,6 +249,16 @@ class Store(abc.ABC):
                 continue
             out[match_id] = Outcome(info.ended, info.winner)
         return out
+
+    def versions(self, match_ids: Iterable[str]) -> dict[str, Hashable]:
+        """Each of ``match_ids``'s version as stored now, by id (a match the store does not
+        have may be left out): what a caller keeps beside something it read of a match (a
+        tournament keeps an ended match's result) and compares with a later look -- equal
+        versions, the same stored data; a match appended to, cut, edited or replaced since
+        has another.  Cheap: no event is read (a file store: one ``stat`` per match; PostgreSQL:
+        one query).  This default vouches for nothing: each version is new, equal to no later
+        one."""
+        return {match_id: object() for match_id in match_ids}
 
     def heads(self) -> dict[str, Head | Exception]:
         """Every match's head (or the error that reading it raised), by id."""

@@ -65,19 +65,22 @@ import copy
 import dataclasses
 import fcntl
 import functools
+import hashlib
 import hmac
 import itertools
 import json
 import os
 import re
 import threading
+import time
 import unicodedata
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ledger import fileversion
 from ledger.errors import ConflictError, LedgerError
 from ledger.foldcache import FoldCache
 from ledger.matching import Matching
@@ -706,12 +709,12 @@ def _line(seq: int, event: dict[str, Any]) -> str:
 class TournamentBook:
     """What every book answers: the events of a tournament, appended at an expected length.
 
-    A load folds the log once per version of it (a file's identity, size, modification and
-    change times; a table's rows) and keeps the fold (:class:`~ledger.foldcache.FoldCache`): while the
-    log is unchanged, a load is that check (one ``stat``; PostgreSQL: one query) and a copy of
-    the fold (:meth:`Tournament.copy`: a caller can't change what the next one gets); once
-    anyone changed it -- this book, another process, a hand edit -- the next load reads and
-    folds it again."""
+    A load folds the log once per version of it (a file's text, :class:`LogVersion`; a table's
+    rows) and keeps the fold (:class:`~ledger.foldcache.FoldCache`): while the log is
+    unchanged, a load is that check (one ``stat`` of a file older than a clock tick;
+    PostgreSQL: one query) and a copy of the fold (:meth:`Tournament.copy`: a caller can't
+    change what the next one gets); once anyone changed it -- this book, another process, a
+    hand edit -- the next load reads and folds it again."""
 
     def __init__(self) -> None:
         self._folds: FoldCache[Tournament] = FoldCache()
@@ -739,6 +742,8 @@ class TournamentBook:
         kept = self._folds.get(tournament_id)
         version, events = self.read(tournament_id, None if kept is None else kept[0])
         if events is None and kept is not None:  # unchanged since it was folded
+            if version is not kept[0]:  # read again, the same log: kept under what was read
+                self._folds.put(tournament_id, version, kept[1])
             return kept[1].copy()
         return self._folded(tournament_id, version, events or []).copy()
 
@@ -760,14 +765,36 @@ class TournamentBook:
         return bool(SAFE_ID.fullmatch(tournament_id)) and bool(self.events(tournament_id))
 
 
+@dataclass(frozen=True)
+class LogVersion:
+    """A file log's version: the digest of its text (equal digests, the same events: the same
+    fold), and the file's version when it was read (:func:`ledger.fileversion.version`, not
+    compared): while that is settled and the file's stat still says it, a load reads nothing;
+    an unsettled one (the log read within a file system's tick of its last write) never
+    says so, and the log is read again."""
+
+    digest: bytes
+    found: Hashable = field(compare=False)
+
+
 class FileTournamentBook(TournamentBook):
     """``<store>/.tournaments/<id>.jsonl``: one line per event, appended under a lock.  Its
-    version: the file's device, inode, size, modification and change times (``os.stat``), so an append
-    by another process (a second server on the directory, the CLI), a log cut back, or one
-    replaced or edited by hand to the same size is read again."""
+    version (:class:`LogVersion`): its text's digest, and the file's device, inode, size,
+    modification and change times (``os.stat``) as they were when it was read -- a load reads
+    the file only when they moved (an append by another process -- a second server on the
+    directory, the CLI --, a log cut back, or one replaced or edited by hand to the same size),
+    or when the file was written within :data:`ledger.fileversion.GRANULARITY_NS` of its last
+    read (a file system with a coarse clock could have hidden a same-size edit in that tick:
+    "racy clean", as git's index); it folds again only when the text differs.
 
-    def __init__(self, store_root: str | os.PathLike):
+    ``stat`` (of a path or an open descriptor) and ``clock`` (the wall clock, in ns) are a
+    seam: a test gives the real files whole-second times to play a coarse file system."""
+
+    def __init__(self, store_root: str | os.PathLike,
+                 stat: Callable[[Any], os.stat_result] = os.stat,
+                 clock: Callable[[], int] = time.time_ns):
         super().__init__()
+        self._stat, self._clock = stat, clock
         self.root = Path(store_root) / ".tournaments"
         self.root.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
@@ -778,21 +805,26 @@ class FileTournamentBook(TournamentBook):
     def read(self, tournament_id: str, known: Hashable = None
              ) -> tuple[Hashable, list[dict[str, Any]] | None]:
         path = self._path(tournament_id)
-        if known is not None:
-            try:
-                if _identity(os.stat(path)) == known:
+        if isinstance(known, LogVersion):
+            try:  # (an unsettled version never equals a stat: read again)
+                if fileversion.identity(self._stat(path)) == known.found:
                     return known, None
             except FileNotFoundError:
                 return None, []
+        read_at = self._clock()  # before the read: a write after it is in a later tick
         try:
             with open(path, encoding="utf-8") as handle:
-                version = _identity(os.fstat(handle.fileno()))  # before reading: never newer
+                found = self._stat(handle.fileno())  # before reading: never newer
                 text = handle.read()
         except FileNotFoundError:
             return None, []
         except UnicodeDecodeError as exc:
             raise TournamentError(f"{path}: a tournament log that is not UTF-8 text "
                                   f"(byte {exc.start})") from None
+        version = LogVersion(hashlib.sha256(text.encode("utf-8")).digest(),
+                             fileversion.version(found, read_at))
+        if version == known:
+            return version, None  # the same text: the fold kept stands
         # a torn last line (a writer killed mid-append) was never acknowledged: not an event
         # lines end at "\n" only: a name may hold U+0085 or U+2028, which splitlines() splits at
         return version, [_parsed(line, f"{path}:{n}") for n, line in
@@ -831,13 +863,6 @@ def _parsed(line: str, where: str) -> Any:
         return json.loads(line)
     except ValueError as exc:
         raise TournamentError(f"{where}: a tournament log line is not JSON ({exc})") from None
-
-
-def _identity(found: os.stat_result) -> tuple[int, int, int, int, int]:
-    """A file's version: which file (device, inode), how long, when last written, and when
-    its inode last changed (``st_ctime``: no one sets it back, as ``cp -p`` or ``touch -d``
-    set a modification time back over a restored or edited log of the same size)."""
-    return found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns
 
 
 def _take_back(path: Path, size: int | None) -> None:
@@ -885,7 +910,7 @@ class PgTournamentBook(TournamentBook):
             if version is None:
                 return None, []
             if version == known:
-                return version, None
+                return known, None
             rows = conn.execute("SELECT line FROM wonders_tournament_events WHERE "
                                 "tournament_id = %s ORDER BY seq", [tournament_id]).fetchall()
         return version, [_parsed(row[0], f"tournament {tournament_id} seq {n}")

@@ -53,7 +53,7 @@ import secrets
 import threading
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -162,9 +162,12 @@ class Organizer:
         self._other_pools: dict[str, Any] = {}
         self._catalogue: Catalogue | None = None
         self._lock = threading.RLock()  # one change at a time in this process
-        # An ended match's result, once read: final (its record is: no take-back, no second
-        # ending), so the standings of a long event read only the matches still playing.
-        self._ended: dict[str, Result] = {}
+        # An ended match's result, once read, with the store's version of the match it was
+        # read at (:meth:`Store.versions`): final while that holds (no take-back, no second
+        # ending), so the standings of a long event read only the matches still playing; a
+        # match changed since (a file altered or restored by hand) is read again, as a fresh
+        # process would.
+        self._ended: dict[str, tuple[Hashable, Result]] = {}
 
     @property
     def catalogue(self) -> Catalogue:
@@ -220,8 +223,9 @@ class Organizer:
         return listed, unreadable
 
     def results(self, tournament: Tournament) -> dict[str, Result]:
-        """Each started table's match as the store records it: an ended one read once (its
-        record is final), the others in one look at the store (PostgreSQL: one query)."""
+        """Each started table's match as the store records it: an ended one read once while
+        the store's version of it is unchanged (its record is final), the others in one look
+        at the store (PostgreSQL: one query for the versions, one for the rest)."""
         return self._results(tournament.match_ids())
 
     def readable_results(self, tournament: Tournament
@@ -257,18 +261,22 @@ class Organizer:
         return results, unreadable
 
     def _results(self, ids: list[str]) -> dict[str, Result]:
-        unknown = [m for m in ids if m not in self._ended]
+        versions = self.store.versions(ids)  # before the outcomes: never newer than them
+        kept = {m: self._ended[m][1] for m in ids
+                if m in self._ended and self._ended[m][0] == versions.get(m)}
+        unknown = [m for m in ids if m not in kept]
         outcomes = self.store.outcomes(unknown) if unknown else {}
         out = {}
         for match_id in ids:
-            known = self._ended.get(match_id)
+            known = kept.get(match_id)
             if known is None:
+                self._ended.pop(match_id, None)  # changed since, or never read ended
                 outcome = outcomes.get(match_id)
                 if outcome is None:
                     continue  # not created yet
                 known = Result(outcome.ended, outcome.winner)
-                if known.ended:
-                    self._ended[match_id] = known
+                if known.ended and match_id in versions:
+                    self._ended[match_id] = (versions[match_id], known)
             out[match_id] = known
         return out
 
