@@ -17,8 +17,8 @@ from typing import Any
 
 import msgspec
 
-KINDS = ("turn", "mulligan", "first", "side", "order", "target", "may", "stone", "realm",
-         "discard", "equip", "amount", "manual", "chance")
+KINDS = ("turn", "mulligan", "first", "side", "order", "bury_order", "target", "may", "stone",
+         "realm", "discard", "equip", "amount", "manual", "chance")
 
 
 class Choose(msgspec.Struct, frozen=True):

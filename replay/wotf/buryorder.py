@@ -18,9 +18,17 @@ owner arranges them face down.  So for any other viewer (the other seat, a spect
 
 Only the event at a seq changes, never how many there are or where a batch ends; the record
 itself, the engine and the fold are untouched.  The owner's seat and the omniscient view read
-the events as recorded.  Telling a bury's ``order`` answer from the other ``order`` answers
-(triggers, fliers, returns, all public) takes the events after it: it is one when the moves
-that follow its answers bury a card it ordered.
+the events as recorded.
+
+Which answers are a bury's: from rules revision 12 the prompt has a kind of its own,
+``bury_order``, so the answer says so itself -- hidden from the moment it is written, with
+nothing to wait for (the last event of a log, the first owner's answer of a group of both
+seats' cards) -- and an ``order`` answer is always one of the public orders (triggers,
+fliers, returns: 502, 403.5).  Revisions 7-11 recorded a bury's order as an ``order``
+answer too: telling it from the others takes the events after it (it is a bury's when the
+moves that follow its answers bury a card it ordered), so one with nothing after it yet is
+hidden until they are written.  The revision is the match's (``MatchOpened``, seq 0 of the
+log); a log that does not start with it is read as of revisions 7-11.
 """
 
 from __future__ import annotations
@@ -30,11 +38,14 @@ from typing import Any
 
 import msgspec
 
-from ledger.events import Event
+from ledger.events import Event, MatchOpened
 from replay.wotf.events import Answered, CardMoved, Unequipped
+from replay.wotf.revisions import BURY_ORDER_KIND_REVISION
 from replay.wotf.words import HIDDEN
 
 BURY = "bury"  # the reason of the move ``bury_in_order`` makes
+BURY_ORDER = "bury_order"  # the kind of a bury's order prompt from revision 12
+ORDER = "order"  # the kind of every order prompt before revision 12
 
 
 def as_seen(event: Event, log: Sequence[Event], seq: int, perspective: str) -> Event:
@@ -43,14 +54,34 @@ def as_seen(event: Event, log: Sequence[Event], seq: int, perspective: str) -> E
     after an answer is written with it, or with the last answer of a group of both seats)."""
     if perspective == "omniscient" or not _is_concerned(type(event)):
         return event  # (most events: one look-up of their type)
+    if isinstance(event, Answered) and event.kind == BURY_ORDER:
+        return _hidden(event, perspective)  # a bury's by its kind (revision 12): no waiting
     answer = isinstance(event, Answered) and _is_order_answer(event)
     if not (answer or _is_run_member(event)):
         return event  # a draw, a play, any other answer: as it is
     if not 0 <= seq < len(log) or log[seq] != event:
         return event  # not the event at ``seq`` of this log: nothing to tell it by
     if isinstance(event, Answered):
+        if has_bury_order_kind(log):
+            return event  # an order of triggers, fliers or returns: public (502, 403.5)
         return _answer_as_seen(event, log, seq, perspective)
     return _move_as_seen(log, seq, perspective)
+
+
+def has_bury_order_kind(log: Sequence[Event]) -> bool:
+    """Whether ``log`` (a match's events from seq 0) is of a match recorded at revision 12 or
+    later, whose bury orders are ``bury_order`` answers and whose ``order`` answers are all
+    public; ``False`` for a log that does not start with its ``MatchOpened``."""
+    opened = log[0] if log else None
+    return isinstance(opened, MatchOpened) and opened.rules_revision >= BURY_ORDER_KIND_REVISION
+
+
+def _hidden(answer: Answered, perspective: str) -> Event:
+    """A bury's order answer as ``perspective`` reads it: as recorded by its owner, a ``?``
+    for each card ordered by anyone else."""
+    if answer.seat == perspective:
+        return answer
+    return msgspec.structs.replace(answer, pick=[HIDDEN] * len(_picks(answer)))
 
 
 #: Event class -> whether it may be part of a bury (an answer, a move, what a move brings
@@ -81,8 +112,8 @@ def board_seq(log: Sequence[Event], seq: int, perspective: str) -> int:
     run = _run(log, start)
     if seq >= start + len(run) - 1:
         return seq
-    answers, before = [], start - 1
-    while before >= 0 and _is_order_answer(log[before]):
+    answers, before, kinds = [], start - 1, _bury_kinds(log)
+    while before >= 0 and _is_order_answer(log[before], kinds):
         answers.append(log[before])
         before -= 1
     moved = {_buried(e) for e in run}
@@ -91,8 +122,16 @@ def board_seq(log: Sequence[Event], seq: int, perspective: str) -> int:
     return start - 1 if private else seq
 
 
-def _is_order_answer(event: Event) -> bool:
-    return isinstance(event, Answered) and event.kind == "order" and isinstance(event.pick, list)
+def _is_order_answer(event: Event, kinds: tuple[str, ...] = (ORDER, BURY_ORDER)) -> bool:
+    """An owner's answer that may be (``order``, revisions 7-11) or is (``bury_order``) the
+    order of a buried group; the moves after it tell an ``order`` answer's."""
+    return isinstance(event, Answered) and event.kind in kinds and isinstance(event.pick, list)
+
+
+def _bury_kinds(log: Sequence[Event]) -> tuple[str, ...]:
+    """The kinds of answer that may order the bury moves after them in ``log``: from revision
+    12 a ``bury_order`` only (an ``order`` answer is a public order there)."""
+    return (BURY_ORDER,) if has_bury_order_kind(log) else (ORDER, BURY_ORDER)
 
 
 def _is_bury_move(event: Event) -> bool:
@@ -117,8 +156,8 @@ def _answer_as_seen(event: Answered, log: Sequence[Event], seq: int, perspective
         return event  # the answer orders something else: triggers, fliers, returns (502)
     # Its moves follow (a bury), or nothing follows yet: a group of both seats' cards whose
     # other owner is still choosing -- an order of triggers or fliers has its batch's events
-    # after it -- so it stays hidden until what follows tells which it is.
-    return msgspec.structs.replace(event, pick=[HIDDEN] * len(ordered))
+    # after it -- so it stays hidden until what follows tells which it is (revisions 7-11).
+    return _hidden(event, perspective)
 
 
 def _picks(answer: Event) -> list[str]:
@@ -143,9 +182,8 @@ def _move_as_seen(log: Sequence[Event], seq: int, perspective: str) -> Event:
     start = seq
     while start > 0 and _is_run_member(log[start - 1]):
         start -= 1
-    answers = []
-    before = start - 1
-    while before >= 0 and _is_order_answer(log[before]):
+    answers, before, kinds = [], start - 1, _bury_kinds(log)
+    while before >= 0 and _is_order_answer(log[before], kinds):
         answers.append(log[before])
         before -= 1
     run = _run(log, start)

@@ -446,6 +446,12 @@ def _answer_words(kind: str, pick: Pick, w: Words) -> str:
         if all(p == HIDDEN for p in order):  # an owner's bury order, kept from this reader (R46)
             return f"puts the {len(order)} cards in the order of their choice"
         return f"puts them in this order: {w.cards([str(p) for p in order])}"
+    if kind == "bury_order":  # a bury's order (revision 12): its owner's to know (R46)
+        order = pick if isinstance(pick, list) else [pick]
+        if all(p == HIDDEN for p in order):
+            return f"buries the {len(order)} cards in the order of their choice"
+        return (f"buries them in this order: {w.cards([str(p) for p in order])} "
+                "(the first above the others)")
     if kind == "realm":
         return f"chooses realm {pick}"
     if kind == "stone":

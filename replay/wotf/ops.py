@@ -45,6 +45,7 @@ from replay.wotf.events import (
     ResourcesChanged,
     StoneSeized,
 )
+from replay.wotf.revisions import BURY_ORDER_KIND_REVISION
 from replay.wotf.selectors import Context, amount, candidates
 from replay.wotf.state import SEATS, Seat, controller_of, other
 from replay.wotf.table import Flow, Rules
@@ -97,14 +98,17 @@ def bury_in_order(g: Rules, cards: list[str], source: str) -> Flow:
     prompt, recorded) when it holds two or more cards that aren't all the same card -- the
     order of identical cards, or of tokens (which cease to exist, 203), changes nothing.  The
     order picked is the order they go to the bottom: the first ends up above the rest, the last
-    at the very bottom.  Revisions 1-6 buried them in the order given (R20)."""
+    at the very bottom.  Revisions 1-6 buried them in the order given (R20).  From revision 12
+    the prompt's kind is ``bury_order``, its own, so its answer is known for a bury's by
+    itself (R46); revisions 7-11 asked an ``order`` prompt."""
     if g.state.revision >= 7:
+        kind = "bury_order" if g.state.revision >= BURY_ORDER_KIND_REVISION else "order"
         for seat in SEATS:
             group = [cid for cid in cards if g.state.cards[cid].owner == seat]
             real = [cid for cid in group if not g.state.cards[cid].token]
             if len({g.state.cards[cid].name for cid in real}) < 2:
                 continue
-            order = yield from g.ask(Prompt(seat, "order", choose=Choose(
+            order = yield from g.ask(Prompt(seat, kind, choose=Choose(
                 real, len(real), len(real), ordered=True), card=source,
                 text="bury them in which order? (the first ends above the others; Bury)"))
             rest = [cid for cid in cards if cid not in real]

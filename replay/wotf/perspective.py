@@ -96,11 +96,11 @@ def redact_event(event: Event, perspective: str, hidden: Collection[str] = (),
 
     ``log`` and ``seq``: the match's events as written and the event's place among them.
     With them, an owner's bury order stays its own (R46, :mod:`replay.wotf.buryorder`): the
-    answer that chose it shows ``?`` and the group's moves come in a canonical order."""
+    answer that chose it shows ``?`` and the group's moves come in a canonical order.  A
+    ``bury_order`` answer (revision 12) is told by its kind alone: it shows ``?`` without them."""
     if perspective == "omniscient":
         return event
-    if seq is not None:
-        event = buryorder.as_seen(event, log, seq, perspective)
+    event = buryorder.as_seen(event, log, -1 if seq is None else seq, perspective)
     event = _redact(event, perspective)
     return _hide(event, hidden) if hidden else event
 

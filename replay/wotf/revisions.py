@@ -14,7 +14,7 @@ from __future__ import annotations
 from replay.errors import NewerRevisionError
 
 #: The revision new matches are recorded at.
-RULES_REVISION = 11
+RULES_REVISION = 12
 
 #: From this revision the stack (triggers waiting to resolve, what is resolving, stated loops,
 #: targeting, v1.2 fliers) is recorded as events; before, the same events are applied to the
@@ -52,6 +52,12 @@ RAGE_SACRIFICE_BATCH_REVISION = 11
 #: equipment to the arriving Wonder" option needs the equipped Wonder to be controlled by the
 #: equipment's controller ("an equipped Wonder you control"; Equip, 505.1; R43).
 EQUIP_ON_CONTROL_REVISION = 11
+
+#: From this revision the owner's order of a buried group is asked with a prompt of its own
+#: kind, ``bury_order`` (Bury, Game Terms; R20), so the answer says it is a bury's and a viewer
+#: other than its owner is shown ``?`` for it at once (R46); before, it was an ``order``
+#: prompt like the active player's order of triggers (502), told apart by the moves after it.
+BURY_ORDER_KIND_REVISION = 12
 
 #: What each revision changed (0 means "recorded before revisions existed" and derives as 1).
 REVISIONS: dict[int, str] = {
@@ -160,6 +166,12 @@ REVISIONS: dict[int, str] = {
         "already on it stays there under its old controller (505.1), which can no longer move "
         "it to an arriving Wonder (\"an equipped Wonder you control\"); before, a change of "
         "control set off no equip trigger, and that option was offered",
+    12: "the owner's order of a buried group (Bury, Game Terms: \"in any order of the owner's "
+        "choice\"; R20) is asked and recorded as a prompt of its own kind, `bury_order`, so "
+        "the answer itself says it is a bury's and is shown as `?` to everyone but its owner "
+        "(R46) from the moment it is written; before, it was an `order` prompt, the kind of "
+        "the active player's order of triggers, fliers and returns (502, 403.5), told from "
+        "them by the moves that follow it",
 }
 
 

@@ -4,7 +4,7 @@ behaviour shows up as a divergence or a different hash.
 The corpus is re-derived at each file's recorded ruleset and rules revision (issue 12, point 5):
 a change to what the engine derives that is not kept behind a revision bump fails here.
 Files of schema 2 (golden-1*, golden-ab-*) were recorded before events were fold-complete;
-golden-s3-* are schema 3, recorded at revisions 1 to 11.
+golden-s3-* are schema 3, recorded at revisions 1 to 12.
 
 To re-record after an intended rules change:
 ``python -m tests.replay.test_golden --write`` (then review the diff of fixtures/matches/).
@@ -138,6 +138,45 @@ def test_a_revision_10_recording_made_today_keeps_its_behaviour_and_revision_11_
         Replay(events, default_cards())
 
 
+def test_a_revision_12_match_keeps_its_behaviour_and_revision_11_would_differ():
+    """Revision 12 (R20, R46): each revision-12 golden match buries a group in its owner's
+    order with a `bury_order` answer, beside an `order` answer of triggers (502); claimed as
+    revision 11, whose bury asks an `order` prompt, each diverges at that answer."""
+    for name in ("golden-s3-r12-132-0001", "golden-s3-r12-12-0001"):
+        stored = list(FileStore.read_file(MATCHES / f"{name}.jsonl"))
+        Replay(stored, default_cards())  # verifies at revision 12
+        events = [s.event for s in stored]
+        kinds = [e.kind for e in events if type(e).__name__ == "Answered"]
+        assert "bury_order" in kinds and "order" in kinds, name
+        events[0] = msgspec.structs.replace(events[0], rules_revision=11)
+        with pytest.raises(Divergence):
+            Replay(events, default_cards())
+
+
+def test_a_revision_11_recording_made_today_keeps_its_behaviour_and_revision_12_would_differ(
+        tmp_path):
+    """Recorded today at revision 11 with the v1.3.2 revision-12 golden match's arguments, the
+    same bury's order is an `order` answer, as revision 11 recorded it, and re-derives at 11;
+    claimed as revision 12, it diverges."""
+    from replay.simulate import simulate_matches
+    from replay.wotf.decks import load_decks
+
+    db = default_cards()
+    store = FileStore(tmp_path)
+    [opened] = simulate_matches(store, db, load_decks(None, db), 1, seed=3040, ruleset="1.3.2",
+                                bots=("greedy", "random"), prefix="r11", rules_revision=11)
+    stored = list(store.read(opened.match_id))
+    Replay(stored, default_cards())  # verifies at revision 11
+    events = [s.event for s in stored]
+    twin = [s.event for s in FileStore.read_file(MATCHES / "golden-s3-r12-132-0001.jsonl")]
+    assert [getattr(e, "kind", None) for e in events if type(e).__name__ == "Answered"] == \
+        [{"bury_order": "order"}.get(e.kind, e.kind) for e in twin if type(e).__name__ == "Answered"]
+    assert not any(getattr(e, "kind", "") == "bury_order" for e in events)
+    events[0] = msgspec.structs.replace(events[0], rules_revision=12)
+    with pytest.raises(Divergence):
+        Replay(events, default_cards())
+
+
 def _write() -> None:  # pragma: no cover - a maintenance command
     import shutil
     import tempfile
@@ -161,7 +200,9 @@ def _write() -> None:  # pragma: no cover - a maintenance command
     # batch -- seed 3019 has a flier's flying trigger -- and equipment equipping a Wonder
     # that moves in -- seed 3034's Stormcaller Adept moves onto its ally's equipment;
     # revision 11: seed 3039's rage sacrifice is ordered with another end-of-battle effect,
-    # seed 3314's Midnight Theft takes a Wonder beside its thief's unequipped equipment).
+    # seed 3314's Midnight Theft takes a Wonder beside its thief's unequipped equipment;
+    # revision 12: a bury's order is a bury_order answer -- seeds 3040 and 3065 each have one,
+    # beside an order answer of triggers).
     for ruleset, bots, prefix, seed, revision in (
             ("1.3.2", ("greedy", "greedy"), "golden-132", 2026, 0),
             ("1.2", ("greedy", "random"), "golden-12", 2026, 0),
@@ -187,7 +228,9 @@ def _write() -> None:  # pragma: no cover - a maintenance command
             ("1.3.2", ("greedy", "random"), "golden-s3-r10-132", 3019, 10),
             ("1.2", ("random", "greedy"), "golden-s3-r10-12", 3034, 10),
             ("1.3.2", ("greedy", "random"), "golden-s3-r11-132", 3039, 11),
-            ("1.2", ("random", "greedy"), "golden-s3-r11-12", 3314, 11)):
+            ("1.2", ("random", "greedy"), "golden-s3-r11-12", 3314, 11),
+            ("1.3.2", ("greedy", "random"), "golden-s3-r12-132", 3040, 12),
+            ("1.2", ("random", "greedy"), "golden-s3-r12-12", 3065, 12)):
         if any(MATCHES.glob(f"{prefix}-*.jsonl")):
             continue  # recorded matches stay as recorded; delete them to record anew
         for opened in simulate_matches(FileStore(work), db, decks, 1, seed=seed,

@@ -95,6 +95,19 @@ def test_setup_steps_read_once_with_players_named():
         "Realm 1 starts on Ann's right"
 
 
+def test_a_bury_order_reads_as_a_bury_and_an_order_of_triggers_as_an_order():
+    """Revision 12's own kind for a bury's order (R20, R46): its owner reads the cards it buries
+    in the order chosen, everyone else that the order is the owner's; an order prompt's answer
+    (triggers, 502) reads as before."""
+    players, names = {"A": "Ann", "B": "Bob"}, {"A1": "Ballast", "A2": "Filler"}
+    assert narrate(ev.Answered("A", "bury_order", ["A1", "A2"]), None, names, players) == \
+        "Ann buries them in this order: Ballast, Filler (the first above the others)"
+    assert narrate(ev.Answered("A", "bury_order", ["?", "?"]), None, names, players) == \
+        "Ann buries the 2 cards in the order of their choice"
+    assert narrate(ev.Answered("A", "order", ["A2", "A1"]), None, names, players) == \
+        "Ann puts them in this order: Filler, Ballast"
+
+
 def test_a_judges_note_reads_naturally_in_both_games():
     """The API records its judge as "judge": "The judge notes: …", not "Judge judge: …"; a
     named judge reads "Judge Jo", and a name that says it already is not doubled."""

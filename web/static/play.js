@@ -135,6 +135,7 @@ function cardNames(board) {
 const WHAT_FOR = {
   turn: "their turn", manual: "a card's text", stats: "entering a card's printed stats",
   target: "choosing a target", order: "choosing an order", discard: "choosing discards",
+  bury_order: "choosing the order of the cards they bury",
   // State of Wonder's prompts (docs/sow.md, "Prompts and decisions")
   attackers: "declaring attackers", defenders: "choosing defenders",
   siege_defenders: "defending their city", tactics: "combat tactics",
