@@ -258,9 +258,11 @@ class PgStore(Store):
             yield conn
 
     def close(self) -> None:
+        """The pool first, then the listener: a follower the listener's close wakes reads a
+        closed store (:class:`StoreClosedError`), never the database one last time."""
+        self.pool.close()
         self._listener.close()
         self._announcer.close()
-        self.pool.close()
 
     def _appended(self, match_id: str) -> None:
         """``match_id`` grew (committed): wake its followers here at once, and everywhere."""
