@@ -29,9 +29,9 @@ Durability contract (DESIGN.md section 5):
 Beside the protocol (:class:`ledger.store.Store`) it keeps what only a directory of files has:
 :meth:`FileStore.path`, :meth:`FileStore.files`, :meth:`FileStore.info_of`,
 :meth:`FileStore.read_file` and :meth:`FileStore.torn_tail`.  :meth:`FileStore.head` is cheap:
-one ``fstat`` while a file is as this store last saw it (device, inode, size, mtime), else one
-read of its last lines -- so incremental readers (the web's tables, the viewer's listing,
-``wonders ingest``) ask the protocol, never the file system.  :meth:`FileStore.append` costs
+one ``fstat`` while a file is as this store last saw it (device, inode, size, mtime, ctime),
+else one read of its last lines -- so incremental readers (the web's tables, the viewer's
+listing, ``wonders ingest``) ask the protocol, never the file system.  :meth:`FileStore.append` costs
 a ``statx`` of the path under the lock while the file ends where this store's last append left
 it (no read of the file; the lock and the ``statx`` keep the GIL, :mod:`ledger.gilcalls`),
 and :meth:`FileStore.close` closes the descriptors it keeps.
@@ -83,6 +83,7 @@ from ledger.store import (
     TornTail,
     check_match_id,
     encode_batch,
+    line_digest,
     listed,
     misnamed,
     stored_batch,
@@ -99,6 +100,9 @@ class TornTailWarning(UserWarning):
 #: appended since).  Measured: 78 MB for 256 files of 466 events (about 650 bytes an event), where
 #: an unbounded cache grew by 113 MB per 400 matches read -- without end in a long ingest.
 VERIFIED_FILES = 128
+
+#: A file's (device, inode, size, mtime, ctime): :func:`_as_last_seen`.
+LastSeen = tuple[int, int, int, int, int]
 
 #: :meth:`FileStore.create_many` syncs this many new files at once (their ``fsync`` calls
 #: overlap: the file system commits them together) ...
@@ -139,11 +143,11 @@ class FileStore(Store):
         # the ``verified_files`` files read last (see :data:`VERIFIED_FILES`).
         self._verified: OrderedDict[Path, tuple[int, int, int, list[Envelope]]] = OrderedDict()
         self._verified_files = verified_files
-        # Heads this process has read, per file: ((device, inode, size, mtime), head).
-        self._heads: dict[Path, tuple[tuple[int, int, int, int], Head]] = {}
+        # Heads this process has read, per file: ((device, inode, size, mtime, ctime), head).
+        self._heads: dict[Path, tuple[LastSeen, Head]] = {}
         # Summaries this process has read, per file, the same way (only of whole batches: a
         # torn tail's verdict depends on its writer's lock, so such a file is read each time).
-        self._infos: dict[Path, tuple[tuple[int, int, int, int], MatchInfo]] = {}
+        self._infos: dict[Path, tuple[LastSeen, MatchInfo]] = {}
         # The files this store appends to, kept open (each knows where the last append left it).
         self._files = OpenFiles(functools.partial(_path_in, self.url), open_files)
 
@@ -431,6 +435,12 @@ class FileStore(Store):
             data = handle.read()
         yield from _decode_stream(data, path, from_seq)
 
+    def verifying_reader(self) -> FileStore:
+        """Another store on this directory that keeps no verified lines: each :meth:`read`
+        checks every line (this store trusts the lines it verified once while the end of the
+        last one is where it was: an edit in place that leaves the hash field passes that)."""
+        return FileStore(self.root, self.clock, verified_files=0)
+
     def torn_tail(self, match_id: str) -> TornTail | None:
         """The unfinished batch a crashed writer left at the end of a match file, if any.
 
@@ -489,8 +499,9 @@ class FileStore(Store):
         return self.info_of(self._existing(match_id))
 
     def head(self, match_id: str) -> Head:
-        """Length, last hash and bytes of the whole batches: one ``fstat`` while the file is
-        as last seen, else its last lines (a torn tail is left out, as :meth:`read` does)."""
+        """Length, last hash, bytes and last line's digest of the whole batches: one
+        ``fstat`` while the file is as last seen, else its last lines (a torn tail is left
+        out, as :meth:`read` does)."""
         path = self._existing(match_id)
         try:
             with open(path, "rb") as handle:
@@ -632,7 +643,7 @@ def _head_of(fd: int, size: int, path: Path) -> Head:
             env = _parse_envelope(data[start:end - 1], path, "a line near the end", fd,
                                   base + start)
             if env.seq == env.batch:
-                return Head(env.seq + 1, env.hash, base + end)
+                return Head(env.seq + 1, env.hash, base + end, line_digest(data[start:end - 1]))
             end = start
         if base == 0:
             cause = "no whole batch in the file (a match file starts with seq 0, MatchOpened)"
@@ -776,11 +787,13 @@ def _parse_envelope(line: bytes, path: str | Path, what: str, fd: int, offset: i
                                   cause=cause) from None
 
 
-def _as_last_seen(stat: os.stat_result) -> tuple[int, int, int, int]:
-    """What says a file is as this process last read it (device, inode, size, mtime): a match
-    file only grows, and a cut torn tail changes its size, so an unchanged key is an
-    unchanged file (the heads and summaries kept per file are keyed on it)."""
-    return stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns
+def _as_last_seen(stat: os.stat_result) -> LastSeen:
+    """What says a file is as this process last read it (device, inode, size, mtime, ctime):
+    a match file only grows, and a cut torn tail changes its size, so an unchanged key is an
+    unchanged file (the heads and summaries kept per file are keyed on it).  The ctime is
+    there for a write in place that keeps the size and puts the mtime back (``touch -d``,
+    ``os.utime``): no one but the kernel sets a ctime, and any write moves it."""
+    return stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns
 
 
 def _path_in(root: str, match_id: str) -> str:

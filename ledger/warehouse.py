@@ -138,12 +138,31 @@ class _Known(msgspec.Struct, frozen=True):
     last_hash: str
     game: str = "wotf"
     rows_revision: int | None = None  # NULL: recorded by a program older than the column
+    #: The digest of the last line ingested (NULL: recorded by a program older than the
+    #: column, or the match grew while it was read): what the head's is compared with.
+    last_line_sha256: str | None = None
+
+    def is_head_of(self, head: Head) -> bool:
+        """Whether ``head`` is the one ingested: the same length, last hash and size, and
+        the last line the same bytes (its hash field alone can be left as it was by an edit
+        in place).  A match without a recorded digest is read once to record it."""
+        return (self.events, self.last_hash, self.size, self.last_line_sha256) == \
+            (head.length, head.last_hash, head.size, head.last_line_sha256)
 
     def is_stale(self) -> bool:
         """Its rows were derived at another rows revision than its game's current one (a
         game not installed has none: its rows are kept)."""
         current = rows_revision_for(self.game)
         return current is not None and self.rows_revision != current
+
+
+class _Touched(msgspec.Struct, frozen=True):
+    """A known match read again with nothing new: what its row is updated with."""
+
+    match_id: str
+    size: int
+    mtime_ns: int
+    last_line_sha256: str | None
 
 
 class _Staged(msgspec.Struct):
@@ -154,7 +173,7 @@ class _Staged(msgspec.Struct):
     files: dict[str, str]  # table -> staged Parquet file
     blobs: dict[str, bytes]  # table -> Parquet bytes (a worker without the stage directory)
     replace: list[str]  # match ids whose old rows the staged rows replace
-    touched: list[tuple[str, int, int]]  # (match id, size, mtime) of files with nothing new
+    touched: list[_Touched]  # files read with nothing new
     new: int = 0
     grown: int = 0
     rederived: int = 0
@@ -274,13 +293,15 @@ def ingest(store: str | os.PathLike | Store, db: str | os.PathLike, facts: CardF
     except LedgerError as exc:
         raise WarehouseError(str(exc)) from None
     url = _absolute(opened.url)  # what the workers open
-    _STORES[url] = opened  # read in this process: the same instance
+    reader = _STORES[url] = opened.verifying_reader()  # what this process reads through
     try:
         with _ingest_lock(Path(db)):
             return _ingest_locked(opened, url, Path(db), facts, jobs, on_progress, scheduler,
                                   retries)
     finally:
         _STORES.pop(url, None)
+        if reader is not opened:
+            reader.close()
         if opened is not store:
             opened.close()
 
@@ -396,8 +417,7 @@ def _to_read(heads: Mapping[str, Head | Exception], known: dict[str, _Known],
             report.problems.append(Problem(name, "corrupt", str(head)))
             continue
         seen = known.get(name)
-        if seen and (seen.events, seen.last_hash, seen.size) == \
-                (head.length, head.last_hash, head.size) and not seen.is_stale():
+        if seen and seen.is_head_of(head) and not seen.is_stale():
             report.unchanged += 1
         else:
             todo.append((match_id, seen))
@@ -416,8 +436,8 @@ def _count(report: IngestReport, staged: _Staged) -> None:
 def _known(con: duckdb.DuckDBPyConnection) -> dict[str, _Known]:
     rows = con.execute(
         "SELECT file, match_id, file_bytes, file_mtime_ns, events, last_hash, game, "
-        "rows_revision FROM matches").fetchall()
-    return {r[0]: _Known(r[1], r[2], r[3], r[4], r[5], r[6], r[7]) for r in rows}
+        "rows_revision, last_line_sha256 FROM matches").fetchall()
+    return {r[0]: _Known(*r[1:]) for r in rows}
 
 
 #: Stores open in this process, by URL (a worker opens its store once, for every chunk).
@@ -427,7 +447,7 @@ _STORES: dict[str, Store] = {}
 def _store_at(url: str) -> Store:
     found = _STORES.get(url)
     if found is None:
-        found = _STORES[url] = open_store(url)
+        found = _STORES[url] = open_store(url).verifying_reader()
     return found
 
 
@@ -495,7 +515,7 @@ class _Gathered:
 
     files: dict[str, list[str]] = field(default_factory=dict)  # table -> its Parquet files
     replace: list[str] = field(default_factory=list)
-    touched: list[tuple[str, int, int]] = field(default_factory=list)
+    touched: list[_Touched] = field(default_factory=list)
 
 
 def _merge(into: _Gathered, part: _Staged, stage: Path) -> None:
@@ -565,7 +585,7 @@ def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
     name = f"{name_id}{SUFFIX}"
     try:
         stored = list(store.read(name_id))
-        size = store.head(name_id).size
+        head = store.head(name_id)
     except LedgerError as exc:
         staged.problems.append(Problem(name, "corrupt", str(exc)))
         return None
@@ -578,8 +598,8 @@ def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
             name, "misnamed", f"seq 0 says match {match_id!r}; a match file is named "
                               f"<match_id>{SUFFIX}"))
         return None
-    stamp = _ns(stored[-1].at)
-    if seen is not None and not _has_grown(stored, seen, name, size, stamp, staged) \
+    stamp, size, digest = _ns(stored[-1].at), head.size, _digest_of(stored, head)
+    if seen is not None and not _has_grown(stored, seen, name, size, stamp, digest, staged) \
             and not _is_rederived(stored, seen):
         return None
     opened = stored[0].event
@@ -595,7 +615,7 @@ def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
         staged.problems.append(Problem(name, "corrupt", str(exc)))
         return None
     for row in rows.get("matches", ()):
-        row.rows_revision = revision
+        row.rows_revision, row.last_line_sha256 = revision, digest
     if seen is not None:
         staged.replace.append(match_id)
         if len(stored) > seen.events:
@@ -618,8 +638,16 @@ def _ns(at: str) -> int:
         return 0
 
 
+def _digest_of(stored: list, head: Head) -> str | None:
+    """The digest of the last line read: the head's, taken after the read, if it ends where
+    the read did (else the match grew meanwhile: ``None``, and the next ingest reads it)."""
+    if (head.length, head.last_hash) == (len(stored), stored[-1].hash):
+        return head.last_line_sha256
+    return None
+
+
 def _has_grown(stored: list, seen: _Known, name: str, size: int, stamp: int,
-               staged: _Staged) -> bool:
+               digest: str | None, staged: _Staged) -> bool:
     """Whether an ingested match has new events on top of the ingested ones; a match
     changed under an ingested seq is recorded as a problem, an unchanged one whose rows are
     of its game's rows revision as touched."""
@@ -628,7 +656,7 @@ def _has_grown(stored: list, seen: _Known, name: str, size: int, stamp: int,
         return False
     if len(stored) == seen.events:
         if not seen.is_stale():
-            staged.touched.append((seen.match_id, size, stamp))
+            staged.touched.append(_Touched(seen.match_id, size, stamp, digest))
         return False
     return True
 
@@ -670,9 +698,11 @@ def _load(con: duckdb.DuckDBPyConnection, staged: _Gathered) -> None:
                      else f'"{name}"' for name, sql in columns.items()]
             con.execute(f"INSERT INTO {table} BY NAME SELECT {', '.join(casts)} "
                         f"FROM read_parquet(?)", [paths])
-        for match_id, size, mtime in staged.touched:
-            con.execute("UPDATE matches SET file_bytes = ?, file_mtime_ns = ? WHERE match_id = ?",
-                        [size, mtime, match_id])
+        for touched in staged.touched:
+            con.execute("UPDATE matches SET file_bytes = ?, file_mtime_ns = ?, "
+                        "last_line_sha256 = ? WHERE match_id = ?",
+                        [touched.size, touched.mtime_ns, touched.last_line_sha256,
+                         touched.match_id])
         con.execute("COMMIT")
     except duckdb.Error as exc:
         con.execute("ROLLBACK")
