@@ -516,6 +516,22 @@ class FileStore(Store):
         self._heads[path] = (key, head)
         return head
 
+    def identity(self, match_id: str) -> str:
+        """The file's inode and change time (:func:`_identity`): one ``stat``."""
+        try:
+            return _identity(os.stat(self._existing(match_id)))
+        except FileNotFoundError:
+            raise MatchNotFoundError(f"no match {match_id!r} in this store") from None
+
+    def identities(self) -> dict[str, str]:
+        out = {}
+        for path in self.files():
+            try:
+                out[path.name[:-len(SUFFIX)]] = _identity(os.stat(path))
+            except OSError:
+                continue  # removed meanwhile (or not to be looked at: its head says why)
+        return out
+
     def export_lines(self, match_id: str) -> bytes:
         """The file's bytes up to the end of its last whole batch (a torn tail left out).  A
         file whose seq 0 names another match is not this match's (misnamed): an error."""
@@ -794,6 +810,14 @@ def _as_last_seen(stat: os.stat_result) -> LastSeen:
     there for a write in place that keeps the size and puts the mtime back (``touch -d``,
     ``os.utime``): no one but the kernel sets a ctime, and any write moves it."""
     return stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns
+
+
+def _identity(stat: os.stat_result) -> str:
+    """:meth:`FileStore.identity`: ``inode:ctime`` (ns).  Any write to the file moves its
+    ctime, and so does putting its mtime back; a file written anew (an editor saving beside
+    and renaming, a copy of the store) has another inode.  The device is left out: its number
+    can change when the same disk is mounted again, the bytes being the same."""
+    return f"{stat.st_ino}:{stat.st_ctime_ns}"
 
 
 def _path_in(root: str, match_id: str) -> str:

@@ -75,6 +75,9 @@ class MatchRow(msgspec.Struct):
     #: the warehouse: the store's :attr:`ledger.store.Head.last_line_sha256`); NULL in a
     #: warehouse made before it was recorded, or when the match grew while it was read.
     last_line_sha256: str | None = None
+    #: The store's :meth:`ledger.store.Store.identity` of the match, taken before it was read
+    #: ('' from a backend that has none; NULL in a warehouse made before it was recorded).
+    store_identity: str | None = None
 
 
 class PlayerRow(msgspec.Struct):

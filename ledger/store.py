@@ -10,7 +10,9 @@ file store, :mod:`ledger.filestore`):
 * :meth:`Store.create`, :meth:`Store.append` -- write (a batch is durable on return);
 * :meth:`Store.read` (from a seq, chain-checked), :meth:`Store.follow` (blocks until new
   events), :meth:`Store.wait` (blocks until the match grows), :meth:`Store.head` (length,
-  last hash, bytes, digest of the last line: cheap), :meth:`Store.heads`;
+  last hash, bytes, digest of the last line: cheap), :meth:`Store.heads`,
+  :meth:`Store.identity` (a token that any change of the stored bytes moves, where the
+  backend has one), :meth:`Store.identities`;
 * :meth:`Store.info` (one match's summary, reading no other match), :meth:`Store.outcomes`
   (whether each of some matches has ended, and who won), :meth:`Store.list` (with filters),
   :meth:`Store.ids`, :meth:`Store.exists`, :meth:`Store.check_id`;
@@ -268,6 +270,20 @@ class Store(abc.ABC):
             except Exception as exc:  # noqa: BLE001 - reported per match by the caller
                 out[match_id] = exc
         return out
+
+    def identity(self, match_id: str) -> str:
+        """What identifies the match's stored bytes as they are now, beyond its head: a token
+        that changes whenever they may have changed by any means but growing -- an edit in
+        place of any line, whatever the head still says.  A file store's is the file's
+        inode and change time (every write moves it, and only the kernel sets it); a backend
+        that has none answers ``""`` (this default; PostgreSQL).  Cheap: reads no byte of
+        the match."""
+        return ""
+
+    def identities(self) -> dict[str, str]:
+        """:meth:`identity` of every match, by id (one gone meanwhile is left out); this
+        default: none (``""`` for each)."""
+        return {}
 
     #: Whether :meth:`wait` returns as soon as an append lands (PostgreSQL's ``NOTIFY``):
     #: then a caller waits long (a safety timeout), else it waits its polling period.

@@ -141,13 +141,18 @@ class _Known(msgspec.Struct, frozen=True):
     #: The digest of the last line ingested (NULL: recorded by a program older than the
     #: column, or the match grew while it was read): what the head's is compared with.
     last_line_sha256: str | None = None
+    #: The store's identity of the match when it was read (NULL: recorded by a program older
+    #: than the column).
+    store_identity: str | None = None
 
-    def is_head_of(self, head: Head) -> bool:
-        """Whether ``head`` is the one ingested: the same length, last hash and size, and
-        the last line the same bytes (its hash field alone can be left as it was by an edit
-        in place).  A match without a recorded digest is read once to record it."""
-        return (self.events, self.last_hash, self.size, self.last_line_sha256) == \
-            (head.length, head.last_hash, head.size, head.last_line_sha256)
+    def is_as_ingested(self, head: Head, identity: str) -> bool:
+        """Whether the match is as it was read: the same length, last hash and size, the
+        last line the same bytes (an edit in place can leave its hash field as it was), and
+        the store's identity of it the same (any write to a file moves it).  A match
+        without a recorded digest or identity is read once to record them."""
+        return (self.events, self.last_hash, self.size, self.last_line_sha256,
+                self.store_identity) == (head.length, head.last_hash, head.size,
+                                         head.last_line_sha256, identity)
 
     def is_stale(self) -> bool:
         """Its rows were derived at another rows revision than its game's current one (a
@@ -163,6 +168,7 @@ class _Touched(msgspec.Struct, frozen=True):
     size: int
     mtime_ns: int
     last_line_sha256: str | None
+    store_identity: str
 
 
 class _Staged(msgspec.Struct):
@@ -317,9 +323,9 @@ def _ingest_locked(opened: Store, url: str, db: Path, facts: CardFacts, jobs: in
         known = _known(con)
     finally:
         con.close()
-    heads = opened.heads()
+    heads, identities = opened.heads(), opened.identities()
     report = IngestReport(files=len(heads))
-    todo = _to_read(heads, known, report)
+    todo = _to_read(heads, identities, known, report)
     report.absent = sorted(set(known) - {f"{match_id}{SUFFIX}" for match_id in heads})
     if on_progress:
         on_progress(report.unchanged + len(report.problems), len(heads))
@@ -401,11 +407,12 @@ def _sweep_stages(db: Path) -> None:
             shutil.rmtree(entry, ignore_errors=True)
 
 
-def _to_read(heads: Mapping[str, Head | Exception], known: dict[str, _Known],
-             report: IngestReport) -> list:
-    """``(match id, what was ingested of it)`` for each match that is new, whose head is not
-    the one ingested or whose rows are of another rows revision (:meth:`_Known.is_stale`); a
-    match whose head can't be read is reported here."""
+def _to_read(heads: Mapping[str, Head | Exception], identities: Mapping[str, str],
+             known: dict[str, _Known], report: IngestReport) -> list:
+    """``(match id, what was ingested of it)`` for each match that is new, not as it was
+    ingested (:meth:`_Known.is_as_ingested`: its head or its identity in the store differ)
+    or whose rows are of another rows revision (:meth:`_Known.is_stale`); a match whose head
+    can't be read is reported here."""
     todo = []
     for match_id, head in heads.items():
         name = f"{match_id}{SUFFIX}"
@@ -417,7 +424,8 @@ def _to_read(heads: Mapping[str, Head | Exception], known: dict[str, _Known],
             report.problems.append(Problem(name, "corrupt", str(head)))
             continue
         seen = known.get(name)
-        if seen and seen.is_head_of(head) and not seen.is_stale():
+        if seen and seen.is_as_ingested(head, identities.get(match_id, "")) \
+                and not seen.is_stale():
             report.unchanged += 1
         else:
             todo.append((match_id, seen))
@@ -436,7 +444,7 @@ def _count(report: IngestReport, staged: _Staged) -> None:
 def _known(con: duckdb.DuckDBPyConnection) -> dict[str, _Known]:
     rows = con.execute(
         "SELECT file, match_id, file_bytes, file_mtime_ns, events, last_hash, game, "
-        "rows_revision, last_line_sha256 FROM matches").fetchall()
+        "rows_revision, last_line_sha256, store_identity FROM matches").fetchall()
     return {r[0]: _Known(*r[1:]) for r in rows}
 
 
@@ -584,6 +592,7 @@ def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
     """The rows of one match, or ``None`` (nothing new, or a problem recorded in ``staged``)."""
     name = f"{name_id}{SUFFIX}"
     try:
+        identity = store.identity(name_id)  # before the read: a write after it moves it
         stored = list(store.read(name_id))
         head = store.head(name_id)
     except LedgerError as exc:
@@ -599,7 +608,8 @@ def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
                               f"<match_id>{SUFFIX}"))
         return None
     stamp, size, digest = _ns(stored[-1].at), head.size, _digest_of(stored, head)
-    if seen is not None and not _has_grown(stored, seen, name, size, stamp, digest, staged) \
+    if seen is not None and not _has_grown(stored, seen, name, _Touched(
+            seen.match_id, size, stamp, digest, identity), staged) \
             and not _is_rederived(stored, seen):
         return None
     opened = stored[0].event
@@ -615,7 +625,8 @@ def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
         staged.problems.append(Problem(name, "corrupt", str(exc)))
         return None
     for row in rows.get("matches", ()):
-        row.rows_revision, row.last_line_sha256 = revision, digest
+        row.rows_revision, row.last_line_sha256, row.store_identity = \
+            revision, digest, identity
     if seen is not None:
         staged.replace.append(match_id)
         if len(stored) > seen.events:
@@ -646,17 +657,17 @@ def _digest_of(stored: list, head: Head) -> str | None:
     return None
 
 
-def _has_grown(stored: list, seen: _Known, name: str, size: int, stamp: int,
-               digest: str | None, staged: _Staged) -> bool:
+def _has_grown(stored: list, seen: _Known, name: str, touched: _Touched,
+               staged: _Staged) -> bool:
     """Whether an ingested match has new events on top of the ingested ones; a match
     changed under an ingested seq is recorded as a problem, an unchanged one whose rows are
-    of its game's rows revision as touched."""
+    of its game's rows revision as ``touched``."""
     if _is_changed(stored, seen):
         staged.problems.append(Problem(name, "changed", _changed(stored, seen)))
         return False
     if len(stored) == seen.events:
         if not seen.is_stale():
-            staged.touched.append(_Touched(seen.match_id, size, stamp, digest))
+            staged.touched.append(touched)
         return False
     return True
 
@@ -700,9 +711,9 @@ def _load(con: duckdb.DuckDBPyConnection, staged: _Gathered) -> None:
                         f"FROM read_parquet(?)", [paths])
         for touched in staged.touched:
             con.execute("UPDATE matches SET file_bytes = ?, file_mtime_ns = ?, "
-                        "last_line_sha256 = ? WHERE match_id = ?",
+                        "last_line_sha256 = ?, store_identity = ? WHERE match_id = ?",
                         [touched.size, touched.mtime_ns, touched.last_line_sha256,
-                         touched.match_id])
+                         touched.store_identity, touched.match_id])
         con.execute("COMMIT")
     except duckdb.Error as exc:
         con.execute("ROLLBACK")

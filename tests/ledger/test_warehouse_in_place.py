@@ -2,8 +2,9 @@
 left as it was: a hand edit flipping the winner): the match is read again and reported
 ``corrupt`` by name, its ingested rows kept, the rest loaded -- in a directory store and a
 PostgreSQL store, in this process, through a store object already used (its cache of lines
-it verified is not trusted) and on the workers of an existing Dask cluster.  A re-ingest
-with nothing changed still opens each match file once (its head) and reads none."""
+it verified is not trusted) and on the workers of an existing Dask cluster.  In a directory
+store an earlier line edited in place is found too (the file's inode and ctime moved).  A
+re-ingest with nothing changed still opens each match file once (its head) and reads none."""
 
 import os
 import shutil
@@ -61,6 +62,18 @@ def edit_last_line(path: Path) -> bytes:
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     assert path.stat().st_size == stat.st_size
     return data
+
+
+def edit_a_middle_line(path: Path) -> None:
+    """Change one digit of the time of a line in the middle of the file, in place, its
+    modification time put back: the head (length, last hash, size, last line) as it was."""
+    data = bytearray(path.read_bytes())
+    stat = path.stat()
+    middle = data.index(b'"at":"', len(data) // 2) + len(b'"at":"2026-01-01T00:00:00.00')
+    data[middle:middle + 1] = b"1" if data[middle:middle + 1] != b"1" else b"2"
+    with open(path, "r+b") as handle:
+        handle.write(bytes(data))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
 
 
 def winners(db) -> dict:
@@ -185,6 +198,7 @@ def test_a_warehouse_without_the_last_lines_reads_each_match_once(store, tmp_pat
     ingest(store, db, facts())
     con = duckdb.connect(str(db))
     con.execute("ALTER TABLE matches DROP COLUMN last_line_sha256")
+    con.execute("ALTER TABLE matches DROP COLUMN store_identity")
     con.close()
     victim = a_winner_a(store)
     edit_last_line(store / f"{victim}.jsonl")
@@ -195,6 +209,36 @@ def test_a_warehouse_without_the_last_lines_reads_each_match_once(store, tmp_pat
     with Opens(store) as second:
         ingest(store, db, facts())
     assert read(second) == {f"{victim}.jsonl"}
+
+
+def test_an_earlier_line_edited_in_place_is_reported(store, tmp_path):
+    """The file's identity (inode, ctime) moved though its head did not: it is read again,
+    every line checked."""
+    db = tmp_path / "w.duckdb"
+    ingest(store, db, facts())
+    edit_a_middle_line(store / "p-0003.jsonl")
+    with Opens(store) as opens:
+        report = ingest(store, db, facts())
+    assert [(p.file, p.kind) for p in report.problems] == [("p-0003.jsonl", "corrupt")]
+    assert read(opens) == {"p-0003.jsonl"}
+
+
+def test_a_copied_store_is_read_once_again_then_not(store, tmp_path):
+    """Every file of a copy is another file (another inode): the first ingest of the copy
+    reads each match once, finds them as ingested, and the next reads none."""
+    db = tmp_path / "w.duckdb"
+    ingest(store, db, facts())
+    moved = tmp_path / "moved"
+    shutil.copytree(store, moved, copy_function=shutil.copy2)  # the same times
+    shutil.rmtree(store)
+    moved.rename(store)
+    with Opens(store) as first:
+        report = ingest(store, db, facts())
+    assert (report.unchanged, report.events, report.problems) == (5, 0, [])
+    assert read(first) == {path.name for path in store.glob("*.jsonl")}
+    with Opens(store) as second:
+        ingest(store, db, facts())
+    assert read(second) == set()
 
 
 def test_a_postgresql_row_of_the_last_line_edited_is_reported(store, tmp_path, pg_url):
