@@ -31,10 +31,11 @@ Beside the protocol (:class:`ledger.store.Store`) it keeps what only a directory
 :meth:`FileStore.read_file` and :meth:`FileStore.torn_tail`.  :meth:`FileStore.head` is cheap:
 one ``fstat`` while a file is as this store last saw it (device, inode, size, mtime, ctime),
 else one read of its last lines -- so incremental readers (the web's tables, the viewer's
-listing, ``wonders ingest``) ask the protocol, never the file system.  :meth:`FileStore.append` costs
-a ``statx`` of the path under the lock while the file ends where this store's last append left
-it (no read of the file; the lock and the ``statx`` keep the GIL, :mod:`ledger.gilcalls`),
-and :meth:`FileStore.close` closes the descriptors it keeps.
+listing, ``wonders ingest``) ask the protocol, never the file system; :meth:`FileStore.identity`
+is one ``stat`` (the file's inode and ctime).  :meth:`FileStore.append` costs a ``statx`` of
+the path under the lock while the file ends where this store's last append left it (no read
+of the file; the lock and the ``statx`` keep the GIL, :mod:`ledger.gilcalls`), and
+:meth:`FileStore.close` closes the descriptors it keeps.
 """
 
 from __future__ import annotations

@@ -12,18 +12,24 @@ task is retried, then match by match, and a match that still fails is reported b
 Tables and columns are those of :mod:`ledger.rows`, documented in ``docs/analytics.md``.
 
 Incremental, through the protocol: a match whose head (:meth:`ledger.store.Store.heads`: its
-length, last hash and the bytes of its lines, cheap in every backend) is the one recorded at
-its last ingest is not read again -- no file modification times.  (Damage that leaves all
-three as they were -- bytes changed in place inside an earlier line -- is for ``wonders
-verify`` to find: it reads every line.)  Any other known match is read and
-compared with what was ingested: because each line's hash covers the previous line's hash,
-the hash of the last ingested event vouches for every event before it.  If that hash still
-matches, the match only grew: it is re-read whole and replaces its old rows; if it does not
-(or the match lost events), the match **changed under an existing seq**: it is reported and
-its rows are left as they were.  A match that cannot be read (bad line, broken chain,
-misnamed) is reported by its file name (``<match_id>.jsonl``) and skipped; the rest is
-ingested.  The ``file_bytes`` column is the size of the match's lines (its match file, in any
-store), ``file_mtime_ns`` the time of its last append (its last event's ``at``).
+length, last hash, the bytes of its lines and the digest of its last line, cheap in every
+backend) and identity (:meth:`ledger.store.Store.identities`: a file's inode and ctime,
+which any write moves; none in PostgreSQL) are those recorded at its last ingest is not read
+again -- no file modification times.  A last line edited in place with its hash field left
+as it was changes the digest; any write to a file, its identity.  (A PostgreSQL row of an
+earlier line changed in place is for ``wonders verify`` to find: it reads every line.)  The
+matches are read through :meth:`ledger.store.Store.verifying_reader`: every line checked,
+none trusted because this process (or a worker, which outlives an ingest) checked it
+before.  Any other known match is read and compared with what was ingested: because each
+line's hash covers the previous line's hash, the hash of the last ingested event vouches for
+every event before it.  If that hash still matches, the match only grew: it is re-read whole
+and replaces its old rows (or, as long as it was, it is as ingested: its new identity is
+recorded); if it does not (or the match lost events), the match **changed under an existing
+seq**: it is reported and its rows are left as they were.  A match that cannot be read (bad
+line, broken chain, misnamed) is reported by its file name (``<match_id>.jsonl``) and
+skipped; the rest is ingested.  The ``file_bytes`` column is the size of the match's lines
+(its match file, in any store), ``file_mtime_ns`` the time of its last append (its last
+event's ``at``).
 
 Rows revisions: each game's facts have a rows revision
 (:func:`ledger.registry.rows_revision_for`), bumped whenever the same events give other rows,
