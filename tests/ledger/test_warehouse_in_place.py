@@ -285,3 +285,17 @@ def test_workers_of_an_existing_cluster_that_read_the_files_before_find_the_edit
     report = ingest(store, db, facts(), scheduler=address())
     assert sorted((p.file, p.kind) for p in report.problems) == [
         (f"{m}.jsonl", "corrupt") for m in edited]
+
+
+def test_a_local_cluster_of_workers_finds_the_edit(store, tmp_path, monkeypatch):
+    """``--jobs 2``: the same decision, the matches read by forked worker processes."""
+    import ledger.warehouse as warehouse
+
+    monkeypatch.setattr(warehouse, "PARALLEL_FROM", 1)  # a cluster even for 5 matches
+    db = tmp_path / "w.duckdb"
+    assert ingest(store, db, facts(), jobs=2).new == 5
+    victim = a_winner_a(store)
+    edit_last_line(store / f"{victim}.jsonl")
+    report = ingest(store, db, facts(), jobs=2)
+    assert [(p.file, p.kind) for p in report.problems] == [(f"{victim}.jsonl", "corrupt")]
+    assert (report.unchanged, report.events) == (4, 0)
