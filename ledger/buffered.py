@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from ledger.codec import GENESIS, Stored, decode_line, encode_line, now_iso
 from ledger.errors import ConflictError, MatchNotFoundError
 from ledger.events import Event, MatchOpened
-from ledger.store import Head, MatchInfo, Store, encode_batch, stored_batch
+from ledger.store import Head, MatchInfo, Store, encode_batch, line_digest, stored_batch
 
 __all__ = ["MatchBuffer"]
 
@@ -75,7 +75,8 @@ class MatchBuffer(Store):
 
     def head(self, match_id: str) -> Head:
         self._own(match_id)
-        return Head(len(self._lines), self._last_hash, sum(len(line) + 1 for line in self._lines))
+        return Head(len(self._lines), self._last_hash, sum(len(line) + 1 for line in self._lines),
+                    line_digest(self._lines[-1]) if self._lines else "")
 
     def info(self, match_id: str) -> MatchInfo:
         raise NotImplementedError("a match buffer keeps no summaries; import it into a store")

@@ -30,11 +30,12 @@ Beside the protocol (:class:`ledger.store.Store`) it keeps what only a directory
 :meth:`FileStore.path`, :meth:`FileStore.files`, :meth:`FileStore.info_of`,
 :meth:`FileStore.read_file` and :meth:`FileStore.torn_tail`.  :meth:`FileStore.head` is cheap:
 one ``fstat`` while a file is as this store last saw it (device, inode, size, mtime, ctime),
-else one read of its last lines -- so incremental readers (the web's tables, the viewer's listing,
-``wonders ingest``) ask the protocol, never the file system.  :meth:`FileStore.append` costs
-a ``statx`` of the path under the lock while the file ends where this store's last append left
-it (no read of the file; the lock and the ``statx`` keep the GIL, :mod:`ledger.gilcalls`),
-and :meth:`FileStore.close` closes the descriptors it keeps.
+else one read of its last lines -- so incremental readers (the web's tables, the viewer's
+listing, ``wonders ingest``) ask the protocol, never the file system; :meth:`FileStore.identity`
+is one ``stat`` (the file's inode and ctime).  :meth:`FileStore.append` costs a ``statx`` of
+the path under the lock while the file ends where this store's last append left it (no read
+of the file; the lock and the ``statx`` keep the GIL, :mod:`ledger.gilcalls`), and
+:meth:`FileStore.close` closes the descriptors it keeps.
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ from ledger.store import (
     TornTail,
     check_match_id,
     encode_batch,
+    line_digest,
     listed,
     misnamed,
     stored_batch,
@@ -431,6 +433,12 @@ class FileStore(Store):
             data = handle.read()
         yield from _decode_stream(data, path, from_seq)
 
+    def verifying_reader(self) -> FileStore:
+        """Another store on this directory that keeps no verified lines: each :meth:`read`
+        checks every line (this store trusts the lines it verified once while the end of the
+        last one is where it was: an edit in place that leaves the hash field passes that)."""
+        return FileStore(self.root, self.clock, verified_files=0)
+
     def torn_tail(self, match_id: str) -> TornTail | None:
         """The unfinished batch a crashed writer left at the end of a match file, if any.
 
@@ -503,8 +511,9 @@ class FileStore(Store):
         return out
 
     def head(self, match_id: str) -> Head:
-        """Length, last hash and bytes of the whole batches: one ``fstat`` while the file is
-        as last seen, else its last lines (a torn tail is left out, as :meth:`read` does)."""
+        """Length, last hash, bytes and last line's digest of the whole batches: one
+        ``fstat`` while the file is as last seen, else its last lines (a torn tail is left
+        out, as :meth:`read` does)."""
         path = self._existing(match_id)
         try:
             with open(path, "rb") as handle:
@@ -518,6 +527,22 @@ class FileStore(Store):
             raise MatchNotFoundError(f"no match {match_id!r} in this store") from None
         self._heads[path] = (key, head)
         return head
+
+    def identity(self, match_id: str) -> str:
+        """The file's inode and change time (:func:`_identity`): one ``stat``."""
+        try:
+            return _identity(os.stat(self._existing(match_id)))
+        except FileNotFoundError:
+            raise MatchNotFoundError(f"no match {match_id!r} in this store") from None
+
+    def identities(self) -> dict[str, str]:
+        out = {}
+        for path in self.files():
+            try:
+                out[path.name[:-len(SUFFIX)]] = _identity(os.stat(path))
+            except OSError:
+                continue  # removed meanwhile (or not to be looked at: its head says why)
+        return out
 
     def export_lines(self, match_id: str) -> bytes:
         """The file's bytes up to the end of its last whole batch (a torn tail left out).  A
@@ -646,7 +671,7 @@ def _head_of(fd: int, size: int, path: Path) -> Head:
             env = _parse_envelope(data[start:end - 1], path, "a line near the end", fd,
                                   base + start)
             if env.seq == env.batch:
-                return Head(env.seq + 1, env.hash, base + end)
+                return Head(env.seq + 1, env.hash, base + end, line_digest(data[start:end - 1]))
             end = start
         if base == 0:
             cause = "no whole batch in the file (a match file starts with seq 0, MatchOpened)"
@@ -797,6 +822,14 @@ def _as_last_seen(stat: os.stat_result) -> tuple[int, int, int, int, int]:
     ``touch -d``) still changes its ctime, so an unchanged key is an unchanged file (the
     heads and summaries kept per file are keyed on it)."""
     return fileversion.identity(stat)
+
+
+def _identity(stat: os.stat_result) -> str:
+    """:meth:`FileStore.identity`: ``inode:ctime`` (ns).  Any write to the file moves its
+    ctime, and so does putting its mtime back; a file written anew (an editor saving beside
+    and renaming, a copy of the store) has another inode.  The device is left out: its number
+    can change when the same disk is mounted again, the bytes being the same."""
+    return f"{stat.st_ino}:{stat.st_ctime_ns}"
 
 
 def _path_in(root: str, match_id: str) -> str:

@@ -14,7 +14,8 @@ The same protocol as the file store (:class:`ledger.store.Store`, held to the sa
   batch's server time over a bare insert); a database made before loses it when opened.
 * ``wonders_matches`` -- one row per match: what a listing filters on (game, tournament,
   round, table, players), where the stream ends (``length``, ``last_hash``, ``size``: the
-  :class:`~ledger.store.Head`) and how it ended.  An append is **one statement** that moves
+  :class:`~ledger.store.Head`, whose digest of the last line the server computes from that
+  line's row) and how it ended.  An append is **one statement** that moves
   the head only from where the writer last saw it (``UPDATE … WHERE length = … AND
   last_hash = …``) and inserts the batch's lines only if it moved; it runs on an autocommit
   connection, so it is its own transaction, and it is the append's only round trip (a
@@ -81,6 +82,7 @@ from ledger.store import (
     Store,
     check_match_id,
     encode_batch,
+    line_digest,
     listed,
     stored_batch,
 )
@@ -150,6 +152,13 @@ TABLES = ("wonders_matches", "wonders_events", "wonders_tokens", "wonders_secret
 _SEQ_KEYS = ("wonders_events_pkey", "wonders_tournament_events_pkey")
 
 _MATCH_COLUMNS = "m.match_id, m.length, m.ended, m.winner, m.reason, e.line"
+
+#: A head's :attr:`~ledger.store.Head.last_line_sha256`, computed by the server from the row
+#: of the match ``m``'s last line: a correlated subquery, so one lookup of the primary key
+#: per match (a join let the planner hash every line of the table for a listing); ``''`` if
+#: that row is missing.
+_LAST_LINE_SHA256 = ("coalesce((SELECT encode(sha256(e.line), 'hex') FROM wonders_events e "
+                     "WHERE e.match_id = m.match_id AND e.seq = m.length - 1), '')")
 
 #: An append: the head moves only from where the writer saw it, and the lines go in only if
 #: it moved (``unnest(...) WITH ORDINALITY`` numbers them from 1).
@@ -374,7 +383,7 @@ class PgStore(Store):
                 for seq, line in enumerate(lines):
                     copy.write_row((match_id, seq, line))
         self._appended(match_id)
-        return Head(len(lines), last.hash, len(data))
+        return Head(len(lines), last.hash, len(data), line_digest(lines[-1]))
 
     def create_many(self, matches: Sequence[tuple[MatchOpened, Sequence[Event]]],
                     at: str | None = None) -> None:
@@ -486,17 +495,18 @@ class PgStore(Store):
     def head(self, match_id: str) -> Head:
         check_match_id(match_id)
         with self._conn() as conn:
-            row = conn.execute("SELECT length, last_hash, size FROM wonders_matches "
-                               "WHERE match_id = %s", [match_id]).fetchone()
+            row = conn.execute(f"SELECT length, last_hash, size, {_LAST_LINE_SHA256} "
+                               f"FROM wonders_matches m WHERE match_id = %s",
+                               [match_id]).fetchone()
         if row is None:
             raise MatchNotFoundError(f"no match {match_id!r} in this store")
         return Head(*row)
 
     def heads(self) -> dict[str, Head | Exception]:
         with self._conn() as conn:
-            rows = conn.execute("SELECT match_id, length, last_hash, size "
-                                "FROM wonders_matches").fetchall()
-        return {r[0]: Head(r[1], r[2], r[3]) for r in sorted(rows)}
+            rows = conn.execute(f"SELECT match_id, length, last_hash, size, "
+                                f"{_LAST_LINE_SHA256} FROM wonders_matches m").fetchall()
+        return {r[0]: Head(r[1], r[2], r[3], r[4]) for r in sorted(rows)}
 
     def info(self, match_id: str) -> MatchInfo:
         check_match_id(match_id)

@@ -71,6 +71,13 @@ class MatchRow(msgspec.Struct):
     #: warehouse, :func:`ledger.registry.rows_revision_for`; NULL in a warehouse made before
     #: it was recorded: older than any).
     rows_revision: int | None = None
+    #: SHA-256 (hex) of the match's last line as stored when its rows were derived (set by
+    #: the warehouse: the store's :attr:`ledger.store.Head.last_line_sha256`); NULL in a
+    #: warehouse made before it was recorded, or when the match grew while it was read.
+    last_line_sha256: str | None = None
+    #: The store's :meth:`ledger.store.Store.identity` of the match, taken before it was read
+    #: ('' from a backend that has none; NULL in a warehouse made before it was recorded).
+    store_identity: str | None = None
 
 
 class PlayerRow(msgspec.Struct):

@@ -10,7 +10,9 @@ file store, :mod:`ledger.filestore`):
 * :meth:`Store.create`, :meth:`Store.append` -- write (a batch is durable on return);
 * :meth:`Store.read` (from a seq, chain-checked), :meth:`Store.follow` (blocks until new
   events), :meth:`Store.wait` (blocks until the match grows), :meth:`Store.head` (length,
-  last hash, bytes: cheap), :meth:`Store.heads`;
+  last hash, bytes, digest of the last line: cheap), :meth:`Store.heads`,
+  :meth:`Store.identity` (a token that any change of the stored bytes moves, where the
+  backend has one), :meth:`Store.identities`;
 * :meth:`Store.info` (one match's summary, reading no other match), :meth:`Store.outcomes`
   (whether each of some matches has ended, and who won), :meth:`Store.versions` (what says
   a match's stored data is unchanged since a look), :meth:`Store.list` (with filters),
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import abc
 import builtins
+import hashlib
 import re
 import time
 from collections.abc import Hashable, Iterable, Iterator, Sequence
@@ -123,12 +126,21 @@ class Outcome(msgspec.Struct, frozen=True):
 class Head(msgspec.Struct, frozen=True):
     """Where a match's stream ends: ``length`` events of whole batches (the next
     ``expected_seq``), the ``last_hash`` of the last one (it vouches for every event before it:
-    the chain), and ``size``, the bytes of their canonical lines (the size of the match file
-    an export gives)."""
+    the chain), ``size``, the bytes of their canonical lines (the size of the match file
+    an export gives), and ``last_line_sha256``, the SHA-256 (hex) of the last line's bytes as
+    stored.  ``last_hash`` is what that line *says*; the digest is what it *is*: a line edited
+    in place with its ``hash`` field left as it was (same length, same size) changes only the
+    digest.  A head is read, not checked: the store's :meth:`Store.read` checks the line."""
 
     length: int
     last_hash: str
     size: int
+    last_line_sha256: str
+
+
+def line_digest(line: bytes) -> str:
+    """:attr:`Head.last_line_sha256` of a line (its bytes without the newline)."""
+    return hashlib.sha256(line).hexdigest()
 
 
 def matches_filters(info: MatchInfo, game: str | None = None, tournament: str | None = None,
@@ -270,6 +282,20 @@ class Store(abc.ABC):
                 out[match_id] = exc
         return out
 
+    def identity(self, match_id: str) -> str:
+        """What identifies the match's stored bytes as they are now, beyond its head: a token
+        that changes whenever they may have changed by any means but growing -- an edit in
+        place of any line, whatever the head still says.  A file store's is the file's
+        inode and change time (every write moves it, and only the kernel sets it); a backend
+        that has none answers ``""`` (this default; PostgreSQL).  Cheap: reads no byte of
+        the match."""
+        return ""
+
+    def identities(self) -> dict[str, str]:
+        """:meth:`identity` of every match, by id (one gone meanwhile is left out); this
+        default: none (``""`` for each)."""
+        return {}
+
     #: Whether :meth:`wait` returns as soon as an append lands (PostgreSQL's ``NOTIFY``):
     #: then a caller waits long (a safety timeout), else it waits its polling period.
     wakes_on_append: bool = False
@@ -293,6 +319,14 @@ class Store(abc.ABC):
     def check_id(self, match_id: str) -> str:
         """``match_id`` if it is a valid id (400 for the web), before anything is read."""
         return check_match_id(match_id)
+
+    def verifying_reader(self) -> Store:
+        """This store as a reader that checks every line it reads (none trusted because this
+        process checked it before: a cache of verified lines, where a backend keeps one, takes
+        a line edited in place with its hash left as it was for the line it verified).
+        ``wonders ingest`` reads through it.  This default: the store itself (it keeps no
+        such cache)."""
+        return self
 
     def torn_tail(self, match_id: str) -> TornTail | None:
         """An unfinished batch a crashed writer left (only a file store can have one)."""

@@ -12,18 +12,24 @@ task is retried, then match by match, and a match that still fails is reported b
 Tables and columns are those of :mod:`ledger.rows`, documented in ``docs/analytics.md``.
 
 Incremental, through the protocol: a match whose head (:meth:`ledger.store.Store.heads`: its
-length, last hash and the bytes of its lines, cheap in every backend) is the one recorded at
-its last ingest is not read again -- no file modification times.  (Damage that leaves all
-three as they were -- bytes changed in place inside an earlier line -- is for ``wonders
-verify`` to find: it reads every line.)  Any other known match is read and
-compared with what was ingested: because each line's hash covers the previous line's hash,
-the hash of the last ingested event vouches for every event before it.  If that hash still
-matches, the match only grew: it is re-read whole and replaces its old rows; if it does not
-(or the match lost events), the match **changed under an existing seq**: it is reported and
-its rows are left as they were.  A match that cannot be read (bad line, broken chain,
-misnamed) is reported by its file name (``<match_id>.jsonl``) and skipped; the rest is
-ingested.  The ``file_bytes`` column is the size of the match's lines (its match file, in any
-store), ``file_mtime_ns`` the time of its last append (its last event's ``at``).
+length, last hash, the bytes of its lines and the digest of its last line, cheap in every
+backend) and identity (:meth:`ledger.store.Store.identities`: a file's inode and ctime,
+which any write moves; none in PostgreSQL) are those recorded at its last ingest is not read
+again -- no file modification times.  A last line edited in place with its hash field left
+as it was changes the digest; any write to a file, its identity.  (A PostgreSQL row of an
+earlier line changed in place is for ``wonders verify`` to find: it reads every line.)  The
+matches are read through :meth:`ledger.store.Store.verifying_reader`: every line checked,
+none trusted because this process (or a worker, which outlives an ingest) checked it
+before.  Any other known match is read and compared with what was ingested: because each
+line's hash covers the previous line's hash, the hash of the last ingested event vouches for
+every event before it.  If that hash still matches, the match only grew: it is re-read whole
+and replaces its old rows (or, as long as it was, it is as ingested: its new identity is
+recorded); if it does not (or the match lost events), the match **changed under an existing
+seq**: it is reported and its rows are left as they were.  A match that cannot be read (bad
+line, broken chain, misnamed) is reported by its file name (``<match_id>.jsonl``) and
+skipped; the rest is ingested.  The ``file_bytes`` column is the size of the match's lines
+(its match file, in any store), ``file_mtime_ns`` the time of its last append (its last
+event's ``at``).
 
 Rows revisions: each game's facts have a rows revision
 (:func:`ledger.registry.rows_revision_for`), bumped whenever the same events give other rows,
@@ -138,12 +144,37 @@ class _Known(msgspec.Struct, frozen=True):
     last_hash: str
     game: str = "wotf"
     rows_revision: int | None = None  # NULL: recorded by a program older than the column
+    #: The digest of the last line ingested (NULL: recorded by a program older than the
+    #: column, or the match grew while it was read): what the head's is compared with.
+    last_line_sha256: str | None = None
+    #: The store's identity of the match when it was read (NULL: recorded by a program older
+    #: than the column).
+    store_identity: str | None = None
+
+    def is_as_ingested(self, head: Head, identity: str) -> bool:
+        """Whether the match is as it was read: the same length, last hash and size, the
+        last line the same bytes (an edit in place can leave its hash field as it was), and
+        the store's identity of it the same (any write to a file moves it).  A match
+        without a recorded digest or identity is read once to record them."""
+        return (self.events, self.last_hash, self.size, self.last_line_sha256,
+                self.store_identity) == (head.length, head.last_hash, head.size,
+                                         head.last_line_sha256, identity)
 
     def is_stale(self) -> bool:
         """Its rows were derived at another rows revision than its game's current one (a
         game not installed has none: its rows are kept)."""
         current = rows_revision_for(self.game)
         return current is not None and self.rows_revision != current
+
+
+class _Touched(msgspec.Struct, frozen=True):
+    """A known match read again with nothing new: what its row is updated with."""
+
+    match_id: str
+    size: int
+    mtime_ns: int
+    last_line_sha256: str | None
+    store_identity: str
 
 
 class _Staged(msgspec.Struct):
@@ -154,7 +185,7 @@ class _Staged(msgspec.Struct):
     files: dict[str, str]  # table -> staged Parquet file
     blobs: dict[str, bytes]  # table -> Parquet bytes (a worker without the stage directory)
     replace: list[str]  # match ids whose old rows the staged rows replace
-    touched: list[tuple[str, int, int]]  # (match id, size, mtime) of files with nothing new
+    touched: list[_Touched]  # files read with nothing new
     new: int = 0
     grown: int = 0
     rederived: int = 0
@@ -274,13 +305,15 @@ def ingest(store: str | os.PathLike | Store, db: str | os.PathLike, facts: CardF
     except LedgerError as exc:
         raise WarehouseError(str(exc)) from None
     url = _absolute(opened.url)  # what the workers open
-    _STORES[url] = opened  # read in this process: the same instance
+    reader = _STORES[url] = opened.verifying_reader()  # what this process reads through
     try:
         with _ingest_lock(Path(db)):
             return _ingest_locked(opened, url, Path(db), facts, jobs, on_progress, scheduler,
                                   retries)
     finally:
         _STORES.pop(url, None)
+        if reader is not opened:
+            reader.close()
         if opened is not store:
             opened.close()
 
@@ -296,9 +329,9 @@ def _ingest_locked(opened: Store, url: str, db: Path, facts: CardFacts, jobs: in
         known = _known(con)
     finally:
         con.close()
-    heads = opened.heads()
+    heads, identities = opened.heads(), opened.identities()
     report = IngestReport(files=len(heads))
-    todo = _to_read(heads, known, report)
+    todo = _to_read(heads, identities, known, report)
     report.absent = sorted(set(known) - {f"{match_id}{SUFFIX}" for match_id in heads})
     if on_progress:
         on_progress(report.unchanged + len(report.problems), len(heads))
@@ -380,11 +413,12 @@ def _sweep_stages(db: Path) -> None:
             shutil.rmtree(entry, ignore_errors=True)
 
 
-def _to_read(heads: Mapping[str, Head | Exception], known: dict[str, _Known],
-             report: IngestReport) -> list:
-    """``(match id, what was ingested of it)`` for each match that is new, whose head is not
-    the one ingested or whose rows are of another rows revision (:meth:`_Known.is_stale`); a
-    match whose head can't be read is reported here."""
+def _to_read(heads: Mapping[str, Head | Exception], identities: Mapping[str, str],
+             known: dict[str, _Known], report: IngestReport) -> list:
+    """``(match id, what was ingested of it)`` for each match that is new, not as it was
+    ingested (:meth:`_Known.is_as_ingested`: its head or its identity in the store differ)
+    or whose rows are of another rows revision (:meth:`_Known.is_stale`); a match whose head
+    can't be read is reported here."""
     todo = []
     for match_id, head in heads.items():
         name = f"{match_id}{SUFFIX}"
@@ -396,8 +430,8 @@ def _to_read(heads: Mapping[str, Head | Exception], known: dict[str, _Known],
             report.problems.append(Problem(name, "corrupt", str(head)))
             continue
         seen = known.get(name)
-        if seen and (seen.events, seen.last_hash, seen.size) == \
-                (head.length, head.last_hash, head.size) and not seen.is_stale():
+        if seen and seen.is_as_ingested(head, identities.get(match_id, "")) \
+                and not seen.is_stale():
             report.unchanged += 1
         else:
             todo.append((match_id, seen))
@@ -416,8 +450,8 @@ def _count(report: IngestReport, staged: _Staged) -> None:
 def _known(con: duckdb.DuckDBPyConnection) -> dict[str, _Known]:
     rows = con.execute(
         "SELECT file, match_id, file_bytes, file_mtime_ns, events, last_hash, game, "
-        "rows_revision FROM matches").fetchall()
-    return {r[0]: _Known(r[1], r[2], r[3], r[4], r[5], r[6], r[7]) for r in rows}
+        "rows_revision, last_line_sha256, store_identity FROM matches").fetchall()
+    return {r[0]: _Known(*r[1:]) for r in rows}
 
 
 #: Stores open in this process, by URL (a worker opens its store once, for every chunk).
@@ -427,7 +461,7 @@ _STORES: dict[str, Store] = {}
 def _store_at(url: str) -> Store:
     found = _STORES.get(url)
     if found is None:
-        found = _STORES[url] = open_store(url)
+        found = _STORES[url] = open_store(url).verifying_reader()
     return found
 
 
@@ -495,7 +529,7 @@ class _Gathered:
 
     files: dict[str, list[str]] = field(default_factory=dict)  # table -> its Parquet files
     replace: list[str] = field(default_factory=list)
-    touched: list[tuple[str, int, int]] = field(default_factory=list)
+    touched: list[_Touched] = field(default_factory=list)
 
 
 def _merge(into: _Gathered, part: _Staged, stage: Path) -> None:
@@ -564,8 +598,9 @@ def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
     """The rows of one match, or ``None`` (nothing new, or a problem recorded in ``staged``)."""
     name = f"{name_id}{SUFFIX}"
     try:
+        identity = store.identity(name_id)  # before the read: a write after it moves it
         stored = list(store.read(name_id))
-        size = store.head(name_id).size
+        head = store.head(name_id)
     except LedgerError as exc:
         staged.problems.append(Problem(name, "corrupt", str(exc)))
         return None
@@ -578,8 +613,9 @@ def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
             name, "misnamed", f"seq 0 says match {match_id!r}; a match file is named "
                               f"<match_id>{SUFFIX}"))
         return None
-    stamp = _ns(stored[-1].at)
-    if seen is not None and not _has_grown(stored, seen, name, size, stamp, staged) \
+    stamp, size, digest = _ns(stored[-1].at), head.size, _digest_of(stored, head)
+    if seen is not None and not _has_grown(stored, seen, name, _Touched(
+            seen.match_id, size, stamp, digest, identity), staged) \
             and not _is_rederived(stored, seen):
         return None
     opened = stored[0].event
@@ -595,7 +631,8 @@ def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
         staged.problems.append(Problem(name, "corrupt", str(exc)))
         return None
     for row in rows.get("matches", ()):
-        row.rows_revision = revision
+        row.rows_revision, row.last_line_sha256, row.store_identity = \
+            revision, digest, identity
     if seen is not None:
         staged.replace.append(match_id)
         if len(stored) > seen.events:
@@ -618,17 +655,25 @@ def _ns(at: str) -> int:
         return 0
 
 
-def _has_grown(stored: list, seen: _Known, name: str, size: int, stamp: int,
+def _digest_of(stored: list, head: Head) -> str | None:
+    """The digest of the last line read: the head's, taken after the read, if it ends where
+    the read did (else the match grew meanwhile: ``None``, and the next ingest reads it)."""
+    if (head.length, head.last_hash) == (len(stored), stored[-1].hash):
+        return head.last_line_sha256
+    return None
+
+
+def _has_grown(stored: list, seen: _Known, name: str, touched: _Touched,
                staged: _Staged) -> bool:
     """Whether an ingested match has new events on top of the ingested ones; a match
     changed under an ingested seq is recorded as a problem, an unchanged one whose rows are
-    of its game's rows revision as touched."""
+    of its game's rows revision as ``touched``."""
     if _is_changed(stored, seen):
         staged.problems.append(Problem(name, "changed", _changed(stored, seen)))
         return False
     if len(stored) == seen.events:
         if not seen.is_stale():
-            staged.touched.append((seen.match_id, size, stamp))
+            staged.touched.append(touched)
         return False
     return True
 
@@ -670,9 +715,11 @@ def _load(con: duckdb.DuckDBPyConnection, staged: _Gathered) -> None:
                      else f'"{name}"' for name, sql in columns.items()]
             con.execute(f"INSERT INTO {table} BY NAME SELECT {', '.join(casts)} "
                         f"FROM read_parquet(?)", [paths])
-        for match_id, size, mtime in staged.touched:
-            con.execute("UPDATE matches SET file_bytes = ?, file_mtime_ns = ? WHERE match_id = ?",
-                        [size, mtime, match_id])
+        for touched in staged.touched:
+            con.execute("UPDATE matches SET file_bytes = ?, file_mtime_ns = ?, "
+                        "last_line_sha256 = ?, store_identity = ? WHERE match_id = ?",
+                        [touched.size, touched.mtime_ns, touched.last_line_sha256,
+                         touched.store_identity, touched.match_id])
         con.execute("COMMIT")
     except duckdb.Error as exc:
         con.execute("ROLLBACK")
