@@ -7,7 +7,11 @@ command.
 2. the match files are ingested into ``./wonders-data/warehouse.duckdb`` (``wonders ingest``);
 3. the replay viewer, the stats dashboard, the players' tournament pages and the organizer
    console are served at http://127.0.0.1:5000 by the same waitress server as ``wonders
-   serve`` (the organizer token printed at start, unless ``WONDERS_ORGANIZER_TOKEN`` sets it).
+   serve`` (the organizer token printed at start, unless ``WONDERS_ORGANIZER_TOKEN`` sets it);
+   every tournament table having ended, a practice match between two of its players is set
+   (:func:`web.demo_tournament.practice_table`: no part of the tournament) and the links to
+   play it are printed -- each seat's and the judge's ``/play`` link and its viewer -- new
+   ones at each start.
 
 A second run reuses the tournament already in the directory (and plays out any table a stopped
 run left unfinished).  ``--no-serve`` stops after step 2 and ``--port 0`` picks a free port, so
@@ -20,10 +24,14 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from web.cli_cards import cards_option, game_option
+
+if TYPE_CHECKING:  # imported where used: the CLI starts without it
+    from web.demo_tournament import Practice
 
 
 @click.command("demo")
@@ -47,7 +55,8 @@ def demo(directory: str, players: int, rounds: int, seed: int, host: str, port: 
     Open the printed URL: /tournaments/<id> is the tournament's page for players (pairings,
     results, standings), /organize the organizer console (sign in with the organizer token
     the server prints), /matches lists the matches (step through any of them), /stats shows
-    the dashboard.  Stop the server with Ctrl-C.
+    the dashboard; the /play links printed last are a practice match's seats and judge, to
+    play yourself (each seat in its own browser).  Stop the server with Ctrl-C.
     """
     store = Path(directory)
     warehouse = store / "warehouse.duckdb"
@@ -58,7 +67,15 @@ def demo(directory: str, players: int, rounds: int, seed: int, host: str, port: 
                    f"and open /tournaments/{tid} (the players' page) and /organize (the console: "
                    f"sign in with the organizer token the server prints at start)")
         return
-    _serve(store, warehouse, host, port, tid)
+    _serve(store, warehouse, host, port, tid, _practice(store, tid, seed))
+
+
+def _practice(store: Path, tid: str, seed: int) -> Practice:
+    """The practice table of the demo's tournament, with new tokens."""
+    from ledger.stores import open_store
+    from web import demo_tournament as demo
+
+    return demo.practice_table(demo.organizer(open_store(store), seed), tid)
 
 
 def _simulate(store: Path, players: int, rounds: int, seed: int, game_name: str) -> str:
@@ -126,7 +143,8 @@ def _ingest(store: Path, warehouse: Path) -> None:
     click.echo(f"ingested into {warehouse}: {report.summary()}")
 
 
-def _serve(store: Path, warehouse: Path, host: str, port: int, tid: str) -> None:
+def _serve(store: Path, warehouse: Path, host: str, port: int, tid: str,
+           practice: Practice) -> None:
     from web.config import Settings
     from web.dashboard import WAREHOUSE_ENV
     from web.errors import ConfigError
@@ -150,7 +168,25 @@ def _serve(store: Path, warehouse: Path, host: str, port: int, tid: str) -> None
             which = ("the one WONDERS_ORGANIZER_TOKEN sets" if "(not shown)" in line
                      else "the token above; set WONDERS_ORGANIZER_TOKEN to choose it")
             click.echo(f"organizer console: {where[0]}/organize  —  sign in with {which}")
+            click.echo(practice_block(practice, where[0]))
     try:
         serve(settings, host, port, 8, announce=announce)
     except CannotListenError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+def practice_block(practice: Practice, base: str) -> str:
+    """The lines that tell a newcomer how to play the practice table at ``base``: each seat's
+    and the judge's ``/play`` link, and its viewer (the API's link helpers)."""
+    from web.api.tournaments import links, viewer_link
+
+    urls = links(practice.match_id, practice.tokens, base)
+    a, b = practice.players
+    rows = [(f"seat A, {a}", urls["A"]), (f"seat B, {b}", urls["B"]), ("judge", urls["judge"]),
+            ("watch it", viewer_link(practice.match_id, base))]
+    width = max(len(label) for label, _ in rows) + 1
+    return "\n".join([f"a table to play yourself: a practice match, {a} vs {b} (no part of the "
+                      f"tournament)",
+                      *(f"  {label + ':':<{width}} {url}" for label, url in rows),
+                      "  (each link in its own browser or private window: a link signs its "
+                      "browser in as that seat; each start of the demo gives new links)"])

@@ -13,21 +13,28 @@ store holds the tournament's log as a real event leaves it: the players' pages
 Everything the games depend on comes from the seed: the decks dealt, each table's set-up
 (the organizer's ``chance``), the bots and the chance they meet.  The tokens and the times
 written are not (the organizer's own: the OS's randomness and the clock).
+
+Every tournament table is played to its end, so no seat of it has anything left to do: the
+newcomer's table is a practice match (:func:`practice_table`), outside the tournament, between
+its first two players with their decks, left at its first prompt, whose seat and judge tokens
+the demo prints as ``/play`` links.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
+from ledger.events import MatchOpened, SeatInfo, as_seat
 from ledger.store import Store
 from ledger.tournament import Tournament
 from replay.games import game
 from replay.recorder import Recorder
 from replay.simulate import play_out
 from web.api.organizer import preset_decks
-from web.tokens import token_book
+from web.tokens import ROLES, hash_token, new_token, token_book
 from web.tournaments import Organizer
 
 TOURNAMENTS = {"wotf": ("Demo Cup", "demo-cup"), "sow": ("Demo Siege", "demo-siege")}
@@ -102,3 +109,45 @@ def play(org: Organizer, t: Tournament, match_id: str, seed: int) -> None:
     recorder = Recorder.resume(org.store, org.pool_of(t), match_id,
                                rng=random.Random(f"chance:{match_seed}"))
     play_out(recorder, match_seed, BOTS)
+
+
+@dataclass(frozen=True)
+class Practice:
+    """The newcomer's table: its match, its players (seat A's, seat B's) and its tokens by
+    role (``A``, ``B``, ``judge``), issued now."""
+
+    match_id: str
+    players: tuple[str, str]
+    tokens: dict[str, str]
+
+
+def practice_table(org: Organizer, tournament_id: str) -> Practice:
+    """A practice match between the tournament's first two players, with their decks, for a
+    newcomer to play at ``/play`` -- no tournament's table, so nothing of the tournament
+    changes.  Made once (its set-up drawn from the organizer's ``chance``); every later call
+    gives its three roles new tokens (only their hashes are kept, so the ones printed
+    before can't be shown again), and the links printed before stop working."""
+    t = org.load(tournament_id)
+    match_id = f"practice-{tournament_id}"
+    if org.store.exists(match_id):
+        seats = org.store.info(match_id).opened.seats
+        tokens = {role: new_token() for role in ROLES}
+        org.tokens.replace_roles(match_id, {r: hash_token(tok) for r, tok in tokens.items()})
+        return Practice(match_id, (seats[0].player, seats[1].player), tokens)
+    a, b = list(t.players)[:2]
+    seats = [_seat(org, t, a, "A"), _seat(org, t, b, "B")]
+    played = game(t.game)
+    opened = MatchOpened(match_id=match_id, ruleset=t.ruleset or played.rulesets[0],
+                         seats=seats, format="constructed", engine_version=played.engine_version,
+                         game=played.name)
+    with org.tokens.creating(match_id) as creation:  # the tokens first, as every create
+        tokens = creation.issue()
+        Recorder.open(org.store, org.table_pool(t, seats), opened, org.chance(match_id))
+    return Practice(match_id, (a, b), tokens)
+
+
+def _seat(org: Organizer, t: Tournament, name: str, seat: str) -> SeatInfo:
+    """``name``'s seat with the shipped deck they registered (every demo player has one)."""
+    found = preset_decks(game(t.game), org.pool_for(t.game))[t.player(name).preset or ""]
+    deck = found.load() if hasattr(found, "load") else found
+    return SeatInfo(as_seat(seat), name, deck.name, deck.entries(), deck.archive_entries())

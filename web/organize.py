@@ -52,6 +52,7 @@ bp = Blueprint("organize", __name__)
 SESSION_KEY = "organizer"
 SESSION_CSRF = "organize_csrf"
 MAX_TOKEN = 200
+MAX_POOL_FILE = 1_000_000  # bytes of a pool file uploaded here (web.bodylimits: the form's limit)
 Page = tuple[str, int]  # a rendered page and its status
 
 
@@ -240,8 +241,8 @@ def import_cards(tournament_id: str) -> Page | BaseResponse:
     def run() -> None:
         if upload is None or not upload.filename:
             raise IllegalError("choose a pool file (.csv or .toml) to import")
-        data = upload.read(1_000_001)
-        if len(data) > 1_000_000:
+        data = upload.read(MAX_POOL_FILE + 1)
+        if len(data) > MAX_POOL_FILE:
             raise IllegalError(f"{upload.filename}: larger than 1 MB")
         try:
             text = data.decode("utf-8")

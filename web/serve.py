@@ -57,6 +57,7 @@ from replay.games import game, names
 from web import slowclients
 from web.app import create_app
 from web.balance import Shares
+from web.bodylimits import limit_bodies
 from web.config import Settings
 from web.errors import WebError
 from web.longlived import settle_startup, spread_full_collections
@@ -345,8 +346,9 @@ def _follow_threads(settings: Settings) -> int:
 
 
 def largest_body(settings: Settings) -> int:
-    """The largest request body the app takes (an upload, else a JSON body): waitress refuses
-    a body past it (``max_request_body_size`` refuses one of exactly that size, hence +1)."""
+    """The largest request body the app takes (an upload, else a JSON body): waitress's bound
+    for every request (``max_request_body_size`` refuses one of exactly that size, hence +1);
+    each request's own, lower for all but an upload, is its endpoint's (:mod:`web.bodylimits`)."""
     return max(settings.max_body_bytes, settings.max_import_bytes)
 
 
@@ -356,11 +358,13 @@ def _server(app: Flask, settings: Settings, threads: int, **where: Any) -> Any:
     server = create_server(app, threads=threads, ident="wonders",
                            connection_limit=max(100, threads * 8) + follow_threads,
                            # a body over every limit of the app is refused (413) from its
-                           # headers, not buffered first (waitress's default: 1 GiB, to disk)
+                           # headers, not buffered first (waitress's default: 1 GiB, to disk);
+                           # each request's is its endpoint's, lower (web.bodylimits)
                            max_request_body_size=largest_body(settings) + 1,
                            channel_timeout=120, channel_request_lookahead=1,
                            clear_untrusted_proxy_headers=True,
                            _dispatcher=SplitDispatcher(threads, follow_threads), **where)
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "task queue depth" noise
     slowclients.guard(server)  # at the limit, connections that send nothing make room
+    limit_bodies(slowclients.listeners(server), settings)  # each request: its endpoint's limit
     return server

@@ -109,10 +109,15 @@ def guard(server: Any) -> None:
     several sharing one event loop) relieve itself at its connection limit: its channels know
     when a request started arriving, and every turn of the event loop -- which asks each
     listening server whether to accept (``readable``) -- relieves it first."""
-    listeners = [server] if hasattr(server, "active_channels") else [
-        s for s in server.map.values() if isinstance(s, BaseWSGIServer)]
-    for listener in listeners:
+    for listener in listeners(server):
         _guard_one(listener)
+
+
+def listeners(server: Any) -> list[BaseWSGIServer]:
+    """The listening servers of what ``create_server`` returned (one, or several sharing one
+    event loop)."""
+    return [server] if hasattr(server, "active_channels") else [
+        s for s in server.map.values() if isinstance(s, BaseWSGIServer)]
 
 
 def _guard_one(server: BaseWSGIServer) -> None:

@@ -1,13 +1,19 @@
-"""A request body far over every limit was received whole before anything refused it.
+"""A request body over the limit of the endpoint it is sent to is refused before it is received.
 
 The app refuses a JSON body over 64 KiB and an upload over 16 MiB (413), but waitress buffers a
 request's whole body -- up to its own default of 1 GiB, to a temporary file past 512 KiB --
 before the app sees the request: a client announcing ``Content-Length: 1073741823`` got no
 answer until it had sent it all (300 MB went in on loopback, unanswered), and every open
-connection could do the same.  ``wonders serve`` now gives waitress the app's largest limit,
-so such a body is refused from its headers, at once, and the connection closed.  waitress's
-own refusals (this 413, a request it can't parse, a transfer encoding it lacks) were plain text
-in its words; they are the service's one-line JSON error, like every other.
+connection could do the same.  ``wonders serve`` then gave waitress the app's largest limit, the
+upload's 16 MiB, for every request: a decision's 1 MiB body (or 16 MiB, to ``/play``) was still
+taken in whole, unanswered until its last byte, and then refused -- or, without a token, not even
+refused for its size.  Now each request's limit is its endpoint's, from its request line
+(:mod:`web.bodylimits`): ``/api/import`` the upload's, every other ``/api`` path the JSON
+body's, a page's form the console's pool file's; a body over it is refused from its headers
+(``Content-Length``) or as a chunked body passes it, with no ``100 Continue`` first, in the
+service's one-line JSON error naming the path and the limit, and nothing of it is written.
+waitress's own refusals (this 413, a request it can't parse, a transfer encoding it lacks) are
+that JSON error too.
 """
 
 from __future__ import annotations
@@ -17,9 +23,11 @@ import socket
 
 import pytest
 
-from tests.security.live import LiveServer
+from tests.security.live import LiveApi, LiveServer
 from tests.web.test_api import ORGANIZER
+from web.bodylimits import PAGE_BODY_BYTES
 
+JSON_LIMIT = 64 * 1024  # WONDERS_MAX_BODY_BYTES, the default
 IMPORT_LIMIT = 16 * 1024 * 1024  # WONDERS_MAX_IMPORT_BYTES, the default
 
 
@@ -34,6 +42,12 @@ def server(tmp_path_factory):
 def exchange(server, request: bytes, wait: float = 3.0) -> tuple[int, dict, str]:
     """Send ``request`` (headers, maybe part of a body) and read the answer; a server that
     waits for the rest of the body answers nothing (a timeout: status 0)."""
+    status, headers, body = exchange_raw(server, request, wait)
+    return status, json.loads(body) if status else {}, headers.get("Content-Type", "")
+
+
+def exchange_raw(server, request: bytes, wait: float = 3.0) -> tuple[int, dict, bytes]:
+    """``request`` sent, the first answer's status, headers and body (status 0: none came)."""
     host, port = server.base.split("//")[1].split(":")
     with socket.create_connection((host, int(port)), timeout=wait) as sock:
         sock.sendall(request)
@@ -43,30 +57,70 @@ def exchange(server, request: bytes, wait: float = 3.0) -> tuple[int, dict, str]
                 data += chunk
         except TimeoutError:
             if not data:
-                return 0, {}, ""
+                return 0, {}, b""
         except ConnectionResetError:
             pass
     head, _, body = data.partition(b"\r\n\r\n")
     lines = head.decode().split("\r\n")
     headers = dict(line.split(": ", 1) for line in lines[1:])
-    return int(lines[0].split()[1]), json.loads(body), headers.get("Content-Type", "")
+    return int(lines[0].split()[1]), headers, body
 
 
-@pytest.mark.parametrize("path", ["/api/import", "/api/matches/m-1/decisions", "/play/m-1"])
-def test_a_body_announced_over_every_limit_is_refused_from_its_headers(server, path):
-    status, out, kind = exchange(server, b"POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: "
-                                 b"application/json\r\nContent-Length: 1073741823\r\n\r\n"
-                                 % path.encode())
+def post(path: str, length: int, extra: bytes = b"") -> bytes:
+    """A POST's request line and headers announcing ``length`` bytes of body (none sent); the
+    connection closes after the answer."""
+    return (b"POST %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: "
+            b"application/json\r\n%sContent-Length: %d\r\n\r\n" % (path.encode(), extra, length))
+
+
+@pytest.mark.parametrize("path,limit", [("/api/import", IMPORT_LIMIT),
+                                        ("/api/matches/m-1/decisions", JSON_LIMIT),
+                                        ("/play/m-1", PAGE_BODY_BYTES)])
+def test_a_body_announced_over_every_limit_is_refused_from_its_headers(server, path, limit):
+    status, out, kind = exchange(server, post(path, 1073741823))
     assert status == 413, "no answer before the body was sent" if status == 0 else status
     assert kind == "application/json" and out["error"] == "too_large", out
-    assert str(IMPORT_LIMIT) in out["message"] and "\n" not in out["message"], out
+    assert out["message"] == f"{path}: body of 1073741823 bytes; the limit is {limit}", out
 
 
-def test_a_chunked_body_past_the_limit_is_cut_off(server):
+@pytest.mark.parametrize("path,limit", [("/api/matches/m-1/decisions", JSON_LIMIT),
+                                        ("/api/tournaments/t-1/cards", JSON_LIMIT),
+                                        ("/organize/t/t-1/cards", PAGE_BODY_BYTES),
+                                        ("/api/import", IMPORT_LIMIT)])
+def test_a_body_one_byte_over_its_endpoints_limit_is_refused_before_it_is_sent(server, path,
+                                                                               limit):
+    """A JSON body over 64 KiB was taken in whole (up to 16 MiB, the upload's limit) and then
+    refused by the app -- or not refused for its size at all, the token being checked first."""
+    status, out, _ = exchange(server, post(path, limit + 1))
+    assert status == 413, "no answer before the body was sent" if status == 0 else status
+    assert out == {"error": "too_large",
+                   "message": f"{path}: body of {limit + 1} bytes; the limit is {limit}"}, out
+
+
+def test_a_chunked_body_past_its_limit_is_cut_off_as_it_passes_it(server):
+    """Two chunks of 40 KiB, the second past the JSON limit, and no end: answered at once."""
+    chunk = b"a000\r\n" + b" " * 0xA000 + b"\r\n"
+    status, out, _ = exchange(server, b"POST /api/matches/m-1/decisions HTTP/1.1\r\nHost: x\r\n"
+                              b"Transfer-Encoding: chunked\r\n\r\n" + chunk * 2)
+    assert status == 413, "no answer before the body ended" if status == 0 else status
+    assert out == {"error": "too_large", "message": "/api/matches/m-1/decisions: the body is "
+                                                    f"over the limit of {JSON_LIMIT} bytes"}, out
+
+
+def test_a_chunked_upload_past_the_import_limit_is_cut_off(server):
     chunk = b"100000\r\n" + b"a" * 0x100000 + b"\r\n"  # 1 MiB chunks, 17 of them
     status, out, _ = exchange(server, b"POST /api/import HTTP/1.1\r\nHost: x\r\n"
                               b"Transfer-Encoding: chunked\r\n\r\n" + chunk * 17)
     assert status == 413 and out["error"] == "too_large", (status, out)
+    assert str(IMPORT_LIMIT) in out["message"], out
+
+
+def test_a_refused_body_gets_no_100_continue_first(server):
+    """A client that waits for ``100 Continue`` before sending was told to send a body that was
+    then refused: the first answer is the refusal."""
+    status, headers, _ = exchange_raw(server, post("/api/matches/m-1/decisions", JSON_LIMIT + 1,
+                                                   b"Expect: 100-continue\r\n"))
+    assert status == 413 and headers.get("Connection") == "close", (status, headers)
 
 
 @pytest.mark.parametrize("request_bytes,status,kind", [
@@ -81,9 +135,30 @@ def test_what_waitress_refuses_itself_is_the_one_line_json_error(server, request
     assert content_type == "application/json" and set(out) == {"error", "message"}
 
 
-def test_an_upload_at_the_limit_still_reaches_the_app(server):
-    """Under waitress's bound the app decides (here: the token first)."""
-    status, out, _ = exchange(server, b"POST /api/matches/m-1/decisions HTTP/1.1\r\nHost: x\r\n"
-                              b"Authorization: Bearer x\r\nContent-Type: application/json\r\n"
-                              b"Content-Length: 70000\r\n\r\n" + b" " * 70000)
-    assert status == 401 and out["error"] == "unauthenticated", out  # the app's answer
+@pytest.mark.parametrize("path,limit,answer", [
+    ("/api/matches/m-1/decisions", JSON_LIMIT, 401),  # the token first
+    ("/api/import", IMPORT_LIMIT // 16, 403),  # over the JSON limit: the upload's is larger
+    ("/play/m-1", PAGE_BODY_BYTES, 403)])  # a post with no Origin
+def test_a_body_at_its_endpoints_limit_reaches_the_app(server, path, limit, answer):
+    status, out, _ = exchange(server, post(path, limit, b"Authorization: Bearer x\r\n")
+                              + b" " * limit, wait=30)
+    assert status == answer and out["error"] != "too_large", out  # the app's answer
+
+
+def test_an_oversized_decision_writes_nothing_and_the_table_goes_on(server):
+    """A seat's legal decision padded past the limit: refused from its headers (the body never
+    sent), the match file unchanged; the same decision at the limit is recorded."""
+    api = LiveApi(server)
+    mid, tokens = api.create(previous_loser="B")  # rule 401: B chooses who goes first
+    prompt = api.call("GET", f"/api/matches/{mid}/prompt", tokens["B"])[1]
+    body = json.dumps({"expected_seq": prompt["length"],
+                       "decision": prompt["prompt"]["options"][0]["decision"]}).encode()
+    before = api.store.path(mid).read_bytes()
+    seat = b"Authorization: Bearer %s\r\n" % tokens["B"].encode()
+    status, out, _ = exchange(server, post(f"/api/matches/{mid}/decisions", JSON_LIMIT + 1, seat))
+    assert status == 413 and str(JSON_LIMIT) in out["message"], out
+    assert api.store.path(mid).read_bytes() == before
+    padded = body + b" " * (JSON_LIMIT - len(body))
+    status, out, _ = exchange(server, post(f"/api/matches/{mid}/decisions", JSON_LIMIT, seat)
+                              + padded, wait=30)
+    assert status == 201 and out["seq"] > prompt["length"], out

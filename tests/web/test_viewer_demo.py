@@ -3,9 +3,12 @@ the console, signed in with the organizer token it prints), errors."""
 
 from __future__ import annotations
 
+import json
 import os
+import queue
 import subprocess
 import sys
+import threading
 import urllib.request
 from pathlib import Path
 
@@ -42,18 +45,36 @@ def test_demo_simulates_and_ingests_then_reuses(tmp_path):
     assert "0 new" in again.stdout
 
 
-def test_demo_serves_the_pages_at_the_printed_url(tmp_path):
+def _start_demo(data: Path) -> tuple[subprocess.Popen, list[str]]:
+    """``wonders demo`` serving ``data`` on a free port, and what it printed up to the end of
+    its practice table's block (its last line: the note under the links)."""
     env = dict(os.environ)
     env.pop("WONDERS_WAREHOUSE", None)
     env.pop("WONDERS_ORGANIZER_TOKEN", None)  # the server makes one and prints it
-    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "demo", "--dir", str(tmp_path / "d"),
+    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "demo", "--dir", str(data),
                              "--players", "2", "--rounds", "1", "--port", "0"], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    printed: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [printed.put(line) for line in proc.stdout], daemon=True).start()
+    lines = [""]
+    while not lines[-1].startswith("  (each link in its own browser"):
+        try:  # (a bound, not a measure: a demo that stops printing fails here, not hangs)
+            lines.append(printed.get(timeout=120))
+        except queue.Empty:
+            _stop(proc)
+            raise AssertionError("the demo printed no practice table:\n" + "".join(lines)) \
+                from None
+    return proc, lines[1:]
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def test_demo_serves_the_pages_at_the_printed_url(tmp_path):
+    proc, lines = _start_demo(tmp_path / "d")
     try:
-        lines = [proc.stdout.readline()]
-        while lines[-1] and not lines[-1].startswith("organizer console: "):
-            lines.append(proc.stdout.readline())
-        assert lines[-1], "".join(lines) + proc.stderr.read()
         line = next(line for line in lines if line.startswith("Wonders demo at "))
         url = line.split()[3]
         assert url.startswith("http://127.0.0.1:")
@@ -65,13 +86,82 @@ def test_demo_serves_the_pages_at_the_printed_url(tmp_path):
             with urllib.request.urlopen(url + path, timeout=10) as response:
                 assert needle in response.read().decode()
         token = next(line for line in lines if line.startswith("organizer token: ")).split()[2]
-        assert lines[-1] == (f"organizer console: {url}/organize  —  sign in with the token "
-                             f"above; set WONDERS_ORGANIZER_TOKEN to choose it\n")
+        assert (f"organizer console: {url}/organize  —  sign in with the token above; set "
+                f"WONDERS_ORGANIZER_TOKEN to choose it\n") in lines
         console = _signed_in_console(url, token)
         assert "Demo Cup" in console and 'name="token"' not in console  # not the sign-in form
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        _stop(proc)
+
+
+def _practice_links(lines: list[str]) -> dict[str, str]:
+    """The practice block's links by label (``seat A, Amara Okafor``, ``judge``, ``watch it``)."""
+    start = next(i for i, line in enumerate(lines) if line.startswith("a table to play yourself"))
+    rows = [line.strip().rsplit(" ", 1) for line in lines[start + 1:-1]]
+    return {label.strip().rstrip(":"): link for label, link in rows}
+
+
+def _play_page(link: str) -> tuple[int, str]:
+    """A ``/play`` link opened as a browser does: the token's 303 to the bare page, with the
+    session cookie it set; the page's status and HTML."""
+    import http.cookiejar
+    import urllib.error
+
+    browser = urllib.request.build_opener(
+        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    try:
+        with browser.open(link, timeout=10) as response:
+            assert "token=" not in response.url  # the token left the address bar
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+def test_the_demo_prints_the_links_to_play_a_table_and_they_open_its_seats(tmp_path):
+    """Issue: every tournament table is played to its end and their tokens were shown nowhere,
+    so a newcomer could watch but never record.  The demo prints a practice table's seat and
+    judge links (and its viewer); each opens /play as that role at a match waiting for a
+    decision, and the tournament has no table more.  A second start gives new links: the old
+    ones no longer open the table, the match is the same one."""
+    data = tmp_path / "d"
+    proc, lines = _start_demo(data)
+    try:
+        url = next(line for line in lines if line.startswith("Wonders demo at ")).split()[3]
+        links = _practice_links(lines)
+        assert list(links) == ["seat A, Amara Okafor", "seat B, Mateo García", "judge",
+                               "watch it"], lines
+        assert links["watch it"] == f"{url}/matches/practice-demo-cup"
+        for label, role in (("seat A, Amara Okafor", "A"), ("seat B, Mateo García", "B"),
+                            ("judge", "judge")):
+            assert links[label].startswith(f"{url}/play/practice-demo-cup?token=")
+            status, page = _play_page(links[label])
+            assert status == 200 and f'data-role="{role}"' in page, (label, status)
+        token = links["seat A, Amara Okafor"].split("token=")[1]
+        request = urllib.request.Request(f"{url}/api/matches/practice-demo-cup/prompt",
+                                         headers={"Authorization": f"Bearer {token}"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert json.loads(response.read())["prompt"]["seat"] in ("A", "B")  # not ended
+        with urllib.request.urlopen(links["watch it"], timeout=10) as response:
+            assert "Amara Okafor" in response.read().decode()
+        with urllib.request.urlopen(f"{url}/tournaments/demo-cup", timeout=10) as response:
+            page = response.read().decode()
+            assert "demo-cup-r1-t01" in page and "practice-demo-cup" not in page
+    finally:
+        _stop(proc)
+    practice = FileStore(data).path("practice-demo-cup").read_bytes()
+    proc, lines = _start_demo(data)
+    try:
+        again = _practice_links(lines)
+        assert again["judge"] != links["judge"]
+        assert _play_page(links["seat A, Amara Okafor"].replace(url, _url(lines)))[0] == 401
+        assert _play_page(again["seat A, Amara Okafor"])[0] == 200
+    finally:
+        _stop(proc)
+    assert FileStore(data).path("practice-demo-cup").read_bytes() == practice
+
+
+def _url(lines: list[str]) -> str:
+    return next(line for line in lines if line.startswith("Wonders demo at ")).split()[3]
 
 
 def _signed_in_console(url: str, token: str) -> str:

@@ -334,20 +334,25 @@ def table_out(tb: Any, results: dict[str, Result],
                     result=result_of(tb, result))
 
 
-def links(match_id: str, tokens: dict[str, str]) -> dict[str, str]:
-    base = request.host_url.rstrip("/")
-    return {role: f"{base}/play/{match_id}?token={token}" for role, token in tokens.items()}
+def links(match_id: str, tokens: dict[str, str], base: str | None = None) -> dict[str, str]:
+    """Each role's table link (``/play``, its token in the query; the console draws their QR
+    codes), on ``base`` (as for :func:`registration_link`)."""
+    return {role: f"{_base(base)}/play/{match_id}?token={token}" for role, token in tokens.items()}
+
+
+def viewer_link(match_id: str, base: str | None = None) -> str:
+    """The match's replay viewer, on ``base`` (as for :func:`registration_link`)."""
+    return f"{_base(base)}/matches/{match_id}"
 
 
 def started_out(t: Tournament, started: list[TableStart]) -> RoundStartedOut:
-    base = request.host_url.rstrip("/")
     current = t.current
     return RoundStartedOut(
         tournament_id=t.tournament_id, round=current.number if current else 0,
         bye=current.bye if current else None,
         tables=[StartedTable(table=s.table, a=s.a, b=s.b, match_id=s.match_id, tokens=s.tokens,
                              links=Links(**links(s.match_id, s.tokens)) if s.tokens else None,
-                             viewer=f"{base}/matches/{s.match_id}") for s in started])
+                             viewer=viewer_link(s.match_id)) for s in started])
 
 
 def standings_out(org: Organizer, t: Tournament) -> StandingsOut:
@@ -583,7 +588,7 @@ def revoke_token(tournament_id: str) -> dict[str, Any]:
 
 # the console (web/organize.py) uses these too
 __all__ = ["answers", "bp", "links", "organizer", "player_link", "standings_out",
-           "tournament_out"]
+           "tournament_out", "viewer_link"]
 
 
 class ImportCards(Body):
