@@ -132,9 +132,15 @@ function cardNames(board) {
 // -- the prompt ------------------------------------------------------------------------------
 
 // What the seat to act is doing, in words: a prompt's kind is an id ("siege_defenders").
+// Every kind an engine asks has its words here (tests/web/test_play_waiting_words.py).
 const WHAT_FOR = {
   turn: "their turn", manual: "a card's text", stats: "entering a card's printed stats",
   target: "choosing a target", order: "choosing an order", discard: "choosing discards",
+  // Wonders of The First's set-up (rules 401, 402.1) and effects
+  first: "choosing who plays first", side: "choosing the side of realm 1",
+  mulligan: "choosing cards to put back (mulligan)", stone: "choosing a stone to seize",
+  may: "deciding yes or no", realm: "choosing a realm", equip: "choosing what to equip",
+  amount: "choosing how many",
   // State of Wonder's prompts (docs/sow.md, "Prompts and decisions")
   attackers: "declaring attackers", defenders: "choosing defenders",
   siege_defenders: "defending their city", tactics: "combat tactics",
@@ -367,7 +373,9 @@ const judge = role === "judge" ? new JudgeConsole({
 
 function statusLine(b) {
   const game = renderer(b);
-  const where = game ? game.status(b, { labels: { A: seatName("A"), B: seatName("B") } }) : `Round ${b.round}`;
+  // round 0 is the set-up (rules 401-402: who goes first, shuffles, opening hands)
+  const where = game ? game.status(b, { labels: { A: seatName("A"), B: seatName("B") } })
+    : (b.round ? `Round ${b.round}` : "Setting up");
   const prompt = current.prompt;
   if (!prompt) return where;
   if (role !== "judge" && prompt.seat === role) return `${where} · your move`;
