@@ -22,7 +22,14 @@ from urllib.parse import urlsplit
 from flask import Blueprint, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from web.api.common import SESSION_CSRF, SESSION_TOKENS, services, session_role
+from web.api.common import (
+    SESSION_CSRF,
+    SESSION_TOKENS,
+    entered_role,
+    link_gone,
+    services,
+    session_role,
+)
 from web.errors import ForbiddenError
 from web.tokens import hash_token
 
@@ -75,7 +82,9 @@ def page(match_id: str) -> str | tuple[str, int] | BaseResponse:
         return _enter(match_id, token)
     role = session_role(match_id)
     if role is None:
-        return render_template("play_enter.html", match_id=match_id, error=None)
+        held = entered_role(match_id)  # entered once, its token reissued or revoked since
+        return render_template("play_enter.html", match_id=match_id,
+                               error=link_gone(match_id, held) if held else None)
     if SESSION_CSRF not in session:
         session[SESSION_CSRF] = secrets.token_urlsafe(24)
     return render_template("play.html", match_id=match_id, role=role,
