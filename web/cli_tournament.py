@@ -133,7 +133,7 @@ def register(tournament_id: str, player: str, decklist: str, preset: str | None,
     about = [f"DBS {p.dbs}"] if p.dbs is not None else []  # a game without DBS: none shown
     about += [f"late entry before round {p.entered + 1}"] if p.entered else []
     shown = f" ({', '.join(about)})" if about else ""
-    click.echo(f"{t.name}: registered {p.name}{shown}; {len(t.players)} players")
+    click.echo(f"{t.name}: registered {p.name}{shown}; {_count(len(t.players), 'player')}")
 
 
 @tournament.command()
@@ -155,8 +155,11 @@ def drop(tournament_id: str, player: str, store: str | None) -> None:
 @_says_which_exist
 def remove(tournament_id: str, player: str, store: str | None) -> None:
     """Remove PLAYER's registration before round 1 is paired (junk, say; later: drop)."""
-    t = _organizer(store).remove(tournament_id, player)
-    click.echo(f"{t.name}: {player_name(player)!r} removed; {len(t.players)} players")
+    org = _organizer(store)
+    known = org.load(tournament_id).same_player(player)  # shown as registered, not as typed
+    t = org.remove(tournament_id, player)
+    name = known.name if known is not None else player_name(player)
+    click.echo(f"{t.name}: {name} removed; {_count(len(t.players), 'player')}")
 
 
 @tournament.command("open-registration")
@@ -212,7 +215,7 @@ def reissue_link(tournament_id: str, player: str, base: str, qr: bool,
 def close_registration(tournament_id: str, store: str | None) -> None:
     """Close registration: the link stops working (players are still registered here)."""
     t = _organizer(store).close_registration(tournament_id)
-    click.echo(f"{t.name}: registration is closed; {len(t.players)} players")
+    click.echo(f"{t.name}: registration is closed; {_count(len(t.players), 'player')}")
 
 
 @tournament.command()
@@ -228,19 +231,32 @@ def reinstate(tournament_id: str, player: str, store: str | None) -> None:
 
 @tournament.command()
 @click.argument("tournament_id")
+@click.option("--url", "base", default="http://127.0.0.1:5000", show_default=True,
+              help="The server's address as the players reach it (for the /play links).")
 @STORE
 @_says_which_exist
-def pair(tournament_id: str, store: str | None) -> None:
-    """Pair the next round and create its matches (prints each table's tokens, once)."""
+def pair(tournament_id: str, base: str, store: str | None) -> None:
+    """Pair the next round and create its matches: prints each table's tokens and the /play
+    link of each seat and of the judge (shown only now)."""
+    from web.api.tournaments import links  # imported where used, as the others
+
     t, started = _organizer(store).start_round(tournament_id)
     number = t.current.number if t.current else 0
-    click.echo(f"{t.name}: round {number}, {len(started)} tables")
+    click.echo(f"{t.name}: round {number}, {_count(len(started), 'table')}")
     for s in started:
         tokens = " ".join(f"{role}={tok}" for role, tok in (s.tokens or {}).items()) \
             or "(created by a reissue meanwhile: reissue its tokens)"
         click.echo(f"table {s.table}: {s.a} (A) vs {s.b} (B)  match {s.match_id}  {tokens}")
+        for role, url in links(s.match_id, s.tokens or {}, base).items():
+            who = {"A": f"{s.a} (seat A)", "B": f"{s.b} (seat B)"}.get(role, "judge")
+            click.echo(f"  {who}: {url}")
     if t.current and t.current.bye:
         click.echo(f"bye: {t.current.bye}")
+
+
+def _count(n: int, thing: str) -> str:
+    """``1 table``, ``3 tables``."""
+    return f"{n} {thing}{'' if n == 1 else 's'}"
 
 
 @tournament.command()

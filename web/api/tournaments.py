@@ -334,9 +334,11 @@ def table_out(tb: Any, results: dict[str, Result],
                     result=result_of(tb, result))
 
 
-def links(match_id: str, tokens: dict[str, str]) -> dict[str, str]:
-    base = request.host_url.rstrip("/")
-    return {role: f"{base}/play/{match_id}?token={token}" for role, token in tokens.items()}
+def links(match_id: str, tokens: dict[str, str], base: str | None = None) -> dict[str, str]:
+    """Each role's ``/play`` link with its token, on ``base`` (as for
+    :func:`registration_link`)."""
+    at = _base(base)
+    return {role: f"{at}/play/{match_id}?token={token}" for role, token in tokens.items()}
 
 
 def started_out(t: Tournament, started: list[TableStart]) -> RoundStartedOut:
