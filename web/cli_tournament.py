@@ -30,12 +30,22 @@ STORE = click.option("--store", default=None, metavar="DIR_OR_URL",
                      help="The store (default: $WONDERS_STORE or ./wonders-data).")
 
 
-def _organizer(store: str | None) -> Organizer:
+def _organizer(store: str | None, creating: bool = False) -> Organizer:
+    """The organizer on ``store``.  Only ``create`` makes a store directory that isn't there:
+    any other command given a missing one (a typo) says so, and writes nothing."""
+    from ledger.errors import StoreUnavailableError
     from ledger.stores import open_store
     from replay.games import game
     from web.tokens import token_book
     from web.tournaments import Organizer
-    opened = open_store(store or os.environ.get("WONDERS_STORE") or "wonders-data")
+    target = store or os.environ.get("WONDERS_STORE") or "wonders-data"
+    try:
+        opened = open_store(target, must_exist=not creating)
+    except StoreUnavailableError as exc:
+        if creating:
+            raise
+        raise click.ClickException(f"{exc}; a tournament is made in one with wonders "
+                                   f"tournament create NAME --store DIR") from None
     return Organizer(opened, token_book(opened), game("wotf").default_cards())  # others: shipped
 
 
@@ -91,7 +101,7 @@ def tournament() -> None:
 def create(name: str, tournament_id: str | None, game_name: str, ruleset: str | None,
            round_minutes: int, store: str | None) -> None:
     """Create a tournament called NAME."""
-    org = _organizer(store)
+    org = _organizer(store, creating=True)
     t = org.create(name, tournament_id, ruleset, game_name, round_minutes)
     timed = f", {t.round_minutes}-minute rounds" if t.round_minutes else ""
     click.echo(f"tournament {t.tournament_id}: {t.name} ({org.game_of(t).title}, rules "

@@ -346,6 +346,7 @@ def test_the_cli_names_the_stores_tournaments_when_an_id_names_none(tmp_path, ca
         assert len(lines) == 1, lines  # one line, never a traceback
         return lines[0]
 
+    (tmp_path / "store").mkdir()  # a store with no tournament (a missing one: its own line)
     assert error("tournament", "standings", "club-night") == (
         "error: no tournament 'club-night'; this store has no tournament yet (wonders "
         "tournament create NAME; the standings of a simulated one: wonders stats standings)")
