@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from ledger.errors import LedgerError, MatchNotFoundError
 from web.api.common import (
     SESSION_CSRF,
     SESSION_TOKENS,
@@ -74,9 +75,23 @@ def _normal_host(host: str, scheme: str) -> str:
     return host
 
 
+def known_match(match_id: str) -> None:
+    """400 for a malformed id, 404 for a match the store doesn't have (a mistyped link: not
+    a form asking for a token that no token could satisfy).  A match whose file can't be read
+    opens: the page's own calls say what is wrong with it."""
+    store = services().store
+    store.check_id(match_id)
+    try:
+        store.head(match_id)
+    except MatchNotFoundError:
+        raise
+    except LedgerError:
+        pass
+
+
 @bp.route("/play/<match_id>", methods=["GET"])
 def page(match_id: str) -> str | tuple[str, int] | BaseResponse:
-    services().store.check_id(match_id)  # 400 on a malformed id
+    known_match(match_id)
     token = request.args.get("token")
     if token is not None:
         return _enter(match_id, token)
@@ -106,7 +121,7 @@ def has_rulings(match_id: str) -> bool:
 
 @bp.route("/play/<match_id>", methods=["POST"])
 def enter(match_id: str) -> tuple[str, int] | BaseResponse:
-    services().store.check_id(match_id)
+    known_match(match_id)
     return _enter(match_id, request.form.get("token", ""))
 
 
