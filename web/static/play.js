@@ -392,7 +392,9 @@ async function refresh() {
   const b = current.board;
   const d = current.divergence;
   if (b.over) {
-    setStatus(`Match over: ${b.winner ? `${seatName(b.winner)} wins` : "draw"} (${b.reason.replace(/_/g, " ")}).`);
+    // a draw by the rules (405: stones and realms even) is "draw (tied)", not "draw (draw)"
+    const why = b.reason === "draw" ? "tied" : b.reason.replace(/_/g, " ");
+    setStatus(`Match over: ${b.winner ? `${seatName(b.winner)} wins` : "draw"} (${why}).`);
   } else if (d) {  // shown as recorded; the engine can't continue it
     setStatus(`The engine disagrees with the record at seq ${d.seq}, so this match can be ` +
               `viewed and downloaded but not continued: ${d.message}`, true);
