@@ -21,7 +21,8 @@ def board_text(match_id: str, seq: int, what: str, b: dict[str, Any],
              f"({b['perspective']} view, rules {b['ruleset']})"]
     if b["over"]:
         ending = f"{who(b['winner'])} wins" if b["winner"] else "draw"
-        lines.append(f"match over: {ending} ({b['reason'].replace('_', ' ')})")
+        why = "tied" if b["reason"] == "draw" else b["reason"].replace("_", " ")  # 405
+        lines.append(f"match over: {ending} ({why})")
     for seat in ("A", "B"):
         p = b["players"][seat]
         named = f" {who(seat)}" if who(seat) != seat else ""

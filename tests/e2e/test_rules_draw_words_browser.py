@@ -1,14 +1,21 @@
 """A match the rules end in a draw (405: stones even and no realm held alone; reason "draw")
-reads "draw (tied)" on the match list, in the viewer's status and on the players' /play pages
--- not "draw (draw)", as every one of them said.  Both players pass to the end of round 7
-through the seat API; a real ``wonders serve``, Debian's Chromium on a phone."""
+reads "draw (tied)" on the match list, in the viewer's status and on the players' /play pages,
+and its narration says why ("stones even, no realm held alone") -- not "draw (draw)", as
+every one of them said; ``wonders replay`` of its file reads "match over: draw (tied)".  Both
+players pass to the end of round 7 through the seat API; a real ``wonders serve``, Debian's
+Chromium on a phone."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import urllib.request
+from pathlib import Path
 
 from tests.e2e.helpers import ORGANIZER, api_call
 from tests.e2e.test_play_input_browser import PHONE, enter
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def passed_to_a_draw(base: str) -> tuple[str, dict[str, str]]:
@@ -33,7 +40,7 @@ def passed_to_a_draw(base: str) -> tuple[str, dict[str, str]]:
     return mid, tokens
 
 
-def test_a_rules_draw_reads_tied_everywhere(browser, server):
+def test_a_rules_draw_reads_tied_everywhere(browser, server, tmp_path):
     mid, tokens = passed_to_a_draw(server)
     with urllib.request.urlopen(f"{server}/matches", timeout=10) as response:
         listing = response.read().decode()
@@ -47,3 +54,12 @@ def test_a_rules_draw_reads_tied_everywhere(browser, server):
     seat = enter(browser, server, mid, tokens["A"])
     seat.wait_for_function("document.querySelector('#status').textContent.includes('over')")
     assert seat.inner_text("#status") == "Match over: draw (tied)."
+    events = api_call(server, "GET", f"/api/matches/{mid}/events?limit=2000", tokens["A"])
+    assert events["events"][-1]["text"] == (  # the narration, in the viewer and on /play
+        "The match ends in a draw: stones even, no realm held alone (Ann 0 – Bob 0)")
+    path = tmp_path / f"{mid}.jsonl"  # the file, downloaded, read by `wonders replay`
+    with urllib.request.urlopen(f"{server}/api/public/matches/{mid}/file", timeout=10) as got:
+        path.write_bytes(got.read())
+    done = subprocess.run([sys.executable, "-m", "web.cli", "replay", str(path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert "\nmatch over: draw (tied)\n" in done.stdout, done.stdout + done.stderr
