@@ -284,10 +284,13 @@ def standings(tournament_id: str, fmt: str, store: str | None) -> None:
     results, unreadable = org.checked_results(t)
     for table in unreadable:  # one line each, and the standings of every other table
         click.echo(f"can't be read, left out of the standings: {table}", err=True)
-    click.echo(f"{'#':>3} {'player':<24} {'pts':>3} {'W-L-D':>7} {'OMW':>6} {'GW':>6} {'OGW':>6}")
-    for s in standings_of(t, results):
+    rows = standings_of(t, results)
+    width = max([24, *(len(s.player) for s in rows)])  # a name is shown whole, never cut
+    click.echo(f"{'#':>3} {'player':<{width}} {'pts':>3} {'W-L-D':>7} {'OMW':>6} {'GW':>6} "
+               f"{'OGW':>6}")
+    for s in rows:
         record = f"{s.wins + s.byes}-{s.losses}-{s.draws}"
-        click.echo(f"{s.rank:>3} {s.player[:24]:<24} {s.points:>3} {record:>7} "
+        click.echo(f"{s.rank:>3} {s.player:<{width}} {s.points:>3} {record:>7} "
                    f"{100 * s.omw:>6.2f} {100 * s.gw:>6.2f} {100 * s.ogw:>6.2f}"
                    f"{'  dropped' if s.dropped else ''}")
 

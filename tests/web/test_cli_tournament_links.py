@@ -3,7 +3,8 @@ organizer running the day from the CLI hands out links (as the console and the A
 the address ``--url`` gives (the server as the players reach it; `open-registration` and
 `reissue-link` take the same option).  Before, the CLI printed ``A=<token> B=<token>
 judge=<token>`` and the organizer had to build ``/play/<match>?token=…`` by hand.  Its lines
-count as people write them ("1 table", "1 player") and name a removed player as registered.
+count as people write them ("1 table", "1 player") and name a removed player as registered;
+``standings`` shows every name whole.
 
 The CLI runs as a real subprocess on a file store, and the printed links are opened on a real
 ``wonders serve`` over that store: each enters its table in its role."""
@@ -79,3 +80,23 @@ def test_the_default_address_and_a_removal_named_as_registered(tmp_path):
     done = wonders("pair", "club-night", store=store)
     assert done.returncode == 0, done.stderr
     assert "  judge: http://127.0.0.1:5000/play/club-night-r1-t01?token=" in done.stdout
+
+
+def test_standings_show_every_name_whole_and_aligned(tmp_path):
+    """``standings`` cut a name at 24 characters ("Ann-Sophie Müller-Lüdens"): two players
+    sharing 24 first characters read as one.  Now the column is as wide as the longest name."""
+    store = tmp_path / "store"
+    assert wonders("create", "Club Night", store=store).returncode == 0
+    names = ["Ann-Sophie Müller-Lüdenscheidt", "Ann-Sophie Müller-Lüdenscheid", "Bob"]
+    for player, deck in zip(names, DECKS, strict=False):
+        path = tmp_path / f"{deck}.txt"
+        path.write_text(decklist(deck), encoding="utf-8")
+        assert wonders("register", "club-night", player, str(path), store=store).returncode == 0
+    done = wonders("standings", "club-night", store=store)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    for name in names:
+        assert any(f" {name} " in line for line in lines[1:]), (name, done.stdout)
+    points = lines[0].index("pts") + 2  # where the header's "pts" ends: each row's points
+    assert all(line[points] == "0" and line[points + 1] == " " for line in lines[1:]), \
+        done.stdout
