@@ -357,6 +357,28 @@ STATISTICS: dict[str, Callable[[duckdb.DuckDBPyConnection, Filters], Table]] = {
 }
 
 
+def tournament_named(con: duckdb.DuckDBPyConnection, given: str) -> str:
+    """The tournament as the warehouse's matches record it (their ``tournament``: its name)
+    for ``given``: that name, or the tournament's id -- what ``wonders tournament`` and the
+    pages use -- found by its matches' ids (``<id>-r<round>-t<table>``, web/tournaments.py).
+    A tournament the warehouse has no match of is an error naming those it has."""
+    names = [r[0] for r in _query(con, "SELECT DISTINCT tournament FROM matches WHERE "
+                                  "tournament IS NOT NULL ORDER BY tournament", Filters())]
+    if given in names:
+        return given
+    prefix = f"{given}-"
+    by_id = [r[0] for r in _query(con, """
+        SELECT DISTINCT tournament FROM matches
+        WHERE tournament IS NOT NULL AND starts_with(match_id, $prefix)
+          AND regexp_full_match(substr(match_id, length($prefix) + 1), 'r[0-9]+-t[0-9]+')""",
+        Filters(), prefix=prefix)]
+    if len(by_id) == 1:
+        return by_id[0]
+    has = (f"its tournaments: {', '.join(map(repr, names[:10]))}{' …' if len(names) > 10 else ''}"
+           if names else "it has no tournament's matches")
+    raise StatisticError(f"no tournament {given!r} in the warehouse ({has})")
+
+
 def compute(con: duckdb.DuckDBPyConnection, name: str, filters: Filters) -> Table:
     """The statistic ``name`` (one of :data:`STATISTICS`) under ``filters``."""
     if name not in STATISTICS:

@@ -230,9 +230,11 @@ class Game(Protocol):
     def describe(self, event: Event) -> str:
         """A short technical description of an event (for errors and divergences)."""
 
-    def board_text(self, match_id: str, seq: int, what: str, board: dict[str, Any]) -> str:
+    def board_text(self, match_id: str, seq: int, what: str, board: dict[str, Any],
+                   players: Mapping[str, str] | None = None) -> str:
         """The board view model as plain text (``wonders replay``), headed by ``what`` happened
-        at ``seq``."""
+        at ``seq``; each seat by its player's name (``players``: seat -> name, as the match
+        opened) beside its letter."""
 
     # -- analytics -----------------------------------------------------------------------
     def facts(self, stored: Sequence[Any], file: Any, card_facts: Any) -> Mapping[str, list[Any]]:

@@ -468,7 +468,7 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
         return
     names = played.card_names(final, perspective, rep.events)
     what = played.narrate(event, None, names, players_of(rep.events[0]), cards)
-    click.echo(played.board_text(rep.match_id, seq, what, picture))
+    click.echo(played.board_text(rep.match_id, seq, what, picture, players_of(rep.events[0])))
 
 
 def _check_position(at: int | None, round_: int | None, turn: int | None,

@@ -100,7 +100,7 @@ def ingest(store: str, db: str, jobs: int, scheduler: str | None) -> None:
 @click.argument("query", required=False)
 @click.option("--db", "db", required=True, type=click.Path(exists=True, dir_okay=False),
               help="The DuckDB warehouse file made by `wonders ingest`.")
-@click.option("--tournament", help="Only matches of this tournament.")
+@click.option("--tournament", help="Only matches of this tournament (its name or its id).")
 @click.option("--ruleset", help="Only matches under this ruleset (Wonders: 1.3.2, 1.2).")
 @game_filter
 @click.option("--min-games", type=click.IntRange(0), default=0, show_default=True,
@@ -139,9 +139,11 @@ def stats(name: str, query: str | None, db: str, tournament: str | None, ruleset
     else:
         if query:
             raise click.BadParameter(f"{name} takes no query argument", param_hint="QUERY")
-        filters = named.Filters(ruleset, tournament, min_games, dbs_bucket, game_name)
         con = connect(db, read_only=True, wait=10.0)  # an ingest's load: seconds
         try:
+            if tournament is not None:  # its name or its id; one the warehouse lacks: an error
+                tournament = named.tournament_named(con, tournament)
+            filters = named.Filters(ruleset, tournament, min_games, dbs_bucket, game_name)
             table = named.compute(con, name, filters)
         finally:
             con.close()

@@ -30,12 +30,22 @@ STORE = click.option("--store", default=None, metavar="DIR_OR_URL",
                      help="The store (default: $WONDERS_STORE or ./wonders-data).")
 
 
-def _organizer(store: str | None) -> Organizer:
+def _organizer(store: str | None, creating: bool = False) -> Organizer:
+    """The organizer on ``store``.  Only ``create`` makes a store directory that isn't there:
+    any other command given a missing one (a typo) says so, and writes nothing."""
+    from ledger.errors import StoreUnavailableError
     from ledger.stores import open_store
     from replay.games import game
     from web.tokens import token_book
     from web.tournaments import Organizer
-    opened = open_store(store or os.environ.get("WONDERS_STORE") or "wonders-data")
+    target = store or os.environ.get("WONDERS_STORE") or "wonders-data"
+    try:
+        opened = open_store(target, must_exist=not creating)
+    except StoreUnavailableError as exc:
+        if creating:
+            raise
+        raise click.ClickException(f"{exc}; a tournament is made in one with wonders "
+                                   f"tournament create NAME --store DIR") from None
     return Organizer(opened, token_book(opened), game("wotf").default_cards())  # others: shipped
 
 
@@ -91,7 +101,7 @@ def tournament() -> None:
 def create(name: str, tournament_id: str | None, game_name: str, ruleset: str | None,
            round_minutes: int, store: str | None) -> None:
     """Create a tournament called NAME."""
-    org = _organizer(store)
+    org = _organizer(store, creating=True)
     t = org.create(name, tournament_id, ruleset, game_name, round_minutes)
     timed = f", {t.round_minutes}-minute rounds" if t.round_minutes else ""
     click.echo(f"tournament {t.tournament_id}: {t.name} ({org.game_of(t).title}, rules "
@@ -133,7 +143,7 @@ def register(tournament_id: str, player: str, decklist: str, preset: str | None,
     about = [f"DBS {p.dbs}"] if p.dbs is not None else []  # a game without DBS: none shown
     about += [f"late entry before round {p.entered + 1}"] if p.entered else []
     shown = f" ({', '.join(about)})" if about else ""
-    click.echo(f"{t.name}: registered {p.name}{shown}; {len(t.players)} players")
+    click.echo(f"{t.name}: registered {p.name}{shown}; {_count(len(t.players), 'player')}")
 
 
 @tournament.command()
@@ -155,8 +165,11 @@ def drop(tournament_id: str, player: str, store: str | None) -> None:
 @_says_which_exist
 def remove(tournament_id: str, player: str, store: str | None) -> None:
     """Remove PLAYER's registration before round 1 is paired (junk, say; later: drop)."""
-    t = _organizer(store).remove(tournament_id, player)
-    click.echo(f"{t.name}: {player_name(player)!r} removed; {len(t.players)} players")
+    org = _organizer(store)
+    known = org.load(tournament_id).same_player(player)  # shown as registered, not as typed
+    t = org.remove(tournament_id, player)
+    name = known.name if known is not None else player_name(player)
+    click.echo(f"{t.name}: {name} removed; {_count(len(t.players), 'player')}")
 
 
 @tournament.command("open-registration")
@@ -212,7 +225,7 @@ def reissue_link(tournament_id: str, player: str, base: str, qr: bool,
 def close_registration(tournament_id: str, store: str | None) -> None:
     """Close registration: the link stops working (players are still registered here)."""
     t = _organizer(store).close_registration(tournament_id)
-    click.echo(f"{t.name}: registration is closed; {len(t.players)} players")
+    click.echo(f"{t.name}: registration is closed; {_count(len(t.players), 'player')}")
 
 
 @tournament.command()
@@ -228,19 +241,32 @@ def reinstate(tournament_id: str, player: str, store: str | None) -> None:
 
 @tournament.command()
 @click.argument("tournament_id")
+@click.option("--url", "base", default="http://127.0.0.1:5000", show_default=True,
+              help="The server's address as the players reach it (for the /play links).")
 @STORE
 @_says_which_exist
-def pair(tournament_id: str, store: str | None) -> None:
-    """Pair the next round and create its matches (prints each table's tokens, once)."""
+def pair(tournament_id: str, base: str, store: str | None) -> None:
+    """Pair the next round and create its matches: prints each table's tokens and the /play
+    link of each seat and of the judge (shown only now)."""
+    from web.api.tournaments import links  # imported where used, as the others
+
     t, started = _organizer(store).start_round(tournament_id)
     number = t.current.number if t.current else 0
-    click.echo(f"{t.name}: round {number}, {len(started)} tables")
+    click.echo(f"{t.name}: round {number}, {_count(len(started), 'table')}")
     for s in started:
         tokens = " ".join(f"{role}={tok}" for role, tok in (s.tokens or {}).items()) \
             or "(created by a reissue meanwhile: reissue its tokens)"
         click.echo(f"table {s.table}: {s.a} (A) vs {s.b} (B)  match {s.match_id}  {tokens}")
+        for role, url in links(s.match_id, s.tokens or {}, base).items():
+            who = {"A": f"{s.a} (seat A)", "B": f"{s.b} (seat B)"}.get(role, "judge")
+            click.echo(f"  {who}: {url}")
     if t.current and t.current.bye:
         click.echo(f"bye: {t.current.bye}")
+
+
+def _count(n: int, thing: str) -> str:
+    """``1 table``, ``3 tables``."""
+    return f"{n} {thing}{'' if n == 1 else 's'}"
 
 
 @tournament.command()
@@ -258,10 +284,13 @@ def standings(tournament_id: str, fmt: str, store: str | None) -> None:
     results, unreadable = org.checked_results(t)
     for table in unreadable:  # one line each, and the standings of every other table
         click.echo(f"can't be read, left out of the standings: {table}", err=True)
-    click.echo(f"{'#':>3} {'player':<24} {'pts':>3} {'W-L-D':>7} {'OMW':>6} {'GW':>6} {'OGW':>6}")
-    for s in standings_of(t, results):
+    rows = standings_of(t, results)
+    width = max([24, *(len(s.player) for s in rows)])  # a name is shown whole, never cut
+    click.echo(f"{'#':>3} {'player':<{width}} {'pts':>3} {'W-L-D':>7} {'OMW':>6} {'GW':>6} "
+               f"{'OGW':>6}")
+    for s in rows:
         record = f"{s.wins + s.byes}-{s.losses}-{s.draws}"
-        click.echo(f"{s.rank:>3} {s.player[:24]:<24} {s.points:>3} {record:>7} "
+        click.echo(f"{s.rank:>3} {s.player:<{width}} {s.points:>3} {record:>7} "
                    f"{100 * s.omw:>6.2f} {100 * s.gw:>6.2f} {100 * s.ogw:>6.2f}"
                    f"{'  dropped' if s.dropped else ''}")
 

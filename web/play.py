@@ -22,7 +22,15 @@ from urllib.parse import urlsplit
 from flask import Blueprint, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from web.api.common import SESSION_CSRF, SESSION_TOKENS, services, session_role
+from ledger.errors import LedgerError, MatchNotFoundError
+from web.api.common import (
+    SESSION_CSRF,
+    SESSION_TOKENS,
+    entered_role,
+    link_gone,
+    services,
+    session_role,
+)
 from web.errors import ForbiddenError
 from web.tokens import hash_token
 
@@ -67,15 +75,31 @@ def _normal_host(host: str, scheme: str) -> str:
     return host
 
 
+def known_match(match_id: str) -> None:
+    """400 for a malformed id, 404 for a match the store doesn't have (a mistyped link: not
+    a form asking for a token that no token could satisfy).  A match whose file can't be read
+    opens: the page's own calls say what is wrong with it."""
+    store = services().store
+    store.check_id(match_id)
+    try:
+        store.head(match_id)
+    except MatchNotFoundError:
+        raise
+    except LedgerError:
+        pass
+
+
 @bp.route("/play/<match_id>", methods=["GET"])
 def page(match_id: str) -> str | tuple[str, int] | BaseResponse:
-    services().store.check_id(match_id)  # 400 on a malformed id
+    known_match(match_id)
     token = request.args.get("token")
     if token is not None:
         return _enter(match_id, token)
     role = session_role(match_id)
     if role is None:
-        return render_template("play_enter.html", match_id=match_id, error=None)
+        held = entered_role(match_id)  # entered once, its token reissued or revoked since
+        return render_template("play_enter.html", match_id=match_id,
+                               error=link_gone(match_id, held) if held else None)
     if SESSION_CSRF not in session:
         session[SESSION_CSRF] = secrets.token_urlsafe(24)
     return render_template("play.html", match_id=match_id, role=role,
@@ -97,7 +121,7 @@ def has_rulings(match_id: str) -> bool:
 
 @bp.route("/play/<match_id>", methods=["POST"])
 def enter(match_id: str) -> tuple[str, int] | BaseResponse:
-    services().store.check_id(match_id)
+    known_match(match_id)
     return _enter(match_id, request.form.get("token", ""))
 
 

@@ -164,8 +164,9 @@ class StateOfWonder:
     def describe(self, event: Event) -> str:
         return narrate.describe(event)
 
-    def board_text(self, match_id: str, seq: int, what: str, board: dict[str, Any]) -> str:
-        return board_text(match_id, seq, what, board)
+    def board_text(self, match_id: str, seq: int, what: str, board: dict[str, Any],
+                   players: Mapping[str, str] | None = None) -> str:
+        return board_text(match_id, seq, what, board, players)
 
     def narrate(self, event: Event, round_: int | None, names: Mapping[str, str],
                 players: Mapping[str, str] | None = None, cards: Any = None) -> str:

@@ -3,23 +3,31 @@ and progress, and the pitched-battle zone."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 AREAS = ("state", "fortifications", "units", "buildings", "attackers")
 
 
-def board_text(match_id: str, seq: int, what: str, b: dict[str, Any]) -> str:
-    """The board view model (:func:`replay.sow.perspective.board`) as lines of text."""
+def board_text(match_id: str, seq: int, what: str, b: dict[str, Any],
+               players: Mapping[str, str] | None = None) -> str:
+    """The board view model (:func:`replay.sow.perspective.board`) as lines of text; seats by
+    their players' names (``players``)."""
+    def who(seat: str | None) -> str:
+        return (players or {}).get(seat, seat) if seat else "-"
+
     lines = [f"{match_id} @ seq {seq}: {what}",
-             f"turn {b['turn']}  {b['turn_player'] or '-'} to play, {b['phase']} phase  "
+             f"turn {b['turn']}  {who(b['turn_player'])} to play, {b['phase']} phase  "
              f"({b['perspective']} view)"]
     if b["over"]:
-        lines.append(f"match over: {b['winner'] or 'draw'} ({b['reason']})")
+        ending = f"{who(b['winner'])} wins" if b["winner"] else "draw"
+        lines.append(f"match over: {ending} ({b['reason'].replace('_', ' ')})")
     for seat, city in b["cities"].items():
         progress = city["progress"]
         toward = (f"  {progress['card']} {progress['counters']}/{progress['target']}"
                   if progress else "")
-        lines.append(f"{seat}: gold {city['gold']}  income {city['income']}{toward}"
+        named = f" {who(seat)}" if who(seat) != seat else ""
+        lines.append(f"{seat}{named}: gold {city['gold']}  income {city['income']}{toward}"
                      + ("  besieging" if city["besieging"] else ""))
         for area in AREAS:
             if city[area]:

@@ -198,6 +198,8 @@ def _match_ended(event: MatchEnded, w: Words) -> str:
     if event.winner is None and event.reason in DRAWN:  # a judge's draw (R45)
         return f"The match ends in {DRAWN[event.reason]}{score}"
     if event.winner is None:
+        if event.reason == "draw":  # 405: stones even and no realm held by one player alone
+            return f"The match ends in a draw: stones even, no realm held alone{score}"
         why = "both decks ran out" if event.reason == "deck_out" else event.reason.replace("_", " ")
         return f"The match ends in a draw ({why}){score}"
     how = ENDINGS.get(event.reason, f"({event.reason.replace('_', ' ')})")

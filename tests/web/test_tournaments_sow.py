@@ -256,7 +256,7 @@ def test_the_cli_creates_a_state_of_wonder_tournament(tmp_path, capsys):
         out = run("tournament", "register", "sow-night", player, str(path))
         assert out.startswith(f"SoW Night: registered {player};"), out  # no DBS to show
     out = run("tournament", "pair", "sow-night")
-    assert "round 1, 1 tables" in out and "bye: " in out
+    assert "round 1, 1 table\n" in out and "bye: " in out
     mid = out.split(" match ")[1].split()[0]
     opened = next(iter(FileStore.read_file(FileStore(store).path(mid)))).event
     assert opened.game == "sow"

@@ -111,6 +111,9 @@ def role_for(match_id: str) -> str:
     else:
         role = session_role(match_id)
         if role is None:
+            held = entered_role(match_id)
+            if held is not None:  # the /play page's token was reissued or revoked since
+                raise UnauthenticatedError(link_gone(match_id, held))
             raise UnauthenticatedError(f"match {match_id}: no token (send 'Authorization: Bearer "
                                        f"<token>' with a seat or judge token of this match)")
     if role is None:
@@ -127,12 +130,35 @@ def role_for(match_id: str) -> str:
 def session_role(match_id: str) -> str | None:
     """The role the /play session holds in ``match_id``: the session (signed by the app's
     secret key) keeps the role and the token's hash, never the token itself."""
+    role = entered_role(match_id)
+    if role is None:
+        return None
+    entry = session[SESSION_TOKENS][match_id]
+    if not services().tokens.is_role_hash(match_id, role, str(entry.get("hash", ""))):
+        return None
+    return role
+
+
+def entered_role(match_id: str) -> str | None:
+    """The role the /play session entered ``match_id`` with, whether or not its token still
+    holds it (the organizer may have reissued or revoked it since)."""
     entry = (session.get(SESSION_TOKENS) or {}).get(match_id)
     if not isinstance(entry, dict) or entry.get("role") not in ("A", "B", "judge"):
         return None
-    if not services().tokens.is_role_hash(match_id, entry["role"], str(entry.get("hash", ""))):
-        return None
-    return entry["role"]
+    return str(entry["role"])
+
+
+def link_gone(match_id: str, role: str) -> str:
+    """What a /play page whose token no longer holds ``role`` says: whose link it was, by the
+    player's name, and what to do -- not how an API client sends a token."""
+    if role == "judge":
+        whose = "the judge's link"
+    else:
+        name = services().tables.using(
+            match_id, lambda table: players_of(table.opened).get(role))
+        whose = f"{name}'s seat link" if name else f"seat {role}'s link"
+    return (f"{whose} for this table no longer works: the organizer gave a new one or revoked "
+            f"it; open the new link (ask the organizer or a judge for it)")
 
 
 def require_role(match_id: str, allowed: tuple[str, ...], what: str) -> str:

@@ -132,10 +132,16 @@ function cardNames(board) {
 // -- the prompt ------------------------------------------------------------------------------
 
 // What the seat to act is doing, in words: a prompt's kind is an id ("siege_defenders").
+// Every kind an engine asks has its words here (tests/web/test_play_waiting_words.py).
 const WHAT_FOR = {
   turn: "their turn", manual: "a card's text", stats: "entering a card's printed stats",
   target: "choosing a target", order: "choosing an order", discard: "choosing discards",
   bury_order: "choosing the order of the cards they bury",
+  // Wonders of The First's set-up (rules 401, 402.1) and effects
+  first: "choosing who plays first", side: "choosing the side of realm 1",
+  mulligan: "choosing cards to put back (mulligan)", stone: "choosing a stone to seize",
+  may: "deciding yes or no", realm: "choosing a realm", equip: "choosing what to equip",
+  amount: "choosing how many",
   // State of Wonder's prompts (docs/sow.md, "Prompts and decisions")
   attackers: "declaring attackers", defenders: "choosing defenders",
   siege_defenders: "defending their city", tactics: "combat tactics",
@@ -368,7 +374,9 @@ const judge = role === "judge" ? new JudgeConsole({
 
 function statusLine(b) {
   const game = renderer(b);
-  const where = game ? game.status(b, { labels: { A: seatName("A"), B: seatName("B") } }) : `Round ${b.round}`;
+  // round 0 is the set-up (rules 401-402: who goes first, shuffles, opening hands)
+  const where = game ? game.status(b, { labels: { A: seatName("A"), B: seatName("B") } })
+    : (b.round ? `Round ${b.round}` : "Setting up");
   const prompt = current.prompt;
   if (!prompt) return where;
   if (role !== "judge" && prompt.seat === role) return `${where} · your move`;
@@ -385,7 +393,9 @@ async function refresh() {
   const b = current.board;
   const d = current.divergence;
   if (b.over) {
-    setStatus(`Match over: ${b.winner ? `${seatName(b.winner)} wins` : "draw"} (${b.reason.replace(/_/g, " ")}).`);
+    // a draw by the rules (405: stones and realms even) is "draw (tied)", not "draw (draw)"
+    const why = b.reason === "draw" ? "tied" : b.reason.replace(/_/g, " ");
+    setStatus(`Match over: ${b.winner ? `${seatName(b.winner)} wins` : "draw"} (${why}).`);
   } else if (d) {  // shown as recorded; the engine can't continue it
     setStatus(`The engine disagrees with the record at seq ${d.seq}, so this match can be ` +
               `viewed and downloaded but not continued: ${d.message}`, true);

@@ -73,7 +73,8 @@ function draw(step) {
   $("current").title = $("current").textContent;  // the dock shows two lines at most
   $("current").classList.toggle("diverged-here", Boolean(here));
   const names = playerNames();
-  const why = (b.reason || "").replace(/_/g, " ");  // "state_destroyed": an id, in words
+  // "state_destroyed": an id, in words; "draw" (rule 405: stones and realms even) reads "tied"
+  const why = b.reason === "draw" ? "tied" : (b.reason || "").replace(/_/g, " ");
   const result = b.over ? (b.winner ? `${names[b.winner] || b.winner} wins (${why})` : `draw (${why})`) : "";
   $("status").textContent = game ? [step.live ? "● live" : "", game.status(b, { labels: names })].filter(Boolean).join(" · ")
     : [step.live ? "● live" : "", `round ${b.round || "–"}`,
