@@ -25,11 +25,13 @@ from replay.wotf.events import (
     AbilitiesCopied,
     CardMoved,
     EffectApplied,
+    EffectFinished,
     EffectsEnded,
     Equipped,
     EventCounted,
     TriggerDequeued,
     TriggerResolved,
+    TriggersDeferred,
     TriggersQueued,
     Unequipped,
 )
@@ -37,6 +39,7 @@ from replay.wotf.revisions import (
     EQUIP_LEAVES_REVISION,
     EQUIP_ON_CONTROL_REVISION,
     EQUIP_ON_MOVE_REVISION,
+    MID_EFFECT_TRIGGERS_WAIT_REVISION,
 )
 from replay.wotf.selectors import Context
 from replay.wotf.state import Seat, controller_of, other
@@ -67,12 +70,53 @@ class Effects(Component):
         return ability in self.view.definition(cid).keywords and self.g.heart_doubles(cid)
 
     def resolve(self, triggers: list[Trigger]) -> Flow:
-        """502: the active player orders simultaneous triggers; each resolves in turn."""
+        """502: the active player orders simultaneous triggers; each resolves in turn.
+
+        From revision 13 triggers set off in the middle of a scripted effect wait for it
+        (501, R47): they join its waiting triggers on the stack (``TriggersDeferred``) and
+        resolve once its last operation is done (:meth:`finish_effect`)."""
         if not triggers:
             return DONE  # most events set nothing off: no procedure to start
+        if self._waits_for_effect():
+            self.emit_stack(TriggersDeferred(list(triggers)))
+            return DONE
         return self._resolve(triggers)
 
+    def resolve_now(self, triggers: list[Trigger]) -> Flow:
+        """Triggers that resolve before the effect that set them off goes on, also in the
+        middle of an effect: the abilities reacting to its choice of targets (Nullify, the
+        Feline Entity example) and to a card it plays (Triggered Effects Example 1: "pause
+        the resolution of that spell"), and a played spell's own effect (R47)."""
+        if not triggers:
+            return DONE
+        return self._resolve(triggers)
+
+    def _waits_for_effect(self) -> bool:
+        """501 (revision 13): whether a scripted effect is in the middle of its operations --
+        the innermost resolving one, not yet finished -- so a trigger set off now waits."""
+        stack = self.state.stack
+        return (self.state.revision >= MID_EFFECT_TRIGGERS_WAIT_REVISION and stack is not None
+                and bool(stack.resolving) and not stack.resolving[-1].finished)
+
+    def finish_effect(self, source: str, ability: str) -> Flow:
+        """501 (revision 13): the innermost effect did its last operation: the triggers that
+        waited for it resolve now, one batch in the active player's order (502), asked while
+        they are still waiting on the stack (``EffectFinished`` after the answer)."""
+        stack = self.state.stack
+        if self.state.revision < MID_EFFECT_TRIGGERS_WAIT_REVISION or stack is None \
+                or not stack.resolving or not stack.resolving[-1].waiting:
+            return
+        ordered = yield from self._ordered(list(stack.resolving[-1].waiting))
+        self.emit_stack(EffectFinished(source, ability))
+        yield from self._run(ordered)
+
     def _resolve(self, triggers: list[Trigger]) -> Flow:
+        triggers = yield from self._ordered(triggers)
+        yield from self._run(triggers)
+
+    def _ordered(self, triggers: list[Trigger]) -> Flow:
+        """502: simultaneous triggers in the active player's order (an ``order`` prompt when
+        they differ)."""
         kinds = [self._kind(t) for t in triggers]
         if len(set(kinds)) > 1:
             labels = _labels(kinds)
@@ -82,6 +126,10 @@ class Effects(Component):
                 labels, len(triggers), len(triggers), ordered=True,
                 multiset=True), text="order the triggered abilities (rule 502)"))
             triggers = _reorder(triggers, labels, order)
+        return triggers
+
+    def _run(self, triggers: list[Trigger]) -> Flow:
+        """Ordered triggers resolve one at a time (a batch of several waits on the stack)."""
         if len(triggers) == 1:
             yield from self._resolve_one(triggers[0])  # a lone trigger: nothing waits
             return

@@ -339,6 +339,12 @@ class Engine:
     def resolve(self, triggers: list[Trigger]) -> Flow:
         return self._effects.resolve(triggers)
 
+    def resolve_now(self, triggers: list[Trigger]) -> Flow:
+        return self._effects.resolve_now(triggers)
+
+    def finish_effect(self, source: str, ability: str) -> Flow:
+        return self._effects.finish_effect(source, ability)
+
     def resolved(self, t: Trigger, detail: str = "") -> None:
         return self._effects.resolved(t, detail)
 

@@ -392,6 +392,23 @@ class ResolutionEnded(Event, frozen=True):
     source: str
     ability: str
 
+class TriggersDeferred(Event, frozen=True):
+    """501 (rules revision 13): ``triggers`` were set off in the middle of the innermost
+    resolving effect, by one of its operations (a death, an arrival, a move, a change of
+    control …), in the order they triggered: they wait until that effect is finished
+    (``EffectFinished``), then resolve as one batch in the active player's order (502)."""
+
+    triggers: list[Trigger]
+
+class EffectFinished(Event, frozen=True):
+    """501 (rules revision 13): the innermost resolving effect -- ``source``'s ``ability`` --
+    did its last operation; the triggers waiting for it (``TriggersDeferred``) now resolve,
+    in the order of the ``order`` answer before this event when they differ (502), and what
+    they set off no longer waits for it.  It leaves the stack at its ``ResolutionEnded``."""
+
+    source: str
+    ability: str
+
 class LoopStated(Event, frozen=True):
     """503, a voluntary loop: the controller of ``source``'s ``ability`` stated that it
     repeats ``times`` more times (0: it ends now, "making a different choice")."""
@@ -533,12 +550,14 @@ EVENTS: tuple[type[Event], ...] = (
     FlightsCleared,
     ManualEffect,
     CardPutOnTop,
+    TriggersDeferred,
+    EffectFinished,
 )
 #: The events that change only the stack (``GameState.stack``), recorded from revision 6.
 STACK_EVENTS: tuple[type[Event], ...] = (
     TriggersQueued, TriggerDequeued, ResolutionStarted, ResolutionEnded, LoopStated,
     LoopRepeated, TargetingStarted, EffectNullified, TargetingEnded, FlightScheduled,
-    FlightsCleared)
+    FlightsCleared, TriggersDeferred, EffectFinished)
 __all__ += [cls.__name__ for cls in EVENTS] + ["ManualOp", "Trigger"]
 
 DECISIONS = frozenset(

@@ -350,6 +350,22 @@ def _resolution_ended(s: GameState, e: ev.ResolutionEnded) -> None:
     _tidy(s)
 
 
+def _triggers_deferred(s: GameState, e: ev.TriggersDeferred) -> None:
+    # 501 (revision 13): triggers set off in the middle of the innermost resolving effect wait
+    # for it (a copy: the state never shares the event's list)
+    st = _stack(s)
+    if st.resolving:
+        st.resolving[-1].waiting = [*st.resolving[-1].waiting, *e.triggers]
+
+
+def _effect_finished(s: GameState, e: ev.EffectFinished) -> None:
+    # 501: the innermost effect did its last operation; its waiting triggers resolve now
+    st = _stack(s)
+    if st.resolving:
+        st.resolving[-1].waiting = []
+        st.resolving[-1].finished = True
+
+
 def _loop_stated(s: GameState, e: ev.LoopStated) -> None:
     st = _stack(s)
     st.loops = [*(x for x in st.loops if (x.source, x.ability) != (e.source, e.ability)),
@@ -441,6 +457,8 @@ _APPLY: dict[type, Callable[[GameState, Any], None]] = {
     ev.RealmBanished: _realm_banished,
     ev.TriggersQueued: _triggers_queued,
     ev.TriggerDequeued: _trigger_dequeued,
+    ev.TriggersDeferred: _triggers_deferred,
+    ev.EffectFinished: _effect_finished,
     ev.ResolutionStarted: _resolution_started,
     ev.ResolutionEnded: _resolution_ended,
     ev.LoopStated: _loop_stated,

@@ -71,10 +71,13 @@ class Movement(Component):
         scripted = bool(card.abilities) or card.has_unscripted_text
         if spell and scripted:
             self.g.move(cid, "played", "spell cast")
-        yield from self.g.resolve(self.g.run_event(Occurrence("plays", cid, seat, realm)))
+        # Triggered Effects Example 1: the play waits for its triggers, also when an effect
+        # plays it (revision 13, R47: they keep their place in the middle of that effect)
+        yield from self.g.resolve_now(self.g.run_event(Occurrence("plays", cid, seat, realm)))
         if spell:
-            # A nullified spell resolves with no effect (Nullify).
-            yield from self.g.resolve(self.g.scripted_triggers(cid, "play", None))
+            # A nullified spell resolves with no effect (Nullify).  Its effect is no trigger:
+            # it resolves as the spell does, also in the middle of another effect.
+            yield from self.g.resolve_now(self.g.scripted_triggers(cid, "play", None))
             if card.has_unscripted_text and not self.view.is_nullified(cid):
                 yield from self.g.resolve_manually(seat, cid, "spell played")
             self.g.move(cid, "abyss", "spell resolved")  # 101.3.3

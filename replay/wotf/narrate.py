@@ -78,7 +78,7 @@ def describe(event: Event) -> str:
         return f"{name} {event.seat} ({len(event.order)} cards)"
     if isinstance(event, ev.DeckOrdered):
         return f"{name} {event.seat} ({len(event.cards)} cards)"
-    if isinstance(event, ev.TriggersQueued):
+    if isinstance(event, (ev.TriggersQueued, ev.TriggersDeferred)):
         return f"{name} {' '.join(f'{t.source}:{t.ability}' for t in event.triggers)}"
     fields = msgspec.structs.asdict(event)
     parts = [f"{k}={_num(v) if isinstance(v, float) else v}" for k, v in fields.items()
@@ -392,6 +392,12 @@ def _narrate_stack(event: Event, w: Words) -> str:
         return f"Triggered abilities wait to resolve: {waiting}"
     if isinstance(event, ev.TriggerDequeued):
         return f"Next to resolve: {whose(event.source, event.ability)}"
+    if isinstance(event, ev.TriggersDeferred):  # 501, revision 13
+        waiting = ", ".join(whose(t.source, t.ability) for t in event.triggers)
+        return f"Triggered in the middle of an effect, waiting until it is finished: {waiting}"
+    if isinstance(event, ev.EffectFinished):
+        return (f"{whose(event.source, event.ability)} is finished; "
+                f"the abilities waiting for it resolve")
     if isinstance(event, ev.ResolutionStarted):
         return f"{whose(event.source, event.ability)} starts resolving"
     if isinstance(event, ev.ResolutionEnded):

@@ -34,6 +34,7 @@ from replay.wotf.events import (
     TakenBack,
     TokenCreated,
     Trigger,
+    TriggersDeferred,
     TriggersQueued,
 )
 from replay.wotf.ops import FACE_DOWN as LEGACY_FACE_DOWN
@@ -143,7 +144,7 @@ def _hide(event: Event, hidden: Collection[str]) -> Event:
         ops = [msgspec.structs.replace(op, card=unseen(op.card)) for op in event.ops]
         if ops != event.ops:
             changes["ops"] = ops
-    if isinstance(event, TriggersQueued):
+    if isinstance(event, (TriggersQueued, TriggersDeferred)):
         queued = [_hide_trigger(t, hidden) for t in event.triggers]
         if queued != event.triggers:
             changes["triggers"] = queued

@@ -14,7 +14,7 @@ from __future__ import annotations
 from replay.errors import NewerRevisionError
 
 #: The revision new matches are recorded at.
-RULES_REVISION = 12
+RULES_REVISION = 13
 
 #: From this revision the stack (triggers waiting to resolve, what is resolving, stated loops,
 #: targeting, v1.2 fliers) is recorded as events; before, the same events are applied to the
@@ -58,6 +58,16 @@ EQUIP_ON_CONTROL_REVISION = 11
 #: other than its owner is shown ``?`` for it at once (R46); before, it was an ``order``
 #: prompt like the active player's order of triggers (502), told apart by the moves after it.
 BURY_ORDER_KIND_REVISION = 12
+
+#: From this revision a trigger set off while a scripted effect resolves -- by one of its
+#: operations: a death, an arrival, a move, a banishment, a change of control -- waits on the
+#: stack until the effect's last operation is done (``TriggersDeferred``); then every waiting
+#: trigger resolves as one batch in the active player's order (501: "If it triggers in the
+#: middle of another effect resolving, finish the first effect before resolving the second";
+#: 502; R47).  The triggers the rules resolve before the effect goes on keep their place: those
+#: reacting to its choice of targets (Nullify) and to a card it plays (Triggered Effects
+#: Example 1).  Before, every trigger resolved inside the operation that set it off.
+MID_EFFECT_TRIGGERS_WAIT_REVISION = 13
 
 #: What each revision changed (0 means "recorded before revisions existed" and derives as 1).
 REVISIONS: dict[int, str] = {
@@ -172,6 +182,15 @@ REVISIONS: dict[int, str] = {
         "(R46) from the moment it is written; before, it was an `order` prompt, the kind of "
         "the active player's order of triggers, fliers and returns (502, 403.5), told from "
         "them by the moves that follow it",
+    13: "501: a trigger set off in the middle of a scripted effect (by a death, an arrival, a "
+        "move, a banishment, a change of control its operations cause) waits on the stack "
+        "(TriggersDeferred) until the effect's last operation is done (EffectFinished), then "
+        "every waiting trigger resolves as one batch in the active player's order (502) -- "
+        "501's example: \"Destroy target Wonder and draw a card\" draws before \"whenever a "
+        "Wonder dies\" resolves; a change of control's equip trigger (R43) waits for the rest "
+        "of its effect; the abilities reacting to the effect's targeting (Nullify) and to a "
+        "card it plays (Triggered Effects Example 1) still resolve before it goes on (R47); "
+        "before, every trigger resolved inside the operation that set it off",
 }
 
 

@@ -239,6 +239,9 @@ class Scripts(Component):
         # On the stack while its effects happen (a match that ends meanwhile clears it).
         self.emit_stack(ResolutionStarted(t.source, t.ability))
         yield from self.run_effects(ability.effects, ctx, looping=self._loop_left(key) is not None)
+        # 501 (revision 13): the triggers its operations set off waited; they resolve now,
+        # while it is still on the stack (so 503 still sees a loop through them nested)
+        yield from self.g.finish_effect(t.source, t.ability)
         self.emit_stack(ResolutionEnded(t.source, t.ability))
 
     def _involuntary_loop(self, t: Trigger, key: tuple[str, str]) -> Flow:
@@ -343,7 +346,7 @@ class Scripts(Component):
         if not triggers:
             return
         self.emit_stack(TargetingStarted(ctx.source, ctx.controller))
-        yield from self.g.resolve(triggers)
+        yield from self.g.resolve_now(triggers)  # before the effect goes on, also at r13 (R47)
         stack = self.state.stack
         if stack is not None and stack.targeting and stack.targeting[-1].nullified:
             ctx.nullified = True  # EffectNullified: the effect does nothing more

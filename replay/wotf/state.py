@@ -92,11 +92,19 @@ class RealmState(msgspec.Struct):
     banished: bool = False
 
 
-class Resolving(msgspec.Struct):
-    """A scripted ability now resolving its effects (503): ``source``'s ``ability``."""
+class Resolving(msgspec.Struct, omit_defaults=True):
+    """A scripted ability now resolving its effects (503): ``source``'s ``ability``.
+
+    From rules revision 13 (501, R47): ``waiting`` holds the triggers its operations set off,
+    which wait until its last operation is done, and ``finished`` says that it is done (its
+    waiting triggers are resolving; what they set off no longer waits for it).  Both are left
+    out of the encoding while at their defaults, so a state of an earlier revision encodes --
+    and hashes -- as it always did."""
 
     source: str
     ability: str
+    waiting: list[Trigger] = []
+    finished: bool = False
 
 
 class Loop(msgspec.Struct):

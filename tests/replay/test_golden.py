@@ -4,7 +4,7 @@ behaviour shows up as a divergence or a different hash.
 The corpus is re-derived at each file's recorded ruleset and rules revision (issue 12, point 5):
 a change to what the engine derives that is not kept behind a revision bump fails here.
 Files of schema 2 (golden-1*, golden-ab-*) were recorded before events were fold-complete;
-golden-s3-* are schema 3, recorded at revisions 1 to 12.
+golden-s3-* are schema 3, recorded at revisions 1 to 13.
 
 To re-record after an intended rules change:
 ``python -m tests.replay.test_golden --write`` (then review the diff of fixtures/matches/).
@@ -177,6 +177,44 @@ def test_a_revision_11_recording_made_today_keeps_its_behaviour_and_revision_12_
         Replay(events, default_cards())
 
 
+def test_a_revision_13_match_keeps_its_behaviour_and_revision_12_would_differ():
+    """Revision 13 (501, R47): each revision-13 golden match has triggers set off in the
+    middle of an effect that waited until it was finished (`TriggersDeferred`, then
+    `EffectFinished`); claimed as revision 12, which resolved them inside the operation that
+    set them off, each diverges."""
+    for name in ("golden-s3-r13-132-0001", "golden-s3-r13-12-0001"):
+        stored = list(FileStore.read_file(MATCHES / f"{name}.jsonl"))
+        Replay(stored, default_cards())  # verifies at revision 13
+        events = [s.event for s in stored]
+        names = [type(e).__name__ for e in events]
+        assert "TriggersDeferred" in names, name
+        assert names.index("TriggersDeferred") < names.index("EffectFinished"), name
+        events[0] = msgspec.structs.replace(events[0], rules_revision=12)
+        with pytest.raises(Divergence):
+            Replay(events, default_cards())
+
+
+def test_a_revision_12_recording_made_today_keeps_its_behaviour_and_revision_13_would_differ(
+        tmp_path):
+    """Recorded today at revision 12 with the v1.3.2 revision-13 golden match's arguments, the
+    match has no waiting triggers and re-derives at 12; claimed as revision 13, it
+    diverges."""
+    from replay.simulate import simulate_matches
+    from replay.wotf.decks import load_decks
+
+    db = default_cards()
+    store = FileStore(tmp_path)
+    [opened] = simulate_matches(store, db, load_decks(None, db), 1, seed=3072, ruleset="1.3.2",
+                                bots=("greedy", "random"), prefix="r12", rules_revision=12)
+    stored = list(store.read(opened.match_id))
+    Replay(stored, default_cards())  # verifies at revision 12
+    events = [s.event for s in stored]
+    assert not any(type(e).__name__ in ("TriggersDeferred", "EffectFinished") for e in events)
+    events[0] = msgspec.structs.replace(events[0], rules_revision=13)
+    with pytest.raises(Divergence):
+        Replay(events, default_cards())
+
+
 def _write() -> None:  # pragma: no cover - a maintenance command
     import shutil
     import tempfile
@@ -202,7 +240,8 @@ def _write() -> None:  # pragma: no cover - a maintenance command
     # revision 11: seed 3039's rage sacrifice is ordered with another end-of-battle effect,
     # seed 3314's Midnight Theft takes a Wonder beside its thief's unequipped equipment;
     # revision 12: a bury's order is a bury_order answer -- seeds 3040 and 3065 each have one,
-    # beside an order answer of triggers).
+    # beside an order answer of triggers; revision 13: triggers set off in the middle of an
+    # effect wait until it is finished (501, R47) -- seeds 3072 and 3068 each have some).
     for ruleset, bots, prefix, seed, revision in (
             ("1.3.2", ("greedy", "greedy"), "golden-132", 2026, 0),
             ("1.2", ("greedy", "random"), "golden-12", 2026, 0),
@@ -230,7 +269,9 @@ def _write() -> None:  # pragma: no cover - a maintenance command
             ("1.3.2", ("greedy", "random"), "golden-s3-r11-132", 3039, 11),
             ("1.2", ("random", "greedy"), "golden-s3-r11-12", 3314, 11),
             ("1.3.2", ("greedy", "random"), "golden-s3-r12-132", 3040, 12),
-            ("1.2", ("random", "greedy"), "golden-s3-r12-12", 3065, 12)):
+            ("1.2", ("random", "greedy"), "golden-s3-r12-12", 3065, 12),
+            ("1.3.2", ("greedy", "random"), "golden-s3-r13-132", 3072, 13),
+            ("1.2", ("random", "greedy"), "golden-s3-r13-12", 3068, 13)):
         if any(MATCHES.glob(f"{prefix}-*.jsonl")):
             continue  # recorded matches stay as recorded; delete them to record anew
         for opened in simulate_matches(FileStore(work), db, decks, 1, seed=seed,

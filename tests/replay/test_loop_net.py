@@ -15,11 +15,15 @@ from replay.simulate import simulate_matches
 from replay.wotf.cards import default_cards
 from replay.wotf.decks import Deck
 
+#: Test cards added to the pool after seed 112 was found (R47's, in fixtures/cards/rulings.toml):
+#: left out of the draw, so the seed still deals the decks of the review.
+LATER = frozenset({"Slay and Learn", "Mourner", "Theft and Purge"})
+
 
 def _random_decks(db, seed: int) -> list[Deck]:
-    """Four 50-card decks drawn from the whole pool, scripted cards most of all (seed 112: two
-    of them hold a Hollow Mimic)."""
-    names = [c.name for c in db if "Token" not in c.name]
+    """Four 50-card decks drawn from the whole pool (as it was, :data:`LATER`), scripted cards
+    most of all (seed 112: two of them hold a Hollow Mimic)."""
+    names = [c.name for c in db if "Token" not in c.name and c.name not in LATER]
     scripted = [c.name for c in db if getattr(c, "set", "") == "Scripted" and "Token" not in c.name]
     tokens = [c.name for c in db if "Token" in c.name]
     rng = random.Random(seed)
