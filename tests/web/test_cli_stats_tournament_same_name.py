@@ -1,0 +1,52 @@
+"""``wonders stats … --tournament ID`` counts that tournament's matches only.
+
+A tournament's name is not unique (a weekly "Friday Cup" is created again each week under its
+own id; :meth:`web.tournaments.Organizer.create` refuses only a taken id), and a match records
+the name (``MatchOpened.tournament``).  ``--tournament`` given an id is turned into the name
+its matches record (:func:`ledger.stats.tournament_named`) and the statistic is then filtered
+by that name: every tournament of the same name is counted with it.
+
+Two real tournaments of the same name played out by the real tournament tool (the demo's
+organizer and bots), ingested and asked by real ``wonders`` subprocesses."""
+
+from __future__ import annotations
+
+import json
+
+from ledger.stores import open_store
+from replay.games import game
+from tests.web.test_cli_analytics import ok
+from web import demo_tournament as demo
+from web.api.organizer import preset_decks
+
+NAME = "Friday Cup"
+
+
+def _played(store, tid: str, seed: int) -> list[str]:
+    """A 4-player, 1-round tournament ``tid`` called :data:`NAME`, played to its end."""
+    org = demo.organizer(open_store(store), seed)
+    org.create(NAME, tid, None, "wotf", demo.ROUND_MINUTES)
+    presets = preset_decks(game("wotf"), org.pool_for("wotf"))
+    keys = sorted(presets)
+    for n, player in enumerate(demo.player_names(4)):
+        key = keys[n % len(keys)]
+        org.register(tid, player, demo.decklist(presets[key]), preset=key)
+    return list(demo.play_rounds(org, tid, 1, seed))
+
+
+def test_a_tournament_by_its_id_is_not_counted_with_another_of_the_same_name(tmp_path):
+    store = tmp_path / "data"
+    first = _played(store, "fri-1", 1)
+    second = _played(store, "fri-2", 2)
+    assert len(first) == len(second) == 2  # two tables each, one game each
+    db = tmp_path / "w.duckdb"
+    ok("ingest", store, "--db", db)
+
+    def games(tournament: str) -> int:
+        done = ok("stats", "first-player", "--db", db, "--tournament", tournament,
+                  "--format", "json")
+        return sum(row["games"] for row in json.loads(done.stdout))
+
+    assert games(NAME) == 4  # the name: both tournaments' matches, as the matches record it
+    assert games("fri-1") == 2, "fri-1's two games only, not fri-2's too"
+    assert games("fri-2") == 2
