@@ -38,6 +38,9 @@ class Filters:
     min_games: int = 0
     dbs_bucket: int = 10
     game: str | None = None  # only matches of this game ("wotf", "sow"); None: every game
+    #: only the matches of the tournament of this id (its match ids, ``<id>-r<round>-t<table>``:
+    #: web/tournaments.py) -- a name (``tournament``) may be shared by several
+    tournament_id: str | None = None
 
 
 class Table(msgspec.Struct):
@@ -55,14 +58,19 @@ _MATCHES = """
 WITH m AS (SELECT * FROM matches WHERE ended
            AND ($game IS NULL OR game = $game)
            AND ($ruleset IS NULL OR ruleset = $ruleset)
-           AND ($tournament IS NULL OR tournament = $tournament))
+           AND ($tournament IS NULL OR tournament = $tournament)
+           AND ($id_of_tournament IS NULL OR {OF_TOURNAMENT}))
 """
+#: A match of the tournament whose id is ``$id_of_tournament`` (its match ids).
+OF_TOURNAMENT = ("(starts_with(match_id, $id_of_tournament || '-') AND regexp_full_match("
+                 "substr(match_id, length($id_of_tournament) + 2), 'r[0-9]+-t[0-9]+'))")
+_MATCHES = _MATCHES.replace("{OF_TOURNAMENT}", OF_TOURNAMENT)
 _OPPONENTS = "players p JOIN players o ON o.match_id = p.match_id AND o.seat <> p.seat"
 
 
 def _query(con: duckdb.DuckDBPyConnection, sql: str, filters: Filters, **extra: object) -> list[tuple]:
     params = {"ruleset": filters.ruleset, "tournament": filters.tournament,
-              "game": filters.game, **extra}
+              "id_of_tournament": filters.tournament_id, "game": filters.game, **extra}
     used = {k: v for k, v in params.items() if f"${k}" in sql}
     try:
         return con.execute(sql, used).fetchall()
@@ -357,23 +365,21 @@ STATISTICS: dict[str, Callable[[duckdb.DuckDBPyConnection, Filters], Table]] = {
 }
 
 
-def tournament_named(con: duckdb.DuckDBPyConnection, given: str) -> str:
-    """The tournament as the warehouse's matches record it (their ``tournament``: its name)
-    for ``given``: that name, or the tournament's id -- what ``wonders tournament`` and the
-    pages use -- found by its matches' ids (``<id>-r<round>-t<table>``, web/tournaments.py).
-    A tournament the warehouse has no match of is an error naming those it has."""
+def tournament_filter(con: duckdb.DuckDBPyConnection, given: str) -> dict[str, str]:
+    """The filter of the tournament ``given`` (:class:`Filters`' ``tournament_id`` or
+    ``tournament``): its id -- what ``wonders tournament`` and the pages use, unique -- when
+    the warehouse has matches of a tournament of that id (``<id>-r<round>-t<table>``,
+    web/tournaments.py), else its name as the matches record it (``MatchOpened.tournament``,
+    which several tournaments may share: a weekly "Friday Cup").  A tournament the warehouse
+    has no match of is an error naming those it has."""
+    [(by_id,)] = _query(con, f"SELECT count(*) FROM matches WHERE {OF_TOURNAMENT}", Filters(),
+                        id_of_tournament=given)
+    if by_id:
+        return {"tournament_id": given}
     names = [r[0] for r in _query(con, "SELECT DISTINCT tournament FROM matches WHERE "
                                   "tournament IS NOT NULL ORDER BY tournament", Filters())]
     if given in names:
-        return given
-    prefix = f"{given}-"
-    by_id = [r[0] for r in _query(con, """
-        SELECT DISTINCT tournament FROM matches
-        WHERE tournament IS NOT NULL AND starts_with(match_id, $prefix)
-          AND regexp_full_match(substr(match_id, length($prefix) + 1), 'r[0-9]+-t[0-9]+')""",
-        Filters(), prefix=prefix)]
-    if len(by_id) == 1:
-        return by_id[0]
+        return {"tournament": given}
     has = (f"its tournaments: {', '.join(map(repr, names[:10]))}{' …' if len(names) > 10 else ''}"
            if names else "it has no tournament's matches")
     raise StatisticError(f"no tournament {given!r} in the warehouse ({has})")

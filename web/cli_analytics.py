@@ -141,9 +141,10 @@ def stats(name: str, query: str | None, db: str, tournament: str | None, ruleset
             raise click.BadParameter(f"{name} takes no query argument", param_hint="QUERY")
         con = connect(db, read_only=True, wait=10.0)  # an ingest's load: seconds
         try:
-            if tournament is not None:  # its name or its id; one the warehouse lacks: an error
-                tournament = named.tournament_named(con, tournament)
-            filters = named.Filters(ruleset, tournament, min_games, dbs_bucket, game_name)
+            # its id or its name; one the warehouse lacks: an error
+            which = {} if tournament is None else named.tournament_filter(con, tournament)
+            filters = named.Filters(ruleset, min_games=min_games, dbs_bucket=dbs_bucket,
+                                    game=game_name, **which)
             table = named.compute(con, name, filters)
         finally:
             con.close()
