@@ -11,6 +11,7 @@ strict (no coercion) and closed (unknown fields refused); a malformed body raise
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal, Union
 
@@ -319,8 +320,22 @@ def _offer_picks(out: dict[str, Any], engine: Engine, view: str, handle: Callabl
     offered = arranged([shown(cid) for cid in c.of])
     out["choose"] = {"of": [pick for pick, _ in offered], "min": c.min, "max": c.max,
                      "ordered": c.ordered, "multiset": c.multiset}
-    out["labels"] = {pick: label or _choice_label(pick, names) for pick, label in offered}
+    out["labels"] = _pick_labels(offered, engine.state, view, names, players)
     out["answer"] = {"type": "Answered", "kind": prompt.kind}
+
+
+def _pick_labels(offered: list[tuple[Any, str | None]], state: GameState, view: str,
+                 names: dict[str, str], players: Mapping[str, str] | None) -> dict[Any, str]:
+    """A pick-N prompt's labels: a card by its name, and, where two shown cards would read
+    alike, by name and where (:func:`replay.wotf.labels.option_labels`: whose, the realm or
+    zone, the board's marks, then "the first", "the second").  Handles keep their own words
+    (deck copies read alike on purpose: their order is hidden)."""
+    labels = {pick: label or _choice_label(pick, names) for pick, label in offered}
+    seen = Counter(labels[pick] for pick, label in offered if label is None)
+    alike = [pick for pick, label in offered
+             if label is None and seen[labels[pick]] > 1 and pick in state.cards]
+    labels.update(zip(alike, option_labels(alike, state, view, players), strict=True))
+    return labels
 
 
 def _choice_label(pick: Any, names: dict[str, str]) -> str:

@@ -10,6 +10,7 @@ import re
 from replay.wotf.api import prompt_view
 from replay.wotf.bots import answer_chance
 from replay.wotf.engine import Engine
+from replay.wotf.events import Answered
 from replay.wotf.labels import card_words, option_labels
 from replay.wotf.state import CardState, GameState
 from tests.replay.helpers import opened, small_db
@@ -78,3 +79,27 @@ def test_a_turns_cards_are_told_apart_by_what_differs_only():
                      "A5": "Overclock (copy 1)", "A6": "Overclock (copy 2)",
                      "A7": "Ember Imp from your hand", "A8": "Ember Imp in realm 1",
                      "A9": "Sky Roc"}
+
+
+def test_a_pick_prompt_tells_two_copies_apart():
+    """A mulligan (402.1) of a real match whose opening hand holds three Test Lands: each
+    copy reads differently, and a card alone in the hand by its name only."""
+    engine = Engine.for_match(opened(), small_db())
+    engine.start()
+    rng = random.Random(0)
+    while engine.prompt is not None and engine.prompt.kind != "mulligan":
+        if engine.prompt.kind == "chance":
+            engine.decide(answer_chance(engine.prompt, rng))
+        else:
+            engine.decide(Answered(engine.prompt.seat, engine.prompt.kind, engine.prompt.options[0]))
+    assert engine.prompt is not None
+    seat = engine.prompt.seat
+    view = prompt_view(engine, seat, lambda cid: cid, PLAYERS)
+    assert view is not None
+    labels = [view["labels"][cid] for cid in view["choose"]["of"]]
+    names = [engine.state.cards[cid].name for cid in view["choose"]["of"]]
+    assert names.count("Test Land") == 3
+    assert len(set(labels)) == len(labels), labels
+    assert not any(ID.search(label) for label in labels)
+    assert all(label == name for label, name in zip(labels, names, strict=True)
+               if names.count(name) == 1)
