@@ -133,6 +133,8 @@ class ChooseOut(BaseModel):
 class OptionOut(BaseModel):
     decision: dict[str, Any] = Field(description="send this as `decision` to take the option")
     label: str
+    subject: str | None = Field(None, description="a turn option that acts with a card: that "
+                                "card's words, distinct for two copies of one card")
 
 
 class PromptOut(BaseModel):

@@ -11,6 +11,7 @@ strict (no coercion) and closed (unknown fields refused); a malformed body raise
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal, Union
 
@@ -34,7 +35,7 @@ from replay.wotf.events import (
     Passed,
     PlayDeclared,
 )
-from replay.wotf.labels import option_labels
+from replay.wotf.labels import card_words, option_labels
 from replay.wotf.manual import at_positions, why_not_seat_ops
 from replay.wotf.state import GameState
 
@@ -290,8 +291,7 @@ def prompt_view(engine: Engine, view: str, handle: Callable[[str], str],
         return out
     names = {cid: c.name for cid, c in engine.state.cards.items()}
     if prompt.kind == "turn":
-        out["options"] = [{"decision": _without_seat(o), "label": turn_label(o, names, engine.state)}
-                          for o in engine.legal_options()]
+        out["options"] = turn_options(engine.legal_options(), engine.state)
     elif prompt.kind == "manual":
         out["options"] = [{"decision": {"type": "ManualResolved", "card": prompt.card, "ops": []},
                            "label": "It did nothing"}]
@@ -320,8 +320,22 @@ def _offer_picks(out: dict[str, Any], engine: Engine, view: str, handle: Callabl
     offered = arranged([shown(cid) for cid in c.of])
     out["choose"] = {"of": [pick for pick, _ in offered], "min": c.min, "max": c.max,
                      "ordered": c.ordered, "multiset": c.multiset}
-    out["labels"] = {pick: label or _choice_label(pick, names) for pick, label in offered}
+    out["labels"] = _pick_labels(offered, engine.state, view, names, players)
     out["answer"] = {"type": "Answered", "kind": prompt.kind}
+
+
+def _pick_labels(offered: list[tuple[Any, str | None]], state: GameState, view: str,
+                 names: dict[str, str], players: Mapping[str, str] | None) -> dict[Any, str]:
+    """A pick-N prompt's labels: a card by its name, and, where two shown cards would read
+    alike, by name and where (:func:`replay.wotf.labels.option_labels`: whose, the realm or
+    zone, the board's marks, then "the first", "the second").  Handles keep their own words
+    (deck copies read alike on purpose: their order is hidden)."""
+    labels = {pick: label or _choice_label(pick, names) for pick, label in offered}
+    seen = Counter(labels[pick] for pick, label in offered if label is None)
+    alike = [pick for pick, label in offered
+             if label is None and seen[labels[pick]] > 1 and pick in state.cards]
+    labels.update(zip(alike, option_labels(alike, state, view, players), strict=True))
+    return labels
 
 
 def _choice_label(pick: Any, names: dict[str, str]) -> str:
@@ -345,7 +359,28 @@ def _without_seat(event: Any) -> dict[str, Any]:
     return data
 
 
-def turn_label(option: Any, names: dict[str, str], state: GameState | None = None) -> str:
+def turn_options(options: list[Any], state: GameState) -> list[dict[str, Any]]:
+    """A turn prompt's options, each its decision, its label and, when it acts with a card,
+    ``subject``: that card's words (:func:`replay.wotf.labels.card_words`), distinct for two
+    copies, so no two options read alike."""
+    words = card_words([cid for o in options for cid in _cards_of(o)], state)
+    out = []
+    for option in options:
+        shown: dict[str, Any] = {"decision": _without_seat(option), "label": turn_label(option, words)}
+        card = getattr(option, "card", None)
+        if card is not None:
+            shown["subject"] = words.get(card, card)
+        out.append(shown)
+    return out
+
+
+def _cards_of(option: Any) -> list[str]:
+    card = getattr(option, "card", None)
+    return [card] if card is not None else list(getattr(option, "cards", []))
+
+
+def turn_label(option: Any, words: Mapping[str, str]) -> str:
+    """An option in words; ``words``: card id -> the card's words (its name, or more)."""
     kind = type(option).__name__
     if kind == "Passed":
         return "Pass"
@@ -353,15 +388,13 @@ def turn_label(option: Any, names: dict[str, str], state: GameState | None = Non
         return "Draw a card"
     if kind == "PlayDeclared":
         where = f" into realm {option.realm}" if option.realm is not None else ""
-        top = " from the top of your deck" if state is not None and \
-            _is_deck_card(option.card, state) else ""  # Eye of the Maelstrom
-        return f"Play {names.get(option.card, option.card)}{top}{where}"
+        return f"Play {words.get(option.card, option.card)}{where}"
     if kind == "AttackDeclared":
         return f"Attack in realm {option.realm}"
     if kind == "ActivationDeclared":
-        return f"Activate {names.get(option.card, option.card)} (ability {option.ability + 1})"
+        return f"Activate {words.get(option.card, option.card)} (ability {option.ability + 1})"
     if kind == "HarvestDeclared":
-        return "Harvest " + ", ".join(names.get(cid, cid) for cid in option.cards)
+        return "Harvest " + ", ".join(words.get(cid, cid) for cid in option.cards)
     return kind
 
 

@@ -65,6 +65,21 @@ _STACK = frozenset(STACK_EVENTS)
 _KEEPS_VIEW = _STACK | VIEW_UNCHANGED
 #: structural events that change only a card's effects or equipment (View.effects_changed)
 _EFFECTS_ONLY = frozenset({EffectApplied, EffectsEnded, Equipped, Unequipped})
+# Why a prompt is one seat's to answer, by kind: the set-up's choices (401, 402.1) and the
+# turns (403.2); any other prompt is the choice of the seat the effect asks.
+_WHOSE = {
+    "first": "rule 401: the coin flip's winner, or the loser of the previous game, chooses "
+             "who plays first",
+    "side": "rule 401: the player who plays second chooses whether realm 1 is on their left "
+            "or right",
+    "mulligan": "rule 402.1: each player mulligans their own hand, the first player first",
+    "turn": "rule 403.2: players alternate turns",
+}
+
+
+def whose_rule(kind: str, seat: str) -> str:
+    """Why a pending prompt of ``kind`` is ``seat``'s to answer, in a refusal's words."""
+    return _WHOSE.get(kind, f"the choice is {seat}'s to make")
 
 
 class Engine:
@@ -134,7 +149,7 @@ class Engine:
             return _check_chance(prompt, decision)
         if seat != prompt.seat:
             return (f"it is {prompt.seat}'s {prompt.kind} prompt, not {seat}'s "
-                    f"(rule 403.2: players alternate turns)")
+                    f"({whose_rule(prompt.kind, prompt.seat)})")
         if prompt.kind == "stats":
             return why_not_entry(self.state, self.db, prompt, decision)
         if prompt.kind == "turn":

@@ -75,3 +75,67 @@ def _counted(labels: list[str]) -> list[str]:
             label = f"{label}, the {ordinal(nth)}"
         out.append(label)
     return out
+
+
+# -- the cards a turn prompt's options act with -----------------------------------------------
+
+
+def card_words(cids: list[str], state: GameState) -> dict[str, str]:
+    """Words for each card a seat's turn options act with (all the seat's own), distinct among
+    cards that differ: the name (a deck card: "from the top of your deck"); where two share
+    a name, where each is ("from your hand", "in realm 3"); where still alike, the board's
+    marks; as a last resort a copy number ("copy 2") -- copies in one hand are alike in all
+    but which one is played, and the option still records that one."""
+    words = {cid: _base(cid, state) for cid in dict.fromkeys(cids)}
+    words = _apart(words, lambda cid, word: _where(cid, state, word))
+    words = _apart(words, lambda cid, word: _marked(cid, state, word))
+    return _copies(words)
+
+
+def _base(cid: str, state: GameState) -> str:
+    card = state.cards.get(cid)
+    if card is None:
+        return cid
+    return f"{card.name} from the top of your deck" if card.zone == "deck" else card.name
+
+
+def _where(cid: str, state: GameState, word: str) -> str:
+    card = state.cards.get(cid)
+    if card is None or card.zone == "deck":
+        return word
+    if card.zone == "world" and card.realm is not None:
+        return f"{card.name} in realm {card.realm}"
+    return f"{card.name} from your {card.zone}"
+
+
+def _marked(cid: str, state: GameState, word: str) -> str:
+    card = state.cards.get(cid)
+    if card is None or card.zone != "world":
+        return word
+    return f"{word} ({', '.join(_marks(card))})"
+
+
+def _apart(words: dict[str, str], more: Any) -> dict[str, str]:
+    """``more(cid, word)`` for the cards whose words another card shares, where it tells some
+    of them apart (two copies both in hand gain nothing from "from your hand")."""
+    groups: dict[str, list[str]] = {}
+    for cid, word in words.items():
+        groups.setdefault(word, []).append(cid)
+    out = dict(words)
+    for word, cids in groups.items():
+        longer = {cid: more(cid, word) for cid in cids}
+        if len(cids) > 1 and len(set(longer.values())) > 1:
+            out.update(longer)
+    return out
+
+
+def _copies(words: dict[str, str]) -> dict[str, str]:
+    total = Counter(words.values())
+    seen: Counter[str] = Counter()
+    out = {}
+    for cid, word in words.items():
+        if total[word] > 1:
+            seen[word] += 1
+            word = f"{word} (copy {seen[word]})"
+        out[cid] = word
+    return out

@@ -172,3 +172,36 @@ def test_never_prompts_with_exactly_one_option():
 
     play_out(engine, random.Random(3), on_step=record)
     assert seen and min(seen) >= 2
+
+
+def _refusal(engine, decision) -> str:
+    before = state_hash(engine.state)
+    with pytest.raises(IllegalDecisionError) as refused:
+        engine.decide(decision)
+    assert state_hash(engine.state) == before
+    return str(refused.value)
+
+
+def test_a_set_up_prompt_answered_by_the_wrong_seat_cites_the_set_up_rule_not_403_2():
+    """401 says who chooses the first player and who chooses realm 1's side, 402.1 that each
+    player mulligans their own hand; 403.2 (players alternate turns) is about the turns."""
+    engine = Engine.for_match(opened(), small_db())
+    engine.start()
+    engine.decide(CoinFlipped("A"))
+    why = _refusal(engine, Answered("B", "first", "B"))
+    assert "it is A's first prompt, not B's" in why and "rule 401" in why and "403.2" not in why
+    engine.decide(Answered("A", "first", "A"))
+    why = _refusal(engine, Answered("A", "side", "left"))
+    assert "rule 401" in why and "plays second" in why and "403.2" not in why
+    engine.decide(Answered("B", "side", "left"))
+    for seat in ("A", "B"):
+        engine.decide(DeckOrdered(seat, list(engine.prompt.choose.of)))
+    why = _refusal(engine, Answered("B", "mulligan", []))
+    assert "rule 402.1" in why and "403.2" not in why
+
+
+def test_a_turn_taken_by_the_wrong_seat_cites_403_2():
+    engine = Engine.for_match(opened(), small_db())
+    _to_round_one(engine)
+    why = _refusal(engine, DrawDeclared("B"))
+    assert "it is A's turn prompt, not B's" in why and "rule 403.2: players alternate turns" in why

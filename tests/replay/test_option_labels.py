@@ -10,7 +10,8 @@ import re
 from replay.wotf.api import prompt_view
 from replay.wotf.bots import answer_chance
 from replay.wotf.engine import Engine
-from replay.wotf.labels import option_labels
+from replay.wotf.events import Answered
+from replay.wotf.labels import card_words, option_labels
 from replay.wotf.state import CardState, GameState
 from tests.replay.helpers import opened, small_db
 
@@ -57,3 +58,48 @@ def test_cards_are_offered_by_name_and_place_and_told_apart_without_ids():
                       "Ember Imp (Ann's, realm 3, untapped), the second",
                       "Ember Imp (Ann's hand)"]
     assert not any(ID.search(label) for label in labels)
+
+
+def test_a_turns_cards_are_told_apart_by_what_differs_only():
+    """card_words: a name alone where it is the only one; where two share it, where each is;
+    where still alike, the board's marks; a copy number as the last resort."""
+    state = GameState(cards={c.id: c for c in [
+        _card("A1", "Tempest Bell", "A", 1),
+        _card("A2", "Tempest Bell", "A", 2),
+        _card("A3", "Null Emitter", "A", 3, counters={"+1": 1}),
+        _card("A4", "Null Emitter", "A", 3),
+        _card("A5", "Overclock", "A", None),
+        _card("A6", "Overclock", "A", None),
+        _card("A7", "Ember Imp", "A", None),
+        _card("A8", "Ember Imp", "A", 1),
+        _card("A9", "Sky Roc", "A", None)]})
+    words = card_words([f"A{n}" for n in range(1, 10)], state)
+    assert words == {"A1": "Tempest Bell in realm 1", "A2": "Tempest Bell in realm 2",
+                     "A3": "Null Emitter (untapped, +1 ×1)", "A4": "Null Emitter (untapped)",
+                     "A5": "Overclock (copy 1)", "A6": "Overclock (copy 2)",
+                     "A7": "Ember Imp from your hand", "A8": "Ember Imp in realm 1",
+                     "A9": "Sky Roc"}
+
+
+def test_a_pick_prompt_tells_two_copies_apart():
+    """A mulligan (402.1) of a real match whose opening hand holds three Test Lands: each
+    copy reads differently, and a card alone in the hand by its name only."""
+    engine = Engine.for_match(opened(), small_db())
+    engine.start()
+    rng = random.Random(0)
+    while engine.prompt is not None and engine.prompt.kind != "mulligan":
+        if engine.prompt.kind == "chance":
+            engine.decide(answer_chance(engine.prompt, rng))
+        else:
+            engine.decide(Answered(engine.prompt.seat, engine.prompt.kind, engine.prompt.options[0]))
+    assert engine.prompt is not None
+    seat = engine.prompt.seat
+    view = prompt_view(engine, seat, lambda cid: cid, PLAYERS)
+    assert view is not None
+    labels = [view["labels"][cid] for cid in view["choose"]["of"]]
+    names = [engine.state.cards[cid].name for cid in view["choose"]["of"]]
+    assert names.count("Test Land") == 3
+    assert len(set(labels)) == len(labels), labels
+    assert not any(ID.search(label) for label in labels)
+    assert all(label == name for label, name in zip(labels, names, strict=True)
+               if names.count(name) == 1)

@@ -42,11 +42,13 @@ function firstWord(label) {
 }
 
 // The first tap's label: the option itself if it is alone, else its verb and card ("Play Glow
-// Smith"), or its verb ("Attack", "Harvest").
+// Smith"), or its verb ("Attack", "Harvest").  The card in the API's words (`subject`), which
+// tell two copies apart ("Glow Smith (copy 2)", "Neon Spider in realm 3"); else its name.
 export function groupLabel(key, options, names) {
   if (options.length === 1) return options[0].label;
   const verb = firstWord(options[0].label);
-  return key.startsWith("card:") ? `${verb} ${names[key.slice(5)] || "a card"}` : verb;
+  if (!key.startsWith("card:")) return verb;
+  return `${verb} ${options[0].subject || names[key.slice(5)] || "a card"}`;
 }
 
 function differs(options, field) {
