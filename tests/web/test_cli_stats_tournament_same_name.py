@@ -50,3 +50,28 @@ def test_a_tournament_by_its_id_is_not_counted_with_another_of_the_same_name(tmp
     assert games(NAME) == 4  # the name: both tournaments' matches, as the matches record it
     assert games("fri-1") == 2, "fri-1's two games only, not fri-2's too"
     assert games("fri-2") == 2
+
+
+def test_standings_keep_two_tournaments_of_the_same_name_apart(tmp_path):
+    """``stats standings`` over the whole warehouse: each "Friday Cup" its own standings (its
+    own ranks 1..4, 1 match a player), told apart by ``tournament_id`` -- not one merged
+    tournament whose pairings (name, round, table) collide."""
+    store = tmp_path / "data"
+    _played(store, "fri-1", 1)
+    _played(store, "fri-2", 2)
+    db = tmp_path / "w.duckdb"
+    ok("ingest", store, "--db", db)
+    rows = json.loads(ok("stats", "standings", "--db", db, "--format", "json").stdout)
+    by_id: dict[str, list[dict]] = {}
+    for row in rows:
+        assert row["tournament"] == NAME  # the name, for people
+        by_id.setdefault(row.get("tournament_id"), []).append(row)
+    assert sorted(by_id) == ["fri-1", "fri-2"]
+    for tid, standing in by_id.items():
+        assert len(standing) == 4, f"{tid}: its own 4 players"
+        assert all(row["matches"] == 1 and row["games"] == 1 for row in standing), tid
+        assert sum(row["match_points"] for row in standing) == 6, tid  # 2 matches, 3 points each
+        assert min(row["rank"] for row in standing) == 1, tid
+    one = json.loads(ok("stats", "standings", "--db", db, "--tournament", "fri-2",
+                        "--format", "json").stdout)
+    assert {row["tournament_id"] for row in one} == {"fri-2"} and len(one) == 4
