@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 
+import duckdb
+
 from ledger.stores import open_store
 from replay.games import game
 from tests.web.test_cli_analytics import ok
@@ -65,7 +67,7 @@ def test_standings_keep_two_tournaments_of_the_same_name_apart(tmp_path):
     by_id: dict[str, list[dict]] = {}
     for row in rows:
         assert row["tournament"] == NAME  # the name, for people
-        by_id.setdefault(row.get("tournament_id"), []).append(row)
+        by_id.setdefault(row["tournament_id"], []).append(row)
     assert sorted(by_id) == ["fri-1", "fri-2"]
     for tid, standing in by_id.items():
         assert len(standing) == 4, f"{tid}: its own 4 players"
@@ -75,3 +77,33 @@ def test_standings_keep_two_tournaments_of_the_same_name_apart(tmp_path):
     one = json.loads(ok("stats", "standings", "--db", db, "--tournament", "fri-2",
                         "--format", "json").stdout)
     assert {row["tournament_id"] for row in one} == {"fri-2"} and len(one) == 4
+
+
+#: The Wonders rows revision before ``matches.tournament_id`` (replay/wotf/facts.py).
+BEFORE_TOURNAMENT_ID = 3
+
+
+def test_a_warehouse_made_before_tournament_id_is_re_derived_by_the_next_ingest(tmp_path):
+    """A warehouse an older program made (no ``tournament_id`` column, rows revision 3) gains
+    the column on the next ingest and its matches are re-derived: the ids filled in, the two
+    "Friday Cup"s ranked apart -- not NULL ids, one merged tournament."""
+    store = tmp_path / "data"
+    _played(store, "fri-1", 1)
+    _played(store, "fri-2", 2)
+    db = tmp_path / "w.duckdb"
+    ok("ingest", store, "--db", db)
+    con = duckdb.connect(str(db))
+    try:
+        con.execute("ALTER TABLE matches DROP COLUMN tournament_id")
+        con.execute(f"UPDATE matches SET rows_revision = {BEFORE_TOURNAMENT_ID}")
+    finally:
+        con.close()
+    assert "4 re-derived" in ok("ingest", store, "--db", db).stdout
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        ids = dict(con.execute("SELECT match_id, tournament_id FROM matches").fetchall())
+    finally:
+        con.close()
+    assert ids == {match_id: match_id.split("-r")[0] for match_id in ids} and len(ids) == 4
+    rows = json.loads(ok("stats", "standings", "--db", db, "--format", "json").stdout)
+    assert sorted({row["tournament_id"] for row in rows}) == ["fri-1", "fri-2"]
