@@ -19,6 +19,8 @@ from ledger.stores import open_store
 from replay.games import game
 from tests.web.test_cli_analytics import ok
 from web import demo_tournament as demo
+from web.app import create_app
+from web.config import Settings
 from web.api.organizer import preset_decks
 
 NAME = "Friday Cup"
@@ -107,3 +109,29 @@ def test_a_warehouse_made_before_tournament_id_is_re_derived_by_the_next_ingest(
     assert ids == {match_id: match_id.split("-r")[0] for match_id in ids} and len(ids) == 4
     rows = json.loads(ok("stats", "standings", "--db", db, "--format", "json").stdout)
     assert sorted({row["tournament_id"] for row in rows}) == ["fri-1", "fri-2"]
+
+
+def test_the_dashboard_tells_two_tournaments_of_the_same_name_apart(tmp_path):
+    """The stats page's tournament choice offers each "Friday Cup" by its id (labelled with
+    its name and id), and choosing one counts its games only -- not both, nor none."""
+    store = tmp_path / "data"
+    _played(store, "fri-1", 1)
+    _played(store, "fri-2", 2)
+    db = tmp_path / "w.duckdb"
+    ok("ingest", store, "--db", db)
+    app = create_app(Settings(store=store, secret_key="s" * 32))
+    app.config["WONDERS_WAREHOUSE"] = str(db)
+    client = app.test_client()
+
+    def page(query: str) -> str:
+        response = client.get(f"/stats{query}")
+        assert response.status_code == 200, response.data[:300]
+        return response.get_data(as_text=True)
+
+    html = page("")
+    assert '<option value="fri-1" >Friday Cup (fri-1)</option>' in html
+    assert '<option value="fri-2" >Friday Cup (fri-2)</option>' in html
+    chosen = page("?tournament=fri-1")
+    assert '<option value="fri-1" selected>Friday Cup (fri-1)</option>' in chosen
+    assert " of 2 games" in chosen  # fri-1's two games
+    assert " of 4 games" in page("?tournament=Friday+Cup")  # a name: every tournament so named
