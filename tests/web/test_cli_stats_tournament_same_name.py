@@ -1,10 +1,11 @@
-"""``wonders stats … --tournament ID`` counts that tournament's matches only.
+"""Two tournaments of the same name are two tournaments in the warehouse's statistics.
 
 A tournament's name is not unique (a weekly "Friday Cup" is created again each week under its
 own id; :meth:`web.tournaments.Organizer.create` refuses only a taken id), and a match records
-the name (``MatchOpened.tournament``).  ``--tournament`` given an id is turned into the name
-its matches record (:func:`ledger.stats.tournament_named`) and the statistic is then filtered
-by that name: every tournament of the same name is counted with it.
+the name (``MatchOpened.tournament``); the warehouse derives the id from the match id
+(``matches.tournament_id``, :func:`ledger.rows.tournament_id_of`).  ``--tournament ID`` counts
+that tournament's matches only, ``stats standings`` ranks each tournament apart, an older
+warehouse is re-derived with the ids, and the dashboard offers each tournament by its id.
 
 Two real tournaments of the same name played out by the real tournament tool (the demo's
 organizer and bots), ingested and asked by real ``wonders`` subprocesses."""
@@ -19,9 +20,9 @@ from ledger.stores import open_store
 from replay.games import game
 from tests.web.test_cli_analytics import ok
 from web import demo_tournament as demo
+from web.api.organizer import preset_decks
 from web.app import create_app
 from web.config import Settings
-from web.api.organizer import preset_decks
 
 NAME = "Friday Cup"
 
