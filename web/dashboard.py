@@ -219,7 +219,8 @@ def _resolved(con: duckdb.DuckDBPyConnection, filters: named.Filters) -> named.F
         which = named.tournament_filter(con, filters.tournament)
     except named.StatisticError:
         return filters
-    return replace(filters, **{"tournament": None, **which})
+    return replace(filters, tournament=which.get("tournament"),
+                   tournament_id=which.get("tournament_id"))
 
 
 def _sort_key(record: dict, sort: str, rank: str = "rate", min_n: int = 0) -> tuple[int, int, Any]:
