@@ -95,7 +95,8 @@ def tournament_id_of(opened: MatchOpened) -> str | None:
     ``<id>-r<round>-t<table>`` (how web/tournaments.py names a round's matches), or a further
     game's ``<id>-r<round>-t<table>-g<game>``, with the round, table (and game number) its
     ``MatchOpened`` records, and it records a tournament; else ``None`` (a match named
-    otherwise, e.g. by ``wonders simulate --tournament``)."""
+    otherwise, e.g. one an organizer created with a tournament's name and its own id;
+    ``wonders simulate --tournament`` names its matches as the tool does: ``<slug>-r1-t01``)."""
     found = _TOURNAMENT_MATCH_ID.fullmatch(opened.match_id)
     if found is None or opened.tournament is None:
         return None

@@ -263,7 +263,7 @@ def standings(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
     """Per tournament: each player's match points (3 a match win, 1 a draw), game wins and
     opponents' match-win percentage (the mean of each opponent's match points / (3 x matches),
     floored at 1/3).  A tournament is its id (``tournament_id``) where the matches record one,
-    else its name (a match named otherwise: ``wonders simulate --tournament``); two tournaments
+    else its name (a match created with a tournament's name under another id); two tournaments
     of the same name are ranked apart.  A match is a pairing (tournament, round, table): its
     games are the match files with that pairing; whoever won more of them won the match.
     Byes are not recorded in match files, so they are not counted."""

@@ -24,7 +24,8 @@ def opened(match_id: str, tournament: str | None = "Friday Cup", round: int | No
     (opened("fri-1-r2-t02"), None),  # another round than recorded
     (opened("fri-1-r1-t03"), None),  # another table than recorded
     (opened("fri-1-r1-t02", tournament=None), None),  # no tournament recorded
-    (opened("sim-0001"), None),  # wonders simulate --tournament: a name only
+    (opened("m-1a2b3c"), None),  # created with a tournament's name, its own id: a name only
+    (opened("dash-cup-r1-t02"), "dash-cup"),  # wonders simulate --tournament "Dash Cup"
     (opened("fri-1-r1-t02", round=None, table=None), None),
 ])
 def test_the_tournament_id_of_a_match(match, expected):
