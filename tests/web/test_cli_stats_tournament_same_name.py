@@ -18,7 +18,7 @@ import duckdb
 
 from ledger.stores import open_store
 from replay.games import game
-from tests.web.test_cli_analytics import ok
+from tests.web.test_cli_analytics import ok, one_line_error, wonders
 from web import demo_tournament as demo
 from web.api.organizer import preset_decks
 from web.app import create_app
@@ -136,3 +136,21 @@ def test_the_dashboard_tells_two_tournaments_of_the_same_name_apart(tmp_path):
     assert '<option value="fri-1" selected>Friday Cup (fri-1)</option>' in chosen
     assert " of 2 games" in chosen  # fri-1's two games
     assert " of 4 games" in page("?tournament=Friday+Cup")  # a name: every tournament so named
+
+
+def test_stats_over_a_warehouse_made_before_tournament_id_say_to_ingest_again(tmp_path):
+    """``wonders stats`` of a warehouse an older program made (no ``tournament_id``) says in one
+    line to run ``wonders ingest`` again -- not DuckDB's binder error."""
+    store = tmp_path / "data"
+    _played(store, "fri-1", 1)
+    db = tmp_path / "w.duckdb"
+    ok("ingest", store, "--db", db)
+    con = duckdb.connect(str(db))
+    try:
+        con.execute("ALTER TABLE matches DROP COLUMN tournament_id")
+    finally:
+        con.close()
+    for args in (("standings",), ("first-player", "--tournament", "fri-1")):
+        line = one_line_error(wonders("stats", *args, "--db", db))
+        assert "older program" in line and "tournament_id" in line and "wonders ingest" in line, \
+            line
