@@ -25,6 +25,7 @@ import msgspec
 from ledger.duckfile import foreign_file_problem
 from ledger.errors import LedgerError
 from ledger.intervals import newcombe, rate, wilson
+from ledger.rows import MatchRow, sql_columns
 
 
 class StatisticError(LedgerError):
@@ -71,7 +72,22 @@ def _query(con: duckdb.DuckDBPyConnection, sql: str, filters: Filters, **extra: 
     try:
         return con.execute(sql, used).fetchall()
     except duckdb.Error as exc:
+        lacking = _lacking_columns(con)
+        if lacking:
+            raise StatisticError(
+                f"the warehouse was made by an older program (matches has no "
+                f"{', '.join(lacking)}): run `wonders ingest STORE --db FILE` again to bring it "
+                f"up to date") from None
         raise StatisticError(f"query failed: {_first_line(exc)}") from None
+
+
+def _lacking_columns(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The ``matches`` columns of :class:`ledger.rows.MatchRow` the warehouse lacks (one an
+    older program made, not ingested into since; none if it has no ``matches`` at all)."""
+    have = {r[0] for r in con.execute(
+        "SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() "
+        "AND schema_name = 'main' AND table_name = 'matches'").fetchall()}
+    return [name for name in sql_columns(MatchRow) if have and name not in have]
 
 
 def _first_line(exc: BaseException) -> str:
