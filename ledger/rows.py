@@ -9,6 +9,7 @@ overrides the SQL type derived from the Python type.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from typing import Annotated, Any
 import msgspec
 
 from ledger import registry
-from ledger.events import DeckEntry
+from ledger.events import DeckEntry, MatchOpened
 
 
 class SqlType:
@@ -78,6 +79,32 @@ class MatchRow(msgspec.Struct):
     #: The store's :meth:`ledger.store.Store.identity` of the match, taken before it was read
     #: ('' from a backend that has none; NULL in a warehouse made before it was recorded).
     store_identity: str | None = None
+    #: The id of the tournament the match was played in (:func:`tournament_id_of`); NULL for
+    #: a match outside a tournament, one named otherwise, or in a warehouse made before it was
+    #: recorded.  ``tournament`` is its name, which several tournaments may share.
+    tournament_id: str | None = None
+
+
+#: A tournament's match id (web/tournaments.py: ``{id}-r{round}-t{table:02d}``), with a
+#: further game of the pairing's ``-g{game}`` if any.
+_TOURNAMENT_MATCH_ID = re.compile(r"(.+)-r([0-9]+)-t([0-9]+)(?:-g([0-9]+))?")
+
+
+def tournament_id_of(opened: MatchOpened) -> str | None:
+    """The ``matches.tournament_id`` column: ``<id>`` when the match id is
+    ``<id>-r<round>-t<table>`` (how web/tournaments.py names a round's matches), or a further
+    game's ``<id>-r<round>-t<table>-g<game>``, with the round, table (and game number) its
+    ``MatchOpened`` records, and it records a tournament; else ``None`` (a match named
+    otherwise, e.g. one an organizer created with a tournament's name and its own id;
+    ``wonders simulate --tournament`` names its matches as the tool does: ``<slug>-r1-t01``)."""
+    found = _TOURNAMENT_MATCH_ID.fullmatch(opened.match_id)
+    if found is None or opened.tournament is None:
+        return None
+    if (int(found[2]), int(found[3])) != (opened.round, opened.table):
+        return None
+    if found[4] is not None and int(found[4]) != opened.game_number:
+        return None
+    return found[1]
 
 
 class PlayerRow(msgspec.Struct):

@@ -25,6 +25,7 @@ import msgspec
 from ledger.duckfile import foreign_file_problem
 from ledger.errors import LedgerError
 from ledger.intervals import newcombe, rate, wilson
+from ledger.rows import MatchRow, sql_columns
 
 
 class StatisticError(LedgerError):
@@ -38,8 +39,8 @@ class Filters:
     min_games: int = 0
     dbs_bucket: int = 10
     game: str | None = None  # only matches of this game ("wotf", "sow"); None: every game
-    #: only the matches of the tournament of this id (its match ids, ``<id>-r<round>-t<table>``:
-    #: web/tournaments.py) -- a name (``tournament``) may be shared by several
+    #: only the matches of the tournament of this id (``matches.tournament_id``) -- a name
+    #: (``tournament``) may be shared by several
     tournament_id: str | None = None
 
 
@@ -59,12 +60,8 @@ WITH m AS (SELECT * FROM matches WHERE ended
            AND ($game IS NULL OR game = $game)
            AND ($ruleset IS NULL OR ruleset = $ruleset)
            AND ($tournament IS NULL OR tournament = $tournament)
-           AND ($id_of_tournament IS NULL OR {OF_TOURNAMENT}))
+           AND ($id_of_tournament IS NULL OR tournament_id = $id_of_tournament))
 """
-#: A match of the tournament whose id is ``$id_of_tournament`` (its match ids).
-OF_TOURNAMENT = ("(starts_with(match_id, $id_of_tournament || '-') AND regexp_full_match("
-                 "substr(match_id, length($id_of_tournament) + 2), 'r[0-9]+-t[0-9]+'))")
-_MATCHES = _MATCHES.replace("{OF_TOURNAMENT}", OF_TOURNAMENT)
 _OPPONENTS = "players p JOIN players o ON o.match_id = p.match_id AND o.seat <> p.seat"
 
 
@@ -75,7 +72,22 @@ def _query(con: duckdb.DuckDBPyConnection, sql: str, filters: Filters, **extra: 
     try:
         return con.execute(sql, used).fetchall()
     except duckdb.Error as exc:
+        lacking = _lacking_columns(con)
+        if lacking:
+            raise StatisticError(
+                f"the warehouse was made by an older program (matches has no "
+                f"{', '.join(lacking)}): run `wonders ingest STORE --db FILE` again to bring it "
+                f"up to date") from None
         raise StatisticError(f"query failed: {_first_line(exc)}") from None
+
+
+def _lacking_columns(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The ``matches`` columns of :class:`ledger.rows.MatchRow` the warehouse lacks (one an
+    older program made, not ingested into since; none if it has no ``matches`` at all)."""
+    have = {r[0] for r in con.execute(
+        "SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() "
+        "AND schema_name = 'main' AND table_name = 'matches'").fetchall()}
+    return [name for name in sql_columns(MatchRow) if have and name not in have]
 
 
 def _first_line(exc: BaseException) -> str:
@@ -142,7 +154,7 @@ COLUMNS = {
                  "battles_per_match", "seizures_per_match",
                  "battles", "attacker_wr", "attacker_wr_low", "attacker_wr_high"],
     "standings": ["tournament", "rank", "player", "matches", "match_points", "game_wins",
-                  "games", "omw"],
+                  "games", "omw", "tournament_id"],
     "endings": ["game", "reason", "matches", "share"],
     "sieges": ["besieged", "games", "wins", "wr", "wr_low", "wr_high", "matches"],
 }
@@ -266,33 +278,37 @@ MIN_MATCH_WIN = 1 / 3  # the usual floor of a match-win percentage in opponents'
 def standings(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
     """Per tournament: each player's match points (3 a match win, 1 a draw), game wins and
     opponents' match-win percentage (the mean of each opponent's match points / (3 x matches),
-    floored at 1/3).  A match is a pairing (tournament, round, table): its games are the
-    match files with that pairing; whoever won more of them won the match.  Byes are not
-    recorded in match files, so they are not counted."""
+    floored at 1/3).  A tournament is its id (``tournament_id``) where the matches record one,
+    else its name (a match created with a tournament's name under another id); two tournaments
+    of the same name are ranked apart.  A match is a pairing (tournament, round, table): its
+    games are the match files with that pairing; whoever won more of them won the match.
+    Byes are not recorded in match files, so they are not counted."""
     rows = _query(con, _MATCHES + f"""
-        , g AS (SELECT m.tournament, m.round, m.table_no, p.player, o.player AS opponent,
-                       p.result
+        , g AS (SELECT m.tournament_id AS tid, m.tournament, m.round, m.table_no, p.player,
+                       o.player AS opponent, p.result
                 FROM {_OPPONENTS} JOIN m ON m.match_id = p.match_id
                 WHERE m.tournament IS NOT NULL),
-        pairing AS (SELECT tournament, round, table_no, player, min(opponent) AS opponent,
+        pairing AS (SELECT tid, tournament, round, table_no, player, min(opponent) AS opponent,
                            count(*) FILTER (result = 'win') AS gw,
                            count(*) FILTER (result = 'loss') AS gl, count(*) AS games
-                    FROM g GROUP BY tournament, round, table_no, player),
+                    FROM g GROUP BY tid, tournament, round, table_no, player),
         scored AS (SELECT *, CASE WHEN gw > gl THEN 3 WHEN gw = gl THEN 1 ELSE 0 END AS points
                    FROM pairing),
-        total AS (SELECT tournament, player, count(*) AS matches, sum(points) AS points,
+        total AS (SELECT tid, tournament, player, count(*) AS matches, sum(points) AS points,
                          sum(gw) AS game_wins, sum(games) AS games,
                          greatest(sum(points) / (3.0 * count(*)), $floor) AS mwp
-                  FROM scored GROUP BY tournament, player),
-        omw AS (SELECT s.tournament, s.player, avg(t.mwp) AS omw
-                FROM scored s JOIN total t ON t.tournament = s.tournament AND t.player = s.opponent
-                GROUP BY s.tournament, s.player)
+                  FROM scored GROUP BY tid, tournament, player),
+        omw AS (SELECT s.tid, s.tournament, s.player, avg(t.mwp) AS omw
+                FROM scored s JOIN total t ON t.tid IS NOT DISTINCT FROM s.tid
+                     AND t.tournament = s.tournament AND t.player = s.opponent
+                GROUP BY s.tid, s.tournament, s.player)
         SELECT t.tournament,
-               rank() OVER (PARTITION BY t.tournament
+               rank() OVER (PARTITION BY t.tid, t.tournament
                             ORDER BY t.points DESC, o.omw DESC, t.game_wins DESC) AS rank,
-               t.player, t.matches, t.points, t.game_wins, t.games, o.omw
-        FROM total t JOIN omw o USING (tournament, player)
-        ORDER BY t.tournament, rank, t.player""", filters, floor=MIN_MATCH_WIN)
+               t.player, t.matches, t.points, t.game_wins, t.games, o.omw, t.tid
+        FROM total t JOIN omw o ON o.tid IS NOT DISTINCT FROM t.tid
+             AND o.tournament = t.tournament AND o.player = t.player
+        ORDER BY t.tournament, t.tid NULLS FIRST, rank, t.player""", filters, floor=MIN_MATCH_WIN)
     return Table("standings", COLUMNS["standings"], [tuple(r) for r in rows])
 
 
@@ -368,12 +384,12 @@ STATISTICS: dict[str, Callable[[duckdb.DuckDBPyConnection, Filters], Table]] = {
 def tournament_filter(con: duckdb.DuckDBPyConnection, given: str) -> dict[str, str]:
     """The filter of the tournament ``given`` (:class:`Filters`' ``tournament_id`` or
     ``tournament``): its id -- what ``wonders tournament`` and the pages use, unique -- when
-    the warehouse has matches of a tournament of that id (``<id>-r<round>-t<table>``,
-    web/tournaments.py), else its name as the matches record it (``MatchOpened.tournament``,
-    which several tournaments may share: a weekly "Friday Cup").  A tournament the warehouse
-    has no match of is an error naming those it has."""
-    [(by_id,)] = _query(con, f"SELECT count(*) FROM matches WHERE {OF_TOURNAMENT}", Filters(),
-                        id_of_tournament=given)
+    the warehouse has matches of a tournament of that id (``matches.tournament_id``), else
+    its name as the matches record it (``MatchOpened.tournament``, which several tournaments
+    may share: a weekly "Friday Cup").  A tournament the warehouse has no match of is an
+    error naming those it has."""
+    [(by_id,)] = _query(con, "SELECT count(*) FROM matches WHERE tournament_id = $id_of_tournament",
+                        Filters(), id_of_tournament=given)
     if by_id:
         return {"tournament_id": given}
     names = [r[0] for r in _query(con, "SELECT DISTINCT tournament FROM matches WHERE "

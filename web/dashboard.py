@@ -29,6 +29,8 @@ while it loads, and a request waits for that, up to :data:`LOAD_WAIT` seconds, t
 from __future__ import annotations
 
 import os
+from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -178,7 +180,8 @@ def _computed(path: Path, filters: named.Filters) -> tuple[dict, dict]:
             shown = _shown_path(path) or "the warehouse file"
             raise type(exc)(str(exc).replace(str(path), shown)) from None
         try:
-            data = {name: named.compute(con, name, filters) for name in CHARTS}
+            resolved = _resolved(con, filters)
+            data = {name: named.compute(con, name, resolved) for name in CHARTS}
             choices = _choices(con)
         finally:
             con.close()
@@ -189,16 +192,35 @@ def _computed(path: Path, filters: named.Filters) -> tuple[dict, dict]:
 
 
 def _choices(con: duckdb.DuckDBPyConnection) -> dict:
-    """What the page's filters offer: the warehouse's tournaments, and its games (name,
-    title) with their rulesets (ruleset, game title)."""
-    tournaments = [r[0] for r in con.execute(
-        "SELECT DISTINCT tournament FROM matches WHERE tournament IS NOT NULL "
-        "ORDER BY 1").fetchall()]
+    """What the page's filters offer: the warehouse's tournaments (value, label: a tournament
+    by its id where its matches record one -- names are not unique, a weekly "Friday Cup" --
+    else by its name; labelled with its name, and its id too when another shares the name),
+    and its games (name, title) with their rulesets (ruleset, game title)."""
+    found = con.execute(
+        "SELECT DISTINCT tournament_id, tournament FROM matches WHERE tournament IS NOT NULL "
+        "ORDER BY tournament, tournament_id NULLS FIRST").fetchall()
+    shared = Counter(name for _, name in found)
+    tournaments = [(tid or name, f"{name} ({tid})" if tid and shared[name] > 1 else name)
+                   for tid, name in found]
     present = {r[0] for r in con.execute("SELECT DISTINCT game FROM matches").fetchall()}
     games = [(name, game(name).title) for name in names() if name in present]
     return {"tournaments": tournaments, "games": games,
             "rulesets": [(ruleset, title) for name, title in games
                          for ruleset in game(name).rulesets]}
+
+
+def _resolved(con: duckdb.DuckDBPyConnection, filters: named.Filters) -> named.Filters:
+    """The page's ``tournament`` as the statistics filter it: an id where the warehouse has
+    a tournament of that id, else a name (:func:`ledger.stats.tournament_filter`); one it has
+    no match of stays a name, which selects no games."""
+    if filters.tournament is None:
+        return filters
+    try:
+        which = named.tournament_filter(con, filters.tournament)
+    except named.StatisticError:
+        return filters
+    return replace(filters, tournament=which.get("tournament"),
+                   tournament_id=which.get("tournament_id"))
 
 
 def _sort_key(record: dict, sort: str, rank: str = "rate", min_n: int = 0) -> tuple[int, int, Any]:

@@ -31,6 +31,7 @@ from ledger.rows import (
     card_counts,
     deck_hash,
     event_seat,
+    tournament_id_of,
 )
 from replay.sow import events as ev
 
@@ -42,8 +43,10 @@ from replay.sow import events as ev
 #: 3 -- ``sow_battles`` counts the step the match ended in (the siege step in which a State was
 #: destroyed has no ``BattleClosed``, and was left out);
 #: 4 -- the events in force follow :mod:`ledger.line` (a redo puts the line it returns to back
-#: in force), and a take-back still in force is not ``retracted`` (every one was before).
-ROWS_REVISION = 4
+#: in force), and a take-back still in force is not ``retracted`` (every one was before);
+#: 5 -- ``matches.tournament_id`` (:func:`ledger.rows.tournament_id_of`): a tournament's name
+#: is not unique, its id is.
+ROWS_REVISION = 5
 
 
 class SowSiegeRow(msgspec.Struct):
@@ -128,7 +131,8 @@ def _match(stored: Sequence[Stored], events: list[tuple[int, Event]], opened: Ma
         opened.format, opened.engine_version, stored[0].at, ended_at, ended is not None,
         max(turns.values(), default=0), coin, first, winner,
         players.get(winner) if winner else None, ended.reason if ended else None, None, None,
-        sum(isinstance(item.event, TakenBack) for item in stored))
+        sum(isinstance(item.event, TakenBack) for item in stored),
+        tournament_id=tournament_id_of(opened))
 
 
 def _factions(opened: MatchOpened) -> dict[str, str]:

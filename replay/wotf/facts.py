@@ -42,6 +42,7 @@ from ledger.rows import (
     RealmRow,
     SeizureRow,
     deck_hash,
+    tournament_id_of,
 )
 from replay.wotf.deckfacts import CardFacts, archetype, dbs_total, recorded_facts
 from replay.wotf.events import (
@@ -67,8 +68,10 @@ from replay.wotf.events import (
 #: 2 -- the first one recorded (a warehouse made before re-derives its matches once);
 #: 3 -- the events in force follow :mod:`ledger.line`: a take-back to a seq an earlier
 #: take-back undid (a redo) puts that line's events back in force, as the board shows them;
-#: before, they stayed ``retracted`` and out of every other table.
-ROWS_REVISION = 3
+#: before, they stayed ``retracted`` and out of every other table;
+#: 4 -- ``matches.tournament_id`` (:func:`ledger.rows.tournament_id_of`): a tournament's name
+#: is not unique, its id is.
+ROWS_REVISION = 4
 
 TURN_ACTIONS = (PlayDeclared, AttackDeclared, DrawDeclared, ActivationDeclared, HarvestDeclared,
                 Passed)
@@ -290,7 +293,8 @@ def _add_match(out: MatchFacts, opened: MatchOpened, stored: list[Stored], kept:
         ended_item.at if ended_item else None, ended is not None, walk.rounds_played,
         walk.coin_winner, walk.first_seat, winner, players.get(winner) if winner else None,
         ended.reason if ended else None, ended.stones.get("A") if ended else None,
-        ended.stones.get("B") if ended else None, takebacks))
+        ended.stones.get("B") if ended else None, takebacks,
+        tournament_id=tournament_id_of(opened)))
 
 
 def _add_players(out: MatchFacts, opened: MatchOpened, walk: _Walk, facts: CardFacts) -> None:

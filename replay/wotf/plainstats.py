@@ -19,6 +19,7 @@ from ledger.events import MatchEnded, MatchOpened, TakenBack
 from ledger.filestore import FileStore
 from ledger.intervals import newcombe, rate, wilson
 from ledger.line import line_of
+from ledger.rows import tournament_id_of
 from ledger.stats import CARD_GROUPS, COLUMNS, MIN_MATCH_WIN, Filters, Table
 from replay.wotf.deckfacts import CardFacts, archetype, dbs_total, recorded_facts
 from replay.wotf.events import (
@@ -60,6 +61,7 @@ class MatchSummary:
     battles: list[tuple[int, str]] = field(default_factory=list)  # (realm, result)
     seizures: list[int] = field(default_factory=list)  # realms
     stones: list[list[str]] = field(default_factory=lambda: [["center"] for _ in range(7)])
+    tournament_id: str | None = None  # ledger.rows.tournament_id_of
 
 
 def summarize(path: str | os.PathLike, facts: CardFacts) -> MatchSummary:
@@ -69,7 +71,8 @@ def summarize(path: str | os.PathLike, facts: CardFacts) -> MatchSummary:
     if not isinstance(opened, MatchOpened):
         raise ValueError(f"{path}: seq 0 is not MatchOpened")
     summary = MatchSummary(opened.match_id, opened.ruleset, opened.tournament, opened.round,
-                           opened.table, _seats(opened, recorded_facts(opened, facts)))
+                           opened.table, _seats(opened, recorded_facts(opened, facts)),
+                           tournament_id=tournament_id_of(opened))
     walk = _PlainWalk(summary)
     for _seq, event in events[1:]:
         handler = _PLAIN_HANDLERS.get(type(event))
@@ -167,7 +170,8 @@ def summarize_all(paths: Iterable[str | os.PathLike], facts: CardFacts) -> list[
 def _finished(matches: list[MatchSummary], filters: Filters) -> list[MatchSummary]:
     return [m for m in matches if m.ended
             and (filters.ruleset is None or m.ruleset == filters.ruleset)
-            and (filters.tournament is None or m.tournament == filters.tournament)]
+            and (filters.tournament is None or m.tournament == filters.tournament)
+            and (filters.tournament_id is None or m.tournament_id == filters.tournament_id)]
 
 
 def _interval(wins: int, games: int) -> tuple:
@@ -292,18 +296,20 @@ def rulesets(matches: list[MatchSummary], filters: Filters) -> Table:
 
 
 def standings(matches: list[MatchSummary], filters: Filters) -> Table:
-    # pairing (tournament, round, table) -> player -> [opponent, game wins, game losses, games]
+    # pairing ((tournament id, name), round, table) -> player -> [opponent, game wins, game
+    # losses, games]; a tournament is its id and name (two of the same name ranked apart)
     pairings: dict[tuple, dict[str, list]] = defaultdict(dict)
     for m, seat, other, won in _seat_games(matches, filters):
         if m.tournament is None:
             continue
         me, them = m.seats[seat].player, m.seats[other].player
-        entry = pairings[(m.tournament, m.round, m.table)].setdefault(me, [them, 0, 0, 0])
+        entry = pairings[((m.tournament_id, m.tournament), m.round, m.table)].setdefault(
+            me, [them, 0, 0, 0])
         entry[0] = min(entry[0], them)
         entry[1] += won
         entry[2] += m.winner == other
         entry[3] += 1
-    totals: dict[tuple[str, str], dict] = {}
+    totals: dict[tuple[tuple, str], dict] = {}
     for (tournament, _round, _table), players in pairings.items():
         for player, (opponent, gw, gl, games) in players.items():
             t = totals.setdefault((tournament, player), {"matches": 0, "points": 0, "gw": 0,
@@ -317,12 +323,14 @@ def standings(matches: list[MatchSummary], filters: Filters) -> Table:
     rows = []
     for (tournament, player), t in totals.items():
         omw = [mwp[(tournament, o)] for o in t["opponents"]]
-        rows.append([tournament, 0, player, t["matches"], t["points"], t["gw"], t["games"],
-                     sum(omw) / len(omw)])
+        tid, name = tournament
+        rows.append([name, 0, player, t["matches"], t["points"], t["gw"], t["games"],
+                     sum(omw) / len(omw), tid])
     for row in rows:  # rank as SQL's rank(): 1 + the players strictly ahead
         key = (row[4], row[7], row[5])
-        row[1] = 1 + sum(1 for r in rows if r[0] == row[0] and (r[4], r[7], r[5]) > key)
-    rows.sort(key=lambda r: (r[0], r[1], r[2]))
+        row[1] = 1 + sum(1 for r in rows if (r[0], r[8]) == (row[0], row[8])
+                         and (r[4], r[7], r[5]) > key)
+    rows.sort(key=lambda r: (r[0], r[8] is not None, r[8] or "", r[1], r[2]))
     return Table("standings", COLUMNS["standings"], [tuple(r) for r in rows])
 
 
