@@ -30,6 +30,7 @@ from replay.wotf import api as wotf_api
 from tests.e2e.demo import ORGANIZER, running_demo
 from tests.e2e.helpers import api_call, start_server
 from tests.e2e.test_viewer_browser import Watched, _ended_match, _press, _replay
+from web.models import OptionOut
 from web.narration import players_of
 
 
@@ -284,7 +285,9 @@ def test_a_sandbox_lists_the_options_the_recorder_had_and_plays_another(demo, br
     labels = page.locator("#options li a").all_inner_texts()
     assert labels == [o["label"] for o in expected["options"]]
     shown = json.loads(_get(f"{base}/api/public/matches/{match_id}/sandbox?seq={n}"))
-    assert shown["seq"] == n and shown["prompt"]["options"] == expected["options"]
+    # as the API's model writes them (a turn option's ``subject``; null for the others)
+    assert shown["seq"] == n and shown["prompt"]["options"] == \
+        [OptionOut(**o).model_dump() for o in expected["options"]]
     taken = [o["decision"] for o in expected["options"]].index(recorded)
     assert page.get_attribute("#options li.recorded", "data-option") == str(taken)
     page.screenshot(path=str(shots / "sandbox.png"))
