@@ -17,8 +17,11 @@ ID = re.compile(r"\b[AB]\d+\b")
 
 
 def _ids(t: Table, seat: str, name: str) -> list[str]:
+    """The ids of ``seat``'s cards called ``name`` out of play: in hand, deck or abyss (the
+    end of round 1 may have discarded one, 403.5: the deal is the OS's randomness)."""
     player = t.omniscient()["players"][seat]
-    return [c["id"] for c in player["hand"] + player["deck"] if c["name"] == name]
+    return [c["id"] for c in player["hand"] + player["deck"] + player["abyss"]
+            if c["name"] == name]
 
 
 def _to_round_two(t: Table) -> None:
