@@ -8,10 +8,12 @@ command.
 3. the replay viewer, the stats dashboard, the players' tournament pages and the organizer
    console are served at http://127.0.0.1:5000 by the same waitress server as ``wonders
    serve`` (the organizer token printed at start, unless ``WONDERS_ORGANIZER_TOKEN`` sets it);
-   every tournament table having ended, a practice match between two of its players is set
+   each player's own link (their page ``/tournaments/<id>/me``) is printed by name
+   (:func:`web.demo_tournament.player_links`); every tournament table having ended, a
+   practice match between two of its players is set
    (:func:`web.demo_tournament.practice_table`: no part of the tournament) and the links to
    play it are printed -- each seat's and the judge's ``/play`` link and its viewer -- new
-   ones at each start.
+   ones at each start, as the players' links.
 
 A second run reuses the tournament already in the directory (and plays out any table a stopped
 run left unfinished).  ``--no-serve`` stops after step 2 and ``--port 0`` picks a free port, so
@@ -23,6 +25,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -55,8 +58,9 @@ def demo(directory: str, players: int, rounds: int, seed: int, host: str, port: 
     Open the printed URL: /tournaments/<id> is the tournament's page for players (pairings,
     results, standings), /organize the organizer console (sign in with the organizer token
     the server prints), /matches lists the matches (step through any of them), /stats shows
-    the dashboard; the /play links printed last are a practice match's seats and judge, to
-    play yourself (each seat in its own browser).  Stop the server with Ctrl-C.
+    the dashboard; each player's own link (their page) is printed by name; the /play links
+    printed last are a practice match's seats and judge, to play yourself (each seat in its
+    own browser).  Stop the server with Ctrl-C.
     """
     store = Path(directory)
     warehouse = store / "warehouse.duckdb"
@@ -70,12 +74,14 @@ def demo(directory: str, players: int, rounds: int, seed: int, host: str, port: 
     _serve(store, warehouse, host, port, tid, _practice(store, tid, seed))
 
 
-def _practice(store: Path, tid: str, seed: int) -> Practice:
-    """The practice table of the demo's tournament, with new tokens."""
+def _practice(store: Path, tid: str, seed: int) -> Newcomer:
+    """The demo's players with new player links, and its practice table with new tokens."""
     from ledger.stores import open_store
     from web import demo_tournament as demo
 
-    return demo.practice_table(demo.organizer(open_store(store), seed), tid)
+    org = demo.organizer(open_store(store), seed)
+    return Newcomer(org.load(tid).name, tid, demo.player_links(org, tid),
+                    demo.practice_table(org, tid))
 
 
 def _simulate(store: Path, players: int, rounds: int, seed: int, game_name: str) -> str:
@@ -144,7 +150,7 @@ def _ingest(store: Path, warehouse: Path) -> None:
 
 
 def _serve(store: Path, warehouse: Path, host: str, port: int, tid: str,
-           practice: Practice) -> None:
+           newcomer: Newcomer) -> None:
     from web.config import Settings
     from web.dashboard import WAREHOUSE_ENV
     from web.errors import ConfigError
@@ -168,11 +174,42 @@ def _serve(store: Path, warehouse: Path, host: str, port: int, tid: str,
             which = ("the one WONDERS_ORGANIZER_TOKEN sets" if "(not shown)" in line
                      else "the token above; set WONDERS_ORGANIZER_TOKEN to choose it")
             click.echo(f"organizer console: {where[0]}/organize  —  sign in with {which}")
-            click.echo(practice_block(practice, where[0]))
+            click.echo(players_block(newcomer, where[0]))
+            click.echo(practice_block(newcomer.practice, where[0]))
     try:
         serve(settings, host, port, 8, announce=announce)
     except CannotListenError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+@dataclass(frozen=True)
+class Newcomer:
+    """What the demo gives a newcomer at each start: the tournament (its name and id), its
+    players' new player-link tokens by name, and the practice table."""
+
+    tournament: str
+    tournament_id: str
+    players: dict[str, str]
+    practice: Practice
+
+
+def players_block(newcomer: Newcomer, base: str) -> str:
+    """The lines naming each player's own link (their page, ``/tournaments/<id>/me``) at
+    ``base``; one line saying why when no player can have one."""
+    from web.api.tournaments import player_link
+
+    head = "each player's own page"
+    if not newcomer.players:
+        return (f"{head}: none ({newcomer.tournament}'s players never had a player link and "
+                f"round 1 is paired: a demo made before they had them; give the demo another "
+                f"--dir)")
+    width = max(len(name) for name in newcomer.players) + 1
+    return "\n".join([f"{head}, by name (their registration and decklist):",
+                      *(f"  {name + ':':<{width}} "
+                        f"{player_link(newcomer.tournament_id, token, base)}"
+                        for name, token in newcomer.players.items()),
+                      "  (a player link signs its browser in as that player; each start of "
+                      "the demo gives new links)"])
 
 
 def practice_block(practice: Practice, base: str) -> str:

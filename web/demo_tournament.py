@@ -14,6 +14,11 @@ Everything the games depend on comes from the seed: the decks dealt, each table'
 (the organizer's ``chance``), the bots and the chance they meet.  The tokens and the times
 written are not (the organizer's own: the OS's randomness and the clock).
 
+Each player is given a player link once registered (before round 1 is paired: after it the
+tool gives a first link to no one), and each start of the demo gives them new ones
+(:func:`player_links`) that it prints by name: a newcomer opens a player's own page
+(``/tournaments/<id>/me``).
+
 Every tournament table is played to its end, so no seat of it has anything left to do: the
 newcomer's table is a practice match (:func:`practice_table`), outside the tournament, between
 its first two players with their decks, left at its first prompt, whose seat and judge tokens
@@ -73,6 +78,8 @@ def create(org: Organizer, game_name: str, players: int, seed: int) -> Tournamen
     for player in player_names(players):
         key = keys[rng.randrange(len(keys))]
         org.register(tid, player, decklist(presets[key]), preset=key)
+    for player in player_names(players):  # a first link, while round 1 is not paired
+        org.reissue_player_link(tid, player)
     return org.load(tid)
 
 
@@ -109,6 +116,20 @@ def play(org: Organizer, t: Tournament, match_id: str, seed: int) -> None:
     recorder = Recorder.resume(org.store, org.pool_of(t), match_id,
                                rng=random.Random(f"chance:{match_seed}"))
     play_out(recorder, match_seed, BOTS)
+
+
+def player_links(org: Organizer, tournament_id: str) -> dict[str, str]:
+    """Each player's new player-link token, by name, in registration order: every start of the
+    demo gives them new ones (only their hashes are kept, in ``PlayerLinkReissued``), and the
+    links printed before stop working.  A player who never had a link is left out (after round
+    1 the tournament tool gives none: a tournament an older demo made)."""
+    t = org.load(tournament_id)
+    tokens: dict[str, str] = {}
+    for player in t.players.values():
+        if t.can_reissue_link(player):
+            _t, name, token = org.reissue_player_link(tournament_id, player.name)
+            tokens[name] = token
+    return tokens
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,10 @@
 The demo's tournament was simulated as bare match files (tournament, round and table fields,
 no tournament log): ``/tournaments`` and ``/organize`` showed nothing.  Now, after a real
 ``wonders demo --no-serve`` (a subprocess) of each game into one store: each game's tournament
-has its log -- created with 50-minute rounds, named players registered with shipped decks,
-every round paired and started -- every table's match has ended, the players' public page
-lists the tournament with its standings, and ``wonders tournament standings`` ranks every
-player.  The same ``--seed`` plays the same games again (each table's set-up too: the
+has its log -- created with 50-minute rounds, named players registered with shipped decks and
+given a player link each, every round paired and started -- every table's match has ended,
+the players' public page lists the tournament with its standings, and ``wonders tournament
+standings`` ranks every player.  The same ``--seed`` plays the same games again (each table's set-up too: the
 organizer's ``chance``), another seed other games; the tokens and times are not compared.
 """
 
@@ -56,12 +56,15 @@ def test_the_store_has_the_tournament_log_every_round_started_every_match_ended(
     events = FileTournamentBook(store).events(tid)
     kinds = [e["type"] for e in events]
     assert kinds == (["TournamentCreated"] + ["PlayerRegistered"] * PLAYERS
+                     + ["PlayerLinkReissued"] * PLAYERS  # a first link each, before round 1
                      + ["RoundPaired", "RoundStarted"] * ROUNDS)
     created = events[0]
     assert (created["game"], created["round_minutes"]) == (game, 50)
     registered = [e for e in events if e["type"] == "PlayerRegistered"]
     assert [e["player"] for e in registered] == player_names(PLAYERS)
     assert all(e["preset"] and e["cards"] for e in registered)  # a shipped deck, pasted
+    linked = [e for e in events if e["type"] == "PlayerLinkReissued"]
+    assert [e["player"] for e in linked] == player_names(PLAYERS)
     t = fold(events)
     assert [r.bye is not None for r in t.rounds] == [True] * ROUNDS
     ids = t.match_ids()

@@ -17,8 +17,11 @@ ID = re.compile(r"\b[AB]\d+\b")
 
 
 def _ids(t: Table, seat: str, name: str) -> list[str]:
+    """The ids of ``seat``'s cards called ``name`` out of play: in hand, deck or abyss (the
+    end of round 1 may have discarded one, 403.5: the deal is the OS's randomness)."""
     player = t.omniscient()["players"][seat]
-    return [c["id"] for c in player["hand"] + player["deck"] if c["name"] == name]
+    return [c["id"] for c in player["hand"] + player["deck"] + player["abyss"]
+            if c["name"] == name]
 
 
 def _to_round_two(t: Table) -> None:
@@ -34,9 +37,14 @@ def _to_round_two(t: Table) -> None:
 
 @pytest.fixture
 def turn(tmp_path) -> tuple[Table, dict, list[str]]:
-    """A's turn in round 2 with two Sky Roc of the North and two Cloud Veil in hand, and a
-    Tempest Bell (Tap Free: an activated ability) in each of realms 1 and 2."""
     t = Table(tmp_path)
+    return (t, *two_copies_turn(t))
+
+
+def two_copies_turn(t: Table) -> tuple[dict, list[str]]:
+    """A's turn in round 2 with two Sky Roc of the North and two Cloud Veil in hand, and a
+    Tempest Bell (Tap Free: an activated ability) in each of realms 1 and 2: the prompt (as
+    seat A's) and the bells' ids.  ``t``: a new table (its API in-process or a real server's)."""
     _to_round_two(t)
     if t.prompt("judge")["prompt"]["seat"] == "B":
         status, data = t.decide("B", {"type": "Passed"})
@@ -52,7 +60,7 @@ def turn(tmp_path) -> tuple[Table, dict, list[str]]:
             {"op": "resource", "seat": "A", "resource": "actions", "value": 3}])
     pending = t.prompt("A")["prompt"]
     assert pending["kind"] == "turn" and pending["seat"] == "A"
-    return t, pending, bells
+    return pending, bells
 
 
 def test_two_copies_of_a_card_give_options_that_read_differently(turn):

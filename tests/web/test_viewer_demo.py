@@ -201,3 +201,72 @@ def test_a_busy_port_is_one_line_naming_the_way_out(tmp_path):
     assert done.stderr == (f"error: cannot listen on 127.0.0.1:{port}: address already in use "
                            f"(another server is running there? choose another --port, or "
                            f"--port 0 for any free port)\n")
+
+
+def _player_links(lines: list[str]) -> dict[str, str]:
+    """The players' block: each player's own link by their name."""
+    start = next(i for i, line in enumerate(lines) if line.startswith("each player's own page"))
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("  (a player link"))
+    rows = [line.strip().rsplit(" ", 1) for line in lines[start + 1:end]]
+    return {name.strip().rstrip(":"): link for name, link in rows}
+
+
+def test_the_demo_prints_each_players_own_link_and_it_opens_their_page(tmp_path):
+    """Issue: the demo's players had no player link (registered at the desk, never given
+    one), so a newcomer could not open a player's own page (/tournaments/<id>/me).  Each
+    player now gets a link at registration, and each start of the demo gives them new ones and
+    prints them by name: each opens that player's page (their name, their list, final: round 1
+    is paired).  A second start's links replace the first's, which then are refused."""
+    from web.demo_tournament import player_names
+
+    data = tmp_path / "d"
+    proc, lines = _start_demo(data)
+    try:
+        url = _url(lines)
+        links = _player_links(lines)
+        assert list(links) == player_names(2), lines
+        for name, link in links.items():
+            assert link.startswith(f"{url}/tournaments/demo-cup/me?token="), link
+            status, page = _play_page(link)
+            assert status == 200 and f"<h1>{name}</h1>" in page, (name, status)
+            assert 'id="final"' in page and "Round 1 is paired" in page
+        others = [n for n in player_names(2) if n != "Amara Okafor"]
+        status, page = _play_page(links["Amara Okafor"])
+        assert not any(f"<h1>{n}</h1>" in page for n in others)
+    finally:
+        _stop(proc)
+    proc, again = _start_demo(data)
+    try:
+        fresh = _player_links(again)
+        assert list(fresh) == player_names(2) and fresh["Amara Okafor"] != links["Amara Okafor"]
+        assert _play_page(links["Amara Okafor"].replace(url, _url(again)))[0] == 403
+        assert _play_page(fresh["Amara Okafor"])[0] == 200
+    finally:
+        _stop(proc)
+
+
+def test_a_tournament_whose_players_never_had_links_says_so_in_one_line(tmp_path):
+    """A demo directory from before the players had links (their tables paired): no player
+    can be given a first one after round 1 (the tournament tool refuses), so the demo says
+    so instead of a link, and still serves."""
+    from ledger.stores import open_store
+    from replay.games import game
+    from web import demo_tournament
+    from web.api.organizer import preset_decks
+
+    org = demo_tournament.organizer(open_store(tmp_path / "d"), 1)
+    org.create("Demo Cup", "demo-cup", None, "wotf", demo_tournament.ROUND_MINUTES)
+    presets = preset_decks(game("wotf"), org.pool_for("wotf"))
+    key = sorted(presets)[0]
+    for name in demo_tournament.player_names(2):  # registered at the desk, as before
+        org.register("demo-cup", name, demo_tournament.decklist(presets[key]), preset=key)
+    t, tables = org.start_round("demo-cup")
+    demo_tournament.play(org, t, tables[0].match_id, 1)
+    proc, lines = _start_demo(tmp_path / "d")
+    try:
+        (said,) = [line for line in lines if line.startswith("each player's own page")]
+        assert said == ("each player's own page: none (Demo Cup's players never had a player "
+                        "link and round 1 is paired: a demo made before they had them; give the "
+                        "demo another --dir)\n")
+    finally:
+        _stop(proc)
