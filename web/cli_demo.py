@@ -204,7 +204,7 @@ def players_block(newcomer: Newcomer, base: str) -> str:
                 f"round 1 is paired: a demo made before they had them; give the demo another "
                 f"--dir)")
     width = max(len(name) for name in newcomer.players) + 1
-    return "\n".join([f"{head}, by name (their registration and decklist):",
+    return "\n".join([f"{head}, by name (their rounds, standing and decklist):",
                       *(f"  {name + ':':<{width}} "
                         f"{player_link(newcomer.tournament_id, token, base)}"
                         for name, token in newcomer.players.items()),

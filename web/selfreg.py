@@ -8,10 +8,12 @@ organizer's own checks (:meth:`~web.tournaments.Organizer.self_register` goes th
 land on their player page, which shows once their **player link**
 (``/tournaments/<id>/me?token=…``): with it they see their registered list and replace it
 (``DecklistReplaced``) until registration closes or round 1 is paired; after that the link
-shows the list, final.  Only hashes are kept: the key's in ``RegistrationOpened``, the player
-token's in their ``PlayerRegistered``.  A lost link is replaced by the organizer (console, API,
-CLI: ``PlayerLinkReissued``, the new token's hash): the old link, and a session opened with it,
-stop working at once; a player registered at the desk may be given a link this way too.
+shows the list, final, under their day (:mod:`web.player_day`: this round's table, opponent,
+seat and result, their earlier rounds, their standing).  Only hashes are kept: the key's in
+``RegistrationOpened``, the player token's in their ``PlayerRegistered``.  A lost link is
+replaced by the organizer (console, API, CLI: ``PlayerLinkReissued``, the new token's hash): the
+old link, and a session opened with it, stop working at once; a player registered at the desk
+may be given a link this way too.
 
 Like ``/play``: opening the player link keeps the token's *hash* in the signed session cookie
 and redirects to the bare ``/tournaments/<id>/me`` (the token leaves the address bar); every
@@ -41,6 +43,7 @@ from ledger.tournament import (
 from web.api.tournaments import organizer
 from web.errors import ForbiddenError, IllegalError, NotFoundError
 from web.play import same_origin_posts
+from web.player_day import player_day
 from web.tokens import hash_token
 
 bp = Blueprint("selfreg", __name__)
@@ -177,7 +180,8 @@ def _player_page(t: Tournament, digest: str | None, status: int = 200,
                     _external=True) if new else None)
     values: dict[str, Any] = {"t": t, "player": player, "csrf": _csrf(), "error": error,
                               "refused": refused, "link": link, "form": form or {},
-                              "game": _game(t)}
+                              "game": _game(t),
+                              "day": player_day(t, player) if player is not None else None}
     return render_template("register_player.html", **values), status
 
 

@@ -36,6 +36,7 @@ from ledger.tournament import (
     Result,
     Round,
     Standing,
+    Table,
     Tournament,
     TournamentError,
     player_key,
@@ -96,13 +97,20 @@ def _load(tournament_id: str) -> Tournament:
         raise NotFoundError(f"no tournament {tournament_id[:120]!r} here") from None
 
 
-def _round_page(t: Tournament, number: int, with_standings: bool) -> str:
+def readable_results(t: Tournament) -> tuple[dict[str, Result], set[str]]:
+    """The results that can be read and the matches that can't (each logged: the whole
+    message is the operator's; a page says only which table)."""
     results, damaged = organizer().readable_results(t)
-    for match_id, exc in damaged.items():  # the whole message is the operator's
+    for match_id, exc in damaged.items():
         log.error("%s: match %s left out: %s", request.path, match_id, exc)
+    return results, set(damaged)
+
+
+def _round_page(t: Tournament, number: int, with_standings: bool) -> str:
+    results, damaged = readable_results(t)
     played = t.rounds[number - 1] if number else None
     wanted = request.args.get("player", "").strip()[:MAX_QUERY]
-    seatings = seatings_of(played, results, set(damaged)) if played is not None else []
+    seatings = seatings_of(played, results, damaged) if played is not None else []
     shown = [s for s in seatings if is_found(wanted, s.player)] if wanted else seatings
     ranked = standings(t, results) if with_standings else None
     return render_template(
@@ -141,16 +149,35 @@ def seatings_of(played: Round, results: dict[str, Result],
                 damaged: set[str] | None = None) -> list[Seating]:
     """Every player of the round once, by name (case and accents aside), the bye included;
     a table whose match is in ``damaged`` (its stored data cannot be read) is "unreadable"."""
-    out = []
-    for tb in played.tables:
-        result = results.get(tb.match_id or "")
-        for seat, player, opponent in (("A", tb.a, tb.b), ("B", tb.b, tb.a)):
-            outcome = ("unreadable" if tb.match_id in (damaged or set())
-                       else _outcome(seat, tb.match_id, result, played.started))
-            out.append(Seating(player, tb.table, seat, opponent, outcome, tb.match_id))
+    out = [s for tb in played.tables for s in _table_seatings(played, tb, results, damaged)]
     if played.bye is not None:
         out.append(Seating(played.bye, None, "", "", "bye", None))
     return sorted(out, key=lambda s: (player_key(s.player), s.player))
+
+
+def seating_of(played: Round, player: str, results: dict[str, Result],
+               damaged: set[str] | None = None) -> Seating | None:
+    """``player``'s line of the round (their name as registered), as :func:`seatings_of`
+    gives it, or ``None``: not paired in it (dropped before it, or entered after it)."""
+    if played.bye == player:
+        return Seating(player, None, "", "", "bye", None)
+    for tb in played.tables:
+        if player in (tb.a, tb.b):
+            return next(s for s in _table_seatings(played, tb, results, damaged)
+                        if s.player == player)
+    return None
+
+
+def _table_seatings(played: Round, tb: Table, results: dict[str, Result],
+                    damaged: set[str] | None) -> list[Seating]:
+    """A table's two lines, seat A's then seat B's."""
+    result = results.get(tb.match_id or "")
+    out = []
+    for seat, player, opponent in (("A", tb.a, tb.b), ("B", tb.b, tb.a)):
+        outcome = ("unreadable" if tb.match_id in (damaged or set())
+                   else _outcome(seat, tb.match_id, result, played.started))
+        out.append(Seating(player, tb.table, seat, opponent, outcome, tb.match_id))
+    return out
 
 
 def _outcome(seat: str, match_id: str | None, result: Result | None, started: bool) -> str:
@@ -174,7 +201,7 @@ def _plain(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
-def _unreadable(t: Tournament, damaged: dict[str, LedgerError]) -> list[str]:
+def _unreadable(t: Tournament, damaged: set[str]) -> list[str]:
     """"round 1 table 2" for each table whose match cannot be read (no path, no byte of it)."""
     return [f"round {r.number} table {tb.table}" for r in t.rounds for tb in r.tables
             if tb.match_id in damaged]
