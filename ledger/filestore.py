@@ -127,8 +127,10 @@ class FileStore(Store):
     """A directory of ``<match_id>.jsonl`` files."""
 
     def __init__(self, root: str | os.PathLike, clock: Callable[[], str] = now_iso,
-                 open_files: int = 256, verified_files: int = VERIFIED_FILES):
+                 open_files: int = 256, verified_files: int = VERIFIED_FILES,
+                 now_ns: Callable[[], int] = time.time_ns):
         self.root = Path(root)
+        self._now_ns = now_ns
         try:
             self.root.mkdir(parents=True, exist_ok=True)
         except (FileExistsError, NotADirectoryError):

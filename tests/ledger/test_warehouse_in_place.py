@@ -299,3 +299,35 @@ def test_a_local_cluster_of_workers_finds_the_edit(store, tmp_path, monkeypatch)
     report = ingest(store, db, facts(), jobs=2)
     assert [(p.file, p.kind) for p in report.problems] == [(f"{victim}.jsonl", "corrupt")]
     assert (report.unchanged, report.events) == (4, 0)
+
+
+def test_a_postgresql_row_of_an_earlier_line_edited_or_deleted_is_reported(store, tmp_path,
+                                                                          pg_url):
+    """An ``UPDATE`` of an earlier event's row (someone with access to the database editing
+    the log), its match's head as it was: the match's version moves (the events table's
+    trigger counts the change on the match's row), so the ingest reads it again and reports
+    the broken chain by name; a ``DELETE`` of a row too."""
+    pg = open_store(pg_url)
+    try:
+        for path in sorted(store.glob("*.jsonl")):
+            pg.import_lines(path.read_bytes(), path.name)
+        db = tmp_path / "pg.duckdb"
+        assert ingest(pg_url, db, facts()).new == 5
+        with pg._conn() as conn:  # the time of seq 3, one digit changed: the same length
+            line = bytes(conn.execute("SELECT line FROM wonders_events WHERE match_id = "
+                                      "'p-0003' AND seq = 3").fetchone()[0])
+            at = line.index(b'"at":"') + len(b'"at":"2026-01-01T00:00:00.00')
+            edited = line[:at] + (b"1" if line[at:at + 1] != b"1" else b"2") + line[at + 1:]
+            conn.execute("UPDATE wonders_events SET line = %s WHERE match_id = 'p-0003' AND "
+                         "seq = 3", [edited])
+            conn.execute("DELETE FROM wonders_events WHERE match_id = 'p-0001' AND seq = 2")
+        report = ingest(pg_url, db, facts())
+        assert sorted((p.file, p.kind) for p in report.problems) == [
+            ("p-0001.jsonl", "corrupt"), ("p-0003.jsonl", "corrupt")]
+        assert "p-0003.jsonl:4" in dict((p.file, p.message) for p in report.problems)[
+            "p-0003.jsonl"]
+        assert (report.unchanged, report.events) == (3, 0)
+        again = ingest(pg_url, db, facts())  # still reported (the match's version still moved)
+        assert sorted(p.file for p in again.problems) == ["p-0001.jsonl", "p-0003.jsonl"]
+    finally:
+        pg.close()
