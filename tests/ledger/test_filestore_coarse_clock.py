@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 
 import ledger.filestore as filestore
+from ledger.errors import IntegrityError
 from ledger.filestore import FileStore
 from ledger.fileversion import GRANULARITY_NS
 from tests.ledger.contract.matches import ended, notes, opened
@@ -105,7 +106,10 @@ def test_a_same_size_edit_in_the_tick_of_a_listing_is_seen(coarse, monkeypatch):
     work = Work(monkeypatch)
     assert store.info("m-1").winner == "A" and work.infos == 1
     _flip_winner(path)  # the same stat as the look above
-    assert store.info("m-1").winner == "B"  # not the kept summary: it was taken unsettled
+    # not the kept summary (winner A: it was taken unsettled): the file read again, and its
+    # edited line found (its hash no longer checks)
+    with pytest.raises(IntegrityError, match=r"m-1\.jsonl:5"):
+        store.info("m-1")
     assert work.infos == 2
 
 
