@@ -95,3 +95,14 @@ def test_an_edit_from_a_session_with_another_search_path_is_counted(postgres_clu
             conn.execute(f"DELETE FROM {schema}.wonders_events WHERE match_id = 'm-1' AND "
                          f"seq = 2")
         assert not same_version(first, store.versions()["m-1"])
+
+
+def test_a_truncate_of_the_events_moves_every_version(pg_url):
+    with open_store(pg_url) as store:
+        for match_id in ("m-1", "m-2"):
+            store.create(opened(match_id))
+        first = store.versions()
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            conn.execute("TRUNCATE wonders_events")
+        now = store.versions()
+        assert not any(same_version(first[m], now[m]) for m in ("m-1", "m-2"))
