@@ -31,11 +31,15 @@ Beside the protocol (:class:`ledger.store.Store`) it keeps what only a directory
 :meth:`FileStore.read_file` and :meth:`FileStore.torn_tail`.  :meth:`FileStore.head` is cheap:
 one ``fstat`` while a file is as this store last saw it (device, inode, size, mtime, ctime),
 else one read of its last lines -- so incremental readers (the web's tables, the viewer's
-listing, ``wonders ingest``) ask the protocol, never the file system; :meth:`FileStore.identity`
-is one ``stat`` (the file's inode and ctime).  :meth:`FileStore.append` costs a ``statx`` of
-the path under the lock while the file ends where this store's last append left it (no read
-of the file; the lock and the ``statx`` keep the GIL, :mod:`ledger.gilcalls`), and
-:meth:`FileStore.close` closes the descriptors it keeps.
+listing, ``wonders ingest``) ask the protocol, never the file system; :meth:`FileStore.versions`
+is one ``stat`` per match (the file's inode and ctime).  A head or summary kept from a look
+within :data:`ledger.fileversion.GRANULARITY_NS` of the file's last change (a coarse file
+system clock could hide a same-size edit in that tick) is never trusted by a later look: it
+is read again, and the file's version is ``None``, until the file is older ("racy clean",
+:mod:`ledger.fileversion`); the wall clock is read only when a file is read, never on a hit.
+:meth:`FileStore.append` costs a ``statx`` of the path under the lock while the file ends
+where this store's last append left it (no read of the file; the lock and the ``statx`` keep
+the GIL, :mod:`ledger.gilcalls`), and :meth:`FileStore.close` closes the descriptors it keeps.
 """
 
 from __future__ import annotations
@@ -127,8 +131,13 @@ class FileStore(Store):
     """A directory of ``<match_id>.jsonl`` files."""
 
     def __init__(self, root: str | os.PathLike, clock: Callable[[], str] = now_iso,
-                 open_files: int = 256, verified_files: int = VERIFIED_FILES):
+                 open_files: int = 256, verified_files: int = VERIFIED_FILES,
+                 now_ns: Callable[[], int] = time.time_ns):
         self.root = Path(root)
+        #: The wall clock (ns) a read is dated by, to tell a settled file
+        #: (:mod:`ledger.fileversion`); a seam: a test looks from past a coarse file-system
+        #: clock's tick with it, or plays such a clock.
+        self.now_ns = now_ns
         try:
             self.root.mkdir(parents=True, exist_ok=True)
         except (FileExistsError, NotADirectoryError):
@@ -141,11 +150,13 @@ class FileStore(Store):
         # the ``verified_files`` files read last (see :data:`VERIFIED_FILES`).
         self._verified: OrderedDict[Path, tuple[int, int, int, list[Envelope]]] = OrderedDict()
         self._verified_files = verified_files
-        # Heads this process has read, per file: ((device, inode, size, mtime, ctime), head).
-        self._heads: dict[Path, tuple[fileversion.Identity, Head]] = {}
+        # Heads this process has read, per file: (the file's version when read -- its
+        # (device, inode, size, mtime, ctime), or an Unsettled one that equals no later
+        # stat: :func:`ledger.fileversion.version` --, head).
+        self._heads: dict[Path, tuple[Hashable, Head]] = {}
         # Summaries this process has read, per file, the same way (only of whole batches: a
         # torn tail's verdict depends on its writer's lock, so such a file is read each time).
-        self._infos: dict[Path, tuple[fileversion.Identity, MatchInfo]] = {}
+        self._infos: dict[Path, tuple[Hashable, MatchInfo]] = {}
         # The files this store appends to, kept open (each knows where the last append left it).
         self._files = OpenFiles(functools.partial(_path_in, self.url), open_files)
 
@@ -437,7 +448,7 @@ class FileStore(Store):
         """Another store on this directory that keeps no verified lines: each :meth:`read`
         checks every line (this store trusts the lines it verified once while the end of the
         last one is where it was: an edit in place that leaves the hash field passes that)."""
-        return FileStore(self.root, self.clock, verified_files=0)
+        return FileStore(self.root, self.clock, verified_files=0, now_ns=self.now_ns)
 
     def torn_tail(self, match_id: str) -> TornTail | None:
         """The unfinished batch a crashed writer left at the end of a match file, if any.
@@ -496,18 +507,25 @@ class FileStore(Store):
     def info(self, match_id: str) -> MatchInfo:
         return self.info_of(self._existing(match_id))
 
-    def versions(self, match_ids: Iterable[str]) -> dict[str, Hashable]:
-        """Each match file's :func:`ledger.fileversion.identity` (device, inode, size, mtime,
-        ctime): one ``stat`` per match, the key this store's summaries are kept under
-        (:meth:`info_of`), so a version moves exactly when they are read again.  (Not
-        "racy clean" as the tournament book is: a same-size edit within one tick of a coarse
-        file system clock is missed here as by the summaries.)"""
-        out: dict[str, Hashable] = {}
-        for match_id in match_ids:
+    def versions(self, match_ids: Iterable[str] | None = None) -> dict[str, str | None]:
+        """Each match file's inode and change time (``"<inode>:<ctime ns>"``): one ``stat``
+        per match.  Any write to a file moves its ctime (and so does setting its mtime back);
+        a file written anew (an editor saving beside and renaming, a copy of the store) has
+        another inode; the device is left out (its number can change when the same disk is
+        mounted again, the bytes being the same).  ``None`` for a file last changed within
+        :data:`ledger.fileversion.GRANULARITY_NS` of now: a coarse file-system clock could
+        give a same-size edit in that tick the same ctime (:mod:`ledger.fileversion`)."""
+        read_at = self.now_ns()  # before the stats, so before any read the caller makes
+        if match_ids is None:
+            paths = [(path.name[:-len(SUFFIX)], path) for path in self.files()]
+        else:
+            paths = [(match_id, self.path(match_id)) for match_id in match_ids]
+        out: dict[str, str | None] = {}
+        for match_id, path in paths:
             try:
-                out[match_id] = fileversion.identity(os.stat(self.path(match_id)))
-            except FileNotFoundError:
-                continue
+                out[match_id] = _version(os.stat(path), read_at)
+            except OSError:
+                continue  # removed meanwhile (or not to be looked at: its head says why)
         return out
 
     def head(self, match_id: str) -> Head:
@@ -521,28 +539,13 @@ class FileStore(Store):
                 key = _as_last_seen(stat)
                 hit = self._heads.get(path)
                 if hit is not None and hit[0] == key:
-                    return hit[1]
+                    return hit[1]  # (an unsettled version equals no key: read again)
+                read_at = self.now_ns()  # before the read: a write after it moves the stat
                 head = _head_of(handle.fileno(), stat.st_size, path)
         except FileNotFoundError:
             raise MatchNotFoundError(f"no match {match_id!r} in this store") from None
-        self._heads[path] = (key, head)
+        self._heads[path] = (fileversion.version(stat, read_at), head)
         return head
-
-    def identity(self, match_id: str) -> str:
-        """The file's inode and change time (:func:`_identity`): one ``stat``."""
-        try:
-            return _identity(os.stat(self._existing(match_id)))
-        except FileNotFoundError:
-            raise MatchNotFoundError(f"no match {match_id!r} in this store") from None
-
-    def identities(self) -> dict[str, str]:
-        out = {}
-        for path in self.files():
-            try:
-                out[path.name[:-len(SUFFIX)]] = _identity(os.stat(path))
-            except OSError:
-                continue  # removed meanwhile (or not to be looked at: its head says why)
-        return out
 
     def export_lines(self, match_id: str) -> bytes:
         """The file's bytes up to the end of its last whole batch (a torn tail left out).  A
@@ -600,18 +603,20 @@ class FileStore(Store):
         whole batches, and the torn tail after them if a crash left one (read-only).
 
         Read again only when the file changed (its device, inode, size, mtime or ctime, by one
-        ``fstat``): listing a day's matches, every one of which has ended, would otherwise
-        read every byte of the store for each request (``GET /api/matches`` took 5 s with 400
-        matches)."""
+        ``fstat``), or when it was last read within one tick of a coarse file-system clock of
+        its last change (:mod:`ledger.fileversion`): listing a day's matches, every one of
+        which has ended, would otherwise read every byte of the store for each request
+        (``GET /api/matches`` took 5 s with 400 matches)."""
         with open(path, "rb") as handle:
-            key = _as_last_seen(os.fstat(handle.fileno()))
+            stat = os.fstat(handle.fileno())
             hit = self._infos.get(path)
-            if hit is not None and hit[0] == key:
-                return hit[1]
+            if hit is not None and hit[0] == _as_last_seen(stat):
+                return hit[1]  # (an unsettled version equals no key: read again)
+            read_at = self.now_ns()  # before the read: a write after it moves the stat
             data = handle.read()
         info = self._info_of(path, data)
         if info.torn_tail is None:
-            self._infos[path] = (key, info)
+            self._infos[path] = (fileversion.version(stat, read_at), info)
         return info
 
     def _info_of(self, path: Path, data: bytes) -> MatchInfo:
@@ -820,15 +825,17 @@ def _as_last_seen(stat: os.stat_result) -> tuple[int, int, int, int, int]:
     :func:`ledger.fileversion.identity`): a match file only grows, a cut torn tail changes
     its size, and a file edited by hand to the same size with its mtime set back (``cp -p``,
     ``touch -d``) still changes its ctime, so an unchanged key is an unchanged file (the
-    heads and summaries kept per file are keyed on it)."""
+    heads and summaries kept per file are keyed on it, and kept only once the file is settled:
+    :func:`ledger.fileversion.version`)."""
     return fileversion.identity(stat)
 
 
-def _identity(stat: os.stat_result) -> str:
-    """:meth:`FileStore.identity`: ``inode:ctime`` (ns).  Any write to the file moves its
-    ctime, and so does putting its mtime back; a file written anew (an editor saving beside
-    and renaming, a copy of the store) has another inode.  The device is left out: its number
-    can change when the same disk is mounted again, the bytes being the same."""
+def _version(stat: os.stat_result, read_at_ns: int) -> str | None:
+    """:meth:`FileStore.versions` of a file found so at ``read_at_ns``: ``inode:ctime`` (ns)
+    once it :func:`~ledger.fileversion.is_settled`, else ``None`` (the format warehouses
+    written before the rule recorded as ``matches.store_identity``: they keep matching)."""
+    if not fileversion.is_settled(stat, read_at_ns):
+        return None
     return f"{stat.st_ino}:{stat.st_ctime_ns}"
 
 

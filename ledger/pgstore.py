@@ -15,7 +15,9 @@ The same protocol as the file store (:class:`ledger.store.Store`, held to the sa
 * ``wonders_matches`` -- one row per match: what a listing filters on (game, tournament,
   round, table, players), where the stream ends (``length``, ``last_hash``, ``size``: the
   :class:`~ledger.store.Head`, whose digest of the last line the server computes from that
-  line's row) and how it ended.  An append is **one statement** that moves
+  line's row), how it ended, and ``edits``, how many statements changed or removed its lines
+  in place (:data:`EDIT_TRIGGERS`: the store never does; with the row's ``xmin``, the match's
+  version, :meth:`PgStore.versions`).  An append is **one statement** that moves
   the head only from where the writer last saw it (``UPDATE … WHERE length = … AND
   last_hash = …``) and inserts the batch's lines only if it moved; it runs on an autocommit
   connection, so it is its own transaction, and it is the append's only round trip (a
@@ -57,7 +59,7 @@ import contextlib
 import json
 import select
 import time
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from ledger.codec import GENESIS, Stored, decode_line, encode_line, now_iso
@@ -120,7 +122,8 @@ CREATE TABLE IF NOT EXISTS wonders_matches (
     size       bigint NOT NULL,
     ended      boolean NOT NULL DEFAULT false,
     winner     text,
-    reason     text
+    reason     text,
+    edits      bigint NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS wonders_events (
     match_id text NOT NULL,
@@ -143,6 +146,49 @@ CREATE TABLE IF NOT EXISTS wonders_tournament_events (
     PRIMARY KEY (tournament_id, seq)
 );
 """
+
+#: What makes an edit in place of a match's lines move its version (:meth:`PgStore.versions`):
+#: ``wonders_matches.edits`` counts the statements that changed or removed rows of the match in
+#: ``wonders_events`` other than the store's (which only inserts them, and deletes them with
+#: their match's row: a create rolled back), by statement-level triggers -- an ``UPDATE``
+#: (each match of the old and the new rows), a ``DELETE`` (each match whose rows went), a
+#: ``TRUNCATE`` (every match).
+#: The count moves the match's row, so its ``xmin`` too.  Inserts fire nothing: an append
+#: costs what it did.  The function finds ``wonders_matches`` where it was made (its
+#: ``search_path`` kept), whatever the editing session's is.  Made with the tables, and added
+#: to a database made before when it is opened (:func:`_add_edit_triggers`).
+EDIT_TRIGGERS = """
+ALTER TABLE wonders_matches ADD COLUMN IF NOT EXISTS edits bigint NOT NULL DEFAULT 0;
+CREATE OR REPLACE FUNCTION wonders_events_edited() RETURNS trigger LANGUAGE plpgsql
+SET search_path FROM CURRENT AS $$
+BEGIN
+  IF TG_OP = 'TRUNCATE' THEN
+    UPDATE wonders_matches SET edits = edits + 1;
+  ELSIF TG_OP = 'UPDATE' THEN
+    UPDATE wonders_matches SET edits = edits + 1 WHERE match_id IN (
+      SELECT match_id FROM wonders_old UNION SELECT match_id FROM wonders_new);
+  ELSE
+    UPDATE wonders_matches SET edits = edits + 1 WHERE match_id IN (
+      SELECT match_id FROM wonders_old);
+  END IF;
+  RETURN NULL;
+END $$;
+DROP TRIGGER IF EXISTS wonders_events_updated ON wonders_events;
+CREATE TRIGGER wonders_events_updated AFTER UPDATE ON wonders_events
+  REFERENCING OLD TABLE AS wonders_old NEW TABLE AS wonders_new
+  FOR EACH STATEMENT EXECUTE FUNCTION wonders_events_edited();
+DROP TRIGGER IF EXISTS wonders_events_deleted ON wonders_events;
+CREATE TRIGGER wonders_events_deleted AFTER DELETE ON wonders_events
+  REFERENCING OLD TABLE AS wonders_old
+  FOR EACH STATEMENT EXECUTE FUNCTION wonders_events_edited();
+DROP TRIGGER IF EXISTS wonders_events_truncated ON wonders_events;
+CREATE TRIGGER wonders_events_truncated AFTER TRUNCATE ON wonders_events
+  FOR EACH STATEMENT EXECUTE FUNCTION wonders_events_edited();
+"""
+
+#: The triggers :data:`EDIT_TRIGGERS` makes.
+_EDIT_TRIGGER_NAMES = ("wonders_events_updated", "wonders_events_deleted",
+                       "wonders_events_truncated")
 
 #: The store's tables (:data:`SCHEMA`).
 TABLES = ("wonders_matches", "wonders_events", "wonders_tokens", "wonders_secrets",
@@ -209,6 +255,10 @@ class PgStore(Store):
         with self._tx() as conn:
             self._create_tables(conn)
             _drop_foreign_keys(conn)
+            #: Whether the database counts its lines' edits (:data:`EDIT_TRIGGERS`): else
+            #: (a database made before, opened by a role that may not add them) no match has
+            #: a version (:meth:`versions`) until a role that may opens it once.
+            self.has_versions = _add_edit_triggers(conn)
 
     def __repr__(self) -> str:
         return f"PgStore({_safe(self.url)!r})"
@@ -528,17 +578,26 @@ class PgStore(Store):
                                 "WHERE match_id = ANY(%s)", [wanted]).fetchall()
         return {match_id: Outcome(ended, winner) for match_id, ended, winner in rows}
 
-    def versions(self, match_ids: Iterable[str]) -> dict[str, Hashable]:
-        """One query for all of them: each match's row of ``wonders_matches`` (what
-        :meth:`outcomes` reads) -- its ``xmin``, the transaction that wrote this version of the
-        row (an append, or a hand's ``UPDATE``, writes a new one), and its length."""
-        wanted = [check_match_id(m) for m in match_ids]
-        if not wanted:
-            return {}
+    def versions(self, match_ids: Iterable[str] | None = None) -> dict[str, str | None]:
+        """One query for all of them: each match's row of ``wonders_matches`` --
+        ``"<xmin>:<edits>"``: the transaction that wrote this version of the row (an append,
+        a hand's ``UPDATE`` of the row, and the triggers of :data:`EDIT_TRIGGERS` write a new
+        one) and its count of lines changed or removed in place (an ``UPDATE`` or ``DELETE``
+        of any row of ``wonders_events``).  ``None`` for each where the database has no such
+        triggers (:attr:`has_versions`)."""
+        where, args = "", []
+        if match_ids is not None:
+            wanted = [check_match_id(m) for m in match_ids]
+            if not wanted:
+                return {}
+            where, args = "WHERE match_id = ANY(%s)", [wanted]
+        edits = "edits" if self.has_versions else "NULL"
         with self._conn() as conn:
-            rows = conn.execute("SELECT match_id, xmin::text::bigint, length FROM "
-                                "wonders_matches WHERE match_id = ANY(%s)", [wanted]).fetchall()
-        return {match_id: (xmin, length) for match_id, xmin, length in rows}
+            rows = conn.execute(f"SELECT match_id, xmin::text, {edits} FROM wonders_matches "
+                                f"{where}", args).fetchall()
+        if not self.has_versions:
+            return {match_id: None for match_id, _xmin, _edits in rows}
+        return {match_id: f"{xmin}:{edits}" for match_id, xmin, edits in rows}
 
     def list(self, unreadable: builtins.list[tuple[str, LedgerError]] | None = None,
              **filters: Any) -> builtins.list[MatchInfo]:
@@ -719,6 +778,35 @@ def _drop_foreign_keys(conn: Any) -> None:
                          "conrelid = 'wonders_events'::regclass").fetchall()
     for (name,) in names:
         conn.execute(f'ALTER TABLE wonders_events DROP CONSTRAINT "{name}"')
+
+
+def _add_edit_triggers(conn: Any) -> bool:
+    """Make :data:`EDIT_TRIGGERS` in a database that lacks them (one made by an earlier
+    version: every match's count starts at 0 -- a warehouse that recorded no version of its
+    matches reads each once); looked up first, so opening a current database takes no lock
+    (and a role that may only read and write the tables opens it), and again under the
+    advisory lock (servers opening it together make them once).  Whether the database has
+    them: a role that may not make them opens the store without versions."""
+    if _has_edit_triggers(conn):
+        return True
+    try:
+        with conn.transaction():  # a savepoint: refused, the store opens all the same
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", [_SCHEMA_LOCK])
+            if not _has_edit_triggers(conn):
+                conn.execute(EDIT_TRIGGERS)
+    except psycopg.errors.InsufficientPrivilege:
+        return False
+    return True
+
+
+def _has_edit_triggers(conn: Any) -> bool:
+    (triggers,) = conn.execute(
+        "SELECT count(*) FROM pg_trigger WHERE tgrelid = 'wonders_events'::regclass AND "
+        "tgname = ANY(%s)", [list(_EDIT_TRIGGER_NAMES)]).fetchone()
+    column = conn.execute(
+        "SELECT 1 FROM pg_attribute WHERE attrelid = 'wonders_matches'::regclass AND "
+        "attname = 'edits' AND NOT attisdropped").fetchone()
+    return triggers == len(_EDIT_TRIGGER_NAMES) and column is not None
 
 
 def _decoded(match_id: str, rows: list, start: int, from_seq: int) -> Iterator[Stored]:

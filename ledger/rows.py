@@ -76,8 +76,10 @@ class MatchRow(msgspec.Struct):
     #: the warehouse: the store's :attr:`ledger.store.Head.last_line_sha256`); NULL in a
     #: warehouse made before it was recorded, or when the match grew while it was read.
     last_line_sha256: str | None = None
-    #: The store's :meth:`ledger.store.Store.identity` of the match, taken before it was read
-    #: ('' from a backend that has none; NULL in a warehouse made before it was recorded).
+    #: The store's version of the match (:meth:`ledger.store.Store.versions`), taken before it
+    #: was read (NULL: none to trust then -- a file changed within a coarse clock's tick --, or
+    #: a warehouse made before it was recorded; '' from a PostgreSQL store before it counted
+    #: edits in place).  The column keeps its first name: warehouses already have it.
     store_identity: str | None = None
     #: The id of the tournament the match was played in (:func:`tournament_id_of`); NULL for
     #: a match outside a tournament, one named otherwise, or in a warehouse made before it was

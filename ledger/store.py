@@ -11,11 +11,11 @@ file store, :mod:`ledger.filestore`):
 * :meth:`Store.read` (from a seq, chain-checked), :meth:`Store.follow` (blocks until new
   events), :meth:`Store.wait` (blocks until the match grows), :meth:`Store.head` (length,
   last hash, bytes, digest of the last line: cheap), :meth:`Store.heads`,
-  :meth:`Store.identity` (a token that any change of the stored bytes moves, where the
-  backend has one), :meth:`Store.identities`;
+  :meth:`Store.versions` (what identifies each match's stored data as it is now: a token
+  that any change moves, kept beside what was read of it and compared with
+  :func:`same_version` -- a tournament's kept results, the warehouse's incremental ingest);
 * :meth:`Store.info` (one match's summary, reading no other match), :meth:`Store.outcomes`
-  (whether each of some matches has ended, and who won), :meth:`Store.versions` (what says
-  a match's stored data is unchanged since a look), :meth:`Store.list` (with filters),
+  (whether each of some matches has ended, and who won), :meth:`Store.list` (with filters),
   :meth:`Store.ids`, :meth:`Store.exists`, :meth:`Store.check_id`;
 * :meth:`Store.export_lines` / :meth:`Store.import_lines` -- a match's canonical lines, byte
   for byte as written (a match file), in and out of any store;
@@ -35,7 +35,7 @@ import builtins
 import hashlib
 import re
 import time
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -141,6 +141,13 @@ class Head(msgspec.Struct, frozen=True):
 def line_digest(line: bytes) -> str:
     """:attr:`Head.last_line_sha256` of a line (its bytes without the newline)."""
     return hashlib.sha256(line).hexdigest()
+
+
+def same_version(kept: str | None, now: str | None) -> bool:
+    """Whether a match's version kept from an earlier look (:meth:`Store.versions`) vouches
+    that its stored data is as it was then: equal to the version now, and not ``None`` (no
+    version, or one taken too soon after a change to be trusted)."""
+    return kept is not None and kept == now
 
 
 def matches_filters(info: MatchInfo, game: str | None = None, tournament: str | None = None,
@@ -262,15 +269,24 @@ class Store(abc.ABC):
             out[match_id] = Outcome(info.ended, info.winner)
         return out
 
-    def versions(self, match_ids: Iterable[str]) -> dict[str, Hashable]:
-        """Each of ``match_ids``'s version as stored now, by id (a match the store does not
-        have may be left out): what a caller keeps beside something it read of a match (a
-        tournament keeps an ended match's result) and compares with a later look -- equal
-        versions, the same stored data; a match appended to, cut, edited or replaced since
-        has another.  Cheap: no event is read (a file store: one ``stat`` per match; PostgreSQL:
-        one query).  This default vouches for nothing: each version is new, equal to no later
-        one."""
-        return {match_id: object() for match_id in match_ids}
+    def versions(self, match_ids: Iterable[str] | None = None) -> dict[str, str | None]:
+        """What identifies each match's stored data as it is now, by id: of ``match_ids``, or
+        of every match of the store (``None``); a match the store does not have (or no more)
+        is left out.  A caller keeps the version it took *before* it read a match beside what
+        it read (a tournament: an ended match's result; the warehouse: the match's rows, as
+        ``matches.store_identity``), and trusts what it kept on a later look only while
+        :func:`same_version` says so: a match appended to, cut, edited in place (any line,
+        whatever its head still says) or replaced since has another version.
+
+        A version is a string (a warehouse keeps it), or ``None`` where the store can't vouch
+        for the data yet -- equal to no later look: a file store's file changed within one
+        tick of a coarse file-system clock (:mod:`ledger.fileversion`), or a backend without
+        versions (this default).  A file store's is the file's inode and change time
+        (``"<inode>:<ctime ns>"``), PostgreSQL's the match row's version and its count of
+        lines changed in place (``"<xmin>:<edits>"``, :mod:`ledger.pgstore`).  Cheap: no
+        line is read (a file store: one ``stat`` per match; PostgreSQL: one query)."""
+        wanted = self.ids() if match_ids is None else list(match_ids)
+        return {match_id: None for match_id in wanted}
 
     def heads(self) -> dict[str, Head | Exception]:
         """Every match's head (or the error that reading it raised), by id."""
@@ -281,20 +297,6 @@ class Store(abc.ABC):
             except Exception as exc:  # noqa: BLE001 - reported per match by the caller
                 out[match_id] = exc
         return out
-
-    def identity(self, match_id: str) -> str:
-        """What identifies the match's stored bytes as they are now, beyond its head: a token
-        that changes whenever they may have changed by any means but growing -- an edit in
-        place of any line, whatever the head still says.  A file store's is the file's
-        inode and change time (every write moves it, and only the kernel sets it); a backend
-        that has none answers ``""`` (this default; PostgreSQL).  Cheap: reads no byte of
-        the match."""
-        return ""
-
-    def identities(self) -> dict[str, str]:
-        """:meth:`identity` of every match, by id (one gone meanwhile is left out); this
-        default: none (``""`` for each)."""
-        return {}
 
     #: Whether :meth:`wait` returns as soon as an append lands (PostgreSQL's ``NOTIFY``):
     #: then a caller waits long (a safety timeout), else it waits its polling period.

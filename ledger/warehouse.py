@@ -13,17 +13,21 @@ Tables and columns are those of :mod:`ledger.rows`, documented in ``docs/analyti
 
 Incremental, through the protocol: a match whose head (:meth:`ledger.store.Store.heads`: its
 length, last hash, the bytes of its lines and the digest of its last line, cheap in every
-backend) and identity (:meth:`ledger.store.Store.identities`: a file's inode and ctime,
-which any write moves; none in PostgreSQL) are those recorded at its last ingest is not read
-again -- no file modification times.  A last line edited in place with its hash field left
-as it was changes the digest; any write to a file, its identity.  (A PostgreSQL row of an
-earlier line changed in place is for ``wonders verify`` to find: it reads every line.)  The
+backend) and version (:meth:`ledger.store.Store.versions`, taken before it was read and
+recorded as ``matches.store_identity``: a file's inode and ctime, which any write moves;
+PostgreSQL's match row version and count of lines changed in place) are those recorded at its
+last ingest is not read again -- no file modification times.  A last line edited in place
+with its hash field left as it was changes the digest; an edit of any line, the version.  A
+match without a version to trust (:func:`ledger.store.same_version`: recorded by an older
+program, taken within a coarse file-system clock's tick of the file's last write, or
+PostgreSQL's before it counted edits: ``''``) is read again, and its version recorded; the
+report counts those read only for that (``rechecked``).  The
 matches are read through :meth:`ledger.store.Store.verifying_reader`: every line checked,
 none trusted because this process (or a worker, which outlives an ingest) checked it
 before.  Any other known match is read and compared with what was ingested: because each
 line's hash covers the previous line's hash, the hash of the last ingested event vouches for
 every event before it.  If that hash still matches, the match only grew: it is re-read whole
-and replaces its old rows (or, as long as it was, it is as ingested: its new identity is
+and replaces its old rows (or, as long as it was, it is as ingested: its new version is
 recorded); if it does not (or the match lost events), the match **changed under an existing
 seq**: it is reported and its rows are left as they were.  A match that cannot be read (bad
 line, broken chain, misnamed) is reported by its file name (``<match_id>.jsonl``) and
@@ -67,7 +71,7 @@ from ledger.errors import LedgerError, StoreUnavailableError
 from ledger.events import MatchOpened
 from ledger.registry import facts_for, rows_revision_for
 from ledger.rows import FileInfo, all_tables, sql_columns
-from ledger.store import SUFFIX, Head, Store
+from ledger.store import SUFFIX, Head, Store, same_version
 from ledger.stores import is_url, open_store
 
 #: Card name -> facts the analytics need of it that a match file of schema ≤ 2 does not record
@@ -116,6 +120,10 @@ class IngestReport:
     #: Known matches, their head unchanged, read again because their rows were derived at
     #: another rows revision than their game's current one (see the module doc).
     rederived: int = 0
+    #: Known matches, their head unchanged, read again because their recorded version does
+    #: not vouch for them (it moved, or there was none to trust: see the module doc); each is
+    #: also counted unchanged, or a problem.
+    rechecked: int = 0
     events: int = 0
     problems: list[Problem] = field(default_factory=list)
     #: Match files in the warehouse that this store does not have (removed from it since, or
@@ -128,6 +136,9 @@ class IngestReport:
         line = (f"{self.files} match files: {self.new} new, {self.grown} grown, "
                 f"{self.unchanged} unchanged, {rederived}{len(self.problems)} not ingested; "
                 f"{self.events} events loaded")
+        if self.rechecked:
+            line += (f"; {self.rechecked} read again to check them (their head as ingested, "
+                     f"their version in the store moved or not recorded yet)")
         if self.absent:
             line += (f"; {len(self.absent)} ingested match(es) not in this store, still "
                      f"counted (a fresh ingest into a new --db leaves them out): "
@@ -147,18 +158,22 @@ class _Known(msgspec.Struct, frozen=True):
     #: The digest of the last line ingested (NULL: recorded by a program older than the
     #: column, or the match grew while it was read): what the head's is compared with.
     last_line_sha256: str | None = None
-    #: The store's identity of the match when it was read (NULL: recorded by a program older
-    #: than the column).
+    #: The store's version of the match (:meth:`ledger.store.Store.versions`) taken before it
+    #: was read (NULL: none to trust then, or recorded by a program older than the column).
     store_identity: str | None = None
 
-    def is_as_ingested(self, head: Head, identity: str) -> bool:
+    def is_as_ingested(self, head: Head, version: str | None) -> bool:
         """Whether the match is as it was read: the same length, last hash and size, the
         last line the same bytes (an edit in place can leave its hash field as it was), and
-        the store's identity of it the same (any write to a file moves it).  A match
-        without a recorded digest or identity is read once to record them."""
-        return (self.events, self.last_hash, self.size, self.last_line_sha256,
-                self.store_identity) == (head.length, head.last_hash, head.size,
-                                         head.last_line_sha256, identity)
+        the store's version of it the same (:func:`ledger.store.same_version`: an edit of
+        any line moves it).  A match without a recorded digest or version is read once to
+        record them."""
+        return self.is_head(head) and same_version(self.store_identity, version)
+
+    def is_head(self, head: Head) -> bool:
+        """Whether the match's head is the one ingested (its last line's digest too)."""
+        return (self.events, self.last_hash, self.size, self.last_line_sha256) == \
+            (head.length, head.last_hash, head.size, head.last_line_sha256)
 
     def is_stale(self) -> bool:
         """Its rows were derived at another rows revision than its game's current one (a
@@ -174,7 +189,7 @@ class _Touched(msgspec.Struct, frozen=True):
     size: int
     mtime_ns: int
     last_line_sha256: str | None
-    store_identity: str
+    store_identity: str | None
 
 
 class _Staged(msgspec.Struct):
@@ -329,9 +344,9 @@ def _ingest_locked(opened: Store, url: str, db: Path, facts: CardFacts, jobs: in
         known = _known(con)
     finally:
         con.close()
-    heads, identities = opened.heads(), opened.identities()
+    heads, versions = opened.heads(), opened.versions()
     report = IngestReport(files=len(heads))
-    todo = _to_read(heads, identities, known, report)
+    todo = _to_read(heads, versions, known, report)
     report.absent = sorted(set(known) - {f"{match_id}{SUFFIX}" for match_id in heads})
     if on_progress:
         on_progress(report.unchanged + len(report.problems), len(heads))
@@ -413,10 +428,11 @@ def _sweep_stages(db: Path) -> None:
             shutil.rmtree(entry, ignore_errors=True)
 
 
-def _to_read(heads: Mapping[str, Head | Exception], identities: Mapping[str, str],
+def _to_read(heads: Mapping[str, Head | Exception], versions: Mapping[str, str | None],
              known: dict[str, _Known], report: IngestReport) -> list:
     """``(match id, what was ingested of it)`` for each match that is new, not as it was
-    ingested (:meth:`_Known.is_as_ingested`: its head or its identity in the store differ)
+    ingested (:meth:`_Known.is_as_ingested`: its head differs, or its version in the store
+    does not vouch for it -- counted ``rechecked`` when its head is as ingested)
     or whose rows are of another rows revision (:meth:`_Known.is_stale`); a match whose head
     can't be read is reported here."""
     todo = []
@@ -430,10 +446,12 @@ def _to_read(heads: Mapping[str, Head | Exception], identities: Mapping[str, str
             report.problems.append(Problem(name, "corrupt", str(head)))
             continue
         seen = known.get(name)
-        if seen and seen.is_as_ingested(head, identities.get(match_id, "")) \
-                and not seen.is_stale():
+        if seen is None or seen.is_stale() or not seen.is_head(head):
+            todo.append((match_id, seen))
+        elif same_version(seen.store_identity, versions.get(match_id)):
             report.unchanged += 1
         else:
+            report.rechecked += 1
             todo.append((match_id, seen))
     return todo
 
@@ -598,7 +616,8 @@ def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
     """The rows of one match, or ``None`` (nothing new, or a problem recorded in ``staged``)."""
     name = f"{name_id}{SUFFIX}"
     try:
-        identity = store.identity(name_id)  # before the read: a write after it moves it
+        # before the read: a write after it moves it (None: no version to trust yet)
+        version = store.versions([name_id]).get(name_id)
         stored = list(store.read(name_id))
         head = store.head(name_id)
     except LedgerError as exc:
@@ -615,7 +634,7 @@ def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
         return None
     stamp, size, digest = _ns(stored[-1].at), head.size, _digest_of(stored, head)
     if seen is not None and not _has_grown(stored, seen, name, _Touched(
-            seen.match_id, size, stamp, digest, identity), staged) \
+            seen.match_id, size, stamp, digest, version), staged) \
             and not _is_rederived(stored, seen):
         return None
     opened = stored[0].event
@@ -632,7 +651,7 @@ def _read_match(store: Store, name_id: str, seen: _Known | None, facts: dict,
         return None
     for row in rows.get("matches", ()):
         row.rows_revision, row.last_line_sha256, row.store_identity = \
-            revision, digest, identity
+            revision, digest, version
     if seen is not None:
         staged.replace.append(match_id)
         if len(stored) > seen.events:

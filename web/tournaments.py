@@ -53,7 +53,7 @@ import secrets
 import threading
 import time
 import unicodedata
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -72,7 +72,7 @@ from ledger.csvcells import csv_text
 from ledger.errors import ConflictError, LedgerError
 from ledger.events import DeckEntry, Event, MatchOpened, SeatInfo, as_seat
 from ledger.roundclock import check_minutes
-from ledger.store import Store
+from ledger.store import Store, same_version
 from ledger.tournament import (
     MAX_PLAYERS,
     Player,
@@ -167,7 +167,7 @@ class Organizer:
         # ending), so the standings of a long event read only the matches still playing; a
         # match changed since (a file altered or restored by hand) is read again, as a fresh
         # process would.
-        self._ended: dict[str, tuple[Hashable, Result]] = {}
+        self._ended: dict[str, tuple[str, Result]] = {}
 
     @property
     def catalogue(self) -> Catalogue:
@@ -263,7 +263,7 @@ class Organizer:
     def _results(self, ids: list[str]) -> dict[str, Result]:
         versions = self.store.versions(ids)  # before the outcomes: never newer than them
         kept = {m: self._ended[m][1] for m in ids
-                if m in self._ended and self._ended[m][0] == versions.get(m)}
+                if m in self._ended and same_version(self._ended[m][0], versions.get(m))}
         unknown = [m for m in ids if m not in kept]
         outcomes = self.store.outcomes(unknown) if unknown else {}
         out = {}
@@ -275,8 +275,9 @@ class Organizer:
                 if outcome is None:
                     continue  # not created yet
                 known = Result(outcome.ended, outcome.winner)
-                if known.ended and match_id in versions:
-                    self._ended[match_id] = (versions[match_id], known)
+                version = versions.get(match_id)
+                if known.ended and version is not None:  # (None: no version to trust yet)
+                    self._ended[match_id] = (version, known)
             out[match_id] = known
         return out
 

@@ -2,20 +2,25 @@
 left as it was: a hand edit flipping the winner): the match is read again and reported
 ``corrupt`` by name, its ingested rows kept, the rest loaded -- in a directory store and a
 PostgreSQL store, in this process, through a store object already used (its cache of lines
-it verified is not trusted) and on the workers of an existing Dask cluster.  In a directory
-store an earlier line edited in place is found too (the file's inode and ctime moved).  A
-re-ingest with nothing changed still opens each match file once (its head) and reads none."""
+it verified is not trusted) and on the workers of an existing Dask cluster.  An earlier line
+edited in place is found too: in a directory store by the file's version (its inode and ctime
+moved), in PostgreSQL by the match's (a trigger counts an UPDATE or DELETE of its rows).  A
+re-ingest with nothing changed still opens each match file once (its head) and reads none --
+once the files are older than a coarse file-system clock's tick (:func:`settled`: a store
+whose clock is past it); a file read sooner is read once more (``rechecked``)."""
 
 import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import duckdb
 import pytest
 
 from ledger.filestore import FileStore
+from ledger.fileversion import GRANULARITY_NS
 from ledger.stores import open_store
 from ledger.warehouse import connect, ingest
 from tests.ledger.test_warehouse import facts, simulate
@@ -35,6 +40,13 @@ def store(base, tmp_path):
     target = tmp_path / "store"
     shutil.copytree(base, target)
     return target
+
+
+def settled(root: Path) -> FileStore:
+    """The store at ``root`` as seen from past a coarse file-system clock's tick (its wall
+    clock :data:`GRANULARITY_NS` and a second ahead): every file written so far is settled, so
+    its version is one to keep (:mod:`ledger.fileversion`).  The writes and reads are real."""
+    return FileStore(root, now_ns=lambda: time.time_ns() + GRANULARITY_NS + 1_000_000_000)
 
 
 def flipped(line: bytes) -> bytes:
@@ -173,16 +185,51 @@ sys.addaudithook(Opens.hook)
 
 def test_a_run_with_nothing_changed_opens_each_file_once_and_reads_none(store, tmp_path):
     db = tmp_path / "w.duckdb"
-    ingest(store, db, facts())
+    ingest(settled(store), db, facts())
     with Opens(store) as quiet:
-        report = ingest(store, db, facts())
-    assert (report.unchanged, report.events, report.problems) == (5, 0, [])
+        report = ingest(settled(store), db, facts())
+    assert (report.unchanged, report.rechecked, report.events, report.problems) == (5, 0, 0, [])
     assert quiet.counts == {path.name: 1 for path in store.glob("*.jsonl")}  # the head only
     victim = a_winner_a(store)
     edit_last_line(store / f"{victim}.jsonl")
     with Opens(store) as edited:
-        ingest(store, db, facts())
+        ingest(settled(store), db, facts())
     assert read(edited) == {f"{victim}.jsonl"}
+
+
+def test_files_ingested_within_a_clock_tick_of_their_last_write_are_read_once_more(
+        store, tmp_path):
+    """An ingest right after the files were written (here: the real clock) records no version
+    of them (a coarse file-system clock could hide a same-size edit in that tick): the next
+    ingest reads each once more, says so (``rechecked``), finds them unchanged and records
+    their versions; the one after reads none."""
+    db = tmp_path / "w.duckdb"
+    assert ingest(store, db, facts()).new == 5
+    with Opens(store) as second:
+        report = ingest(settled(store), db, facts())
+    assert (report.unchanged, report.rechecked, report.events, report.problems) == (5, 5, 0, [])
+    assert "5 read again to check them" in report.summary()
+    assert read(second) == {path.name for path in store.glob("*.jsonl")}
+    with Opens(store) as third:
+        report = ingest(settled(store), db, facts())
+    assert (report.unchanged, report.rechecked) == (5, 0) and read(third) == set()
+
+
+def test_a_warehouse_with_versions_an_older_program_recorded_reads_none(store, tmp_path):
+    """The file store's version is the ``<inode>:<ctime ns>`` the earlier program recorded
+    as ``store_identity``: a warehouse it made is not read again wholesale."""
+    db = tmp_path / "w.duckdb"
+    ingest(store, db, facts())
+    con = duckdb.connect(str(db))
+    for path in store.glob("*.jsonl"):  # what the earlier program wrote, whenever it read
+        found = path.stat()
+        con.execute("UPDATE matches SET store_identity = ? WHERE file = ?",
+                    [f"{found.st_ino}:{found.st_ctime_ns}", path.name])
+    con.close()
+    with Opens(store) as opens:
+        report = ingest(settled(store), db, facts())
+    assert (report.unchanged, report.rechecked, report.problems) == (5, 0, [])
+    assert read(opens) == set()
 
 
 def read(opens: Opens) -> set[str]:
@@ -203,11 +250,11 @@ def test_a_warehouse_without_the_last_lines_reads_each_match_once(store, tmp_pat
     victim = a_winner_a(store)
     edit_last_line(store / f"{victim}.jsonl")
     with Opens(store) as first:
-        report = ingest(store, db, facts())
+        report = ingest(settled(store), db, facts())
     assert [(p.file, p.kind) for p in report.problems] == [(f"{victim}.jsonl", "corrupt")]
     assert read(first) == {path.name for path in store.glob("*.jsonl")}
     with Opens(store) as second:
-        ingest(store, db, facts())
+        ingest(settled(store), db, facts())
     assert read(second) == {f"{victim}.jsonl"}
 
 
@@ -215,10 +262,10 @@ def test_an_earlier_line_edited_in_place_is_reported(store, tmp_path):
     """The file's identity (inode, ctime) moved though its head did not: it is read again,
     every line checked."""
     db = tmp_path / "w.duckdb"
-    ingest(store, db, facts())
+    ingest(settled(store), db, facts())
     edit_a_middle_line(store / "p-0003.jsonl")
     with Opens(store) as opens:
-        report = ingest(store, db, facts())
+        report = ingest(settled(store), db, facts())
     assert [(p.file, p.kind) for p in report.problems] == [("p-0003.jsonl", "corrupt")]
     assert read(opens) == {"p-0003.jsonl"}
 
@@ -227,17 +274,17 @@ def test_a_copied_store_is_read_once_again_then_not(store, tmp_path):
     """Every file of a copy is another file (another inode): the first ingest of the copy
     reads each match once, finds them as ingested, and the next reads none."""
     db = tmp_path / "w.duckdb"
-    ingest(store, db, facts())
+    ingest(settled(store), db, facts())
     moved = tmp_path / "moved"
     shutil.copytree(store, moved, copy_function=shutil.copy2)  # the same times
     shutil.rmtree(store)
     moved.rename(store)
     with Opens(store) as first:
-        report = ingest(store, db, facts())
+        report = ingest(settled(store), db, facts())
     assert (report.unchanged, report.events, report.problems) == (5, 0, [])
     assert read(first) == {path.name for path in store.glob("*.jsonl")}
     with Opens(store) as second:
-        ingest(store, db, facts())
+        ingest(settled(store), db, facts())
     assert read(second) == set()
 
 
@@ -299,3 +346,62 @@ def test_a_local_cluster_of_workers_finds_the_edit(store, tmp_path, monkeypatch)
     report = ingest(store, db, facts(), jobs=2)
     assert [(p.file, p.kind) for p in report.problems] == [(f"{victim}.jsonl", "corrupt")]
     assert (report.unchanged, report.events) == (4, 0)
+
+
+def test_a_postgresql_row_of_an_earlier_line_edited_or_deleted_is_reported(store, tmp_path,
+                                                                          pg_url):
+    """An ``UPDATE`` of an earlier event's row (someone with access to the database editing
+    the log), its match's head as it was: the match's version moves (the events table's
+    trigger counts the change on the match's row), so the ingest reads it again and reports
+    the broken chain by name; a ``DELETE`` of a row too."""
+    pg = open_store(pg_url)
+    try:
+        for path in sorted(store.glob("*.jsonl")):
+            pg.import_lines(path.read_bytes(), path.name)
+        db = tmp_path / "pg.duckdb"
+        assert ingest(pg_url, db, facts()).new == 5
+        with pg._conn() as conn:  # the time of seq 3, one digit changed: the same length
+            line = bytes(conn.execute("SELECT line FROM wonders_events WHERE match_id = "
+                                      "'p-0003' AND seq = 3").fetchone()[0])
+            at = line.index(b'"at":"') + len(b'"at":"2026-01-01T00:00:00.00')
+            edited = line[:at] + (b"1" if line[at:at + 1] != b"1" else b"2") + line[at + 1:]
+            conn.execute("UPDATE wonders_events SET line = %s WHERE match_id = 'p-0003' AND "
+                         "seq = 3", [edited])
+            conn.execute("DELETE FROM wonders_events WHERE match_id = 'p-0001' AND seq = 2")
+        report = ingest(pg_url, db, facts())
+        assert sorted((p.file, p.kind) for p in report.problems) == [
+            ("p-0001.jsonl", "corrupt"), ("p-0003.jsonl", "corrupt")]
+        assert "p-0003.jsonl:4" in dict((p.file, p.message) for p in report.problems)[
+            "p-0003.jsonl"]
+        assert (report.unchanged, report.events) == (3, 0)
+        again = ingest(pg_url, db, facts())  # still reported (the match's version still moved)
+        assert sorted(p.file for p in again.problems) == ["p-0001.jsonl", "p-0003.jsonl"]
+    finally:
+        pg.close()
+
+
+def test_a_warehouse_of_a_postgresql_store_made_before_versions_reads_each_match_once(
+        store, tmp_path, pg_url):
+    """A warehouse an earlier program made of a PostgreSQL store recorded ``''`` for every
+    match's version (PostgreSQL had none): the first ingest after the database gained its
+    edit count reads each match once more and says so (an edit made before then is found
+    this way), records their versions, and the next reads none."""
+    from tests.ledger.test_pg_versions import as_made_before
+
+    pg = open_store(pg_url)
+    try:
+        for path in sorted(store.glob("*.jsonl")):
+            pg.import_lines(path.read_bytes(), path.name)
+    finally:
+        pg.close()
+    as_made_before(pg_url)
+    db = tmp_path / "pg.duckdb"
+    assert ingest(pg_url, db, facts()).new == 5  # (it adds the count back when it opens)
+    con = duckdb.connect(str(db))
+    con.execute("UPDATE matches SET store_identity = ''")  # what the earlier program wrote
+    con.close()
+    report = ingest(pg_url, db, facts())
+    assert (report.unchanged, report.rechecked, report.events, report.problems) == (5, 5, 0, [])
+    assert "5 read again to check them" in report.summary()
+    again = ingest(pg_url, db, facts())
+    assert (again.unchanged, again.rechecked, again.problems) == (5, 0, [])

@@ -17,9 +17,11 @@ and every page read every match file twice (the board's results, then the standi
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
+from ledger.fileversion import GRANULARITY_NS
 from tests.web.test_api import Api, new_app
 from tests.web.test_tournaments import call, concede, new_tournament
 from tests.web.test_tournaments_desk import console
@@ -68,10 +70,14 @@ def test_the_page_shows_the_latest_round_and_links_the_earlier_ones(api):
 
 
 def test_an_ended_match_is_read_once_and_a_live_one_every_time(api, monkeypatch):
+    store = api.app.extensions["wonders"].store
+    # looking from past a coarse file-system clock's tick: a match file just written has a
+    # version to keep its result under (read within one of its last write, it has none and
+    # is read again: ledger.fileversion)
+    monkeypatch.setattr(store, "now_ns", lambda: time.time_ns() + GRANULARITY_NS + 10**9)
     tid = new_tournament(api, players=8)
     _round(api, tid)
     second = _round(api, tid, ended=3)  # one table of round 2 still playing
-    store = api.app.extensions["wonders"].store
     read: list[str] = []
     info = store.info
     monkeypatch.setattr(store, "info", lambda match_id: read.append(match_id) or info(match_id))
@@ -89,3 +95,29 @@ def test_an_ended_match_is_read_once_and_a_live_one_every_time(api, monkeypatch)
     read.clear()
     console(api, tid)
     assert read == []  # the page's board and standings: nothing read again
+
+
+def test_a_result_read_within_a_clock_tick_of_its_match_file_is_read_again(api, monkeypatch):
+    """A match that ended within a coarse file-system clock's tick of the look (FAT: 2 s) has
+    no version to keep its result under -- a same-size edit in that tick would leave the same
+    stat --: it is read at every look until its file is older, then kept."""
+    store = api.app.extensions["wonders"].store
+    now = {"ns": time.time_ns()}
+    monkeypatch.setattr(store, "now_ns", lambda: now["ns"])  # the real time, held still
+    tid = new_tournament(api, players=4)
+    tables = _round(api, tid, ended=2)["tables"]
+    read: list[str] = []
+    info = store.info
+    monkeypatch.setattr(store, "info", lambda match_id: read.append(match_id) or info(match_id))
+    ids = sorted(t["match_id"] for t in tables)
+    for _ in range(2):
+        read.clear()
+        call(api, "GET", f"/api/tournaments/{tid}/standings")
+        assert sorted(read) == ids  # within the tick: read again each time
+    now["ns"] += GRANULARITY_NS + 10**9  # past it: read once more, then kept
+    read.clear()
+    call(api, "GET", f"/api/tournaments/{tid}/standings")
+    assert sorted(read) == ids
+    read.clear()
+    call(api, "GET", f"/api/tournaments/{tid}/standings")
+    assert read == []

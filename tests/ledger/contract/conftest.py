@@ -6,12 +6,19 @@ or a restart would).
 * ``postgres`` -- :class:`ledger.pgstore.PgStore` on a schema of its own in the session's
   throwaway cluster (``tests/postgres.py``; skipped with a line saying how to get
   PostgreSQL, and failed instead under ``WONDERS_REQUIRE_POSTGRES=1``).
+
+``settled()`` opens the same store as seen from past a coarse file-system clock's tick: a file
+store whose wall clock is :data:`ledger.fileversion.GRANULARITY_NS` and a second ahead (every
+file written so far is settled: its version is one to keep); PostgreSQL's store as it is.
 """
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
+from ledger.fileversion import GRANULARITY_NS
 from ledger.stores import open_store
 
 BACKENDS = ("file", "postgres")
@@ -41,3 +48,18 @@ def reopen(target):
 @pytest.fixture
 def store(reopen):
     return reopen()
+
+
+@pytest.fixture
+def settled(target, reopen):
+    opened = []
+
+    def make():
+        if target.startswith("postgresql://"):
+            return reopen()
+        store = open_store(target, now_ns=lambda: time.time_ns() + GRANULARITY_NS + 10**9)
+        opened.append(store)
+        return store
+    yield make
+    for store in opened:
+        store.close()

@@ -94,18 +94,6 @@ def test_head_is_length_last_hash_and_bytes(store, reopen):
     assert store.heads() == {"m-1": head}
 
 
-def test_identity_is_the_same_while_nothing_is_written(store, reopen):
-    """A store's identity of a match (a file's inode and ctime; ``""`` where a backend has
-    none) reads no byte and stays as it is while the match is not written."""
-    store.create(opened())
-    store.append("m-1", notes(2), 1)
-    identity = store.identity("m-1")
-    assert store.identities() in ({"m-1": identity}, {})
-    list(store.read("m-1"))
-    store.head("m-1")
-    assert store.identity("m-1") == reopen().identity("m-1") == identity
-
-
 def test_summary_of_one_match_and_how_it_ended(store):
     cards = [{"name": "Card"}]
     store.create(opened("m-1", tournament="Cup", cards=cards,

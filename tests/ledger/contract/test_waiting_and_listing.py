@@ -93,30 +93,6 @@ def test_outcomes_say_which_matches_ended_and_who_won_in_one_answer(store, reope
     assert other.outcomes(["o-live"]) == {"o-live": Outcome(True, "A")}
 
 
-def test_a_matchs_version_moves_with_every_change_and_a_missing_one_is_left_out(store, target,
-                                                                                reopen):
-    """What a tournament keeps beside an ended match's result
-    (``web.tournaments.Organizer``): a version taken after an append, or after what the
-    store's summaries read was altered by hand (a match file; PostgreSQL: the match's row),
-    is another; an unchanged match keeps its version (a file's stat identity; PostgreSQL: the
-    row's ``xmin`` and length)."""
-    store.create(opened("v-1"))
-    store.create(opened("v-2"))
-    other = reopen()
-    first = other.versions(["v-1", "v-2", "v-missing"])
-    assert sorted(first) == ["v-1", "v-2"] and other.versions([]) == {}
-    store.append("v-1", notes(1), 1)
-    if target.startswith("postgresql://"):
-        import psycopg
-        with psycopg.connect(target, autocommit=True) as conn:
-            conn.execute("UPDATE wonders_matches SET winner = 'B' WHERE match_id = 'v-2'")
-    else:
-        _damage_first_line(store, target, "v-2")
-    again = other.versions(["v-1", "v-2"])
-    assert again["v-1"] != first["v-1"] and again["v-2"] != first["v-2"]
-    assert other.versions(["v-1", "v-2"]) == again
-
-
 def _damage_first_line(store, target: str, match_id: str) -> None:
     """Alter a character of the match's first line (its MatchOpened) where the backend keeps
     it, so its hash no longer checks."""

@@ -1,0 +1,108 @@
+"""PostgreSQL's match versions on a database an earlier version made: it had no count of lines
+edited in place (``wonders_matches.edits`` and the triggers of
+:data:`ledger.pgstore.EDIT_TRIGGERS`), and its versions missed an ``UPDATE`` or ``DELETE`` of
+an event's row.  Opening it adds them (under the schema's advisory lock, once); a role that may
+not add them still opens the store, whose versions then vouch for nothing (``None``: every
+reader that keeps something under one reads it again) until a role that may opens it once.
+"""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+
+from ledger.pgstore import PgStore
+from ledger.store import same_version
+from ledger.stores import open_store
+from tests.ledger.contract.matches import notes, opened
+from tests.ledger.test_pg_readonly_role import _reader
+
+
+def as_made_before(url: str) -> None:
+    """Take the edit count away, as a database made before it was added."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        for trigger in ("wonders_events_updated", "wonders_events_deleted",
+                        "wonders_events_truncated"):
+            conn.execute(f"DROP TRIGGER {trigger} ON wonders_events")
+        conn.execute("DROP FUNCTION wonders_events_edited()")
+        conn.execute("ALTER TABLE wonders_matches DROP COLUMN edits")
+
+
+def _edit_seq_1(url: str) -> None:
+    with psycopg.connect(url, autocommit=True) as conn:
+        line = bytes(conn.execute("SELECT line FROM wonders_events WHERE match_id = 'm-1' "
+                                  "AND seq = 1").fetchone()[0])
+        conn.execute("UPDATE wonders_events SET line = %s WHERE match_id = 'm-1' AND seq = 1",
+                     [line.replace(b'"n0"', b'"m0"')])
+
+
+@pytest.fixture
+def earlier(pg_url) -> str:
+    with open_store(pg_url) as store:
+        store.create(opened("m-1"))
+        store.append("m-1", notes(3), 1)
+    as_made_before(pg_url)
+    return pg_url
+
+
+def test_opening_an_earlier_database_adds_the_edit_count(earlier):
+    with open_store(earlier) as store:
+        assert isinstance(store, PgStore) and store.has_versions
+        first = store.versions()["m-1"]
+        assert first is not None and first.endswith(":0")  # every count starts at 0
+        _edit_seq_1(earlier)
+        now = store.versions()["m-1"]
+        assert not same_version(first, now) and now.endswith(":1")
+    with open_store(earlier) as again:  # made once: opening again adds nothing
+        assert again.has_versions and again.versions() == {"m-1": now}
+
+
+def test_a_role_that_may_not_add_it_opens_the_store_without_versions(postgres_cluster,
+                                                                      earlier):
+    reader = _reader(postgres_cluster, earlier)
+    with open_store(reader) as store:
+        assert not store.has_versions
+        assert store.versions() == {"m-1": None}  # vouches for nothing
+        assert [s.seq for s in store.read("m-1")] == [0, 1, 2, 3]  # reads as before
+    with open_store(earlier):  # the owner opens it once ...
+        pass
+    with open_store(reader) as store:  # ... and the reading role has versions
+        assert store.has_versions and store.versions()["m-1"] is not None
+
+
+def test_deleting_a_whole_match_the_stores_way_still_works(pg_url):
+    """A create rolled back (``discard``) deletes the match's row and its lines in one
+    statement: the delete trigger finds no row to count on, and fails nothing."""
+    with open_store(pg_url) as store:
+        store.create(opened("m-1"))
+        store.append("m-1", notes(2), 1)
+        store.discard("m-1")
+        assert store.versions() == {} and not store.exists("m-1")
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            assert conn.execute("SELECT count(*) FROM wonders_events").fetchone()[0] == 0
+
+
+def test_an_edit_from_a_session_with_another_search_path_is_counted(postgres_cluster, pg_url):
+    """Whoever edits the log does so in their own session (here: the database's default
+    ``search_path``, the store's schema named in the statement): the count is kept all the
+    same."""
+    schema = pg_url.split("search_path%3D")[1]
+    with open_store(pg_url) as store:
+        store.create(opened("m-1"))
+        store.append("m-1", notes(2), 1)
+        first = store.versions()["m-1"]
+        with psycopg.connect(postgres_cluster.url, autocommit=True) as conn:
+            conn.execute(f"DELETE FROM {schema}.wonders_events WHERE match_id = 'm-1' AND "
+                         f"seq = 2")
+        assert not same_version(first, store.versions()["m-1"])
+
+
+def test_a_truncate_of_the_events_moves_every_version(pg_url):
+    with open_store(pg_url) as store:
+        for match_id in ("m-1", "m-2"):
+            store.create(opened(match_id))
+        first = store.versions()
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            conn.execute("TRUNCATE wonders_events")
+        now = store.versions()
+        assert not any(same_version(first[m], now[m]) for m in ("m-1", "m-2"))
