@@ -21,7 +21,7 @@ be guessed to be a number, and so would a tournament id such as ``2026``)::
         hive_types = {'game': VARCHAR, 'ruleset': VARCHAR, 'tournament_id': VARCHAR})
     GROUP BY ALL
 
-A warehouse an older program made (a table lacking a column of its row class, e.g.
+A warehouse an older program made (lacking a table, or a column of its row class, e.g.
 ``matches.tournament_id``) is refused before anything is written: ``wonders ingest`` brings it
 up to date.
 """
@@ -34,7 +34,7 @@ from pathlib import Path
 import duckdb
 
 from ledger.rows import all_tables, sql_columns
-from ledger.warehouse import WarehouseError, connect
+from ledger.warehouse import WarehouseError, connect, table_columns
 
 #: The partition columns, in path order.
 PARTITIONS = ("game", "ruleset", "tournament_id")
@@ -91,15 +91,16 @@ def _select(table: str) -> str:
 
 
 def _check_up_to_date(con: duckdb.DuckDBPyConnection) -> None:
-    """Refuse a warehouse whose tables lack columns of their row classes (one an older program
-    made, not ingested into since), naming them, before anything is written."""
-    have: dict[str, set[str]] = {}
-    for table, column in con.execute(
-            "SELECT table_name, column_name FROM duckdb_columns() "
-            "WHERE database_name = current_database() AND schema_name = 'main'").fetchall():
-        have.setdefault(table, set()).add(column)
-    lacking = [f"{table}.{name}" for table, row_class in all_tables().items()
-               if table in have for name in sql_columns(row_class) if name not in have[table]]
+    """Refuse a warehouse that lacks a table or a column of the row classes (one an older
+    program made, not ingested into since), naming them, before anything is written."""
+    have = table_columns(con)
+    lacking = []
+    for table, row_class in all_tables().items():
+        if table not in have:
+            lacking.append(table)
+        else:
+            lacking += [f"{table}.{name}" for name in sql_columns(row_class)
+                        if name not in have[table]]
     if lacking:
         raise WarehouseError(f"the warehouse was made by an older program (no "
                              f"{', '.join(lacking)}): run `wonders ingest STORE --db FILE` "
