@@ -256,11 +256,7 @@ def create_tables(con: duckdb.DuckDBPyConnection) -> None:
     """Create every table (the shared ones and each installed game's); a warehouse made by an
     earlier version gains the columns it lacks (``matches.game``: its matches were all
     Wonders of The First, the only game there was)."""
-    have: dict[str, set[str]] = {}
-    for table_name, column in con.execute(
-            "SELECT table_name, column_name FROM duckdb_columns() "
-            "WHERE database_name = current_database() AND schema_name = 'main'").fetchall():
-        have.setdefault(table_name, set()).add(column)
+    have = table_columns(con)
     missing = [t for t, row_class in all_tables().items()
                if t not in have or set(sql_columns(row_class)) - have[t]]
     if not missing:
@@ -272,6 +268,16 @@ def create_tables(con: duckdb.DuckDBPyConnection) -> None:
         con.execute("ROLLBACK")
         raise
     con.execute("COMMIT")
+
+
+def table_columns(con: duckdb.DuckDBPyConnection) -> dict[str, set[str]]:
+    """The warehouse's tables and the columns each has, as the file holds them."""
+    have: dict[str, set[str]] = {}
+    for table_name, column in con.execute(
+            "SELECT table_name, column_name FROM duckdb_columns() "
+            "WHERE database_name = current_database() AND schema_name = 'main'").fetchall():
+        have.setdefault(table_name, set()).add(column)
+    return have
 
 
 def _create(con: duckdb.DuckDBPyConnection, missing: list[str],

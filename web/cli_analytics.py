@@ -250,8 +250,9 @@ def export() -> None:
               help="The DuckDB warehouse file made by `wonders ingest`.")
 @click.option("--overwrite", is_flag=True, help="Replace datasets already in OUT.")
 def export_parquet(out: str, db: str, overwrite: bool) -> None:
-    """Write every warehouse table as a Parquet dataset partitioned by ruleset and tournament
-    (OUT/<table>/ruleset=…/tournament=…/data_0.parquet); see docs/analytics.md for a query."""
+    """Write every warehouse table as a Parquet dataset partitioned by game, ruleset and
+    tournament id (OUT/<table>/game=…/ruleset=…/tournament_id=…/data_0.parquet; the
+    tournament's name is a column); see docs/analytics.md for how to read it back."""
     from ledger.parquet import export_parquet as run_export
 
     written = run_export(db, out, overwrite)

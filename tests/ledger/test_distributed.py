@@ -12,6 +12,7 @@ import pytest
 
 from ledger.distributed import Failure, cluster, run_chunks, set_test_faults
 from ledger.filestore import FileStore
+from ledger.parquet import export_parquet
 from ledger.rows import all_tables
 from ledger.warehouse import connect, ingest, stage_chunk
 from replay.distributed_verify import sources, verify_many
@@ -19,6 +20,7 @@ from replay.simulate import simulate_matches
 from replay.wotf.cards import default_cards
 from replay.wotf.decks import load_decks
 from tests import dask_cluster
+from tests.ledger.same_named import MATCHES, same_named_store
 from web.cli_analytics import card_facts
 
 
@@ -259,3 +261,24 @@ def test_a_local_worker_that_never_starts_is_one_clear_error_not_a_hang(tmp_path
                                                   r"not start within 3 s\)$"), \
             cluster(jobs=1, fork=True):
         pass
+
+
+def test_the_cluster_writes_each_match_s_tournament_id_as_one_process_does(client, address,
+                                                                          facts, tmp_path):
+    """The workers' Parquet carries ``matches.tournament_id`` (what the Parquet export
+    partitions by): two tournaments of the same name ingested on the cluster are the same rows
+    as in one process, each match with its tournament's id, and export as two partitions."""
+    same_named_store(FileStore(tmp_path / "store"))
+    here = ingest(tmp_path / "store", tmp_path / "here.duckdb", facts, jobs=1)
+    there = ingest(tmp_path / "store", tmp_path / "there.duckdb", facts, scheduler=address)
+    assert (there.new, there.problems) == (here.new, here.problems) == (len(MATCHES), [])
+    assert rows(tmp_path / "there.duckdb") == rows(tmp_path / "here.duckdb")
+    con = connect(tmp_path / "there.duckdb", read_only=True)
+    try:
+        ids = dict(con.execute("SELECT match_id, tournament_id FROM matches").fetchall())
+    finally:
+        con.close()
+    assert ids == {match_id: tid for match_id, (_game, tid) in MATCHES.items()}
+    export_parquet(tmp_path / "there.duckdb", tmp_path / "pq")
+    assert {p.name for p in (tmp_path / "pq" / "players").glob("game=wotf/ruleset=*/*")} == {
+        "tournament_id=fri-1", "tournament_id=fri-2", "tournament_id=__HIVE_DEFAULT_PARTITION__"}

@@ -235,7 +235,8 @@ def test_the_parquet_export_is_partitioned_and_the_documented_query_runs(base, t
     out = tmp_path / "parquet"
     written = export_parquet(tmp_path / "w.duckdb", out)
     assert written["matches"] == 17 and written["events"] > 17 * 100
-    assert (out / "matches" / "game=wotf" / "ruleset=1.2" / "tournament=__HIVE_DEFAULT_PARTITION__").is_dir()
+    assert (out / "matches" / "game=wotf" / "ruleset=1.2"
+            / "tournament_id=__HIVE_DEFAULT_PARTITION__").is_dir()
     assert (out / "events" / "game=wotf" / "ruleset=1.3.2").is_dir()
     query = documented_query("parquet-query").replace("DIR", str(out))
     from_parquet = duckdb.connect().execute(query).fetchall()

@@ -35,6 +35,30 @@ def _final_hashes() -> dict[str, str]:
     return out
 
 
+def assert_diverges_as(events: list, revision: int) -> None:
+    """Claimed as rules revision ``revision`` (its ``MatchOpened`` says so), the match's events
+    diverge from what the engine derives."""
+    events[0] = msgspec.structs.replace(events[0], rules_revision=revision)
+    with pytest.raises(Divergence):
+        Replay(events, default_cards())
+
+
+def recorded_today(tmp_path: Path, seed: int, prefix: str, revision: int) -> list:
+    """One v1.3.2 match (greedy against random) recorded today at rules revision ``revision``
+    into ``tmp_path``, its lines as stored, verified by a replay at that revision."""
+    from replay.simulate import simulate_matches
+    from replay.wotf.decks import load_decks
+
+    db = default_cards()
+    store = FileStore(tmp_path)
+    [opened] = simulate_matches(store, db, load_decks(None, db), 1, seed=seed, ruleset="1.3.2",
+                                bots=("greedy", "random"), prefix=prefix,
+                                rules_revision=revision)
+    stored = list(store.read(opened.match_id))
+    Replay(stored, default_cards())  # raises Divergence if it does not re-derive
+    return stored
+
+
 def test_golden_matches_replay_to_their_recorded_hashes():
     expected = json.loads(HASHES.read_text())
     assert len(expected) >= 3 and sorted(expected) == sorted(p.stem for p in MATCHES.glob("*.jsonl"))
@@ -59,9 +83,7 @@ def test_a_revision_1_match_keeps_its_behaviour_and_revision_2_would_differ():
     twin = [s.event for s in FileStore.read_file(MATCHES / "golden-s3-r2-132-0001.jsonl")]
     assert any(getattr(e, "ability", "") == "equip_move" for e in twin)
     events = [s.event for s in stored]
-    events[0] = msgspec.structs.replace(events[0], rules_revision=2)
-    with pytest.raises(Divergence):
-        Replay(events, default_cards())
+    assert_diverges_as(events, 2)
 
 
 def test_a_revision_8_match_keeps_its_behaviour_and_revision_7_would_differ():
@@ -73,9 +95,7 @@ def test_a_revision_8_match_keeps_its_behaviour_and_revision_7_would_differ():
     events = [s.event for s in stored]
     made = [e for e in events if type(e).__name__ == "TokenCreated"]
     assert len(made) == 2 and made[0].realm == made[1].realm
-    events[0] = msgspec.structs.replace(events[0], rules_revision=7)
-    with pytest.raises(Divergence):
-        Replay(events, default_cards())
+    assert_diverges_as(events, 7)
 
 
 def test_a_revision_10_match_keeps_its_behaviour_and_revision_9_would_differ():
@@ -88,9 +108,7 @@ def test_a_revision_10_match_keeps_its_behaviour_and_revision_9_would_differ():
         events = [s.event for s in stored]
         assert any(getattr(e, "ability", "") == sign or getattr(e, "kind", "") == sign
                    for e in events), name
-        events[0] = msgspec.structs.replace(events[0], rules_revision=9)
-        with pytest.raises(Divergence):
-            Replay(events, default_cards())
+        assert_diverges_as(events, 9)
 
 
 def test_a_revision_11_match_keeps_its_behaviour_and_revision_10_would_differ():
@@ -109,9 +127,7 @@ def test_a_revision_11_match_keeps_its_behaviour_and_revision_10_would_differ():
         else:
             at = names.index("ControlChanged")
             assert "Equipped" in names[at:at + 4], name
-        events[0] = msgspec.structs.replace(events[0], rules_revision=10)
-        with pytest.raises(Divergence):
-            Replay(events, default_cards())
+        assert_diverges_as(events, 10)
 
 
 def test_a_revision_10_recording_made_today_keeps_its_behaviour_and_revision_11_would_differ(
@@ -121,21 +137,11 @@ def test_a_revision_10_recording_made_today_keeps_its_behaviour_and_revision_11_
     `rage_sacrifice` trigger, and re-derives at revision 10; claimed as revision 11, it
     diverges.  (Revision 10's engine is the one that recorded golden-s3-r10-*: their hashes
     are pinned above.)"""
-    from replay.simulate import simulate_matches
-    from replay.wotf.decks import load_decks
-
-    db = default_cards()
-    store = FileStore(tmp_path)
-    [opened] = simulate_matches(store, db, load_decks(None, db), 1, seed=3039, ruleset="1.3.2",
-                                bots=("greedy", "random"), prefix="r10", rules_revision=10)
-    stored = list(store.read(opened.match_id))
-    Replay(stored, default_cards())  # verifies at revision 10
+    stored = recorded_today(tmp_path, 3039, "r10", 10)  # verifies at revision 10
     events = [s.event for s in stored]
     assert any(getattr(e, "reason", "") == "sacrifice: rage" for e in events)
     assert not any(getattr(e, "ability", "") == "rage_sacrifice" for e in events)
-    events[0] = msgspec.structs.replace(events[0], rules_revision=11)
-    with pytest.raises(Divergence):
-        Replay(events, default_cards())
+    assert_diverges_as(events, 11)
 
 
 def test_a_revision_12_match_keeps_its_behaviour_and_revision_11_would_differ():
@@ -148,9 +154,7 @@ def test_a_revision_12_match_keeps_its_behaviour_and_revision_11_would_differ():
         events = [s.event for s in stored]
         kinds = [e.kind for e in events if type(e).__name__ == "Answered"]
         assert "bury_order" in kinds and "order" in kinds, name
-        events[0] = msgspec.structs.replace(events[0], rules_revision=11)
-        with pytest.raises(Divergence):
-            Replay(events, default_cards())
+        assert_diverges_as(events, 11)
 
 
 def test_a_revision_11_recording_made_today_keeps_its_behaviour_and_revision_12_would_differ(
@@ -158,23 +162,13 @@ def test_a_revision_11_recording_made_today_keeps_its_behaviour_and_revision_12_
     """Recorded today at revision 11 with the v1.3.2 revision-12 golden match's arguments, the
     same bury's order is an `order` answer, as revision 11 recorded it, and re-derives at 11;
     claimed as revision 12, it diverges."""
-    from replay.simulate import simulate_matches
-    from replay.wotf.decks import load_decks
-
-    db = default_cards()
-    store = FileStore(tmp_path)
-    [opened] = simulate_matches(store, db, load_decks(None, db), 1, seed=3040, ruleset="1.3.2",
-                                bots=("greedy", "random"), prefix="r11", rules_revision=11)
-    stored = list(store.read(opened.match_id))
-    Replay(stored, default_cards())  # verifies at revision 11
+    stored = recorded_today(tmp_path, 3040, "r11", 11)  # verifies at revision 11
     events = [s.event for s in stored]
     twin = [s.event for s in FileStore.read_file(MATCHES / "golden-s3-r12-132-0001.jsonl")]
     assert [getattr(e, "kind", None) for e in events if type(e).__name__ == "Answered"] == \
         [{"bury_order": "order"}.get(e.kind, e.kind) for e in twin if type(e).__name__ == "Answered"]
     assert not any(getattr(e, "kind", "") == "bury_order" for e in events)
-    events[0] = msgspec.structs.replace(events[0], rules_revision=12)
-    with pytest.raises(Divergence):
-        Replay(events, default_cards())
+    assert_diverges_as(events, 12)
 
 
 def test_a_revision_13_match_keeps_its_behaviour_and_revision_12_would_differ():
@@ -189,9 +183,7 @@ def test_a_revision_13_match_keeps_its_behaviour_and_revision_12_would_differ():
         names = [type(e).__name__ for e in events]
         assert "TriggersDeferred" in names, name
         assert names.index("TriggersDeferred") < names.index("EffectFinished"), name
-        events[0] = msgspec.structs.replace(events[0], rules_revision=12)
-        with pytest.raises(Divergence):
-            Replay(events, default_cards())
+        assert_diverges_as(events, 12)
 
 
 def test_a_revision_12_recording_made_today_keeps_its_behaviour_and_revision_13_would_differ(
@@ -199,20 +191,10 @@ def test_a_revision_12_recording_made_today_keeps_its_behaviour_and_revision_13_
     """Recorded today at revision 12 with the v1.3.2 revision-13 golden match's arguments, the
     match has no waiting triggers and re-derives at 12; claimed as revision 13, it
     diverges."""
-    from replay.simulate import simulate_matches
-    from replay.wotf.decks import load_decks
-
-    db = default_cards()
-    store = FileStore(tmp_path)
-    [opened] = simulate_matches(store, db, load_decks(None, db), 1, seed=3072, ruleset="1.3.2",
-                                bots=("greedy", "random"), prefix="r12", rules_revision=12)
-    stored = list(store.read(opened.match_id))
-    Replay(stored, default_cards())  # verifies at revision 12
+    stored = recorded_today(tmp_path, 3072, "r12", 12)  # verifies at revision 12
     events = [s.event for s in stored]
     assert not any(type(e).__name__ in ("TriggersDeferred", "EffectFinished") for e in events)
-    events[0] = msgspec.structs.replace(events[0], rules_revision=13)
-    with pytest.raises(Divergence):
-        Replay(events, default_cards())
+    assert_diverges_as(events, 13)
 
 
 def _write() -> None:  # pragma: no cover - a maintenance command

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.security.live import LiveApi, LiveServer
+from tests.web.test_api import ORGANIZER
 
 
 @pytest.fixture(scope="module")
@@ -13,6 +14,16 @@ def live_api(tmp_path_factory):
     """One real server per test module (each test makes its own match), spectators 0 late."""
     server = LiveServer(tmp_path_factory.mktemp("live") / "store", spectator_delay=0)
     yield LiveApi(server)
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def limits_server(tmp_path_factory):
+    """One real server per test module with the default body limits (64 KiB of JSON, a 16 MiB
+    upload), 2 threads: the body-limit tests (test_body_limits*.py) send it raw requests."""
+    server = LiveServer(tmp_path_factory.mktemp("bodies") / "store", organizer=ORGANIZER,
+                        threads=2)
+    yield server
     server.stop()
 
 

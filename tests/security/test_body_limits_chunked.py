@@ -13,35 +13,20 @@ from __future__ import annotations
 
 import pytest
 
-from tests.security.live import LiveServer
-from tests.security.test_body_limits import JSON_LIMIT, exchange
-from tests.web.test_api import ORGANIZER
+from tests.security.test_body_limits import JSON_LIMIT
+from tests.web.raw_http import chunked, exchange
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    server = LiveServer(tmp_path_factory.mktemp("chunked") / "store", organizer=ORGANIZER,
-                        threads=2)
-    yield server
-    server.stop()
-
-
-def chunked(path: str, body: bytes, size: int) -> bytes:
-    """A POST of ``body`` in chunks of ``size`` bytes, with a bearer token (not this match's)."""
-    chunks = b"".join(b"%x\r\n%s\r\n" % (len(body[i:i + size]), body[i:i + size])
-                      for i in range(0, len(body), size))
-    return (b"POST %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json"
-            b"\r\nAuthorization: Bearer x\r\nTransfer-Encoding: chunked\r\n\r\n%s0\r\n\r\n"
-            % (path.encode(), chunks))
+#: Header lines of each request below: a bearer token (not this match's), JSON.
+HEADERS = b"Connection: close\r\nContent-Type: application/json\r\nAuthorization: Bearer x\r\n"
 
 
 @pytest.mark.parametrize("length,size", [
     (50_000, 16),  # 50 kB in 16-byte chunks: 68,750 bytes on the wire
     (JSON_LIMIT, JSON_LIMIT),  # exactly the limit, in one chunk
 ])
-def test_a_chunked_json_body_within_the_limit_reaches_the_app(server, length, size):
+def test_a_chunked_json_body_within_the_limit_reaches_the_app(limits_server, length, size):
     """The same body the app takes with a Content-Length (test_body_limits: 401, the token
     first) is not refused for a size it does not have."""
     path = "/api/matches/m-1/decisions"
-    status, out, _ = exchange(server, chunked(path, b" " * length, size), wait=30)
+    status, out, _ = exchange(limits_server, chunked(path, b" " * length, size, HEADERS), wait=30)
     assert status == 401 and out["error"] != "too_large", (status, out)

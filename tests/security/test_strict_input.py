@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 import re
-import socket
 import tempfile
 import tomllib
 from pathlib import Path
@@ -25,6 +24,7 @@ from ledger.codec import GENESIS, encode_line
 from ledger.errors import MalformedEventError
 from ledger.filestore import FileStore
 from tests.security.live import LiveApi, LiveServer
+from tests.web.raw_http import exchange_raw
 from tests.web.test_api import ORGANIZER, SEATS, Api, drive, new_app
 
 REPO = Path(__file__).resolve().parents[2]
@@ -220,15 +220,10 @@ def test_a_last_event_id_that_is_not_a_seq_is_ignored_not_a_500(tmp_path, value)
     server = LiveServer(tmp_path / "store")
     try:
         mid, _ = LiveApi(server).create()
-        host, port = server.base.split("//")[1].rsplit(":", 1)
-        with socket.create_connection((host, int(port)), timeout=30) as sock:
-            sock.sendall(b"GET /api/matches/" + mid.encode() + b"/follow?timeout=1 HTTP/1.1\r\n"
-                         b"Host: x\r\nLast-Event-ID: " + value + b"\r\nConnection: close\r\n\r\n")
-            answer = b""
-            while chunk := sock.recv(65536):
-                answer += chunk
-        head, _, body = answer.partition(b"\r\n\r\n")
-        assert head.startswith(b"HTTP/1.1 200"), answer[:300]
+        status, _headers, body = exchange_raw(
+            server, b"GET /api/matches/" + mid.encode() + b"/follow?timeout=1 HTTP/1.1\r\n"
+            b"Host: x\r\nLast-Event-ID: " + value + b"\r\nConnection: close\r\n\r\n", wait=30)
+        assert status == 200, body[:300]
         assert b"id: 0\n" in body
     finally:
         server.stop()

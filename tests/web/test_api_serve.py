@@ -15,30 +15,16 @@ from ledger.filestore import FileStore
 from replay.replayer import Replay
 from replay.wotf.cards import default_cards
 from tests.web.live_http import call as _call
+from tests.web.serve_process import serving
 
 ROOT = Path(__file__).parents[2]
 ORGANIZER = "serve-test-organizer-token-0123456789"
 
 
-def _start(store, **env_extra):
-    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER, **env_extra)
-    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store", str(store),
-                             "--port", "0", "--threads", "8"], env=env, cwd=ROOT, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    line = proc.stdout.readline()
-    if "serving" not in line:
-        proc.kill()
-        raise AssertionError(line + proc.stderr.read())
-    return proc, line.split(" on ")[1].split()[0]
-
-
 @pytest.fixture
 def two_servers(tmp_path):
-    procs = [_start(tmp_path / "store") for _ in range(2)]
-    yield [base for _, base in procs], tmp_path / "store"
-    for proc, _ in procs:
-        proc.terminate()
-        proc.wait(timeout=10)
+    with serving(tmp_path / "store", ORGANIZER, 2) as started:
+        yield [base for base, _line in started], tmp_path / "store"
 
 
 def test_racing_writers_on_two_servers_get_one_success_and_409s(two_servers):

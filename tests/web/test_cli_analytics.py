@@ -136,9 +136,14 @@ def test_export_parquet(warehouse, tmp_path):
     assert "matches: 12 rows" in done.stdout
     count = duckdb.connect().execute(
         f"SELECT count(*) FROM read_parquet('{out}/matches/**/*.parquet', hive_partitioning = true, "
-        "hive_types = {'ruleset': VARCHAR, 'tournament': VARCHAR}) WHERE tournament = 'CLI Open'"
+        "hive_types = {'ruleset': VARCHAR, 'tournament_id': VARCHAR}) WHERE tournament = 'CLI Open'"
     ).fetchone()[0]
     assert count == 6
+    by_id = duckdb.connect().execute(
+        f"SELECT tournament_id, count(*) FROM read_parquet('{out}/matches/**/*.parquet', "
+        "hive_partitioning = true, hive_types = {'ruleset': VARCHAR, 'tournament_id': VARCHAR}) "
+        "WHERE tournament IS NOT NULL GROUP BY ALL").fetchall()
+    assert by_id == [("cli-open", 6)]  # the simulator's matches carry its slug as their id
     assert "already holds a dataset" in one_line_error(wonders("export", "parquet", out, "--db", db))
 
 

@@ -5,7 +5,8 @@ own id; :meth:`web.tournaments.Organizer.create` refuses only a taken id), and a
 the name (``MatchOpened.tournament``); the warehouse derives the id from the match id
 (``matches.tournament_id``, :func:`ledger.rows.tournament_id_of`).  ``--tournament ID`` counts
 that tournament's matches only, ``stats standings`` ranks each tournament apart, an older
-warehouse is re-derived with the ids, and the dashboard offers each tournament by its id.
+warehouse is re-derived with the ids, the dashboard offers each tournament by its id, and
+``wonders export parquet`` partitions by the id.
 
 Two real tournaments of the same name played out by the real tournament tool (the demo's
 organizer and bots), ingested and asked by real ``wonders`` subprocesses."""
@@ -15,6 +16,7 @@ from __future__ import annotations
 import json
 
 import duckdb
+import pytest
 
 from ledger.stores import open_store
 from replay.games import game
@@ -39,13 +41,21 @@ def _played(store, tid: str, seed: int) -> list[str]:
     return list(demo.play_rounds(org, tid, 1, seed))
 
 
-def test_a_tournament_by_its_id_is_not_counted_with_another_of_the_same_name(tmp_path):
+@pytest.fixture
+def two_cups(tmp_path):
+    """fri-1 and fri-2, both :data:`NAME`, played into one store and ingested by ``wonders
+    ingest``: the store and the warehouse."""
     store = tmp_path / "data"
     first = _played(store, "fri-1", 1)
     second = _played(store, "fri-2", 2)
     assert len(first) == len(second) == 2  # two tables each, one game each
     db = tmp_path / "w.duckdb"
     ok("ingest", store, "--db", db)
+    return store, db
+
+
+def test_a_tournament_by_its_id_is_not_counted_with_another_of_the_same_name(two_cups):
+    _store, db = two_cups
 
     def games(tournament: str) -> int:
         done = ok("stats", "first-player", "--db", db, "--tournament", tournament,
@@ -57,15 +67,11 @@ def test_a_tournament_by_its_id_is_not_counted_with_another_of_the_same_name(tmp
     assert games("fri-2") == 2
 
 
-def test_standings_keep_two_tournaments_of_the_same_name_apart(tmp_path):
+def test_standings_keep_two_tournaments_of_the_same_name_apart(two_cups):
     """``stats standings`` over the whole warehouse: each "Friday Cup" its own standings (its
     own ranks 1..4, 1 match a player), told apart by ``tournament_id`` -- not one merged
     tournament whose pairings (name, round, table) collide."""
-    store = tmp_path / "data"
-    _played(store, "fri-1", 1)
-    _played(store, "fri-2", 2)
-    db = tmp_path / "w.duckdb"
-    ok("ingest", store, "--db", db)
+    _store, db = two_cups
     rows = json.loads(ok("stats", "standings", "--db", db, "--format", "json").stdout)
     by_id: dict[str, list[dict]] = {}
     for row in rows:
@@ -86,15 +92,11 @@ def test_standings_keep_two_tournaments_of_the_same_name_apart(tmp_path):
 BEFORE_TOURNAMENT_ID = 3
 
 
-def test_a_warehouse_made_before_tournament_id_is_re_derived_by_the_next_ingest(tmp_path):
+def test_a_warehouse_made_before_tournament_id_is_re_derived_by_the_next_ingest(two_cups):
     """A warehouse an older program made (no ``tournament_id`` column, rows revision 3) gains
     the column on the next ingest and its matches are re-derived: the ids filled in, the two
     "Friday Cup"s ranked apart -- not NULL ids, one merged tournament."""
-    store = tmp_path / "data"
-    _played(store, "fri-1", 1)
-    _played(store, "fri-2", 2)
-    db = tmp_path / "w.duckdb"
-    ok("ingest", store, "--db", db)
+    store, db = two_cups
     con = duckdb.connect(str(db))
     try:
         con.execute("ALTER TABLE matches DROP COLUMN tournament_id")
@@ -112,14 +114,10 @@ def test_a_warehouse_made_before_tournament_id_is_re_derived_by_the_next_ingest(
     assert sorted({row["tournament_id"] for row in rows}) == ["fri-1", "fri-2"]
 
 
-def test_the_dashboard_tells_two_tournaments_of_the_same_name_apart(tmp_path):
+def test_the_dashboard_tells_two_tournaments_of_the_same_name_apart(two_cups):
     """The stats page's tournament choice offers each "Friday Cup" by its id (labelled with
     its name and id), and choosing one counts its games only -- not both, nor none."""
-    store = tmp_path / "data"
-    _played(store, "fri-1", 1)
-    _played(store, "fri-2", 2)
-    db = tmp_path / "w.duckdb"
-    ok("ingest", store, "--db", db)
+    store, db = two_cups
     app = create_app(Settings(store=store, secret_key="s" * 32))
     app.config["WONDERS_WAREHOUSE"] = str(db)
     client = app.test_client()
@@ -154,3 +152,19 @@ def test_stats_over_a_warehouse_made_before_tournament_id_say_to_ingest_again(tm
         line = one_line_error(wonders("stats", *args, "--db", db))
         assert "older program" in line and "tournament_id" in line and "wonders ingest" in line, \
             line
+
+
+def test_the_parquet_export_keeps_two_tournaments_of_the_same_name_apart(two_cups, tmp_path):
+    """``wonders export parquet``: each "Friday Cup" its own partition of every table
+    (``tournament_id=fri-1``, ``=fri-2``), its name a column -- not one ``tournament=Friday Cup``
+    partition holding both."""
+    _store, db = two_cups
+    out = tmp_path / "pq"
+    ok("export", "parquet", out, "--db", db)
+    assert {p.name for p in (out / "players").glob("game=wotf/ruleset=*/*")} == {
+        "tournament_id=fri-1", "tournament_id=fri-2"}
+    rows = duckdb.connect().execute(
+        f"SELECT tournament_id, tournament, count(*) FROM read_parquet('{out}/players/**/*.parquet', "
+        "hive_partitioning = true, hive_types = {'game': VARCHAR, 'ruleset': VARCHAR, "
+        "'tournament_id': VARCHAR}) GROUP BY ALL ORDER BY ALL").fetchall()
+    assert rows == [("fri-1", NAME, 4), ("fri-2", NAME, 4)]  # 2 games of 2 players each

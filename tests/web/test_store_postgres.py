@@ -10,7 +10,6 @@ and the CLI (simulate, verify, ingest, upgrade, copy) with ``postgresql://`` sto
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import threading
@@ -26,31 +25,18 @@ from ledger.stores import open_store
 from replay.replayer import Replay
 from replay.wotf.cards import default_cards
 from tests.web.live_http import call as _call
+from tests.web.serve_process import serving
 
 ROOT = Path(__file__).parents[2]
 ORGANIZER = "pg-serve-test-organizer-token-0123456789"
 
 
-def _start(url: str):
-    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=ORGANIZER)
-    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store", url,
-                             "--port", "0", "--threads", "8"], env=env, cwd=ROOT, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    line = proc.stdout.readline()
-    if "serving" not in line:
-        proc.kill()
-        raise AssertionError(line + proc.stderr.read())
-    assert "postgresql://" in line and "options" not in line  # the store named, no secrets
-    return proc, line.split(" on ")[1].split()[0]
-
-
 @pytest.fixture
 def servers(pg_url):
-    procs = [_start(pg_url) for _ in range(3)]
-    yield [base for _, base in procs], pg_url
-    for proc, _ in procs:
-        proc.terminate()
-        proc.wait(timeout=10)
+    with serving(pg_url, ORGANIZER, 3) as started:
+        for _base, line in started:
+            assert "postgresql://" in line and "options" not in line  # the store named, no secrets
+        yield [base for base, _line in started], pg_url
 
 
 def _create(base, match_id):

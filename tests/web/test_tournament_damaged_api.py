@@ -13,33 +13,21 @@ from __future__ import annotations
 
 import csv
 import io
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+from tests.web.damaged_match import alter_first_line, cli_standings, match_path, round_one_ended
 from tests.web.test_api import ORGANIZER, Api, new_app
-from tests.web.test_tournaments import call, concede, new_tournament
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.web.test_tournaments import call
 
 
 @pytest.fixture
 def damaged(tmp_path):
     """Round 1 of four players: table 2 won by seat A, table 1's match file altered."""
     api = Api(new_app(tmp_path))
-    tid = new_tournament(api, players=4, name="Harbour Open")
-    status, started = call(api, "POST", f"/api/tournaments/{tid}/rounds")
-    assert status == 201, started
-    first, second = started["tables"]
-    concede(api, second["match_id"], second["tokens"]["judge"], "B")
-    concede(api, first["match_id"], first["tokens"]["judge"], "B")
+    tid, first, second = round_one_ended(api)
+    alter_first_line(match_path(api, first["match_id"]), first["a"])
     store = api.app.extensions["wonders"].store.root
-    path = store / f"{first['match_id']}.jsonl"
-    lines = path.read_text(encoding="utf-8").split("\n")
-    lines[0] = lines[0].replace(f'"{first["a"]}"', f'"{first["a"]}x"', 1)  # altered
-    path.write_text("\n".join(lines), encoding="utf-8")
     return api, tid, first, second, store
 
 
@@ -98,9 +86,7 @@ def test_the_next_round_is_refused_naming_the_table_and_nothing_is_written(damag
 
 def test_the_cli_standings_name_the_table_and_rank_the_rest(damaged):
     _api, tid, first, second, store = damaged
-    done = subprocess.run([sys.executable, "-m", "web.cli", "tournament", "standings", tid,
-                           "--store", str(store)], cwd=REPO, capture_output=True, text=True,
-                          timeout=120)
+    done = cli_standings(tid, store)
     assert done.returncode == 0, done.stderr
     [line] = done.stderr.strip().splitlines()
     assert line.startswith("can't be read, left out of the standings: round 1 table "

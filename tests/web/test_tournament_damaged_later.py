@@ -13,44 +13,23 @@ On PostgreSQL the benefit is counted: an unchanged ended match is not asked of t
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 
+from tests.web.damaged_match import alter_first_line, cli_standings, match_path, round_one_ended
 from tests.web.test_api import Api, new_app
-from tests.web.test_tournaments import call, concede, new_tournament
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _round_one_ended(api: Api) -> tuple[str, dict, dict]:
-    """Four players, round 1 started and both tables ended (seat A won each)."""
-    tid = new_tournament(api, players=4, name="Harbour Open")
-    status, started = call(api, "POST", f"/api/tournaments/{tid}/rounds")
-    assert status == 201, started
-    first, second = started["tables"]
-    concede(api, second["match_id"], second["tokens"]["judge"], "B")
-    concede(api, first["match_id"], first["tokens"]["judge"], "B")
-    return tid, first, second
-
-
-def _alter_first_line(path: Path, player: str) -> None:
-    lines = path.read_text(encoding="utf-8").split("\n")
-    lines[0] = lines[0].replace(f'"{player}"', f'"{player}x"', 1)  # its hash no longer checks
-    path.write_text("\n".join(lines), encoding="utf-8")
+from tests.web.test_tournaments import call
 
 
 def test_a_match_damaged_after_it_was_read_as_ended_is_unreadable_to_the_running_server(
         tmp_path):
     api = Api(new_app(tmp_path))
-    tid, first, second = _round_one_ended(api)
+    tid, first, second = round_one_ended(api)
     status, body = call(api, "GET", f"/api/tournaments/{tid}/standings")
     assert status == 200 and body["unreadable"] == [], body  # both read as ended: kept
     points = {s["player"]: s["points"] for s in body["standings"]}
     assert points[first["a"]] == points[second["a"]] == 3
     store = api.app.extensions["wonders"].store.root
-    _alter_first_line(store / f"{first['match_id']}.jsonl", first["a"])
+    alter_first_line(match_path(api, first["match_id"]), first["a"])
 
     status, body = call(api, "GET", f"/api/tournaments/{tid}/standings")
     assert status == 200, body
@@ -69,20 +48,18 @@ def test_a_match_damaged_after_it_was_read_as_ended_is_unreadable_to_the_running
     assert call(api, "GET", f"/api/tournaments/{tid}")[1]["length"] == before  # not paired
 
     # a fresh process says the same
-    done = subprocess.run([sys.executable, "-m", "web.cli", "tournament", "standings", tid,
-                           "--store", str(store)], cwd=REPO, capture_output=True, text=True,
-                          timeout=120)
+    done = cli_standings(tid, store)
     assert done.returncode == 0, done.stderr
     assert f"round 1 table {first['table']} ({first['match_id']})" in done.stderr
 
 
 def test_a_match_restored_after_it_was_damaged_counts_again(tmp_path):
     api = Api(new_app(tmp_path))
-    tid, first, _second = _round_one_ended(api)
-    path = api.app.extensions["wonders"].store.root / f"{first['match_id']}.jsonl"
+    tid, first, _second = round_one_ended(api)
+    path = match_path(api, first["match_id"])
     good = path.read_bytes()
     assert call(api, "GET", f"/api/tournaments/{tid}/standings")[1]["unreadable"] == []
-    _alter_first_line(path, first["a"])
+    alter_first_line(path, first["a"])
     assert len(call(api, "GET", f"/api/tournaments/{tid}/standings")[1]["unreadable"]) == 1
     path.write_bytes(good)  # restored from a backup
     status, body = call(api, "GET", f"/api/tournaments/{tid}/standings")
@@ -95,8 +72,8 @@ def test_a_same_size_edit_with_its_time_set_back_is_seen_by_the_running_server(t
     and modification time; the inode's change time still moves (the summaries the file store
     keeps are keyed on it too)."""
     api = Api(new_app(tmp_path))
-    tid, first, _second = _round_one_ended(api)
-    path = api.app.extensions["wonders"].store.root / f"{first['match_id']}.jsonl"
+    tid, first, _second = round_one_ended(api)
+    path = match_path(api, first["match_id"])
     assert call(api, "GET", f"/api/tournaments/{tid}/standings")[1]["unreadable"] == []
     was = os.stat(path)
     time.sleep(0.05)  # past the file system's clock tick (a few ms), so the change time moves
@@ -122,7 +99,7 @@ def test_postgres_an_altered_row_is_followed_and_an_unchanged_ended_match_not_as
 
     from tests.web.test_store_app_postgres import pg_app
     api = pg_app(pg_url)
-    tid, first, second = _round_one_ended(api)
+    tid, first, second = round_one_ended(api)
     store = api.app.extensions["wonders"].store
     asked: list[str] = []
     real = store.outcomes

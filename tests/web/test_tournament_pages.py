@@ -16,6 +16,7 @@ import re
 
 import pytest
 
+from tests.web.damaged_match import alter_first_line, match_path
 from tests.web.test_api import Api, new_app
 from tests.web.test_tournaments import DECKS, NAMES, call, concede, decklist, new_tournament
 from tests.web.test_tournaments_desk import ORIGIN, console
@@ -173,10 +174,7 @@ def test_a_damaged_table_is_named_and_every_other_table_and_the_standings_still_
     first, second = started_round["tables"][0], started_round["tables"][1]
     concede(api, second["match_id"], second["tokens"]["judge"], "B")  # seat A wins table 2
     store = api.app.extensions["wonders"].store.root
-    path = store / f"{first['match_id']}.jsonl"
-    lines = path.read_text(encoding="utf-8").split("\n")
-    lines[0] = lines[0].replace(f'"{first["a"]}"', f'"{first["a"]}x"', 1)  # altered
-    path.write_text("\n".join(lines), encoding="utf-8")
+    alter_first_line(match_path(api, first["match_id"]), first["a"])
 
     for address in (f"/tournaments/{tid}", f"/tournaments/{tid}/rounds/1"):
         status, html = page(api, address)
@@ -217,7 +215,7 @@ def test_a_table_whose_match_file_is_no_regular_file_is_damage_too(started):
     public page that table reads "unreadable" while every other table shows."""
     api, tid, started_round = started
     first, second = started_round["tables"][0], started_round["tables"][1]
-    path = api.app.extensions["wonders"].store.root / f"{first['match_id']}.jsonl"
+    path = match_path(api, first["match_id"])
     path.unlink()
     os.mkfifo(path)
     status, data = api.call("GET", f"/api/matches/{first['match_id']}/state",
@@ -256,10 +254,7 @@ def test_the_console_board_names_a_damaged_table_and_still_reissues_the_others(s
     reads "unreadable" and is named, and another table's token is still reissued from it."""
     api, tid, started_round = started
     first, second = started_round["tables"][0], started_round["tables"][1]
-    path = api.app.extensions["wonders"].store.root / f"{first['match_id']}.jsonl"
-    lines = path.read_text(encoding="utf-8").split("\n")
-    lines[0] = lines[0].replace(f'"{first["a"]}"', f'"{first["a"]}x"', 1)
-    path.write_text("\n".join(lines), encoding="utf-8")
+    alter_first_line(match_path(api, first["match_id"]), first["a"])
     client, csrf, _ = console(api, tid)
     response = client.get(f"/organize/t/{tid}")
     html = response.get_data(as_text=True)
