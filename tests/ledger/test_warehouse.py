@@ -40,13 +40,16 @@ def simulate(root, count, seed, prefix, ruleset="1.3.2"):
 
 
 def snapshot(db_path):
-    """Every row of every table, sorted, with the file's modification time left out."""
+    """Every row of every table, sorted, with the file's modification time and the store's
+    version left out: facts of the moment a match was read, not rows derived from it (a
+    version taken within a coarse clock's tick of a file's last write is NULL, so two ingests
+    of the same files a moment apart may record it differently: ledger.fileversion)."""
     con = connect(db_path, read_only=True)
     try:
         out = {}
         for table in TABLES:
             columns = [d[0] for d in con.execute(f"SELECT * FROM {table} LIMIT 0").description]
-            kept = ", ".join(f'"{c}"' for c in columns if c != "file_mtime_ns")
+            kept = ", ".join(f'"{c}"' for c in columns if c not in ("file_mtime_ns", "store_identity"))
             out[table] = con.execute(f"SELECT {kept} FROM {table} ORDER BY ALL").fetchall()
         return out
     finally:

@@ -48,11 +48,13 @@ def store(base, tmp_path):
 
 
 def snapshot(db) -> dict[str, list]:
-    """Every row of every table (the shared ones and each game's), sorted."""
+    """Every row of every table (the shared ones and each game's), sorted; of ``matches``
+    without the rows' revision and the store's version (NULL when a match was read within a
+    coarse clock's tick of its file's last write: two ingests a moment apart may differ)."""
     con = connect(db, read_only=True)
     try:
-        return {table: con.execute(f"SELECT * EXCLUDE (rows_revision) FROM {table} ORDER BY ALL"
-                                   if table == "matches" else
+        return {table: con.execute("SELECT * EXCLUDE (rows_revision, store_identity) FROM "
+                                   f"{table} ORDER BY ALL" if table == "matches" else
                                    f"SELECT * FROM {table} ORDER BY ALL").fetchall()
                 for table in all_tables()}
     finally:

@@ -54,7 +54,10 @@ def test_ingest_on_a_scheduler_reports_and_loads_what_one_process_does(store, tm
     tables = {}
     for name in ("one", "there"):
         con = duckdb.connect(str(tmp_path / f"{name}.duckdb"), read_only=True)
-        tables[name] = [con.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall()
+        # matches without the store's version: NULL for a file read within a coarse clock's
+        # tick of its last write, so two ingests a moment apart may record it differently
+        tables[name] = [con.execute(f"SELECT * {'EXCLUDE (store_identity)' if t == 'matches' else ''} "
+                                    f"FROM {t} ORDER BY ALL").fetchall()
                         for t in ("matches", "events", "card_games")]
         con.close()
     assert tables["one"] == tables["there"]
