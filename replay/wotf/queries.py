@@ -27,6 +27,8 @@ _KEEPS_CARDS = frozenset(
     and cls not in STRUCTURAL and cls is not wotf_events.CounterChanged
 ) | {wotf_events.CardMoved}
 _POWER_OPS = frozenset(static_rules.POWER_OPS)
+#: the effects on a card that :meth:`View.power` reads (a base, an addition, a multiplier)
+_POWER_EFFECTS = frozenset({"base", "power+", "power*"})
 #: keys of View._names_where (no ability timing is spelt so)
 _STAT_DEFINING, _MAY_LOWER = "fact:stat-defining", "fact:may-lower"
 
@@ -412,6 +414,9 @@ class View:
         c = self.s.cards[cid]
         if c.gained and any(entry.startswith("ability:") for entry in c.gained):
             return True
+        fixed = self._fixed.get(c.name)
+        if fixed is not None:  # a definition no event changes: its own (cached) fact
+            return when in fixed.timings
         epoch = len(self.db.defines.defined)
         cached = self._timings.get(c.name)
         if cached is None or cached[0] != epoch:
@@ -427,7 +432,12 @@ class View:
                          fact: str) -> frozenset[str]:
         """A fact of the definition a name has in this match (a :class:`Card` attribute),
         kept in ``kept`` until the match defines more cards (a stand-in token, an entered
-        definition: 203, R34) -- the name's definition may be one of them."""
+        definition: 203, R34) -- the name's definition may be one of them.  A definition no
+        event changes (:attr:`MatchCards.fixed`) keeps its own fact (a cached property)."""
+        fixed = self._fixed.get(name)
+        if fixed is not None:
+            found: frozenset[str] = getattr(fixed, fact)
+            return found
         epoch = len(self.db.defines.defined)
         cached = kept.get(name)
         if cached is None or cached[0] != epoch:
@@ -618,14 +628,21 @@ class View:
         if found is None:
             linked: set[str] = set()
             for c in self.world():
-                if c.controller == seat and not self.is_nullified(c.id):
-                    linked |= self._links_of(c.name)
+                if c.controller == seat:
+                    # whether a card is nullified is asked only of one that links what is
+                    # not linked yet (most cards link nothing, rule Link)
+                    own = self._links_of(c.name)
+                    if own and not own <= linked and not self.is_nullified(c.id):
+                        linked |= own
             found = self._links[seat] = frozenset(linked)
         return found
 
     def _links_of(self, name: str) -> frozenset[str]:
         """The orbitals a card's definition links (a fact of the definition, worked out once
-        per definition)."""
+        per definition; a definition no event changes keeps its own)."""
+        fixed = self._fixed.get(name)
+        if fixed is not None:
+            return fixed.links
         epoch = len(self.db.defines.defined)
         cached = self._card_links.get(name)
         if cached is None or cached[0] != epoch:
@@ -687,7 +704,10 @@ class View:
     def _stat_defining(self, name: str) -> tuple[Ability, ...]:
         """A card's static abilities that work in every zone (a fact of its definition, so
         worked out once per definition: most cards have none, and then no other check is
-        made)."""
+        made; a definition no event changes keeps its own)."""
+        fixed = self._fixed.get(name)
+        if fixed is not None:
+            return fixed.stat_defining
         epoch = len(self.db.defines.defined)
         cached = self._defining.get(name)
         if cached is None or cached[0] != epoch:
@@ -697,7 +717,10 @@ class View:
     def _may_lower(self, name: str) -> bool:
         """Whether a card's definition alone may make its power negative: a printed base
         below 0, or a stat-defining ability (``Card.may_lower_power``, worked out once per
-        definition), by name for this match."""
+        definition; a definition no event changes keeps its own), by name for this match."""
+        fixed = self._fixed.get(name)
+        if fixed is not None:
+            return fixed.may_lower_power
         epoch = len(self.db.defines.defined)
         cached = self._lowering.get(name)
         if cached is None or cached[0] != epoch:
@@ -713,7 +736,8 @@ class View:
         Settling (101.6: a Wonder with negative power dies) asks :meth:`power` only of the
         others."""
         c = self.s.cards[cid]
-        if c.effects or c.counters.get("-1", 0) or self._may_lower(c.name):
+        if (c.effects and _effects_may_lower(c)) or c.counters.get("-1", 0) or \
+                self._may_lower(c.name):
             return True
         if not self.has_lowering_statics():
             return False  # no static ability in force can lower a card's power
@@ -731,8 +755,8 @@ class View:
         epoch = len(self.db.defines.defined)
         if self._fragile is None or self._fragile[0] != epoch:
             lowering = self._names_where(_MAY_LOWER)
-            self._fragile = (epoch, {c.id for c in self.world()
-                                     if c.effects or c.name in lowering})
+            self._fragile = (epoch, {c.id for c in self.world() if c.name in lowering
+                                     or (c.effects and _effects_may_lower(c))})
         fragile = self._fragile[1]
         return [c for c in self.world() if c.id in fragile or (c.counters and c.counters.get("-1", 0))]
 
@@ -813,6 +837,13 @@ def _never_negative(value: object) -> bool:
         return value.times >= 0 and value.plus >= 0 and \
             value.per not in ("max_power", "sacrificed_power")
     return isinstance(value, (int, float)) and value >= 0
+
+
+def _effects_may_lower(c: CardState) -> bool:
+    """Whether an effect on the card may lower its power (101.6): a base power, an addition
+    or a multiplier (the only effects :meth:`View.power` reads) of an amount below 0.  Of
+    amounts of 0 or more, a power that no other part lowers is never below 0."""
+    return any(e.kind in _POWER_EFFECTS and not e.amount >= 0 for e in c.effects)
 
 
 def _may_be_source(c: CardState, static_names: frozenset[str]) -> bool:
