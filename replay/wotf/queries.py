@@ -43,7 +43,9 @@ class View:
         self._fixed = self.db.fixed
         self._consult_statics = consult_statics
         self._base: View | None = None  # the same facts with no statics in force
-        self._world: list[CardState] | None = None
+        # the cards in The World (world), until a card changes area: one box, shared with the
+        # base view (without_statics), which forgets it together with this view (touch)
+        self._world: list[list[CardState] | None] = [None]
         self._static_sources: list | None = None
         self._static_ops: frozenset[str] | None = None  # the effects of the sources' abilities
         self._last_turn_read: bool | None = None  # whether a source's condition reads it
@@ -109,7 +111,7 @@ class View:
         cards in The World, and what is worked out of them alone, stand (the table itself
         does not: its targets and conditions may read where the card is)."""
         self.generation += 1
-        self._world = None
+        self._world[0] = None
         if not keeps_sources:
             self._static_sources = None
             self._static_ops = None
@@ -193,7 +195,13 @@ class View:
         """The facts of this state before any static ability applies: what the static
         abilities themselves are worked out with (:func:`replay.wotf.statics.compute`)."""
         if self._base is None:
-            self._base = View(self.s, self.db, consult_statics=False)
+            base = self._base = View(self.s, self.db, consult_statics=False)
+            # The facts no static ability changes are the same in both views, and both forget
+            # them together (touch, _forget: the base is told of every change with the same
+            # event type): the base reads them from this view's keeping, not a second copy.
+            base._world = self._world
+            base._here, base._wonders, base._null_marks = self._here, self._wonders, self._null_marks
+            base._refs_all, base._printed = self._refs_all, self._printed
         return self._base
 
     def statics(self) -> static_rules.Statics:
@@ -307,9 +315,10 @@ class View:
 
     def world(self) -> list[CardState]:
         """Cards in The World, in the order of the state's card table."""
-        if self._world is None:
-            self._world = [c for c in self.s.cards.values() if c.zone == "world"]
-        return self._world
+        found = self._world[0]
+        if found is None:
+            found = self._world[0] = [c for c in self.s.cards.values() if c.zone == "world"]
+        return found
 
     def in_realm(self, realm: int | None, controller: str | None = None) -> list[CardState]:
         """Cards in The World in a realm (of one controller), in The World's order: kept
@@ -595,8 +604,11 @@ class View:
         return False
 
     def _cant(self, cid: str, restriction: str) -> bool:
-        if any(e.kind == f"cant:{restriction}" for e in self.s.cards[cid].effects):
-            return True
+        effects = self.s.cards[cid].effects
+        if effects:  # (most cards have none: no text made for them)
+            kind = "cant:" + restriction
+            if any(e.kind == kind for e in effects):
+                return True
         return restriction in self.statics_for(static_rules.cant_ops(restriction)).cant.get(cid, ())
 
     def classes(self, cid: str) -> tuple[str, ...]:
