@@ -27,6 +27,7 @@ _KEEPS_CARDS = frozenset(
     and cls not in STRUCTURAL and cls is not wotf_events.CounterChanged
 ) | {wotf_events.CardMoved}
 _POWER_OPS = frozenset(static_rules.POWER_OPS)
+_CANT_ATTACK = static_rules.cant_ops("attack")  # the table's "can't attack" part
 #: the effects on a card that :meth:`View.power` reads (a base, an addition, a multiplier)
 _POWER_EFFECTS = frozenset({"base", "power+", "power*"})
 #: keys of View._names_where (no ability timing is spelt so)
@@ -70,9 +71,9 @@ class View:
         # game event -> (definitions known, the cards in The World that may react to it),
         # until a card changes area or gains abilities
         self._reactors: dict[str, tuple[int, list[CardState]]] = {}
-        # ((definitions known, cards in the state), the events some card of the match has a
+        # (definitions known, cards in the state, the events some card of the match has a
         # "whenever" on): no card can be added or defined but by an event that grows either
-        self._reacted: tuple[tuple[int, int], frozenset[str]] | None = None
+        self._reacted: tuple[int, int, frozenset[str]] | None = None
         # timing (and the facts of _names_where) -> names, as _reacted
         self._timing_names: dict[str, frozenset[str]] = {}
         self._names: frozenset[str] = frozenset()  # the match's cards' names, as _reacted
@@ -482,12 +483,13 @@ class View:
     def _events_reacted_to(self) -> frozenset[str]:
         """The game events some card of the match has a printed "whenever" ability on (worked
         out again when the state holds or defines more cards)."""
-        key = (len(self.db.defines.defined), len(self.s.cards))
-        if self._reacted is None or self._reacted[0] != key:
+        reacted, defined, cards = self._reacted, len(self.db.defines.defined), len(self.s.cards)
+        if reacted is None or reacted[0] != defined or reacted[1] != cards:  # (no key built)
             names = self._names = frozenset(c.name for c in self.s.cards.values())
-            self._reacted = (key, frozenset().union(*(self._whenever_of(n) for n in names)))
+            reacted = self._reacted = (defined, cards,
+                                       frozenset().union(*(self._whenever_of(n) for n in names)))
             self._timing_names = {}
-        return self._reacted[1]
+        return reacted[2]
 
     def _names_with_timing(self, when: str) -> frozenset[str]:
         """The names of the match's cards with a printed ability of this timing, or for
@@ -587,8 +589,18 @@ class View:
 
     def no_attack_here(self, realm: int, seat: str) -> bool:
         """404.3.1: attacks involve all of a seat's Wonders in a realm or none, so a "can't
-        attack" on any of them means no attack can take place there."""
-        return any(self.cant(c.id, "attack") for c in self.in_realm(realm, seat))
+        attack" on any of them means no attack can take place there.  (:meth:`cant` of each,
+        with the table's "can't attack" part looked up once.)"""
+        here = self.in_realm(realm, seat)
+        if not here:
+            return False
+        table = self.statics_for(_CANT_ATTACK).cant
+        for c in here:
+            if c.effects and any(e.kind == "cant:attack" for e in c.effects):
+                return True
+            if "attack" in table.get(c.id, ()):
+                return True
+        return False
 
     def cant(self, cid: str, restriction: str, by: str | None = None) -> bool:
         """A "can't" restriction on a card (it wins over any "can", rule 506).
