@@ -486,9 +486,14 @@ class View:
         reacted, defined, cards = self._reacted, len(self.db.defines.defined), len(self.s.cards)
         if reacted is None or reacted[0] != defined or reacted[1] != cards:  # (no key built)
             names = self._names = frozenset(c.name for c in self.s.cards.values())
-            reacted = self._reacted = (defined, cards,
-                                       frozenset().union(*(self._whenever_of(n) for n in names)))
-            self._timing_names = {}
+            base = self.db.base
+            shared = _NAME_FACTS.get((id(base), names)) if not defined else None
+            if shared is None or shared[0] is not base:
+                shared = (base, frozenset().union(*(self._whenever_of(n) for n in names)), {})
+                if not defined:  # facts of the recorded definitions alone: any match's
+                    _remember_name_facts((id(base), names), shared)
+            reacted = self._reacted = (defined, cards, shared[1])
+            self._timing_names = shared[2]
         return reacted[2]
 
     def _names_with_timing(self, when: str) -> frozenset[str]:
@@ -861,6 +866,27 @@ def _never_negative(value: object) -> bool:
         return value.times >= 0 and value.plus >= 0 and \
             value.per not in ("max_power", "sacrificed_power")
     return isinstance(value, (int, float)) and value >= 0
+
+
+#: (id of a recorded card database, a match's card names) -> (that database, the events their
+#: "whenever" abilities name, and the names of each timing and fact, View._names_with_timing /
+#: View._names_where, filled as they are asked).  While a match defines no card of its own (no
+#: stand-in token, no entered stats: 203, R34) these are facts of the recorded definitions
+#: alone, the same for every match of the same cards and names: the matches of a corpus or a
+#: tournament share them instead of working them out each.  Bounded: the oldest goes first.
+_NAME_FACTS: dict[tuple[int, frozenset[str]],
+                  tuple[CardDB, frozenset[str], dict[str, frozenset[str]]]] = {}
+_NAME_FACTS_MAX = 256
+
+
+def _remember_name_facts(key: tuple[int, frozenset[str]],
+                         facts: tuple[CardDB, frozenset[str], dict[str, frozenset[str]]]) -> None:
+    while len(_NAME_FACTS) >= _NAME_FACTS_MAX:
+        try:
+            _NAME_FACTS.pop(next(iter(_NAME_FACTS)), None)
+        except (StopIteration, RuntimeError):  # another thread changed it meanwhile
+            break
+    _NAME_FACTS[key] = facts
 
 
 def _effects_may_lower(c: CardState) -> bool:

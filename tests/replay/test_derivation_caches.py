@@ -700,3 +700,34 @@ def test_a_whenever_subject_selector_is_made_once_per_ability_and_zone():
     scripts._subjects[(id(other), "world")] = (subject, made["world"])  # as if id reused
     assert scripts._subject_selector(other, "world") == other.model_copy(
         update={"zone": "world", "pick": "all", "where": "any"})
+
+
+def test_name_facts_shared_between_matches_are_those_each_works_out_alone(monkeypatch):
+    # The names of a match's cards of each timing, and the events they react to, are kept by
+    # (recorded cards, names) for every match that defines no card of its own
+    # (queries._NAME_FACTS): after random play of two matches of the same decks and one of
+    # others, the facts the views kept are those a view works out with nothing shared.
+    from replay.wotf import queries
+    seats = [SeatInfo(seat, seat, deck.name, deck.entries(), deck.archive_entries())
+             for seat, deck in (("A", DECKS[0]), ("B", DECKS[1]))]
+    timings = ("static", "activated", "round_start", "round_end", "arrival",
+               *(f"whenever:{event}" for event in EVENTS))
+    others = [SeatInfo(seat, seat, deck.name, deck.entries(), deck.archive_entries())
+              for seat, deck in (("A", DECKS[2]), ("B", DECKS[3]))]
+    engines = [Engine.for_match(MatchOpened(match_id=f"names{seed}", ruleset="1.3.2",
+                                            seats=played), DB)
+               for seed, played in ((1, seats), (2, seats), (3, others))]
+    for engine in engines:
+        engine.start()
+        engine.view._events_reacted_to()
+    assert engines[0].view._timing_names is engines[1].view._timing_names  # shared
+    for seed, engine in enumerate(engines):
+        play_out(engine, random.Random(seed))
+    kept = [({w: e.view._names_with_timing(w) for w in timings}, e.view._events_reacted_to())
+            for e in engines]
+    monkeypatch.setattr(queries, "_NAME_FACTS", {})
+    for engine, (names, reacted) in zip(engines, kept, strict=True):
+        alone = View(engine.state, engine.view.db)
+        assert alone._events_reacted_to() == reacted
+        assert {w: alone._names_with_timing(w) for w in timings} == names
+        assert any(names.values())
