@@ -300,9 +300,8 @@ class View:
         cards a match can use are all in its state from setup on (a stand-in token made
         later has no abilities), so it is worked out once."""
         if self._counted is None:
-            self._counted = frozenset(a.on.event for n in {c.name for c in self.s.cards.values()}
-                                      for a in self.db[n].abilities
-                                      if a.on is not None and a.on.nth is not None)
+            self._counted = frozenset().union(*(  # (each definition's, worked out once)
+                self.db[n].counted_events for n in {c.name for c in self.s.cards.values()}))
         return self._counted
 
     # -- cards ---------------------------------------------------------------------------
@@ -832,7 +831,11 @@ class View:
     def stones_of(self, seat: str) -> int:
         """Stones a seat controls, plus cards that count as stones (Stones)."""
         extra = self.statics_for(static_rules.STONE_OPS).extra_stones.get(seat, 0)
-        return sum(r.stones.count(seat) for r in self.s.realms if not r.banished) + extra
+        count = 0
+        for r in self.s.realms:  # (a loop: no generator made at every look)
+            if not r.banished:
+                count += r.stones.count(seat)
+        return count + extra
 
     def realm_stones(self, realm: int) -> list[str]:
         """The stones in play in a realm.  From revision 9 a banished realm has none: "When a
