@@ -20,6 +20,12 @@ class View:
     def __init__(self, state: SowState, cards: CardPool):
         self.state = state
         self.cards = cards
+        # (card name, static effect) -> what the card's static abilities of that effect add: a
+        # fact of its definition (the pool never changes), asked of every card in play at
+        # every stat a query reads
+        self._static_amounts: dict[tuple[str, str], int] = {}
+        # (card name, trigger) -> its triggered abilities of that trigger, in printed order
+        self._triggers: dict[tuple[str, str], tuple[Ability, ...]] = {}
 
     def card(self, cid: str) -> Card:
         return self.cards[self.state.cards[cid].name]
@@ -28,8 +34,17 @@ class View:
         return [c for c in self.state.cards.values() if c.owner == seat and c.area in IN_PLAY]
 
     def statics(self, seat: Seat, effect: str) -> int:
-        return sum(a.amount for c in self.in_play(seat) for a in self.card(c.id).abilities
-                   if a.kind == "static" and a.effect == effect)
+        total = 0
+        kept = self._static_amounts
+        for c in self.state.cards.values():
+            if c.owner == seat and c.area in IN_PLAY:  # in_play(seat), no list made
+                key = (c.name, effect)
+                amount = kept.get(key)
+                if amount is None:
+                    amount = kept[key] = sum(a.amount for a in self.cards[c.name].abilities
+                                             if a.kind == "static" and a.effect == effect)
+                total += amount
+        return total
 
     # -- stats -------------------------------------------------------------------------
 
@@ -108,5 +123,14 @@ class View:
 
     def triggered(self, seat: Seat, when: str) -> list[tuple[str, Ability]]:
         """``seat``'s in-play abilities triggered by ``when``, in card order."""
-        return [(c.id, a) for c in self.in_play(seat) for a in self.card(c.id).abilities
-                if a.kind == "triggered" and a.when == when]
+        found: list[tuple[str, Ability]] = []
+        kept = self._triggers
+        for c in self.state.cards.values():
+            if c.owner == seat and c.area in IN_PLAY:  # in_play(seat), no list made
+                key = (c.name, when)
+                abilities = kept.get(key)
+                if abilities is None:
+                    abilities = kept[key] = tuple(a for a in self.cards[c.name].abilities
+                                                  if a.kind == "triggered" and a.when == when)
+                found += [(c.id, a) for a in abilities]
+        return found

@@ -83,10 +83,12 @@ class TurnActions(Component):
         need be built to know it."""
         if self._why_not_draw(seat) is None:
             return True
-        return next(self._candidate_actions(seat), None) is not None
+        return next(self._candidate_actions(seat, any_one=True), None) is not None
 
-    def _candidate_actions(self, seat: Seat) -> Iterator[Event]:
-        """The legal non-pass turn actions, generated lazily (the check decides each one)."""
+    def _candidate_actions(self, seat: Seat, any_one: bool = False) -> Iterator[Event]:
+        """The legal non-pass turn actions, generated lazily (the check decides each one).
+        ``any_one``: only whether there is one is asked (:meth:`has_turn_action`), so a
+        harvest comes as soon as a card is found harvestable, not after every card is."""
         if self.why_not_turn(seat, DrawDeclared(seat)) is None:
             yield DrawDeclared(seat)
         realms = self.view.active_realms()
@@ -110,10 +112,11 @@ class TurnActions(Component):
             attack = AttackDeclared(seat, realm)
             if self.why_not_turn(seat, attack) is None:
                 yield attack
-        yield from self._candidate_activations(seat)
+        yield from self._candidate_activations(seat, any_one)
 
-    def _candidate_activations(self, seat: Seat) -> Iterator[Event]:
-        """Activated abilities (one per turn) and harvests (any number at once), 404.4."""
+    def _candidate_activations(self, seat: Seat, any_one: bool = False) -> Iterator[Event]:
+        """Activated abilities (one per turn) and harvests (any number at once), 404.4
+        (``any_one``: :meth:`_candidate_actions`)."""
         harvestable = []
         view = self.view
         p = self.state.players[seat]
@@ -138,6 +141,9 @@ class TurnActions(Component):
                     yield act
             # a tapped card is never harvested: its harvest ability taps it (Harvest, Tap)
             if not c.tapped and self._why_not_harvest_one(seat, c.id) is None:
+                if any_one:
+                    yield HarvestDeclared(seat, [c.id])
+                    return
                 harvestable.append(c.id)
         for cid in harvestable:
             yield HarvestDeclared(seat, [cid])

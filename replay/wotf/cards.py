@@ -127,6 +127,11 @@ class Card(BaseModel):
         return frozenset(a.on.event for a in self.abilities if a.when == "whenever" and a.on is not None)
 
     @cached_property
+    def counted_events(self) -> frozenset[str]:
+        """The game events its abilities count ("the third time …", rule 511)."""
+        return frozenset(a.on.event for a in self.abilities if a.on is not None and a.on.nth is not None)
+
+    @cached_property
     def stat_defining(self) -> tuple[Ability, ...]:
         """Its static abilities that work in every zone ("this gets power equal to …", rule 1)."""
         return tuple(a for a in self.abilities if a.when == "static" and a.all_zones)

@@ -19,6 +19,7 @@ names a card.
 from __future__ import annotations
 
 from replay.prompts import Choose, Prompt
+from replay.wotf.abilities import Ability
 from replay.wotf.bus import Occurrence
 from replay.wotf.cards import find_ability
 from replay.wotf.events import (
@@ -50,6 +51,12 @@ from replay.wotf.trigger import ON_ARRIVAL, Trigger
 
 class Effects(Component):
     """Triggers, keywords, deaths and shields: a component of the engine."""
+
+    def __init__(self, g: Rules):
+        super().__init__(g)
+        # id(ability) -> (the ability, whether its effects name the event's subject): kept
+        # beside it, so the id is still its own (:meth:`_about_subject`)
+        self._subject_named: dict[int, tuple[Ability, bool]] = {}
 
     # -- triggers ------------------------------------------------------------------------
 
@@ -165,8 +172,13 @@ class Effects(Component):
             return True
         if not t.ability.startswith("ab:"):
             return False
-        effects = find_ability(self.db, t.ability[3:]).model_dump(include={"effects"})
-        return _names_the_subject(effects)
+        ability = find_ability(self.db, t.ability[3:])
+        # a fact of the (frozen) ability: worked out once per ability, not per trigger
+        kept = self._subject_named.get(id(ability))
+        if kept is None or kept[0] is not ability:
+            kept = self._subject_named[id(ability)] = (
+                ability, _names_the_subject(ability.model_dump(include={"effects"})))
+        return kept[1]
 
     def _resolve_one(self, trigger: Trigger) -> Flow:
         """One trigger resolves: its keyword's handler, or its scripted ability; then the

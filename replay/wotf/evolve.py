@@ -204,9 +204,15 @@ def _event_counted(s: GameState, e: ev.EventCounted) -> None:
 # -- cards ---------------------------------------------------------------------------------
 
 
+#: the areas a player keeps as a list of card ids (PlayerState's fields of those names)
+_ZONE_LISTS = frozenset({"hand", "deck", "abyss", "banishment", "archive"})
+
+
 def _zone_list(player: PlayerState, zone: str) -> list[str] | None:
-    return {"hand": player.hand, "deck": player.deck, "abyss": player.abyss,
-            "banishment": player.banishment, "archive": player.archive}.get(zone)
+    if zone in _ZONE_LISTS:
+        found: list[str] = getattr(player, zone)
+        return found
+    return None
 
 
 def _card_moved(s: GameState, e: ev.CardMoved) -> None:

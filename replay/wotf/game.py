@@ -31,6 +31,9 @@ from replay.wotf.state import GameState, clone, freeze, thaw
 from replay.wotf.textboard import board_text
 from replay.wotf.upgrade import upgrade as upgrade_file
 
+#: event type -> whether it is fed to the engine (a decision, chance or administrative event;
+#: an event's kind is its type's, registered once: ledger.registry.kind_of)
+_FED: dict[type, bool] = {}
 _STACK = frozenset(ev.STACK_EVENTS)  # recorded from rules revision 6 (revisions.STACK_REVISION)
 TURN_EVENTS = (ev.PlayDeclared, ev.AttackDeclared, ev.DrawDeclared, ev.ActivationDeclared,
                ev.HarvestDeclared, ev.Passed)
@@ -184,14 +187,20 @@ class WondersOfTheFirst:
         today's engine records them, ``wonders verify --against-current``)."""
         if opened.schema_version < 3:
             return legacy.legacy_outcomes(outcomes)
-        if revisions.effective(opened.rules_revision) < revisions.STACK_REVISION:
+        recorded = opened.rules_revision  # (effective() only where it may say otherwise)
+        if (recorded < revisions.STACK_REVISION or recorded > revisions.RULES_REVISION) and \
+                revisions.effective(recorded) < revisions.STACK_REVISION:
             return [e for e in outcomes if type(e) not in _STACK]
         return outcomes
 
     def is_fed(self, event: Event) -> bool:
         if isinstance(event, (ev.Passed, ev.Answered)):
             return not event.auto
-        return kind_of(type(event).__name__) in ("decision", "chance", "admin")
+        cls = type(event)
+        fed = _FED.get(cls)  # asked of every batch's next event: one look-up by type
+        if fed is None:
+            fed = _FED[cls] = kind_of(cls.__name__) in ("decision", "chance", "admin")
+        return fed
 
     def apply_admin(self, rules: Engine, event: Event, opened: MatchOpened) -> list[Event]:
         """A game's own administrative event (a judge's ``ManualEffect``): its outcomes."""

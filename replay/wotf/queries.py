@@ -27,6 +27,9 @@ _KEEPS_CARDS = frozenset(
     and cls not in STRUCTURAL and cls is not wotf_events.CounterChanged
 ) | {wotf_events.CardMoved}
 _POWER_OPS = frozenset(static_rules.POWER_OPS)
+_CANT_ATTACK = static_rules.cant_ops("attack")  # the table's "can't attack" part
+#: the effects on a card that :meth:`View.power` reads (a base, an addition, a multiplier)
+_POWER_EFFECTS = frozenset({"base", "power+", "power*"})
 #: keys of View._names_where (no ability timing is spelt so)
 _STAT_DEFINING, _MAY_LOWER = "fact:stat-defining", "fact:may-lower"
 
@@ -41,7 +44,9 @@ class View:
         self._fixed = self.db.fixed
         self._consult_statics = consult_statics
         self._base: View | None = None  # the same facts with no statics in force
-        self._world: list[CardState] | None = None
+        # the cards in The World (world), until a card changes area: one box, shared with the
+        # base view (without_statics), which forgets it together with this view (touch)
+        self._world: list[list[CardState] | None] = [None]
         self._static_sources: list | None = None
         self._static_ops: frozenset[str] | None = None  # the effects of the sources' abilities
         self._last_turn_read: bool | None = None  # whether a source's condition reads it
@@ -66,9 +71,9 @@ class View:
         # game event -> (definitions known, the cards in The World that may react to it),
         # until a card changes area or gains abilities
         self._reactors: dict[str, tuple[int, list[CardState]]] = {}
-        # ((definitions known, cards in the state), the events some card of the match has a
+        # (definitions known, cards in the state, the events some card of the match has a
         # "whenever" on): no card can be added or defined but by an event that grows either
-        self._reacted: tuple[tuple[int, int], frozenset[str]] | None = None
+        self._reacted: tuple[int, int, frozenset[str]] | None = None
         # timing (and the facts of _names_where) -> names, as _reacted
         self._timing_names: dict[str, frozenset[str]] = {}
         self._names: frozenset[str] = frozenset()  # the match's cards' names, as _reacted
@@ -107,7 +112,7 @@ class View:
         cards in The World, and what is worked out of them alone, stand (the table itself
         does not: its targets and conditions may read where the card is)."""
         self.generation += 1
-        self._world = None
+        self._world[0] = None
         if not keeps_sources:
             self._static_sources = None
             self._static_ops = None
@@ -191,7 +196,13 @@ class View:
         """The facts of this state before any static ability applies: what the static
         abilities themselves are worked out with (:func:`replay.wotf.statics.compute`)."""
         if self._base is None:
-            self._base = View(self.s, self.db, consult_statics=False)
+            base = self._base = View(self.s, self.db, consult_statics=False)
+            # The facts no static ability changes are the same in both views, and both forget
+            # them together (touch, _forget: the base is told of every change with the same
+            # event type): the base reads them from this view's keeping, not a second copy.
+            base._world = self._world
+            base._here, base._wonders, base._null_marks = self._here, self._wonders, self._null_marks
+            base._refs_all, base._printed = self._refs_all, self._printed
         return self._base
 
     def statics(self) -> static_rules.Statics:
@@ -289,9 +300,8 @@ class View:
         cards a match can use are all in its state from setup on (a stand-in token made
         later has no abilities), so it is worked out once."""
         if self._counted is None:
-            self._counted = frozenset(a.on.event for n in {c.name for c in self.s.cards.values()}
-                                      for a in self.db[n].abilities
-                                      if a.on is not None and a.on.nth is not None)
+            self._counted = frozenset().union(*(  # (each definition's, worked out once)
+                self.db[n].counted_events for n in {c.name for c in self.s.cards.values()}))
         return self._counted
 
     # -- cards ---------------------------------------------------------------------------
@@ -305,9 +315,10 @@ class View:
 
     def world(self) -> list[CardState]:
         """Cards in The World, in the order of the state's card table."""
-        if self._world is None:
-            self._world = [c for c in self.s.cards.values() if c.zone == "world"]
-        return self._world
+        found = self._world[0]
+        if found is None:
+            found = self._world[0] = [c for c in self.s.cards.values() if c.zone == "world"]
+        return found
 
     def in_realm(self, realm: int | None, controller: str | None = None) -> list[CardState]:
         """Cards in The World in a realm (of one controller), in The World's order: kept
@@ -412,6 +423,9 @@ class View:
         c = self.s.cards[cid]
         if c.gained and any(entry.startswith("ability:") for entry in c.gained):
             return True
+        fixed = self._fixed.get(c.name)
+        if fixed is not None:  # a definition no event changes: its own (cached) fact
+            return when in fixed.timings
         epoch = len(self.db.defines.defined)
         cached = self._timings.get(c.name)
         if cached is None or cached[0] != epoch:
@@ -427,7 +441,12 @@ class View:
                          fact: str) -> frozenset[str]:
         """A fact of the definition a name has in this match (a :class:`Card` attribute),
         kept in ``kept`` until the match defines more cards (a stand-in token, an entered
-        definition: 203, R34) -- the name's definition may be one of them."""
+        definition: 203, R34) -- the name's definition may be one of them.  A definition no
+        event changes (:attr:`MatchCards.fixed`) keeps its own fact (a cached property)."""
+        fixed = self._fixed.get(name)
+        if fixed is not None:
+            found: frozenset[str] = getattr(fixed, fact)
+            return found
         epoch = len(self.db.defines.defined)
         cached = kept.get(name)
         if cached is None or cached[0] != epoch:
@@ -463,12 +482,18 @@ class View:
     def _events_reacted_to(self) -> frozenset[str]:
         """The game events some card of the match has a printed "whenever" ability on (worked
         out again when the state holds or defines more cards)."""
-        key = (len(self.db.defines.defined), len(self.s.cards))
-        if self._reacted is None or self._reacted[0] != key:
+        reacted, defined, cards = self._reacted, len(self.db.defines.defined), len(self.s.cards)
+        if reacted is None or reacted[0] != defined or reacted[1] != cards:  # (no key built)
             names = self._names = frozenset(c.name for c in self.s.cards.values())
-            self._reacted = (key, frozenset().union(*(self._whenever_of(n) for n in names)))
-            self._timing_names = {}
-        return self._reacted[1]
+            base = self.db.base
+            shared = _NAME_FACTS.get((id(base), names)) if not defined else None
+            if shared is None or shared[0] is not base:
+                shared = (base, frozenset().union(*(self._whenever_of(n) for n in names)), {})
+                if not defined:  # facts of the recorded definitions alone: any match's
+                    _remember_name_facts((id(base), names), shared)
+            reacted = self._reacted = (defined, cards, shared[1])
+            self._timing_names = shared[2]
+        return reacted[2]
 
     def _names_with_timing(self, when: str) -> frozenset[str]:
         """The names of the match's cards with a printed ability of this timing, or for
@@ -568,8 +593,18 @@ class View:
 
     def no_attack_here(self, realm: int, seat: str) -> bool:
         """404.3.1: attacks involve all of a seat's Wonders in a realm or none, so a "can't
-        attack" on any of them means no attack can take place there."""
-        return any(self.cant(c.id, "attack") for c in self.in_realm(realm, seat))
+        attack" on any of them means no attack can take place there.  (:meth:`cant` of each,
+        with the table's "can't attack" part looked up once.)"""
+        here = self.in_realm(realm, seat)
+        if not here:
+            return False
+        table = self.statics_for(_CANT_ATTACK).cant
+        for c in here:
+            if c.effects and any(e.kind == "cant:attack" for e in c.effects):
+                return True
+            if "attack" in table.get(c.id, ()):
+                return True
+        return False
 
     def cant(self, cid: str, restriction: str, by: str | None = None) -> bool:
         """A "can't" restriction on a card (it wins over any "can", rule 506).
@@ -585,8 +620,11 @@ class View:
         return False
 
     def _cant(self, cid: str, restriction: str) -> bool:
-        if any(e.kind == f"cant:{restriction}" for e in self.s.cards[cid].effects):
-            return True
+        effects = self.s.cards[cid].effects
+        if effects:  # (most cards have none: no text made for them)
+            kind = "cant:" + restriction
+            if any(e.kind == kind for e in effects):
+                return True
         return restriction in self.statics_for(static_rules.cant_ops(restriction)).cant.get(cid, ())
 
     def classes(self, cid: str) -> tuple[str, ...]:
@@ -618,14 +656,21 @@ class View:
         if found is None:
             linked: set[str] = set()
             for c in self.world():
-                if c.controller == seat and not self.is_nullified(c.id):
-                    linked |= self._links_of(c.name)
+                if c.controller == seat:
+                    # whether a card is nullified is asked only of one that links what is
+                    # not linked yet (most cards link nothing, rule Link)
+                    own = self._links_of(c.name)
+                    if own and not own <= linked and not self.is_nullified(c.id):
+                        linked |= own
             found = self._links[seat] = frozenset(linked)
         return found
 
     def _links_of(self, name: str) -> frozenset[str]:
         """The orbitals a card's definition links (a fact of the definition, worked out once
-        per definition)."""
+        per definition; a definition no event changes keeps its own)."""
+        fixed = self._fixed.get(name)
+        if fixed is not None:
+            return fixed.links
         epoch = len(self.db.defines.defined)
         cached = self._card_links.get(name)
         if cached is None or cached[0] != epoch:
@@ -687,7 +732,10 @@ class View:
     def _stat_defining(self, name: str) -> tuple[Ability, ...]:
         """A card's static abilities that work in every zone (a fact of its definition, so
         worked out once per definition: most cards have none, and then no other check is
-        made)."""
+        made; a definition no event changes keeps its own)."""
+        fixed = self._fixed.get(name)
+        if fixed is not None:
+            return fixed.stat_defining
         epoch = len(self.db.defines.defined)
         cached = self._defining.get(name)
         if cached is None or cached[0] != epoch:
@@ -697,7 +745,10 @@ class View:
     def _may_lower(self, name: str) -> bool:
         """Whether a card's definition alone may make its power negative: a printed base
         below 0, or a stat-defining ability (``Card.may_lower_power``, worked out once per
-        definition), by name for this match."""
+        definition; a definition no event changes keeps its own), by name for this match."""
+        fixed = self._fixed.get(name)
+        if fixed is not None:
+            return fixed.may_lower_power
         epoch = len(self.db.defines.defined)
         cached = self._lowering.get(name)
         if cached is None or cached[0] != epoch:
@@ -713,7 +764,8 @@ class View:
         Settling (101.6: a Wonder with negative power dies) asks :meth:`power` only of the
         others."""
         c = self.s.cards[cid]
-        if c.effects or c.counters.get("-1", 0) or self._may_lower(c.name):
+        if (c.effects and _effects_may_lower(c)) or c.counters.get("-1", 0) or \
+                self._may_lower(c.name):
             return True
         if not self.has_lowering_statics():
             return False  # no static ability in force can lower a card's power
@@ -731,8 +783,8 @@ class View:
         epoch = len(self.db.defines.defined)
         if self._fragile is None or self._fragile[0] != epoch:
             lowering = self._names_where(_MAY_LOWER)
-            self._fragile = (epoch, {c.id for c in self.world()
-                                     if c.effects or c.name in lowering})
+            self._fragile = (epoch, {c.id for c in self.world() if c.name in lowering
+                                     or (c.effects and _effects_may_lower(c))})
         fragile = self._fragile[1]
         return [c for c in self.world() if c.id in fragile or (c.counters and c.counters.get("-1", 0))]
 
@@ -779,7 +831,11 @@ class View:
     def stones_of(self, seat: str) -> int:
         """Stones a seat controls, plus cards that count as stones (Stones)."""
         extra = self.statics_for(static_rules.STONE_OPS).extra_stones.get(seat, 0)
-        return sum(r.stones.count(seat) for r in self.s.realms if not r.banished) + extra
+        count = 0
+        for r in self.s.realms:  # (a loop: no generator made at every look)
+            if not r.banished:
+                count += r.stones.count(seat)
+        return count + extra
 
     def realm_stones(self, realm: int) -> list[str]:
         """The stones in play in a realm.  From revision 9 a banished realm has none: "When a
@@ -813,6 +869,34 @@ def _never_negative(value: object) -> bool:
         return value.times >= 0 and value.plus >= 0 and \
             value.per not in ("max_power", "sacrificed_power")
     return isinstance(value, (int, float)) and value >= 0
+
+
+#: (id of a recorded card database, a match's card names) -> (that database, the events their
+#: "whenever" abilities name, and the names of each timing and fact, View._names_with_timing /
+#: View._names_where, filled as they are asked).  While a match defines no card of its own (no
+#: stand-in token, no entered stats: 203, R34) these are facts of the recorded definitions
+#: alone, the same for every match of the same cards and names: the matches of a corpus or a
+#: tournament share them instead of working them out each.  Bounded: the oldest goes first.
+_NAME_FACTS: dict[tuple[int, frozenset[str]],
+                  tuple[CardDB, frozenset[str], dict[str, frozenset[str]]]] = {}
+_NAME_FACTS_MAX = 256
+
+
+def _remember_name_facts(key: tuple[int, frozenset[str]],
+                         facts: tuple[CardDB, frozenset[str], dict[str, frozenset[str]]]) -> None:
+    while len(_NAME_FACTS) >= _NAME_FACTS_MAX:
+        try:
+            _NAME_FACTS.pop(next(iter(_NAME_FACTS)), None)
+        except (StopIteration, RuntimeError):  # another thread changed it meanwhile
+            break
+    _NAME_FACTS[key] = facts
+
+
+def _effects_may_lower(c: CardState) -> bool:
+    """Whether an effect on the card may lower its power (101.6): a base power, an addition
+    or a multiplier (the only effects :meth:`View.power` reads) of an amount below 0.  Of
+    amounts of 0 or more, a power that no other part lowers is never below 0."""
+    return any(e.kind in _POWER_EFFECTS and not e.amount >= 0 for e in c.effects)
 
 
 def _may_be_source(c: CardState, static_names: frozenset[str]) -> bool:

@@ -143,7 +143,11 @@ def candidates(v: Facts, sel: Selector, ctx: Context) -> list[str]:
         host = v.s.cards[ctx.source].equipped_to
         return [host] if host and v.s.cards[host].zone == sel.zone else []
     if sel.zone == "world":
-        pool = [c.id for c in v.world()]
+        if sel.where in ("here", "event", "there") and ctx.realm is not None:
+            # only the cards in that realm can fit (_where_fits), in The World's order
+            pool = [c.id for c in v.in_realm(ctx.realm)]
+        else:
+            pool = [c.id for c in v.world()]
         if sel.what in ("card", "spell"):  # a spell being played is a card too (Nullify example)
             pool += [c.id for c in v.s.cards.values() if c.zone == "played"]
     else:

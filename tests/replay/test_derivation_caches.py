@@ -5,7 +5,8 @@
   sample decks (scripted cards, counters, statics), the Wonders it leaves out have power ≥ 0,
   so the incremental settle finds exactly the Wonders the full one finds; the cards it asks
   about (``View.may_be_negative``, partly kept until a card changes area) are those a fresh
-  view's ``can_have_negative_power`` names.
+  view's ``can_have_negative_power`` names.  An effect on a card makes it a candidate only
+  if it may lower its power (a base, an addition or a multiplier below 0).
 * Settling needs no static table when no static ability in force can change power
   (``View.has_power_statics``): then a fresh view's table has no power entries; nor when
   none can lower it (``View.has_lowering_statics``): then every power entry of a fresh
@@ -118,14 +119,14 @@ def check_shortcuts(engine: Engine, event) -> None:
     for c in view.world():
         if view.is_wonder(c.id) and not view.can_have_negative_power(c.id):
             # nothing lowers it: its power is its printed base (a growth land's count of
-            # lands) plus its +1 counters (and what statics add: never below 0), never below
-            # 0 -- settling may skip it
+            # lands) plus its +1 counters, what statics add and its effects of amounts of 0
+            # or more (all never below 0), never below 0 -- settling may skip it
             d = fresh.db[c.name]
             growth = d.type == "land" and c.counters.get("growth", 0) > 0
             base = fresh.lands_controlled(c.controller) if growth else d.base_power
             assert fresh.power(c.id) >= 0, (
                 f"after {event}: {c.id} has power {fresh.power(c.id)} but settling skips it")
-            if not fresh.has_power_statics():
+            if not fresh.has_power_statics() and not c.effects:
                 assert fresh.power(c.id) == base + c.counters.get("+1", 0), (
                     f"after {event}: {c.id} has power {fresh.power(c.id)} but settling skips it")
         for name in EVENTS:
@@ -339,6 +340,24 @@ def test_minus_one_counters_make_a_wonder_a_candidate_of_settling():
     engine.add_counters(wonder, "-1", int(engine.view.power(wonder)) + 1)
     assert engine.view.power(wonder) < 0
     assert engine.view.can_have_negative_power(wonder)
+
+
+def test_only_an_effect_that_may_lower_power_makes_a_wonder_a_candidate_of_settling():
+    # 101.6: a "gets +2" effect never makes a power negative, so settling skips the Wonder
+    # (and needs no static table for it); a "gets -N" effect may, so settling asks it
+    engine = _engine_with_world()
+    view = engine.view
+    wonder = next(c.id for c in view.world()
+                  if view.is_wonder(c.id) and DB[c.name].type == "wonder"
+                  and not view.can_have_negative_power(c.id))
+    engine.out = []
+    engine.add_effect(wonder, "power+", 2, "round", "test")
+    assert not view.can_have_negative_power(wonder)
+    assert wonder not in [c.id for c in view.may_be_negative()]
+    engine.add_effect(wonder, "power+", -(int(view.power(wonder)) + 1), "round", "test")
+    assert view.power(wonder) < 0
+    assert view.can_have_negative_power(wonder)
+    assert wonder in [c.id for c in view.may_be_negative()]
 
 
 def test_links_are_forgotten_when_a_null_counter_lands():
@@ -681,3 +700,34 @@ def test_a_whenever_subject_selector_is_made_once_per_ability_and_zone():
     scripts._subjects[(id(other), "world")] = (subject, made["world"])  # as if id reused
     assert scripts._subject_selector(other, "world") == other.model_copy(
         update={"zone": "world", "pick": "all", "where": "any"})
+
+
+def test_name_facts_shared_between_matches_are_those_each_works_out_alone(monkeypatch):
+    # The names of a match's cards of each timing, and the events they react to, are kept by
+    # (recorded cards, names) for every match that defines no card of its own
+    # (queries._NAME_FACTS): after random play of two matches of the same decks and one of
+    # others, the facts the views kept are those a view works out with nothing shared.
+    from replay.wotf import queries
+    seats = [SeatInfo(seat, seat, deck.name, deck.entries(), deck.archive_entries())
+             for seat, deck in (("A", DECKS[0]), ("B", DECKS[1]))]
+    timings = ("static", "activated", "round_start", "round_end", "arrival",
+               *(f"whenever:{event}" for event in EVENTS))
+    others = [SeatInfo(seat, seat, deck.name, deck.entries(), deck.archive_entries())
+              for seat, deck in (("A", DECKS[2]), ("B", DECKS[3]))]
+    engines = [Engine.for_match(MatchOpened(match_id=f"names{seed}", ruleset="1.3.2",
+                                            seats=played), DB)
+               for seed, played in ((1, seats), (2, seats), (3, others))]
+    for engine in engines:
+        engine.start()
+        engine.view._events_reacted_to()
+    assert engines[0].view._timing_names is engines[1].view._timing_names  # shared
+    for seed, engine in enumerate(engines):
+        play_out(engine, random.Random(seed))
+    kept = [({w: e.view._names_with_timing(w) for w in timings}, e.view._events_reacted_to())
+            for e in engines]
+    monkeypatch.setattr(queries, "_NAME_FACTS", {})
+    for engine, (names, reacted) in zip(engines, kept, strict=True):
+        alone = View(engine.state, engine.view.db)
+        assert alone._events_reacted_to() == reacted
+        assert {w: alone._names_with_timing(w) for w in timings} == names
+        assert any(names.values())
