@@ -786,7 +786,8 @@ def _add_edit_triggers(conn: Any) -> bool:
     matches reads each once); looked up first, so opening a current database takes no lock
     (and a role that may only read and write the tables opens it), and again under the
     advisory lock (servers opening it together make them once).  Whether the database has
-    them: a role that may not make them opens the store without versions."""
+    them: a role that may not make them (or whose transactions are read only, as on a hot
+    standby) opens the store without versions."""
     if _has_edit_triggers(conn):
         return True
     try:
@@ -794,8 +795,8 @@ def _add_edit_triggers(conn: Any) -> bool:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", [_SCHEMA_LOCK])
             if not _has_edit_triggers(conn):
                 conn.execute(EDIT_TRIGGERS)
-    except psycopg.errors.InsufficientPrivilege:
-        return False
+    except (psycopg.errors.InsufficientPrivilege, psycopg.errors.ReadOnlySqlTransaction):
+        return False  # (read only: a standby, or a role whose transactions are read only)
     return True
 
 

@@ -8,6 +8,8 @@ reader that keeps something under one reads it again) until a role that may open
 
 from __future__ import annotations
 
+import uuid
+
 import psycopg
 import pytest
 
@@ -106,3 +108,20 @@ def test_a_truncate_of_the_events_moves_every_version(pg_url):
             conn.execute("TRUNCATE wonders_events")
         now = store.versions()
         assert not any(same_version(first[m], now[m]) for m in ("m-1", "m-2"))
+
+
+def test_a_role_whose_transactions_are_read_only_opens_an_earlier_database(postgres_cluster,
+                                                                           earlier):
+    """A role with ``default_transaction_read_only`` (or a hot standby) may not add the count
+    -- "cannot execute ALTER TABLE in a read-only transaction", not a privilege refused --
+    and opened the earlier database before the count existed: it still does, without
+    versions.  (Failed: the store would not open at all.)"""
+    role = f"r{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_cluster.url, autocommit=True) as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN SUPERUSER")  # every right but writing
+        conn.execute(f"ALTER ROLE {role} SET default_transaction_read_only = on")
+    reader = earlier.replace("postgresql://postgres@", f"postgresql://{role}@")
+    with open_store(reader) as store:
+        assert isinstance(store, PgStore) and not store.has_versions
+        assert store.versions() == {"m-1": None}
+        assert [s.seq for s in store.read("m-1")] == [0, 1, 2, 3]
