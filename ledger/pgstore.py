@@ -154,22 +154,25 @@ CREATE TABLE IF NOT EXISTS wonders_tournament_events (
 #: (each match of the old and the new rows), a ``DELETE`` (each match whose rows went), a
 #: ``TRUNCATE`` (every match).
 #: The count moves the match's row, so its ``xmin`` too.  Inserts fire nothing: an append
-#: costs what it did.  The function finds ``wonders_matches`` where it was made (its
-#: ``search_path`` kept), whatever the editing session's is.  Made with the tables, and added
-#: to a database made before when it is opened (:func:`_add_edit_triggers`).
+#: costs what it did.  The function finds ``wonders_matches`` beside the edited table
+#: (``TG_TABLE_SCHEMA``), whatever the editing session's ``search_path`` and whatever the
+#: schema is called now (one renamed, or a dump restored under another name: a schema kept
+#: from when the function was made named a schema gone, and every edit -- the store's own
+#: ``discard`` too -- failed).  Made with the tables, and added to a database made before
+#: when it is opened (:func:`_add_edit_triggers`).
 EDIT_TRIGGERS = """
 ALTER TABLE wonders_matches ADD COLUMN IF NOT EXISTS edits bigint NOT NULL DEFAULT 0;
-CREATE OR REPLACE FUNCTION wonders_events_edited() RETURNS trigger LANGUAGE plpgsql
-SET search_path FROM CURRENT AS $$
+CREATE OR REPLACE FUNCTION wonders_events_edited() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'TRUNCATE' THEN
-    UPDATE wonders_matches SET edits = edits + 1;
+    EXECUTE format('UPDATE %I.wonders_matches SET edits = edits + 1', TG_TABLE_SCHEMA);
   ELSIF TG_OP = 'UPDATE' THEN
-    UPDATE wonders_matches SET edits = edits + 1 WHERE match_id IN (
-      SELECT match_id FROM wonders_old UNION SELECT match_id FROM wonders_new);
+    EXECUTE format('UPDATE %I.wonders_matches SET edits = edits + 1 WHERE match_id IN ('
+                   'SELECT match_id FROM wonders_old UNION SELECT match_id FROM wonders_new)',
+                   TG_TABLE_SCHEMA);
   ELSE
-    UPDATE wonders_matches SET edits = edits + 1 WHERE match_id IN (
-      SELECT match_id FROM wonders_old);
+    EXECUTE format('UPDATE %I.wonders_matches SET edits = edits + 1 WHERE match_id IN ('
+                   'SELECT match_id FROM wonders_old)', TG_TABLE_SCHEMA);
   END IF;
   RETURN NULL;
 END $$;
@@ -786,7 +789,8 @@ def _add_edit_triggers(conn: Any) -> bool:
     matches reads each once); looked up first, so opening a current database takes no lock
     (and a role that may only read and write the tables opens it), and again under the
     advisory lock (servers opening it together make them once).  Whether the database has
-    them: a role that may not make them opens the store without versions."""
+    them: a role that may not make them (or whose transactions are read only, as on a hot
+    standby) opens the store without versions."""
     if _has_edit_triggers(conn):
         return True
     try:
@@ -794,15 +798,19 @@ def _add_edit_triggers(conn: Any) -> bool:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", [_SCHEMA_LOCK])
             if not _has_edit_triggers(conn):
                 conn.execute(EDIT_TRIGGERS)
-    except psycopg.errors.InsufficientPrivilege:
-        return False
+    except (psycopg.errors.InsufficientPrivilege, psycopg.errors.ReadOnlySqlTransaction):
+        return False  # (read only: a standby, or a role whose transactions are read only)
     return True
 
 
 def _has_edit_triggers(conn: Any) -> bool:
+    """Whether the database has the column and the triggers, their function the current one:
+    the first one made (before the function found the table by ``TG_TABLE_SCHEMA``) kept the
+    schema's name of then, so it is made again."""
     (triggers,) = conn.execute(
-        "SELECT count(*) FROM pg_trigger WHERE tgrelid = 'wonders_events'::regclass AND "
-        "tgname = ANY(%s)", [list(_EDIT_TRIGGER_NAMES)]).fetchone()
+        "SELECT count(*) FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid "
+        "WHERE t.tgrelid = 'wonders_events'::regclass AND t.tgname = ANY(%s) AND "
+        "p.prosrc LIKE '%%TG_TABLE_SCHEMA%%'", [list(_EDIT_TRIGGER_NAMES)]).fetchone()
     column = conn.execute(
         "SELECT 1 FROM pg_attribute WHERE attrelid = 'wonders_matches'::regclass AND "
         "attname = 'edits' AND NOT attisdropped").fetchone()

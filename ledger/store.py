@@ -285,7 +285,7 @@ class Store(abc.ABC):
         (``"<inode>:<ctime ns>"``), PostgreSQL's the match row's version and its count of
         lines changed in place (``"<xmin>:<edits>"``, :mod:`ledger.pgstore`).  Cheap: no
         line is read (a file store: one ``stat`` per match; PostgreSQL: one query)."""
-        wanted = self.ids() if match_ids is None else list(match_ids)
+        wanted = self.ids() if match_ids is None else [m for m in match_ids if self.exists(m)]
         return {match_id: None for match_id in wanted}
 
     def heads(self) -> dict[str, Head | Exception]:

@@ -8,6 +8,8 @@ reader that keeps something under one reads it again) until a role that may open
 
 from __future__ import annotations
 
+import uuid
+
 import psycopg
 import pytest
 
@@ -106,3 +108,84 @@ def test_a_truncate_of_the_events_moves_every_version(pg_url):
             conn.execute("TRUNCATE wonders_events")
         now = store.versions()
         assert not any(same_version(first[m], now[m]) for m in ("m-1", "m-2"))
+
+
+def test_a_role_whose_transactions_are_read_only_opens_an_earlier_database(postgres_cluster,
+                                                                           earlier):
+    """A role with ``default_transaction_read_only`` (or a hot standby) may not add the count
+    -- "cannot execute ALTER TABLE in a read-only transaction", not a privilege refused --
+    and opened the earlier database before the count existed: it still does, without
+    versions.  (Failed: the store would not open at all.)"""
+    role = f"r{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_cluster.url, autocommit=True) as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN SUPERUSER")  # every right but writing
+        conn.execute(f"ALTER ROLE {role} SET default_transaction_read_only = on")
+    reader = earlier.replace("postgresql://postgres@", f"postgresql://{role}@")
+    with open_store(reader) as store:
+        assert isinstance(store, PgStore) and not store.has_versions
+        assert store.versions() == {"m-1": None}
+        assert [s.seq for s in store.read("m-1")] == [0, 1, 2, 3]
+
+
+#: The edit count's function as first made: it found ``wonders_matches`` by the schema's name
+#: when it was made (``SET search_path FROM CURRENT``).
+FIRST_FUNCTION = """
+CREATE OR REPLACE FUNCTION wonders_events_edited() RETURNS trigger LANGUAGE plpgsql
+SET search_path FROM CURRENT AS $$
+BEGIN
+  IF TG_OP = 'TRUNCATE' THEN
+    UPDATE wonders_matches SET edits = edits + 1;
+  ELSIF TG_OP = 'UPDATE' THEN
+    UPDATE wonders_matches SET edits = edits + 1 WHERE match_id IN (
+      SELECT match_id FROM wonders_old UNION SELECT match_id FROM wonders_new);
+  ELSE
+    UPDATE wonders_matches SET edits = edits + 1 WHERE match_id IN (
+      SELECT match_id FROM wonders_old);
+  END IF;
+  RETURN NULL;
+END $$
+"""
+
+
+def _renamed(postgres_cluster, url: str) -> str:
+    """Rename the URL's schema (as a DBA may, or a dump restored under another name): the URL
+    of the store there."""
+    schema = url.split("search_path%3D")[1]
+    with psycopg.connect(postgres_cluster.url, autocommit=True) as conn:
+        conn.execute(f"ALTER SCHEMA {schema} RENAME TO {schema}_renamed")
+    return url.replace(f"search_path%3D{schema}", f"search_path%3D{schema}_renamed")
+
+
+def _discards_and_counts(url: str) -> None:
+    with open_store(url) as store:
+        store.create(opened("m-2"))
+        store.append("m-2", notes(2), 1)
+        first = store.versions(["m-2"])["m-2"]
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("UPDATE wonders_events SET line = line WHERE match_id = 'm-2' AND "
+                         "seq = 1")
+        assert not same_version(first, store.versions(["m-2"])["m-2"])
+        store.discard("m-2")  # a create rolled back: the delete trigger finds no row
+        assert not store.exists("m-2")
+
+
+def test_a_store_whose_schema_was_renamed_still_discards_and_counts_edits(postgres_cluster,
+                                                                         pg_url):
+    """The count's function found ``wonders_matches`` by the schema's name when it was made:
+    renamed, every ``UPDATE`` or ``DELETE`` of an event's row failed ("relation
+    wonders_matches does not exist") -- the store's own ``discard`` too.  It finds it beside
+    the edited table now."""
+    with open_store(pg_url) as store:
+        store.create(opened("m-1"))
+    _discards_and_counts(_renamed(postgres_cluster, pg_url))
+
+
+def test_a_database_with_the_first_function_gets_the_current_one_when_opened(postgres_cluster,
+                                                                             pg_url):
+    with open_store(pg_url) as store:
+        store.create(opened("m-1"))
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(FIRST_FUNCTION)
+    with open_store(pg_url) as store:  # the owner opens it: the function made again
+        assert isinstance(store, PgStore) and store.has_versions
+    _discards_and_counts(_renamed(postgres_cluster, pg_url))
