@@ -15,11 +15,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def start_serve(store: str | Path, organizer: str) -> tuple[subprocess.Popen, str, str]:
+def start_serve(store: str | Path, organizer: str,
+                **env_extra: str) -> tuple[subprocess.Popen, str, str]:
     """``wonders serve --store STORE --port 0 --threads 8`` with ``organizer`` as the organizer
-    token: the process, its base address (``http://host:port``) and the line it printed on
-    starting; one that does not start is killed and fails the test with its output."""
-    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=organizer)
+    token (and ``env_extra`` in its environment): the process, its base address
+    (``http://host:port``) and the line it printed on starting; one that does not start is
+    killed and fails the test with its output."""
+    env = dict(os.environ, WONDERS_ORGANIZER_TOKEN=organizer, **env_extra)
     proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--store", str(store),
                              "--port", "0", "--threads", "8"], env=env, cwd=ROOT, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -31,14 +33,15 @@ def start_serve(store: str | Path, organizer: str) -> tuple[subprocess.Popen, st
 
 
 @contextmanager
-def serving(store: str | Path, organizer: str, count: int) -> Iterator[list[tuple[str, str]]]:
-    """``count`` servers of ``store`` (:func:`start_serve`), each as ``(base, starting line)``;
-    all stopped when the block ends."""
+def serving(store: str | Path, organizer: str, count: int,
+            **env_extra: str) -> Iterator[list[tuple[str, str]]]:
+    """``count`` servers of ``store`` (:func:`start_serve`, ``env_extra`` in their
+    environment), each as ``(base, starting line)``; all stopped when the block ends."""
     procs: list[subprocess.Popen] = []
     try:
         started = []
         for _ in range(count):
-            proc, base, line = start_serve(store, organizer)
+            proc, base, line = start_serve(store, organizer, **env_extra)
             procs.append(proc)
             started.append((base, line))
         yield started

@@ -18,19 +18,18 @@ from ledger.filestore import FileStore
 from replay.games import game_of
 from replay.timeline import Timeline
 from replay.wotf.cards import default_cards
+from tests.web.live_http import call as _call
+from tests.web.serve_process import serving
 from tests.web.test_api import choose
-from tests.web.test_api_serve import ORGANIZER, _call, _start
+from tests.web.test_api_serve import ORGANIZER
 
 POOL = default_cards()
 
 
 @pytest.fixture
 def servers(tmp_path):
-    procs = [_start(tmp_path / "store", WONDERS_SPECTATOR_DELAY="0") for _ in range(2)]
-    yield [base for _, base in procs], tmp_path / "store"
-    for proc, _ in procs:
-        proc.terminate()
-        proc.wait(timeout=10)
+    with serving(tmp_path / "store", ORGANIZER, 2, WONDERS_SPECTATOR_DELAY="0") as started:
+        yield [base for base, _line in started], tmp_path / "store"
 
 
 def expected_boards(path) -> dict[str, dict]:
