@@ -149,6 +149,40 @@ def tournament(tournament_id: str) -> Page | BaseResponse:
     return _require() or _tournament(tournament_id)
 
 
+#: What a page that answered a post showed only then, said when its address is opened again
+#: (the phone reloaded the tab, the address was bookmarked or shared): its tokens and keys are
+#: kept only as hashes, so the page can't be shown again.
+SHOWN_ONCE = {
+    "rounds": "A round's seat and judge links were shown once, when it started: their tokens "
+              "are kept only as hashes. A lost one: reissue it on the round board below.",
+    "reissue": "Reissued links were shown once, when they were made: their tokens are kept "
+               "only as hashes. A lost one: reissue it again on the round board below.",
+    "registration": "The registration link was shown once, when registration was opened: its "
+                    "key is kept only as a hash. Lost it? New link under Players register "
+                    "themselves, below (the old one stops working).",
+    "player-links": "A player's new link was shown once, when it was made: its token is kept "
+                    "only as a hash. Lost again? New link beside the player, below.",
+}
+
+#: The console's other post-only addresses: opened again (a refused form's page reloaded),
+#: they go to the tournament's page.
+POSTS_ONLY = ("players", "cards", "registration/close", "removals", "drops", "reinstatements",
+              "clock", "revoke")
+
+
+def _reopened(tournament_id: str, action: str) -> Page | BaseResponse:
+    """A console page that answered a post, opened by its address: the tournament's page
+    saying why its links can't be shown again, never the server's "method not allowed"."""
+    if action not in SHOWN_ONCE:
+        return redirect(url_for("organize.tournament", tournament_id=tournament_id), code=303)
+    return _require() or _tournament(tournament_id, SHOWN_ONCE[action])
+
+
+for _action in (*SHOWN_ONCE, *POSTS_ONLY):
+    bp.add_url_rule(f"/organize/t/<tournament_id>/{_action}", f"reopened_{_action}",
+                    _reopened, methods=["GET"], defaults={"action": _action})
+
+
 @bp.route("/organize/t/<tournament_id>/rounds/<int:number>", methods=["GET"])
 def round_board(tournament_id: str, number: int) -> Page | BaseResponse:
     """One round's whole board (an earlier round's: the tournament's page shows the latest)."""
