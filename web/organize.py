@@ -341,11 +341,29 @@ def reinstate(tournament_id: str) -> Page | BaseResponse:
 @bp.route("/organize/t/<tournament_id>/rounds", methods=["POST"])
 def start_round(tournament_id: str) -> Page | BaseResponse:
     def run() -> Page:
+        _not_started_yet(tournament_id, request.form.get("round"))
         t, started = organizer().start_round(tournament_id)
         return _links_page(t.name, tournament_id, f"Round {t.current.number if t.current else 0}",
                            started, t.current.bye if t.current else None,
                            organizer().game_of(t).title)
     return _act(tournament_id, run)
+
+
+def _not_started_yet(tournament_id: str, wanted: str | None) -> None:
+    """The start form names the round its button starts: the same form sent again (a reloaded
+    links page, a second phone's stale page) once that round is under way -- or over, when it
+    would have paired the next one unasked -- pairs nothing and says why."""
+    if wanted is None:
+        return
+    t = organizer().load(tournament_id)
+    cur = t.current
+    number = cur.number if cur and not cur.started else len(t.rounds) + 1
+    if wanted != str(number):
+        raise TournamentError(
+            f"{t.name}: this button was for round {wanted[:6]}, and the next round is {number} "
+            f"(a reloaded page sends its form again): nothing was paired. A round's links were "
+            f"shown once, when it started; a lost one is reissued on the round board. To start "
+            f"round {number}, tap Pair and start round {number}.")
 
 
 @bp.route("/organize/t/<tournament_id>/clock", methods=["POST"])

@@ -15,7 +15,7 @@ import html
 import pytest
 
 from tests.web.test_api import Api, new_app
-from tests.web.test_tournaments import call, new_tournament
+from tests.web.test_tournaments import call, concede, new_tournament
 from tests.web.test_tournaments_desk import ORIGIN, console
 
 
@@ -64,3 +64,27 @@ def test_signed_out_it_asks_for_the_token_and_shows_nothing(api):
     again = api.client.get(f"/organize/t/{tid}/rounds")
     assert again.status_code == 303 and again.headers["Location"].endswith("/organize")
     assert call(api, "GET", f"/api/tournaments/{tid}")[0] == 200
+
+
+def test_the_start_form_sent_again_after_its_round_ended_pairs_nothing(api):
+    """A links page reloaded (the browser sends its form again) once every table of its round
+    had ended paired and started the next round, unasked, its links lost to a page no one was
+    looking at.  The start form now names its round: sent again, it pairs nothing and says
+    so; the console's current button (the next round) still starts it."""
+    tid = new_tournament(api, players=4)
+    client, csrf, page = console(api, tid)
+    assert 'name="round" value="1"' in page
+    status, started = call(api, "POST", f"/api/tournaments/{tid}/rounds")
+    assert status == 201
+    for table in started["tables"]:
+        concede(api, table["match_id"], table["tokens"]["judge"], "B")
+    again = client.post(f"/organize/t/{tid}/rounds", headers=ORIGIN,
+                        data={"csrf": csrf, "round": "1"})
+    assert again.status_code == 422
+    said = html.unescape(again.get_data(as_text=True))
+    assert "this button was for round 1, and the next round is 2" in said
+    assert "nothing was paired" in said
+    assert len(call(api, "GET", f"/api/tournaments/{tid}")[1]["rounds"]) == 1
+    assert client.post(f"/organize/t/{tid}/rounds", headers=ORIGIN,
+                       data={"csrf": csrf, "round": "2"}).status_code == 201
+    assert len(call(api, "GET", f"/api/tournaments/{tid}")[1]["rounds"]) == 2
