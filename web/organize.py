@@ -37,7 +37,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from ledger.catalogue import DecklistError
 from ledger.errors import ConflictError
 from ledger.roundclock import round_clock
-from ledger.tournament import TournamentError, UnknownTournamentError, standings
+from ledger.tournament import Tournament, TournamentError, UnknownTournamentError, standings
 from replay.errors import CardDataError
 from web.api.common import services
 from web.api.tournaments import links, organizer, player_link, registration_link, table_out
@@ -294,6 +294,10 @@ def open_registration(tournament_id: str) -> Page | BaseResponse:
     """Open registration (or replace its link): a page with the link and its QR code, to
     print or show on a screen -- shown once, like the seats' links (a lost one: a new link)."""
     def run() -> Page:
+        _as_shown(tournament_id, "link", registration_marker,
+                  "registration's link was changed since this page was shown (a reloaded "
+                  "page sends its form again): nothing changed, and the link shown last still "
+                  "works. For a new link, tap New link under Players register themselves.")
         t, key = organizer().open_registration(tournament_id)
         url = registration_link(t.tournament_id, key)
         return _page("organize_registration.html", 201, t=t, url=url, qr=qr_svg(url))
@@ -316,8 +320,12 @@ def reissue_player_link(tournament_id: str) -> Page | BaseResponse:
     """A player's new link (a lost one; asked on the player's row first): a page with the link
     and its QR code, shown once -- their old link stops working at once."""
     def run() -> Page:
-        t, name, token = organizer().reissue_player_link(
-            tournament_id, request.form.get("player", "")[:120])
+        who = request.form.get("player", "")[:120]
+        _as_shown(tournament_id, "links", lambda t: _links_given(t, who),
+                  f"{who} was given a new player link since this page was shown (a reloaded "
+                  f"page sends its form again): nothing changed, and the link shown then still "
+                  f"works. For another, tap New link beside them.")
+        t, name, token = organizer().reissue_player_link(tournament_id, who)
         url = player_link(t.tournament_id, token)
         p = t.players.get(name)  # None only if removed at another desk meanwhile
         had_one = p is not None and (p.is_self_registered or p.links_reissued > 1)
@@ -347,6 +355,33 @@ def start_round(tournament_id: str) -> Page | BaseResponse:
                            started, t.current.bye if t.current else None,
                            organizer().game_of(t).title)
     return _act(tournament_id, run)
+
+
+def _as_shown(tournament_id: str, field: str, now: Callable[[Tournament], str],
+              changed: str) -> None:
+    """A form whose answer is shown once (a new registration link, a player's new link, new
+    seat tokens) carries what it was shown against (``field``): sent again once that changed
+    -- a reloaded answer page sends its form again -- it would make yet another link and cut
+    off the one just handed out (printed, scanned); it changes nothing and says so."""
+    sent = request.form.get(field)
+    if sent is None:
+        return
+    t = organizer().load(tournament_id)
+    if sent != now(t):
+        raise TournamentError(f"{t.name}: {changed}")
+
+
+def registration_marker(t: Tournament) -> str:
+    """What the registration forms are shown against: the open link's key hash's start, or
+    ``closed`` (not the key: only its hash is kept)."""
+    return (t.registration_key_hash or "closed")[:16]
+
+
+def _links_given(t: Tournament, name: str) -> str:
+    try:
+        return str(t.player(name).links_reissued)
+    except TournamentError:
+        return ""  # no such player: the reissue itself says so
 
 
 def _not_started_yet(tournament_id: str, wanted: str | None) -> None:
@@ -386,6 +421,10 @@ def form_minutes() -> int:
 @bp.route("/organize/t/<tournament_id>/reissue", methods=["POST"])
 def reissue(tournament_id: str) -> Page | BaseResponse:
     def run() -> Page:
+        _as_shown(tournament_id, "tokens", lambda t: str(len(t.reissued)),
+                  "tokens were reissued or revoked since this page was shown (a reloaded page "
+                  "sends its form again): nothing changed, and the links shown then still "
+                  "work. To reissue one, choose it on the round board and tap Reissue.")
         round_no, table_no, role = _int("round"), _int("table"), _role("reissue")
         t = organizer().load(tournament_id)
         tb = t.table(round_no, table_no)

@@ -11,6 +11,7 @@ real app over a file store, signed in as the console is."""
 from __future__ import annotations
 
 import html
+import re
 
 import pytest
 
@@ -88,3 +89,67 @@ def test_the_start_form_sent_again_after_its_round_ended_pairs_nothing(api):
     assert client.post(f"/organize/t/{tid}/rounds", headers=ORIGIN,
                        data={"csrf": csrf, "round": "2"}).status_code == 201
     assert len(call(api, "GET", f"/api/tournaments/{tid}")[1]["rounds"]) == 2
+
+
+def _shown(page: str, pattern: str) -> str:
+    found = re.search(pattern, html.unescape(page))
+    assert found, pattern
+    return found.group(1)
+
+
+def test_a_reloaded_registration_link_page_keeps_the_printed_link(api):
+    """The registration link's page reloaded (its form sent again) opened registration anew:
+    the link just printed or put on the screen stopped working.  Now it changes nothing."""
+    tid = new_tournament(api, players=2)
+    client, csrf, page = console(api, tid)
+    form = {"csrf": csrf, "link": _shown(page, r'name="link" value="([^"]+)"')}
+    opened = client.post(f"/organize/t/{tid}/registration", headers=ORIGIN, data=form)
+    assert opened.status_code == 201
+    key = _shown(opened.get_data(as_text=True), r"register\?key=([\w-]+)")
+    again = client.post(f"/organize/t/{tid}/registration", headers=ORIGIN, data=form)
+    assert again.status_code == 422
+    assert "nothing changed, and the link shown last still works" in html.unescape(
+        again.get_data(as_text=True))
+    assert api.client.get(f"/tournaments/{tid}/register?key={key}").status_code == 200
+    page = client.get(f"/organize/t/{tid}").get_data(as_text=True)  # New link: a new one
+    form = {"csrf": csrf, "link": _shown(page, r'name="link" value="([^"]+)"')}
+    renewed = client.post(f"/organize/t/{tid}/registration", headers=ORIGIN, data=form)
+    assert renewed.status_code == 201
+    assert api.client.get(f"/tournaments/{tid}/register?key={key}").status_code == 403
+
+
+def test_a_reloaded_player_link_page_keeps_the_link_just_given(api):
+    tid = new_tournament(api, players=2)
+    client, csrf, page = console(api, tid)
+    form = {"csrf": csrf, "player": "Ann",
+            "links": _shown(page, r'name="player" value="Ann"><input type="hidden" '
+                                  r'name="links" value="(\d+)"')}
+    given = client.post(f"/organize/t/{tid}/player-links", headers=ORIGIN, data=form)
+    assert given.status_code == 201
+    token = _shown(given.get_data(as_text=True), r"/me\?token=([\w-]+)")
+    again = client.post(f"/organize/t/{tid}/player-links", headers=ORIGIN, data=form)
+    assert again.status_code == 422
+    assert "Ann was given a new player link since this page was shown" in html.unescape(
+        again.get_data(as_text=True))
+    phone = Api(api.app).client  # the player's phone: the link still opens their page
+    assert phone.get(f"/tournaments/{tid}/me?token={token}", follow_redirects=True
+                     ).status_code == 200
+
+
+def test_a_reloaded_reissue_page_keeps_the_token_just_handed_out(api):
+    tid = new_tournament(api, players=2)
+    status, started = call(api, "POST", f"/api/tournaments/{tid}/rounds")
+    assert status == 201
+    mid = started["tables"][0]["match_id"]
+    client, csrf, page = console(api, tid)
+    form = {"csrf": csrf, "round": "1", "table": "1", "role": "A", "do": "reissue",
+            "tokens": _shown(page, r'name="tokens" value="(\d+)"')}
+    reissued = client.post(f"/organize/t/{tid}/reissue", headers=ORIGIN, data=form)
+    assert reissued.status_code == 201
+    token = _shown(reissued.get_data(as_text=True), rf"/play/{mid}\?token=([\w-]+)")
+    again = client.post(f"/organize/t/{tid}/reissue", headers=ORIGIN, data=form)
+    assert again.status_code == 422
+    assert "nothing changed, and the links shown then still work" in html.unescape(
+        again.get_data(as_text=True))
+    seat = Api(api.app).client  # a player's phone: the token still enters the table
+    assert seat.get(f"/play/{mid}?token={token}").status_code == 303
