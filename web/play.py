@@ -101,7 +101,7 @@ def page(match_id: str) -> str | tuple[str, int] | BaseResponse:
     role = session_role(match_id)
     if role is None:
         held = entered_role(match_id)  # entered once, its token reissued or revoked since
-        return render_template("play_enter.html", match_id=match_id,
+        return render_template("play_enter.html", match_id=match_id, table=table_named(match_id),
                                error=link_gone(match_id, held) if held else None)
     if SESSION_CSRF not in session:
         session[SESSION_CSRF] = secrets.token_urlsafe(24)
@@ -121,6 +121,17 @@ def place_of(match_id: str) -> dict[str, str | None] | None:
                                                        ("table", opened.table)) if n)
     return {"name": opened.tournament, "where": where,
             "id": _tournament_holding(match_id, opened.tournament, opened.round or 0)}
+
+
+def table_named(match_id: str) -> dict[str, str] | None:
+    """The token form's heading: the tournament, round and table and the players by name, as
+    the match list shows anyone; ``None`` when the match can't be read (the form still opens)."""
+    try:
+        place, players = place_of(match_id), players_of(match_id)
+    except LedgerError:
+        return None
+    return {"where": f"{place['name']} · {place['where']}" if place else f"Table {match_id}",
+            "players": " vs ".join(players[seat] for seat in sorted(players))}
 
 
 def _tournament_holding(match_id: str, name: str, round_no: int) -> str | None:
@@ -165,7 +176,7 @@ def _enter(match_id: str, token: str) -> tuple[str, int] | BaseResponse:
     token = token.strip()[:MAX_TOKEN]
     role = services().tokens.role_of(match_id, token)
     if role is None:
-        return render_template("play_enter.html", match_id=match_id,
+        return render_template("play_enter.html", match_id=match_id, table=table_named(match_id),
                                error="That is not a seat or judge token of this match."), 401
     tables = dict(session.get(SESSION_TOKENS) or {})
     tables[match_id] = {"role": role, "hash": hash_token(token)}
