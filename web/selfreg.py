@@ -205,6 +205,13 @@ def replace_decklist(tournament_id: str) -> Page | BaseResponse:
                             replaced=1), code=303)
 
 
+@bp.get("/tournaments/<tournament_id>/me/decklist")
+def replaced_page_reopened(tournament_id: str) -> BaseResponse:
+    """The address a refused replacement answered at, opened again (a phone restoring the tab,
+    a bookmark): the player's own page, not the server's "method not allowed"."""
+    return redirect(url_for("selfreg.player_page", tournament_id=tournament_id), code=303)
+
+
 #: The first line of a refused replacement: the page shows the registered list just below it,
 #: and a player reading only "line 2: 4 copies of Sun Knight …" took the new list as sent.
 NOT_REPLACED = ("Your decklist was not replaced: your registered list (below) still stands. "
