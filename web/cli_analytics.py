@@ -166,6 +166,15 @@ def _csv(table: Table) -> str:
     return csv_text([table.columns, *table.rows])
 
 
+#: What a statistic's printed table says under it, where its numbers differ from what a reader
+#: would compare them with (the CSV and JSON are the numbers alone).
+CAPTIONS = {
+    "standings": "from the matches in the warehouse: a bye is no match and is not counted, so "
+                 "a player who had one ranks lower than in the tournament's own standings "
+                 "(byes included: wonders tournament standings ID)",
+}
+
+
 def _text_table(table: Table) -> str:
     """Rates with intervals merge into one cell: ``52.5% (47.6–57.3)``; matchups print as a
     matrix (row: the archetype, column: its opponent)."""
@@ -177,7 +186,7 @@ def _text_table(table: Table) -> str:
     merged = {c for c in columns if f"{c}_low" in columns and f"{c}_high" in columns}
     hidden = {f"{c}_{end}" for c in merged for end in ("low", "high")}
     shown = [c for c in columns if c not in hidden]
-    view = RichTable(title=table.name, show_lines=False)
+    view = RichTable(title=table.name, caption=CAPTIONS.get(table.name), show_lines=False)
     for column in shown:
         view.add_column(column + (" (95% CI)" if column in merged else ""))
     index = {c: i for i, c in enumerate(columns)}

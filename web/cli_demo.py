@@ -64,6 +64,8 @@ def demo(directory: str, players: int, rounds: int, seed: int, host: str, port: 
     """
     store = Path(directory)
     warehouse = store / "warehouse.duckdb"
+    if not no_serve:
+        _can_listen(host, port)
     tid = _simulate(store, players, rounds, seed, game_name)
     _ingest(store, warehouse)
     if no_serve:
@@ -72,6 +74,18 @@ def demo(directory: str, players: int, rounds: int, seed: int, host: str, port: 
                    f"sign in with the organizer token the server prints at start)")
         return
     _serve(store, warehouse, host, port, tid, _practice(store, tid, seed))
+
+
+def _can_listen(host: str, port: int) -> None:
+    """Whether ``host:port`` can be listened on, before the tournament is played: a port in use
+    (a first demo still running) said so only after every match was played and ingested."""
+    from web.serve import CannotListenError, listening_on, listening_socket
+
+    try:
+        with listening_on(host, port):
+            listening_socket(host, port).close()
+    except CannotListenError as exc:
+        raise click.ClickException(f"{exc}; nothing was played") from None
 
 
 def _practice(store: Path, tid: str, seed: int) -> Newcomer:

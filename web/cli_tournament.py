@@ -30,6 +30,30 @@ STORE = click.option("--store", default=None, metavar="DIR_OR_URL",
                      help="The store (default: $WONDERS_STORE or ./wonders-data).")
 
 
+
+def _server_url(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    """``--url`` is the server as the players' phones reach it: ``http(s)://HOST[:PORT]``.
+    Anything else (``cup.example``, a typo) would print links no phone or QR scanner opens."""
+    from urllib.parse import urlsplit
+    parts = urlsplit(value.strip())
+    try:
+        parts.port  # noqa: B018 -- a port that is no number raises here
+        port_ok = True
+    except ValueError:
+        port_ok = False
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query \
+            or parts.fragment or not port_ok:
+        raise click.BadParameter(f"{value!r} is not a server address: give it as "
+                                 f"https://HOST or http://HOST:PORT (as the players' phones "
+                                 f"reach the server); nothing was written")
+    return value.strip().rstrip("/")
+
+
+def server_url_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The ``--url`` of the commands that print links for players, checked (:func:`_server_url`)."""
+    return click.option("--url", "base", default="http://127.0.0.1:5000", show_default=True,
+                        callback=_server_url, help=help_text)
+
 def _organizer(store: str | None, creating: bool = False) -> Organizer:
     """The organizer on ``store``.  Only ``create`` makes a store directory that isn't there:
     any other command given a missing one (a typo) says so, and writes nothing."""
@@ -174,8 +198,7 @@ def remove(tournament_id: str, player: str, store: str | None) -> None:
 
 @tournament.command("open-registration")
 @click.argument("tournament_id")
-@click.option("--url", "base", default="http://127.0.0.1:5000", show_default=True,
-              help="The server's address as the players reach it.")
+@server_url_option("The server's address as the players reach it.")
 @STORE
 @_says_which_exist
 def open_registration(tournament_id: str, base: str, store: str | None) -> None:
@@ -191,8 +214,7 @@ def open_registration(tournament_id: str, base: str, store: str | None) -> None:
 @tournament.command("reissue-link")
 @click.argument("tournament_id")
 @click.argument("player")
-@click.option("--url", "base", default="http://127.0.0.1:5000", show_default=True,
-              help="The server's address as the players reach it.")
+@server_url_option("The server's address as the players reach it.")
 @click.option("--qr", is_flag=True, help="Draw the link's QR code in the terminal too.")
 @STORE
 @_says_which_exist
@@ -241,8 +263,7 @@ def reinstate(tournament_id: str, player: str, store: str | None) -> None:
 
 @tournament.command()
 @click.argument("tournament_id")
-@click.option("--url", "base", default="http://127.0.0.1:5000", show_default=True,
-              help="The server's address as the players reach it (for the /play links).")
+@server_url_option("The server's address as the players reach it (for the /play links).")
 @STORE
 @_says_which_exist
 def pair(tournament_id: str, base: str, store: str | None) -> None:

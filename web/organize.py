@@ -37,7 +37,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from ledger.catalogue import DecklistError
 from ledger.errors import ConflictError
 from ledger.roundclock import round_clock
-from ledger.tournament import TournamentError, UnknownTournamentError, standings
+from ledger.tournament import Tournament, TournamentError, UnknownTournamentError, standings
 from replay.errors import CardDataError
 from web.api.common import services
 from web.api.tournaments import links, organizer, player_link, registration_link, table_out
@@ -147,6 +147,40 @@ def _require() -> BaseResponse | None:
 @bp.route("/organize/t/<tournament_id>", methods=["GET"])
 def tournament(tournament_id: str) -> Page | BaseResponse:
     return _require() or _tournament(tournament_id)
+
+
+#: What a page that answered a post showed only then, said when its address is opened again
+#: (the phone reloaded the tab, the address was bookmarked or shared): its tokens and keys are
+#: kept only as hashes, so the page can't be shown again.
+SHOWN_ONCE = {
+    "rounds": "A round's seat and judge links were shown once, when it started: their tokens "
+              "are kept only as hashes. A lost one: reissue it on the round board below.",
+    "reissue": "Reissued links were shown once, when they were made: their tokens are kept "
+               "only as hashes. A lost one: reissue it again on the round board below.",
+    "registration": "The registration link was shown once, when registration was opened: its "
+                    "key is kept only as a hash. Lost it? New link under Players register "
+                    "themselves, below (the old one stops working).",
+    "player-links": "A player's new link was shown once, when it was made: its token is kept "
+                    "only as a hash. Lost again? New link beside the player, below.",
+}
+
+#: The console's other post-only addresses: opened again (a refused form's page reloaded),
+#: they go to the tournament's page.
+POSTS_ONLY = ("players", "cards", "registration/close", "removals", "drops", "reinstatements",
+              "clock", "revoke")
+
+
+def _reopened(tournament_id: str, action: str) -> Page | BaseResponse:
+    """A console page that answered a post, opened by its address: the tournament's page
+    saying why its links can't be shown again, never the server's "method not allowed"."""
+    if action not in SHOWN_ONCE:
+        return redirect(url_for("organize.tournament", tournament_id=tournament_id), code=303)
+    return _require() or _tournament(tournament_id, SHOWN_ONCE[action])
+
+
+for _action in (*SHOWN_ONCE, *POSTS_ONLY):
+    bp.add_url_rule(f"/organize/t/<tournament_id>/{_action}", f"reopened_{_action}",
+                    _reopened, methods=["GET"], defaults={"action": _action})
 
 
 @bp.route("/organize/t/<tournament_id>/rounds/<int:number>", methods=["GET"])
@@ -260,6 +294,10 @@ def open_registration(tournament_id: str) -> Page | BaseResponse:
     """Open registration (or replace its link): a page with the link and its QR code, to
     print or show on a screen -- shown once, like the seats' links (a lost one: a new link)."""
     def run() -> Page:
+        _as_shown(tournament_id, "link", registration_marker,
+                  "registration's link was changed since this page was shown (a reloaded "
+                  "page sends its form again): nothing changed, and the link shown last still "
+                  "works. For a new link, tap New link under Players register themselves.")
         t, key = organizer().open_registration(tournament_id)
         url = registration_link(t.tournament_id, key)
         return _page("organize_registration.html", 201, t=t, url=url, qr=qr_svg(url))
@@ -282,8 +320,12 @@ def reissue_player_link(tournament_id: str) -> Page | BaseResponse:
     """A player's new link (a lost one; asked on the player's row first): a page with the link
     and its QR code, shown once -- their old link stops working at once."""
     def run() -> Page:
-        t, name, token = organizer().reissue_player_link(
-            tournament_id, request.form.get("player", "")[:120])
+        who = request.form.get("player", "")[:120]
+        _as_shown(tournament_id, "links", lambda t: _links_given(t, who),
+                  f"{who} was given a new player link since this page was shown (a reloaded "
+                  f"page sends its form again): nothing changed, and the link shown then still "
+                  f"works. For another, tap New link beside them.")
+        t, name, token = organizer().reissue_player_link(tournament_id, who)
         url = player_link(t.tournament_id, token)
         p = t.players.get(name)  # None only if removed at another desk meanwhile
         had_one = p is not None and (p.is_self_registered or p.links_reissued > 1)
@@ -307,11 +349,56 @@ def reinstate(tournament_id: str) -> Page | BaseResponse:
 @bp.route("/organize/t/<tournament_id>/rounds", methods=["POST"])
 def start_round(tournament_id: str) -> Page | BaseResponse:
     def run() -> Page:
+        _not_started_yet(tournament_id, request.form.get("round"))
         t, started = organizer().start_round(tournament_id)
         return _links_page(t.name, tournament_id, f"Round {t.current.number if t.current else 0}",
                            started, t.current.bye if t.current else None,
                            organizer().game_of(t).title)
     return _act(tournament_id, run)
+
+
+def _as_shown(tournament_id: str, field: str, now: Callable[[Tournament], str],
+              changed: str) -> None:
+    """A form whose answer is shown once (a new registration link, a player's new link, new
+    seat tokens) carries what it was shown against (``field``): sent again once that changed
+    -- a reloaded answer page sends its form again -- it would make yet another link and cut
+    off the one just handed out (printed, scanned); it changes nothing and says so."""
+    sent = request.form.get(field)
+    if sent is None:
+        return
+    t = organizer().load(tournament_id)
+    if sent != now(t):
+        raise TournamentError(f"{t.name}: {changed}")
+
+
+def registration_marker(t: Tournament) -> str:
+    """What the registration forms are shown against: the open link's key hash's start, or
+    ``closed`` (not the key: only its hash is kept)."""
+    return (t.registration_key_hash or "closed")[:16]
+
+
+def _links_given(t: Tournament, name: str) -> str:
+    try:
+        return str(t.player(name).links_reissued)
+    except TournamentError:
+        return ""  # no such player: the reissue itself says so
+
+
+def _not_started_yet(tournament_id: str, wanted: str | None) -> None:
+    """The start form names the round its button starts: the same form sent again (a reloaded
+    links page, a second phone's stale page) once that round is under way -- or over, when it
+    would have paired the next one unasked -- pairs nothing and says why."""
+    if wanted is None:
+        return
+    t = organizer().load(tournament_id)
+    cur = t.current
+    number = cur.number if cur and not cur.started else len(t.rounds) + 1
+    if wanted != str(number):
+        raise TournamentError(
+            f"{t.name}: this button was for round {wanted[:6]}, and the next round is {number} "
+            f"(a reloaded page sends its form again): nothing was paired. A round's links were "
+            f"shown once, when it started; a lost one is reissued on the round board. To start "
+            f"round {number}, tap Pair and start round {number}.")
 
 
 @bp.route("/organize/t/<tournament_id>/clock", methods=["POST"])
@@ -334,6 +421,10 @@ def form_minutes() -> int:
 @bp.route("/organize/t/<tournament_id>/reissue", methods=["POST"])
 def reissue(tournament_id: str) -> Page | BaseResponse:
     def run() -> Page:
+        _as_shown(tournament_id, "tokens", lambda t: str(len(t.reissued)),
+                  "tokens were reissued or revoked since this page was shown (a reloaded page "
+                  "sends its form again): nothing changed, and the links shown then still "
+                  "work. To reissue one, choose it on the round board and tap Reissue.")
         round_no, table_no, role = _int("round"), _int("table"), _role("reissue")
         t = organizer().load(tournament_id)
         tb = t.table(round_no, table_no)

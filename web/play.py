@@ -7,7 +7,9 @@ JSON API with that session (writes carry the page's CSRF token) and shows the bo
 seat's side and the pending prompt (a turn in two taps: the card, then where), the players by
 name (from the match's ``MatchOpened``), a seat's "call the judge" button and the judge's
 console (take-back with a confirmation, endings, notes, and rulings where the game has judge's
-operations): web/static/play.js, playturn.js, judge.js.
+operations): web/static/play.js, playturn.js, judge.js.  A tournament's table is named by its
+tournament, round and table; once the match is over a seat's page offers no concession or call
+any more, but the match's replay and its tournament's page.
 
 The posts that change the session (entering with a token, leaving) come only from this site:
 their ``Origin`` (or, without one, their ``Referer``) must name the host the request was sent
@@ -31,6 +33,7 @@ from web.api.common import (
     services,
     session_role,
 )
+from web.api.tournaments import organizer
 from web.errors import ForbiddenError
 from web.tokens import hash_token
 
@@ -98,13 +101,49 @@ def page(match_id: str) -> str | tuple[str, int] | BaseResponse:
     role = session_role(match_id)
     if role is None:
         held = entered_role(match_id)  # entered once, its token reissued or revoked since
-        return render_template("play_enter.html", match_id=match_id,
+        return render_template("play_enter.html", match_id=match_id, table=table_named(match_id),
                                error=link_gone(match_id, held) if held else None)
     if SESSION_CSRF not in session:
         session[SESSION_CSRF] = secrets.token_urlsafe(24)
     return render_template("play.html", match_id=match_id, role=role,
                            csrf=session[SESSION_CSRF], players=players_of(match_id),
-                           rulings=has_rulings(match_id))
+                           rulings=has_rulings(match_id), place=place_of(match_id))
+
+
+def place_of(match_id: str) -> dict[str, str | None] | None:
+    """Where the match is played, as its ``MatchOpened`` records it -- the tournament's name,
+    "round 1, table 2" -- and the id of the tournament whose round holds it (its page is where
+    a player goes once the match is over); ``None`` for a match of no tournament."""
+    opened = services().tables.using(match_id, lambda table: table.opened)
+    if not opened.tournament:
+        return None
+    where = ", ".join(f"{what} {n}" for what, n in (("round", opened.round),
+                                                       ("table", opened.table)) if n)
+    return {"name": opened.tournament, "where": where,
+            "id": _tournament_holding(match_id, opened.tournament, opened.round or 0)}
+
+
+def table_named(match_id: str) -> dict[str, str] | None:
+    """The token form's heading: the tournament, round and table and the players by name, as
+    the match list shows anyone; ``None`` when the match can't be read (the form still opens)."""
+    try:
+        place, players = place_of(match_id), players_of(match_id)
+    except LedgerError:
+        return None
+    return {"where": f"{place['name']} · {place['where']}" if place else f"Table {match_id}",
+            "players": " vs ".join(players[seat] for seat in sorted(players))}
+
+
+def _tournament_holding(match_id: str, name: str, round_no: int) -> str | None:
+    try:
+        listed, _unreadable = organizer().listing()
+    except LedgerError:
+        return None
+    for t in listed:
+        if t.name == name and 1 <= round_no <= len(t.rounds) and any(
+                tb.match_id == match_id for tb in t.rounds[round_no - 1].tables):
+            return t.tournament_id
+    return None
 
 
 def players_of(match_id: str) -> dict[str, str]:
@@ -137,7 +176,7 @@ def _enter(match_id: str, token: str) -> tuple[str, int] | BaseResponse:
     token = token.strip()[:MAX_TOKEN]
     role = services().tokens.role_of(match_id, token)
     if role is None:
-        return render_template("play_enter.html", match_id=match_id,
+        return render_template("play_enter.html", match_id=match_id, table=table_named(match_id),
                                error="That is not a seat or judge token of this match."), 401
     tables = dict(session.get(SESSION_TOKENS) or {})
     tables[match_id] = {"role": role, "hash": hash_token(token)}

@@ -200,9 +200,22 @@ def replace_decklist(tournament_id: str) -> Page | BaseResponse:
             return _player_page(t, digest, 403)
         return _player_page(t, digest, 403, error=str(exc))
     except (DecklistError, TournamentError, ConflictError, IllegalError) as exc:
-        return _player_page(t, digest, 422, error=str(exc), form=form)
+        return _player_page(t, digest, 422, error=f"{NOT_REPLACED}\n{exc}", form=form)
     return redirect(url_for("selfreg.player_page", tournament_id=tournament_id,
                             replaced=1), code=303)
+
+
+@bp.get("/tournaments/<tournament_id>/me/decklist")
+def replaced_page_reopened(tournament_id: str) -> BaseResponse:
+    """The address a refused replacement answered at, opened again (a phone restoring the tab,
+    a bookmark): the player's own page, not the server's "method not allowed"."""
+    return redirect(url_for("selfreg.player_page", tournament_id=tournament_id), code=303)
+
+
+#: The first line of a refused replacement: the page shows the registered list just below it,
+#: and a player reading only "line 2: 4 copies of Sun Knight …" took the new list as sent.
+NOT_REPLACED = ("Your decklist was not replaced: your registered list (below) still stands. "
+                "Fix the new list under Replace your decklist and send it again.")
 
 
 __all__ = ["bp"]

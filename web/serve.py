@@ -52,7 +52,7 @@ from waitress.server import create_server
 from waitress.task import ThreadedTaskDispatcher
 
 from ledger import typeinfo
-from ledger.stores import describe
+from ledger.stores import describe, is_url
 from replay.games import game, names
 from web import slowclients
 from web.app import create_app
@@ -140,6 +140,16 @@ def listening_on(host: str, port: int) -> Iterator[None]:
                                 f"({hint})") from None
 
 
+def store_named(store: Any) -> str:
+    """The store as the start line names it; a directory that isn't there yet is said to be
+    made now, empty: a typo in ``--store`` (or a server started in the wrong directory) shows
+    on the first line, not as a console that has lost every tournament."""
+    named = describe(store)
+    if isinstance(store, str | os.PathLike) and not is_url(store) and not os.path.isdir(store):
+        return f"{named} (a new, empty store: no directory was there, it is made now)"
+    return named
+
+
 def serve(settings: Settings, host: str, port: int, threads: int,
           announce: Callable[[str], None] = print, processes: int = 1,
           report: Callable[[str], None] = print) -> None:
@@ -151,6 +161,7 @@ def serve(settings: Settings, host: str, port: int, threads: int,
         serve_processes(settings, host, port, threads, processes, announce, report)
         return
     preload_games()
+    named = store_named(settings.store)  # before the app makes a directory that isn't there
     app = create_app(settings)
     typeinfo.prepare()  # before the request threads decode (ledger.typeinfo: msgspec's race)
     with listening_on(host, port):
@@ -159,7 +170,7 @@ def serve(settings: Settings, host: str, port: int, threads: int,
     spread_full_collections()  # and the cached tables by fewer of them
     stopping: list[int] = []  # before the address is announced: a stop may follow it at once
     previous = signal.signal(signal.SIGTERM, lambda signum, _frame: stopping.append(signum))
-    announce(f"serving {describe(settings.store)} on http://{host}:{server.effective_port} "
+    announce(f"serving {named} on http://{host}:{server.effective_port} "
              f"with {threads} threads (and {_follow_threads(settings)} for live follow: at most "
              f"{settings.follow_max_streams} streams, {settings.follow_max_per_client} per "
              f"address)")
@@ -199,6 +210,7 @@ def serve_processes(settings: Settings, host: str, port: int, threads: int, proc
     :class:`~web.supervise.WorkerFailed` if a worker could not start or died too often."""
     if not hasattr(os, "fork"):
         raise WorkerFailed("--processes above 1 needs os.fork (a POSIX system); use --processes 1")
+    named = store_named(settings.store)
     with listening_on(host, port):
         sock = listening_socket(host, port)
     try:
@@ -213,7 +225,7 @@ def serve_processes(settings: Settings, host: str, port: int, threads: int, proc
             announce(f"stopped by {supervisor.stop_signal} while starting: all {processes} "
                      f"worker processes ended")
             return
-        announce(f"serving {describe(settings.store)} on http://{host}:{sock.getsockname()[1]} "
+        announce(f"serving {named} on http://{host}:{sock.getsockname()[1]} "
                  f"with {processes} processes × {threads} threads (each also {_follow_threads(settings)} "
                  f"for live follow: at most {settings.follow_max_streams} streams, "
                  f"{settings.follow_max_per_client} per address, per process); worker pids "

@@ -34,3 +34,20 @@ def test_the_tournament_by_its_id_or_its_name_and_an_unknown_one_named(tmp_path)
                                       unknown))
         assert line == (f"error: no tournament {unknown!r} in the warehouse (its tournaments: "
                         f"'Demo Cup')")
+
+
+def test_standings_say_under_the_table_that_byes_are_not_counted(tmp_path):
+    """``wonders stats standings`` leaves a bye out (a 3-player round's bye holder is not listed,
+    a later one ranks lower), where the tournament's own standings (``wonders tournament
+    standings``) count a bye 3 points: an organizer comparing the two saw different ranks and
+    nothing saying why.  The printed table
+    now says so under it; the CSV and JSON stay the numbers alone."""
+    data = tmp_path / "data"
+    ok("demo", "--no-serve", "--players", 3, "--rounds", 1, "--dir", data)
+    db = data / "warehouse.duckdb"
+    table = ok("stats", "standings", "--db", db, "--tournament", "demo-cup").stdout
+    said = " ".join(table.split())
+    assert "a bye is no match and is not counted" in said
+    assert "wonders tournament standings ID" in said
+    csv = ok("stats", "standings", "--db", db, "--format", "csv").stdout
+    assert "bye" not in csv

@@ -100,3 +100,30 @@ def test_standings_show_every_name_whole_and_aligned(tmp_path):
     points = lines[0].index("pts") + 2  # where the header's "pts" ends: each row's points
     assert all(line[points] == "0" and line[points + 1] == " " for line in lines[1:]), \
         done.stdout
+
+
+def test_a_url_no_phone_can_open_is_one_line_and_nothing_is_written(tmp_path):
+    """``--url cup.example`` (no scheme) printed ``cup.example/play/…?token=…`` for every seat:
+    links no phone or QR scanner opens, on a round now started.  Now each command that prints
+    links refuses such an address in one line (exit 2) before it changes anything."""
+    store = tmp_path / "store"
+    assert wonders("create", "Club Night", store=store).returncode == 0
+    for player, deck in (("Ann", DECKS[0]), ("Bob", DECKS[1])):
+        path = tmp_path / f"{deck}.txt"
+        path.write_text(decklist(deck), encoding="utf-8")
+        assert wonders("register", "club-night", player, str(path), store=store).returncode == 0
+    log = store / ".tournaments" / "club-night.jsonl"
+    before = log.read_bytes()
+    for command in (("pair", "club-night"), ("open-registration", "club-night"),
+                    ("reissue-link", "club-night", "Ann")):
+        for url in ("cup.example", "notaurl", "http://cup.example:port", "ftp://cup.example"):
+            done = wonders(*command, "--url", url, store=store)
+            assert done.returncode == 2, (command, url, done.stdout)
+            lines = done.stderr.strip().splitlines()
+            assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+            assert f"{url!r} is not a server address" in lines[0]
+            assert "https://HOST" in lines[0] and not done.stdout
+    assert log.read_bytes() == before  # no round paired, no registration opened, no link
+    done = wonders("pair", "club-night", "--url", "https://cup.example/", store=store)
+    assert done.returncode == 0, done.stderr
+    assert "  Ann (seat A): https://cup.example/play/club-night-r1-t01?token=" in done.stdout

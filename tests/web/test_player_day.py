@@ -217,3 +217,17 @@ def test_a_table_whose_match_cannot_be_read_still_opens_the_page(day):
         assert standing(html) == api_standing(api, tid, name)  # its result left out
     html = mine(phones, tid, second["a"])
     assert this_round(html)["outcome"] == "won" and standing(html)["points"] == "3"
+
+
+def test_this_rounds_ended_table_links_its_replay_as_earlier_rounds_do(day):
+    """This round's box had no replay link once its table ended (only earlier rounds had one):
+    a player who had just lost wanted to look back at the match.  Now an ended table's result
+    links its viewer; a table still playing links nothing."""
+    api, tid, phones = day
+    table = start(api, tid)["tables"][0]
+    html = mine(phones, tid, table["a"])
+    assert 'id="my-replay"' not in html  # still playing
+    concede(api, table["match_id"], table["tokens"]["judge"], "B")
+    html = mine(phones, tid, table["a"])
+    assert this_round(html)["outcome"] == "won"
+    assert f'id="my-replay" href="/matches/{table["match_id"]}"' in html

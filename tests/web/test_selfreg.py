@@ -430,3 +430,33 @@ def test_a_state_of_wonder_player_registers_through_a_real_server(tmp_path):
         assert ann["cards"] == {e.card: e.count for e in decks[1].entries()}
     finally:
         server.stop()
+
+
+def test_a_refused_replacement_says_the_registered_list_still_stands(api):
+    """A replacement refused by the deck checks showed only "line 2: 4 copies of Sun Knight …"
+    above the registered list: a player took their new list as sent.  The first line now says
+    it was not replaced and that the registered list stands; the reason follows."""
+    tid, key = opened(api)
+    phone = Phone(api)
+    assert phone.register(tid, key, "Zoë Park", decklist(DECKS[2]))[0] == 303
+    status, html, _ = phone.replace(tid, "3 Glow Smith\n2 No Such Card")
+    assert status == 422
+    said = errors(html)
+    assert said[0].startswith("Your decklist was not replaced: your registered list (below) "
+                              "still stands.")
+    assert "no card 'No Such Card'" in said[1]
+    assert decklist(DECKS[2]).splitlines()[1] in html  # the registered list, as it stands
+
+
+def test_the_refused_replacements_address_opened_again_is_the_players_page(api):
+    """After a refused replacement the phone's address is ``…/me/decklist``; a tab restored or
+    the address opened again read "Something went wrong — the method is not allowed" (405).
+    Now it is the player's own page."""
+    tid, key = opened(api)
+    phone = Phone(api)
+    assert phone.register(tid, key, "Zoë Park", decklist(DECKS[2]))[0] == 303
+    assert phone.replace(tid, "3 Glow Smith")[0] == 422
+    status, _html, response = phone.get(f"/tournaments/{tid}/me/decklist")
+    assert status == 303 and response.headers["Location"].endswith(f"/tournaments/{tid}/me")
+    status, html, _ = phone.get(f"/tournaments/{tid}/me")
+    assert status == 200 and "Zoë Park" in html

@@ -200,7 +200,7 @@ def test_a_busy_port_is_one_line_naming_the_way_out(tmp_path):
     assert done.returncode == 1
     assert done.stderr == (f"error: cannot listen on 127.0.0.1:{port}: address already in use "
                            f"(another server is running there? choose another --port, or "
-                           f"--port 0 for any free port)\n")
+                           f"--port 0 for any free port); nothing was played\n")
 
 
 def _player_links(lines: list[str]) -> dict[str, str]:

@@ -12,6 +12,17 @@
       el.closest(".round-clock").classList.toggle("up", left <= 0);
     });
   }
+  // The end in the phone's own time, as the players read their clocks ("ends 20:36", not the
+  // server's "19:36 UTC" to convert in their heads); UTC stays named where the phone is on it.
+  function local() {
+    document.querySelectorAll("time.ends[datetime]").forEach(function (el) {
+      var end = new Date(el.getAttribute("datetime"));
+      if (isNaN(end)) return;
+      var hm = pad(end.getHours()) + ":" + pad(end.getMinutes());
+      el.textContent = end.getTimezoneOffset() === 0 ? hm + " UTC" : hm;
+    });
+  }
+  local();
   tick();
   setInterval(tick, 1000);
 })();

@@ -393,6 +393,7 @@ async function refresh() {
   const b = current.board;
   const d = current.divergence;
   if (b.over) {
+    ended();
     // a draw by the rules (405: stones and realms even) is "draw (tied)", not "draw (draw)"
     const why = b.reason === "draw" ? "tied" : b.reason.replace(/_/g, " ");
     setStatus(`Match over: ${b.winner ? `${seatName(b.winner)} wins` : "draw"} (${why}).`);
@@ -416,6 +417,14 @@ async function refresh() {
   }
   await renderEvents();
   root.dataset.length = current.length;
+}
+
+// Once the match is over a seat can't concede or call the judge any more: the page offers the
+// match's replay and its tournament's page instead.
+function ended() {
+  const actions = document.getElementById("seat-actions");
+  if (actions) actions.hidden = true;
+  document.getElementById("after").hidden = false;
 }
 
 function seatTools() {
