@@ -294,7 +294,23 @@ def _decode_envelope(line: bytes, where: Where | str) -> Envelope:
         if problem is not None:
             found = _SEQ.match(line)
             raise _non_canonical(where, int(found.group(1)) if found else None, problem) from None
-        raise MalformedEventError.at(where, None, f"not a ledger line ({exc})") from None
+        raise MalformedEventError.at(where, None, f"not a ledger line ({exc}){_what_else(line)}") \
+            from None
+
+
+def _what_else(line: bytes) -> str:
+    """What a line that is no match's may be instead, said after the error: a tournament's log
+    (``ledger.tournament``: its own events, no hash chain; a file store keeps it beside the
+    matches, in ``.tournaments/``) is the usual mistake."""
+    try:
+        first = msgspec.json.decode(line)
+    except msgspec.DecodeError:
+        return ""
+    if not isinstance(first, dict) or first.get("type") != "TournamentCreated":
+        return ""
+    tid = first.get("tournament_id")
+    return (f": this is the log of tournament {tid}, not a match file (wonders tournament "
+            f"standings {tid} --store <the store> reads it)")
 
 
 def _decode_current(line: bytes, env: Envelope, where: Where | str) -> Event:

@@ -323,3 +323,19 @@ def test_upgrading_again_reports_the_copies_already_there(tmp_path):
     other = wonders("upgrade", old, new)
     assert other.returncode == 1 and "left as it is" in other.stdout, other.stdout
     assert (new / golden.name).read_bytes() == made.splitlines(keepends=True)[0]
+
+
+def test_verify_of_a_tournament_log_says_what_it_is(tmp_path):
+    """A tournament's log (a file store's ``.tournaments/<id>.jsonl``) given to verify said only
+    "not a ledger line (Object missing required field `v`)"; now the same line says what the
+    file is and which command reads it."""
+    from tests.web.test_api import Api, new_app
+    from tests.web.test_tournaments import new_tournament
+
+    tid = new_tournament(Api(new_app(tmp_path)), players=2)
+    (log,) = tmp_path.glob(f"**/.tournaments/{tid}.jsonl")
+    done = wonders("verify", log)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    (line,) = [line for line in done.stdout.splitlines() if line.startswith("FAIL")]
+    assert line.endswith(f": this is the log of tournament {tid}, not a match file (wonders "
+                         f"tournament standings {tid} --store <the store> reads it)")
