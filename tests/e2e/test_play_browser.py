@@ -153,6 +153,8 @@ def take_back_the_draw(pages, base, mid, tokens, seat, hand, shots: Path) -> Non
     confirm.wait_for()
     listed = confirm.inner_text()
     assert f"{NAMES[seat]} draws" in listed or "draw" in listed, listed
+    count = len(confirm.locator("ol.undone li").all())  # all shown: one batch is short
+    assert f"This undoes {count} event{'' if count == 1 else 's'}:" in listed, listed  # not "event(s)"
     judge.fill("#history .confirm input[name=reason]", "drew by mistake")
     no_overflow(judge)
     judge.screenshot(path=str(shots / "judge-phone.png"), full_page=True)

@@ -150,7 +150,7 @@ export class JudgeConsole {
     reason.value = this.reason;
     reason.addEventListener("input", () => { this.reason = reason.value; });
     return el("div", { class: "confirm", role: "alertdialog" },
-      el("p", {}, `Take the match back to event ${point.seq}? This undoes ${point.undone.length} event(s):`),
+      el("p", {}, `Take the match back to event ${point.seq}? This undoes ${point.undone.length} event${point.undone.length === 1 ? "" : "s"}:`),
       el("ol", { class: "undone", start: String(point.undone[0].seq) },
         shown.map((e) => el("li", { value: String(e.seq) }, this.describe(e)))),
       point.undone.length > shown.length
