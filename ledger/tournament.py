@@ -121,14 +121,27 @@ def player_name(name: str) -> str:
     return clean_name(name, "a player")
 
 
+#: The explicit direction embeddings, overrides and isolates (and their ends), U+202A-U+202E
+#: and U+2066-U+2069: in a name they reorder how it and the text after it on its line are shown
+#: (``"\u202EnnA"`` reads "Ann"; the seat after an opponent's name, the table after the players
+#: in a title, turned round).  A name in Arabic or Hebrew is shown right to left by its letters.
+DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def clean_name(name: str, whose: str) -> str:
     """A name as kept (``whose``: "a player", "a tournament"): NFC, whitespace runs (line
-    separators too) as one space; one line refusing a control character or no visible one."""
+    separators too) as one space; one line refusing a control character, a direction control
+    (:data:`DIRECTION_CONTROLS`) or no visible character."""
     name = " ".join(unicodedata.normalize("NFC", name).split())
     bad = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cs")), None)
     if bad is not None:
         raise TournamentError(f"{whose}'s name can't contain a control character "
                               f"(U+{ord(bad):04X})")
+    turn = next((ch for ch in name if ch in DIRECTION_CONTROLS), None)
+    if turn is not None:
+        raise TournamentError(f"{whose}'s name can't contain a text direction control "
+                              f"(U+{ord(turn):04X}): it would turn round how the name and the "
+                              f"text after it are shown")
     if not player_key(name):
         raise TournamentError(f"{whose} needs a name (this one has no visible character)"
                               if name else f"{whose} needs a name")
