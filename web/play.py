@@ -11,6 +11,11 @@ operations): web/static/play.js, playturn.js, judge.js.  A tournament's table is
 tournament, round and table; once the match is over a seat's page offers no concession or call
 any more, but the match's replay and its tournament's page.
 
+The session keeps the latest :data:`TABLES_KEPT` tables entered: a judge walking a big event
+enters a table per call, and a cookie past a browser's ~4 KB is silently dropped by it (every
+new table's token would then land on the form again); a table let go is entered again with its
+token.
+
 The posts that change the session (entering with a token, leaving) come only from this site:
 their ``Origin`` (or, without one, their ``Referer``) must name the host the request was sent
 to; a cross-site post, or one that names no origin at all, is refused with 403.
@@ -39,6 +44,10 @@ from web.tokens import hash_token
 
 bp = Blueprint("play", __name__)  # templates and static files: the app's (web/templates, web/static)
 MAX_TOKEN = 200
+#: Tables a /play session keeps at most (:func:`kept_tables`): about 70 bytes of cookie each,
+#: so 32 stay well under the ~4 KB a browser keeps of a cookie, with the players' own pages
+#: and the CSRF token beside them.
+TABLES_KEPT = 32
 DEFAULT_PORTS = {"http": "80", "https": "443"}
 
 
@@ -178,8 +187,22 @@ def _enter(match_id: str, token: str) -> tuple[str, int] | BaseResponse:
     if role is None:
         return render_template("play_enter.html", match_id=match_id, table=table_named(match_id),
                                error="That is not a seat or judge token of this match."), 401
-    tables = dict(session.get(SESSION_TOKENS) or {})
-    tables[match_id] = {"role": role, "hash": hash_token(token)}
-    session[SESSION_TOKENS] = tables
+    session[SESSION_TOKENS] = kept_tables(dict(session.get(SESSION_TOKENS) or {}), match_id,
+                                          {"role": role, "hash": hash_token(token)})
     session[SESSION_CSRF] = secrets.token_urlsafe(24)
     return redirect(url_for("play.page", match_id=match_id), code=303)
+
+
+def kept_tables(tables: dict, match_id: str, entry: dict) -> dict:
+    """The session's tables once ``match_id`` is entered with ``entry``: each numbered by when
+    it was entered (``n``: the cookie's keys come back sorted, not in the order they were
+    set), the earliest let go past :data:`TABLES_KEPT`."""
+    def entered(key: str) -> int:
+        number = tables[key].get("n") if isinstance(tables[key], dict) else None
+        return number if isinstance(number, int) else 0  # kept before entries were numbered
+
+    tables.pop(match_id, None)
+    tables[match_id] = {**entry, "n": max(map(entered, tables), default=0) + 1}
+    for key in sorted(tables, key=entered)[:max(0, len(tables) - TABLES_KEPT)]:
+        del tables[key]
+    return tables
