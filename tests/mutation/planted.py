@@ -64,8 +64,8 @@ BUGS = [
         "bug": "4",
         "title": "the stones of a banished realm are counted",
         "file": "replay/wotf/queries.py",
-        "old": "sum(r.stones.count(seat) for r in self.s.realms if not r.banished)",
-        "new": "sum(r.stones.count(seat) for r in self.s.realms)",
+        "old": "            if not r.banished:\n                count += r.stones.count(seat)",
+        "new": "            if True:\n                count += r.stones.count(seat)",
         "tests": ["tests/replay/test_audit_gaps.py"],
     },
     {
