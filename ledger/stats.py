@@ -401,6 +401,20 @@ def tournament_filter(con: duckdb.DuckDBPyConnection, given: str) -> dict[str, s
     raise StatisticError(f"no tournament {given!r} in the warehouse ({has})")
 
 
+def check_ruleset(con: duckdb.DuckDBPyConnection, ruleset: str, game: str | None = None) -> str:
+    """``ruleset`` if the warehouse has a match of it (of ``game``, if given); else an error
+    naming the rulesets it has, each with its game: a misspelt ``--ruleset`` is no empty
+    statistic."""
+    has = _query(con, "SELECT DISTINCT game, ruleset FROM matches ORDER BY game, ruleset",
+                 Filters())
+    if any(r == ruleset and game in (None, g) for g, r in has):
+        return ruleset
+    of = f" {game}" if game else ""
+    listed = ", ".join(f"{r!r} ({g})" for g, r in has) or "none: it has no match"
+    raise StatisticError(f"no{of} match of ruleset {ruleset!r} in the warehouse "
+                         f"(its rulesets: {listed})")
+
+
 def compute(con: duckdb.DuckDBPyConnection, name: str, filters: Filters) -> Table:
     """The statistic ``name`` (one of :data:`STATISTICS`) under ``filters``."""
     if name not in STATISTICS:

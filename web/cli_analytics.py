@@ -143,6 +143,8 @@ def stats(name: str, query: str | None, db: str, tournament: str | None, ruleset
         try:
             # its id or its name; one the warehouse lacks: an error
             which = {} if tournament is None else named.tournament_filter(con, tournament)
+            if ruleset is not None:
+                named.check_ruleset(con, ruleset, game_name)
             filters = named.Filters(ruleset, min_games=min_games, dbs_bucket=dbs_bucket,
                                     game=game_name, **which)
             table = named.compute(con, name, filters)

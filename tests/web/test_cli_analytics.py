@@ -114,6 +114,18 @@ def test_errors_are_one_line(warehouse, tmp_path):
     one_line_error(wonders("ingest", tmp_path / "no-store", "--db", tmp_path / "w.duckdb"))
 
 
+def test_a_ruleset_the_warehouse_lacks_is_an_error_naming_those_it_has(warehouse):
+    """A misspelt --ruleset printed 'no rows (no finished match passes the filters?)' and
+    exit 0, as --tournament does not."""
+    _store, db = warehouse
+    assert one_line_error(wonders("stats", "cards", "--db", db, "--ruleset", "1.3")) == (
+        "error: no match of ruleset '1.3' in the warehouse (its rulesets: '1.2' (wotf), "
+        "'1.3.2' (wotf))")
+    assert one_line_error(wonders("stats", "first-player", "--db", db, "--ruleset", "1.2",
+                                  "--game", "sow")).startswith(
+        "error: no sow match of ruleset '1.2' in the warehouse")
+
+
 def test_problems_are_reported_by_name_and_exit_1(warehouse, tmp_path):
     store, _db = warehouse
     copy = tmp_path / "store"
