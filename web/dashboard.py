@@ -100,7 +100,8 @@ def stats() -> str:
         first=_first(data["first-player"]), heatmap=heatmap(data["matchups"], min_n),
         realms=realm_chart(data["realms"], min_n),
         dbs=dbs_chart(data["dbs"], filters.dbs_bucket, min_n),
-        sieges=siege_chart(data["sieges"], min_n), first_play=_first_play(filters.game), **page)
+        sieges=siege_chart(data["sieges"], min_n),
+        first_play=_first_play(filters.game, choices["games"]), **page)
 
 
 def _unknown_tournament(filters: named.Filters, choices: dict) -> str | None:
@@ -121,12 +122,20 @@ def _shown_path(path: Path) -> str | None:
     return str(path) if signed_in() else None
 
 
-def _first_play(chosen: str | None) -> str:
+def _first_play(chosen: str | None, shown: list[tuple[str, str]]) -> str:
     """The cards table's last column: the mean round of a card's first play, or its turn in a
-    game without rounds (State of Wonder: ``first_round_played`` is a turn, docs/analytics.md)."""
-    if chosen and getattr(game(chosen), "round_of", None) is None:
-        return "Avg. first turn"
-    return "Avg. first round"
+    game without rounds (State of Wonder: ``first_round_played`` is a turn, docs/analytics.md);
+    with games of both kinds in the table (``shown``: name, title), the heading says which
+    counts turns."""
+    def counts_turns(name: str) -> bool:
+        return getattr(game(name), "round_of", None) is None
+
+    if chosen:
+        return "Avg. first turn" if counts_turns(chosen) else "Avg. first round"
+    by_turn = [title for name, title in shown if counts_turns(name)]
+    if by_turn and len(by_turn) < len(shown):
+        return f"Avg. first round ({', '.join(by_turn)}: turn)"
+    return "Avg. first turn" if by_turn else "Avg. first round"
 
 
 @bp.get("/stats/<name>.csv")
