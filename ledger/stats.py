@@ -368,6 +368,9 @@ def sieges(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
     return Table("sieges", COLUMNS["sieges"], out)
 
 
+#: The statistics of one game's own tables, and that game (the others count every game).
+GAME_OF = {"realms": "wotf", "dbs": "wotf", "sieges": "sow"}
+
 STATISTICS: dict[str, Callable[[duckdb.DuckDBPyConnection, Filters], Table]] = {
     "cards": cards,
     "first-player": first_player,

@@ -130,6 +130,7 @@ def stats(name: str, query: str | None, db: str, tournament: str | None, ruleset
     """
     from ledger import stats as named
     from ledger.warehouse import connect
+    from replay.games import game
 
     if name == "sql":
         if not query:
@@ -139,6 +140,12 @@ def stats(name: str, query: str | None, db: str, tournament: str | None, ruleset
     else:
         if query:
             raise click.BadParameter(f"{name} takes no query argument", param_hint="QUERY")
+        own = named.GAME_OF.get(name)
+        if game_name is not None and own is not None and own != game_name:
+            raise click.BadParameter(
+                f"{name} counts {game(own).title} matches only, so --game {game_name} leaves it "
+                f"none: give --game {own} or leave --game out",
+                param_hint="--game")
         con = connect(db, read_only=True, wait=10.0)  # an ingest's load: seconds
         try:
             # its id or its name; one the warehouse lacks: an error

@@ -126,6 +126,21 @@ def test_a_ruleset_the_warehouse_lacks_is_an_error_naming_those_it_has(warehouse
         "error: no sow match of ruleset '1.2' in the warehouse")
 
 
+@pytest.mark.parametrize("name, other, own, title", [
+    ("dbs", "sow", "wotf", "Wonders of The First"), ("realms", "sow", "wotf", "Wonders of The First"),
+    ("sieges", "wotf", "sow", "State of Wonder")])
+def test_one_games_statistic_for_the_other_game_is_a_usage_error(warehouse, name, other, own,
+                                                                 title):
+    """`stats dbs --game sow` printed 'dbs: no rows (no finished match passes the filters?)',
+    exit 0, as if the filters were too narrow."""
+    _store, db = warehouse
+    done = wonders("stats", name, "--db", db, "--game", other)
+    assert done.returncode == 2
+    assert one_line_error(done) == (
+        f"error: Invalid value for --game: {name} counts {title} matches only, so --game "
+        f"{other} leaves it none: give --game {own} or leave --game out")
+
+
 def test_problems_are_reported_by_name_and_exit_1(warehouse, tmp_path):
     store, _db = warehouse
     copy = tmp_path / "store"
