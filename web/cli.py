@@ -190,7 +190,9 @@ def verify(paths: tuple[str, ...], against_current: bool, jobs: int,
     retried, then match by match; a match that still fails is a FAIL naming its error);
     the lines come out in the same order."""
     from replay.verify import NEWER_PROGRAM
+    from web.cli_analytics import one_cluster
 
+    one_cluster(scheduler)
     reports = (_verify_distributed(paths, against_current, jobs, scheduler)
                if jobs > 1 or scheduler else
                (job() for job in _verify_jobs(paths, against_current)))

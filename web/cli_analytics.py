@@ -50,6 +50,15 @@ def card_facts() -> dict:
     return out
 
 
+def one_cluster(scheduler: str | None) -> None:
+    """Refuse ``--jobs`` given with ``--scheduler`` (a usage error): the one starts a local
+    cluster, the other uses an existing one, and the --jobs asked for was ignored."""
+    context = click.get_current_context()
+    if scheduler and context.get_parameter_source("jobs") is not click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--jobs and --scheduler: give one (--jobs N starts a local "
+                               "cluster of N workers, --scheduler uses an existing cluster's)")
+
+
 @click.command()
 @click.argument("store", metavar="STORE")
 @click.option("--db", "db", required=True, type=click.Path(dir_okay=False),
@@ -76,6 +85,8 @@ def ingest(store: str, db: str, jobs: int, scheduler: str | None) -> None:
     from rich.progress import MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from ledger.warehouse import ingest as run_ingest
+
+    one_cluster(scheduler)
 
     columns = (*Progress.get_default_columns()[:-1], MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, transient=True, disable=not sys.stderr.isatty()) as progress:

@@ -141,6 +141,19 @@ def test_one_games_statistic_for_the_other_game_is_a_usage_error(warehouse, name
         f"{other} leaves it none: give --game {own} or leave --game out")
 
 
+def test_jobs_with_a_scheduler_is_a_usage_error(warehouse, tmp_path):
+    """`--jobs 2 --scheduler URL` silently used the scheduler (the README writes them as
+    alternatives, `[--jobs N | --scheduler …]`); now both commands refuse the pair before
+    reaching for either cluster."""
+    store, _db = warehouse
+    for args in (("ingest", store, "--db", tmp_path / "w.duckdb"), ("verify", store)):
+        done = wonders(*args, "--jobs", 2, "--scheduler", "tcp://127.0.0.1:1")
+        assert done.returncode == 2 and one_line_error(done) == (
+            "error: --jobs and --scheduler: give one (--jobs N starts a local cluster of N "
+            "workers, --scheduler uses an existing cluster's)")
+    assert not (tmp_path / "w.duckdb").exists()
+
+
 def test_problems_are_reported_by_name_and_exit_1(warehouse, tmp_path):
     store, _db = warehouse
     copy = tmp_path / "store"
