@@ -101,7 +101,9 @@ def ingest(store: str, db: str, jobs: int, scheduler: str | None) -> None:
         click.echo(f"not ingested: {problem.line()}", err=True)
     click.echo(report.summary())
     if report.problems:
-        click.echo(f"error: {len(report.problems)} match file(s) not ingested (listed above)",
+        many = len(report.problems)
+        click.echo(f"error: {many} match file{'' if many == 1 else 's'} not ingested "
+                   f"(listed above)",
                    err=True)
         sys.exit(1)
 

@@ -296,7 +296,7 @@ def test_a_match_removed_from_the_store_is_named_not_silently_counted(base, tmp_
     (store / "a-0005.jsonl").unlink()
     report = ingest(store, db, facts())
     assert report.absent == ["a-0005.jsonl"] and report.unchanged == 11
-    assert "1 ingested match(es) not in this store, still counted" in report.summary()
+    assert "1 ingested match not in this store, still counted" in report.summary()
     assert "a-0005.jsonl" in report.summary()
     assert len(snapshot(db)["matches"]) == 12
     assert ingest(store, tmp_path / "fresh.duckdb", facts()).absent == []

@@ -166,7 +166,7 @@ def test_problems_are_reported_by_name_and_exit_1(warehouse, tmp_path):
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert f"not ingested: {victim.name}: corrupt:" in done.stderr
     assert "11 new" in done.stdout
-    assert done.stderr.strip().splitlines()[-1].startswith("error: 1 match file(s) not ingested")
+    assert done.stderr.strip().splitlines()[-1].startswith("error: 1 match file not ingested (listed above)")
 
 
 def test_export_parquet(warehouse, tmp_path):
