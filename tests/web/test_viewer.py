@@ -296,3 +296,13 @@ def test_two_tournaments_of_one_name_are_listed_and_filtered_apart(tmp_path):
     cells = re.findall(r'<td data-label="Tournament">([^<]*)</td>', _page(api, "/matches"))
     assert sorted(cells) == ["Friday Cup (fri-1) · R1 · T1", "Friday Cup (fri-2) · R1 · T1",
                              "Spring Cup · R1 · T1"]
+
+
+def test_the_view_as_menu_names_each_seat_by_its_player(api, store):
+    """The menu read 'omniscient, A, B, spectator': which player is B was left to the reader."""
+    opened = FileStore(store).info("m-0001").opened
+    html = _page(api, "/matches/m-0001")
+    menu = re.search(r'<select id="perspective">(.*?)</select>', html, re.S)[1]
+    assert re.findall(r'<option value="([^"]+)" ?(?:selected)?>([^<]*)</option>', menu) == [
+        ("omniscient", "omniscient"), *((s.seat, f"{s.seat} · {s.player}") for s in opened.seats),
+        ("spectator", "spectator")]
