@@ -368,6 +368,9 @@ def sieges(con: duckdb.DuckDBPyConnection, filters: Filters) -> Table:
     return Table("sieges", COLUMNS["sieges"], out)
 
 
+#: The statistics of one game's own tables, and that game (the others count every game).
+GAME_OF = {"realms": "wotf", "dbs": "wotf", "sieges": "sow"}
+
 STATISTICS: dict[str, Callable[[duckdb.DuckDBPyConnection, Filters], Table]] = {
     "cards": cards,
     "first-player": first_player,
@@ -399,6 +402,20 @@ def tournament_filter(con: duckdb.DuckDBPyConnection, given: str) -> dict[str, s
     has = (f"its tournaments: {', '.join(map(repr, names[:10]))}{' …' if len(names) > 10 else ''}"
            if names else "it has no tournament's matches")
     raise StatisticError(f"no tournament {given!r} in the warehouse ({has})")
+
+
+def check_ruleset(con: duckdb.DuckDBPyConnection, ruleset: str, game: str | None = None) -> str:
+    """``ruleset`` if the warehouse has a match of it (of ``game``, if given); else an error
+    naming the rulesets it has, each with its game: a misspelt ``--ruleset`` is no empty
+    statistic."""
+    has = _query(con, "SELECT DISTINCT game, ruleset FROM matches ORDER BY game, ruleset",
+                 Filters())
+    if any(r == ruleset and game in (None, g) for g, r in has):
+        return ruleset
+    of = f" {game}" if game else ""
+    listed = ", ".join(f"{r!r} ({g})" for g, r in has) or "none: it has no match"
+    raise StatisticError(f"no{of} match of ruleset {ruleset!r} in the warehouse "
+                         f"(its rulesets: {listed})")
 
 
 def compute(con: duckdb.DuckDBPyConnection, name: str, filters: Filters) -> Table:

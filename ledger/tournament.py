@@ -165,6 +165,18 @@ def check_tournament_id(tournament_id: str) -> str:
     return tournament_id
 
 
+def tournament_slug(name: str) -> str:
+    """An ASCII id from a tournament's name: accents dropped ("Tournoi d'été" →
+    ``tournoi-d-ete``); a name with no ASCII letter or digit left (``東京オープン``) gets
+    ``t-`` and 8 hex digits of its SHA-256, the same for the same name.  The tournament tool
+    and ``wonders simulate --tournament`` both name a tournament so."""
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", name)
+                    if not unicodedata.combining(ch))
+    slug = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in plain.casefold())
+    slug = "-".join(part for part in slug.split("-") if part)[:48].strip("-")
+    return slug or "t-" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]
+
+
 # -- the state ---------------------------------------------------------------------------------
 
 

@@ -133,18 +133,24 @@ class IngestReport:
     def summary(self) -> str:
         rederived = (f"{self.rederived} re-derived (rows of an older version), "
                      if self.rederived else "")
-        line = (f"{self.files} match files: {self.new} new, {self.grown} grown, "
+        line = (f"{_counted(self.files, 'match file')}: {self.new} new, {self.grown} grown, "
                 f"{self.unchanged} unchanged, {rederived}{len(self.problems)} not ingested; "
                 f"{self.events} events loaded")
         if self.rechecked:
             line += (f"; {self.rechecked} read again to check them (their head as ingested, "
                      f"their version in the store moved or not recorded yet)")
         if self.absent:
-            line += (f"; {len(self.absent)} ingested match(es) not in this store, still "
+            line += (f"; {_counted(len(self.absent), 'ingested match')} not in this store, still "
                      f"counted (a fresh ingest into a new --db leaves them out): "
                      f"{', '.join(sorted(self.absent)[:5])}"
                      f"{' …' if len(self.absent) > 5 else ''}")
         return line
+
+
+def _counted(number: int, noun: str) -> str:
+    """``1 match file``, ``2 match files``, ``3 ingested matches``."""
+    plural = noun + ("es" if noun.endswith(("ch", "sh", "s", "x")) else "s")
+    return f"{number} {noun if number == 1 else plural}"
 
 
 class _Known(msgspec.Struct, frozen=True):

@@ -22,7 +22,7 @@ from ledger.buffered import MatchBuffer
 from ledger.codec import format_time
 from ledger.events import DeckEntry, MatchEnded, MatchOpened, SeatInfo
 from ledger.store import Store
-from ledger.tournament import pair
+from ledger.tournament import pair, tournament_slug
 from replay.games import game
 from replay.recorder import Recorder
 
@@ -130,14 +130,16 @@ def simulate_matches(store: Store, db: Any, decks: Sequence, count: int, seed: i
 def simulate_tournament(store: Store, db: Any, decks: Sequence, name: str, players: int,
                         rounds: int, seed: int, ruleset: str | None = None,
                         bots: Sequence[str] = ("greedy",),
-                        game_name: str = "wotf", bulk: bool = False) -> Iterator[MatchOpened]:
-    """A Swiss tournament: each round orders players by match points (3 win, 1 draw; ties in
+                        game_name: str = "wotf", bulk: bool = False,
+                        tournament_id: str | None = None) -> Iterator[MatchOpened]:
+    """A Swiss tournament (its matches ``<tournament_id>-r1-t01`` …, by default the id made
+    from its name): each round orders players by match points (3 win, 1 draw; ties in
     a seeded random order) and pairs them with the tournament tool's :func:`~ledger.tournament.pair`
     (no rematch while a rematch-free pairing exists; the bye, 3 points, to the lowest-ranked
     player without one)."""
     rng = random.Random(f"tournament:{seed}")
     table = {e.name: Standing(e) for e in entrants(decks, bots, players, rng)}
-    slug = "".join(ch if ch.isalnum() else "-" for ch in name.lower()).strip("-") or "t"
+    slug = tournament_id or tournament_slug(name)
     clock = SimClock(seed)
     for round_no in range(1, rounds + 1):
         order = sorted(table.values(), key=lambda st: (-st.points, rng.random()))

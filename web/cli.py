@@ -104,16 +104,23 @@ def cards_validate(paths: tuple[str, ...], game_name: str) -> None:
 @click.option("--tournament", help="Simulate a Swiss tournament with this name.")
 @click.option("--players", type=click.IntRange(2), default=8, show_default=True)
 @click.option("--rounds", type=click.IntRange(1), default=3, show_default=True)
+@click.option("--prefix", metavar="ID",
+              help="The matches' ids: ID-0001, ID-0002, … (default: m); with --tournament, the "
+                   "tournament's id: ID-r1-t01, … (default: from its name, 'Friday Cup' → "
+                   "friday-cup). Another ID adds matches to a store that has some.")
 @click.option("--bulk", is_flag=True,
               help="Write each finished match at once (one fsync of its file) instead of "
                    "one fsync per batch; the same bytes.")
 @game_option
 @cards_option
 def simulate(matches: int, seed: int, out: str, rules: str | None, decks: tuple[str, ...], bots: str,
-             tournament: str | None, players: int, rounds: int, bulk: bool, game_name: str) -> None:
+             tournament: str | None, players: int, rounds: int, prefix: str | None, bulk: bool,
+             game_name: str) -> None:
     """Bots play matches into a store; the same arguments give byte-identical files."""
     from rich.progress import Progress
 
+    from ledger.errors import ConflictError
+    from ledger.store import MATCH_ID
     from ledger.stores import describe, open_store
     from replay.games import game
     from replay.simulate import simulate_matches, simulate_tournament
@@ -127,24 +134,36 @@ def simulate(matches: int, seed: int, out: str, rules: str | None, decks: tuple[
     if unknown or not names:
         raise click.BadParameter(f"unknown bot {unknown[0] if unknown else bots!r} "
                                  f"(choose from {', '.join(played.bots)})", param_hint="--bots")
+    if prefix is not None and not MATCH_ID.fullmatch(f"{prefix}-r1-t01-g1"):
+        raise click.BadParameter(f"{prefix!r} can't begin a match id (letters, digits, '.', "
+                                 f"'_' and '-', starting with a letter or digit)",
+                                 param_hint="--prefix")
     db = played.default_cards()
     deck_list = played.sample_decks(db, list(decks))
     store = open_store(out)
     if tournament:
         total = (players // 2) * rounds
         jobs = simulate_tournament(store, db, deck_list, tournament, players, rounds, seed,
-                                   rules, names, game_name=game_name, bulk=bulk)
+                                   rules, names, game_name=game_name, bulk=bulk,
+                                   tournament_id=prefix)
     else:
         total = matches
         jobs = simulate_matches(store, db, deck_list, matches, seed, rules,
-                                (names[0], names[-1]), game_name=game_name, bulk=bulk)
-    with Progress(transient=True, disable=not sys.stderr.isatty()) as progress:
-        task = progress.add_task("simulating", total=total)
-        written = 0
-        for _opened in jobs:
-            written += 1
-            progress.advance(task)
-    store.close()
+                                (names[0], names[-1]), prefix=prefix or "m",
+                                game_name=game_name, bulk=bulk)
+    written = 0
+    try:
+        with Progress(transient=True, disable=not sys.stderr.isatty()) as progress:
+            task = progress.add_task("simulating", total=total)
+            for _opened in jobs:
+                written += 1
+                progress.advance(task)
+    except ConflictError as taken:
+        raise ConflictError(f"{taken} in {describe(out)} (wrote {written} match files before "
+                            f"it): give another --prefix to add matches beside those there"
+                            ) from None
+    finally:
+        store.close()
     click.echo(f"wrote {written} match files to {describe(out)}")
 
 
@@ -171,7 +190,9 @@ def verify(paths: tuple[str, ...], against_current: bool, jobs: int,
     retried, then match by match; a match that still fails is a FAIL naming its error);
     the lines come out in the same order."""
     from replay.verify import NEWER_PROGRAM
+    from web.cli_analytics import one_cluster
 
+    one_cluster(scheduler)
     reports = (_verify_distributed(paths, against_current, jobs, scheduler)
                if jobs > 1 or scheduler else
                (job() for job in _verify_jobs(paths, against_current)))

@@ -50,6 +50,15 @@ def card_facts() -> dict:
     return out
 
 
+def one_cluster(scheduler: str | None) -> None:
+    """Refuse ``--jobs`` given with ``--scheduler`` (a usage error): the one starts a local
+    cluster, the other uses an existing one, and the --jobs asked for was ignored."""
+    context = click.get_current_context()
+    if scheduler and context.get_parameter_source("jobs") is not click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--jobs and --scheduler: give one (--jobs N starts a local "
+                               "cluster of N workers, --scheduler uses an existing cluster's)")
+
+
 @click.command()
 @click.argument("store", metavar="STORE")
 @click.option("--db", "db", required=True, type=click.Path(dir_okay=False),
@@ -77,6 +86,8 @@ def ingest(store: str, db: str, jobs: int, scheduler: str | None) -> None:
 
     from ledger.warehouse import ingest as run_ingest
 
+    one_cluster(scheduler)
+
     columns = (*Progress.get_default_columns()[:-1], MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, transient=True, disable=not sys.stderr.isatty()) as progress:
         task = progress.add_task("ingesting", total=None)
@@ -90,7 +101,9 @@ def ingest(store: str, db: str, jobs: int, scheduler: str | None) -> None:
         click.echo(f"not ingested: {problem.line()}", err=True)
     click.echo(report.summary())
     if report.problems:
-        click.echo(f"error: {len(report.problems)} match file(s) not ingested (listed above)",
+        many = len(report.problems)
+        click.echo(f"error: {many} match file{'' if many == 1 else 's'} not ingested "
+                   f"(listed above)",
                    err=True)
         sys.exit(1)
 
@@ -130,6 +143,7 @@ def stats(name: str, query: str | None, db: str, tournament: str | None, ruleset
     """
     from ledger import stats as named
     from ledger.warehouse import connect
+    from replay.games import game
 
     if name == "sql":
         if not query:
@@ -139,10 +153,18 @@ def stats(name: str, query: str | None, db: str, tournament: str | None, ruleset
     else:
         if query:
             raise click.BadParameter(f"{name} takes no query argument", param_hint="QUERY")
+        own = named.GAME_OF.get(name)
+        if game_name is not None and own is not None and own != game_name:
+            raise click.BadParameter(
+                f"{name} counts {game(own).title} matches only, so --game {game_name} leaves it "
+                f"none: give --game {own} or leave --game out",
+                param_hint="--game")
         con = connect(db, read_only=True, wait=10.0)  # an ingest's load: seconds
         try:
             # its id or its name; one the warehouse lacks: an error
             which = {} if tournament is None else named.tournament_filter(con, tournament)
+            if ruleset is not None:
+                named.check_ruleset(con, ruleset, game_name)
             filters = named.Filters(ruleset, min_games=min_games, dbs_bucket=dbs_bucket,
                                     game=game_name, **which)
             table = named.compute(con, name, filters)

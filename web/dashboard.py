@@ -91,6 +91,7 @@ def stats() -> str:
         return render_template("stats.html", missing=True, where=_shown_path(path), data=None,
                                tournaments=[], games=[], rulesets=[], **page)
     data, choices = _computed(path, filters)
+    page["notice"] = notice or _unknown_tournament(filters, choices)
     cards = sorted(data["cards"].records(), key=lambda r: _sort_key(r, sort, rank, min_n),
                    reverse=descending)
     return render_template(
@@ -99,7 +100,20 @@ def stats() -> str:
         first=_first(data["first-player"]), heatmap=heatmap(data["matchups"], min_n),
         realms=realm_chart(data["realms"], min_n),
         dbs=dbs_chart(data["dbs"], filters.dbs_bucket, min_n),
-        sieges=siege_chart(data["sieges"], min_n), first_play=_first_play(filters.game), **page)
+        sieges=siege_chart(data["sieges"], min_n),
+        first_play=_first_play(filters.game, choices["games"]), **page)
+
+
+def _unknown_tournament(filters: named.Filters, choices: dict) -> str | None:
+    """The notice for a ``tournament`` the warehouse has no match of (a link with a typo, or
+    a tournament not ingested yet): the form can't show it selected, and every panel is
+    empty."""
+    given = filters.tournament
+    if given is None or given in choices["tournament_names"] or any(
+            value == given for value, _label in choices["tournaments"]):
+        return None
+    return (f"The warehouse has no match of tournament {given[:80]!r}: every panel is empty. "
+            f"Pick one of its tournaments above.")
 
 
 def _shown_path(path: Path) -> str | None:
@@ -108,12 +122,20 @@ def _shown_path(path: Path) -> str | None:
     return str(path) if signed_in() else None
 
 
-def _first_play(chosen: str | None) -> str:
+def _first_play(chosen: str | None, shown: list[tuple[str, str]]) -> str:
     """The cards table's last column: the mean round of a card's first play, or its turn in a
-    game without rounds (State of Wonder: ``first_round_played`` is a turn, docs/analytics.md)."""
-    if chosen and getattr(game(chosen), "round_of", None) is None:
-        return "Avg. first turn"
-    return "Avg. first round"
+    game without rounds (State of Wonder: ``first_round_played`` is a turn, docs/analytics.md);
+    with games of both kinds in the table (``shown``: name, title), the heading says which
+    counts turns."""
+    def counts_turns(name: str) -> bool:
+        return getattr(game(name), "round_of", None) is None
+
+    if chosen:
+        return "Avg. first turn" if counts_turns(chosen) else "Avg. first round"
+    by_turn = [title for name, title in shown if counts_turns(name)]
+    if by_turn and len(by_turn) < len(shown):
+        return f"Avg. first round ({', '.join(by_turn)}: turn)"
+    return "Avg. first turn" if by_turn else "Avg. first round"
 
 
 @bp.get("/stats/<name>.csv")
@@ -204,7 +226,7 @@ def _choices(con: duckdb.DuckDBPyConnection) -> dict:
                    for tid, name in found]
     present = {r[0] for r in con.execute("SELECT DISTINCT game FROM matches").fetchall()}
     games = [(name, game(name).title) for name in names() if name in present]
-    return {"tournaments": tournaments, "games": games,
+    return {"tournaments": tournaments, "tournament_names": set(shared), "games": games,
             "rulesets": [(ruleset, title) for name, title in games
                          for ruleset in game(name).rulesets]}
 

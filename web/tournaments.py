@@ -44,7 +44,6 @@ tournament takes at most :data:`ledger.tournament.MAX_PLAYERS` players.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import hmac
 import logging
 import os
@@ -52,7 +51,6 @@ import random
 import secrets
 import threading
 import time
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -92,6 +90,7 @@ from ledger.tournament import (
     standings,
     standings_rows,
     tournament_book,
+    tournament_slug,
 )
 from replay.errors import CardDataError
 from replay.game import Game
@@ -316,7 +315,7 @@ class Organizer:
         if ruleset is not None and ruleset not in played.rulesets:
             raise TournamentError(f"ruleset {ruleset!r}: {played.title} is played under "
                                   f"{' or '.join(played.rulesets)}")
-        tid = check_tournament_id(tournament_id or _slug(name))
+        tid = check_tournament_id(tournament_id or tournament_slug(name))
         if self.book.exists(tid):
             raise ConflictError(f"tournament {tid!r} already exists; nothing was written")
         self.book.append(tid, 0, [{"type": "TournamentCreated", "tournament_id": tid,
@@ -853,14 +852,3 @@ def _roles(role: str) -> tuple[str, ...]:
     if role not in ROLES:
         raise TournamentError(f"role {role!r}: A, B, judge or all")
     return (role,)
-
-
-def _slug(name: str) -> str:
-    """An ASCII id from a tournament's name: accents dropped ("Tournoi d'été" →
-    ``tournoi-d-ete``); a name with no ASCII letter or digit left (``東京オープン``) gets
-    ``t-`` and 8 hex digits of its SHA-256, the same for the same name."""
-    plain = "".join(ch for ch in unicodedata.normalize("NFKD", name)
-                    if not unicodedata.combining(ch))
-    slug = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in plain.casefold())
-    slug = "-".join(part for part in slug.split("-") if part)[:48].strip("-")
-    return slug or "t-" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]

@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from typing import cast
 
 import msgspec
@@ -38,6 +38,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ledger.errors import LedgerError
 from ledger.events import MatchOpened, TakenBack
+from ledger.rows import tournament_id_of
 from ledger.store import MatchInfo, Store
 from replay.errors import ReplayError
 from replay.games import game as game_named
@@ -83,13 +84,31 @@ def matches() -> str:
     shown = sort_rows(filter_rows(rows, wanted), sort, descending)
     pages = max(1, -(-len(shown) // LIST_PAGE))
     page = min(query_int("page", 1, 1, 10**6), pages)  # past the last (fewer fit now): the last
-    choices = {"tournament": sorted({r["tournament"] for r in rows if r["tournament"]}),
+    choices = {"tournament": tournament_choices(rows),
                "ruleset": sorted({r["ruleset"] for r in rows})}
     return render_template("matches.html", rows=shown[(page - 1) * LIST_PAGE:page * LIST_PAGE],
                            fitting=len(shown), first=(page - 1) * LIST_PAGE + 1, page=page,
                            pages=pages, total=len(rows), problems=problems, wanted=wanted,
                            link_args={k: v for k, v in wanted.items() if v},
-                           sort=sort, descending=descending, choices=choices)
+                           sort=sort, descending=descending, choices=choices,
+                           shared=_shared_names(rows))
+
+
+def _shared_names(rows: list[dict]) -> set[str]:
+    """The tournament names several tournaments (ids) share: a weekly "Friday Cup"."""
+    ids = Counter(name for name, _id in {(r["tournament"], r["tournament_id"]) for r in rows
+                                         if r["tournament"] and r["tournament_id"]})
+    return {name for name, count in ids.items() if count > 1}
+
+
+def tournament_choices(rows: list[dict]) -> list[tuple[str, str]]:
+    """The tournament filter's options (value, label), as the dashboard's: a tournament by its
+    id where its matches record one (``ledger.rows.tournament_id_of``), else by its name;
+    labelled with its name, and its id too when another tournament shares the name."""
+    found = sorted({(r["tournament"], r["tournament_id"] or "") for r in rows if r["tournament"]})
+    shared = _shared_names(rows)
+    return [(tid or name, f"{name} ({tid})" if tid and name in shared else name)
+            for name, tid in found]
 
 
 def listing(store: Store, extensions: dict) -> tuple[list[dict], list[str]]:
@@ -143,7 +162,8 @@ def _row(info: MatchInfo) -> dict:
     seats = {s.seat: s for s in opened.seats}
     result = "live" if not info.ended else (info.winner or "draw")
     cards = {entry.card.lower() for s in opened.seats for entry in s.deck}
-    return {"match_id": info.match_id, "tournament": opened.tournament, "round": opened.round,
+    return {"match_id": info.match_id, "tournament": opened.tournament,
+            "tournament_id": tournament_id_of(opened), "round": opened.round,
             "table": opened.table, "ruleset": opened.ruleset,
             "length": public_length(info.length, info.ended),
             "players": {seat: seats[seat].player for seat in ("A", "B")},
@@ -152,12 +172,16 @@ def _row(info: MatchInfo) -> dict:
 
 
 def filter_rows(rows: list[dict], wanted: dict[str, str]) -> list[dict]:
-    """Rows matching every given filter (player and card: case-insensitive substrings)."""
+    """Rows matching every given filter (player and card: case-insensitive substrings;
+    tournament: its id where a tournament has it, else its name -- every tournament of it --,
+    as ``wonders stats --tournament``)."""
     player, card = wanted["player"].lower(), wanted["card"].lower()
+    key = ("tournament_id" if any(r["tournament_id"] == wanted["tournament"] for r in rows)
+           else "tournament")
     if wanted["result"] and wanted["result"] not in RESULTS:
         raise MalformedRequestError(f"result={wanted['result']!r}: use one of {', '.join(RESULTS)}")
     return [r for r in rows
-            if (not wanted["tournament"] or r["tournament"] == wanted["tournament"])
+            if (not wanted["tournament"] or r[key] == wanted["tournament"])
             and (not wanted["ruleset"] or r["ruleset"] == wanted["ruleset"])
             and (not wanted["result"] or r["result"] == wanted["result"])
             and (not player or any(player in p.lower() for p in r["players"].values()))

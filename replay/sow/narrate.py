@@ -130,7 +130,8 @@ LINES: dict[type, Line] = {
     ev.WoundsHealed: lambda e, s, p: f"Units heal: {_names(s, e.cards)}.",
     ev.ProgressAdded: lambda e, s, p: f"{e.name} gains {e.amount} progress ({e.total}).",
     ev.AbilityResolved: lambda e, s, p: f"{e.name}: {e.text}",
-    ev.CountersAdded: lambda e, s, p: f"{e.name} gets {e.amount} +1/+1 counter(s).",
+    ev.CountersAdded: lambda e, s, p: (f"{e.name} gets {e.amount} +1/+1 "
+                                       f"counter{'' if e.amount == 1 else 's'}."),
     ev.DamageRepaired: lambda e, s, p: f"{e.amount} damage is removed from {e.name}.",
     ev.AttackersDeclared: lambda e, s, p: f"{p(e.seat)} attacks {p(e.defender)} with {_names(s, e.units)}.",
     ev.DefendersSent: lambda e, s, p: f"{p(e.seat)} meets them in pitched battle with {_names(s, e.units)}.",

@@ -67,6 +67,12 @@ def _num(x: object) -> str:
     return str(int(x)) if isinstance(x, (int, float)) and float(x).is_integer() else str(x)
 
 
+def _counters(amount: object) -> str:
+    """``counter`` for one (or minus one), else ``counters``."""
+    one = isinstance(amount, (int, float)) and abs(amount) == 1
+    return "counter" if one else "counters"
+
+
 def describe(event: Event) -> str:
     """``TypeName`` followed by the event's fields, compactly."""
     name = type(event).__name__
@@ -125,7 +131,7 @@ def _narrate(event: Event, w: Words) -> str:
         return _narrate_move(event, w)
     if isinstance(event, CounterChanged):
         verb = "gets" if event.delta > 0 else "loses"
-        return f"{w.card(event.card)} {verb} {abs(event.delta)} {event.counter} counter(s)"
+        return f"{w.card(event.card)} {verb} {abs(event.delta)} {event.counter} {_counters(event.delta)}"
     if isinstance(event, TriggerResolved):
         return _trigger(event, w)
     return _narrate_ends(event, w)
@@ -311,7 +317,8 @@ def _manual_op(op: ev.ManualOp, w: Words) -> str:
         top = " (on top)" if op.value == "top" else ""
         return f"{card} goes to {_zone(op.to_zone)}{where}{top}"
     if op.op == "counter":
-        return f"{card} gets {_num(op.value)} {op.counter or ''} counter(s)".replace("  ", " ")
+        return (f"{card} gets {_num(op.value)} {op.counter or ''} {_counters(op.value)}"
+                ).replace("  ", " ")
     if op.op == "resource":
         return f"{w.seat(op.seat)}'s {(op.resource or 'resource').replace('_', ' ')} becomes {_num(op.value)}"
     if op.op == "tap":

@@ -296,10 +296,14 @@ def test_a_match_removed_from_the_store_is_named_not_silently_counted(base, tmp_
     (store / "a-0005.jsonl").unlink()
     report = ingest(store, db, facts())
     assert report.absent == ["a-0005.jsonl"] and report.unchanged == 11
-    assert "1 ingested match(es) not in this store, still counted" in report.summary()
+    assert "1 ingested match not in this store, still counted" in report.summary()
     assert "a-0005.jsonl" in report.summary()
     assert len(snapshot(db)["matches"]) == 12
     assert ingest(store, tmp_path / "fresh.duckdb", facts()).absent == []
+    for gone in sorted(store.glob("*.jsonl"))[1:]:
+        gone.unlink()
+    one = ingest(store, db, facts()).summary()  # it read '1 match files: …'
+    assert one.startswith("1 match file: 0 new") and "11 ingested matches not in this" in one
 
 
 def _read_in_another_process(db) -> subprocess.CompletedProcess:

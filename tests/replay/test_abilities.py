@@ -376,9 +376,9 @@ def test_narration_names_cards_but_not_face_down_ones():
         "a hidden card gets flying"
     spectator = card_names(state, "spectator", events)
     assert narrate(CounterChanged("A3", "+1", 1, 1), names=spectator) == \
-        "a hidden card gets 1 +1 counter(s)"
+        "a hidden card gets 1 +1 counter"
     omniscient = card_names(state, "omniscient", events)
-    assert narrate(CounterChanged("A3", "+1", 1, 1), names=omniscient) == "Sky Roc gets 1 +1 counter(s)"
+    assert narrate(CounterChanged("A3", "+1", 1, 1), names=omniscient) == "Sky Roc gets 1 +1 counter"
 
 
 def test_events_naming_a_card_still_face_down_hide_its_id():

@@ -65,6 +65,27 @@ def test_a_tournament_fills_its_metadata(tmp_path):
     assert all(i.opened.tournament == "Spring Cup" and i.ended for i in infos)
 
 
+def test_a_second_simulation_into_a_store_takes_another_prefix(tmp_path):
+    """An analyst's corpus of both games (or two tournaments of one name) in one store: a
+    second run with the same ids is one line naming --prefix, another --prefix adds beside."""
+    wonders("simulate", "--matches", 1, "--seed", 2, "--out", tmp_path, check=True)
+    again = wonders("simulate", "--game", "sow", "--matches", 1, "--out", tmp_path)
+    assert again.returncode == 1 and "Traceback" not in again.stderr
+    assert again.stderr.strip().splitlines() == [
+        f"error: match 'm-0001' already exists in {tmp_path} (wrote 0 match files before it): "
+        f"give another --prefix to add matches beside those there"]
+    wonders("simulate", "--game", "sow", "--matches", 1, "--out", tmp_path, "--prefix", "sow",
+            check=True)
+    for seed in (1, 2):
+        wonders("simulate", "--tournament", "Café Cup", "--players", 2, "--rounds", 1,
+                "--seed", seed, "--out", tmp_path, *(["--prefix", "cafe-2"] if seed == 2 else []),
+                check=True)
+    assert sorted(p.name for p in tmp_path.glob("*.jsonl")) == [
+        "cafe-2-r1-t01.jsonl", "cafe-cup-r1-t01.jsonl", "m-0001.jsonl", "sow-0001.jsonl"]
+    bad = wonders("simulate", "--matches", 1, "--out", tmp_path, "--prefix", "a b")
+    assert bad.returncode == 2 and "--prefix" in bad.stderr and "Traceback" not in bad.stderr
+
+
 def _copy(store, tmp_path):
     target = tmp_path / "m-0001.jsonl"
     target.write_bytes((store / "m-0001.jsonl").read_bytes())

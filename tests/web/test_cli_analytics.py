@@ -114,6 +114,46 @@ def test_errors_are_one_line(warehouse, tmp_path):
     one_line_error(wonders("ingest", tmp_path / "no-store", "--db", tmp_path / "w.duckdb"))
 
 
+def test_a_ruleset_the_warehouse_lacks_is_an_error_naming_those_it_has(warehouse):
+    """A misspelt --ruleset printed 'no rows (no finished match passes the filters?)' and
+    exit 0, as --tournament does not."""
+    _store, db = warehouse
+    assert one_line_error(wonders("stats", "cards", "--db", db, "--ruleset", "1.3")) == (
+        "error: no match of ruleset '1.3' in the warehouse (its rulesets: '1.2' (wotf), "
+        "'1.3.2' (wotf))")
+    assert one_line_error(wonders("stats", "first-player", "--db", db, "--ruleset", "1.2",
+                                  "--game", "sow")).startswith(
+        "error: no sow match of ruleset '1.2' in the warehouse")
+
+
+@pytest.mark.parametrize("name, other, own, title", [
+    ("dbs", "sow", "wotf", "Wonders of The First"), ("realms", "sow", "wotf", "Wonders of The First"),
+    ("sieges", "wotf", "sow", "State of Wonder")])
+def test_one_games_statistic_for_the_other_game_is_a_usage_error(warehouse, name, other, own,
+                                                                 title):
+    """`stats dbs --game sow` printed 'dbs: no rows (no finished match passes the filters?)',
+    exit 0, as if the filters were too narrow."""
+    _store, db = warehouse
+    done = wonders("stats", name, "--db", db, "--game", other)
+    assert done.returncode == 2
+    assert one_line_error(done) == (
+        f"error: Invalid value for --game: {name} counts {title} matches only, so --game "
+        f"{other} leaves it none: give --game {own} or leave --game out")
+
+
+def test_jobs_with_a_scheduler_is_a_usage_error(warehouse, tmp_path):
+    """`--jobs 2 --scheduler URL` silently used the scheduler (the README writes them as
+    alternatives, `[--jobs N | --scheduler …]`); now both commands refuse the pair before
+    reaching for either cluster."""
+    store, _db = warehouse
+    for args in (("ingest", store, "--db", tmp_path / "w.duckdb"), ("verify", store)):
+        done = wonders(*args, "--jobs", 2, "--scheduler", "tcp://127.0.0.1:1")
+        assert done.returncode == 2 and one_line_error(done) == (
+            "error: --jobs and --scheduler: give one (--jobs N starts a local cluster of N "
+            "workers, --scheduler uses an existing cluster's)")
+    assert not (tmp_path / "w.duckdb").exists()
+
+
 def test_problems_are_reported_by_name_and_exit_1(warehouse, tmp_path):
     store, _db = warehouse
     copy = tmp_path / "store"
@@ -126,7 +166,7 @@ def test_problems_are_reported_by_name_and_exit_1(warehouse, tmp_path):
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert f"not ingested: {victim.name}: corrupt:" in done.stderr
     assert "11 new" in done.stdout
-    assert done.stderr.strip().splitlines()[-1].startswith("error: 1 match file(s) not ingested")
+    assert done.stderr.strip().splitlines()[-1].startswith("error: 1 match file not ingested (listed above)")
 
 
 def test_export_parquet(warehouse, tmp_path):

@@ -105,10 +105,22 @@ def test_filters_reach_the_statistics(client, warehouse):
     html = _get(client, "/stats?tournament=Dash+Cup")
     assert " of 6 games" in html  # 6 players x 2 rounds / 2 seats
     assert "No games under these filters" in _get(client, "/stats?tournament=Nowhere")
+    assert 'id="filter-notice"' not in html  # a tournament of the warehouse: no notice
     few = _stats(path, "cards", min_games=1000)
     assert few.rows == [] and "No games under these filters" in _get(client, "/stats?min_games=1000")
     response = client.get("/stats?ruleset=9")
     assert response.status_code == 400 and "ruleset" in response.get_json()["message"]
+
+
+def test_a_tournament_the_warehouse_lacks_is_named_in_a_notice(client):
+    """A link with a typo'd tournament showed 'any' in the form and empty panels, and nothing
+    said why."""
+    html = re.sub(r"\s+", " ", _get(client, "/stats?tournament=Dash+Cupp"))
+    assert ('<p class="notice" id="filter-notice">The warehouse has no match of tournament '
+            "&#39;Dash Cupp&#39;: every panel is empty. Pick one of its tournaments above.</p>"
+            ) in html
+    for known in ("Dash Cup", "dash-cup"):
+        assert 'id="filter-notice"' not in _get(client, f"/stats?tournament={known}")
 
 
 ORGANIZER = "o" * 32
@@ -345,7 +357,7 @@ def test_a_warehouse_of_both_games_is_read_one_game_at_a_time(mixed):
     assert 'id="siege-chart"' in sow and 'id="realm-chart"' not in sow and 'id="dbs-chart"' not in sow
     # a State of Wonder card's first play is counted in turns (it has no rounds)
     assert "Avg. first turn" in sow and "Avg. first round" not in sow
-    assert "Avg. first round" in both
+    assert "Avg. first round (State of Wonder: turn)" in both  # it read 'round' for both
     assert '<option value="004" >004</option>' in sow and ">1.3.2<" not in sow
     wotf = _get(client, "/stats?game=wotf")
     assert 'id="siege-chart"' not in wotf and 'id="dbs-chart"' in wotf

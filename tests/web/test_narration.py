@@ -168,7 +168,7 @@ def test_a_loss_reads_as_one_and_manual_changes_say_what_they_did():
                                     ev.ManualOp("counter", card="A12", counter="+1", value=2),
                                     ev.ManualOp("stone", seat="B", realm=2)])
     assert narrate(ruling, names=names, players=players) == (
-        "Judge Jo rules: Sky Roc goes to The Abyss; Sky Roc gets 2 +1 counter(s); "
+        "Judge Jo rules: Sky Roc goes to The Abyss; Sky Roc gets 2 +1 counters; "
         "a stone of realm 2 goes to Bob")
     assert narrate(ev.Answered("A", "discard", ["A12", "B3"]), names=names, players=players) == \
         "Ann discards Sky Roc, a hidden card"

@@ -271,3 +271,38 @@ def test_a_damaged_live_match_is_listed_without_a_byte_of_its_line(tmp_path):
     assert problem == (f"unreadable: {created['match_id']} at line 1 (seq 0): a line not in "
                        f"its canonical encoding (wonders verify on the server gives the detail)")
     assert "Sun" not in problem and str(tmp_path) not in html
+
+
+def test_two_tournaments_of_one_name_are_listed_and_filtered_apart(tmp_path):
+    """A second "Friday Cup" (another id): the list's filter offered the name once and
+    ?tournament=fri-2 (the id /stats and the tournament pages use) found no match; now the
+    filter takes an id or a name, offers each tournament by its id labelled with it, and a
+    shared name shows its id in the list."""
+    db = default_cards()
+    fs = FileStore(tmp_path / "store")
+    decks = load_decks(None, db)
+    for tid, seed in (("fri-1", 3), ("fri-2", 4)):
+        list(simulate_tournament(fs, db, decks, "Friday Cup", 2, 1, seed=seed, tournament_id=tid))
+    list(simulate_tournament(fs, db, decks, "Spring Cup", 2, 1, seed=5))
+    api = Api(create_app(Settings(store=tmp_path / "store", secret_key="s" * 32)))
+    assert _ids(_page(api, "/matches?tournament=fri-2")) == ["fri-2-r1-t01"]
+    assert _ids(_page(api, "/matches?tournament=Friday+Cup")) == ["fri-1-r1-t01", "fri-2-r1-t01"]
+    assert _ids(_page(api, "/matches?tournament=Spring+Cup")) == ["spring-cup-r1-t01"]
+    html = _page(api, "/matches?tournament=fri-2")
+    assert re.findall(r'<option value="([^"]*)" ?(selected)?>([^<]*)</option>',
+                      html.split('name="tournament"')[1].split("</select>")[0]) == [
+        ("", "", "any"), ("fri-1", "", "Friday Cup (fri-1)"), ("fri-2", "selected", "Friday Cup (fri-2)"),
+        ("spring-cup", "", "Spring Cup")]
+    cells = re.findall(r'<td data-label="Tournament">([^<]*)</td>', _page(api, "/matches"))
+    assert sorted(cells) == ["Friday Cup (fri-1) · R1 · T1", "Friday Cup (fri-2) · R1 · T1",
+                             "Spring Cup · R1 · T1"]
+
+
+def test_the_view_as_menu_names_each_seat_by_its_player(api, store):
+    """The menu read 'omniscient, A, B, spectator': which player is B was left to the reader."""
+    opened = FileStore(store).info("m-0001").opened
+    html = _page(api, "/matches/m-0001")
+    menu = re.search(r'<select id="perspective">(.*?)</select>', html, re.S)[1]
+    assert re.findall(r'<option value="([^"]+)" ?(?:selected)?>([^<]*)</option>', menu) == [
+        ("omniscient", "omniscient"), *((s.seat, f"{s.seat} · {s.player}") for s in opened.seats),
+        ("spectator", "spectator")]
