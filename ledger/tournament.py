@@ -653,8 +653,8 @@ def next_round(tournament: Tournament, results: dict[str, Result]) -> dict[str, 
                                   f"{', '.join(map(str, pending))} still playing)")
     active = set(tournament.active)
     if len(active) < 2:
-        raise TournamentError(f"{tournament.name}: {len(active)} active player(s); a round "
-                              f"needs at least 2")
+        players = f"{len(active)} active player{'' if len(active) == 1 else 's'}"
+        raise TournamentError(f"{tournament.name}: {players}; a round needs at least 2")
     order = [s.player for s in standings(tournament, results) if s.player in active]
     met: dict[str, set[str]] = {}
     for played in tournament.rounds:

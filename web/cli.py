@@ -17,6 +17,7 @@ from ledger.distributed import MAX_JOBS
 from ledger.errors import LedgerError
 from ledger.integrity import FileCheck
 from ledger.store import SUFFIX
+from replay.counted import counted
 from replay.errors import ReplayError
 from web.cli_cards import cards_option, game_option
 
@@ -87,7 +88,7 @@ def cards_validate(paths: tuple[str, ...], game_name: str) -> None:
         if not issues:
             click.echo(f"deck {deck.name!r} OK")
     if problems:
-        raise ReplayError(f"{problems} deck problem(s)")
+        raise ReplayError(counted(problems, 'deck problem'))
 
 
 @cli.command()

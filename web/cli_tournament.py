@@ -22,6 +22,7 @@ from ledger.errors import LedgerError
 from ledger.roundclock import MAX_ROUND_MINUTES, round_clock
 from ledger.tournament import SAFE_ID, TournamentError, UnknownTournamentError, player_name
 from ledger.tournament import standings as standings_of
+from replay.counted import counted
 
 if TYPE_CHECKING:  # imported where used: the CLI starts without it
     from web.tournaments import Organizer
@@ -347,5 +348,5 @@ def import_cards(tournament_id: str, pool_file: str, store: str | None) -> None:
     except UnicodeDecodeError:
         raise click.ClickException(f"{path}: not UTF-8 text") from None
     t, names = _organizer(store).import_cards(tournament_id, text, str(path))
-    click.echo(f"{t.name}: imported {len(names)} card(s) from {path.name}: "
+    click.echo(f"{t.name}: imported {counted(len(names), 'card')} from {path.name}: "
                f"{', '.join(names[:10])}{' …' if len(names) > 10 else ''}")

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import hmac
 import json
@@ -56,6 +57,7 @@ from typing import Any, Protocol, TypeVar
 from ledger.errors import ConflictError
 from ledger.filestore import SUFFIX, FileStore, fsync_dir
 from ledger.store import Store
+from replay.counted import counted
 
 log = logging.getLogger("wonders.web")
 ORPHANS = ".orphans"  # under a file store: live matches without tokens, moved aside
@@ -137,14 +139,15 @@ class Swept:
         return bool(self.rolled_back or self.temporary or self.orphans or self.unreadable)
 
     def describe(self, root: object) -> str:
-        damaged = (f"; {len(self.unreadable)} live match(es) whose token file can't be read "
+        live = functools.partial(counted, one="live match", many="live matches")
+        damaged = (f"; {live(len(self.unreadable))} whose token file can't be read "
                    f"left in place{_names(self.unreadable)} (their seats and judge can't "
                    f"record until the organizer reissues their tokens)"
                    if self.unreadable else "")
         return (f"store {root}: swept what a stopped server left: "
-                f"{len(self.rolled_back)} unfinished create(s) rolled back"
-                f"{_names(self.rolled_back)}, {len(self.temporary)} temporary file(s) removed, "
-                f"{len(self.orphans)} live match(es) without tokens moved to {ORPHANS}/"
+                f"{counted(len(self.rolled_back), 'unfinished create')} rolled back"
+                f"{_names(self.rolled_back)}, {counted(len(self.temporary), 'temporary file')} removed, "
+                f"{live(len(self.orphans))} without tokens moved to {ORPHANS}/"
                 f"{_names(self.orphans)}{damaged}")
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from replay.counted import counted
+
 AREAS = ("state", "fortifications", "units", "buildings", "attackers")
 
 
@@ -52,5 +54,5 @@ def _card(card: dict[str, Any]) -> str:
 def _hidden(area: list[str] | int) -> str:
     """An area the viewer sees as names, or only as a count."""
     if isinstance(area, int):
-        return f"{area} hidden card(s)"
+        return counted(area, 'hidden card')
     return ", ".join(area) or "-"

@@ -18,6 +18,7 @@ from typing import Any, Literal, Protocol
 import msgspec
 
 from ledger.events import Event, Seat, as_seat
+from replay.counted import counted
 from replay.prompts import Choose, Prompt
 from replay.wotf.events import (
     CardMoved,
@@ -81,7 +82,7 @@ def _no_place(s: GameState, card: str | None) -> str | None:
     if not found:
         return None
     size = len(s.players[found.group(1)].deck)
-    return (f"seat {found.group(1)}'s deck has {size} card(s): there is no card "
+    return (f"seat {found.group(1)}'s deck has {counted(size, 'card')}: there is no card "
             f"{found.group(2)} from the top")
 
 

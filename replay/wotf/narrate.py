@@ -24,6 +24,7 @@ from ledger.events import (
     MatchOpened,
     TakenBack,
 )
+from replay.counted import counted
 from replay.judges import DRAWN, draw_given, judge_named
 from replay.wotf import events as ev
 from replay.wotf.events import (
@@ -247,7 +248,7 @@ def _narrate_more(event: Event, w: Words) -> str:
     if isinstance(event, RealmSideChosen):  # the consequence of the "side" answer (401)
         return f"Realm 1 starts on {w.seat(event.seat)}'s {event.side}"
     if isinstance(event, Mulliganed):
-        return f"{w.seat(event.seat)} puts {len(event.cards)} card(s) on the bottom of their deck"
+        return f"{w.seat(event.seat)} puts {counted(len(event.cards), 'card')} on the bottom of their deck"
     if isinstance(event, Answered):
         return _narrate_answer(event, w)
     if isinstance(event, ResourcesChanged):
@@ -411,7 +412,7 @@ def _narrate_stack(event: Event, w: Words) -> str:
         return f"{whose(event.source, event.ability)} has resolved"
     if isinstance(event, ev.LoopStated):
         return (f"Loop: {whose(event.source, event.ability)} repeats "
-                f"{event.times} more time(s)" if event.times else
+                f"{counted(event.times, 'more time')}" if event.times else
                 f"Loop: {whose(event.source, event.ability)} ends")
     if isinstance(event, ev.LoopRepeated):
         return f"Loop: {whose(event.source, event.ability)} repeats"
@@ -442,7 +443,7 @@ def _narrate_answer(event: Answered, w: Words) -> str:
     if event.kind == "mulligan":
         picked = pick if isinstance(pick, list) else []
         return (f"{who} keeps their opening hand" if not picked else
-                f"{who} chooses {len(picked)} card(s) to mulligan")
+                f"{who} chooses {counted(len(picked), 'card')} to mulligan")
     if event.kind == "first":  # rule 401: the coin flip's winner chooses who plays first
         return (f"{who} chooses to play first{auto}" if pick == event.seat else
                 f"{who} chooses to let {w.seat(str(pick))} play first{auto}")

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from replay.counted import counted
+
 
 def board_text(match_id: str, seq: int, what: str, b: dict[str, Any],
                players: Mapping[str, str] | None = None) -> str:
@@ -30,7 +32,7 @@ def board_text(match_id: str, seq: int, what: str, b: dict[str, Any],
                      f"{p['free_attacks']}  faith {num(p['faith'])}  stones {p['stones']}  "
                      f"deck {p['deck_count']}")
         hand = ", ".join(c["name"] for c in p["hand"]) if p["hand"] is not None else \
-            f"{p['hand_count']} hidden card(s)"
+            counted(p['hand_count'], 'hidden card')
         lines.append(f"   hand: {hand or '-'}")
         lines.append(f"   abyss: {', '.join(c['name'] for c in p['abyss']) or '-'}")
     lines.append("realms:")

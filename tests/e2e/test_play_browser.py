@@ -188,7 +188,7 @@ def test_two_phones_record_a_match_by_tapping_and_the_judge_takes_one_batch_back
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
         pages = {role: enter(browser, base, mid, tokens[role]) for role in ("A", "B", "judge")}
         pages["desk"] = enter(browser, base, mid, tokens["judge"], viewport={"width": 1280, "height": 900})
-        assert "hidden card(s)" in pages["A"].inner_text("#board")  # Bob's hand, from Ann's side
+        assert " hidden cards" in pages["A"].inner_text("#board")  # Bob's hand, from Ann's side
         assert "Bob" in pages["A"].inner_text("#board") and "You (Ann)" in pages["A"].inner_text("#board")
         call_and_answer(pages, shots)
         plays = {"A": 0, "B": 0}

@@ -288,32 +288,44 @@ def test_a_copied_store_is_read_once_again_then_not(store, tmp_path):
     assert read(second) == set()
 
 
-def test_a_postgresql_row_of_the_last_line_edited_is_reported(store, tmp_path, pg_url):
-    pg = open_store(pg_url)
+def import_all(pg, store: Path) -> None:
+    """Every match file of ``store`` into the PostgreSQL store ``pg``, as ``wonders copy``."""
+    for path in sorted(store.glob("*.jsonl")):
+        pg.import_lines(path.read_bytes(), path.name)
+
+
+@pytest.fixture
+def pg(store, pg_url):
+    """The store's matches in PostgreSQL (:func:`import_all`), the store open for the test's
+    edits by hand."""
+    opened = open_store(pg_url)
     try:
-        for path in sorted(store.glob("*.jsonl")):
-            pg.import_lines(path.read_bytes(), path.name)
-        db = tmp_path / "pg.duckdb"
-        assert ingest(pg_url, db, facts()).new == 5
-        victim = a_winner_a(store)
-        before = winners(db)
-        last = (store / f"{victim}.jsonl").read_bytes().split(b"\n")[-2]
-        with pg._conn() as conn:  # an UPDATE by hand: the match's row (its head) untouched
-            conn.execute("UPDATE wonders_events SET line = %s WHERE match_id = %s AND seq = "
-                         "(SELECT max(seq) FROM wonders_events WHERE match_id = %s)",
-                         [flipped(last), victim, victim])
-        report = ingest(pg_url, db, facts())
-        assert [(p.file, p.kind) for p in report.problems] == [(f"{victim}.jsonl", "corrupt")]
-        assert (report.unchanged, report.events) == (4, 0)
-        assert winners(db) == before
-        with pg._conn() as conn:
-            conn.execute("UPDATE wonders_events SET line = %s WHERE match_id = %s AND seq = "
-                         "(SELECT max(seq) FROM wonders_events WHERE match_id = %s)",
-                         [last, victim, victim])
-        back = ingest(pg_url, db, facts())
-        assert (back.problems, back.unchanged, back.events) == ([], 5, 0)
+        import_all(opened, store)
+        yield opened
     finally:
-        pg.close()
+        opened.close()
+
+
+def test_a_postgresql_row_of_the_last_line_edited_is_reported(store, tmp_path, pg_url, pg):
+    db = tmp_path / "pg.duckdb"
+    assert ingest(pg_url, db, facts()).new == 5
+    victim = a_winner_a(store)
+    before = winners(db)
+    last = (store / f"{victim}.jsonl").read_bytes().split(b"\n")[-2]
+    with pg._conn() as conn:  # an UPDATE by hand: the match's row (its head) untouched
+        conn.execute("UPDATE wonders_events SET line = %s WHERE match_id = %s AND seq = "
+                     "(SELECT max(seq) FROM wonders_events WHERE match_id = %s)",
+                     [flipped(last), victim, victim])
+    report = ingest(pg_url, db, facts())
+    assert [(p.file, p.kind) for p in report.problems] == [(f"{victim}.jsonl", "corrupt")]
+    assert (report.unchanged, report.events) == (4, 0)
+    assert winners(db) == before
+    with pg._conn() as conn:
+        conn.execute("UPDATE wonders_events SET line = %s WHERE match_id = %s AND seq = "
+                     "(SELECT max(seq) FROM wonders_events WHERE match_id = %s)",
+                     [last, victim, victim])
+    back = ingest(pg_url, db, facts())
+    assert (back.problems, back.unchanged, back.events) == ([], 5, 0)
 
 
 def test_workers_of_an_existing_cluster_that_read_the_files_before_find_the_edits(
@@ -349,35 +361,29 @@ def test_a_local_cluster_of_workers_finds_the_edit(store, tmp_path, monkeypatch)
 
 
 def test_a_postgresql_row_of_an_earlier_line_edited_or_deleted_is_reported(store, tmp_path,
-                                                                          pg_url):
+                                                                          pg_url, pg):
     """An ``UPDATE`` of an earlier event's row (someone with access to the database editing
     the log), its match's head as it was: the match's version moves (the events table's
     trigger counts the change on the match's row), so the ingest reads it again and reports
     the broken chain by name; a ``DELETE`` of a row too."""
-    pg = open_store(pg_url)
-    try:
-        for path in sorted(store.glob("*.jsonl")):
-            pg.import_lines(path.read_bytes(), path.name)
-        db = tmp_path / "pg.duckdb"
-        assert ingest(pg_url, db, facts()).new == 5
-        with pg._conn() as conn:  # the time of seq 3, one digit changed: the same length
-            line = bytes(conn.execute("SELECT line FROM wonders_events WHERE match_id = "
-                                      "'p-0003' AND seq = 3").fetchone()[0])
-            at = line.index(b'"at":"') + len(b'"at":"2026-01-01T00:00:00.00')
-            edited = line[:at] + (b"1" if line[at:at + 1] != b"1" else b"2") + line[at + 1:]
-            conn.execute("UPDATE wonders_events SET line = %s WHERE match_id = 'p-0003' AND "
-                         "seq = 3", [edited])
-            conn.execute("DELETE FROM wonders_events WHERE match_id = 'p-0001' AND seq = 2")
-        report = ingest(pg_url, db, facts())
-        assert sorted((p.file, p.kind) for p in report.problems) == [
-            ("p-0001.jsonl", "corrupt"), ("p-0003.jsonl", "corrupt")]
-        assert "p-0003.jsonl:4" in dict((p.file, p.message) for p in report.problems)[
-            "p-0003.jsonl"]
-        assert (report.unchanged, report.events) == (3, 0)
-        again = ingest(pg_url, db, facts())  # still reported (the match's version still moved)
-        assert sorted(p.file for p in again.problems) == ["p-0001.jsonl", "p-0003.jsonl"]
-    finally:
-        pg.close()
+    db = tmp_path / "pg.duckdb"
+    assert ingest(pg_url, db, facts()).new == 5
+    with pg._conn() as conn:  # the time of seq 3, one digit changed: the same length
+        line = bytes(conn.execute("SELECT line FROM wonders_events WHERE match_id = "
+                                  "'p-0003' AND seq = 3").fetchone()[0])
+        at = line.index(b'"at":"') + len(b'"at":"2026-01-01T00:00:00.00')
+        edited = line[:at] + (b"1" if line[at:at + 1] != b"1" else b"2") + line[at + 1:]
+        conn.execute("UPDATE wonders_events SET line = %s WHERE match_id = 'p-0003' AND "
+                     "seq = 3", [edited])
+        conn.execute("DELETE FROM wonders_events WHERE match_id = 'p-0001' AND seq = 2")
+    report = ingest(pg_url, db, facts())
+    assert sorted((p.file, p.kind) for p in report.problems) == [
+        ("p-0001.jsonl", "corrupt"), ("p-0003.jsonl", "corrupt")]
+    assert "p-0003.jsonl:4" in dict((p.file, p.message) for p in report.problems)[
+        "p-0003.jsonl"]
+    assert (report.unchanged, report.events) == (3, 0)
+    again = ingest(pg_url, db, facts())  # still reported (the match's version still moved)
+    assert sorted(p.file for p in again.problems) == ["p-0001.jsonl", "p-0003.jsonl"]
 
 
 def test_a_warehouse_of_a_postgresql_store_made_before_versions_reads_each_match_once(
@@ -388,12 +394,11 @@ def test_a_warehouse_of_a_postgresql_store_made_before_versions_reads_each_match
     this way), records their versions, and the next reads none."""
     from tests.ledger.test_pg_versions import as_made_before
 
-    pg = open_store(pg_url)
+    opened = open_store(pg_url)
     try:
-        for path in sorted(store.glob("*.jsonl")):
-            pg.import_lines(path.read_bytes(), path.name)
+        import_all(opened, store)
     finally:
-        pg.close()
+        opened.close()
     as_made_before(pg_url)
     db = tmp_path / "pg.duckdb"
     assert ingest(pg_url, db, facts()).new == 5  # (it adds the count back when it opens)

@@ -225,7 +225,7 @@ def test_a_card_named_by_its_place_in_a_deck_is_recorded_by_its_id(tmp_path):
                                           ManualOp("look", card="deck:A:999", seat="B")])
     assert [op.card for op in ops] == [deck[1], "deck:A:999"]
     assert why_not_ops(rec.engine, ops) == (
-        f"manual op 2 (look): seat A's deck has {len(deck)} card(s): there is no card 999 from "
+        f"manual op 2 (look): seat A's deck has {len(deck)} cards: there is no card 999 from "
         f"the top")
     stored = rec.manual(ManualEffect("judge", [ManualOp("reveal", card="deck:A:1")]))
     assert stored[0].event.ops[0].card == deck[0]

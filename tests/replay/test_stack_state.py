@@ -414,7 +414,7 @@ def test_the_stack_events_narrate_as_short_sentences():
     from replay.wotf.narrate import narrate
 
     assert narrate(ev.LoopStated("chorus", "ab:Echo Chorus#again", 3), 3, names) == \
-        "Loop: Echo Chorus's ability repeats 3 more time(s)"
+        "Loop: Echo Chorus's ability repeats 3 more times"
     assert narrate(ev.EffectNullified("terror", "feline"), 3, names) == \
         "Feline Entity nullifies Rootling Terror's effect"
     queued = ev.TriggersQueued([ev.Trigger("feline", "A", "guardian"),

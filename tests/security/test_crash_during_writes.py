@@ -479,7 +479,7 @@ def test_a_create_whose_server_died_is_rolled_back_at_start_or_by_the_next_creat
         status, out = _create(client, "dead-1")  # the next create of the id rolls it back
         assert status == 201, out
         client = _app(store).test_client()  # a start rolls back the other one
-    assert "1 unfinished create(s) rolled back (dead-2), 1 temporary file(s) removed" in caplog.text
+    assert "1 unfinished create rolled back (dead-2), 1 temporary file removed" in caplog.text
     assert leftovers(store) == [] and not (store / "dead-2.jsonl").exists()
     assert _create(client, "dead-2")[0] == 201
     assert tokenless(store) == []

@@ -136,7 +136,7 @@ def test_verify_reports_an_edited_outcome_with_the_engine_view(store, tmp_path):
 def test_replay_prints_the_board_and_json(store):
     done = wonders("replay", store / "m-0002.jsonl", "--at", 60, "--as", "B", check=True)
     assert "m-0002 @ seq 60" in done.stdout and "realms:" in done.stdout
-    assert "hidden card(s)" in done.stdout  # B's view hides A's hand
+    assert " hidden cards" in done.stdout and "(s)" not in done.stdout  # B's view hides A's hand
     data = json.loads(wonders("replay", store / "m-0002.jsonl", "--json", check=True).stdout)
     assert data["over"] is True and data["players"]["A"]["hand"] is not None
 

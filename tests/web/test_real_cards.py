@@ -210,7 +210,7 @@ def test_the_cli_imports_a_toml_pool_file_and_refuses_a_bad_one(tmp_path, capsys
                     f'keywords = ["rage"]\n\n[[card]]\nname = "Homebrew Land"\ntype = "land"\n',
                     encoding="utf-8")
     out = run("tournament", "import-cards", "real-cards", str(good), "--store", store)
-    assert f"imported 2 card(s) from pool.toml: {wonders[0].name}, Homebrew Land" in out
+    assert f"imported 2 cards from pool.toml: {wonders[0].name}, Homebrew Land" in out
     bad = tmp_path / "bad.toml"
     bad.write_text('[[card]]\nname = "Homebrew Wonder"\ncost = 1\n\n[[card]]\nname = '
                    f'"{wonders[1].name}"\ncost = -2\n', encoding="utf-8")

@@ -117,7 +117,7 @@ export function describeOp(op, names) {
     case "reveal": return `reveal ${card} to ${op.seat ? nameOf(op.seat) : "everyone"}`;
     case "look": return `${nameOf(op.seat)} looks at ${card}`;
     case "shuffle": return `shuffle ${nameOf(op.seat)}'s deck`;
-    case "counter": return `${op.value} counter(s) ${op.counter} on ${card}`;
+    case "counter": return `${op.value} ${op.counter} counter${Math.abs(Number(op.value)) === 1 ? "" : "s"} on ${card}`;
     case "tap": return `${op.value ? "tap" : "untap"} ${card}`;
     case "power": return `${op.value >= 0 ? "+" : ""}${op.value} power to ${card} (${op.duration})`;
     case "resource": return `${nameOf(op.seat)}'s ${op.resource} become ${op.value}`;

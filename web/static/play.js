@@ -294,7 +294,7 @@ function cardLine(card, taps) {
 
 function sideSummary(seat, player, label, known, taps) {
   const hand = player.hand === null
-    ? el("span", {}, `${player.hand_count} hidden card(s)`)
+    ? el("span", {}, `${player.hand_count} hidden card${player.hand_count === 1 ? "" : "s"}`)
     : el("span", { class: "hand" }, player.hand.map((card) => cardLine(card, taps)));
   const stats = [["energy", player.energy], ["actions", player.actions], ["free attacks", player.free_attacks],
                  ["stones", player.stones], ["deck", player.deck_count], ["abyss", player.abyss.length]];
