@@ -302,9 +302,11 @@ def _what_else(line: bytes) -> str:
     """What a line that is no match's may be instead, said after the error: a tournament's log
     (``ledger.tournament``: its own events, no hash chain; a file store keeps it beside the
     matches, in ``.tournaments/``) is the usual mistake."""
+    if b'"TournamentCreated"' not in line:
+        return ""  # (and a line nested too deep to decode is never decoded again here)
     try:
         first = msgspec.json.decode(line)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         return ""
     if not isinstance(first, dict) or first.get("type") != "TournamentCreated":
         return ""
