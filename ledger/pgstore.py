@@ -187,11 +187,29 @@ CREATE TRIGGER wonders_events_deleted AFTER DELETE ON wonders_events
 DROP TRIGGER IF EXISTS wonders_events_truncated ON wonders_events;
 CREATE TRIGGER wonders_events_truncated AFTER TRUNCATE ON wonders_events
   FOR EACH STATEMENT EXECUTE FUNCTION wonders_events_edited();
+ALTER TABLE wonders_events ENABLE ALWAYS TRIGGER wonders_events_updated;
+ALTER TABLE wonders_events ENABLE ALWAYS TRIGGER wonders_events_deleted;
+ALTER TABLE wonders_events ENABLE ALWAYS TRIGGER wonders_events_truncated;
 """
 
 #: The triggers :data:`EDIT_TRIGGERS` makes.
 _EDIT_TRIGGER_NAMES = ("wonders_events_updated", "wonders_events_deleted",
                        "wonders_events_truncated")
+
+#: What vouches that the edit count still counts (:meth:`PgStore.versions`): the count's
+#: triggers fire "always" (``ENABLE ALWAYS``: also in a session whose
+#: ``session_replication_role`` is ``replica``, where ordinary triggers are skipped), and
+#: the rows of the three triggers and of their function in the catalogue, by ``xmin``.
+#: Disabling a trigger, enabling it again, dropping and making it again or replacing its
+#: function each writes a new catalogue row, so lines edited while the count was off (by the
+#: table's owner: ``ALTER TABLE ... DISABLE TRIGGER``) move every match's version all the
+#: same; while one is off (or missing) the versions vouch for nothing (``None``).
+_COUNT_GUARD = """
+SELECT count(*) FILTER (WHERE t.tgenabled = 'A') AS firing,
+       string_agg(t.xmin::text, '.' ORDER BY t.tgname) || '.' || min(p.xmin::text) AS rows
+FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
+WHERE t.tgrelid = 'wonders_events'::regclass AND t.tgname = ANY(%s)
+"""
 
 #: The store's tables (:data:`SCHEMA`).
 TABLES = ("wonders_matches", "wonders_events", "wonders_tokens", "wonders_secrets",
@@ -583,24 +601,31 @@ class PgStore(Store):
 
     def versions(self, match_ids: Iterable[str] | None = None) -> dict[str, str | None]:
         """One query for all of them: each match's row of ``wonders_matches`` --
-        ``"<xmin>:<edits>"``: the transaction that wrote this version of the row (an append,
-        a hand's ``UPDATE`` of the row, and the triggers of :data:`EDIT_TRIGGERS` write a new
-        one) and its count of lines changed or removed in place (an ``UPDATE`` or ``DELETE``
-        of any row of ``wonders_events``).  ``None`` for each where the database has no such
-        triggers (:attr:`has_versions`)."""
+        ``"<xmin>:<guard>:<edits>"``: the transaction that wrote this version of the row (an
+        append, a hand's ``UPDATE`` of the row, and the triggers of :data:`EDIT_TRIGGERS`
+        write a new one), the catalogue rows of those triggers (:data:`_COUNT_GUARD`: a
+        trigger turned off and on again moves it) and the match's count of lines changed or
+        removed in place (an ``UPDATE`` or ``DELETE`` of any row of ``wonders_events``).
+        ``None`` for each where the database has no such triggers (:attr:`has_versions`) or
+        one of them is off now."""
         where, args = "", []
         if match_ids is not None:
             wanted = [check_match_id(m) for m in match_ids]
             if not wanted:
                 return {}
             where, args = "WHERE match_id = ANY(%s)", [wanted]
-        edits = "edits" if self.has_versions else "NULL"
-        with self._conn() as conn:
-            rows = conn.execute(f"SELECT match_id, xmin::text, {edits} FROM wonders_matches "
-                                f"{where}", args).fetchall()
         if not self.has_versions:
-            return {match_id: None for match_id, _xmin, _edits in rows}
-        return {match_id: f"{xmin}:{edits}" for match_id, xmin, edits in rows}
+            with self._conn() as conn:
+                rows = conn.execute(f"SELECT match_id FROM wonders_matches {where}",
+                                    args).fetchall()
+            return {match_id: None for (match_id,) in rows}
+        with self._conn() as conn:  # one statement: the rows and the guard, one snapshot
+            rows = conn.execute(
+                f"SELECT m.match_id, m.xmin::text, m.edits, g.firing, g.rows "
+                f"FROM wonders_matches m CROSS JOIN ({_COUNT_GUARD}) g {where}",
+                [list(_EDIT_TRIGGER_NAMES), *args]).fetchall()
+        return {match_id: f"{xmin}:{guard}:{edits}" if firing == len(_EDIT_TRIGGER_NAMES)
+                else None for match_id, xmin, edits, firing, guard in rows}
 
     def list(self, unreadable: builtins.list[tuple[str, LedgerError]] | None = None,
              **filters: Any) -> builtins.list[MatchInfo]:
@@ -810,7 +835,8 @@ def _has_edit_triggers(conn: Any) -> bool:
     (triggers,) = conn.execute(
         "SELECT count(*) FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid "
         "WHERE t.tgrelid = 'wonders_events'::regclass AND t.tgname = ANY(%s) AND "
-        "p.prosrc LIKE '%%TG_TABLE_SCHEMA%%'", [list(_EDIT_TRIGGER_NAMES)]).fetchone()
+        "t.tgenabled = 'A' AND p.prosrc LIKE '%%TG_TABLE_SCHEMA%%'",
+        [list(_EDIT_TRIGGER_NAMES)]).fetchone()
     column = conn.execute(
         "SELECT 1 FROM pg_attribute WHERE attrelid = 'wonders_matches'::regclass AND "
         "attname = 'edits' AND NOT attisdropped").fetchone()
