@@ -83,6 +83,7 @@ from typing import Any
 from ledger import fileversion
 from ledger.errors import ConflictError, LedgerError
 from ledger.foldcache import FoldCache
+from ledger.lookalike import look
 from ledger.matching import Matching
 from ledger.store import MATCH_ID
 
@@ -308,6 +309,14 @@ class Tournament:
         characters (:func:`player_key`), if any."""
         key = player_key(name)
         return next((p for p in self.players.values() if player_key(p.name) == key), None)
+
+    def looks_like(self, name: str) -> Player | None:
+        """Another player whose name reads as ``name`` on a page though it is not the same
+        name (:func:`ledger.lookalike.look`: ``"\u0410nn"`` (a Cyrillic A) beside
+        ``"Ann"``), if any: a registration's check refuses it."""
+        key, seen = player_key(name), look(name)
+        return next((p for p in self.players.values()
+                     if look(p.name) == seen and player_key(p.name) != key), None)
 
     def player_with_token(self, digest: str) -> Player | None:
         """The self-registered player whose link's token hashes to ``digest``; every

@@ -51,6 +51,7 @@ import random
 import secrets
 import threading
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -523,6 +524,13 @@ class Organizer:
         if same is not None:
             raise TournamentError(f"{t.name}: {player!r} is registered already" +
                                   (f" (as {same.name!r})" if same.name != player else ""))
+        twin = t.looks_like(player)
+        if twin is not None:
+            odd = next((ch for ch in player if ch not in twin.name), player[0])
+            raise TournamentError(
+                f"{t.name}: {player!r} reads the same as {twin.name!r}, registered already "
+                f"({odd!r} is U+{ord(odd):04X} {unicodedata.name(odd, 'an unnamed character')})"
+                f"; choose a name the pages can tell apart")
         deck = self._decklist(t, decklist)
         if preset:
             presets = preset_decks(self.game_of(t), self.pool_for(t.game))
