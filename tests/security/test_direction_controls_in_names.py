@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.security.test_player_link_reissued import Browser, csrf_of
+from tests.security.test_player_link_reissued import self_register
 from tests.web.test_api import Api, new_app
 from tests.web.test_tournaments import DECKS, call, decklist, new_tournament
 
@@ -37,16 +37,7 @@ def _players(api, tid) -> list[str]:
 def test_a_self_registered_name_cannot_turn_the_page_round(tmp_path, where, control):
     api = where if where is not None else Api(new_app(tmp_path))
     tid = new_tournament(api, players=2, name=f"Mirror Cup {ord(control):x}")
-    status, opened = call(api, "POST", f"/api/tournaments/{tid}/registration")
-    assert status == 201, opened
-    key = opened["key"]
-
-    phone = Browser(api, where)
-    status, html = phone.open(f"/tournaments/{tid}/register?key={key}")
-    assert status == 200
-    form = {"csrf": csrf_of(html), "key": key, "player": f"{control}nnA",
-            "decklist": decklist(DECKS[2])}
-    status, html = phone.open(f"/tournaments/{tid}/register", form)
+    status, html, _phone = self_register(api, where, tid, f"{control}nnA", DECKS[2])
     assert status == 422, html[:300]
     assert f"U+{ord(control):04X}" in html and "direction" in html
     assert _players(api, tid) == ["Ann", "Bob"]  # nothing written

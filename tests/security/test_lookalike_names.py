@@ -17,7 +17,7 @@ import pytest
 
 from ledger.lookalike import look
 from tests.security.test_direction_controls_in_names import _players
-from tests.security.test_player_link_reissued import Browser, csrf_of
+from tests.security.test_player_link_reissued import self_register
 from tests.web.test_api import Api, new_app
 from tests.web.test_tournaments import DECKS, call, decklist, new_tournament
 
@@ -25,16 +25,7 @@ from tests.web.test_tournaments import DECKS, call, decklist, new_tournament
 def test_a_self_registered_name_cannot_pass_for_a_registered_one(tmp_path, where):
     api = where if where is not None else Api(new_app(tmp_path))
     tid = new_tournament(api, players=2, name="Twin Cup")  # Ann and Bob
-    status, opened = call(api, "POST", f"/api/tournaments/{tid}/registration")
-    assert status == 201, opened
-    key = opened["key"]
-
-    phone = Browser(api, where)
-    status, html = phone.open(f"/tournaments/{tid}/register?key={key}")
-    assert status == 200
-    form = {"csrf": csrf_of(html), "key": key, "player": "\u0410nn",
-            "decklist": decklist(DECKS[2])}
-    status, html = phone.open(f"/tournaments/{tid}/register", form)
+    status, html, _phone = self_register(api, where, tid, "\u0410nn", DECKS[2])
     assert status == 422, html[:300]
     assert "reads the same as" in html and "U+0410 CYRILLIC CAPITAL LETTER A" in html
     assert _players(api, tid) == ["Ann", "Bob"]  # nothing written

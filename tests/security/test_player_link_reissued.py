@@ -41,18 +41,27 @@ def csrf_of(html):
     return html.split('name="csrf" value="')[1].split('"')[0]
 
 
-def test_the_old_player_link_is_refused_everywhere_after_a_reissue(tmp_path, where):
-    api = where if where is not None else Api(new_app(tmp_path))
-    tid = new_tournament(api, players=1, name="Link Cup")
+def self_register(api, where, tid, player, deck):
+    """Open ``tid``'s registration link on a new phone and register ``player`` with the
+    sample deck ``deck``: (status, html) of the form's answer, and the phone."""
     status, opened = call(api, "POST", f"/api/tournaments/{tid}/registration")
     assert status == 201, opened
     key = opened["key"]
-
-    # Zoë registers on her phone; her link opened on a second phone too
     phone = Browser(api, where)
     status, html = phone.open(f"/tournaments/{tid}/register?key={key}")
-    form = {"csrf": csrf_of(html), "key": key, "player": "Zoë", "decklist": decklist(DECKS[2])}
-    assert phone.open(f"/tournaments/{tid}/register", form)[0] == 303
+    assert status == 200
+    form = {"csrf": csrf_of(html), "key": key, "player": player, "decklist": decklist(deck)}
+    status, html = phone.open(f"/tournaments/{tid}/register", form)
+    return status, html, phone
+
+
+def test_the_old_player_link_is_refused_everywhere_after_a_reissue(tmp_path, where):
+    api = where if where is not None else Api(new_app(tmp_path))
+    tid = new_tournament(api, players=1, name="Link Cup")
+
+    # Zoë registers on her phone; her link opened on a second phone too
+    status, _html, phone = self_register(api, where, tid, "Zoë", DECKS[2])
+    assert status == 303
     status, html = phone.open(f"/tournaments/{tid}/me")
     assert status == 200
     old = html.split('id="your-link"')[1].split('<a href="')[1].split('"')[0]
