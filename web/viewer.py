@@ -213,6 +213,7 @@ def viewer(match_id: str) -> str:
                            divergence=timeline["divergence"],
                            perspective=perspective, perspectives=perspectives,
                            game_title=timeline.pop("game_title"),
+                           has_rounds=timeline["has_rounds"],
                            step_json=_script_safe(step.decode()),
                            timeline_json=_script_safe(json.dumps(timeline)))
 
