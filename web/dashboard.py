@@ -101,6 +101,7 @@ def stats() -> str:
         realms=realm_chart(data["realms"], min_n),
         dbs=dbs_chart(data["dbs"], filters.dbs_bucket, min_n),
         sieges=siege_chart(data["sieges"], min_n),
+        no_matchups=why_no_matchups(data["matchups"], data["match_counts"], filters),
         first_play=_first_play(filters.game, choices["games"]), **page)
 
 
@@ -114,6 +115,28 @@ def _unknown_tournament(filters: named.Filters, choices: dict) -> str | None:
         return None
     return (f"The warehouse has no match of tournament {given[:80]!r}: every panel is empty. "
             f"Pick one of its tournaments above.")
+
+
+def why_no_matchups(table: named.Table, counts: tuple[int, int],
+                    filters: named.Filters) -> str | None:
+    """Why the match-up panel is empty, in one line (``None``: it is not): no match passes the
+    filters, none of those has finished (a match-up counts finished matches), or every
+    match-up has fewer games than ``min_games``."""
+    if table.rows:
+        return None
+    matches, finished = counts
+    if not matches:
+        filtered = filters.game or filters.ruleset or filters.tournament
+        return ("No match-up: no match of the warehouse passes these filters." if filtered
+                else "No match-up: the warehouse holds no match yet.")
+    if not finished:
+        said = ("the 1 match under these filters has not finished" if matches == 1 else
+                f"none of the {matches} matches under these filters has finished")
+        return f"No match-up yet: {said} (a match-up counts finished matches)."
+    if filters.min_games:
+        return (f"No match-up has {filters.min_games} games or more (Min. games): lower it to "
+                f"see them.")
+    return "No match-up: the finished matches under these filters record no archetype."
 
 
 def _shown_path(path: Path) -> str | None:
@@ -203,7 +226,8 @@ def _computed(path: Path, filters: named.Filters) -> tuple[dict, dict]:
             raise type(exc)(str(exc).replace(str(path), shown)) from None
         try:
             resolved = _resolved(con, filters)
-            data = {name: named.compute(con, name, resolved) for name in CHARTS}
+            data: dict[str, Any] = {name: named.compute(con, name, resolved) for name in CHARTS}
+            data["match_counts"] = named.match_counts(con, resolved)  # why a panel is empty
             choices = _choices(con)
         finally:
             con.close()
