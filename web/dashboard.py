@@ -29,7 +29,6 @@ while it loads, and a request waits for that, up to :data:`LOAD_WAIT` seconds, t
 from __future__ import annotations
 
 import os
-from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -41,6 +40,7 @@ from ledger import stats as named
 from ledger.csvcells import csv_text
 from ledger.warehouse import WarehouseError, connect
 from replay.games import game, names
+from web import tournament_menu
 from web.api.common import query_int, services
 from web.errors import MalformedRequestError, NotFoundError
 from web.organize import signed_in
@@ -92,6 +92,8 @@ def stats() -> str:
                                tournaments=[], games=[], rulesets=[], **page)
     data, choices = _computed(path, filters)
     page["notice"] = notice or _unknown_tournament(filters, choices)
+    page["chosen_tournament"] = tournament_menu.selected(choices["tournaments"],
+                                                         filters.tournament)
     cards = sorted(data["cards"].records(), key=lambda r: _sort_key(r, sort, rank, min_n),
                    reverse=descending)
     return render_template(
@@ -238,19 +240,17 @@ def _computed(path: Path, filters: named.Filters) -> tuple[dict, dict]:
 
 
 def _choices(con: duckdb.DuckDBPyConnection) -> dict:
-    """What the page's filters offer: the warehouse's tournaments (value, label: a tournament
-    by its id where its matches record one -- names are not unique, a weekly "Friday Cup" --
-    else by its name; labelled with its name, and its id too when another shares the name),
+    """What the page's filters offer: the warehouse's tournaments (:mod:`web.tournament_menu`:
+    a tournament by its id where its matches record one -- names are not unique, a weekly
+    "Friday Cup" -- else by its name, and a shared name by itself),
     and its games (name, title) with their rulesets (ruleset, game title)."""
     found = con.execute(
         "SELECT DISTINCT tournament_id, tournament FROM matches WHERE tournament IS NOT NULL "
         "ORDER BY tournament, tournament_id NULLS FIRST").fetchall()
-    shared = Counter(name for _, name in found)
-    tournaments = [(tid or name, f"{name} ({tid})" if tid and shared[name] > 1 else name)
-                   for tid, name in found]
+    tournaments = tournament_menu.options((name, tid) for tid, name in found)
     present = {r[0] for r in con.execute("SELECT DISTINCT game FROM matches").fetchall()}
     games = [(name, game(name).title) for name in names() if name in present]
-    return {"tournaments": tournaments, "tournament_names": set(shared), "games": games,
+    return {"tournaments": tournaments, "tournament_names": {name for _, name in found}, "games": games,
             "rulesets": [(ruleset, title) for name, title in games
                          for ruleset in game(name).rulesets]}
 
