@@ -39,7 +39,7 @@ from flask import Blueprint, Response, current_app, render_template, request
 from ledger import stats as named
 from ledger.csvcells import csv_text
 from ledger.warehouse import WarehouseError, connect
-from replay.games import game, names
+from replay.games import archetype_names, game, names
 from web import tournament_menu
 from web.api.common import query_int, services
 from web.errors import MalformedRequestError, NotFoundError
@@ -99,7 +99,8 @@ def stats() -> str:
     return render_template(
         "stats.html", missing=None, cards=cards, data=data, shown=_shown(filters, choices),
         **choices,
-        first=_first(data["first-player"]), heatmap=heatmap(data["matchups"], min_n),
+        first=_first(data["first-player"]),
+        heatmap=heatmap(data["matchups"], min_n, archetype_names(services().pool)),
         realms=realm_chart(data["realms"], min_n),
         dbs=dbs_chart(data["dbs"], filters.dbs_bucket, min_n),
         sieges=siege_chart(data["sieges"], min_n),
@@ -357,10 +358,14 @@ def siege_chart(table: named.Table, min_n: int = 0) -> dict:
                       for r in table.records()], min_n)
 
 
-def heatmap(table: named.Table, min_n: int = 0) -> dict:
+def heatmap(table: named.Table, min_n: int = 0, shown: dict[str, str] | None = None) -> dict:
     """The match-up matrix: a cell per (archetype, opponent), coloured by win rate; a mirror
-    cell is blank (it has no win rate of its own), a cell under ``min_n`` games grey."""
-    records = table.records()
+    cell is blank (it has no win rate of its own), a cell under ``min_n`` games grey.  An
+    archetype recorded by id is labelled with its name in ``shown`` (State of Wonder's
+    factions: :func:`replay.games.archetype_names`)."""
+    shown = shown or {}
+    records = [dict(r, archetype=shown.get(r["archetype"], r["archetype"]),
+                    opponent=shown.get(r["opponent"], r["opponent"])) for r in table.records()]
     names = sorted({r["archetype"] for r in records} | {r["opponent"] for r in records})
     cell, left, top = 46, 150, 110
     pos = {name: i for i, name in enumerate(names)}

@@ -325,6 +325,10 @@ class WondersOfTheFirst:
         """Each card's orbital and DBS, for files of schema ≤ 2 (they recorded no cards)."""
         return pool_card_facts(pool)
 
+    def archetype_names(self, pool: cards.CardDB) -> dict[str, str]:
+        """An archetype is its orbitals' names already (``Petraia+Umbrathene``): none to add."""
+        return {}
+
 
 GAME = WondersOfTheFirst()
 # The warehouse finds a game's facts through the ledger's registry (it never imports a game).
