@@ -159,8 +159,11 @@ class CardPool:
         return [self[n].definition() for n in sorted(set(names))]
 
     @classmethod
-    def from_definitions(cls, definitions: list[dict[str, Any]], where: str) -> CardPool:
-        return cls(card_from(d, where) for d in definitions)
+    def from_definitions(cls, definitions: list[dict[str, Any]], where: str,
+                         factions: dict[str, str] | None = None) -> CardPool:
+        """A match's embedded cards; ``factions``: the names to show their factions by (a
+        match records none: today's pool's)."""
+        return cls((card_from(d, where) for d in definitions), factions)
 
 
 def card_from(data: dict[str, Any], where: str) -> Card:
