@@ -154,6 +154,16 @@ def public_opening(opened: MatchOpened, ended: bool) -> MatchOpened:
     return cast(MatchOpened, played.redact(opened, "spectator"))
 
 
+def deck_titles(opened: MatchOpened) -> dict[str, str]:
+    """Each seat's deck as people read it (:meth:`replay.game.Game.deck_title`: a shipped
+    deck's title for the id the match records); as recorded for a game this program lacks."""
+    try:
+        title = game_named(opened.game).deck_title
+    except ReplayError:
+        return {s.seat: s.deck_name for s in opened.seats}
+    return {s.seat: title(s.deck_name) if s.deck_name else "" for s in opened.seats}
+
+
 def _row(info: MatchInfo) -> dict:
     opened = public_opening(info.opened, info.ended)
     seats = {s.seat: s for s in opened.seats}
@@ -164,7 +174,7 @@ def _row(info: MatchInfo) -> dict:
             "table": opened.table, "ruleset": opened.ruleset,
             "length": public_length(info.length, info.ended),
             "players": {seat: seats[seat].player for seat in ("A", "B")},
-            "decks": {seat: seats[seat].deck_name for seat in ("A", "B")},
+            "decks": deck_titles(opened),
             "result": result, "reason": info.reason, "cards": cards}
 
 
@@ -210,7 +220,7 @@ def viewer(match_id: str) -> str:
                            divergence=timeline["divergence"],
                            perspective=perspective, perspectives=perspectives,
                            game_title=timeline.pop("game_title"),
-                           has_rounds=timeline["has_rounds"],
+                           has_rounds=timeline["has_rounds"], decks=deck_titles(opened),
                            step_json=_script_safe(step.decode()),
                            timeline_json=_script_safe(json.dumps(timeline)))
 

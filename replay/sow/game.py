@@ -208,6 +208,10 @@ class StateOfWonder:
         Wonder file records its cards)."""
         return {}
 
+    def deck_title(self, deck_name: str) -> str:
+        """Its decks' names are names already (*Ashen Raid*)."""
+        return deck_name
+
     def archetype_names(self, pool: CardPool) -> dict[str, str]:
         """A seat's archetype is its State's faction, recorded by id: the faction names the
         pool's card files give (``[factions]``)."""
