@@ -251,9 +251,9 @@ def _choices(con: duckdb.DuckDBPyConnection) -> dict:
     tournaments = tournament_menu.options((name, tid) for tid, name in found)
     present = {r[0] for r in con.execute("SELECT DISTINCT game FROM matches").fetchall()}
     games = [(name, game(name).title) for name in names() if name in present]
-    return {"tournaments": tournaments, "tournament_names": {name for _, name in found}, "games": games,
-            "rulesets": [(ruleset, title) for name, title in games
-                         for ruleset in game(name).rulesets]}
+    return {"tournaments": tournaments, "tournament_names": {name for _, name in found},
+            "games": games, "rulesets": [(ruleset, title) for name, title in games
+                                         for ruleset in game(name).rulesets]}
 
 
 def _resolved(con: duckdb.DuckDBPyConnection, filters: named.Filters) -> named.Filters:
