@@ -55,12 +55,13 @@ class Table(msgspec.Struct):
         return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
 
 
-_MATCHES = """
-WITH m AS (SELECT * FROM matches WHERE ended
-           AND ($game IS NULL OR game = $game)
+_FILTERED = """($game IS NULL OR game = $game)
            AND ($ruleset IS NULL OR ruleset = $ruleset)
            AND ($tournament IS NULL OR tournament = $tournament)
-           AND ($id_of_tournament IS NULL OR tournament_id = $id_of_tournament))
+           AND ($id_of_tournament IS NULL OR tournament_id = $id_of_tournament)"""
+_MATCHES = f"""
+WITH m AS (SELECT * FROM matches WHERE ended
+           AND {_FILTERED})
 """
 _OPPONENTS = "players p JOIN players o ON o.match_id = p.match_id AND o.seat <> p.seat"
 
@@ -101,6 +102,14 @@ def _with_interval(wins: int, games: int) -> tuple:
 
 def _rate_columns(prefix: str) -> list[str]:
     return [f"{prefix}_games", f"{prefix}_wr", f"{prefix}_wr_low", f"{prefix}_wr_high"]
+
+
+def match_counts(con: duckdb.DuckDBPyConnection, filters: Filters) -> tuple[int, int]:
+    """How many matches pass ``filters`` (``min_games`` aside), and how many of them have
+    finished -- what a statistic counts; the two tell why a statistic has no row."""
+    found = _query(con, f"SELECT count(*), count(*) FILTER (ended) FROM matches "
+                        f"WHERE {_FILTERED}", filters)[0]
+    return int(found[0]), int(found[1] or 0)
 
 
 # -- cards ---------------------------------------------------------------------------------

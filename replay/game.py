@@ -244,6 +244,15 @@ class Game(Protocol):
     def card_facts(self, pool: Any) -> dict[str, Any]:
         """What the warehouse needs of today's cards for files that recorded none."""
 
+    def deck_title(self, deck_name: str) -> str:
+        """A recorded deck name (``SeatInfo.deck_name``) as people read it: a shipped deck's
+        title for its id (Wonders' ``solfera-blaze`` is *Solfera Blaze*), else the name."""
+
+    def archetype_names(self, pool: Any) -> Mapping[str, str]:
+        """The archetypes the warehouse records by id (``players.main_orbitals``), as people
+        read them: State of Wonder's factions by the names its card files give; an archetype
+        not in it is shown as recorded."""
+
     def narrate(self, event: Event, round_: int | None, names: Mapping[str, str],
                 players: Mapping[str, str] | None = None, cards: Any = None) -> str:
         """One line of plain words for ``event`` (names, never ids): ``names`` (card id ->

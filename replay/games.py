@@ -8,6 +8,8 @@ entry point group) exposing ``GAME``; see :mod:`ledger.registry` for how they ar
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
+from typing import Any
 
 from ledger.events import MatchOpened
 from ledger.registry import game_modules, load_games
@@ -48,3 +50,13 @@ def game_of(opened: MatchOpened) -> Game:
 def names() -> list[str]:
     """Every game this program knows, by name."""
     return sorted(game_modules())
+
+
+def archetype_names(pool_of: Callable[[str], Any]) -> dict[str, str]:
+    """Every game's archetype names (:meth:`replay.game.Game.archetype_names`) with the pool
+    ``pool_of(game name)`` gives: what a match-up shows for an archetype the warehouse records
+    by id (State of Wonder's ``ashen`` is *Ashen Horde*)."""
+    found: dict[str, str] = {}
+    for name in names():
+        found.update(game(name).archetype_names(pool_of(name)))
+    return found

@@ -9,7 +9,7 @@ import sys
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -61,6 +61,13 @@ def cards() -> None:
     """The card database."""
 
 
+def _deck_label(deck: Any) -> str:
+    """A deck file as ``cards validate`` names it: its title and its name (the id a match
+    records and a preset is), or its name alone when it has no title."""
+    title = getattr(deck, "title", None)
+    return f"{title} ({deck.name})" if title and title != deck.name else repr(deck.name)
+
+
 @cards.command("validate")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True))
 @game_option
@@ -83,10 +90,10 @@ def cards_validate(paths: tuple[str, ...], game_name: str) -> None:
     for deck in decks:
         issues = played.deck_problems(deck, pool)
         for issue in issues:
-            click.echo(f"deck {deck.name!r}: {issue}", err=True)
+            click.echo(f"deck {_deck_label(deck)}: {issue}", err=True)
         problems += len(issues)
         if not issues:
-            click.echo(f"deck {deck.name!r} OK")
+            click.echo(f"deck {_deck_label(deck)} OK")
     if problems:
         raise ReplayError(counted(problems, 'deck problem'))
 

@@ -228,9 +228,13 @@ def _text_table(table: Table) -> str:
 
 
 def _matrix(table: Table) -> str:
+    """Each archetype as people read it: State of Wonder's factions by their names."""
     from rich.table import Table as RichTable
 
-    cells = {(r[0] or "-", r[1] or "-"): r for r in table.rows}
+    from replay.games import archetype_names, game
+
+    shown = archetype_names(lambda name: game(name).default_cards())
+    cells = {(shown.get(r[0], r[0]) or "-", shown.get(r[1], r[1]) or "-"): r for r in table.rows}
     archetypes = sorted({a for a, _ in cells} | {b for _, b in cells})
     view = RichTable(title="matchups: row archetype's win rate against the column "
                            "(games, 95% CI)", show_lines=True)

@@ -29,7 +29,6 @@ while it loads, and a request waits for that, up to :data:`LOAD_WAIT` seconds, t
 from __future__ import annotations
 
 import os
-from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -40,7 +39,8 @@ from flask import Blueprint, Response, current_app, render_template, request
 from ledger import stats as named
 from ledger.csvcells import csv_text
 from ledger.warehouse import WarehouseError, connect
-from replay.games import game, names
+from replay.games import archetype_names, game, names
+from web import tournament_menu
 from web.api.common import query_int, services
 from web.errors import MalformedRequestError, NotFoundError
 from web.organize import signed_in
@@ -92,15 +92,19 @@ def stats() -> str:
                                tournaments=[], games=[], rulesets=[], **page)
     data, choices = _computed(path, filters)
     page["notice"] = notice or _unknown_tournament(filters, choices)
+    page["chosen_tournament"] = tournament_menu.selected(choices["tournaments"],
+                                                         filters.tournament)
     cards = sorted(data["cards"].records(), key=lambda r: _sort_key(r, sort, rank, min_n),
                    reverse=descending)
     return render_template(
         "stats.html", missing=None, cards=cards, data=data, shown=_shown(filters, choices),
         **choices,
-        first=_first(data["first-player"]), heatmap=heatmap(data["matchups"], min_n),
+        first=_first(data["first-player"]),
+        heatmap=heatmap(data["matchups"], min_n, archetype_names(services().pool)),
         realms=realm_chart(data["realms"], min_n),
         dbs=dbs_chart(data["dbs"], filters.dbs_bucket, min_n),
         sieges=siege_chart(data["sieges"], min_n),
+        no_matchups=why_no_matchups(data["matchups"], data["match_counts"], filters),
         first_play=_first_play(filters.game, choices["games"]), **page)
 
 
@@ -114,6 +118,28 @@ def _unknown_tournament(filters: named.Filters, choices: dict) -> str | None:
         return None
     return (f"The warehouse has no match of tournament {given[:80]!r}: every panel is empty. "
             f"Pick one of its tournaments above.")
+
+
+def why_no_matchups(table: named.Table, counts: tuple[int, int],
+                    filters: named.Filters) -> str | None:
+    """Why the match-up panel is empty, in one line (``None``: it is not): no match passes the
+    filters, none of those has finished (a match-up counts finished matches), or every
+    match-up has fewer games than ``min_games``."""
+    if table.rows:
+        return None
+    matches, finished = counts
+    if not matches:
+        filtered = filters.game or filters.ruleset or filters.tournament
+        return ("No match-up: no match of the warehouse passes these filters." if filtered
+                else "No match-up: the warehouse holds no match yet.")
+    if not finished:
+        said = ("the 1 match under these filters has not finished" if matches == 1 else
+                f"none of the {matches} matches under these filters has finished")
+        return f"No match-up yet: {said} (a match-up counts finished matches)."
+    if filters.min_games:
+        return (f"No match-up has {filters.min_games} games or more (Min. games): lower it to "
+                f"see them.")
+    return "No match-up: the finished matches under these filters record no archetype."
 
 
 def _shown_path(path: Path) -> str | None:
@@ -203,7 +229,8 @@ def _computed(path: Path, filters: named.Filters) -> tuple[dict, dict]:
             raise type(exc)(str(exc).replace(str(path), shown)) from None
         try:
             resolved = _resolved(con, filters)
-            data = {name: named.compute(con, name, resolved) for name in CHARTS}
+            data: dict[str, Any] = {name: named.compute(con, name, resolved) for name in CHARTS}
+            data["match_counts"] = named.match_counts(con, resolved)  # why a panel is empty
             choices = _choices(con)
         finally:
             con.close()
@@ -214,21 +241,19 @@ def _computed(path: Path, filters: named.Filters) -> tuple[dict, dict]:
 
 
 def _choices(con: duckdb.DuckDBPyConnection) -> dict:
-    """What the page's filters offer: the warehouse's tournaments (value, label: a tournament
-    by its id where its matches record one -- names are not unique, a weekly "Friday Cup" --
-    else by its name; labelled with its name, and its id too when another shares the name),
+    """What the page's filters offer: the warehouse's tournaments (:mod:`web.tournament_menu`:
+    a tournament by its id where its matches record one -- names are not unique, a weekly
+    "Friday Cup" -- else by its name, and a shared name by itself),
     and its games (name, title) with their rulesets (ruleset, game title)."""
     found = con.execute(
         "SELECT DISTINCT tournament_id, tournament FROM matches WHERE tournament IS NOT NULL "
         "ORDER BY tournament, tournament_id NULLS FIRST").fetchall()
-    shared = Counter(name for _, name in found)
-    tournaments = [(tid or name, f"{name} ({tid})" if tid and shared[name] > 1 else name)
-                   for tid, name in found]
+    tournaments = tournament_menu.options((name, tid) for tid, name in found)
     present = {r[0] for r in con.execute("SELECT DISTINCT game FROM matches").fetchall()}
     games = [(name, game(name).title) for name in names() if name in present]
-    return {"tournaments": tournaments, "tournament_names": set(shared), "games": games,
-            "rulesets": [(ruleset, title) for name, title in games
-                         for ruleset in game(name).rulesets]}
+    return {"tournaments": tournaments, "tournament_names": {name for _, name in found},
+            "games": games, "rulesets": [(ruleset, title) for name, title in games
+                                         for ruleset in game(name).rulesets]}
 
 
 def _resolved(con: duckdb.DuckDBPyConnection, filters: named.Filters) -> named.Filters:
@@ -333,10 +358,14 @@ def siege_chart(table: named.Table, min_n: int = 0) -> dict:
                       for r in table.records()], min_n)
 
 
-def heatmap(table: named.Table, min_n: int = 0) -> dict:
+def heatmap(table: named.Table, min_n: int = 0, shown: dict[str, str] | None = None) -> dict:
     """The match-up matrix: a cell per (archetype, opponent), coloured by win rate; a mirror
-    cell is blank (it has no win rate of its own), a cell under ``min_n`` games grey."""
-    records = table.records()
+    cell is blank (it has no win rate of its own), a cell under ``min_n`` games grey.  An
+    archetype recorded by id is labelled with its name in ``shown`` (State of Wonder's
+    factions: :func:`replay.games.archetype_names`)."""
+    shown = shown or {}
+    records = [dict(r, archetype=shown.get(r["archetype"], r["archetype"]),
+                    opponent=shown.get(r["opponent"], r["opponent"])) for r in table.records()]
     names = sorted({r["archetype"] for r in records} | {r["opponent"] for r in records})
     cell, left, top = 46, 150, 110
     pos = {name: i for i, name in enumerate(names)}

@@ -222,7 +222,7 @@ def _tournament(tournament_id: str, error: str | None = None, status: int = 200,
                      damaged=sorted(damaged))
     return _page("organize.html", status, t=t, rounds=rounds, standings=standings(t, results),
                  damaged=sorted(damaged),
-                 presets=sorted(_presets(t)), error=error, form=form or {}, tournaments=None,
+                 presets=_presets(t), error=error, form=form or {}, tournaments=None,
                  confirm=confirm, board_only=False, game=about)
 
 
@@ -232,10 +232,14 @@ def _unreadable(table: Any) -> SimpleNamespace:
                               "result": "can't be read (wonders verify MATCH gives why)"})
 
 
-def _presets(t: Any) -> list[str]:
+def _presets(t: Any) -> dict[str, str]:
+    """The decks the organizer may record at the tables: id (what the form sends) -> the
+    deck's title (what the console shows: *Solfera Blaze*), by title."""
     from web.api.organizer import preset_decks
     org = organizer()
-    return list(preset_decks(org.game_of(t), org.pool_for(t.game)))
+    played = org.game_of(t)
+    titles = {key: played.deck_title(key) for key in preset_decks(played, org.pool_for(t.game))}
+    return dict(sorted(titles.items(), key=lambda item: (item[1].lower(), item[0])))
 
 
 def _act(tournament_id: str, action: Callable[[], Page | None]) -> Page | BaseResponse:

@@ -42,6 +42,7 @@ from ledger.rows import tournament_id_of
 from ledger.store import MatchInfo, Store
 from replay.errors import ReplayError
 from replay.games import game as game_named
+from web import tournament_menu
 from web.api.boards import board_at
 from web.api.common import divergence_out, json_response, query_int, services, visible_seq
 from web.api.notes import notes_of
@@ -86,12 +87,13 @@ def matches() -> str:
     page = min(query_int("page", 1, 1, 10**6), pages)  # past the last (fewer fit now): the last
     choices = {"tournament": tournament_choices(rows),
                "ruleset": sorted({r["ruleset"] for r in rows})}
+    chosen = tournament_menu.selected(choices["tournament"], wanted["tournament"])
     return render_template("matches.html", rows=shown[(page - 1) * LIST_PAGE:page * LIST_PAGE],
                            fitting=len(shown), first=(page - 1) * LIST_PAGE + 1, page=page,
                            pages=pages, total=len(rows), problems=problems, wanted=wanted,
                            link_args={k: v for k, v in wanted.items() if v},
                            sort=sort, descending=descending, choices=choices,
-                           shared=_shared_names(rows))
+                           shared=_shared_names(rows), chosen_tournament=chosen)
 
 
 def _shared_names(rows: list[dict]) -> set[str]:
@@ -101,14 +103,9 @@ def _shared_names(rows: list[dict]) -> set[str]:
     return {name for name, count in ids.items() if count > 1}
 
 
-def tournament_choices(rows: list[dict]) -> list[tuple[str, str]]:
-    """The tournament filter's options (value, label), as the dashboard's: a tournament by its
-    id where its matches record one (``ledger.rows.tournament_id_of``), else by its name;
-    labelled with its name, and its id too when another tournament shares the name."""
-    found = sorted({(r["tournament"], r["tournament_id"] or "") for r in rows if r["tournament"]})
-    shared = _shared_names(rows)
-    return [(tid or name, f"{name} ({tid})" if tid and name in shared else name)
-            for name, tid in found]
+def tournament_choices(rows: list[dict]) -> list[tournament_menu.Option]:
+    """The tournament filter's options, as the dashboard's (:mod:`web.tournament_menu`)."""
+    return tournament_menu.options({(r["tournament"], r["tournament_id"]) for r in rows})
 
 
 def listing(store: Store, extensions: dict) -> tuple[list[dict], list[str]]:
@@ -157,6 +154,16 @@ def public_opening(opened: MatchOpened, ended: bool) -> MatchOpened:
     return cast(MatchOpened, played.redact(opened, "spectator"))
 
 
+def deck_titles(opened: MatchOpened) -> dict[str, str]:
+    """Each seat's deck as people read it (:meth:`replay.game.Game.deck_title`: a shipped
+    deck's title for the id the match records); as recorded for a game this program lacks."""
+    try:
+        title = game_named(opened.game).deck_title
+    except ReplayError:
+        return {s.seat: s.deck_name for s in opened.seats}
+    return {s.seat: title(s.deck_name) if s.deck_name else "" for s in opened.seats}
+
+
 def _row(info: MatchInfo) -> dict:
     opened = public_opening(info.opened, info.ended)
     seats = {s.seat: s for s in opened.seats}
@@ -167,7 +174,7 @@ def _row(info: MatchInfo) -> dict:
             "table": opened.table, "ruleset": opened.ruleset,
             "length": public_length(info.length, info.ended),
             "players": {seat: seats[seat].player for seat in ("A", "B")},
-            "decks": {seat: seats[seat].deck_name for seat in ("A", "B")},
+            "decks": deck_titles(opened),
             "result": result, "reason": info.reason, "cards": cards}
 
 
@@ -213,6 +220,7 @@ def viewer(match_id: str) -> str:
                            divergence=timeline["divergence"],
                            perspective=perspective, perspectives=perspectives,
                            game_title=timeline.pop("game_title"),
+                           has_rounds=timeline["has_rounds"], decks=deck_titles(opened),
                            step_json=_script_safe(step.decode()),
                            timeline_json=_script_safe(json.dumps(timeline)))
 

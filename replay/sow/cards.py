@@ -119,9 +119,11 @@ class Card(BaseModel):
 
 
 class CardPool:
-    """Cards by name (the :class:`replay.game.Cards` protocol)."""
+    """Cards by name (the :class:`replay.game.Cards` protocol), and the names of the factions
+    its card files name (``factions``: id -> name; a match's embedded cards have none)."""
 
-    def __init__(self, cards: Iterable[Card] = ()):
+    def __init__(self, cards: Iterable[Card] = (), factions: dict[str, str] | None = None):
+        self.factions = dict(factions or {})
         self._cards: dict[str, Card] = {}
         for card in cards:
             if card.name in self._cards:
@@ -147,14 +149,21 @@ class CardPool:
         """A copy where ``extra`` replaces or adds definitions (conformance cases)."""
         merged = dict(self._cards)
         merged.update({c.name: c for c in extra})
-        return CardPool(merged.values())
+        return CardPool(merged.values(), self.factions)
+
+    def faction_name(self, faction: str) -> str:
+        """A faction as people read it: the name its card files give it, else its id."""
+        return self.factions.get(faction, faction)
 
     def definitions(self, names: Iterable[str]) -> list[dict[str, Any]]:
         return [self[n].definition() for n in sorted(set(names))]
 
     @classmethod
-    def from_definitions(cls, definitions: list[dict[str, Any]], where: str) -> CardPool:
-        return cls(card_from(d, where) for d in definitions)
+    def from_definitions(cls, definitions: list[dict[str, Any]], where: str,
+                         factions: dict[str, str] | None = None) -> CardPool:
+        """A match's embedded cards; ``factions``: the names to show their factions by (a
+        match records none: today's pool's)."""
+        return cls((card_from(d, where) for d in definitions), factions)
 
 
 def card_from(data: dict[str, Any], where: str) -> Card:
@@ -176,15 +185,32 @@ def cards_dir() -> Path:
     return data_root() / "sow" / "cards"
 
 
-def load_file(path: Path) -> list[Card]:
+def _read(path: Path) -> dict[str, Any]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise CardDataError(f"{path}: not valid TOML: {exc}") from None
-    extra = set(data) - {"cards"}
+    extra = set(data) - {"cards", "factions"}
     if extra:
-        raise CardDataError(f"{path}: unknown top-level key(s) {sorted(extra)}; expected [[cards]]")
-    return [card_from(d, str(path)) for d in data.get("cards", [])]
+        raise CardDataError(f"{path}: unknown top-level key(s) {sorted(extra)}; expected "
+                            f"[[cards]] (and [factions])")
+    return data
+
+
+def load_file(path: Path) -> list[Card]:
+    return [card_from(d, str(path)) for d in _read(path).get("cards", [])]
+
+
+def load_factions(path: Path) -> dict[str, str]:
+    """The faction names a card file gives (``[factions]``: ``ashen = "Ashen Horde"``)."""
+    factions = _read(path).get("factions", {})
+    if not isinstance(factions, dict):
+        raise CardDataError(f"{path}: [factions] is a table of faction id = name")
+    bad = next((k for k, v in factions.items() if not isinstance(v, str) or not v.strip()), None)
+    if bad is not None:
+        raise CardDataError(f"{path}: [factions]{'.' + bad if bad else ''}: each faction's "
+                            f"name is a string (ashen = \"Ashen Horde\")")
+    return {k: v.strip() for k, v in factions.items()}
 
 
 def load_pool(directory: Path | None = None) -> CardPool:
@@ -193,4 +219,16 @@ def load_pool(directory: Path | None = None) -> CardPool:
     files = sorted(where.glob("*.toml"))
     if not files:
         raise CardDataError(f"State of Wonder card pool {where}: no card files (*.toml)")
-    return CardPool(card for path in files for card in load_file(path))
+    return load_files(files)
+
+
+def load_files(files: list[Path]) -> CardPool:
+    """The pool of these card files: their cards and the faction names they give (one
+    faction named two ways is an error naming the file)."""
+    factions: dict[str, str] = {}
+    for path in files:
+        for faction, name in load_factions(path).items():
+            if factions.setdefault(faction, name) != name:
+                raise CardDataError(f"{path}: faction {faction!r} is named {name!r} here and "
+                                    f"{factions[faction]!r} in another card file")
+    return CardPool((card for path in files for card in load_file(path)), factions)

@@ -102,8 +102,10 @@ def entries_problems(entries: list[DeckEntry], pool: CardPool) -> list[str]:
         for name in sorted(counts):
             card = pool[name]
             if card.type != "state" and card.faction not in ("neutral", faction):
-                problems.append(f"{name!r} is a {card.faction} card; \"You may only use faction "
-                                f"cards from the same faction as your state\" ({faction})")
+                problems.append(f"{name!r} is a card of {pool.faction_name(card.faction)}; "
+                                f"\"You may only use faction cards from the same faction as "
+                                f"your state\" (your State {states[0]!r} is of "
+                                f"{pool.faction_name(faction)})")
     return problems
 
 

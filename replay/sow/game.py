@@ -22,7 +22,7 @@ from replay.errors import NewerRevisionError, ReplayError
 from replay.game import Address
 from replay.prompts import Prompt
 from replay.sow import bots, decks, events, evolve, facts, labels, narrate, perspective, records
-from replay.sow.cards import CardPool, definitions_digest, load_file, load_pool
+from replay.sow.cards import CardPool, definitions_digest, load_files, load_pool
 from replay.sow.engine import Engine
 from replay.sow.revisions import ENGINE_VERSION, RULES_REVISION, RULESETS, effective
 from replay.sow.state import SEATS, SowState
@@ -55,7 +55,7 @@ class StateOfWonder:
         for raw in paths:
             path = Path(raw)
             files += sorted(path.glob("*.toml")) if path.is_dir() else [path]
-        return CardPool(card for f in files for card in load_file(f))
+        return load_files(files)
 
     def match_cards(self, opened: MatchOpened, pool: CardPool) -> CardPool:
         return records.match_cards(opened, pool)
@@ -207,6 +207,15 @@ class StateOfWonder:
         """What the warehouse needs of today's cards for old files: nothing (every State of
         Wonder file records its cards)."""
         return {}
+
+    def deck_title(self, deck_name: str) -> str:
+        """Its decks' names are names already (*Ashen Raid*)."""
+        return deck_name
+
+    def archetype_names(self, pool: CardPool) -> dict[str, str]:
+        """A seat's archetype is its State's faction, recorded by id: the faction names the
+        pool's card files give (``[factions]``)."""
+        return dict(pool.factions)
 
 
 GAME = StateOfWonder()

@@ -39,7 +39,7 @@ def match_cards(opened: MatchOpened, pool: CardPool) -> CardPool:
         if definitions_digest(opened.cards) != opened.cards_digest:
             raise CardDataError(f"{where}: the recorded card definitions do not match their "
                                 "digest (cards_digest): the file was altered")
-        cards = CardPool.from_definitions(opened.cards, where)
+        cards = CardPool.from_definitions(opened.cards, where, pool.factions)  # names: display
     else:
         cards = pool
     for name in seat_card_names(opened):

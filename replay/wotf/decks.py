@@ -1,6 +1,8 @@
 """Decks: TOML deck files, validated against the card database (rule 303).
 
-A deck file has ``name``, optional ``player`` and ``format``, a ``[cards]`` table (card name →
+A deck file has ``name`` (its id: what a match records as the seat's deck name), optional
+``title`` (the deck as people read it: ``solfera-blaze`` is *Solfera Blaze*; :func:`deck_title`
+shows a recorded deck name by it), ``player`` and ``format``, a ``[cards]`` table (card name →
 copies) and an optional ``[archive]`` of printed tokens.  :func:`validate_deck` lists every
 problem: 50 main-deck cards, tier copy limits (legendary 1, primary 2, secondary 3), known
 cards, no tokens in the main deck (token lands may start there in the prerelease and draft
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -37,11 +40,17 @@ class Deck(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = Field(min_length=1)
+    title: str | None = Field(default=None, min_length=1)
     player: str | None = None
     format: str = "constructed"
     cards: dict[str, int]
     archive: dict[str, int] = {}
     path: str | None = None
+
+    @property
+    def shown_name(self) -> str:
+        """The deck as people read it: its title, else its name."""
+        return self.title or self.name
 
     def entries(self) -> list[DeckEntry]:
         return [DeckEntry(card, count) for card, count in self.cards.items()]
@@ -86,6 +95,26 @@ def load_deck(path: str | Path, db: CardDB | None = None) -> Deck:
                 if name not in db:
                     raise CardDataError(f'{path}: {table}."{name}": unknown card')
     return deck
+
+
+@cache
+def _shipped_titles() -> dict[str, str]:
+    """The shipped deck files' titles by their name (id); read once."""
+    titles = {}
+    for path in sorted(resources.decks_dir().glob("*.toml")):
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+            continue  # reading the deck itself says what is wrong with it
+        if isinstance(data.get("name"), str) and isinstance(data.get("title"), str):
+            titles[data["name"]] = data["title"]
+    return titles
+
+
+def deck_title(deck_name: str) -> str:
+    """A recorded deck name as people read it: a shipped deck's title for its id
+    (``solfera-blaze`` -> *Solfera Blaze*: matches record the id), else the name itself."""
+    return _shipped_titles().get(deck_name, deck_name)
 
 
 def validate_deck(deck: Deck, db: CardDB, rules_revision: int | None = None) -> list[str]:

@@ -23,7 +23,7 @@ from replay.resources import conformance_dir
 from replay.wotf import bots, cards, facts, legacy, manual, narrate, perspective, poolimport, revisions
 from replay.wotf import events as ev
 from replay.wotf.conformance import run_paths
-from replay.wotf.decks import Deck, load_deck, load_decks, validate_deck
+from replay.wotf.decks import Deck, deck_title, load_deck, load_decks, validate_deck
 from replay.wotf.decks import card_facts as pool_card_facts
 from replay.wotf.engine import ENGINE_VERSION, Engine
 from replay.wotf.evolve import evolve, initial_state
@@ -324,6 +324,14 @@ class WondersOfTheFirst:
     def card_facts(self, pool: cards.CardDB) -> dict[str, Any]:
         """Each card's orbital and DBS, for files of schema ≤ 2 (they recorded no cards)."""
         return pool_card_facts(pool)
+
+    def deck_title(self, deck_name: str) -> str:
+        """A shipped deck's id (what matches record) by its title; any other name as it is."""
+        return deck_title(deck_name)
+
+    def archetype_names(self, pool: cards.CardDB) -> dict[str, str]:
+        """An archetype is its orbitals' names already (``Petraia+Umbrathene``): none to add."""
+        return {}
 
 
 GAME = WondersOfTheFirst()

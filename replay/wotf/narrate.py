@@ -27,6 +27,7 @@ from ledger.events import (
 from replay.counted import counted
 from replay.judges import DRAWN, draw_given, judge_named
 from replay.wotf import events as ev
+from replay.wotf.decks import deck_title
 from replay.wotf.events import (
     ActivationDeclared,
     Answered,
@@ -242,7 +243,7 @@ def _effect(event: EffectApplied, w: Words) -> str:
 def _narrate_more(event: Event, w: Words) -> str:
     """Sentences for the set-up, resources and battle-start events (the viewer's list)."""
     if isinstance(event, MatchOpened):
-        names = " vs ".join(f"{s.player}" + (f" ({s.deck_name})" if s.deck_name else "")
+        names = " vs ".join(s.player + (f" ({deck_title(s.deck_name)})" if s.deck_name else "")
                             for s in event.seats)
         return f"Match opens: {names} — rules {event.ruleset}"
     if isinstance(event, RealmSideChosen):  # the consequence of the "side" answer (401)

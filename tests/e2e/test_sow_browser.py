@@ -62,6 +62,9 @@ def test_the_viewer_steps_through_a_finished_sow_match_on_a_phone(finished, brow
     battles = [b for b in page.locator("#jump-battle option").all_inner_texts() if b[0] == "#"]
     assert battles and all(b.endswith(("at Ann's city", "at Bob's city")) for b in battles), \
         battles
+    # no rounds in State of Wonder: no round menu (it held only "—"), the turns are offered
+    assert page.locator("#jump-round").count() == 0
+    assert page.locator("#jump-turn option").count() > 1
     assert page.locator("[data-area='pitched_battle']").count() == 1
     for area in ("attackers", "fortifications", "units", "buildings", "state", "wonder_area",
                  "culture", "discard"):

@@ -291,7 +291,8 @@ def test_two_tournaments_of_one_name_are_listed_and_filtered_apart(tmp_path):
     html = _page(api, "/matches?tournament=fri-2")
     assert re.findall(r'<option value="([^"]*)" ?(selected)?>([^<]*)</option>',
                       html.split('name="tournament"')[1].split("</select>")[0]) == [
-        ("", "", "any"), ("fri-1", "", "Friday Cup (fri-1)"), ("fri-2", "selected", "Friday Cup (fri-2)"),
+        ("", "", "any"), ("Friday Cup", "", "Friday Cup (all 2)"),
+        ("fri-1", "", "Friday Cup (fri-1)"), ("fri-2", "selected", "Friday Cup (fri-2)"),
         ("spring-cup", "", "Spring Cup")]
     cells = re.findall(r'<td data-label="Tournament">([^<]*)</td>', _page(api, "/matches"))
     assert sorted(cells) == ["Friday Cup (fri-1) · R1 · T1", "Friday Cup (fri-2) · R1 · T1",

@@ -239,6 +239,7 @@ function appendEvents(events) {
 }
 
 function fillSelect(select, options) {
+  if (!select) return;  // a menu the page leaves out (no rounds in State of Wonder)
   const keep = select.value;
   select.replaceChildren(el("option", null, "—"), ...options.map(([value, label]) => {
     const o = el("option", null, label);
@@ -360,7 +361,7 @@ $("play").addEventListener("click", () => play(view.timer === null));
 $("speed").addEventListener("change", () => { if (view.timer !== null) play(true); });
 $("scrubber").addEventListener("input", (e) => go(Number(e.target.value)));
 for (const id of ["jump-round", "jump-turn", "jump-battle"]) {
-  $(id).addEventListener("change", (e) => { if (e.target.value !== "—") go(Number(e.target.value)); e.target.blur(); });
+  if ($(id)) $(id).addEventListener("change", (e) => { if (e.target.value !== "—") go(Number(e.target.value)); e.target.blur(); });
 }
 $("perspective").addEventListener("change", (e) => { switchPerspective(e.target.value); e.target.blur(); });
 

@@ -89,3 +89,12 @@ def test_a_card_defined_twice_is_an_error() -> None:
     card = Card(name="Twice", type="building", health=1)
     with pytest.raises(CardDataError, match="twice"):
         CardPool([card, card])
+
+
+def test_the_faction_rule_names_the_factions_not_their_ids() -> None:
+    """The message read "'Raider' is a ashen card; … (ironhold)": the faction ids."""
+    deck = Deck("x", "Ironhold", "Colossus", {"Militia": 3, "Shieldbearer": 3, "Halberdier": 3,
+                                              "Palisade": 3, "Raider": 3})
+    assert [p for p in deck_problems(deck, pool()) if "Raider" in p] == [
+        "'Raider' is a card of Ashen Horde; \"You may only use faction cards from the same "
+        "faction as your state\" (your State 'Ironhold' is of Ironhold)"]
