@@ -1,0 +1,98 @@
+"""PostgreSQL's match versions when the edit count is made blind without switching a trigger
+off: the table's owner replaces the count's function by one that counts nothing (its text
+still naming ``TG_TABLE_SCHEMA``, so opening the store does not make it again), or adds a
+trigger on ``wonders_matches`` that skips the count's update.  Either moved every version
+once, when it was made -- and then a line edited in place left the versions as they were: a
+warehouse kept its old copy of the match as current.  Now a version vouches only while the
+count's function is the one this program makes and nothing else is attached to
+``wonders_matches`` (a trigger or a rule); else the versions vouch for nothing (``None``).
+"""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+
+from ledger.store import same_version
+from ledger.stores import open_store
+from tests.ledger.contract.matches import notes, opened
+
+BLIND_FUNCTION = """
+CREATE OR REPLACE FUNCTION wonders_events_edited() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  -- counts nothing (TG_TABLE_SCHEMA)
+  RETURN NULL;
+END $$"""
+
+SKIP_THE_COUNT = """
+CREATE FUNCTION keep_the_count() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN RETURN NULL; END $$;
+CREATE TRIGGER keep_the_count BEFORE UPDATE ON wonders_matches FOR EACH ROW
+  WHEN (OLD.edits IS DISTINCT FROM NEW.edits) EXECUTE FUNCTION keep_the_count()"""
+
+SKIP_BY_A_RULE = """
+CREATE RULE keep_the_count AS ON UPDATE TO wonders_matches
+  WHERE OLD.edits IS DISTINCT FROM NEW.edits DO INSTEAD NOTHING"""
+
+
+@pytest.fixture
+def store_url(pg_url) -> str:
+    with open_store(pg_url) as store:
+        store.create(opened("m-1"))
+        store.append("m-1", notes(3), 1)
+    return pg_url
+
+
+def _edit_seq_1(conn) -> None:
+    line = bytes(conn.execute("SELECT line FROM wonders_events WHERE match_id = 'm-1' "
+                              "AND seq = 1").fetchone()[0])
+    conn.execute("UPDATE wonders_events SET line = %s WHERE match_id = 'm-1' AND seq = 1",
+                 [line.replace(b'"n0"', b'"m0"')])
+
+
+@pytest.mark.parametrize("blinding", [BLIND_FUNCTION, SKIP_THE_COUNT, SKIP_BY_A_RULE],
+                         ids=["function", "trigger", "rule"])
+def test_a_line_edited_while_the_count_is_blind_moves_the_version(store_url, blinding):
+    with psycopg.connect(store_url, autocommit=True) as conn:
+        conn.execute(blinding)
+    with open_store(store_url) as store:  # opened after, as the next ingest opens it
+        before = store.versions()["m-1"]
+        with psycopg.connect(store_url, autocommit=True) as conn:
+            _edit_seq_1(conn)
+        after = store.versions()["m-1"]
+    assert not same_version(before, after), (before, after)
+
+
+def test_the_count_as_made_still_vouches(store_url):
+    """The guard costs nothing to an untouched database: versions stand until a line moves
+    (a ``VACUUM`` and an ``ANALYZE``, as autovacuum runs them, and opening the store again
+    move none)."""
+    with open_store(store_url) as store:
+        first = store.versions()["m-1"]
+        with psycopg.connect(store_url, autocommit=True) as conn:
+            conn.execute("VACUUM (ANALYZE) wonders_events")
+            conn.execute("VACUUM (ANALYZE) wonders_matches")
+        with open_store(store_url) as again:
+            assert first is not None and again.versions()["m-1"] == first
+        assert store.versions()["m-1"] == first
+        with psycopg.connect(store_url, autocommit=True) as conn:
+            _edit_seq_1(conn)
+        now = store.versions()["m-1"]
+        assert now is not None and not same_version(first, now)
+
+
+def test_a_line_rewritten_by_an_alter_table_moves_the_version(store_url):
+    """``ALTER TABLE ... ALTER COLUMN line TYPE bytea USING ...`` rewrites the table's rows
+    -- one of them changed -- and fires no trigger."""
+    with open_store(store_url) as store:
+        before = store.versions()["m-1"]
+        with psycopg.connect(store_url, autocommit=True) as conn:
+            conn.execute("ALTER TABLE wonders_events ALTER COLUMN line TYPE bytea USING CASE "
+                         "WHEN match_id = 'm-1' AND seq = 1 THEN "
+                         "convert_to(replace(convert_from(line, 'UTF8'), '\"n0\"', '\"m0\"'), "
+                         "'UTF8') ELSE line END")
+            edited = bytes(conn.execute("SELECT line FROM wonders_events WHERE match_id = "
+                                        "'m-1' AND seq = 1").fetchone()[0])
+        after = store.versions()["m-1"]
+    assert b'"m0"' in edited
+    assert not same_version(before, after), (before, after)
