@@ -204,8 +204,9 @@ _EDIT_TRIGGER_NAMES = ("wonders_events_updated", "wonders_events_deleted",
 #: triggers fire "always" (``ENABLE ALWAYS``: also in a session whose
 #: ``session_replication_role`` is ``replica``, where ordinary triggers are skipped), their
 #: function is the one :data:`EDIT_TRIGGERS` makes (:data:`_COUNT_FUNCTION`: not one that
-#: counts nothing), and nothing is attached to ``wonders_matches`` (a trigger or a rule of
-#: the owner's could skip the count's update of a match's row) -- ``vouches``; and the rows
+#: counts nothing), and nothing is attached to ``wonders_matches`` (a trigger, a rule or row
+#: security of the owner's could skip the count's update of a match's row) -- ``vouches``;
+#: and the rows
 #: of the three triggers, of their function and of ``wonders_events`` in the catalogue, by
 #: ``xmin``.  Disabling a trigger, enabling it again, dropping and making it again,
 #: replacing its function, or rewriting the table (``ALTER TABLE ... ALTER COLUMN ... TYPE
@@ -219,7 +220,9 @@ SELECT count(*) FILTER (WHERE t.tgenabled = 'A' AND p.prosrc = %s) = %s
          AND NOT EXISTS (SELECT 1 FROM pg_trigger o WHERE NOT o.tgisinternal
                          AND o.tgrelid = 'wonders_matches'::regclass)
          AND NOT EXISTS (SELECT 1 FROM pg_rewrite r
-                         WHERE r.ev_class = 'wonders_matches'::regclass) AS vouches,
+                         WHERE r.ev_class = 'wonders_matches'::regclass)
+         AND NOT (SELECT m.relrowsecurity FROM pg_class m
+                  WHERE m.oid = 'wonders_matches'::regclass) AS vouches,
        string_agg(t.xmin::text, '.' ORDER BY t.tgname) || '.' || min(p.xmin::text) || '.' ||
          (SELECT c.xmin::text FROM pg_class c WHERE c.oid = 'wonders_events'::regclass) AS rows
 FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
@@ -623,8 +626,8 @@ class PgStore(Store):
         rewritten, moves it) and the match's count of lines changed or removed in place (an
         ``UPDATE`` or ``DELETE`` of any row of ``wonders_events``).  ``None`` for each where
         the database has no such triggers (:attr:`has_versions`) or the count does not vouch
-        now (a trigger off, its function not this program's, a trigger or a rule on
-        ``wonders_matches``)."""
+        now (a trigger off, its function not this program's, a trigger, a rule or row
+        security on ``wonders_matches``)."""
         where, args = "", []
         if match_ids is not None:
             wanted = [check_match_id(m) for m in match_ids]

@@ -1,14 +1,18 @@
 """PostgreSQL's match versions when the edit count is made blind without switching a trigger
 off: the table's owner replaces the count's function by one that counts nothing (its text
 still naming ``TG_TABLE_SCHEMA``, so opening the store does not make it again), or adds a
-trigger on ``wonders_matches`` that skips the count's update.  Either moved every version
-once, when it was made -- and then a line edited in place left the versions as they were: a
-warehouse kept its old copy of the match as current.  Now a version vouches only while the
-count's function is the one this program makes and nothing else is attached to
-``wonders_matches`` (a trigger or a rule); else the versions vouch for nothing (``None``).
+trigger, a rule or a row security policy on ``wonders_matches`` that skips the count's
+update -- each moved every version once, when it was made, and then a line edited in place
+left the versions as they were --, or rewrites the events table (``ALTER TABLE ... TYPE ...
+USING``: no trigger fires).  A warehouse kept its old copy of the match as current.  Now a
+version vouches only while the count's function is the one this program makes and nothing
+else is attached to ``wonders_matches`` (else the versions vouch for nothing, ``None``), and
+it names the events table's catalogue row (a rewrite moves it).
 """
 
 from __future__ import annotations
+
+import uuid
 
 import psycopg
 import pytest
@@ -95,4 +99,31 @@ def test_a_line_rewritten_by_an_alter_table_moves_the_version(store_url):
                                         "'m-1' AND seq = 1").fetchone()[0])
         after = store.versions()["m-1"]
     assert b'"m0"' in edited
+    assert not same_version(before, after), (before, after)
+
+
+def test_a_line_edited_by_a_role_a_policy_keeps_from_the_count_moves_the_version(
+        postgres_cluster, store_url):
+    """Row security on ``wonders_matches`` (forced on its owner) with a policy that lets the
+    editing role update no row: the count's update, run as that role, changes nothing."""
+    schema = store_url.split("search_path%3D")[1]
+    role = f"e{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_cluster.url, autocommit=True) as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN")
+        conn.execute(f"GRANT USAGE ON SCHEMA {schema} TO {role}")
+        for table in ("wonders_matches", "wonders_events"):
+            conn.execute(f"ALTER TABLE {schema}.{table} OWNER TO {role}")
+    editor = store_url.replace("postgresql://postgres@", f"postgresql://{role}@")
+    with psycopg.connect(editor, autocommit=True) as conn:
+        conn.execute("ALTER TABLE wonders_matches ENABLE ROW LEVEL SECURITY")
+        conn.execute("ALTER TABLE wonders_matches FORCE ROW LEVEL SECURITY")
+        conn.execute("CREATE POLICY every_row ON wonders_matches USING (true)")
+        conn.execute(f"CREATE POLICY keep_the_count ON wonders_matches AS RESTRICTIVE "
+                     f"FOR UPDATE TO {role} USING (false)")
+    with open_store(store_url) as store:
+        before = store.versions()["m-1"]
+        with psycopg.connect(editor, autocommit=True) as conn:
+            _edit_seq_1(conn)
+            assert conn.execute("SELECT edits FROM wonders_matches").fetchone() == (0,)
+        after = store.versions()["m-1"]
     assert not same_version(before, after), (before, after)
