@@ -149,6 +149,10 @@ CREATE TABLE IF NOT EXISTS wonders_tournament_events (
 
 #: The text of the edit count's function (``pg_proc.prosrc``), as :data:`EDIT_TRIGGERS` makes
 #: it: a version vouches only while the database's is this one (:data:`_COUNT_GUARD`).
+#: Its settings (``pg_proc.proconfig``): its own ``search_path``, so an editing session whose
+#: ``search_path`` puts a schema of its own first (a ``format`` there that makes the count's
+#: statement change nothing) runs the count as written.
+_COUNT_CONFIG = ["search_path=pg_catalog"]
 _COUNT_FUNCTION = """
 BEGIN
   IF TG_OP = 'TRUNCATE' THEN
@@ -179,7 +183,8 @@ END """
 #: when it is opened (:func:`_add_edit_triggers`).
 EDIT_TRIGGERS = f"""
 ALTER TABLE wonders_matches ADD COLUMN IF NOT EXISTS edits bigint NOT NULL DEFAULT 0;
-CREATE OR REPLACE FUNCTION wonders_events_edited() RETURNS trigger LANGUAGE plpgsql AS $${_COUNT_FUNCTION}$$;
+CREATE OR REPLACE FUNCTION wonders_events_edited() RETURNS trigger LANGUAGE plpgsql
+  SET search_path = pg_catalog AS $${_COUNT_FUNCTION}$$;
 DROP TRIGGER IF EXISTS wonders_events_updated ON wonders_events;
 CREATE TRIGGER wonders_events_updated AFTER UPDATE ON wonders_events
   REFERENCING OLD TABLE AS wonders_old NEW TABLE AS wonders_new
@@ -204,19 +209,20 @@ _EDIT_TRIGGER_NAMES = ("wonders_events_updated", "wonders_events_deleted",
 #: triggers fire "always" (``ENABLE ALWAYS``: also in a session whose
 #: ``session_replication_role`` is ``replica``, where ordinary triggers are skipped), their
 #: function is the one :data:`EDIT_TRIGGERS` makes (:data:`_COUNT_FUNCTION`: not one that
-#: counts nothing), and nothing is attached to ``wonders_matches`` (a trigger, a rule or row
-#: security of the owner's could skip the count's update of a match's row) -- ``vouches``;
-#: and the rows
-#: of the three triggers, of their function and of ``wonders_events`` in the catalogue, by
-#: ``xmin``.  Disabling a trigger, enabling it again, dropping and making it again,
-#: replacing its function, or rewriting the table (``ALTER TABLE ... ALTER COLUMN ... TYPE
-#: ... USING``: every row written again, no trigger fired) each writes a new catalogue row,
-#: so lines edited while the count was off (by the table's owner: ``ALTER TABLE ... DISABLE
-#: TRIGGER``) move every match's version all the same; while the count does not vouch the
-#: versions vouch for nothing (``None``).  (``VACUUM`` and ``ANALYZE`` update the table's
-#: catalogue row in place: its ``xmin`` stays.)
+#: counts nothing; :data:`_COUNT_CONFIG`: its own ``search_path``), and nothing is attached
+#: to ``wonders_matches`` (a trigger, a rule or row security of the owner's could skip the
+#: count's update of a match's row) -- ``vouches``; and the rows of the three triggers, of
+#: their function and of ``wonders_events`` in the catalogue, by ``xmin``.  Disabling a
+#: trigger, enabling it again, dropping and making it again, replacing its function, or
+#: rewriting the table (``ALTER TABLE ... ALTER COLUMN ... TYPE ... USING``: every row
+#: written again, no trigger fired) each writes a new catalogue row, so lines edited while
+#: the count was off (by the table's owner: ``ALTER TABLE ... DISABLE TRIGGER``) move every
+#: match's version all the same; while the count does not vouch the versions vouch for
+#: nothing (``None``).  (``VACUUM`` and ``ANALYZE`` update the table's catalogue row in
+#: place: its ``xmin`` stays.)
 _COUNT_GUARD = """
-SELECT count(*) FILTER (WHERE t.tgenabled = 'A' AND p.prosrc = %s) = %s
+SELECT count(*) FILTER (WHERE t.tgenabled = 'A' AND p.prosrc = %s
+                          AND p.proconfig = %s::text[]) = %s
          AND NOT EXISTS (SELECT 1 FROM pg_trigger o WHERE NOT o.tgisinternal
                          AND o.tgrelid = 'wonders_matches'::regclass)
          AND NOT EXISTS (SELECT 1 FROM pg_rewrite r
@@ -643,7 +649,8 @@ class PgStore(Store):
             rows = conn.execute(
                 f"SELECT m.match_id, m.xmin::text, m.edits, g.vouches, g.rows "
                 f"FROM wonders_matches m CROSS JOIN ({_COUNT_GUARD}) g {where}",
-                [_COUNT_FUNCTION, len(_EDIT_TRIGGER_NAMES), list(_EDIT_TRIGGER_NAMES),
+                [_COUNT_FUNCTION, _COUNT_CONFIG, len(_EDIT_TRIGGER_NAMES),
+                 list(_EDIT_TRIGGER_NAMES),
                  *args]).fetchall()
         return {match_id: f"{xmin}:{guard}:{edits}" if vouches else None
                 for match_id, xmin, edits, vouches, guard in rows}
@@ -851,14 +858,15 @@ def _add_edit_triggers(conn: Any) -> bool:
 
 def _has_edit_triggers(conn: Any) -> bool:
     """Whether the database has the column and the triggers, their function the current one
-    (:data:`_COUNT_FUNCTION`, byte for byte): the first one made (before the function found
-    the table by ``TG_TABLE_SCHEMA``) kept the schema's name of then, and one the owner
-    replaced may count nothing, so either is made again."""
+    (:data:`_COUNT_FUNCTION`, byte for byte, with :data:`_COUNT_CONFIG`): the first one made
+    (before the function found the table by ``TG_TABLE_SCHEMA``) kept the schema's name of
+    then, one made before it had its own ``search_path`` ran the count with the editing
+    session's, and one the owner replaced may count nothing, so each is made again."""
     (triggers,) = conn.execute(
         "SELECT count(*) FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid "
         "WHERE t.tgrelid = 'wonders_events'::regclass AND t.tgname = ANY(%s) AND "
-        "t.tgenabled = 'A' AND p.prosrc = %s", [list(_EDIT_TRIGGER_NAMES), _COUNT_FUNCTION]
-    ).fetchone()
+        "t.tgenabled = 'A' AND p.prosrc = %s AND p.proconfig = %s::text[]",
+        [list(_EDIT_TRIGGER_NAMES), _COUNT_FUNCTION, _COUNT_CONFIG]).fetchone()
     column = conn.execute(
         "SELECT 1 FROM pg_attribute WHERE attrelid = 'wonders_matches'::regclass AND "
         "attname = 'edits' AND NOT attisdropped").fetchone()

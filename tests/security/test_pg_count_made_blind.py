@@ -4,10 +4,12 @@ still naming ``TG_TABLE_SCHEMA``, so opening the store does not make it again), 
 trigger, a rule or a row security policy on ``wonders_matches`` that skips the count's
 update -- each moved every version once, when it was made, and then a line edited in place
 left the versions as they were --, or rewrites the events table (``ALTER TABLE ... TYPE ...
-USING``: no trigger fires).  A warehouse kept its old copy of the match as current.  Now a
-version vouches only while the count's function is the one this program makes and nothing
-else is attached to ``wonders_matches`` (else the versions vouch for nothing, ``None``), and
-it names the events table's catalogue row (a rewrite moves it).
+USING``: no trigger fires), or -- any role that may edit a line -- edits from a session
+whose ``search_path`` puts a ``format`` of its own before ``pg_catalog``.  A warehouse kept
+its old copy of the match as current.  Now a version vouches only while the count's
+function is the one this program makes (with its own ``search_path``) and nothing else is
+attached to ``wonders_matches`` (else the versions vouch for nothing, ``None``), and it
+names the events table's catalogue row (a rewrite moves it).
 """
 
 from __future__ import annotations
@@ -125,5 +127,25 @@ def test_a_line_edited_by_a_role_a_policy_keeps_from_the_count_moves_the_version
         with psycopg.connect(editor, autocommit=True) as conn:
             _edit_seq_1(conn)
             assert conn.execute("SELECT edits FROM wonders_matches").fetchone() == (0,)
+        after = store.versions()["m-1"]
+    assert not same_version(before, after), (before, after)
+
+
+def test_a_line_edited_from_a_session_whose_search_path_hides_format_moves_the_version(
+        store_url):
+    """No catalogue row of the store's own is touched: the editing session puts a schema of
+    its own before ``pg_catalog`` on its ``search_path``, where a ``format`` of its own makes
+    the count's statement one that changes nothing."""
+    schema = store_url.split("search_path%3D")[1]
+    evil = f"x{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(store_url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {evil}")
+        conn.execute(f"CREATE FUNCTION {evil}.format(text, name) RETURNS text LANGUAGE sql "
+                     f"AS $$ SELECT 'SELECT 1' $$")
+    with open_store(store_url) as store:
+        before = store.versions()["m-1"]
+        with psycopg.connect(store_url, autocommit=True) as conn:
+            conn.execute(f"SET search_path = {evil}, pg_catalog, {schema}")
+            _edit_seq_1(conn)
         after = store.versions()["m-1"]
     assert not same_version(before, after), (before, after)
