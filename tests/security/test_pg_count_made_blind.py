@@ -149,3 +149,18 @@ def test_a_line_edited_from_a_session_whose_search_path_hides_format_moves_the_v
             _edit_seq_1(conn)
         after = store.versions()["m-1"]
     assert not same_version(before, after), (before, after)
+
+
+def test_a_database_whose_count_has_no_search_path_of_its_own_is_brought_up_to_date(
+        store_url):
+    """A database made by the version before: its function ran with the editing session's
+    ``search_path``; opening it makes the function again, and the versions vouch."""
+    with psycopg.connect(store_url, autocommit=True) as conn:
+        conn.execute("ALTER FUNCTION wonders_events_edited() RESET ALL")
+    with open_store(store_url) as store:
+        assert store.has_versions and store.versions()["m-1"] is not None
+        with psycopg.connect(store_url, autocommit=True) as conn:
+            (config,) = conn.execute("SELECT proconfig FROM pg_proc WHERE proname = "
+                                     "'wonders_events_edited' AND pronamespace = "
+                                     "current_schema()::regnamespace").fetchone()
+        assert config == ["search_path=pg_catalog"]
