@@ -147,6 +147,27 @@ CREATE TABLE IF NOT EXISTS wonders_tournament_events (
 );
 """
 
+#: The text of the edit count's function (``pg_proc.prosrc``), as :data:`EDIT_TRIGGERS` makes
+#: it: a version vouches only while the database's is this one (:data:`_COUNT_GUARD`).
+#: Its settings (``pg_proc.proconfig``): its own ``search_path``, so an editing session whose
+#: ``search_path`` puts a schema of its own first (a ``format`` there that makes the count's
+#: statement change nothing) runs the count as written.
+_COUNT_CONFIG = ["search_path=pg_catalog"]
+_COUNT_FUNCTION = """
+BEGIN
+  IF TG_OP = 'TRUNCATE' THEN
+    EXECUTE format('UPDATE %I.wonders_matches SET edits = edits + 1', TG_TABLE_SCHEMA);
+  ELSIF TG_OP = 'UPDATE' THEN
+    EXECUTE format('UPDATE %I.wonders_matches SET edits = edits + 1 WHERE match_id IN ('
+                   'SELECT match_id FROM wonders_old UNION SELECT match_id FROM wonders_new)',
+                   TG_TABLE_SCHEMA);
+  ELSE
+    EXECUTE format('UPDATE %I.wonders_matches SET edits = edits + 1 WHERE match_id IN ('
+                   'SELECT match_id FROM wonders_old)', TG_TABLE_SCHEMA);
+  END IF;
+  RETURN NULL;
+END """
+
 #: What makes an edit in place of a match's lines move its version (:meth:`PgStore.versions`):
 #: ``wonders_matches.edits`` counts the statements that changed or removed rows of the match in
 #: ``wonders_events`` other than the store's (which only inserts them, and deletes them with
@@ -160,22 +181,10 @@ CREATE TABLE IF NOT EXISTS wonders_tournament_events (
 #: from when the function was made named a schema gone, and every edit -- the store's own
 #: ``discard`` too -- failed).  Made with the tables, and added to a database made before
 #: when it is opened (:func:`_add_edit_triggers`).
-EDIT_TRIGGERS = """
+EDIT_TRIGGERS = f"""
 ALTER TABLE wonders_matches ADD COLUMN IF NOT EXISTS edits bigint NOT NULL DEFAULT 0;
-CREATE OR REPLACE FUNCTION wonders_events_edited() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP = 'TRUNCATE' THEN
-    EXECUTE format('UPDATE %I.wonders_matches SET edits = edits + 1', TG_TABLE_SCHEMA);
-  ELSIF TG_OP = 'UPDATE' THEN
-    EXECUTE format('UPDATE %I.wonders_matches SET edits = edits + 1 WHERE match_id IN ('
-                   'SELECT match_id FROM wonders_old UNION SELECT match_id FROM wonders_new)',
-                   TG_TABLE_SCHEMA);
-  ELSE
-    EXECUTE format('UPDATE %I.wonders_matches SET edits = edits + 1 WHERE match_id IN ('
-                   'SELECT match_id FROM wonders_old)', TG_TABLE_SCHEMA);
-  END IF;
-  RETURN NULL;
-END $$;
+CREATE OR REPLACE FUNCTION wonders_events_edited() RETURNS trigger LANGUAGE plpgsql
+  SET search_path = pg_catalog AS $${_COUNT_FUNCTION}$$;
 DROP TRIGGER IF EXISTS wonders_events_updated ON wonders_events;
 CREATE TRIGGER wonders_events_updated AFTER UPDATE ON wonders_events
   REFERENCING OLD TABLE AS wonders_old NEW TABLE AS wonders_new
@@ -198,15 +207,30 @@ _EDIT_TRIGGER_NAMES = ("wonders_events_updated", "wonders_events_deleted",
 
 #: What vouches that the edit count still counts (:meth:`PgStore.versions`): the count's
 #: triggers fire "always" (``ENABLE ALWAYS``: also in a session whose
-#: ``session_replication_role`` is ``replica``, where ordinary triggers are skipped), and
-#: the rows of the three triggers and of their function in the catalogue, by ``xmin``.
-#: Disabling a trigger, enabling it again, dropping and making it again or replacing its
-#: function each writes a new catalogue row, so lines edited while the count was off (by the
-#: table's owner: ``ALTER TABLE ... DISABLE TRIGGER``) move every match's version all the
-#: same; while one is off (or missing) the versions vouch for nothing (``None``).
+#: ``session_replication_role`` is ``replica``, where ordinary triggers are skipped), their
+#: function is the one :data:`EDIT_TRIGGERS` makes (:data:`_COUNT_FUNCTION`: not one that
+#: counts nothing; :data:`_COUNT_CONFIG`: its own ``search_path``), and nothing is attached
+#: to ``wonders_matches`` (a trigger, a rule or row security of the owner's could skip the
+#: count's update of a match's row) -- ``vouches``; and the rows of the three triggers, of
+#: their function and of ``wonders_events`` in the catalogue, by ``xmin``.  Disabling a
+#: trigger, enabling it again, dropping and making it again, replacing its function, or
+#: rewriting the table (``ALTER TABLE ... ALTER COLUMN ... TYPE ... USING``: every row
+#: written again, no trigger fired) each writes a new catalogue row, so lines edited while
+#: the count was off (by the table's owner: ``ALTER TABLE ... DISABLE TRIGGER``) move every
+#: match's version all the same; while the count does not vouch the versions vouch for
+#: nothing (``None``).  (``VACUUM`` and ``ANALYZE`` update the table's catalogue row in
+#: place: its ``xmin`` stays.)
 _COUNT_GUARD = """
-SELECT count(*) FILTER (WHERE t.tgenabled = 'A') AS firing,
-       string_agg(t.xmin::text, '.' ORDER BY t.tgname) || '.' || min(p.xmin::text) AS rows
+SELECT count(*) FILTER (WHERE t.tgenabled = 'A' AND p.prosrc = %s
+                          AND p.proconfig = %s::text[]) = %s
+         AND NOT EXISTS (SELECT 1 FROM pg_trigger o WHERE NOT o.tgisinternal
+                         AND o.tgrelid = 'wonders_matches'::regclass)
+         AND NOT EXISTS (SELECT 1 FROM pg_rewrite r
+                         WHERE r.ev_class = 'wonders_matches'::regclass)
+         AND NOT (SELECT m.relrowsecurity FROM pg_class m
+                  WHERE m.oid = 'wonders_matches'::regclass) AS vouches,
+       string_agg(t.xmin::text, '.' ORDER BY t.tgname) || '.' || min(p.xmin::text) || '.' ||
+         (SELECT c.xmin::text FROM pg_class c WHERE c.oid = 'wonders_events'::regclass) AS rows
 FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
 WHERE t.tgrelid = 'wonders_events'::regclass AND t.tgname = ANY(%s)
 """
@@ -603,11 +627,13 @@ class PgStore(Store):
         """One query for all of them: each match's row of ``wonders_matches`` --
         ``"<xmin>:<guard>:<edits>"``: the transaction that wrote this version of the row (an
         append, a hand's ``UPDATE`` of the row, and the triggers of :data:`EDIT_TRIGGERS`
-        write a new one), the catalogue rows of those triggers (:data:`_COUNT_GUARD`: a
-        trigger turned off and on again moves it) and the match's count of lines changed or
-        removed in place (an ``UPDATE`` or ``DELETE`` of any row of ``wonders_events``).
-        ``None`` for each where the database has no such triggers (:attr:`has_versions`) or
-        one of them is off now."""
+        write a new one), the catalogue rows of those triggers, their function and the
+        events' table (:data:`_COUNT_GUARD`: a trigger turned off and on again, or the table
+        rewritten, moves it) and the match's count of lines changed or removed in place (an
+        ``UPDATE`` or ``DELETE`` of any row of ``wonders_events``).  ``None`` for each where
+        the database has no such triggers (:attr:`has_versions`) or the count does not vouch
+        now (a trigger off, its function not this program's, a trigger, a rule or row
+        security on ``wonders_matches``)."""
         where, args = "", []
         if match_ids is not None:
             wanted = [check_match_id(m) for m in match_ids]
@@ -621,11 +647,13 @@ class PgStore(Store):
             return {match_id: None for (match_id,) in rows}
         with self._conn() as conn:  # one statement: the rows and the guard, one snapshot
             rows = conn.execute(
-                f"SELECT m.match_id, m.xmin::text, m.edits, g.firing, g.rows "
+                f"SELECT m.match_id, m.xmin::text, m.edits, g.vouches, g.rows "
                 f"FROM wonders_matches m CROSS JOIN ({_COUNT_GUARD}) g {where}",
-                [list(_EDIT_TRIGGER_NAMES), *args]).fetchall()
-        return {match_id: f"{xmin}:{guard}:{edits}" if firing == len(_EDIT_TRIGGER_NAMES)
-                else None for match_id, xmin, edits, firing, guard in rows}
+                [_COUNT_FUNCTION, _COUNT_CONFIG, len(_EDIT_TRIGGER_NAMES),
+                 list(_EDIT_TRIGGER_NAMES),
+                 *args]).fetchall()
+        return {match_id: f"{xmin}:{guard}:{edits}" if vouches else None
+                for match_id, xmin, edits, vouches, guard in rows}
 
     def list(self, unreadable: builtins.list[tuple[str, LedgerError]] | None = None,
              **filters: Any) -> builtins.list[MatchInfo]:
@@ -829,14 +857,16 @@ def _add_edit_triggers(conn: Any) -> bool:
 
 
 def _has_edit_triggers(conn: Any) -> bool:
-    """Whether the database has the column and the triggers, their function the current one:
-    the first one made (before the function found the table by ``TG_TABLE_SCHEMA``) kept the
-    schema's name of then, so it is made again."""
+    """Whether the database has the column and the triggers, their function the current one
+    (:data:`_COUNT_FUNCTION`, byte for byte, with :data:`_COUNT_CONFIG`): the first one made
+    (before the function found the table by ``TG_TABLE_SCHEMA``) kept the schema's name of
+    then, one made before it had its own ``search_path`` ran the count with the editing
+    session's, and one the owner replaced may count nothing, so each is made again."""
     (triggers,) = conn.execute(
         "SELECT count(*) FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid "
         "WHERE t.tgrelid = 'wonders_events'::regclass AND t.tgname = ANY(%s) AND "
-        "t.tgenabled = 'A' AND p.prosrc LIKE '%%TG_TABLE_SCHEMA%%'",
-        [list(_EDIT_TRIGGER_NAMES)]).fetchone()
+        "t.tgenabled = 'A' AND p.prosrc = %s AND p.proconfig = %s::text[]",
+        [list(_EDIT_TRIGGER_NAMES), _COUNT_FUNCTION, _COUNT_CONFIG]).fetchone()
     column = conn.execute(
         "SELECT 1 FROM pg_attribute WHERE attrelid = 'wonders_matches'::regclass AND "
         "attname = 'edits' AND NOT attisdropped").fetchone()

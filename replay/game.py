@@ -104,7 +104,20 @@ class Address(msgspec.Struct, frozen=True, gc=False):
 
 
 class Game(Protocol):
-    """A game sub-package's contract with the generic parts."""
+    """A game sub-package's contract with the generic parts.
+
+    Optional members (a game installed before they were asked for works without them;
+    generic code asks for them through :mod:`replay.games`, which falls back):
+
+    * ``deck_title(deck_name) -> str`` -- a recorded deck name (``SeatInfo.deck_name``) as
+      people read it: a shipped deck's title for its id (Wonders' ``solfera-blaze`` is
+      *Solfera Blaze*); without it, the name as recorded
+      (:func:`replay.games.deck_title`).
+    * ``archetype_names(pool) -> {id: name}`` -- the archetypes the warehouse records by id
+      (``players.main_orbitals``) as people read them: State of Wonder's factions by the
+      names its card files give; without it (or for an archetype not in it), as recorded
+      (:func:`replay.games.archetype_names`).
+    """
 
     name: str  # the value of MatchOpened.game
     title: str  # what people call it
@@ -243,15 +256,6 @@ class Game(Protocol):
 
     def card_facts(self, pool: Any) -> dict[str, Any]:
         """What the warehouse needs of today's cards for files that recorded none."""
-
-    def deck_title(self, deck_name: str) -> str:
-        """A recorded deck name (``SeatInfo.deck_name``) as people read it: a shipped deck's
-        title for its id (Wonders' ``solfera-blaze`` is *Solfera Blaze*), else the name."""
-
-    def archetype_names(self, pool: Any) -> Mapping[str, str]:
-        """The archetypes the warehouse records by id (``players.main_orbitals``), as people
-        read them: State of Wonder's factions by the names its card files give; an archetype
-        not in it is shown as recorded."""
 
     def narrate(self, event: Event, round_: int | None, names: Mapping[str, str],
                 players: Mapping[str, str] | None = None, cards: Any = None) -> str:

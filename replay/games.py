@@ -52,11 +52,22 @@ def names() -> list[str]:
     return sorted(game_modules())
 
 
+def deck_title(played: Game, deck_name: str) -> str:
+    """A recorded deck name as people read it (the optional ``deck_title`` of
+    :class:`replay.game.Game`: Wonders' ``solfera-blaze`` is *Solfera Blaze*); as recorded
+    for a game without it."""
+    title: Callable[[str], str] | None = getattr(played, "deck_title", None)
+    return deck_name if title is None else title(deck_name)
+
+
 def archetype_names(pool_of: Callable[[str], Any]) -> dict[str, str]:
-    """Every game's archetype names (:meth:`replay.game.Game.archetype_names`) with the pool
-    ``pool_of(game name)`` gives: what a match-up shows for an archetype the warehouse records
-    by id (State of Wonder's ``ashen`` is *Ashen Horde*)."""
+    """Every game's archetype names (the optional ``archetype_names`` of
+    :class:`replay.game.Game`) with the pool ``pool_of(game name)`` gives: what a match-up
+    shows for an archetype the warehouse records by id (State of Wonder's ``ashen`` is *Ashen
+    Horde*).  A game without them adds none (and its pool is not loaded for them)."""
     found: dict[str, str] = {}
     for name in names():
-        found.update(game(name).archetype_names(pool_of(name)))
+        named = getattr(game(name), "archetype_names", None)
+        if named is not None:
+            found.update(named(pool_of(name)))
     return found

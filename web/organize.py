@@ -235,10 +235,12 @@ def _unreadable(table: Any) -> SimpleNamespace:
 def _presets(t: Any) -> dict[str, str]:
     """The decks the organizer may record at the tables: id (what the form sends) -> the
     deck's title (what the console shows: *Solfera Blaze*), by title."""
+    from replay.games import deck_title
     from web.api.organizer import preset_decks
     org = organizer()
     played = org.game_of(t)
-    titles = {key: played.deck_title(key) for key in preset_decks(played, org.pool_for(t.game))}
+    titles = {key: deck_title(played, key)
+              for key in preset_decks(played, org.pool_for(t.game))}
     return dict(sorted(titles.items(), key=lambda item: (item[1].lower(), item[0])))
 
 

@@ -512,6 +512,11 @@ class Organizer:
                     "; your decklist can no longer be replaced (ask the organizer)")
             others = dataclasses.replace(t, players={n: q for n, q in t.players.items()
                                                      if n != p.name})
+            # a name registered beside a look-alike before registrations were checked for
+            # one (ledger.lookalike) is the player's already: their list is replaced all the same
+            while (twin := others.looks_like(p.name)) is not None:
+                others = dataclasses.replace(others, players={
+                    n: q for n, q in others.players.items() if n != twin.name})
             checked = self._registered(others, p.name, decklist, None)
             return [{"type": "DecklistReplaced", "player": p.name,
                      **{k: checked[k] for k in ("deck_text", "cards", "archive", "dbs")}}]

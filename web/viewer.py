@@ -41,6 +41,7 @@ from ledger.events import MatchOpened, TakenBack
 from ledger.rows import tournament_id_of
 from ledger.store import MatchInfo, Store
 from replay.errors import ReplayError
+from replay.games import deck_title
 from replay.games import game as game_named
 from web import tournament_menu
 from web.api.boards import board_at
@@ -155,13 +156,15 @@ def public_opening(opened: MatchOpened, ended: bool) -> MatchOpened:
 
 
 def deck_titles(opened: MatchOpened) -> dict[str, str]:
-    """Each seat's deck as people read it (:meth:`replay.game.Game.deck_title`: a shipped
-    deck's title for the id the match records); as recorded for a game this program lacks."""
+    """Each seat's deck as people read it (:func:`replay.games.deck_title`: a shipped deck's
+    title for the id the match records); as recorded for a game this program lacks, or one
+    that gives no titles."""
     try:
-        title = game_named(opened.game).deck_title
+        played = game_named(opened.game)
     except ReplayError:
         return {s.seat: s.deck_name for s in opened.seats}
-    return {s.seat: title(s.deck_name) if s.deck_name else "" for s in opened.seats}
+    return {s.seat: deck_title(played, s.deck_name) if s.deck_name else ""
+            for s in opened.seats}
 
 
 def _row(info: MatchInfo) -> dict:

@@ -224,11 +224,16 @@ def load_pool(directory: Path | None = None) -> CardPool:
 
 def load_files(files: list[Path]) -> CardPool:
     """The pool of these card files: their cards and the faction names they give (one
-    faction named two ways is an error naming the file)."""
+    faction named two ways, or one name given to two factions -- one row of the match-ups
+    for both --, is an error naming the file)."""
     factions: dict[str, str] = {}
+    named: dict[str, str] = {}  # name -> the faction it names
     for path in files:
         for faction, name in load_factions(path).items():
             if factions.setdefault(faction, name) != name:
                 raise CardDataError(f"{path}: faction {faction!r} is named {name!r} here and "
                                     f"{factions[faction]!r} in another card file")
+            if named.setdefault(name, faction) != faction:
+                raise CardDataError(f"{path}: faction {faction!r} is named {name!r}, the name "
+                                    f"of faction {named[name]!r}: each faction's name is its own")
     return CardPool((card for path in files for card in load_file(path)), factions)

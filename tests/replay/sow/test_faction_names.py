@@ -45,3 +45,12 @@ def test_a_name_that_is_no_string_is_an_error(pool_dir):
     (pool_dir / "zz.toml").write_text("[factions]\nashen = 3\n")
     with pytest.raises(CardDataError, match=r"zz.toml: \[factions\].ashen: each faction's name"):
         load_pool(pool_dir)
+
+
+def test_one_name_given_to_two_factions_is_an_error(pool_dir):
+    """Two factions shown by one name would be one row and column of the match-ups, the
+    numbers of one hiding the other's."""
+    (pool_dir / "zz.toml").write_text('[factions]\ntidewater = "Ironhold"\n')
+    with pytest.raises(CardDataError, match=r"zz.toml: faction 'tidewater' is named "
+                                            r"'Ironhold', the name of faction 'ironhold'"):
+        load_pool(pool_dir)
