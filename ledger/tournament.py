@@ -83,7 +83,7 @@ from typing import Any
 from ledger import fileversion
 from ledger.errors import ConflictError, LedgerError
 from ledger.foldcache import FoldCache
-from ledger.lookalike import look
+from ledger.lookalike import reads_alike, visible
 from ledger.matching import Matching
 from ledger.store import MATCH_ID
 
@@ -143,7 +143,7 @@ def clean_name(name: str, whose: str) -> str:
         raise TournamentError(f"{whose}'s name can't contain a text direction control "
                               f"(U+{ord(turn):04X}): it would turn round how the name and the "
                               f"text after it are shown")
-    if not player_key(name):
+    if not visible(name):  # nothing but what is drawn as nothing: a Hangul filler, a blank
         raise TournamentError(f"{whose} needs a name (this one has no visible character)"
                               if name else f"{whose} needs a name")
     return name
@@ -312,11 +312,11 @@ class Tournament:
 
     def looks_like(self, name: str) -> Player | None:
         """Another player whose name reads as ``name`` on a page though it is not the same
-        name (:func:`ledger.lookalike.look`: ``"\u0410nn"`` (a Cyrillic A) beside
-        ``"Ann"``), if any: a registration's check refuses it."""
-        key, seen = player_key(name), look(name)
+        name (:func:`ledger.lookalike.reads_alike`: ``"\u0410nn"`` (a Cyrillic A) beside
+        ``"Ann"``, ``"Kirn"`` beside ``"Kim"``), if any: a registration's check refuses it."""
+        key = player_key(name)
         return next((p for p in self.players.values()
-                     if look(p.name) == seen and player_key(p.name) != key), None)
+                     if reads_alike(p.name, name) and player_key(p.name) != key), None)
 
     def player_with_token(self, digest: str) -> Player | None:
         """The self-registered player whose link's token hashes to ``digest``; every

@@ -526,7 +526,8 @@ class Organizer:
                                   (f" (as {same.name!r})" if same.name != player else ""))
         twin = t.looks_like(player)
         if twin is not None:
-            odd = next((ch for ch in player if ch not in twin.name), player[0])
+            odd = min((ch for ch in player if ch not in twin.name), default=player[0],
+                      key=str.isascii)  # a character of another script first
             raise TournamentError(
                 f"{t.name}: {player!r} reads the same as {twin.name!r}, registered already "
                 f"({odd!r} is U+{ord(odd):04X} {unicodedata.name(odd, 'an unnamed character')})"
