@@ -512,26 +512,18 @@ class Organizer:
                     "; your decklist can no longer be replaced (ask the organizer)")
             others = dataclasses.replace(t, players={n: q for n, q in t.players.items()
                                                      if n != p.name})
-            checked = self._registered(others, p.name, decklist, None)
+            checked = self._registered(others, p.name, decklist, None, new_name=False)
             return [{"type": "DecklistReplaced", "player": p.name,
                      **{k: checked[k] for k in ("deck_text", "cards", "archive", "dbs")}}]
         return self._change(tournament_id, build)
 
     def _registered(self, t: Tournament, player: str, decklist: str,
-                    preset: str | None) -> dict[str, Any]:
-        """The ``PlayerRegistered`` event of ``player`` with ``decklist``, checked."""
-        same = t.same_player(player)
-        if same is not None:
-            raise TournamentError(f"{t.name}: {player!r} is registered already" +
-                                  (f" (as {same.name!r})" if same.name != player else ""))
-        twin = t.looks_like(player)
-        if twin is not None:
-            odd = min((ch for ch in player if ch not in twin.name), default=player[0],
-                      key=str.isascii)  # a character of another script first
-            raise TournamentError(
-                f"{t.name}: {player!r} reads the same as {twin.name!r}, registered already "
-                f"({odd!r} is U+{ord(odd):04X} {unicodedata.name(odd, 'an unnamed character')})"
-                f"; choose a name the pages can tell apart")
+                    preset: str | None, new_name: bool = True) -> dict[str, Any]:
+        """The ``PlayerRegistered`` event of ``player`` with ``decklist``, checked (the name
+        too unless ``new_name`` is false: a replaced decklist keeps the name its log recorded,
+        whatever a later check would say of it)."""
+        if new_name:
+            self._check_new_name(t, player)
         deck = self._decklist(t, decklist)
         if preset:
             presets = preset_decks(self.game_of(t), self.pool_for(t.game))
@@ -547,6 +539,23 @@ class Organizer:
                 "deck_text": decklist.removeprefix(BOM).strip(), "cards": deck.cards,
                 "archive": deck.archive, "dbs": deck.dbs if self.has_catalogue(t) else None,
                 "preset": preset or None, "round": len(t.rounds)}
+
+    @staticmethod
+    def _check_new_name(t: Tournament, player: str) -> None:
+        """Refuse a new name that is a registered player's (in another case, form, with
+        invisible characters) or reads the same as one's (:meth:`Tournament.looks_like`)."""
+        same = t.same_player(player)
+        if same is not None:
+            raise TournamentError(f"{t.name}: {player!r} is registered already" +
+                                  (f" (as {same.name!r})" if same.name != player else ""))
+        twin = t.looks_like(player)
+        if twin is not None:
+            odd = min((ch for ch in player if ch not in twin.name), default=player[0],
+                      key=str.isascii)  # a character of another script first
+            raise TournamentError(
+                f"{t.name}: {player!r} reads the same as {twin.name!r}, registered already "
+                f"({odd!r} is U+{ord(odd):04X} {unicodedata.name(odd, 'an unnamed character')})"
+                f"; choose a name the pages can tell apart")
 
     def _decklist(self, t: Tournament, text: str) -> Decklist:
         """``text``'s ``count name`` lines: against the catalogue and rule 303 (Wonders of The
