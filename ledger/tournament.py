@@ -95,6 +95,8 @@ EVENT_TYPES = ("TournamentCreated", "PlayerRegistered", "PlayerDropped", "Player
                "DecklistReplaced", "PlayerRemoved", "PlayerLinkReissued")
 MAX_ROUND_MINUTES = 600  # a round's time at most (ten hours: beyond any round of a card game)
 MAX_PLAYERS = 1024  # players a tournament registers (at the desk or by themselves)
+MAX_NAME = 120  # characters of a new player's or tournament's name
+MAX_DECKLIST = 20_000  # characters of a decklist as registered or replaced
 FLOOR = 1 / 3  # the percentages' floor
 WIN, DRAW = 3, 1  # match (and game) points
 
@@ -147,6 +149,14 @@ def clean_name(name: str, whose: str) -> str:
         raise TournamentError(f"{whose} needs a name (this one has no visible character)"
                               if name else f"{whose} needs a name")
     return name
+
+
+def check_length(text: str, what: str, limit: int) -> str:
+    """``text`` if it has at most ``limit`` characters, else one line refusing it (never cut:
+    a cut decklist can still be a legal one, with a line of the player's gone)."""
+    if len(text) > limit:
+        raise TournamentError(f"{what} is {len(text)} characters; at most {limit}")
+    return text
 
 
 @functools.lru_cache(maxsize=4096)

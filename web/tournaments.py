@@ -73,6 +73,8 @@ from ledger.events import DeckEntry, Event, MatchOpened, SeatInfo, as_seat
 from ledger.roundclock import check_minutes
 from ledger.store import Store, same_version
 from ledger.tournament import (
+    MAX_DECKLIST,
+    MAX_NAME,
     MAX_PLAYERS,
     Player,
     RegistrationRefusedError,
@@ -82,6 +84,7 @@ from ledger.tournament import (
     Tournament,
     TournamentBook,
     TournamentError,
+    check_length,
     check_tournament_id,
     clean_name,
     next_round,
@@ -307,7 +310,7 @@ class Organizer:
                round_minutes: int | None = None) -> Tournament:
         """A tournament of ``game_name`` (``wotf``, ``sow``) under ``ruleset`` (default: the
         game's newest); ``round_minutes`` its rounds' time (``None`` or 0: untimed)."""
-        name = clean_name(name, "a tournament")
+        name = check_length(clean_name(name, "a tournament"), "a tournament's name", MAX_NAME)
         minutes = check_minutes(round_minutes or 0)
         try:
             played = game(game_name)
@@ -524,7 +527,7 @@ class Organizer:
         whatever a later check would say of it)."""
         if new_name:
             self._check_new_name(t, player)
-        deck = self._decklist(t, decklist)
+        deck = self._decklist(t, check_length(decklist, "the decklist", MAX_DECKLIST))
         if preset:
             presets = preset_decks(self.game_of(t), self.pool_for(t.game))
             if preset not in presets:
@@ -544,6 +547,7 @@ class Organizer:
     def _check_new_name(t: Tournament, player: str) -> None:
         """Refuse a new name that is a registered player's (in another case, form, with
         invisible characters) or reads the same as one's (:meth:`Tournament.looks_like`)."""
+        check_length(player, "a player's name", MAX_NAME)
         same = t.same_player(player)
         if same is not None:
             raise TournamentError(f"{t.name}: {player!r} is registered already" +
