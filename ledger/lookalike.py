@@ -15,9 +15,10 @@ confusables data that :mod:`confusable_homoglyphs` ships (``confusables.txt``):
   named by its sequence where the class has one (``m`` is drawn as ``rn``), else its smallest
   code point.  The data wraps each right-to-left character in left-to-right marks: they are
   taken off (an Arabic kaf and a Persian keheh are one class);
-* as written, in small letters and in capitals: ``"KI\u041c"`` (a Cyrillic Em) reads "KIM",
-  Kim's name in capitals, while ``Ian`` does not read as ``Lan`` (folding the case after the
-  classes made Lan's L an l, drawn as Ian's I).
+* as written, and a name written in capitals (small letters) only beside the other in
+  capitals (small letters): ``"KI\u041c"`` (a Cyrillic Em) reads "KIM", Kim's name in
+  capitals, while ``Ian`` does not read as ``Lan`` (folding the case after the classes made
+  Lan's L an l, drawn as Ian's I), nor a Cyrillic Toma as a Latin one (their capitals alike).
 
 Only the check of a registration asks (:meth:`ledger.tournament.Tournament.looks_like`) and
 the check that a name has something visible (:func:`ledger.tournament.clean_name`); what a
@@ -112,12 +113,20 @@ def skeleton(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def _looks(name: str) -> tuple[str, str, str]:
+def _looks(name: str) -> tuple[str, str, str, bool, bool]:
+    """The skeletons of ``name`` as written, in small letters and in capitals, and whether it
+    is written in small letters only, in capitals only."""
     seen = visible(name)
-    return skeleton(seen), skeleton(seen.lower()), skeleton(seen.upper())
+    lower, upper = seen.lower(), seen.upper()
+    return (skeleton(seen), skeleton(lower), skeleton(upper), seen == lower, seen == upper)
 
 
 def reads_alike(a: str, b: str) -> bool:
-    """Whether names ``a`` and ``b`` are drawn alike: the same skeleton as written, in small
-    letters or in capitals."""
-    return any(x == y for x, y in zip(_looks(a), _looks(b), strict=True))
+    """Whether names ``a`` and ``b`` are drawn alike: the same skeleton as written, or one
+    written in capitals (small letters) only reads as the other in capitals (small letters):
+    ``"KI\u041c"`` as Kim's KIM, while a Cyrillic ``"\u0422\u043e\u043c\u0430"`` (Toma,
+    its m a small capital) is not Toma's name because their capitals are drawn alike."""
+    x, y = _looks(a), _looks(b)
+    return (x[0] == y[0]
+            or (x[3] and x[0] == y[1]) or (y[3] and y[0] == x[1])
+            or (x[4] and x[0] == y[2]) or (y[4] and y[0] == x[2]))

@@ -22,8 +22,9 @@ so the L of Lan became an l, drawn as Ian's I.
 Now a name is compared by what is drawn (:func:`ledger.lookalike.reads_alike`: NFKC, the
 default-ignorable characters left out, UTS #39's skeleton with its sequences, as written, in
 small letters and in capitals): each of these is refused with one line naming the character
-and nothing is written; a name with nothing visible is refused; Ian is taken beside Lan, and
-real names of many scripts side by side are all taken.
+and nothing is written; a name with nothing visible is refused; Ian is taken beside Lan, a
+Cyrillic Toma beside a Latin one (only their capitals are drawn alike), and real names of many
+scripts side by side are all taken.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ REAL = ["Ann", "Anna", "Ian", "Lan", "Lana", "Ilan", "Iris", "Liam", "Kim", "Tim
         "Oleg", "Igor", "Ilya", "Iga", "Eli", "Li", "Lu", "Lo", "Io", "Noa", "Nina", "Mila",
         "Milla", "Camila", "Carmen", "Cameron", "Clara", "Dara", "Dam", "Vivian",
         "Willem", "Wim", "Vim", "Uwe", "Ute", "Zoë", "Zoe", "Chloé", "Chloe", "Jörg", "Jorg",
+        "\u0422\u043e\u043c\u0430", "Toma",  # a Cyrillic Toma, a Latin one
         "Анна", "Иван", "Ольга", "Сергей", "Наталья", "Мария", "Борис", "Вероника", "Павел",
         "Ηλίας", "Νίκος", "Μαρία", "Ελένη", "Γιώργος", "Σοφία",
         "علي", "محمد", "فاطمة", "كريم", "أحمد", "يوسف", "ليلى", "عمر",
@@ -123,7 +125,7 @@ def test_real_names_are_not_refused_beside_each_other(tmp_path):
 
 
 @pytest.mark.parametrize(("a", "b"), [("Paul", "PauI"), ("Ann", "\u0410nn"), ("Kim", "Kirn"),
-                                      ("Ann", "\uff21\uff4e\uff4e"), ("Kim", "KI\u041c"),
+                                      ("Ann", "\uff21\uff4e\uff4e"), ("Kim", "KI\u041c"), ("Ann", "\u0430nn"),
                                       ("كريم", "کريم"), ("Ann", "An\u034fn")])
 def test_what_reads_alike(a, b):
     assert reads_alike(a, b) and reads_alike(b, a)
