@@ -151,19 +151,36 @@ CREATE TABLE IF NOT EXISTS wonders_tournament_events (
 #: it: a version vouches only while the database's is this one (:data:`_COUNT_GUARD`).
 #: Its settings (``pg_proc.proconfig``): its own ``search_path``, so an editing session whose
 #: ``search_path`` puts a schema of its own first (a ``format`` there that makes the count's
-#: statement change nothing) runs the count as written.
+#: statement change nothing) runs the count as written.  It checks its own work: every match
+#: of the edited rows that has a row in ``wonders_matches`` must have had it rewritten by the
+#: count; one that was not (a ``BEFORE UPDATE`` trigger or a rule on ``wonders_matches`` that
+#: skips it -- attached for the edit and dropped again, which the catalogue rows of
+#: :data:`_COUNT_GUARD` do not always show: a table that had a trigger or a rule before keeps
+#: its flag, and its catalogue row, until a vacuum) refuses the edit with an error.
 _COUNT_CONFIG = ["search_path=pg_catalog"]
 _COUNT_FUNCTION = """
+DECLARE
+  hit text;
+  wanted bigint;
+  counted bigint;
 BEGIN
   IF TG_OP = 'TRUNCATE' THEN
-    EXECUTE format('UPDATE %I.wonders_matches SET edits = edits + 1', TG_TABLE_SCHEMA);
+    hit := 'SELECT match_id FROM %1$I.wonders_matches';
   ELSIF TG_OP = 'UPDATE' THEN
-    EXECUTE format('UPDATE %I.wonders_matches SET edits = edits + 1 WHERE match_id IN ('
-                   'SELECT match_id FROM wonders_old UNION SELECT match_id FROM wonders_new)',
-                   TG_TABLE_SCHEMA);
+    hit := 'SELECT match_id FROM wonders_old UNION SELECT match_id FROM wonders_new';
   ELSE
-    EXECUTE format('UPDATE %I.wonders_matches SET edits = edits + 1 WHERE match_id IN ('
-                   'SELECT match_id FROM wonders_old)', TG_TABLE_SCHEMA);
+    hit := 'SELECT match_id FROM wonders_old';
+  END IF;
+  EXECUTE format('WITH hit AS (' || hit || '), done AS ('
+                 'UPDATE %1$I.wonders_matches SET edits = edits + 1 '
+                 'WHERE match_id IN (SELECT match_id FROM hit) RETURNING 1) '
+                 'SELECT (SELECT count(*) FROM %1$I.wonders_matches '
+                 'WHERE match_id IN (SELECT match_id FROM hit)), (SELECT count(*) FROM done)',
+                 TG_TABLE_SCHEMA) INTO wanted, counted;
+  IF counted < wanted THEN
+    RAISE EXCEPTION 'wonders: % of % matches edited in place could not be counted '
+                    '(something on wonders_matches skipped the count): the edit is refused',
+                    wanted - counted, wanted;
   END IF;
   RETURN NULL;
 END """
@@ -212,10 +229,12 @@ _EDIT_TRIGGER_NAMES = ("wonders_events_updated", "wonders_events_deleted",
 #: counts nothing; :data:`_COUNT_CONFIG`: its own ``search_path``), and nothing is attached
 #: to ``wonders_matches`` (a trigger, a rule or row security of the owner's could skip the
 #: count's update of a match's row) -- ``vouches``; and the rows of the three triggers, of
-#: their function and of ``wonders_events`` in the catalogue, by ``xmin``.  Disabling a
+#: their function and of both tables in the catalogue, by ``xmin``.  Disabling a
 #: trigger, enabling it again, dropping and making it again, replacing its function, or
 #: rewriting the table (``ALTER TABLE ... ALTER COLUMN ... TYPE ... USING``: every row
-#: written again, no trigger fired) each writes a new catalogue row, so lines edited while
+#: written again, no trigger fired), or attaching a trigger, a rule or row security to
+#: ``wonders_matches`` (even one dropped again: the table's row keeps the new ``xmin``) each
+#: writes a new catalogue row, so lines edited while
 #: the count was off (by the table's owner: ``ALTER TABLE ... DISABLE TRIGGER``) move every
 #: match's version all the same; while the count does not vouch the versions vouch for
 #: nothing (``None``).  (``VACUUM`` and ``ANALYZE`` update the table's catalogue row in
@@ -230,7 +249,8 @@ SELECT count(*) FILTER (WHERE t.tgenabled = 'A' AND p.prosrc = %s
          AND NOT (SELECT m.relrowsecurity FROM pg_class m
                   WHERE m.oid = 'wonders_matches'::regclass) AS vouches,
        string_agg(t.xmin::text, '.' ORDER BY t.tgname) || '.' || min(p.xmin::text) || '.' ||
-         (SELECT c.xmin::text FROM pg_class c WHERE c.oid = 'wonders_events'::regclass) AS rows
+         (SELECT string_agg(c.xmin::text, '.' ORDER BY c.relname) FROM pg_class c
+          WHERE c.oid IN ('wonders_events'::regclass, 'wonders_matches'::regclass)) AS rows
 FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
 WHERE t.tgrelid = 'wonders_events'::regclass AND t.tgname = ANY(%s)
 """

@@ -83,7 +83,7 @@ from typing import Any
 from ledger import fileversion
 from ledger.errors import ConflictError, LedgerError
 from ledger.foldcache import FoldCache
-from ledger.lookalike import look
+from ledger.lookalike import reads_alike, visible
 from ledger.matching import Matching
 from ledger.store import MATCH_ID
 
@@ -95,6 +95,8 @@ EVENT_TYPES = ("TournamentCreated", "PlayerRegistered", "PlayerDropped", "Player
                "DecklistReplaced", "PlayerRemoved", "PlayerLinkReissued")
 MAX_ROUND_MINUTES = 600  # a round's time at most (ten hours: beyond any round of a card game)
 MAX_PLAYERS = 1024  # players a tournament registers (at the desk or by themselves)
+MAX_NAME = 120  # characters of a new player's or tournament's name
+MAX_DECKLIST = 20_000  # characters of a decklist as registered or replaced
 FLOOR = 1 / 3  # the percentages' floor
 WIN, DRAW = 3, 1  # match (and game) points
 
@@ -143,10 +145,18 @@ def clean_name(name: str, whose: str) -> str:
         raise TournamentError(f"{whose}'s name can't contain a text direction control "
                               f"(U+{ord(turn):04X}): it would turn round how the name and the "
                               f"text after it are shown")
-    if not player_key(name):
+    if not visible(name):  # nothing but what is drawn as nothing: a Hangul filler, a blank
         raise TournamentError(f"{whose} needs a name (this one has no visible character)"
                               if name else f"{whose} needs a name")
     return name
+
+
+def check_length(text: str, what: str, limit: int) -> str:
+    """``text`` if it has at most ``limit`` characters, else one line refusing it (never cut:
+    a cut decklist can still be a legal one, with a line of the player's gone)."""
+    if len(text) > limit:
+        raise TournamentError(f"{what} is {len(text)} characters; at most {limit}")
+    return text
 
 
 @functools.lru_cache(maxsize=4096)
@@ -312,11 +322,11 @@ class Tournament:
 
     def looks_like(self, name: str) -> Player | None:
         """Another player whose name reads as ``name`` on a page though it is not the same
-        name (:func:`ledger.lookalike.look`: ``"\u0410nn"`` (a Cyrillic A) beside
-        ``"Ann"``), if any: a registration's check refuses it."""
-        key, seen = player_key(name), look(name)
+        name (:func:`ledger.lookalike.reads_alike`: ``"\u0410nn"`` (a Cyrillic A) beside
+        ``"Ann"``, ``"Kirn"`` beside ``"Kim"``), if any: a registration's check refuses it."""
+        key = player_key(name)
         return next((p for p in self.players.values()
-                     if look(p.name) == seen and player_key(p.name) != key), None)
+                     if reads_alike(p.name, name) and player_key(p.name) != key), None)
 
     def player_with_token(self, digest: str) -> Player | None:
         """The self-registered player whose link's token hashes to ``digest``; every

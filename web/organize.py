@@ -43,6 +43,7 @@ from web.api.common import services
 from web.api.tournaments import links, organizer, player_link, registration_link, table_out
 from web.errors import ForbiddenError, IllegalError, NotFoundError
 from web.play import same_origin_posts
+from web.selfreg import MAX_FIELD
 from web.tokens import hash_token
 from web.tournaments import TableStart
 
@@ -129,7 +130,7 @@ def logout() -> BaseResponse:
 @bp.route("/organize/tournaments", methods=["POST"])
 def create() -> Page | BaseResponse:
     try:
-        t = organizer().create(request.form.get("name", "")[:120],
+        t = organizer().create(request.form.get("name", "")[:MAX_FIELD],
                                request.form.get("tournament_id") or None,
                                game_name=request.form.get("game", "")[:40] or "wotf",
                                round_minutes=form_minutes())
@@ -268,7 +269,7 @@ def _no_page(_changed: object) -> None:
 def register(tournament_id: str) -> Page | BaseResponse:
     f = request.form
     return _act(tournament_id, lambda: _no_page(organizer().register(
-        tournament_id, f.get("player", "")[:120], f.get("decklist", "")[:20_000],
+        tournament_id, f.get("player", "")[:MAX_FIELD], f.get("decklist", ""),
         f.get("preset") or None)))
 
 

@@ -35,6 +35,8 @@ from werkzeug.wrappers import Response as BaseResponse
 from ledger.catalogue import DecklistError
 from ledger.errors import ConflictError
 from ledger.tournament import (
+    MAX_DECKLIST,
+    MAX_NAME,
     RegistrationRefusedError,
     Tournament,
     TournamentError,
@@ -51,8 +53,11 @@ SESSION_CSRF = "selfreg_csrf"
 SESSION_PLAYERS = "selfreg_players"  # tournament id -> the player token's hash
 SESSION_NEW = "selfreg_new"  # the token just issued, shown once on the player page
 MAX_KEY = 200
-MAX_NAME = 120
-MAX_DECKLIST = 20_000  # characters, as the organizer's form and the API take
+#: What a refused form shows again of a pasted decklist (the refusal says it is too long).
+SHOWN_DECKLIST = MAX_DECKLIST
+#: A name is never cut (the check refuses one over :data:`MAX_NAME`); a post's field past
+#: this is no name anyone typed: the check sees this much of it, enough to say how long.
+MAX_FIELD = 100_000
 Page = tuple[str, int]
 
 
@@ -107,13 +112,14 @@ def register_form(tournament_id: str) -> Page:
 def register(tournament_id: str) -> Page | BaseResponse:
     t = _load(tournament_id)
     key = request.form.get("key", "").strip()[:MAX_KEY]
-    name = request.form.get("player", "")[:MAX_NAME]
-    form = {"player": name, "decklist": request.form.get("decklist", "")[:MAX_DECKLIST]}
+    name = request.form.get("player", "")[:MAX_FIELD]
+    pasted = request.form.get("decklist", "")
+    form = {"player": name[:MAX_NAME], "decklist": pasted[:SHOWN_DECKLIST]}
     try:
-        form["decklist"] = _uploaded() or form["decklist"]
-        if not form["decklist"].strip():
+        text = _uploaded() or pasted
+        if not text.strip():
             raise IllegalError("paste your decklist ('count name' lines) or choose its file")
-        t, token = organizer().self_register(tournament_id, key, name, form["decklist"])
+        t, token = organizer().self_register(tournament_id, key, name, text)
     except RegistrationRefusedError as exc:
         return _register_page(t, "", 403, refused=str(exc))
     except (DecklistError, TournamentError, ConflictError, IllegalError) as exc:
@@ -189,12 +195,13 @@ def _player_page(t: Tournament, digest: str | None, status: int = 200,
 def replace_decklist(tournament_id: str) -> Page | BaseResponse:
     t = _load(tournament_id)
     digest = _digest(tournament_id)
-    form = {"decklist": request.form.get("decklist", "")[:MAX_DECKLIST]}
+    pasted = request.form.get("decklist", "")
+    form = {"decklist": pasted[:SHOWN_DECKLIST]}
     try:
-        form["decklist"] = _uploaded() or form["decklist"]
-        if not form["decklist"].strip():
+        text = _uploaded() or pasted
+        if not text.strip():
             raise IllegalError("paste your new decklist ('count name' lines) or choose its file")
-        organizer().replace_decklist(tournament_id, digest, form["decklist"])
+        organizer().replace_decklist(tournament_id, digest, text)
     except RegistrationRefusedError as exc:
         if not organizer().load(tournament_id).player_with_token(digest):
             return _player_page(t, digest, 403)

@@ -73,6 +73,8 @@ from ledger.events import DeckEntry, Event, MatchOpened, SeatInfo, as_seat
 from ledger.roundclock import check_minutes
 from ledger.store import Store, same_version
 from ledger.tournament import (
+    MAX_DECKLIST,
+    MAX_NAME,
     MAX_PLAYERS,
     Player,
     RegistrationRefusedError,
@@ -82,6 +84,7 @@ from ledger.tournament import (
     Tournament,
     TournamentBook,
     TournamentError,
+    check_length,
     check_tournament_id,
     clean_name,
     next_round,
@@ -307,7 +310,7 @@ class Organizer:
                round_minutes: int | None = None) -> Tournament:
         """A tournament of ``game_name`` (``wotf``, ``sow``) under ``ruleset`` (default: the
         game's newest); ``round_minutes`` its rounds' time (``None`` or 0: untimed)."""
-        name = clean_name(name, "a tournament")
+        name = check_length(clean_name(name, "a tournament"), "a tournament's name", MAX_NAME)
         minutes = check_minutes(round_minutes or 0)
         try:
             played = game(game_name)
@@ -512,31 +515,19 @@ class Organizer:
                     "; your decklist can no longer be replaced (ask the organizer)")
             others = dataclasses.replace(t, players={n: q for n, q in t.players.items()
                                                      if n != p.name})
-            # a name registered beside a look-alike before registrations were checked for
-            # one (ledger.lookalike) is the player's already: their list is replaced all the same
-            while (twin := others.looks_like(p.name)) is not None:
-                others = dataclasses.replace(others, players={
-                    n: q for n, q in others.players.items() if n != twin.name})
-            checked = self._registered(others, p.name, decklist, None)
+            checked = self._registered(others, p.name, decklist, None, new_name=False)
             return [{"type": "DecklistReplaced", "player": p.name,
                      **{k: checked[k] for k in ("deck_text", "cards", "archive", "dbs")}}]
         return self._change(tournament_id, build)
 
     def _registered(self, t: Tournament, player: str, decklist: str,
-                    preset: str | None) -> dict[str, Any]:
-        """The ``PlayerRegistered`` event of ``player`` with ``decklist``, checked."""
-        same = t.same_player(player)
-        if same is not None:
-            raise TournamentError(f"{t.name}: {player!r} is registered already" +
-                                  (f" (as {same.name!r})" if same.name != player else ""))
-        twin = t.looks_like(player)
-        if twin is not None:
-            odd = next((ch for ch in player if ch not in twin.name), player[0])
-            raise TournamentError(
-                f"{t.name}: {player!r} reads the same as {twin.name!r}, registered already "
-                f"({odd!r} is U+{ord(odd):04X} {unicodedata.name(odd, 'an unnamed character')})"
-                f"; choose a name the pages can tell apart")
-        deck = self._decklist(t, decklist)
+                    preset: str | None, new_name: bool = True) -> dict[str, Any]:
+        """The ``PlayerRegistered`` event of ``player`` with ``decklist``, checked (the name
+        too unless ``new_name`` is false: a replaced decklist keeps the name its log recorded,
+        whatever a later check would say of it)."""
+        if new_name:
+            self._check_new_name(t, player)
+        deck = self._decklist(t, check_length(decklist, "the decklist", MAX_DECKLIST))
         if preset:
             presets = preset_decks(self.game_of(t), self.pool_for(t.game))
             if preset not in presets:
@@ -551,6 +542,24 @@ class Organizer:
                 "deck_text": decklist.removeprefix(BOM).strip(), "cards": deck.cards,
                 "archive": deck.archive, "dbs": deck.dbs if self.has_catalogue(t) else None,
                 "preset": preset or None, "round": len(t.rounds)}
+
+    @staticmethod
+    def _check_new_name(t: Tournament, player: str) -> None:
+        """Refuse a new name that is a registered player's (in another case, form, with
+        invisible characters) or reads the same as one's (:meth:`Tournament.looks_like`)."""
+        check_length(player, "a player's name", MAX_NAME)
+        same = t.same_player(player)
+        if same is not None:
+            raise TournamentError(f"{t.name}: {player!r} is registered already" +
+                                  (f" (as {same.name!r})" if same.name != player else ""))
+        twin = t.looks_like(player)
+        if twin is not None:
+            odd = min((ch for ch in player if ch not in twin.name), default=player[0],
+                      key=str.isascii)  # a character of another script first
+            raise TournamentError(
+                f"{t.name}: {player!r} reads the same as {twin.name!r}, registered already "
+                f"({odd!r} is U+{ord(odd):04X} {unicodedata.name(odd, 'an unnamed character')})"
+                f"; choose a name the pages can tell apart")
 
     def _decklist(self, t: Tournament, text: str) -> Decklist:
         """``text``'s ``count name`` lines: against the catalogue and rule 303 (Wonders of The

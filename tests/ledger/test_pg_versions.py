@@ -51,10 +51,10 @@ def test_opening_an_earlier_database_adds_the_edit_count(earlier):
     with open_store(earlier) as store:
         assert isinstance(store, PgStore) and store.has_versions
         first = store.versions()["m-1"]
-        assert first is not None and first.endswith(":0")  # every count starts at 0
+        assert first is not None and first.split(":")[2] == "0"  # every count starts at 0
         _edit_seq_1(earlier)
         now = store.versions()["m-1"]
-        assert not same_version(first, now) and now.endswith(":1")
+        assert not same_version(first, now) and now.split(":")[2] == "1"
     with open_store(earlier) as again:  # made once: opening again adds nothing
         assert again.has_versions and again.versions() == {"m-1": now}
 

@@ -27,7 +27,7 @@ from replay.replayer import Replay
 from replay.timeline import TimelineError, open_timeline
 from web.api.common import require_organizer, services
 from web.api.openapi import route
-from web.api.organizer import check_decks
+from web.api.organizer import check_decks, check_seat_names
 from web.api.tables import Mark, final_state, rederive
 from web.errors import IllegalError, MalformedRequestError, TooLargeError
 from web.models import DivergenceOut, Imported, Tokens
@@ -95,6 +95,7 @@ def _checked(data: bytes) -> tuple[Reading, Mark | None]:
         played = game_of(opened)  # a game this program does not have: refused here
         pool = services().pool(played.name)
         # The deck rules, against the cards the file records, before anything is folded
+        check_seat_names(opened.seats)
         check_decks(opened.seats, played.match_cards(opened, pool), played, opened.format,
                     opened.rules_revision)  # as recorded: a later rule refuses no old match
         reading = open_timeline(events, pool)

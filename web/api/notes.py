@@ -4,7 +4,8 @@ Who may annotate (docs/viewer.md, *Annotations*):
 
 * the judge token of the match, at any time (shown as ``name``, default "Judge");
 * a seat token, once the match has ended (shown as its player: a seat's note written live
-  could carry its hidden hand to the opponent and the public);
+  could carry its hidden hand to the opponent and the public), at most
+  :data:`MAX_SEAT_NOTES` notes a seat;
 * the organizer token, at any time -- coaches and commentators annotate through the organizer
   (shown as ``name``, default "Organizer"); spectators have no token and may not write.
 
@@ -29,6 +30,9 @@ from web.narration import Narrator
 from web.tokens import is_same_secret
 
 bp = Blueprint("notes", __name__, url_prefix="/api")
+#: Notes a seat writes on its ended match at most (each is an event of the match file, shown
+#: to everyone who opens it: without a bound, a seat's token appended thousands a minute).
+MAX_SEAT_NOTES = 100
 DEFAULT_NAMES = {"judge": "Judge", "organizer": "Organizer"}
 
 
@@ -55,11 +59,20 @@ def annotate(match_id: str) -> tuple[dict[str, Any], int]:
         if author in seats and not table.state.over:
             raise ForbiddenError(f"match {match_id} is live: seat {author} may annotate once it "
                                  f"has ended (only the judge and the organizer annotate live)")
+        if author in seats and _notes_by(table, author) >= MAX_SEAT_NOTES:
+            raise ForbiddenError(f"match {match_id}: seat {author} has written {MAX_SEAT_NOTES} "
+                                 f"notes on it, at most {MAX_SEAT_NOTES} a seat (the judge or "
+                                 f"the organizer can add more)")
         stored = table.append(lambda rec: rec.annotate(body.seq, author, name, body.text,
                                                        body.expected_seq))
         narrator = Narrator(table, "spectator")
         return Recorded(seq=table.length, events=[event_out(narrator, s) for s in stored])
     return services().tables.using(match_id, write).model_dump(), 201
+
+
+def _notes_by(table: Table, author: str) -> int:
+    """How many notes ``author`` (a seat) has written on the match."""
+    return sum(1 for e in table.events if isinstance(e, Annotated) and e.author == author)
 
 
 @route(bp, "/public/matches/<match_id>/annotations", "GET",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import unicodedata
 from typing import Any
 from urllib.parse import urlencode
 
@@ -18,6 +19,7 @@ from flask import Blueprint, request
 from ledger.errors import ConflictError, LedgerError
 from ledger.events import DeckEntry, MatchOpened, SeatInfo, as_seat
 from ledger.store import MATCH_ID, MatchInfo
+from ledger.tournament import TournamentError, player_name
 from replay.game import Game
 from replay.games import UnknownGameError, game
 from replay.recorder import Recorder
@@ -99,8 +101,25 @@ def game_of_body(name: str) -> Game:
 def _seat_info(played: Game, pool: Any, seat: str, entry: SeatEntry, format: str) -> SeatInfo:
     deck = _deck_of(played, pool, seat, entry)
     info = SeatInfo(as_seat(seat), entry.player, deck.name, deck.entries(), deck.archive_entries())
+    check_seat_names([info])
     check_decks([info], pool, played, format)  # in the match's format (304.1)
     return info
+
+
+def check_seat_names(seats: list[SeatInfo]) -> None:
+    """A seat's player name as the tournament desk takes one (:func:`player_name`: no control
+    character, no text direction control, something visible): 422 naming the seat.  A create's
+    and an import's -- a match file brought from elsewhere names its players as its maker
+    wrote them, and every page shows them."""
+    for info in seats:
+        broken = next((ch for ch in info.player if unicodedata.category(ch) == "Cc"), None)
+        if broken is not None:  # the desk makes a line break a space; a seat keeps its name
+            raise IllegalError(f"seat {info.seat}: a player's name can't contain a control "
+                               f"character (U+{ord(broken):04X})")
+        try:
+            player_name(info.player)
+        except TournamentError as exc:
+            raise IllegalError(f"seat {info.seat}: {exc}") from None
 
 
 MAX_ENTRIES = 200  # distinct cards in a deck (it holds 50 in all) and archive entries
