@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask
+from flask import Flask, Response, request
 
 from ledger.store import Store
 from ledger.stores import open_store
@@ -73,8 +73,22 @@ def create_app(settings: Settings | None = None) -> Flask:
                tournament_pages.bp, selfreg.bp]:
         app.register_blueprint(bp)
     errors.register(app)
+    app.after_request(_not_stored)
     compression.register(app)  # gzip for pages and JSON, never for streams
     return app
+
+
+#: The page blueprints that show what only their holder may see -- a player's decklist and
+#: link (``/tournaments/<id>/me``, the registration form), a seat's hand (``/play``), the
+#: organizer's console and its links: never kept by a browser or a cache (``no-store``: a
+#: shared phone's back button or history, a venue's proxy).
+PRIVATE_PAGES = frozenset({"play", "organize", "selfreg"})
+
+
+def _not_stored(response: Response) -> Response:
+    if request.blueprint in PRIVATE_PAGES:
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def sweep(store: Store, tokens: TokenBook | PgTokenBook) -> Swept:
