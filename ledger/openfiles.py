@@ -36,7 +36,7 @@ import weakref
 from collections.abc import Callable
 from operator import attrgetter
 
-from ledger.gilcalls import SYNC_FLAG, PathProbe
+from ledger.gilcalls import SYNC_FLAG, Key, PathProbe
 
 __all__ = ["OpenFiles", "OpenMatch"]
 
@@ -46,7 +46,8 @@ _FLAGS = os.O_RDWR | os.O_APPEND | os.O_CLOEXEC | SYNC_FLAG  # each write durabl
 class OpenMatch:
     """One match file open for appending; use it only while holding :attr:`lock`."""
 
-    __slots__ = ("closed", "fd", "inode", "lock", "match_id", "path", "probe", "tail", "used")
+    __slots__ = ("closed", "expected", "fd", "inode", "lock", "match_id", "path", "probe", "tail",
+                 "used")
 
     def __init__(self, match_id: str, path: str, fd: int):
         self.match_id, self.path = match_id, path
@@ -57,6 +58,9 @@ class OpenMatch:
         self.fd, self.inode = fd, _inode(fd)
         #: Where this store's last append left the file: (size, length, last hash).
         self.tail: tuple[int, int, str] | None = None
+        #: What :meth:`PathProbe.key` of the path gives while the file is as that append left
+        #: it (inode, size, device major, minor); ``None`` while :attr:`tail` is.
+        self.expected: Key | None = None
         #: When it was last taken (a tick of its table): the least recently used is closed.
         self.used = 0
 
@@ -109,7 +113,7 @@ class OpenFiles:
         at the path any more, the entry is dropped from the table and ``FileNotFoundError``
         raised."""
         os.close(entry.fd)
-        entry.tail = None
+        entry.tail = entry.expected = None
         try:
             entry.fd = os.open(entry.path, _FLAGS)
             entry.inode = _inode(entry.fd)
