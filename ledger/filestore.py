@@ -38,8 +38,12 @@ system clock could hide a same-size edit in that tick) is never trusted by a lat
 is read again, and the file's version is ``None``, until the file is older ("racy clean",
 :mod:`ledger.fileversion`); the wall clock is read only when a file is read, never on a hit.
 :meth:`FileStore.append` costs a ``statx`` of the path under the lock while the file ends
-where this store's last append left it (no read of the file; the lock and the ``statx`` keep
-the GIL, :mod:`ledger.gilcalls`), and :meth:`FileStore.close` closes the descriptors it keeps.
+where this store last left it (no read of the file; the lock and the ``statx`` keep the GIL,
+:mod:`ledger.gilcalls`: an append lets go of it once, in its synced write), and
+:meth:`FileStore.close` closes the descriptors it keeps.  A one-event append -- the usual
+one -- runs in one function (:meth:`FileStore._append_one`) that calls no other Python
+function in that case but the line's encoding and decoding: the same steps, the same
+contract, fewer instructions holding the GIL (issue 19).
 """
 
 from __future__ import annotations
@@ -321,10 +325,12 @@ class FileStore(Store):
         away since it was opened is let go and the path opened (and locked) again: a batch is
         only ever written to the file the match's path names, as when each append opened it.
 
-        What this store's last append left (:attr:`OpenMatch.tail`) is trusted while the file
-        has that size: under the lock only writers of a file store change a match file, and
-        they append whole batches or truncate a torn tail after the last whole batch -- never
-        into one -- so a file that ends where a whole batch of ours ended holds those bytes."""
+        What this store last found or left under the lock (:attr:`OpenMatch.tail`, read again
+        from the file when its size differs, and kept with the path's ``statx`` key,
+        :attr:`OpenMatch.expected`) is trusted while the file has that size: under the lock
+        only writers of a file store change a match file, and they append whole batches or
+        truncate a torn tail after the last whole batch -- never into one -- so a file that
+        ends where a whole batch ended holds those bytes."""
         while True:
             found = entry.probe.key()
             if found is not None and (os.makedev(found[2], found[3]), found[0]) == entry.inode:

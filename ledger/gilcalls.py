@@ -21,6 +21,14 @@ the same durability as ``write`` then ``fsync`` (Linux syncs an ``O_SYNC`` write
 ``fsync``'s integrity: data and metadata).  An append lets go of the GIL once, where it
 waits for the disk.
 
+Each of those calls is made as cheaply as ``ctypes`` allows, because among 20 writer threads
+every instruction an append runs holding the GIL delays the others: no ``argtypes`` and no
+``use_errno`` (a call that fails -- a lock another process holds, a path that names nothing
+-- is made again through :mod:`os` / :mod:`fcntl`, which waits for the lock or says why),
+the ``statx`` answer read in one unpacking (:meth:`PathProbe.key`), and :data:`flock_now` is
+the foreign function itself, for the append's hot path to call without a Python frame
+around it (:meth:`ledger.filestore.FileStore.append`).
+
 Where these calls do not exist (not Linux with glibc: no ``statx`` or ``flock`` symbol),
 each function falls back to the :mod:`os` / :mod:`fcntl` call, which lets go of the GIL:
 slower, the same result.
