@@ -38,8 +38,12 @@ system clock could hide a same-size edit in that tick) is never trusted by a lat
 is read again, and the file's version is ``None``, until the file is older ("racy clean",
 :mod:`ledger.fileversion`); the wall clock is read only when a file is read, never on a hit.
 :meth:`FileStore.append` costs a ``statx`` of the path under the lock while the file ends
-where this store's last append left it (no read of the file; the lock and the ``statx`` keep
-the GIL, :mod:`ledger.gilcalls`), and :meth:`FileStore.close` closes the descriptors it keeps.
+where this store last left it (no read of the file; the lock and the ``statx`` keep the GIL,
+:mod:`ledger.gilcalls`: an append lets go of it once, in its synced write), and
+:meth:`FileStore.close` closes the descriptors it keeps.  A one-event append -- the usual
+one -- runs in one function (:meth:`FileStore._append_one`) that calls no other Python
+function in that case but the line's encoding and decoding: the same steps, the same
+contract, fewer instructions holding the GIL (issue 19).
 """
 
 from __future__ import annotations
@@ -87,11 +91,13 @@ from ledger.store import (
     Store,
     TornTail,
     check_match_id,
+    conflict,
     encode_batch,
     line_digest,
     listed,
     misnamed,
     stored_batch,
+    stored_line,
 )
 
 __all__ = ["SUFFIX", "FileStore", "TornTailWarning", "fsync_dir"]
@@ -233,6 +239,8 @@ class FileStore(Store):
 
     def append(self, match_id: str, events: Sequence[Event], expected_seq: int,
                at: str | None = None) -> list[Stored]:
+        if len(events) == 1:  # the usual append (one decision's event)
+            return [self._append_one(match_id, events[0], expected_seq, at or self.clock())]
         if not events:
             return []
         stamp = at or self.clock()
@@ -246,6 +254,49 @@ class FileStore(Store):
             self._files.give(entry)
         return stored_batch(lines, length, last_hash, stamp)
 
+    def _append_one(self, match_id: str, event: Event, expected_seq: int,
+                    stamp: str) -> Stored:
+        """:meth:`append` of one event, in one function: among 20 writer threads every
+        instruction an append runs holding the GIL delays the others (issue 19), so the usual
+        case -- the file as this store last left it, its lock free -- calls no Python
+        function but the line's encoding and decoding and the bench's seam
+        (:func:`_write_all`); the foreign ``flock`` and ``statx`` calls are made directly.
+        Every other case goes through the general steps (:meth:`_end_locked`,
+        :func:`ledger.gilcalls.lock`, :func:`_take_back`)."""
+        try:
+            entry = self._files.take(match_id)
+        except FileNotFoundError:
+            raise MatchNotFoundError(f"no match {match_id!r} in this store") from None
+        try:
+            fd = entry.fd
+            if gilcalls.flock_now(fd, gilcalls.LOCK_NOW):
+                gilcalls.lock(fd)  # another process holds it: wait (GIL let go)
+            try:
+                known = entry.tail
+                if known is None or entry.probe.key() != entry.expected:
+                    known = self._end_locked(entry)
+                size, length, last_hash = known
+                if expected_seq != length:
+                    raise conflict(match_id, expected_seq, length)
+                line, last = encode_line(event, length, stamp, length, last_hash)
+                data = line + b"\n"
+                try:
+                    _write_all(fd, data)  # O_SYNC: durable when it returns (_write_locked)
+                except OSError as exc:
+                    _take_back(fd, size)
+                    raise OSError(exc.errno, exc.strerror, entry.path) from None
+                end = size + len(data)
+                entry.tail = (end, length + 1, last)
+                found = entry.expected
+                if found is not None:  # (the key found under the lock: _end_locked sets it)
+                    entry.expected = (found[0], end, found[2], found[3])
+            finally:
+                if not entry.closed and gilcalls.flock_now(fd, gilcalls.LOCK_UN):
+                    gilcalls.unlock(fd)  # (raises the error the foreign call met)
+        finally:
+            entry.lock.release()  # OpenFiles.give
+        return stored_line(line, length, stamp, last_hash, last)
+
     def _append_held(self, entry: OpenMatch, events: Sequence[Event], expected_seq: int,
                      stamp: str) -> tuple[list[bytes], int, str]:
         """Lock the file, find its end, write and ``fsync`` the batch: its lines, and the
@@ -255,17 +306,14 @@ class FileStore(Store):
             size, length, last_hash = self._end_locked(entry)
             lines, last = encode_batch(entry.match_id, events, expected_seq, length, last_hash,
                                        stamp)
-            data = lines[0] + b"\n" if len(lines) == 1 else b"\n".join(lines) + b"\n"
-            try:
-                # Acknowledged only once on disk: the descriptor is O_SYNC (ledger.gilcalls),
-                # so the write returns once the batch and the file's new size are durable,
-                # with fsync's integrity (not fdatasync's: a journal commit either way).
-                _write_all(entry.fd, data)
-            except OSError as exc:  # a full disk, say: the batch was not acknowledged
-                _take_back(entry.fd, size)
-                raise OSError(exc.errno, exc.strerror, entry.path) from None
+            data = b"\n".join(lines) + b"\n"
+            _write_locked(entry, data, size)
             # Under the lock nothing else wrote: the file ends where this batch does.
-            entry.tail = (size + len(data), length + len(lines), last)
+            end = size + len(data)
+            entry.tail = (end, length + len(lines), last)
+            found = entry.expected
+            if found is not None:  # (set by _end_locked)
+                entry.expected = (found[0], end, found[2], found[3])
         finally:
             if not entry.closed:  # closed: its file was gone when opened again (nothing held)
                 gilcalls.unlock(entry.fd)
@@ -277,19 +325,22 @@ class FileStore(Store):
         away since it was opened is let go and the path opened (and locked) again: a batch is
         only ever written to the file the match's path names, as when each append opened it.
 
-        What this store's last append left (:attr:`OpenMatch.tail`) is trusted while the file
-        has that size: under the lock only writers of a file store change a match file, and
-        they append whole batches or truncate a torn tail after the last whole batch -- never
-        into one -- so a file that ends where a whole batch of ours ended holds those bytes."""
+        What this store last found or left under the lock (:attr:`OpenMatch.tail`, read again
+        from the file when its size differs, and kept with the path's ``statx`` key,
+        :attr:`OpenMatch.expected`) is trusted while the file has that size: under the lock
+        only writers of a file store change a match file, and they append whole batches or
+        truncate a torn tail after the last whole batch -- never into one -- so a file that
+        ends where a whole batch ended holds those bytes."""
         while True:
-            found = entry.probe.identity()
-            if found is not None and found[:2] == entry.inode:
+            found = entry.probe.key()
+            if found is not None and (os.makedev(found[2], found[3]), found[0]) == entry.inode:
                 break
             self._reopen_locked(entry)
         known = entry.tail
-        if known is not None and known[0] == found[2]:
-            return known  # the file is as this store's last append left it
-        return self._tail_locked(entry, found[2])
+        if known is None or known[0] != found[1]:  # (else as this store last left it)
+            known = entry.tail = self._tail_locked(entry, found[1])
+        entry.expected = (found[0], known[0], found[2], found[3])  # (a torn tail cut: smaller)
+        return known
 
     def _reopen_locked(self, entry: OpenMatch) -> None:
         """Let go of a held entry's file (its path names another file, or none) and lock the
@@ -931,6 +982,19 @@ def _take_back(fd: int, size: int) -> None:
         os.fsync(fd)
     except OSError:
         pass
+
+
+def _write_locked(entry: OpenMatch, data: bytes, size: int) -> None:
+    """Write a batch's bytes at the end of a held, locked match file of ``size`` bytes.
+    Acknowledged only once on disk: the descriptor is ``O_SYNC`` (:mod:`ledger.gilcalls`), so
+    the write returns once the batch and the file's new size are durable, with ``fsync``'s
+    integrity (not ``fdatasync``'s: a journal commit either way).  If it fails (a full disk,
+    say), what was written of it is cut away: the batch was not acknowledged."""
+    try:
+        _write_all(entry.fd, data)
+    except OSError as exc:
+        _take_back(entry.fd, size)
+        raise OSError(exc.errno, exc.strerror, entry.path) from None
 
 
 def _write_all(fd: int, data: bytes) -> None:

@@ -21,6 +21,14 @@ the same durability as ``write`` then ``fsync`` (Linux syncs an ``O_SYNC`` write
 ``fsync``'s integrity: data and metadata).  An append lets go of the GIL once, where it
 waits for the disk.
 
+Each of those calls is made as cheaply as ``ctypes`` allows, because among 20 writer threads
+every instruction an append runs holding the GIL delays the others: no ``argtypes`` and no
+``use_errno`` (a call that fails -- a lock another process holds, a path that names nothing
+-- is made again through :mod:`os` / :mod:`fcntl`, which waits for the lock or says why),
+the ``statx`` answer read in one unpacking (:meth:`PathProbe.key`), and :data:`flock_now` is
+the foreign function itself, for the append's hot path to call without a Python frame
+around it (:meth:`ledger.filestore.FileStore.append`).
+
 Where these calls do not exist (not Linux with glibc: no ``statx`` or ``flock`` symbol),
 each function falls back to the :mod:`os` / :mod:`fcntl` call, which lets go of the GIL:
 slower, the same result.
@@ -29,21 +37,25 @@ slower, the same result.
 from __future__ import annotations
 
 import ctypes
-import errno
 import fcntl
 import os
+import struct
 import sys
 from collections.abc import Callable
 
-__all__ = ["SYNC_FLAG", "Identity", "PathProbe", "lock", "unlock"]
+__all__ = ["LOCK_NOW", "LOCK_UN", "SYNC_FLAG", "Identity", "Key", "PathProbe", "flock_now", "lock",
+           "unlock"]
 
 #: The open flag of an appended-to match file: each ``write`` returns once durable.
 SYNC_FLAG = getattr(os, "O_SYNC", 0)
 
 #: A path's file as :meth:`PathProbe.identity` sees it: (device, inode, size).
 Identity = tuple[int, int, int]
+#: The same as :meth:`PathProbe.key` gives it: (inode, size, device major, device minor).
+Key = tuple[int, int, int, int]
 
 _AT_FDCWD = -100
+
 _STATX_WANTED = 0x300  # STATX_INO | STATX_SIZE (the device numbers always come)
 
 
@@ -63,14 +75,23 @@ class _Statx(ctypes.Structure):
     ]
 
 
+#: The fields of a ``struct statx`` :meth:`PathProbe.identity` reads, in one unpacking (not
+#: four reads of ctypes fields): the inode, the size, the device's major and minor numbers.
+_IDS = struct.Struct(f"={_Statx.ino.offset}xQQ"
+                     f"{_Statx.dev_major.offset - _Statx.size.offset - 8}xII")
+
+
 def _libc_calls() -> tuple[Callable[..., int], Callable[..., int]] | None:
     """glibc's ``flock`` and ``statx`` as GIL-holding foreign functions, or None.  No
     ``argtypes``: every argument passed is already a C-sized value (ints that fit a C
-    ``int``, a ``bytes`` path, a pointer), and converting them is most of a call's cost."""
+    ``int``, a ``bytes`` path, a pointer), and converting them is most of a call's cost.  No
+    ``use_errno`` either (it costs every call a look-up of the thread's saved ``errno``): a
+    call that fails is made again through :mod:`os` / :mod:`fcntl`, which waits for a lock
+    another process holds, or raises the error the call met."""
     if not sys.platform.startswith("linux"):
         return None
     try:
-        libc = ctypes.PyDLL(None, use_errno=True)
+        libc = ctypes.PyDLL(None)
         flock, statx = libc.flock, libc.statx
     except (OSError, AttributeError):  # not glibc, or a glibc older than 2.28 (no statx)
         return None
@@ -81,28 +102,32 @@ def _libc_calls() -> tuple[Callable[..., int], Callable[..., int]] | None:
 _CALLS = _libc_calls()
 _FLOCK = _CALLS[0] if _CALLS is not None else None
 _LOCK_NOW = fcntl.LOCK_EX | fcntl.LOCK_NB
+#: ``flock_now(fd, LOCK_NOW)`` / ``flock_now(fd, LOCK_UN)``: the foreign ``flock`` itself (no
+#: Python frame around it), 0 once done; nonzero -- always, where there is no such call -- when
+#: :func:`lock` / :func:`unlock` must do it (they wait, or raise the error).  The append's hot
+#: path calls it directly.
+LOCK_NOW = _LOCK_NOW
+LOCK_UN = fcntl.LOCK_UN
+
+
+def _not_here(fd: int, operation: int) -> int:
+    return -1
+
+
+flock_now: Callable[[int, int], int] = _FLOCK if _FLOCK is not None else _not_here
 
 
 def lock(fd: int) -> None:
     """Take ``fd``'s exclusive ``flock``: at once if no other process holds it (GIL kept),
     else waiting for it with the GIL let go."""
-    if _FLOCK is not None:
-        if _FLOCK(fd, _LOCK_NOW) == 0:
-            return
-        code = ctypes.get_errno()
-        if code not in (errno.EWOULDBLOCK, errno.EINTR):
-            raise OSError(code, os.strerror(code))
-    fcntl.flock(fd, fcntl.LOCK_EX)
+    if _FLOCK is None or _FLOCK(fd, _LOCK_NOW) != 0:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # held by another process (or an error: raised)
 
 
 def unlock(fd: int) -> None:
     """Drop ``fd``'s ``flock``."""
-    if _FLOCK is not None:
-        if _FLOCK(fd, fcntl.LOCK_UN) == 0:
-            return
-        code = ctypes.get_errno()
-        raise OSError(code, os.strerror(code))
-    fcntl.flock(fd, fcntl.LOCK_UN)
+    if _FLOCK is None or _FLOCK(fd, fcntl.LOCK_UN) != 0:
+        fcntl.flock(fd, fcntl.LOCK_UN)  # (raises the error the foreign call met)
 
 
 class PathProbe:
@@ -123,16 +148,19 @@ class PathProbe:
     def identity(self) -> Identity | None:
         """The device, inode and size of the file the path names (following symlinks, as
         :func:`os.stat`), or None if it names nothing.  Other errors raise :class:`OSError`."""
-        if _CALLS is None:
-            try:
-                stat = os.stat(self.path)
-            except FileNotFoundError:
-                return None
-            return stat.st_dev, stat.st_ino, stat.st_size
-        if _CALLS[1](_AT_FDCWD, self._path, 0, _STATX_WANTED, self._ref) != 0:
-            code = ctypes.get_errno()
-            if code == errno.ENOENT:
-                return None
-            raise OSError(code, os.strerror(code), self.path)
-        buffer = self._buffer
-        return os.makedev(buffer.dev_major, buffer.dev_minor), buffer.ino, buffer.size
+        key = self.key()
+        return None if key is None else (os.makedev(key[2], key[3]), key[0], key[1])
+
+    def key(self) -> Key | None:
+        """:meth:`identity` as (inode, size, device major, device minor): one foreign call and
+        one unpacking of its answer, the form an append compares (no device number made)."""
+        if _CALLS is None or _CALLS[1](_AT_FDCWD, self._path, 0, _STATX_WANTED, self._ref):
+            return self._stat()  # no statx here, or it failed: os.stat says why
+        return _IDS.unpack_from(self._buffer)
+
+    def _stat(self) -> Key | None:
+        try:
+            stat = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        return stat.st_ino, stat.st_size, os.major(stat.st_dev), os.minor(stat.st_dev)

@@ -4,8 +4,9 @@ Opening a match file by path, taking and dropping its lock by ``close`` and chec
 ends cost a file store more per append than encoding the batch (issue 19).  So a
 :class:`~ledger.filestore.FileStore` appends through an :class:`OpenFiles` table: per match
 it has appended to, an open descriptor (``O_RDWR | O_APPEND | O_SYNC``, close-on-exec), a
-:class:`threading.Lock` and what the store last wrote there (:attr:`OpenMatch.tail`), kept
-for the ``limit`` most recently used matches (the least recently used one is closed, after
+:class:`threading.Lock` and where the file ended when the store last looked under its lock
+(:attr:`OpenMatch.tail`, with the path's ``statx`` key then, :attr:`OpenMatch.expected`),
+kept for the ``limit`` most recently used matches (the least recently used one is closed, after
 any append in flight through it).
 
 What it does not change (``ledger/filestore.py`` relies on it):
@@ -36,7 +37,7 @@ import weakref
 from collections.abc import Callable
 from operator import attrgetter
 
-from ledger.gilcalls import SYNC_FLAG, PathProbe
+from ledger.gilcalls import SYNC_FLAG, Key, PathProbe
 
 __all__ = ["OpenFiles", "OpenMatch"]
 
@@ -46,7 +47,8 @@ _FLAGS = os.O_RDWR | os.O_APPEND | os.O_CLOEXEC | SYNC_FLAG  # each write durabl
 class OpenMatch:
     """One match file open for appending; use it only while holding :attr:`lock`."""
 
-    __slots__ = ("closed", "fd", "inode", "lock", "match_id", "path", "probe", "tail", "used")
+    __slots__ = ("closed", "expected", "fd", "inode", "lock", "match_id", "path", "probe", "tail",
+                 "used")
 
     def __init__(self, match_id: str, path: str, fd: int):
         self.match_id, self.path = match_id, path
@@ -55,8 +57,12 @@ class OpenMatch:
         self.lock = threading.Lock()
         self.closed = False
         self.fd, self.inode = fd, _inode(fd)
-        #: Where this store's last append left the file: (size, length, last hash).
+        #: Where the file ended when this store last appended to it or read its end under
+        #: its lock: (size, length, last hash).
         self.tail: tuple[int, int, str] | None = None
+        #: What :meth:`PathProbe.key` of the path gives while the file is as that append left
+        #: it (inode, size, device major, minor); ``None`` while :attr:`tail` is.
+        self.expected: Key | None = None
         #: When it was last taken (a tick of its table): the least recently used is closed.
         self.used = 0
 
@@ -109,7 +115,7 @@ class OpenFiles:
         at the path any more, the entry is dropped from the table and ``FileNotFoundError``
         raised."""
         os.close(entry.fd)
-        entry.tail = None
+        entry.tail = entry.expected = None
         try:
             entry.fd = os.open(entry.path, _FLAGS)
             entry.inode = _inode(entry.fd)

@@ -137,6 +137,9 @@ def game_modules() -> dict[str, str]:
 def decoder() -> msgspec.json.Decoder:
     """A JSON decoder for the tagged union of every registered event type."""
     global _decoder
+    found = _decoder
+    if found is not None:  # made once the games were loaded; a new event type resets it
+        return found
     load_games()
     found = _decoder
     if found is None:

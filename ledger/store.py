@@ -360,9 +360,7 @@ def encode_batch(match_id: str, events: Sequence[Event], expected_seq: int, leng
     is ``last_hash`` (every backend's append), and the batch's last hash.  A stale
     ``expected_seq`` is a :class:`ConflictError`: the caller writes nothing."""
     if expected_seq != length:
-        raise ConflictError(
-            f"match {match_id!r}: expected seq {expected_seq} but the match has {length} events "
-            f"(another writer appended first); nothing was written")
+        raise conflict(match_id, expected_seq, length)
     if len(events) == 1:  # the usual append (one decision's event): no loop
         line, last = encode_line(events[0], length, stamp, length, last_hash)
         return [line], last
@@ -374,6 +372,13 @@ def encode_batch(match_id: str, events: Sequence[Event], expected_seq: int, leng
     return lines, prev
 
 
+def conflict(match_id: str, expected_seq: int, length: int) -> ConflictError:
+    """The error of an append whose ``expected_seq`` is not the match's length."""
+    return ConflictError(
+        f"match {match_id!r}: expected seq {expected_seq} but the match has {length} events "
+        f"(another writer appended first); nothing was written")
+
+
 def stored_batch(lines: Sequence[bytes], length: int, last_hash: str,
                  stamp: str) -> builtins.list[Stored]:
     """What ``append`` returns for the lines :func:`encode_batch` just made: the envelope
@@ -382,8 +387,7 @@ def stored_batch(lines: Sequence[bytes], length: int, last_hash: str,
     encoded a moment ago (a read checks them)."""
     if len(lines) == 1:  # the usual append: no join, no zip
         line = lines[0]
-        return [Stored(length, stamp, length, last_hash, line[-66:-2].decode(),
-                       decoder().decode(line))]
+        return [stored_line(line, length, stamp, last_hash, line[-66:-2].decode())]
     events = decoder().decode_lines(b"\n".join(lines))
     batch_end = length + len(lines) - 1
     out, prev = [], last_hash
@@ -392,3 +396,8 @@ def stored_batch(lines: Sequence[bytes], length: int, last_hash: str,
         out.append(Stored(length + offset, stamp, batch_end, prev, digest, event))
         prev = digest
     return out
+
+
+def stored_line(line: bytes, seq: int, stamp: str, prev: str, digest: str) -> Stored:
+    """:func:`stored_batch` of a batch of one event, whose hash the caller has (``digest``)."""
+    return Stored(seq, stamp, seq, prev, digest, decoder().decode(line))

@@ -4,17 +4,21 @@ What the leaner path must keep: the open-files table evicts the match least rece
 *appended to* (not the one opened first), although taking an open match no longer goes
 through the table's guard; what the store remembers of a file's end after it truncated a
 torn tail is the file's real end (so the next append needs no read of the file); a
-one-event batch and a longer batch give the lines and stored events a read gives.
+one-event batch and a longer batch give the lines and stored events a read gives; what a
+store read of a file's end under the lock (after another writer appended) is what its next
+append chains onto; the usual one-event append makes one ``statx`` and no read.
 (``now_iso``, which now makes a millisecond's text once, is pinned by test_now_iso.py.)
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import warnings
 
 from ledger import FileStore
+from ledger.errors import ConflictError
 from ledger.events import JudgeNote, MatchOpened, SeatInfo
 from ledger.filestore import TornTailWarning
 from ledger.integrity import INTACT, check_file
@@ -115,3 +119,56 @@ def test_one_event_and_many_event_batches_return_what_a_read_gives(tmp_path):
     assert [(s.seq, s.batch) for s in read] == [(1, 1), (2, 4), (3, 4), (4, 4)]
     assert read[0].prev == genesis.hash
     assert check_file(tmp_path / "m-1.jsonl").status == INTACT
+
+
+def test_after_a_conflict_the_next_append_chains_onto_the_real_end(tmp_path):
+    # Two stores (as two processes) on one match: the second appends, so the first's stale
+    # append is refused -- and what the first read of the file's end under the lock is what
+    # its next append chains onto (not the end its own last append left).
+    mine, other = FileStore(tmp_path), FileStore(tmp_path)
+    mine.create(opened())
+    mine.append("m-1", [note("one")], 1)
+    other.append("m-1", [note("two"), note("three")], 2)
+    try:
+        mine.append("m-1", [note("stale")], 2)
+    except ConflictError:
+        pass
+    else:
+        raise AssertionError("a stale expected_seq was accepted")
+    stored = mine.append("m-1", [note("four")], 4)
+    assert [s.seq for s in stored] == [4]
+    assert [s.event.text for s in list(FileStore(tmp_path).read("m-1"))[1:]] == [
+        "one", "two", "three", "four"]
+    assert check_file(tmp_path / "m-1.jsonl").status == INTACT
+
+
+def test_a_one_event_append_to_a_file_as_left_reads_nothing_else(tmp_path):
+    # Counting work, not time: the usual append (the file as this store last left it) makes
+    # one statx of the path and takes the general steps (the file's end read under the lock)
+    # only when another writer changed the file.
+    mine, other = FileStore(tmp_path), FileStore(tmp_path)
+    mine.create(opened())
+    mine.append("m-1", [note("one")], 1)
+    calls: list[str] = []
+
+    def profile(frame, event, _arg):
+        if event == "call":
+            calls.append(frame.f_code.co_name)
+
+    sys.setprofile(profile)
+    try:
+        mine.append("m-1", [note("two")], 2)
+    finally:
+        sys.setprofile(None)
+    assert "_end_locked" not in calls and "_tail_locked" not in calls
+    assert calls.count("key") == 1
+    other.append("m-1", [note("three")], 3)
+    calls.clear()
+    sys.setprofile(profile)
+    try:
+        mine.append("m-1", [note("four")], 4)
+    finally:
+        sys.setprofile(None)
+    assert calls.count("_end_locked") == 1 and calls.count("_tail_locked") == 1
+    assert [s.event.text for s in list(FileStore(tmp_path).read("m-1"))[1:]] == [
+        "one", "two", "three", "four"]

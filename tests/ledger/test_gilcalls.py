@@ -49,6 +49,7 @@ def calls(request, monkeypatch):
     if request.param == "fallback":
         monkeypatch.setattr(gilcalls, "_CALLS", None)
         monkeypatch.setattr(gilcalls, "_FLOCK", None)
+        monkeypatch.setattr(gilcalls, "flock_now", gilcalls._not_here)  # the append's hot path
     elif gilcalls._CALLS is None:
         pytest.skip("no glibc flock/statx here: only the fallback runs")
     return request.param
