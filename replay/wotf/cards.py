@@ -90,9 +90,10 @@ class Card(BaseModel):
                 raise ValueError(f"link needs an orbital, got {match.group(2)!r}")
         return value
 
-    @property
+    @cached_property
     def has_unscripted_text(self) -> bool:
-        """Its rules text is not scripted: it is resolved by a manual prompt (``manual``)."""
+        """Its rules text is not scripted: it is resolved by a manual prompt (``manual``).
+        (Kept, like the facts below: asked of every card at every legal-option listing.)"""
         return self.manual
 
     @property
@@ -150,7 +151,7 @@ class Card(BaseModel):
             links.add(self.orbital)
         return frozenset(links)
 
-    @property
+    @cached_property
     def attunement(self) -> str | None:
         """``""`` for plain attuned, the requirement for ``attuned:X``, ``None`` if not attuned."""
         for keyword in self.keywords:
@@ -162,7 +163,8 @@ class Card(BaseModel):
 
 
 #: the facts of a definition :class:`Card` keeps once worked out (cached properties)
-_DEFINITION_FACTS = ("timings", "whenever_events", "stat_defining", "may_lower_power", "links")
+_DEFINITION_FACTS = ("timings", "whenever_events", "stat_defining", "may_lower_power", "links",
+                     "has_unscripted_text", "attunement")
 
 
 def _has_text_beyond_keywords(data: dict[str, Any]) -> bool:

@@ -142,8 +142,12 @@ class View:
         if kind is None or kind not in _KEEPS_CARDS or self._stable_power is not True:
             self.settled_generation += 1
         self._forget(kind)
-        if self._base is not None:
-            self._base._forget(kind)
+        base = self._base
+        if base is not None:
+            if kind is not None and kind in _KEEPS_CARDS:
+                base._powers.clear()  # all the base's _forget does then: it consults no statics
+            else:
+                base._forget(kind)
 
     def effects_changed(self) -> None:
         """Forget what a change of cards' effects (or equipment) may change: all that

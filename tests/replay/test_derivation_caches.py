@@ -260,6 +260,8 @@ def check_settling(engine: Engine) -> None:
         yield from settle()
         assert not needed or len(engine.out) > before, "settling was skipped but was needed"
     engine._effects.settle = checked  # type: ignore[method-assign]
+    # the engine's own word, bound to the component's method when it was made (Engine.__init__)
+    engine.settle = checked  # type: ignore[method-assign]
 
 
 def _play_checked(a: int, b: int, seed: int, ruleset: str) -> None:
