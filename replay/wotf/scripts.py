@@ -87,11 +87,10 @@ class Scripts(Component):
         """The event's subject's own abilities with this timing (On Arrival, On Death, On
         Play, On Harvest, battle steps).  A spell's On Play is not a trigger of its being
         played: it is the spell's effect, resolved after (:meth:`Movement.resolve_play`)."""
-        view = self.view
-
         def handler(o: Occurrence) -> list[Trigger]:
             subject = o.subject
             assert subject is not None
+            view = self.view
             if not view.may_have_timing(subject, timing):
                 return []  # (scripted_triggers' own first question, asked without its call)
             if timing == "play" and view.definition(subject).type == "spell":
@@ -106,11 +105,10 @@ class Scripts(Component):
     def whenever(self, event: str, of_wonders: bool = False) -> Handler:
         """"Whenever …" abilities this game event sets off (only if its subject is a Wonder
         when ``of_wonders``: attacking and defending are done by Wonders, 404.3.1)."""
-        view = self.view
-
         def handler(o: Occurrence) -> list[Trigger]:
             subject = o.subject
             assert subject is not None
+            view = self.view
             if not view.reactors(event) and event not in view.counted_events():
                 return []  # no card reacts to it, none counts it: whatever the subject is
             if of_wonders and not view.is_wonder(subject):
