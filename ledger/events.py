@@ -19,6 +19,8 @@ and registers an upcaster in :mod:`ledger.upcast`.  Tags are never reused.
 from __future__ import annotations
 
 import math
+import operator
+from collections.abc import Callable
 from typing import Any, Literal
 
 import msgspec
@@ -67,11 +69,17 @@ class NumericEvent(Event, frozen=True):
     """An event with numbers that may be infinite: they are recorded as :data:`Num`."""
 
     def __post_init__(self) -> None:
-        # only the fields that can hold a float (worked out once per class): an event is
-        # made for every outcome derived and every line decoded
-        names = _FLOAT_FIELDS.get(type(self))
-        if names is None:
-            names = _FLOAT_FIELDS[type(self)] = _fields_holding_floats(type(self))
+        # only the fields that can hold a float (worked out once per class), read in one
+        # call: an event is made for every outcome derived and every line decoded
+        read = _FLOAT_FIELDS.get(type(self))
+        if read is None:
+            read = _FLOAT_FIELDS[type(self)] = _float_reader(type(self))
+        names, values = read
+        for value in values(self):
+            if isinstance(value, float) and not math.isfinite(value):
+                break
+        else:
+            return  # (the commonest case: every number finite)
         for name in names:
             value = getattr(self, name)
             if isinstance(value, float) and not math.isfinite(value):
@@ -79,7 +87,15 @@ class NumericEvent(Event, frozen=True):
 
 
 #: event class -> the names of its fields that can hold a float (:func:`_fields_holding_floats`)
-_FLOAT_FIELDS: dict[type, tuple[str, ...]] = {}
+#: and a reader of their values, as a tuple
+_FLOAT_FIELDS: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
+
+
+def _float_reader(cls: type) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+    names = _fields_holding_floats(cls)
+    # attrgetter of one name gives the value, not a tuple: that name twice gives a pair
+    return names, operator.attrgetter(*names) if len(names) > 1 else \
+        operator.attrgetter(*names, *names) if names else (lambda _event: ())
 
 
 def _fields_holding_floats(cls: type) -> tuple[str, ...]:

@@ -62,8 +62,16 @@ NO_SNAPSHOTS = 2**62
 
 def _is_decided(fed: Event) -> bool:
     """Whether a fed event goes through ``Rules.decide`` (a decision or a chance event)."""
-    return (kind_of(type(fed).__name__) in ("decision", "chance")
-            or isinstance(fed, (Conceded, GameLossGiven, DrawGiven)))
+    cls = type(fed)
+    found = _DECIDED.get(cls)  # asked of every fed event: worked out once per type
+    if found is None:
+        found = _DECIDED[cls] = (kind_of(cls.__name__) in ("decision", "chance")
+                                 or issubclass(cls, (Conceded, GameLossGiven, DrawGiven)))
+    return found
+
+
+#: event type -> whether an event of it is decided (:func:`_is_decided`)
+_DECIDED: dict[type, bool] = {}
 
 
 class Divergence(DivergenceError):
@@ -194,9 +202,8 @@ class Replay:
 
     def _index(self, start: int, end: int) -> None:
         # only the events the game may address (Game.address_types): most start nothing
-        see, events, types = self.index.see, self.events, self.game.address_types
-        for seq in range(start, end + 1):
-            event = events[seq]
+        see, types = self.index.see, self.game.address_types
+        for seq, event in enumerate(self.events[start:end + 1], start):
             if type(event) in types:
                 see(seq, event)
 

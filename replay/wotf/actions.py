@@ -81,8 +81,8 @@ class TurnActions(Component):
 
         With an action left, drawing is legal (404.1, :meth:`_why_not_draw`): no candidate
         need be built to know it."""
-        if self._why_not_draw(seat) is None:
-            return True
+        if not self.state.players[seat].actions < 1:
+            return True  # drawing is legal (_why_not_draw's question, asked without its call)
         return next(self._candidate_actions(seat, any_one=True), None) is not None
 
     def _candidate_actions(self, seat: Seat, any_one: bool = False) -> Iterator[Event]:
@@ -254,7 +254,10 @@ class TurnActions(Component):
 
     def play_cost(self, seat: str, cid: str) -> int:
         """404.2 / Link: the cost, 1 less with a link of the card's orbital, never below 0."""
-        card = self.view.definition(cid)
+        return self._cost(seat, self.view.definition(cid))
+
+    def _cost(self, seat: str, card: Card) -> int:
+        """:meth:`play_cost` of a card whose definition is at hand."""
         cost = card.cost
         if card.orbital and card.orbital in self.view.links(seat):
             cost -= 1
@@ -262,7 +265,11 @@ class TurnActions(Component):
 
     def is_attuned_free(self, seat: Seat, cid: str) -> bool:
         """Attuned: spend no action if the requirement (if any) is met."""
-        need = self.view.definition(cid).attunement
+        return self._attuned_free(seat, self.view.definition(cid))
+
+    def _attuned_free(self, seat: Seat, card: Card) -> bool:
+        """:meth:`is_attuned_free` of a card whose definition is at hand."""
+        need = card.attunement
         if need is None:
             return False
         return need == "" or self.view.controls_matching(seat, need)
@@ -290,11 +297,11 @@ class TurnActions(Component):
         s = self.state
         if card.core and self.state.format != "prerelease" and card.orbital not in self.view.links(seat):
             return f"core card needs a {card.orbital} link (rule 404.2, Core)"
-        cost = self.play_cost(seat, cid)
+        cost = self._cost(seat, card)
         if cost > s.players[seat].energy:
             return (f"{card.name} costs {cost} energy and {seat} has "
                     f"{_num(s.players[seat].energy)} (rule 404.2)")
-        if s.players[seat].actions < 1 and not self.is_attuned_free(seat, cid):
+        if s.players[seat].actions < 1 and not self._attuned_free(seat, card):
             return "no actions left (rule 404.2: playing a card costs an action)"
         return None
 
@@ -346,8 +353,8 @@ class TurnActions(Component):
         """404.2: pay the cost (and an action unless attuned), then the card resolves."""
         p = self.state.players[seat]
         card = self.view.definition(play.card)
-        cost = self.play_cost(seat, play.card)
-        spends_action = not self.is_attuned_free(seat, play.card)
+        cost = self._cost(seat, card)
+        spends_action = not self._attuned_free(seat, card)
         self.emit(ResourcesChanged(seat, "play", energy=p.energy - cost,
                                    actions=p.actions - (1 if spends_action else 0)))
         self.emit(CardPlayed(seat, play.card, card.name, play.realm, cost, spends_action))

@@ -11,7 +11,7 @@ from typing import Literal
 
 from replay.prompts import Choose, Prompt
 from replay.wotf.bus import Occurrence
-from replay.wotf.effects import can_fly, fly
+from replay.wotf.effects import DONE, can_fly, fly
 from replay.wotf.events import (
     BattleResolved,
     BattleStarted,
@@ -21,7 +21,7 @@ from replay.wotf.events import (
     StoneSeized,
 )
 from replay.wotf.revisions import END_OF_BATTLE_BATCH_REVISION, RAGE_SACRIFICE_BATCH_REVISION
-from replay.wotf.state import GameState, Seat, other
+from replay.wotf.state import Seat, other
 from replay.wotf.table import Component, Flow
 from replay.wotf.trigger import Trigger
 
@@ -173,17 +173,17 @@ class Battles(Component):
         return list(order)
 
     def fly_at_end_of_turn(self) -> Flow:
-        """v1.2 Flying: the fliers scheduled this turn leave the stack and may fly now."""
-        fliers = _scheduled_fliers(self.state)
-        if fliers:
-            self.emit_stack(FlightsCleared(fliers))
-            seat = self.state.cards[fliers[0]].controller
-            yield from self._fly(fliers, seat)
+        """v1.2 Flying: the fliers scheduled this turn leave the stack and may fly now.
+        Asked at the end of every turn: with none scheduled, no procedure is started."""
+        stack = self.state.stack
+        if stack is None or not stack.fliers:
+            return DONE
+        return self._fly_scheduled(list(stack.fliers))
 
-
-def _scheduled_fliers(state: GameState) -> list[str]:
-    """v1.2 Flying: the attacking fliers on the stack, waiting for the end of the turn."""
-    return list(state.stack.fliers) if state.stack is not None else []
+    def _fly_scheduled(self, fliers: list[str]) -> Flow:
+        self.emit_stack(FlightsCleared(fliers))
+        seat = self.state.cards[fliers[0]].controller
+        yield from self._fly(fliers, seat)
 
 
 def _victor(ruleset: str, attack: int | float, attackers: int, defense: int | float,

@@ -90,9 +90,10 @@ class Card(BaseModel):
                 raise ValueError(f"link needs an orbital, got {match.group(2)!r}")
         return value
 
-    @property
+    @cached_property
     def has_unscripted_text(self) -> bool:
-        """Its rules text is not scripted: it is resolved by a manual prompt (``manual``)."""
+        """Its rules text is not scripted: it is resolved by a manual prompt (``manual``).
+        (Kept, like the facts below: asked of every card at every legal-option listing.)"""
         return self.manual
 
     @property
@@ -150,7 +151,7 @@ class Card(BaseModel):
             links.add(self.orbital)
         return frozenset(links)
 
-    @property
+    @cached_property
     def attunement(self) -> str | None:
         """``""`` for plain attuned, the requirement for ``attuned:X``, ``None`` if not attuned."""
         for keyword in self.keywords:
@@ -162,7 +163,8 @@ class Card(BaseModel):
 
 
 #: the facts of a definition :class:`Card` keeps once worked out (cached properties)
-_DEFINITION_FACTS = ("timings", "whenever_events", "stat_defining", "may_lower_power", "links")
+_DEFINITION_FACTS = ("timings", "whenever_events", "stat_defining", "may_lower_power", "links",
+                     "has_unscripted_text", "attunement")
 
 
 def _has_text_beyond_keywords(data: dict[str, Any]) -> bool:
@@ -470,22 +472,41 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-#: Recorded card sets already parsed, by their digest (checked against the definitions first):
-#: the matches of a corpus or a tournament record the same few sets, and parsing one is ~1 ms
-#: of pydantic validation, a twentieth of a match's re-derivation.  A database never changes,
-#: so a match sharing one with another is safe.  Bounded: the oldest is dropped first.
-_RECORDED: dict[str, CardDB] = {}
+#: Recorded card sets already parsed, by their digest (checked against the definitions first),
+#: with the canonical JSON the digest was worked out of: the matches of a corpus or a
+#: tournament record the same few sets, and parsing one is ~1 ms of pydantic validation, a
+#: twentieth of a match's re-derivation.  A match whose definitions encode to those very bytes
+#: has that digest (no SHA-256 worked out again: ~1% of a re-derivation).  A database never
+#: changes, so a match sharing one with another is safe.  Bounded: the oldest is dropped first.
+_RECORDED: dict[str, tuple[bytes, CardDB]] = {}
 _RECORDED_MAX = 64
 
 
-def _remember(digest: str, db: CardDB) -> CardDB:
+def _remember(digest: str, encoded: bytes, db: CardDB) -> CardDB:
     while len(_RECORDED) >= _RECORDED_MAX:
         try:
             _RECORDED.pop(next(iter(_RECORDED)), None)
         except (StopIteration, RuntimeError):  # another thread changed it meanwhile
             break
-    _RECORDED[digest] = db
+    _RECORDED[digest] = (encoded, db)
     return db
+
+
+def _recorded_cards(opened: MatchOpened, where: str) -> CardDB:
+    """The database of the definitions ``opened`` records, checked against their digest
+    (:func:`definitions_digest` of exactly these bytes: one already checked is not hashed
+    again)."""
+    encoded = msgspec.json.encode(opened.cards)
+    known = _RECORDED.get(opened.cards_digest)
+    if known is not None and known[0] == encoded:
+        return known[1]  # the same bytes, so the same digest: checked when it was remembered
+    digest = hashlib.sha256(encoded).hexdigest()
+    if digest != opened.cards_digest:
+        raise CardDataError(f"{where}: the recorded card definitions do not match their "
+                            f"digest (cards_digest): the file was altered")
+    known = _RECORDED.get(digest)  # (other bytes of this digest: only by a SHA-256 collision)
+    return known[1] if known is not None else \
+        _remember(digest, encoded, CardDB.from_definitions(opened.cards, where))
 
 
 def match_cards(opened: MatchOpened, pool: CardDB) -> CardDB:
@@ -493,14 +514,8 @@ def match_cards(opened: MatchOpened, pool: CardDB) -> CardDB:
     (checked against their digest), or -- for a file of schema ≤ 2, which recorded none --
     the pool's.  Every card either seat can use must be there."""
     where = f"match {opened.match_id}"
-    if opened.cards:
-        digest = definitions_digest(opened.cards)
-        if digest != opened.cards_digest:
-            raise CardDataError(f"{where}: the recorded card definitions do not match their "
-                                f"digest (cards_digest): the file was altered")
-        db = _RECORDED.get(digest) or _remember(digest, CardDB.from_definitions(opened.cards, where))
-    else:
-        db = pool  # a database never changes: sharing the pool is safe
+    # (a database never changes: sharing the pool is safe)
+    db = _recorded_cards(opened, where) if opened.cards else pool
     for info in opened.seats:
         for entry in (*info.deck, *info.archive):
             if entry.card not in db:

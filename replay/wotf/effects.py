@@ -271,18 +271,20 @@ class Effects(Component):
     def on_arrival_keywords(self, o: Occurrence) -> list[Trigger]:
         """Rage, Call, Symbiosis: on-arrival keywords of the arriving card."""
         triggers: list[Trigger] = []
-        if not self.view.may_have_keyword(o.card, ON_ARRIVAL):
+        cid = o.card
+        if not self.view.may_have_keyword(cid, ON_ARRIVAL):
             return triggers  # none of them in force on it
         for ability in ON_ARRIVAL:
-            triggers += self.triggers_of(o.card, ability, o.realm)
+            triggers += self.triggers_of(cid, ability, o.realm)
         return triggers
 
     def guardians(self, o: Occurrence) -> list[Trigger]:
         """Guardian: an enemy Wonder moving into or arriving in this realm gives this +2 this
         round."""
-        if not self.view.is_wonder(o.card):
+        cid = o.card
+        if not self.view.is_wonder(cid):
             return []
-        seat = self.state.cards[o.card].controller
+        seat = self.state.cards[cid].controller
         triggers: list[Trigger] = []
         for g in self.view.in_realm(o.place, other(seat)):
             if self.view.may_have_keyword(g.id, _GUARDIAN) and self.view.is_wonder(g.id):

@@ -47,6 +47,7 @@ class View:
         # the cards in The World (world), until a card changes area: one box, shared with the
         # base view (without_statics), which forgets it together with this view (touch)
         self._world: list[list[CardState] | None] = [None]
+        self._card_positions: tuple[int, dict[str, int]] | None = None  # (_positions)
         self._static_sources: list | None = None
         self._static_ops: frozenset[str] | None = None  # the effects of the sources' abilities
         self._last_turn_read: bool | None = None  # whether a source's condition reads it
@@ -104,15 +105,53 @@ class View:
         # (counters, effects, area: not in _KEEPS_CARDS), until a card changes area
         self._stable_power: bool | None = None
 
-    def touch(self, keeps_sources: bool = False) -> None:
+    def touch(self, keeps_sources: bool = False, moved: str | None = None) -> None:
         """Forget cached facts: call whenever a card changes area (the engine's ``move``).
 
         ``keeps_sources``: the change is a move of a card that was no static source
         (:meth:`may_be_static_source`, asked before the move): the static abilities on
         cards in The World, and what is worked out of them alone, stand (the table itself
-        does not: its targets and conditions may read where the card is)."""
+        does not: its targets and conditions may read where the card is).  ``moved``: the
+        change moved this card alone (a ``CardMoved`` of it): the cards in The World are
+        those known before, with it added or taken out (:meth:`_world_after`)."""
+        self._world[0] = self._world_after(moved) if moved is not None else None
+        self._touch(keeps_sources)
+
+    def _world_after(self, cid: str) -> list[CardState] | None:
+        """The cards in The World once ``cid`` alone changed area, from those known before it
+        (``None`` when none are: worked out when asked): ``cid`` in or out as its area now
+        says, in the state's card order -- not a scan of every card of the match (a move in
+        or out of The World is a few hundred a match; The World holds a few of ~130 cards)."""
+        before = self._world[0]
+        if before is None:
+            return None
+        c = self.s.cards[cid]
+        was_in = c in before  # (card states are equal only to themselves: ids differ)
+        if was_in == (c.zone == "world"):
+            return before  # (the same cards: moved within The World, or outside it)
+        if was_in:
+            return [x for x in before if x is not c]
+        position = self._positions()
+        at = position[cid]
+        found = list(before)
+        index = 0
+        while index < len(found) and position[found[index].id] < at:
+            index += 1
+        found.insert(index, c)
+        return found
+
+    def _positions(self) -> dict[str, int]:
+        """Each card's place in the state's card table (the order of :meth:`world`): kept
+        while the table holds as many cards (a card is only ever added to it, at its end)."""
+        kept = self._card_positions
+        if kept is None or kept[0] != len(self.s.cards):
+            kept = self._card_positions = (len(self.s.cards),
+                                           {cid: n for n, cid in enumerate(self.s.cards)})
+        return kept[1]
+
+    def _touch(self, keeps_sources: bool) -> None:
+        """:meth:`touch` but for the cards in The World (this view's and its base's box)."""
         self.generation += 1
-        self._world[0] = None
         if not keeps_sources:
             self._static_sources = None
             self._static_ops = None
@@ -129,7 +168,7 @@ class View:
         self.settled_generation += 1
         self._forget()
         if self._base is not None:
-            self._base.touch(keeps_sources)
+            self._base._touch(keeps_sources)
 
     def changed(self, kind: type | None = None) -> None:
         """Forget the static-ability table and the links: call after any change of the state
@@ -142,8 +181,12 @@ class View:
         if kind is None or kind not in _KEEPS_CARDS or self._stable_power is not True:
             self.settled_generation += 1
         self._forget(kind)
-        if self._base is not None:
-            self._base._forget(kind)
+        base = self._base
+        if base is not None:
+            if kind is not None and kind in _KEEPS_CARDS:
+                base._powers.clear()  # all the base's _forget does then: it consults no statics
+            else:
+                base._forget(kind)
 
     def effects_changed(self) -> None:
         """Forget what a change of cards' effects (or equipment) may change: all that

@@ -88,10 +88,14 @@ class Scripts(Component):
         Play, On Harvest, battle steps).  A spell's On Play is not a trigger of its being
         played: it is the spell's effect, resolved after (:meth:`Movement.resolve_play`)."""
         def handler(o: Occurrence) -> list[Trigger]:
-            assert o.subject is not None
-            if timing == "play" and self.view.definition(o.subject).type == "spell":
+            subject = o.subject
+            assert subject is not None
+            view = self.view
+            if not view.may_have_timing(subject, timing):
+                return []  # (scripted_triggers' own first question, asked without its call)
+            if timing == "play" and view.definition(subject).type == "spell":
                 return []
-            return self.scripted_triggers(o.subject, timing, o.realm)
+            return self.scripted_triggers(subject, timing, o.realm)
         return handler
 
     def in_world(self, timing: str) -> Handler:
@@ -102,10 +106,14 @@ class Scripts(Component):
         """"Whenever …" abilities this game event sets off (only if its subject is a Wonder
         when ``of_wonders``: attacking and defending are done by Wonders, 404.3.1)."""
         def handler(o: Occurrence) -> list[Trigger]:
-            assert o.subject is not None
-            if of_wonders and not self.view.is_wonder(o.subject):
+            subject = o.subject
+            assert subject is not None
+            view = self.view
+            if not view.reactors(event) and event not in view.counted_events():
+                return []  # no card reacts to it, none counts it: whatever the subject is
+            if of_wonders and not view.is_wonder(subject):
                 return []
-            return self.event_triggers(event, o.subject, o.by, o.realm)
+            return self.event_triggers(event, subject, o.by, o.realm)
         return handler
 
     def world_triggers(self, when: str) -> list[Trigger]:

@@ -161,6 +161,40 @@ def test_a_recorded_card_set_is_parsed_once_and_an_altered_one_is_still_refused(
         GAME.match_cards(altered, pool)
 
 
+def test_a_kept_card_set_is_not_hashed_again_but_other_bytes_are(monkeypatch):
+    """A match whose recorded definitions encode to the bytes of a kept set has its digest:
+    no SHA-256 worked out again.  The same definitions with their keys in another order are
+    other bytes, so another digest: refused, as before the set was kept."""
+    import hashlib
+
+    import msgspec
+
+    from ledger.events import MatchOpened, SeatInfo
+    from replay.wotf import cards as cards_module
+    from replay.wotf.game import GAME
+
+    pool = default_cards()
+    deck = load_decks(db=pool)[1]
+    seats = [SeatInfo(seat, "P", deck.name, deck.entries(), deck.archive_entries())
+             for seat in ("A", "B")]
+    opened = GAME.complete_opened(MatchOpened(match_id="h-1", ruleset="1.3.2", seats=seats,
+                                              game="wotf"), pool)
+    GAME.match_cards(opened, pool)
+    hashed, sha256 = [], hashlib.sha256
+
+    def counting(data: bytes):
+        hashed.append(data)
+        return sha256(data)
+    monkeypatch.setattr(cards_module.hashlib, "sha256", counting)
+    GAME.match_cards(msgspec.structs.replace(opened, match_id="h-2"), pool)
+    assert hashed == []
+    reordered = [dict(reversed(list(d.items()))) for d in opened.cards]
+    assert reordered == opened.cards  # equal as values, other bytes
+    with pytest.raises(CardDataError, match="do not match their digest"):
+        GAME.match_cards(msgspec.structs.replace(opened, cards=reordered), pool)
+    assert len(hashed) == 1
+
+
 def _facts_worked_out(card) -> tuple:
     """A definition's facts worked out afresh from its fields (what the kept ones must equal)."""
     defining = tuple(a for a in card.abilities if a.when == "static" and a.all_zones)

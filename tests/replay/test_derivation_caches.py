@@ -116,6 +116,9 @@ def check_shortcuts(engine: Engine, event) -> None:
     """Every shortcut against the full computation, on the state after ``event``."""
     check_card_facts(engine, event)
     view, fresh = engine.view, View(engine.state, engine.view.db)
+    # the cards in The World, kept across a move by adding or taking out the card moved
+    assert [id(c) for c in view.world()] == [id(c) for c in fresh.world()], (
+        f"after {event}: stale cards in The World")
     for c in view.world():
         if view.is_wonder(c.id) and not view.can_have_negative_power(c.id):
             # nothing lowers it: its power is its printed base (a growth land's count of
@@ -260,6 +263,8 @@ def check_settling(engine: Engine) -> None:
         yield from settle()
         assert not needed or len(engine.out) > before, "settling was skipped but was needed"
     engine._effects.settle = checked  # type: ignore[method-assign]
+    # the engine's own word, bound to the component's method when it was made (Engine.__init__)
+    engine.settle = checked  # type: ignore[method-assign]
 
 
 def _play_checked(a: int, b: int, seed: int, ruleset: str) -> None:
@@ -661,10 +666,10 @@ def test_a_move_of_a_card_with_no_static_ability_keeps_the_static_sources(monkey
     kept = 0
     touch = View.touch
 
-    def counting(self, keeps_sources=False):
+    def counting(self, keeps_sources=False, moved=None):
         nonlocal kept
         kept += keeps_sources
-        touch(self, keeps_sources)
+        touch(self, keeps_sources, moved)
     monkeypatch.setattr(View, "touch", counting)
     for seed in range(3):
         for ruleset in ("1.3.2", "1.2"):
@@ -731,3 +736,24 @@ def test_name_facts_shared_between_matches_are_those_each_works_out_alone(monkey
         assert alone._events_reacted_to() == reacted
         assert {w: alone._names_with_timing(w) for w in timings} == names
         assert any(names.values())
+
+
+def test_the_world_kept_across_moves_is_checked_and_a_stale_one_caught(monkeypatch):
+    # A move of one card keeps the cards in The World known before it, with that card added
+    # or taken out (View._world_after), instead of a scan of every card; the check after
+    # every event compares them with a fresh view's scan.
+    kept = 0
+    world_after = View._world_after
+
+    def counting(self, cid):
+        nonlocal kept
+        found = world_after(self, cid)
+        kept += found is not None
+        return found
+    monkeypatch.setattr(View, "_world_after", counting)
+    _play_checked(0, 2, 0, "1.3.2")
+    assert kept > 20  # the shortcut is taken, and found right every time
+    # Were the cards known before the move kept as they were, an arrival would be missed.
+    monkeypatch.setattr(View, "_world_after", lambda self, cid: self._world[0])
+    with pytest.raises(AssertionError, match="stale cards in The World"):
+        _play_checked(0, 2, 0, "1.3.2")
