@@ -22,7 +22,7 @@ import pytest
 
 from ledger.store import same_version
 from ledger.stores import open_store
-from tests.ledger.contract.matches import notes, opened
+from tests.security.pg_lines import edit_seq_1, with_a_match
 
 BLIND_FUNCTION = """
 CREATE OR REPLACE FUNCTION wonders_events_edited() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -44,27 +44,7 @@ CREATE RULE keep_the_count AS ON UPDATE TO wonders_matches
 
 @pytest.fixture
 def store_url(pg_url) -> str:
-    with open_store(pg_url) as store:
-        store.create(opened("m-1"))
-        store.append("m-1", notes(3), 1)
-    return pg_url
-
-
-def _edit_seq_1(conn) -> bool:
-    """Edit a line; whether the edit went through (the count refuses an edit it sees it could
-    not count: a trigger or a rule on ``wonders_matches`` skipped its update)."""
-    line = bytes(conn.execute("SELECT line FROM wonders_events WHERE match_id = 'm-1' "
-                              "AND seq = 1").fetchone()[0])
-    try:
-        conn.execute("UPDATE wonders_events SET line = %s WHERE match_id = 'm-1' AND seq = 1",
-                     [line.replace(b'"n0"', b'"m0"')])
-    except psycopg.Error as exc:
-        assert "wonders_matches" in str(exc), exc  # refused by the count, not by chance
-        edited = bytes(conn.execute("SELECT line FROM wonders_events WHERE match_id = 'm-1' "
-                                    "AND seq = 1").fetchone()[0])
-        assert edited == line  # nothing changed
-        return False
-    return True
+    return with_a_match(pg_url)
 
 
 @pytest.mark.parametrize("blinding", [BLIND_FUNCTION, SKIP_THE_COUNT, SKIP_BY_A_RULE],
@@ -75,7 +55,7 @@ def test_a_line_edited_while_the_count_is_blind_moves_the_version(store_url, bli
     with open_store(store_url) as store:  # opened after, as the next ingest opens it
         before = store.versions()["m-1"]
         with psycopg.connect(store_url, autocommit=True) as conn:
-            edited = _edit_seq_1(conn)
+            edited = edit_seq_1(conn)
         after = store.versions()["m-1"]
     assert not edited or not same_version(before, after), (before, after)
 
@@ -93,7 +73,7 @@ def test_the_count_as_made_still_vouches(store_url):
             assert first is not None and again.versions()["m-1"] == first
         assert store.versions()["m-1"] == first
         with psycopg.connect(store_url, autocommit=True) as conn:
-            assert _edit_seq_1(conn)
+            assert edit_seq_1(conn)
         now = store.versions()["m-1"]
         assert now is not None and not same_version(first, now)
 
@@ -136,7 +116,7 @@ def test_a_line_edited_by_a_role_a_policy_keeps_from_the_count_moves_the_version
     with open_store(store_url) as store:
         before = store.versions()["m-1"]
         with psycopg.connect(editor, autocommit=True) as conn:
-            edited = _edit_seq_1(conn)
+            edited = edit_seq_1(conn)
         after = store.versions()["m-1"]
     assert not edited or not same_version(before, after), (before, after)
 
@@ -156,7 +136,7 @@ def test_a_line_edited_from_a_session_whose_search_path_hides_format_moves_the_v
         before = store.versions()["m-1"]
         with psycopg.connect(store_url, autocommit=True) as conn:
             conn.execute(f"SET search_path = {evil}, pg_catalog, {schema}")
-            assert _edit_seq_1(conn)
+            assert edit_seq_1(conn)
         after = store.versions()["m-1"]
     assert not same_version(before, after), (before, after)
 

@@ -27,35 +27,23 @@ import pytest
 
 from ledger.store import same_version
 from ledger.stores import open_store
-from tests.ledger.contract.matches import notes, opened
+from tests.security.pg_lines import edited_line_1, with_a_match
 
 
 @pytest.fixture
 def store_url(pg_url) -> str:
-    with open_store(pg_url) as store:
-        store.create(opened("m-1"))
-        store.append("m-1", notes(3), 1)
-        store.create(opened("m-2"))
-    return pg_url
-
-
-def _edited_line(conn) -> bytes:
-    line = bytes(conn.execute("SELECT line FROM wonders_events WHERE match_id = 'm-1' "
-                              "AND seq = 1").fetchone()[0])
-    edited = line.replace(b'"n0"', b'"m0"')
-    assert edited != line
-    return edited
+    return with_a_match(pg_url, "m-2")
 
 
 def _update(conn) -> None:
     conn.execute("UPDATE wonders_events SET line = %s WHERE match_id = 'm-1' AND seq = 1",
-                 [_edited_line(conn)])
+                 [edited_line_1(conn)])
 
 
 def _rewrite(conn) -> None:
     conn.execute("ALTER TABLE wonders_events ALTER COLUMN line TYPE bytea USING CASE WHEN "
                  "match_id = 'm-1' AND seq = 1 THEN %s::bytea ELSE line END"
-                 .replace("%s", "'\\x" + _edited_line(conn).hex() + "'"))
+                 .replace("%s", "'\\x" + edited_line_1(conn).hex() + "'"))
 
 
 def _skipping_trigger(conn) -> None:

@@ -15,24 +15,15 @@ import pytest
 from ledger.pgstore import PgStore
 from ledger.store import same_version
 from ledger.stores import open_store
-from tests.ledger.contract.matches import notes, opened
+from tests.ledger.contract.matches import opened
+from tests.security.pg_lines import edit_seq_1, with_a_match
 
 TRIGGERS = ("wonders_events_updated", "wonders_events_deleted", "wonders_events_truncated")
 
 
 @pytest.fixture
 def store_url(pg_url) -> str:
-    with open_store(pg_url) as store:
-        store.create(opened("m-1"))
-        store.append("m-1", notes(3), 1)
-    return pg_url
-
-
-def _edit_seq_1(conn) -> None:
-    line = bytes(conn.execute("SELECT line FROM wonders_events WHERE match_id = 'm-1' "
-                              "AND seq = 1").fetchone()[0])
-    conn.execute("UPDATE wonders_events SET line = %s WHERE match_id = 'm-1' AND seq = 1",
-                 [line.replace(b'"n0"', b'"m0"')])
+    return with_a_match(pg_url)
 
 
 def _switch(conn, how: str) -> None:
@@ -47,7 +38,7 @@ def test_a_line_edited_while_the_count_was_off_moves_the_version(store_url):
         with psycopg.connect(store_url, autocommit=True) as conn:
             _switch(conn, "DISABLE")
             assert store.versions() == {"m-1": None}  # the count is off: nothing vouched
-            _edit_seq_1(conn)
+            assert edit_seq_1(conn)
             _switch(conn, "ENABLE ALWAYS")
         now = store.versions()["m-1"]
         assert now is not None and not same_version(first, now)
@@ -66,7 +57,7 @@ def test_an_edit_from_a_replica_session_is_counted(postgres_cluster, store_url):
         first = store.versions()["m-1"]
         with psycopg.connect(store_url, autocommit=True) as conn:  # the cluster's superuser
             conn.execute("SET session_replication_role = replica")
-            _edit_seq_1(conn)
+            assert edit_seq_1(conn)
         now = store.versions()["m-1"]
         assert now is not None and not same_version(first, now)
         assert now.split(":")[2] == "1"  # the edit counted
