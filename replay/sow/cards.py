@@ -127,6 +127,11 @@ class CardPool:
             if card.name in self._cards:
                 raise CardDataError(f"card {card.name!r} is defined twice")
             self._cards[card.name] = card
+        abilities = [a for card in self._cards.values() for a in card.abilities]
+        #: the effects of the pool's static abilities, and the triggers (``when``) of its
+        #: triggered ones: a question about any other is answered without a look at the cards
+        self.static_effects = frozenset(a.effect for a in abilities if a.kind == "static")
+        self.trigger_whens = frozenset(a.when for a in abilities if a.kind == "triggered")
 
     def __contains__(self, name: object) -> bool:
         return name in self._cards

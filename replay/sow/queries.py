@@ -34,6 +34,8 @@ class View:
         return [c for c in self.state.cards.values() if c.owner == seat and c.area in IN_PLAY]
 
     def statics(self, seat: Seat, effect: str) -> int:
+        if effect not in self.cards.static_effects:
+            return 0  # no card of the pool has a static ability of this effect
         total = 0
         kept = self._static_amounts
         for c in self.state.cards.values():
@@ -124,6 +126,8 @@ class View:
     def triggered(self, seat: Seat, when: str) -> list[tuple[str, Ability]]:
         """``seat``'s in-play abilities triggered by ``when``, in card order."""
         found: list[tuple[str, Ability]] = []
+        if when not in self.cards.trigger_whens:
+            return found  # no card of the pool has an ability triggered by ``when``
         kept = self._triggers
         for c in self.state.cards.values():
             if c.owner == seat and c.area in IN_PLAY:  # in_play(seat), no list made

@@ -1,7 +1,8 @@
 """What re-deriving a State of Wonder match does not do (issue 19, speed): work counted, never
 timed.  A replay checks each recorded decision by itself and never lists a prompt's options
 (``Flow.ask_listing``), while whoever reads the prompt gets the same options as before, and the
-check answers exactly as the listed options do."""
+check answers exactly as the listed options do; a question about a static or triggered
+ability no card of the pool has reads no card."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 from ledger.events import Event
 from replay.errors import IllegalDecisionError
 from replay.replayer import NO_SNAPSHOTS, Replay
+from replay.sow.cards import Card, CardPool
 from replay.sow.engine import Engine
 from replay.sow.events import (
     ActivationChosen,
@@ -24,8 +26,10 @@ from replay.sow.events import (
     PlayChosen,
     StrikeChosen,
 )
+from replay.sow.queries import View
 from replay.sow.simulate import inputs, rederive
 from tests.replay.sow.helpers import played, pool
+from tests.replay.sow.positions import position
 
 MATCHES = [(3, ("greedy", "greedy")), (8, ("greedy", "random")), (14, ("random", "random"))]
 
@@ -123,3 +127,31 @@ def test_the_check_answers_as_the_listed_options_do(seed: int, bots: tuple[str, 
             assert msgspec.json.encode(engine.state) == before and engine.prompt == prompt
         engine.decide(event)
     assert asked > 10
+
+
+class CountingPool(CardPool):
+    """A pool that counts how many cards are looked up in it."""
+
+    looked = 0
+
+    def __getitem__(self, name: str) -> Card:
+        self.looked += 1
+        return super().__getitem__(name)
+
+
+def test_abilities_no_card_of_the_pool_has_are_not_looked_for() -> None:
+    """A position with units and buildings in play; the pool has no "health_bonus" static and
+    no "end_of_turn" trigger: asking for them reads no card (rules: "Static Abilities are
+    always on ... as long as the source of the ability is in play")."""
+    state, cards = position({"turn": "A", "cards": [
+        {"id": "a1", "card": "Militia", "area": "units"},
+        {"id": "a2", "card": "Farm", "area": "buildings"},
+        {"id": "b1", "card": "Raider", "area": "units"}]}, "statics")
+    lacking = CountingPool(c for c in (cards[n] for n in cards.names())
+                           if not any(a.effect == "health_bonus" or a.when == "end_of_turn"
+                                      for a in c.abilities))
+    view = View(state, lacking)
+    assert view.statics("A", "health_bonus") == 0 and view.triggered("A", "end_of_turn") == []
+    assert lacking.looked == 0
+    # a static the pool has is still summed over the cards in play (here: none gives any)
+    assert view.statics("A", "attack_bonus") == 0 and lacking.looked > 0
