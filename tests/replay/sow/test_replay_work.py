@@ -2,7 +2,8 @@
 timed.  A replay checks each recorded decision by itself and never lists a prompt's options
 (``Flow.ask_listing``), while whoever reads the prompt gets the same options as before, and the
 check answers exactly as the listed options do; a question about a static or triggered
-ability no card of the pool has reads no card."""
+ability no card of the pool has reads no card; matches of the same recorded cards share one
+pool."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 from ledger.events import Event
 from replay.errors import IllegalDecisionError
 from replay.replayer import NO_SNAPSHOTS, Replay
+from replay.sow import GAME
 from replay.sow.cards import Card, CardPool
 from replay.sow.engine import Engine
 from replay.sow.events import (
@@ -27,8 +29,8 @@ from replay.sow.events import (
     StrikeChosen,
 )
 from replay.sow.queries import View
-from replay.sow.simulate import inputs, rederive
-from tests.replay.sow.helpers import played, pool
+from replay.sow.simulate import inputs, open_match, rederive
+from tests.replay.sow.helpers import deck_pair, played, pool
 from tests.replay.sow.positions import position
 
 MATCHES = [(3, ("greedy", "greedy")), (8, ("greedy", "random")), (14, ("random", "random"))]
@@ -155,3 +157,12 @@ def test_abilities_no_card_of_the_pool_has_are_not_looked_for() -> None:
     assert lacking.looked == 0
     # a static the pool has is still summed over the cards in play (here: none gives any)
     assert view.statics("A", "attack_bonus") == 0 and lacking.looked > 0
+
+
+def test_matches_of_the_same_cards_share_one_pool() -> None:
+    first = open_match("m-1", deck_pair(3), pool())
+    second = open_match("m-2", deck_pair(3), pool())
+    assert first.cards_digest == second.cards_digest
+    assert GAME.match_cards(first, pool()) is GAME.match_cards(second, pool())
+    other = open_match("m-3", deck_pair(4), pool())
+    assert GAME.match_cards(other, pool()) is not GAME.match_cards(first, pool())
