@@ -14,7 +14,7 @@ import msgspec
 import pytest
 
 from ledger.events import Event
-from replay.errors import IllegalDecisionError
+from replay.errors import CardDataError, IllegalDecisionError
 from replay.replayer import NO_SNAPSHOTS, Replay
 from replay.sow import GAME
 from replay.sow.cards import Card, CardPool
@@ -166,3 +166,13 @@ def test_matches_of_the_same_cards_share_one_pool() -> None:
     assert GAME.match_cards(first, pool()) is GAME.match_cards(second, pool())
     other = open_match("m-3", deck_pair(4), pool())
     assert GAME.match_cards(other, pool()) is not GAME.match_cards(first, pool())
+
+
+def test_a_card_the_pool_does_not_have_is_still_refused_by_name() -> None:
+    """``View.card`` reads the pool's definitions by name; a name the pool lacks is the pool's
+    one-line error, not a ``KeyError``."""
+    state, cards = position({"turn": "A", "cards": [
+        {"id": "a1", "card": "Militia", "area": "units"}]}, "unknown")
+    state.cards["a1"].name = "Nope"
+    with pytest.raises(CardDataError, match="unknown card 'Nope'"):
+        View(state, cards).card("a1")
