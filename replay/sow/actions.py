@@ -10,6 +10,9 @@ cost" -- gold and/or exhausting the card, before the semicolon.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from functools import partial
+
 from ledger.events import Event
 from replay.prompts import Prompt
 from replay.sow.abilities import Effects
@@ -28,6 +31,8 @@ from replay.sow.state import IN_PLAY, Seat
 PLAY_RULE = "\"You must pay this cost if you wish to play the card\""
 HAND_RULE = ("\"They put their deck into the Culture Area and can play any card from this area\"; "
              "the Wonder area's card \"can be played as if it was in the player's Culture Area\"")
+#: where a card is played from
+HAND_AREAS = ("culture", "wonder_area")
 ACTIVATE_RULE = ("\"Activated abilities can only be activated during the Main Phase and all "
                  "activated abilities have a cost\"")
 
@@ -36,17 +41,33 @@ class Actions(Effects):
     """The turn player's Main Phase options and what they do."""
 
     def main_options(self, seat: Seat) -> list[Event]:
-        plays: list[Event] = [PlayChosen(seat, c.id)
-                              for c in self.state.owned(seat, "culture", "wonder_area")
-                              if self.why_not_play(seat, c.id) is None]
-        uses: list[Event] = [ActivationChosen(seat, c.id, a.id)
-                             for c in self.view.in_play(seat) for a in self.view.card(c.id).abilities
-                             if a.kind == "activated" and self.why_not_activate(seat, c.id, a.id) is None]
-        return [*plays, *uses, MainPassed(seat)]
+        plays: list[Event] = [PlayChosen(seat, cid) for cid in self.playable(seat)]
+        return [*plays, *self.activations(seat), MainPassed(seat)]
+
+    def playable(self, seat: Seat) -> Iterator[str]:
+        """The cards ``seat`` may play now, in card order: exactly those ``why_not_play``
+        finds nothing against (its reasons are worded only for a refusal)."""
+        gold, cards = self.state.players[seat].gold, self.cards
+        for c in self.state.cards.values():
+            if c.owner == seat and c.area in HAND_AREAS and cards[c.name].cost <= gold:
+                yield c.id
+
+    def activations(self, seat: Seat) -> Iterator[Event]:
+        """The abilities ``seat`` may activate now, in card and printed order."""
+        for c in self.view.in_play(seat):
+            for a in self.view.card(c.id).abilities:
+                if a.kind == "activated" and self.why_not_activate(seat, c.id, a.id) is None:
+                    yield ActivationChosen(seat, c.id, a.id)
+
+    def only_main_option(self, seat: Seat) -> Event | None:
+        """``MainPassed`` when it is the only legal Main Phase decision, else ``None``."""
+        if next(self.playable(seat), None) is None and next(self.activations(seat), None) is None:
+            return MainPassed(seat)
+        return None
 
     def why_not_play(self, seat: Seat, cid: str) -> str | None:
         c = self.state.cards.get(cid)
-        if c is None or c.owner != seat or c.area not in ("culture", "wonder_area"):
+        if c is None or c.owner != seat or c.area not in HAND_AREAS:
             return f"{cid} is not a card in your Culture or Wonder area ({HAND_RULE})"
         cost = self.view.card(cid).cost
         if cost > self.state.players[seat].gold:
@@ -85,8 +106,9 @@ class Actions(Effects):
         """"When a player no longer can activate any abilities or play any cards or does not
         wish to do so, the Main Phase ends and the Combat Phase begins.\""""
         while True:
-            decision = yield from self.ask(Prompt(seat, "turn", options=self.main_options(seat),
-                                                  text="play a card, activate an ability or pass"))
+            decision = yield from self.ask_listing(
+                Prompt(seat, "turn", text="play a card, activate an ability or pass"),
+                partial(self.main_options, seat), self.only_main_option(seat))
             if isinstance(decision, MainPassed):
                 return
             if isinstance(decision, PlayChosen):

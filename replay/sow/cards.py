@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal
 
 import msgspec
@@ -129,6 +130,13 @@ class CardPool:
             if card.name in self._cards:
                 raise CardDataError(f"card {card.name!r} is defined twice")
             self._cards[card.name] = card
+        #: the definitions by name, read only (a lookup without ``__getitem__``'s call)
+        self.by_name: Mapping[str, Card] = MappingProxyType(self._cards)
+        abilities = [a for card in self._cards.values() for a in card.abilities]
+        #: the effects of the pool's static abilities, and the triggers (``when``) of its
+        #: triggered ones: a question about any other is answered without a look at the cards
+        self.static_effects = frozenset(a.effect for a in abilities if a.kind == "static")
+        self.trigger_whens = frozenset(a.when for a in abilities if a.kind == "triggered")
 
     def __contains__(self, name: object) -> bool:
         return name in self._cards

@@ -7,6 +7,8 @@ it implements; the gaps the text leaves are ruled in docs/rulings-sow.md (R4-R8)
 
 from __future__ import annotations
 
+from functools import partial
+
 from ledger.events import Event, as_seat
 from replay.prompts import Choose, Prompt
 from replay.sow.actions import Actions
@@ -178,21 +180,48 @@ class Combat(Actions):
                             for t in self.view.siege_targets(b.defender)]
         return options
 
+    def tactic_count(self, seat: Seat) -> int:
+        """How many decisions ``tactic_options`` lists for ``seat`` (without listing them)."""
+        b = self.battle()
+        mine = self.unassigned(seat)
+        if not mine:
+            return 0
+        each = len(self.unassigned(other(seat))) + len(b.combats)
+        if b.step == "siege" and seat == b.attacker:
+            each += len(self.view.siege_targets(b.defender))
+        return len(mine) * each
+
+    def is_tactic(self, seat: Seat, decision: Event) -> bool:
+        """Whether ``tactic_options(seat)`` lists ``decision`` (without listing them)."""
+        if not isinstance(decision, (LockChosen, JoinChosen, StrikeChosen)):
+            return False
+        b = self.battle()
+        if decision.seat != seat or decision.unit not in self.unassigned(seat):
+            return False
+        if isinstance(decision, LockChosen):
+            return decision.enemy in self.unassigned(other(seat))
+        if isinstance(decision, JoinChosen):
+            return decision.combat in range(len(b.combats))
+        return (b.step == "siege" and seat == b.attacker
+                and decision.target in self.view.siege_targets(b.defender))
+
     def tactics(self, turn: Seat, siege: bool) -> Steps:
         """"The players alternate locking units into combat until there are no more
         unassigned units left" (a player with nothing left to assign is skipped, R17).  Who
         assigns next is kept in the state (``Battle.actor``)."""
         while True:
             actor = self.battle().actor or turn
-            options = self.tactic_options(actor)
-            if not options:
+            count = self.tactic_count(actor)
+            if not count:
                 actor = other(actor)
-                options = self.tactic_options(actor)
-                if not options:
+                count = self.tactic_count(actor)
+                if not count:
                     return
-            decision = yield from self.ask(Prompt(actor, "tactics", options=options,
-                                                  text="lock a unit, join a combat"
-                                                  + (" or attack a structure" if siege else "")))
+            decision = yield from self.ask_listing(
+                Prompt(actor, "tactics", text="lock a unit, join a combat"
+                       + (" or attack a structure" if siege else "")),
+                partial(self.tactic_options, actor),
+                self.tactic_options(actor)[0] if count == 1 else None)
             self.apply_tactic(decision)
 
     def apply_tactic(self, decision: Event) -> None:

@@ -92,8 +92,10 @@ class Engine(Combat):
         vars(self).clear()
 
     def check(self, decision: Event) -> str | None:
-        """Why ``decision`` is illegal now (``None`` if it is legal); never changes state."""
-        prompt = self.prompt
+        """Why ``decision`` is illegal now (``None`` if it is legal); never changes state.  A
+        decision at a prompt that lists decisions is checked by itself, not looked up in the
+        list: the list is made only for whoever reads it (``Flow.ask_listing``)."""
+        prompt = self._prompt
         if self.state.over or prompt is None:
             return "the match is over"
         if isinstance(decision, (Conceded, GameLossGiven)):
@@ -106,9 +108,9 @@ class Engine(Combat):
         if seat != prompt.seat:
             return TURN_RULE.format(seat=prompt.seat, kind=prompt.kind, other=seat)
         if prompt.kind == "turn":
-            return None if decision in prompt.options else self.why_not_main(seat, decision)
+            return self.why_not_main(seat, decision)
         if prompt.kind == "tactics":
-            return None if decision in prompt.options else self.why_not_tactic(decision)
+            return None if self.is_tactic(seat, decision) else self.why_not_tactic(decision)
         if not isinstance(decision, Picked) or decision.kind != prompt.kind:
             return (f"the pending prompt is {prompt.kind!r}: answer it with "
                     f"Picked(kind={prompt.kind!r})")
@@ -138,8 +140,9 @@ class Engine(Combat):
 
     def _advance(self, decision: Any) -> None:
         assert self._flow is not None
+        self._unlisted = None  # the next prompt's options, if it leaves them to be listed
         try:
-            self.prompt = self._flow.send(decision)
+            self._prompt = self._flow.send(decision)
         except StopIteration:
             self.prompt, self._flow = None, None
 

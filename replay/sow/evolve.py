@@ -41,8 +41,16 @@ def _first(s: SowState, e: ev.FirstPlayerDetermined) -> None:
     s.first = e.seat
 
 
-def _gold(s: SowState, seat: Seat, delta: int) -> None:
-    s.players[seat].gold += delta
+def _phase(s: SowState, e: ev.PhaseBegan) -> None:
+    s.phase = e.phase
+
+
+def _gained(s: SowState, e: ev.GoldGained) -> None:
+    s.players[e.seat].gold += e.amount
+
+
+def _spent(s: SowState, e: ev.GoldSpent) -> None:
+    s.players[e.seat].gold -= e.amount
 
 
 def _put_into_play(s: SowState, e: ev.CardPutIntoPlay) -> None:
@@ -178,9 +186,9 @@ HANDLERS: dict[type, Handler] = {
     ev.CultureOrdered: _ordered,
     ev.FirstPlayerDetermined: _first,
     ev.TurnBegan: _turn_began,
-    ev.PhaseBegan: lambda s, e: setattr(s, "phase", e.phase),
-    ev.GoldGained: lambda s, e: _gold(s, e.seat, e.amount),
-    ev.GoldSpent: lambda s, e: _gold(s, e.seat, -e.amount),
+    ev.PhaseBegan: _phase,
+    ev.GoldGained: _gained,
+    ev.GoldSpent: _spent,
     ev.CardPutIntoPlay: _put_into_play,
     ev.Exhausted: _exhausted,
     ev.StructureAttacked: _struck,

@@ -4,13 +4,18 @@
 :mod:`replay.sow.combat`, :mod:`replay.sow.actions`, :mod:`replay.sow.engine`).  ``emit``
 applies an outcome through :func:`replay.sow.evolve.evolve` (the only writer of state); ``ask``
 suspends the procedure at a prompt -- or answers it itself when exactly one answer is legal
-(DESIGN.md section 3), recording nothing.
+(DESIGN.md section 3), recording nothing.  ``ask_listing`` does the same for a prompt that lists
+decisions (the Main Phase, combat tactics), listing them only when someone reads
+:attr:`Flow.prompt`: a replay checks each recorded decision by itself (``Engine.check``) and
+never needs the list, which was a sixth of its time.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from typing import Any
+
+import msgspec
 
 from ledger.events import Event, MatchEnded, as_seat
 from replay.prompts import Prompt
@@ -35,9 +40,25 @@ class Flow:
         self.cards = cards
         self.state = state
         self.view = View(state, cards)
-        self.prompt: Prompt | None = None
+        self._prompt: Prompt | None = None
+        # the pending prompt's options, when they are listed only once read (ask_listing)
+        self._unlisted: Callable[[], list[Any]] | None = None
         self.out: list[Event] = []
         self.on_emit: Callable[[Event], None] | None = None
+
+    @property
+    def prompt(self) -> Prompt | None:
+        """The pending prompt, with its options (listed now, if ``ask_listing`` left them to
+        be: the state has not changed since it asked)."""
+        if self._unlisted is not None:
+            assert self._prompt is not None
+            self._prompt = msgspec.structs.replace(self._prompt, options=self._unlisted())
+            self._unlisted = None
+        return self._prompt
+
+    @prompt.setter
+    def prompt(self, prompt: Prompt | None) -> None:
+        self._prompt, self._unlisted = prompt, None
 
     def emit(self, event: Event) -> None:
         evolve(self.state, event)
@@ -54,6 +75,18 @@ class Flow:
             return only if isinstance(only, Event) else Picked(as_seat(prompt.seat), prompt.kind, only)
         if prompt.choose is not None and (prompt.choose.max == 0 or not prompt.choose.of):
             return Picked(as_seat(prompt.seat), prompt.kind, [])
+        answer = yield prompt
+        return answer
+
+    def ask_listing(self, prompt: Prompt, options: Callable[[], list[Event]],
+                    only: Event | None) -> Steps:
+        """``ask`` for a prompt that lists decisions (``prompt`` without its options):
+        ``options()`` lists them, called only when someone reads :attr:`prompt`; ``only`` is
+        the one legal decision when there is exactly one (taken without asking), else
+        ``None``."""
+        if only is not None:
+            return only
+        self._unlisted = options  # the engine takes the prompt as it is yielded (_advance)
         answer = yield prompt
         return answer
 

@@ -20,6 +20,7 @@ class View:
     def __init__(self, state: SowState, cards: CardPool):
         self.state = state
         self.cards = cards
+        self._by_name = cards.by_name
         # (card name, static effect) -> what the card's static abilities of that effect add: a
         # fact of its definition (the pool never changes), asked of every card in play at
         # every stat a query reads
@@ -28,12 +29,16 @@ class View:
         self._triggers: dict[tuple[str, str], tuple[Ability, ...]] = {}
 
     def card(self, cid: str) -> Card:
-        return self.cards[self.state.cards[cid].name]
+        name = self.state.cards[cid].name
+        card = self._by_name.get(name)
+        return self.cards[name] if card is None else card  # unknown: the pool's CardDataError
 
     def in_play(self, seat: Seat) -> list[CardState]:
         return [c for c in self.state.cards.values() if c.owner == seat and c.area in IN_PLAY]
 
     def statics(self, seat: Seat, effect: str) -> int:
+        if effect not in self.cards.static_effects:
+            return 0  # no card of the pool has a static ability of this effect
         total = 0
         kept = self._static_amounts
         for c in self.state.cards.values():
@@ -75,7 +80,8 @@ class View:
     # -- areas -------------------------------------------------------------------------
 
     def state_card(self, seat: Seat) -> CardState | None:
-        return next((c for c in self.state.owned(seat, "state")), None)
+        return next((c for c in self.state.cards.values() if c.owner == seat and c.area == "state"),
+                    None)
 
     def progress_card(self, seat: Seat) -> CardState | None:
         """The seat's Wonder or Hero in play (Wonders in the Building Area, Heroes in the Unit
@@ -124,6 +130,8 @@ class View:
     def triggered(self, seat: Seat, when: str) -> list[tuple[str, Ability]]:
         """``seat``'s in-play abilities triggered by ``when``, in card order."""
         found: list[tuple[str, Ability]] = []
+        if when not in self.cards.trigger_whens:
+            return found  # no card of the pool has an ability triggered by ``when``
         kept = self._triggers
         for c in self.state.cards.values():
             if c.owner == seat and c.area in IN_PLAY:  # in_play(seat), no list made
