@@ -137,13 +137,17 @@ def test_the_shipped_pool_and_decks_validate(installed):
     assert done.returncode == 0, done.stderr
     count = int(re.match(r"(\d+) cards OK$", done.stdout.splitlines()[0]).group(1))
     assert count > 0
-    decks = [line for line in done.stdout.splitlines() if re.match(r"deck '.+' OK$", line)]
+    # "deck Solfera Blaze (solfera-blaze) OK": a shipped deck by its title and its id
+    decks = [line for line in done.stdout.splitlines()
+             if re.match(r"deck (.+ \([a-z0-9-]+\)|'.+') OK$", line)]
     assert len(decks) == len(list((REPO / "fixtures" / "decks").glob("*.toml")))
     # State of Wonder's cards and decks ship as package data too.
     done = installed.wonders("cards", "validate", "--game", "sow")
     assert done.returncode == 0, done.stderr
     assert int(re.match(r"(\d+) cards OK$", done.stdout.splitlines()[0]).group(1)) >= 40
-    decks = [line for line in done.stdout.splitlines() if re.match(r"deck '.+' OK$", line)]
+    # "deck Solfera Blaze (solfera-blaze) OK": a shipped deck by its title and its id
+    decks = [line for line in done.stdout.splitlines()
+             if re.match(r"deck (.+ \([a-z0-9-]+\)|'.+') OK$", line)]
     assert len(decks) == len(list((REPO / "fixtures" / "sow" / "decks").glob("*.toml"))) >= 3
 
 
