@@ -14,6 +14,7 @@ from ledger.rows import TABLES, sql_columns
 from ledger.warehouse import connect, ingest
 from replay.games import game
 from replay.simulate import simulate_matches
+from tests.simulated import simulate_games
 
 
 @pytest.fixture(scope="module")
@@ -21,11 +22,7 @@ def mixed(tmp_path_factory):
     """A store with State of Wonder and Wonders of The First matches, ingested."""
     root = tmp_path_factory.mktemp("mixed")
     store = FileStore(root / "store")
-    for name, prefix, count in (("sow", "s", 6), ("wotf", "w", 3)):
-        played = game(name)
-        pool = played.default_cards()
-        list(simulate_matches(store, pool, played.sample_decks(pool), count, seed=7,
-                              prefix=prefix, game_name=name))
+    simulate_games(store, (("sow", "s", 6), ("wotf", "w", 3)), seed=7)
     db = root / "w.duckdb"
     report = ingest(root / "store", db, {})
     assert not report.problems and report.new == 9

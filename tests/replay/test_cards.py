@@ -142,15 +142,10 @@ def test_a_recorded_card_set_is_parsed_once_and_an_altered_one_is_still_refused(
     definitions were altered is refused even when its claimed digest names a kept set."""
     import msgspec
 
-    from ledger.events import MatchOpened, SeatInfo
     from replay.wotf.game import GAME
 
     pool = default_cards()
-    deck = load_decks(db=pool)[0]
-    seats = [SeatInfo(seat, "P", deck.name, deck.entries(), deck.archive_entries())
-             for seat in ("A", "B")]
-    opened = GAME.complete_opened(MatchOpened(match_id="m-1", ruleset="1.3.2", seats=seats,
-                                              game="wotf"), pool)
+    opened = _opened(pool, 0, "m-1")
     first = GAME.match_cards(opened, pool)
     again = GAME.match_cards(msgspec.structs.replace(opened, match_id="m-2"), pool)
     assert again is first and first is not pool
@@ -169,16 +164,11 @@ def test_a_kept_card_set_is_not_hashed_again_but_other_bytes_are(monkeypatch):
 
     import msgspec
 
-    from ledger.events import MatchOpened, SeatInfo
     from replay.wotf import cards as cards_module
     from replay.wotf.game import GAME
 
     pool = default_cards()
-    deck = load_decks(db=pool)[1]
-    seats = [SeatInfo(seat, "P", deck.name, deck.entries(), deck.archive_entries())
-             for seat in ("A", "B")]
-    opened = GAME.complete_opened(MatchOpened(match_id="h-1", ruleset="1.3.2", seats=seats,
-                                              game="wotf"), pool)
+    opened = _opened(pool, 1, "h-1")
     GAME.match_cards(opened, pool)
     hashed, sha256 = [], hashlib.sha256
 
@@ -193,6 +183,18 @@ def test_a_kept_card_set_is_not_hashed_again_but_other_bytes_are(monkeypatch):
     with pytest.raises(CardDataError, match="do not match their digest"):
         GAME.match_cards(msgspec.structs.replace(opened, cards=reordered), pool)
     assert len(hashed) == 1
+
+
+def _opened(pool, deck_index: int, match_id: str):
+    """A completed ``MatchOpened`` of two seats playing the ``deck_index``-th sample deck."""
+    from ledger.events import MatchOpened, SeatInfo
+    from replay.wotf.game import GAME
+
+    deck = load_decks(db=pool)[deck_index]
+    seats = [SeatInfo(seat, "P", deck.name, deck.entries(), deck.archive_entries())
+             for seat in ("A", "B")]
+    return GAME.complete_opened(MatchOpened(match_id=match_id, ruleset="1.3.2", seats=seats,
+                                            game="wotf"), pool)
 
 
 def _facts_worked_out(card) -> tuple:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.security import import_files
 from tests.security.live import LiveApi, LiveServer
 from tests.web.test_api import ORGANIZER
 
@@ -23,6 +24,16 @@ def limits_server(tmp_path_factory):
     upload), 2 threads: the body-limit tests (test_body_limits*.py) send it raw requests."""
     server = LiveServer(tmp_path_factory.mktemp("bodies") / "store", organizer=ORGANIZER,
                         threads=2)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def import_server(tmp_path_factory):
+    """One real server per test module for the import attacks (``test_import_*.py``), with
+    their organizer token (:data:`tests.security.import_files.ORGANIZER`)."""
+    server = LiveServer(tmp_path_factory.mktemp("imports") / "store",
+                        organizer=import_files.ORGANIZER, threads=4)
     yield server
     server.stop()
 

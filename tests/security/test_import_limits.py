@@ -10,97 +10,56 @@ no match file and no tokens afterwards.  A real simulated match file still impor
 
 from __future__ import annotations
 
-import json
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import msgspec
 import pytest
 
-from ledger.codec import GENESIS, encode_line
-from ledger.events import DeckEntry, MatchOpened, SeatInfo
+from ledger.events import DeckEntry, SeatInfo
 from ledger.filestore import FileStore
-from replay.recorder import complete_opened
 from replay.simulate import simulate_matches
 from replay.wotf.cards import default_cards
 from replay.wotf.decks import load_decks
-from tests.security.live import LiveServer
+from tests.security.import_files import ORGANIZER, call, legal_seats, match_file, stored
 
 ROOT = Path(__file__).resolve().parents[2]
-ORGANIZER = "import-limits-test-organizer-token-0123456789"
-CHEAP = 3.0  # seconds: a refusal must not fold the decks (it took 8–14 s)
+#: A refusal must not fold the decks: folding a million cards took 8–14 s and ~600 MB; the
+#: server's peak resident memory may grow by no more than this while it refuses.
+CHEAP_KB = 64 * 1024
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    store = tmp_path_factory.mktemp("imports") / "store"
-    server = LiveServer(store, organizer=ORGANIZER, threads=4)
-    yield server.base, store
-    server.stop()
-
-
-def call(base, method, path, token=None, raw=None, timeout=60):
-    headers = {"Content-Type": "application/x-ndjson"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(base + path, method=method, data=raw, headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
-
-
-def match_file(match_id: str, seats: list[SeatInfo]) -> bytes:
-    """A schema-3 match file of one line, ``MatchOpened`` with the seats' decks and the
-    definitions of their cards (an intact file: canonical line, hash chain, card digest)."""
-    opened = complete_opened(MatchOpened(match_id=match_id, ruleset="1.3.2", seats=seats),
-                             default_cards())
-    line, _ = encode_line(opened, 0, "2026-03-01T10:00:00.000Z", 0, GENESIS)
-    return line + b"\n"
-
-
-def legal_seats() -> list[SeatInfo]:
-    a, b = load_decks(None, default_cards())[:2]
-    return [SeatInfo("A", "Eve", a.name, a.entries(), a.archive_entries()),
-            SeatInfo("B", "Mal", b.name, b.entries(), b.archive_entries())]
-
-
-def stored(store: Path, match_id: str) -> list[Path]:
-    """Whatever the store holds of a match: its file, its tokens."""
-    return [p for p in (store / f"{match_id}.jsonl", store / ".tokens" / f"{match_id}.json")
-            if p.exists()]
+def _peak_kb(server) -> int:
+    """The server process's peak resident memory so far (``VmHWM``), in KiB."""
+    status = Path(f"/proc/{server.proc.pid}/status").read_text()
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM")))
 
 
 def refused(server, data: bytes, match_id: str, *words: str) -> dict:
-    base, store = server
-    started = time.monotonic()
+    base, store = server.base, server.store
+    peak = _peak_kb(server)
     status, out = call(base, "POST", "/api/import", ORGANIZER, data)
-    took = time.monotonic() - started
     assert status == 422 and out["error"] == "illegal", (status, out)
     for word in words:
         assert word in out["message"], out
-    assert took < CHEAP, f"refusing took {took:.1f} s"
+    assert _peak_kb(server) - peak < CHEAP_KB, "the refusal folded the decks"
     assert stored(store, match_id) == []
     status, _ = call(base, "GET", f"/api/matches/{match_id}")
     assert status == 404
     return out
 
 
-def test_a_million_copies_are_refused_at_once_and_nothing_is_stored(server):
+def test_a_million_copies_are_refused_at_once_and_nothing_is_stored(import_server):
     db = default_cards()
     names = sorted(c.name for c in db if not c.token)
     data = match_file("million-1", [SeatInfo("A", "Eve", "all in", [DeckEntry(names[0], 1_000_000)]),
                                     SeatInfo("B", "Mal", "all in", [DeckEntry(names[1], 1_000_000)])])
     assert len(data) < 2048  # the attack of the finding: a file under 2 KB
-    out = refused(server, data, "million-1", "seat A", "1000000 copies", "303")
+    out = refused(import_server, data, "million-1", "seat A", "1000000 copies", "303")
     assert "/" not in out["message"].replace("1–50", "")  # no server path in the message
 
 
 @pytest.mark.parametrize("table", ["deck", "archive"])
-def test_negative_counts_are_refused_and_nothing_is_stored(server, table):
+def test_negative_counts_are_refused_and_nothing_is_stored(import_server, table):
     seats = legal_seats()
     a = seats[0]
     entries = list(getattr(a, table))
@@ -112,10 +71,10 @@ def test_negative_counts_are_refused_and_nothing_is_stored(server, table):
     entries[1] = DeckEntry(second.card, second.count + first.count + 3)
     seats[0] = msgspec.structs.replace(a, **{table: entries})
     match_id = f"negative-{table}"
-    refused(server, match_file(match_id, seats), match_id, "seat A", "-3 copies")
+    refused(import_server, match_file(match_id, seats), match_id, "seat A", "-3 copies")
 
 
-def test_a_card_listed_twice_is_refused(server):
+def test_a_card_listed_twice_is_refused(import_server):
     seats = legal_seats()
     a = seats[0]
     deck = list(a.deck)
@@ -125,11 +84,11 @@ def test_a_card_listed_twice_is_refused(server):
     if first.count == 1:
         deck.pop(1)
     seats[0] = msgspec.structs.replace(a, deck=deck)
-    refused(server, match_file("twice-1", seats), "twice-1", "listed twice")
+    refused(import_server, match_file("twice-1", seats), "twice-1", "listed twice")
 
 
-def test_a_simulated_match_imports_and_is_served(server, tmp_path):
-    base, store = server
+def test_a_simulated_match_imports_and_is_served(import_server, tmp_path):
+    base, store = import_server.base, import_server.store
     source = FileStore(tmp_path / "source")
     db = default_cards()
     (opened,) = simulate_matches(source, db, load_decks(None, db), 1, seed=21, prefix="sim")

@@ -17,25 +17,15 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from tests.security.live import LiveServer
-from tests.security.test_import_limits import ORGANIZER, call, legal_seats, match_file, stored
+from tests.security.import_files import ORGANIZER, call, legal_seats, match_file, stored
 from tests.web.test_api import SEATS
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    store = tmp_path_factory.mktemp("imports") / "store"
-    server = LiveServer(store, organizer=ORGANIZER, threads=4)
-    yield server.base, store
-    server.stop()
-
 
 BAD = {"turned": "\u202eveE", "line-break": "Eve\nMal", "blank": "\u3164"}
 
 
 @pytest.mark.parametrize("kind", list(BAD))
-def test_an_import_with_a_name_the_desk_refuses_is_refused(server, kind):
-    base, store = server
+def test_an_import_with_a_name_the_desk_refuses_is_refused(import_server, kind):
+    base, store = import_server.base, import_server.store
     seats = legal_seats()
     seats[0] = msgspec.structs.replace(seats[0], player=BAD[kind])
     match_id = f"named-{kind}"
@@ -45,17 +35,17 @@ def test_an_import_with_a_name_the_desk_refuses_is_refused(server, kind):
     assert stored(store, match_id) == []
 
 
-def test_a_plain_import_still_imports(server):
-    base, _store = server
+def test_a_plain_import_still_imports(import_server):
+    base = import_server.base
     status, out = call(base, "POST", "/api/import", ORGANIZER, match_file("named-ok", legal_seats()))
     assert status == 201, out
 
 
 @pytest.mark.parametrize("kind", list(BAD))
-def test_a_create_with_such_a_name_is_refused(server, kind):
+def test_a_create_with_such_a_name_is_refused(import_server, kind):
     import json
     import urllib.request
-    base, _store = server
+    base = import_server.base
     seats = [dict(s) for s in SEATS]
     seats[0]["player"] = BAD[kind]
     request = urllib.request.Request(base + "/api/matches", method="POST",

@@ -74,24 +74,18 @@ def _tournament(api, name):
     return tid
 
 
-def test_unseen_look_alikes_are_refused(tmp_path, where):
+@pytest.mark.parametrize(("title", "names", "words"), [
+    ("Unseen Cup", TWINS, "reads the same as"),  # a look-alike of a registered name
+    ("Blank Cup", BLANKS, "no visible character"),  # a name of nothing visible
+])
+def test_unseen_look_alikes_and_blank_names_are_refused(tmp_path, where, title, names, words):
     api = where if where is not None else Api(new_app(tmp_path))
-    tid = _tournament(api, "Unseen Cup")
-    for twin in TWINS:
-        status, data = _register(api, tid, twin, DECKS[5])
-        assert status == 422, (twin, data)
-        assert "reads the same as" in data["message"] and "\n" not in data["message"], data
+    tid = _tournament(api, title)
+    for name in names:
+        status, data = _register(api, tid, name, DECKS[5])
+        assert status == 422, (name, data)
+        assert words in data["message"] and "\n" not in data["message"], data
     assert _players(api, tid) == sorted(REGISTERED)  # nothing written
-
-
-def test_a_name_of_nothing_visible_is_refused(tmp_path, where):
-    api = where if where is not None else Api(new_app(tmp_path))
-    tid = _tournament(api, "Blank Cup")
-    for blank in BLANKS:
-        status, data = _register(api, tid, blank, DECKS[5])
-        assert status == 422, (blank, data)
-        assert "no visible character" in data["message"], data
-    assert _players(api, tid) == sorted(REGISTERED)
 
 
 def test_the_desk_cli_refuses_them_too(tmp_path):

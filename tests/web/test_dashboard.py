@@ -18,6 +18,7 @@ from ledger.warehouse import ingest
 from replay.simulate import simulate_matches, simulate_tournament
 from replay.wotf.cards import default_cards
 from replay.wotf.decks import load_decks
+from tests.simulated import simulate_games
 from web.app import create_app
 from web.cli_analytics import card_facts
 from web.config import Settings
@@ -322,15 +323,9 @@ def test_an_unknown_chart_is_a_404(client):
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory):
     """A warehouse of both games: Wonders of The First's matches and State of Wonder's."""
-    from replay.games import game
-
     root = tmp_path_factory.mktemp("mixed")
     store = FileStore(root / "store")
-    for name, prefix, count in (("wotf", "w", 4), ("sow", "s", 4)):
-        played = game(name)
-        pool = played.default_cards()
-        list(simulate_matches(store, pool, played.sample_decks(pool), count, seed=5,
-                              prefix=prefix, game_name=name))
+    simulate_games(store, (("wotf", "w", 4), ("sow", "s", 4)), seed=5)
     path = root / "w.duckdb"
     assert not ingest(root / "store", path, card_facts()).problems
     app = create_app(Settings(store=root / "store", secret_key="s" * 32))

@@ -17,8 +17,7 @@ import pytest
 
 from ledger.filestore import FileStore
 from ledger.warehouse import ingest
-from replay.games import game
-from replay.simulate import simulate_matches
+from tests.simulated import simulate_games
 from web.app import create_app
 from web.cli_analytics import card_facts
 from web.config import Settings
@@ -31,11 +30,7 @@ FACTIONS = {"ashen": "Ashen Horde", "ironhold": "Ironhold", "sunmarch": "Sunmarc
 def warehouse(tmp_path_factory):
     root = tmp_path_factory.mktemp("factions")
     store = FileStore(root / "store")
-    for name, prefix, count in (("sow", "s", 8), ("wotf", "w", 2)):
-        played = game(name)
-        pool = played.default_cards()
-        list(simulate_matches(store, pool, played.sample_decks(pool), count, seed=7,
-                              prefix=prefix, game_name=name))
+    simulate_games(store, (("sow", "s", 8), ("wotf", "w", 2)), seed=7)
     assert not ingest(root / "store", root / "w.duckdb", card_facts()).problems
     app = create_app(Settings(store=root / "store", secret_key="s" * 32))
     app.config["WONDERS_WAREHOUSE"] = str(root / "w.duckdb")
