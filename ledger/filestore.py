@@ -579,6 +579,10 @@ class FileStore(Store):
                 continue  # removed meanwhile (or not to be looked at: its head says why)
         return out
 
+    def unversioned(self) -> None:
+        """A file's version is its inode and change time: always kept."""
+        return None
+
     def head(self, match_id: str) -> Head:
         """Length, last hash, bytes and last line's digest of the whole batches: one
         ``fstat`` while the file is as last seen, else its last lines (a torn tail is left

@@ -675,6 +675,17 @@ class PgStore(Store):
         return {match_id: f"{xmin}:{guard}:{edits}" if vouches else None
                 for match_id, xmin, edits, vouches, guard in rows}
 
+    def unversioned(self) -> str | None:
+        """Why no match has a version: the database lacks the edit count
+        (:data:`EDIT_TRIGGERS`) and this role may not add it; opening the store once as a role
+        that may (the tables' owner: ``wonders serve`` or ``wonders ingest`` with its URL)
+        adds it."""
+        if self.has_versions:
+            return None
+        return (f"the database at {_safe(self.url)} keeps no count of lines edited in place "
+                f"(made by an earlier version) and this role may not add it: open the store "
+                f"once as the tables' owner (e.g. wonders ingest with the owner's URL) to add it")
+
     def list(self, unreadable: builtins.list[tuple[str, LedgerError]] | None = None,
              **filters: Any) -> builtins.list[MatchInfo]:
         """Filtered in SQL (game, tournament, round, table, player, ended); a row whose first

@@ -288,6 +288,13 @@ class Store(abc.ABC):
         wanted = self.ids() if match_ids is None else [m for m in match_ids if self.exists(m)]
         return {match_id: None for match_id in wanted}
 
+    def unversioned(self) -> str | None:
+        """Why this store gives no match a version at all now (every reader that keeps
+        something under a version reads it again each time: ``wonders ingest`` re-reads every
+        match), with what would make it keep them -- or ``None`` while it keeps versions (a
+        single match's may still be ``None`` for a moment: :meth:`versions`)."""
+        return "this kind of store keeps no versions of its matches"
+
     def heads(self) -> dict[str, Head | Exception]:
         """Every match's head (or the error that reading it raised), by id."""
         out: dict[str, Head | Exception] = {}

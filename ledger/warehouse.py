@@ -129,6 +129,9 @@ class IngestReport:
     #: Match files in the warehouse that this store does not have (removed from it since, or
     #: ingested from another store): their rows are kept, and the summary names them.
     absent: list[str] = field(default_factory=list)
+    #: Why the store gave no match a version (:meth:`ledger.store.Store.unversioned`): every
+    #: known match is read again at each ingest, and the summary says why and what to do.
+    unversioned: str | None = None
 
     def summary(self) -> str:
         rederived = (f"{self.rederived} re-derived (rows of an older version), "
@@ -139,6 +142,8 @@ class IngestReport:
         if self.rechecked:
             line += (f"; {self.rechecked} read again to check them (their head as ingested, "
                      f"their version in the store moved or not recorded yet)")
+        if self.unversioned and self.rechecked:
+            line += f" -- every match is read again at each ingest: {self.unversioned}"
         if self.absent:
             line += (f"; {_counted(len(self.absent), 'ingested match')} not in this store, still "
                      f"counted (a fresh ingest into a new --db leaves them out): "
@@ -357,7 +362,7 @@ def _ingest_locked(opened: Store, url: str, db: Path, facts: CardFacts, jobs: in
     finally:
         con.close()
     heads, versions = opened.heads(), opened.versions()
-    report = IngestReport(files=len(heads))
+    report = IngestReport(files=len(heads), unversioned=opened.unversioned())
     todo = _to_read(heads, versions, known, report)
     report.absent = sorted(set(known) - {f"{match_id}{SUFFIX}" for match_id in heads})
     if on_progress:

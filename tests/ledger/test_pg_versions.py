@@ -16,8 +16,11 @@ import pytest
 from ledger.pgstore import PgStore
 from ledger.store import same_version
 from ledger.stores import open_store
+from ledger.warehouse import ingest
 from tests.ledger.contract.matches import notes, opened
 from tests.ledger.test_pg_readonly_role import _reader
+from tests.ledger.test_warehouse import facts
+from tests.simulated import simulate_games
 
 
 def as_made_before(url: str) -> None:
@@ -189,3 +192,29 @@ def test_a_database_with_the_first_function_gets_the_current_one_when_opened(pos
     with open_store(pg_url) as store:  # the owner opens it: the function made again
         assert isinstance(store, PgStore) and store.has_versions
     _discards_and_counts(_renamed(postgres_cluster, pg_url))
+
+
+def test_an_ingest_by_a_role_that_may_not_add_it_says_why_it_reads_every_match_again(
+        postgres_cluster, pg_url, tmp_path):
+    """Without versions every ingest reads every known match again.  It did so silently ("2
+    read again to check them"); now the summary says why (the database's missing count, the
+    role) and what makes it stop (opening the store once as the tables' owner), and once the
+    owner has, the reader's next ingests read nothing again."""
+    with open_store(pg_url) as store:
+        simulate_games(store, (("wotf", "w", 2),), seed=3)
+    as_made_before(pg_url)
+    reader = _reader(postgres_cluster, pg_url)
+    db = tmp_path / "w.duckdb"
+    assert ingest(reader, db, facts()).new == 2
+    again = ingest(reader, db, facts())
+    assert (again.unchanged, again.rechecked) == (2, 2)
+    summary = again.summary()
+    assert "every match is read again at each ingest" in summary, summary
+    assert "keeps no count of lines edited in place" in summary and "owner" in summary
+    assert "postgres@" not in summary and "\n" not in summary  # no credentials, one line
+    with open_store(pg_url):  # the owner opens it once: the count is added
+        pass
+    ingest(reader, db, facts())  # (versions recorded now)
+    settled = ingest(reader, db, facts())
+    assert (settled.unchanged, settled.rechecked, settled.unversioned) == (2, 0, None)
+    assert "read again" not in settled.summary()
