@@ -430,11 +430,25 @@ class PgStore(Store):
                 head = self._fresh_tail(match_id)
             length, last_hash = head
             lines, prev = encode_batch(match_id, events, expected_seq, length, last_hash, stamp)
-            if self._write_batch(match_id, lines, length, last_hash, prev, ended):
+            try:
+                written = self._write_batch(match_id, lines, length, last_hash, prev, ended)
+            except ConflictError:
+                self._check_nothing_past_head(match_id)  # a hand's line in the way: say so
+                raise
+            if written:
                 self._tails[match_id] = (length + len(lines), prev)
                 self._appended(match_id)
                 return stored_batch(lines, length, last_hash, stamp)
             head = None  # another writer moved the head first: look again
+
+    def _check_nothing_past_head(self, match_id: str) -> None:
+        """Raise :func:`_past_head` if a line of the match is stored at or past its head."""
+        with self._conn() as conn:
+            row = conn.execute("SELECT m.length, max(e.seq) FROM wonders_matches m JOIN "
+                               "wonders_events e USING (match_id) WHERE m.match_id = %s "
+                               "GROUP BY m.length", [match_id]).fetchone()
+        if row is not None and row[1] >= row[0]:
+            raise _past_head(match_id, row[1], row[0])
 
     def _fresh_tail(self, match_id: str) -> tuple[int, str]:
         with self._conn() as conn:
@@ -548,15 +562,20 @@ class PgStore(Store):
 
     def read(self, match_id: str, from_seq: int = 0) -> Iterator[Stored]:
         """The match's events from ``from_seq``, each line's hash and chain link checked (from
-        the line before ``from_seq``, whose own hash is checked too) and its seq."""
+        the line before ``from_seq``, whose own hash is checked too) and its seq.  The head
+        comes in the same statement: a line stored past it (an ``INSERT`` that did not move
+        the head, as every append does in one statement) is damage, raised naming its seq."""
         check_match_id(match_id)
         start = max(from_seq - 1, 0)
         with self._conn() as conn:
-            rows = conn.execute("SELECT seq, line FROM wonders_events WHERE match_id = %s "
-                                "AND seq >= %s ORDER BY seq", [match_id, start]).fetchall()
-            if not rows and not self._has(conn, match_id):
-                raise MatchNotFoundError(f"no match {match_id!r} in this store")
-        yield from _decoded(match_id, rows, start, from_seq)
+            rows = conn.execute(_READ, [start, match_id]).fetchall()
+        if not rows:
+            raise MatchNotFoundError(f"no match {match_id!r} in this store")
+        length = rows[0][0]
+        lines = [(seq, line) for _length, seq, line in rows if seq is not None]
+        if lines and lines[-1][0] >= length:
+            raise _past_head(match_id, lines[-1][0], length)
+        yield from _decoded(match_id, lines, start, from_seq)
 
     def follow(self, match_id: str, from_seq: int = 0, poll: float = 0.05,
                timeout: float | None = None) -> Iterator[Stored]:
@@ -718,19 +737,17 @@ class PgStore(Store):
         return found
 
     def export_lines(self, match_id: str) -> bytes:
-        """The lines as written, joined: byte-identical to the match file."""
+        """The lines as written, joined: byte-identical to the match file (a line stored past
+        the head is refused, as :meth:`read` refuses it: never exported as an append)."""
         check_match_id(match_id)
         with self._conn() as conn:
-            rows = conn.execute("SELECT line FROM wonders_events WHERE match_id = %s "
-                                "ORDER BY seq", [match_id]).fetchall()
+            rows = conn.execute(_READ, [0, match_id]).fetchall()
         if not rows:
             raise MatchNotFoundError(f"no match {match_id!r} in this store")
-        return b"".join(bytes(r[0]) + b"\n" for r in rows)
-
-    @staticmethod
-    def _has(conn: Any, match_id: str) -> bool:
-        return conn.execute("SELECT 1 FROM wonders_matches WHERE match_id = %s",
-                            [match_id]).fetchone() is not None
+        length, last = rows[0][0], rows[-1][1]
+        if last is not None and last >= length:
+            raise _past_head(match_id, last, length)
+        return b"".join(bytes(line) + b"\n" for _length, _seq, line in rows if line is not None)
 
     # -- tokens (web.tokens.PgTokenBook) ---------------------------------------------------
 
@@ -902,6 +919,22 @@ def _has_edit_triggers(conn: Any) -> bool:
         "SELECT 1 FROM pg_attribute WHERE attrelid = 'wonders_matches'::regclass AND "
         "attname = 'edits' AND NOT attisdropped").fetchone()
     return triggers == len(_EDIT_TRIGGER_NAMES) and column is not None
+
+
+#: A match's head and its lines from a seq, one snapshot: one row ``(length, NULL, NULL)``
+#: for a match with no line there, none for no match.
+_READ = ("SELECT m.length, e.seq, e.line FROM wonders_matches m LEFT JOIN wonders_events e "
+         "ON e.match_id = m.match_id AND e.seq >= %s WHERE m.match_id = %s ORDER BY e.seq")
+
+
+def _past_head(match_id: str, seq: int, length: int) -> IntegrityError:
+    """The error of a line stored at ``seq`` when the match's head says ``length`` events:
+    every append moves the head in the statement that stores its lines, so such a line was
+    written outside this store (by hand)."""
+    return IntegrityError.at(
+        _where(match_id, seq), seq,
+        f"a line is stored at seq {seq}, past the match's head ({length} events): written "
+        f"outside this store's appends; nothing after seq {length - 1} was ever acknowledged")
 
 
 def _decoded(match_id: str, rows: list, start: int, from_seq: int) -> Iterator[Stored]:

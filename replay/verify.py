@@ -12,7 +12,8 @@
 
 Verifying never modifies a file.  :func:`verify_file` checks a file (and says whether a
 writer holds a torn one); :func:`verify_lines` checks a match's lines from any store
-(:meth:`ledger.store.Store.export_lines`: byte for byte as stored).
+(:meth:`ledger.store.Store.export_lines`: byte for byte as stored), and
+:func:`verify_stored` a match of a store by them.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import msgspec
 from ledger.errors import LedgerError
 from ledger.events import Event, MatchOpened
 from ledger.integrity import NEWER, FileCheck, check_bytes, check_file
-from ledger.store import misnamed
+from ledger.store import SUFFIX, Store, misnamed
 from replay.errors import NewerRevisionError, ReplayError
 from replay.game import Game
 from replay.games import game_of
@@ -68,6 +69,19 @@ def verify_lines(data: bytes, name: str, pool: Any = None, against_current: bool
     at every level."""
     return verify_check(check_bytes(data, name), where or name, name, pool, against_current,
                         match_id)
+
+
+def verify_stored(store: Store, match_id: str, against_current: bool = False,
+                  where: str | None = None) -> Report:
+    """Verify a match of any store by its lines as stored (:meth:`Store.export_lines`), at
+    every level; a store that will not give them -- damage it finds itself, as a line stored
+    past a PostgreSQL match's head -- is a failure with its message, not the end of a run."""
+    name = f"{match_id}{SUFFIX}"
+    try:
+        data = store.export_lines(match_id)
+    except LedgerError as exc:
+        return Report(where or name, FAIL, str(exc))
+    return verify_lines(data, name, None, against_current, where, match_id)
 
 
 def verify_check(check: FileCheck, path: str, name: str, pool: Any = None,

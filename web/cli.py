@@ -252,16 +252,14 @@ def _verify_jobs(paths: tuple[str, ...], against_current: bool) -> list:
 
     from ledger.filestore import FileStore
     from ledger.stores import describe, is_url, open_store
-    from replay.verify import verify_file, verify_lines
+    from replay.verify import verify_file, verify_stored
 
     jobs: list = []
     for raw in paths:
         if is_url(raw):
             store = open_store(raw)
-            for match_id in store.ids():
-                jobs.append(lambda s=store, m=match_id: verify_lines(
-                    s.export_lines(m), f"{m}.jsonl", None, against_current,
-                    f"{describe(s)}/{m}", m))
+            jobs += [partial(verify_stored, store, match_id, against_current,
+                             f"{describe(store)}/{match_id}") for match_id in store.ids()]
             continue
         path = Path(raw)
         if path.is_dir():  # a store directory's entries: each must be <match_id>.jsonl
