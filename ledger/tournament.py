@@ -205,6 +205,7 @@ class Player:
     replaced: int = 0  # how often they replaced their decklist
     self_registered: bool = False  # registered themselves (the registration link)
     links_reissued: int = 0  # how often the organizer gave them a new player link
+    registered_at: str = ""  # their PlayerRegistered line's ``at`` (UTC)
 
     def copy(self) -> Player:
         """A copy sharing nothing that can be changed (its decklist's counts copied; every
@@ -328,6 +329,18 @@ class Tournament:
         return next((p for p in self.players.values()
                      if reads_alike(p.name, name) and player_key(p.name) != key), None)
 
+    def self_registered_from(self, name: str) -> list[Player]:
+        """The players who registered themselves, from ``name`` (one of them) on, in the
+        order they registered: a burst of junk from someone with the registration link, to
+        be removed at once.  Players the desk registered meanwhile are not among them."""
+        first = self.player(name)
+        if not first.is_self_registered:
+            raise TournamentError(f"{self.name}: {first.name} did not register themselves "
+                                  f"(the desk did)")
+        names = list(self.players)
+        return [p for p in (self.players[n] for n in names[names.index(first.name):])
+                if p.is_self_registered]
+
     def player_with_token(self, digest: str) -> Player | None:
         """The self-registered player whose link's token hashes to ``digest``; every
         player's hash is compared (``hmac.compare_digest``), whichever matched."""
@@ -378,7 +391,8 @@ def _folded(state: Tournament | None, event: dict[str, Any]) -> Tournament:
             event["player"], event.get("deck_text", ""), dict(event.get("cards", {})),
             dict(event.get("archive", {})), _dbs(event.get("dbs", 0)), event.get("preset"),
             int(event.get("round", 0)), token_hash=event.get("token_hash"),
-            self_registered=event.get("token_hash") is not None)
+            self_registered=event.get("token_hash") is not None,
+            registered_at=_at(event.get("at", "")))
     elif kind == "PlayerLinkReissued":
         _relinked(state.players[event["player"]], event["token_hash"])
     elif kind == "DecklistReplaced":

@@ -185,16 +185,31 @@ def drop(tournament_id: str, player: str, store: str | None) -> None:
 
 @tournament.command()
 @click.argument("tournament_id")
-@click.argument("player")
+@click.argument("players", nargs=-1)
+@click.option("--self-registered-from", "first", metavar="NAME",
+              help="also every player who registered themselves from NAME on, in the order "
+                   "they registered (a flood of junk; the desk's players are left alone)")
 @STORE
 @_says_which_exist
-def remove(tournament_id: str, player: str, store: str | None) -> None:
-    """Remove PLAYER's registration before round 1 is paired (junk, say; later: drop)."""
+def remove(tournament_id: str, players: tuple[str, ...], first: str | None,
+           store: str | None) -> None:
+    """Remove PLAYERS' registrations before round 1 is paired (junk, say; later: drop): all
+    of them in one change, or none if one is refused."""
+    if not players and first is None:
+        raise click.UsageError("name a player, or --self-registered-from NAME")
     org = _organizer(store)
-    known = org.load(tournament_id).same_player(player)  # shown as registered, not as typed
-    t = org.remove(tournament_id, player)
-    name = known.name if known is not None else player_name(player)
-    click.echo(f"{t.name}: {name} removed; {_count(len(t.players), 'player')}")
+    if len(players) == 1 and first is None:
+        player = players[0]
+        known = org.load(tournament_id).same_player(player)  # shown as registered
+        t = org.remove(tournament_id, player)
+        name = known.name if known is not None else player_name(player)
+        click.echo(f"{t.name}: {name} removed; {_count(len(t.players), 'player')}")
+        return
+    t, removed = org.remove_many(tournament_id, players, first)
+    for name in removed:
+        click.echo(f"{t.name}: {name} removed")
+    click.echo(f"{t.name}: {_count(len(removed), 'player')} removed; "
+               f"{_count(len(t.players), 'player')}")
 
 
 @tournament.command("open-registration")
