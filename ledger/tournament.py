@@ -392,7 +392,7 @@ def _folded(state: Tournament | None, event: dict[str, Any]) -> Tournament:
             dict(event.get("archive", {})), _dbs(event.get("dbs", 0)), event.get("preset"),
             int(event.get("round", 0)), token_hash=event.get("token_hash"),
             self_registered=event.get("token_hash") is not None,
-            registered_at=_at(event.get("at", "")))
+            registered_at=_when(event.get("at")))
     elif kind == "PlayerLinkReissued":
         _relinked(state.players[event["player"]], event["token_hash"])
     elif kind == "DecklistReplaced":
@@ -469,6 +469,15 @@ def _at(value: Any) -> str:
     if not isinstance(value, str) or _iso(value).tzinfo is None:
         raise ValueError(f"at {value!r} is not a time in UTC")
     return value
+
+
+def _when(value: Any) -> str:
+    """A registration's ``at`` as shown: a time in UTC, or ``''`` (a log written by hand
+    without one, or with something else: only what the console shows of it, not refused)."""
+    try:
+        return _at(value) if isinstance(value, str) else ""
+    except ValueError:
+        return ""
 
 
 def _replace_deck(player: Player, event: dict[str, Any]) -> None:
