@@ -97,6 +97,7 @@ MAX_ROUND_MINUTES = 600  # a round's time at most (ten hours: beyond any round o
 MAX_PLAYERS = 1024  # players a tournament registers (at the desk or by themselves)
 MAX_NAME = 120  # characters of a new player's or tournament's name
 MAX_DECKLIST = 20_000  # characters of a decklist as registered or replaced
+MAX_POOL_FILE = 1_000_000  # bytes of a pool file imported at a desk (the console, the CLI)
 FLOOR = 1 / 3  # the percentages' floor
 WIN, DRAW = 3, 1  # match (and game) points
 

@@ -18,9 +18,17 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ledger.errors import LedgerError
+from ledger.entries import open_regular
+from ledger.errors import LedgerError, NotAMatchFileError
 from ledger.roundclock import MAX_ROUND_MINUTES, round_clock
-from ledger.tournament import SAFE_ID, TournamentError, UnknownTournamentError, player_name
+from ledger.tournament import (
+    MAX_DECKLIST,
+    MAX_POOL_FILE,
+    SAFE_ID,
+    TournamentError,
+    UnknownTournamentError,
+    player_name,
+)
 from ledger.tournament import standings as standings_of
 from replay.counted import counted
 
@@ -159,10 +167,9 @@ def register(tournament_id: str, player: str, decklist: str, preset: str | None,
     """Register PLAYER with the decklist in the file DECKLIST ('count name' lines: a Wonders
     of The First deck's 50 cards and archive, or a State of Wonder deck's State, Wonder or
     Hero and 15 cards)."""
-    try:  # utf-8-sig: a byte order mark (Windows' Notepad) is no part of the first line
-        text = Path(decklist).read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        raise click.ClickException(f"{decklist}: not UTF-8 text") from None
+    # utf-8-sig: a byte order mark (Windows' Notepad) is no part of the first line
+    text = _small_text(decklist, "decklist file", MAX_DECKLIST, "utf-8-sig",
+                       "a decklist is 'count name' lines")
     t = _organizer(store).register(tournament_id, player, text, preset)
     p = t.player(player_name(player))
     about = [f"DBS {p.dbs}"] if p.dbs is not None else []  # a game without DBS: none shown
@@ -301,6 +308,31 @@ def pair(tournament_id: str, base: str, store: str | None) -> None:
         click.echo(f"bye: {t.current.bye}")
 
 
+def _small_text(path: str, kind: str, limit: int, encoding: str, about: str) -> str:
+    """The text of the file ``path`` (a ``kind``: a decklist file, a pool file), read no
+    further than ``limit`` bytes: opened without waiting and refused in one line if it is no
+    regular file (a FIFO nothing writes to blocked the command forever, ``/dev/zero`` was read
+    until memory ran out), or larger (``about``: what such a file holds)."""
+    try:
+        with open_regular(path, kind=kind) as handle:
+            data = handle.read(limit + 1)
+    except NotAMatchFileError as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if len(data) > limit:
+        raise click.ClickException(f"{path}: larger than {_size(limit)}; {about}")
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError:
+        raise click.ClickException(f"{path}: not UTF-8 text") from None
+
+
+def _size(limit: int) -> str:
+    """``20 kB``, ``1 MB``."""
+    return f"{limit // 1_000_000} MB" if limit >= 1_000_000 else f"{limit // 1000} kB"
+
+
 def _count(n: int, thing: str) -> str:
     """``1 table``, ``3 tables``."""
     return f"{n} {thing}{'' if n == 1 else 's'}"
@@ -358,10 +390,8 @@ def import_cards(tournament_id: str, pool_file: str, store: str | None) -> None:
     in the pool for registration and round start.  A bad file imports nothing and prints one
     line per bad row (file, line, field).  Wonders of The First tournaments only."""
     path = Path(pool_file)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise click.ClickException(f"{path}: not UTF-8 text") from None
+    text = _small_text(pool_file, "pool file", MAX_POOL_FILE, "utf-8",
+                       "a pool file is CSV or TOML rows of cards")
     t, names = _organizer(store).import_cards(tournament_id, text, str(path))
     click.echo(f"{t.name}: imported {counted(len(names), 'card')} from {path.name}: "
                f"{', '.join(names[:10])}{' …' if len(names) > 10 else ''}")

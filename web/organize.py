@@ -40,6 +40,7 @@ from ledger.errors import ConflictError
 from ledger.roundclock import round_clock
 from ledger.tournament import (
     MAX_PLAYERS,
+    MAX_POOL_FILE,
     Tournament,
     TournamentError,
     UnknownTournamentError,
@@ -61,7 +62,6 @@ bp = Blueprint("organize", __name__)
 SESSION_KEY = "organizer"
 SESSION_CSRF = "organize_csrf"
 MAX_TOKEN = 200
-MAX_POOL_FILE = 1_000_000  # bytes of a pool file uploaded here (web.bodylimits: the form's limit)
 Page = tuple[str, int]  # a rendered page and its status
 
 
