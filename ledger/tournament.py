@@ -97,6 +97,10 @@ MAX_ROUND_MINUTES = 600  # a round's time at most (ten hours: beyond any round o
 MAX_PLAYERS = 1024  # players a tournament registers (at the desk or by themselves)
 MAX_NAME = 120  # characters of a new player's or tournament's name
 MAX_DECKLIST = 20_000  # characters of a decklist as registered or replaced
+#: Lists a player link replaces at most (each is a DecklistReplaced of up to MAX_DECKLIST
+#: characters in the log, read whole by every later change): a player fixing their list needs
+#: a few; the organizer's new link for them gives as many again.
+MAX_REPLACEMENTS = 20
 MAX_POOL_FILE = 1_000_000  # bytes of a pool file imported at a desk (the console, the CLI)
 FLOOR = 1 / 3  # the percentages' floor
 WIN, DRAW = 3, 1  # match (and game) points
@@ -207,6 +211,7 @@ class Player:
     self_registered: bool = False  # registered themselves (the registration link)
     links_reissued: int = 0  # how often the organizer gave them a new player link
     registered_at: str = ""  # their PlayerRegistered line's ``at`` (UTC)
+    replaced_with_link: int = 0  # lists replaced with their current link
 
     def copy(self) -> Player:
         """A copy sharing nothing that can be changed (its decklist's counts copied; every
@@ -491,6 +496,7 @@ def _replace_deck(player: Player, event: dict[str, Any]) -> None:
     player.archive = dict(event.get("archive", {}))
     player.dbs = _dbs(event.get("dbs", 0))
     player.replaced += 1
+    player.replaced_with_link += 1
 
 
 def _relinked(player: Player, token_hash: Any) -> None:
@@ -499,6 +505,7 @@ def _relinked(player: Player, token_hash: Any) -> None:
         raise ValueError(f"token_hash {token_hash!r:.80} is not a SHA-256 (64 hex digits)")
     player.token_hash = token_hash
     player.links_reissued += 1
+    player.replaced_with_link = 0
 
 
 def _dbs(value: Any) -> int | None:

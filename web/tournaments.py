@@ -76,6 +76,7 @@ from ledger.tournament import (
     MAX_DECKLIST,
     MAX_NAME,
     MAX_PLAYERS,
+    MAX_REPLACEMENTS,
     Player,
     RegistrationRefusedError,
     Result,
@@ -504,8 +505,9 @@ class Organizer:
     def replace_decklist(self, tournament_id: str, digest: str, decklist: str) -> Tournament:
         """A player's new list through their link (``DecklistReplaced``), checked as a
         registration is (the same :meth:`_registered`, the player set aside), while
-        registration is open and round 1 not paired; ``digest``: the hash of the player's
-        link token."""
+        registration is open and round 1 not paired, at most :data:`MAX_REPLACEMENTS` times
+        a link (each list is in the log for good); ``digest``: the hash of the player's link
+        token."""
         def build(t: Tournament) -> list[dict[str, Any]]:
             p = self.player_of(t, digest)
             if not t.is_registration_open:
@@ -513,6 +515,11 @@ class Organizer:
                     f"{t.name}: " + ("round 1 is paired" if t.rounds else
                                      "registration is closed") +
                     "; your decklist can no longer be replaced (ask the organizer)")
+            if p.replaced_with_link >= MAX_REPLACEMENTS:
+                raise TournamentError(
+                    f"{t.name}: {p.name} has replaced their list {MAX_REPLACEMENTS} times with "
+                    f"this link, the most a link may; ask the organizer (a new link from "
+                    f"them replaces it {MAX_REPLACEMENTS} times more)")
             others = dataclasses.replace(t, players={n: q for n, q in t.players.items()
                                                      if n != p.name})
             checked = self._registered(others, p.name, decklist, None, new_name=False)
