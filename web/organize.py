@@ -343,6 +343,9 @@ def remove_many(tournament_id: str) -> Page | BaseResponse:
             organizer().remove_many(tournament_id, chosen)
             return None
         t = organizer().load(tournament_id)
+        if t.rounds:
+            raise TournamentError(f"{t.name}: round 1 is paired; players can be dropped, not "
+                                  f"removed")
         first = request.form.get("from", "")[:120]
         junk = t.self_registered_from(first)
         confirm = {"question": f"Remove these {len(junk)} players who registered themselves, "

@@ -171,6 +171,10 @@ def test_the_console_lists_the_flood_and_removes_the_ticked(tmp_path, where):
     status, page = post(action, [("csrf", csrf), ("confirm", "yes"), ("player", "junk-2")])
     assert status == 422 and "no player named 'junk-2'" in unescape(page)  # removed already
     assert len(_players(api)) == 7
+    status, page = post(action, [("csrf", csrf), ("from", "")])
+    assert status == 422 and "no player named ''" in unescape(page)
+    status, page = post(action, [("csrf", csrf), ("from", "Cleo")])
+    assert status == 422 and "Cleo did not register themselves (the desk did)" in page
 
 
 def test_the_cli_removes_a_flood(tmp_path):
@@ -187,3 +191,20 @@ def test_the_cli_removes_a_flood(tmp_path):
     assert _players(api) == ["Ann", "Bob", "junk-1", "junk-2", "Cleo"]
     done = wonders("remove", api.tid, store=store)
     assert done.returncode == 2 and "--self-registered-from" in done.stderr
+
+
+def test_after_round_1_nothing_is_removed_in_bulk(tmp_path):
+    api = Api(new_app(tmp_path))
+    _flooded(api, None, "Late Cup")
+    assert call(api, "POST", f"/api/tournaments/{api.tid}/rounds")[0] == 201
+    status, data = call(api, "POST", f"/api/tournaments/{api.tid}/bulk-removals",
+                        {"self_registered_from": "junk-1"})
+    assert status == 422 and data["message"] == ("Late Cup: round 1 is paired; players can "
+                                                 "be dropped, not removed"), data
+    post, get = _console(api, None)
+    csrf = csrf_of(get(f"/organize/t/{api.tid}")[1])
+    status, page = post(f"/organize/t/{api.tid}/bulk-removals", [("csrf", csrf),
+                                                                 ("from", "junk-1")])
+    assert status == 422 and 'id="confirm-players"' not in page
+    assert "round 1 is paired; players can be dropped, not removed" in page
+    assert len(_players(api)) == 8
