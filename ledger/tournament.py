@@ -900,10 +900,13 @@ class FileTournamentBook(TournamentBook):
                              fileversion.version(found, read_at))
         if version == known:
             return version, None  # the same text: the fold kept stands
-        # a torn last line (a writer killed mid-append) was never acknowledged: not an event
-        # lines end at "\n" only: a name may hold U+0085 or U+2028, which splitlines() splits at
-        return version, [_parsed(line, f"{path}:{n}") for n, line in
-                         enumerate(text.split("\n"), start=1)
+        # lines end at "\n" only: a name may hold U+0085 or U+2028, which splitlines() splits at.
+        # The last piece is "" after the final newline, else a torn line -- a writer killed
+        # mid-append, or still writing (a long event goes out in several writes) -- never
+        # acknowledged, whatever it ends with: not an event.  (A piece an older program's
+        # append ended with a newline of its own is skipped unless it ends in "}".)
+        whole = text.split("\n")[:-1]
+        return version, [_parsed(line, f"{path}:{n}") for n, line in enumerate(whole, start=1)
                          if line.strip() and line.endswith("}")]
 
     def ids(self) -> list[str]:
@@ -917,9 +920,7 @@ class FileTournamentBook(TournamentBook):
                 raise ConflictError(f"tournament {tournament_id}: {len(have)} events, not "
                                     f"{expected} (someone wrote first); nothing was written")
             lines = "".join(_line(expected + i, e) + "\n" for i, e in enumerate(events))
-            if have and not path.read_text(encoding="utf-8").endswith("\n"):
-                lines = "\n" + lines  # after a torn line
-            size = path.stat().st_size if have else None
+            size = _cut_torn_tail(path) or None
             try:
                 with open(path, "a", encoding="utf-8") as handle:
                     handle.write(lines)
@@ -938,6 +939,21 @@ def _parsed(line: str, where: str) -> Any:
         return json.loads(line)
     except ValueError as exc:
         raise TournamentError(f"{where}: a tournament log line is not JSON ({exc})") from None
+
+
+def _cut_torn_tail(path: Path) -> int:
+    """Cut the log's torn last line off, if it has one, and return its size (0: no log, or
+    nothing whole in it).  Called under the log's lock, where no writer is writing: a line
+    without its newline was left by one that died and was never acknowledged (appended after,
+    it would become a line of the log for good, and one ending in "}" is no JSON)."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return 0
+    whole = data.rfind(b"\n") + 1
+    if whole < len(data):
+        os.truncate(path, whole)
+    return whole
 
 
 def _take_back(path: Path, size: int | None) -> None:
