@@ -901,9 +901,9 @@ class FileTournamentBook(TournamentBook):
         if version == known:
             return version, None  # the same text: the fold kept stands
         # lines end at "\n" only: a name may hold U+0085 or U+2028, which splitlines() splits at.
-        # The last piece is "" after the final newline, else a torn line -- a writer killed
-        # mid-append, or still writing (a long event goes out in several writes) -- never
-        # acknowledged, whatever it ends with: not an event.  (A piece an older program's
+        # The last piece is "" after the final newline, else a torn line -- a writer stopped
+        # mid-append, or a write still landing as this reads -- never acknowledged, whatever
+        # it ends with: not an event.  (A piece an older program's
         # append ended with a newline of its own is skipped unless it ends in "}".)
         whole = text.split("\n")[:-1]
         return version, [_parsed(line, f"{path}:{n}") for n, line in enumerate(whole, start=1)

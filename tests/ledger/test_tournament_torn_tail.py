@@ -1,7 +1,7 @@
-"""A tournament log whose last line was torn -- a writer killed in the middle of an append (a
-long event, a decklist's ``cards``, goes out in several writes), or read by another process
-(the CLI beside a server, ``--processes``) between those writes -- where the torn piece happens
-to end in ``}``: the end of the event's ``cards`` or ``archive``.
+"""A tournament log whose last line was torn -- a writer stopped in the middle of an append
+(the machine losing power, the disk filling), or a write still landing when another process
+(the CLI beside a server, ``--processes``) reads the log -- where the torn piece happens to
+end in ``}``: the end of the event's ``cards`` or ``archive``.
 
 Before, a torn last line was skipped only if it did not end in ``}``: this one was parsed,
 was no JSON, and the whole tournament was refused ("a tournament log line is not JSON") by
