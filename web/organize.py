@@ -47,6 +47,7 @@ from ledger.tournament import (
     parse_at,
     standings,
 )
+from replay.counted import counted
 from replay.errors import CardDataError
 from web.api.common import services
 from web.api.tournaments import links, organizer, player_link, registration_link, table_out
@@ -348,8 +349,8 @@ def remove_many(tournament_id: str) -> Page | BaseResponse:
                                   f"removed")
         first = request.form.get("from", "")[:120]
         junk = t.self_registered_from(first)
-        confirm = {"question": f"Remove these {len(junk)} players who registered themselves, "
-                               f"from {junk[0].name} on?",
+        confirm = {"question": f"Remove {counted(len(junk), 'player')} who registered "
+                               f"themselves, from {junk[0].name} on?",
                    "detail": "Untick anyone who is a real player. The ticked ones are removed "
                              "as if never registered: their player links stop working and "
                              "their names are free again. Players the desk registered are "

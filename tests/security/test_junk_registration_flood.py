@@ -153,7 +153,7 @@ def test_the_console_lists_the_flood_and_removes_the_ticked(tmp_path, where):
     status, page = post(action, [("csrf", csrf), ("from", "junk-2")])
     assert status == 200, page[:500]
     box = page.split('id="confirm"')[1].split("</section>")[0]
-    assert "Remove these 3 players who registered themselves, from junk-2 on?" in box
+    assert "Remove 3 players who registered themselves, from junk-2 on?" in box
     listed = [part.split('"')[0] for part in box.split('name="player" value="')[1:]]
     assert listed == ["junk-2", "junk-3", "junk-4"]  # the desk's Cleo not among them
     assert _players(api)[-1] == "junk-4"  # nothing removed by the listing
