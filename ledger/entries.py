@@ -22,9 +22,11 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
           (stat.S_ISBLK, "a block device"))
 
 
-def open_regular(path: str | os.PathLike, name: str | None = None) -> BinaryIO:
+def open_regular(path: str | os.PathLike, name: str | None = None,
+                 kind: str = "match file") -> BinaryIO:
     """``path`` opened for reading in binary, if it is a regular file (``name``: how errors
-    name it, default the path)."""
+    name it, default the path; ``kind``: what it was to be, "not a {kind}" -- a decklist
+    file a command was given, say)."""
     name = name or os.fspath(path)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -32,11 +34,11 @@ def open_regular(path: str | os.PathLike, name: str | None = None) -> BinaryIO:
         what = _unopenable(path, exc)
         if what is None:
             raise
-        raise _error(name, what) from None
+        raise _error(name, what, kind) from None
     try:
         what = _kind(os.fstat(fd).st_mode)
         if what is not None:
-            raise _error(name, what)
+            raise _error(name, what, kind)
         os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
     except BaseException:
@@ -71,8 +73,8 @@ def _unopenable(path: str | os.PathLike, exc: OSError) -> str | None:
     return None
 
 
-def _error(name: str, what: str) -> NotAMatchFileError:
+def _error(name: str, what: str, kind: str = "match file") -> NotAMatchFileError:
     """The error of the entry ``name``; its fields say where and why (an error about stored
     data: a reader that answers someone else says so from them, :mod:`ledger.errors`)."""
-    return NotAMatchFileError.at(Where(name), None, f"not a match file: {what}, not a regular "
+    return NotAMatchFileError.at(Where(name), None, f"not a {kind}: {what}, not a regular "
                                                     f"file (nothing was read from it)")

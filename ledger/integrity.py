@@ -90,10 +90,10 @@ class FileCheck:
 
 def check_file(path: str | os.PathLike, shown: str | None = None) -> FileCheck:
     """Check one match file: canonical lines, hashes, chain, seqs, and how it ends (read-only).
-    An entry that is not a regular file (never opened for reading) or cannot be read is
-    ``corrupt``, its message naming it and why.  ``shown``: how messages name the file
-    (default: ``path``; a Dask worker opens a file by its absolute path and names it as the
-    command was given it)."""
+    An entry that is not a regular file (never opened for reading) or cannot be read (one
+    larger than memory holds, too) is ``corrupt``, its message naming it and why.  ``shown``:
+    how messages name the file (default: ``path``; a Dask worker opens a file by its absolute
+    path and names it as the command was given it)."""
     path = Path(path)
     name = shown if shown is not None else str(path)
     try:
@@ -103,7 +103,12 @@ def check_file(path: str | os.PathLike, shown: str | None = None) -> FileCheck:
     except OSError as exc:
         return FileCheck(name, CORRUPT, f"{name}: cannot be read ({exc.strerror or exc})")
     with handle:
-        data = handle.read()
+        try:
+            data = handle.read()
+        except MemoryError:  # a file larger than memory holds: no match file anyone recorded
+            size = os.fstat(handle.fileno()).st_size
+            return FileCheck(name, CORRUPT, f"{name}: {size} bytes, more than this machine's "
+                                            f"memory holds: not read")
         check = check_bytes(data, name)
         if check.status in (TORN, CUT):
             check = _with_writer(check, handle)

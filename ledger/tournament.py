@@ -97,6 +97,11 @@ MAX_ROUND_MINUTES = 600  # a round's time at most (ten hours: beyond any round o
 MAX_PLAYERS = 1024  # players a tournament registers (at the desk or by themselves)
 MAX_NAME = 120  # characters of a new player's or tournament's name
 MAX_DECKLIST = 20_000  # characters of a decklist as registered or replaced
+#: Lists a player link replaces at most (each is a DecklistReplaced of up to MAX_DECKLIST
+#: characters in the log, read whole by every later change): a player fixing their list needs
+#: a few; the organizer's new link for them gives as many again.
+MAX_REPLACEMENTS = 20
+MAX_POOL_FILE = 1_000_000  # bytes of a pool file imported at a desk (the console, the CLI)
 FLOOR = 1 / 3  # the percentages' floor
 WIN, DRAW = 3, 1  # match (and game) points
 
@@ -205,6 +210,8 @@ class Player:
     replaced: int = 0  # how often they replaced their decklist
     self_registered: bool = False  # registered themselves (the registration link)
     links_reissued: int = 0  # how often the organizer gave them a new player link
+    registered_at: str = ""  # their PlayerRegistered line's ``at`` (UTC)
+    replaced_with_link: int = 0  # lists replaced with their current link
 
     def copy(self) -> Player:
         """A copy sharing nothing that can be changed (its decklist's counts copied; every
@@ -328,6 +335,18 @@ class Tournament:
         return next((p for p in self.players.values()
                      if reads_alike(p.name, name) and player_key(p.name) != key), None)
 
+    def self_registered_from(self, name: str) -> list[Player]:
+        """The players who registered themselves, from ``name`` (one of them) on, in the
+        order they registered: a burst of junk from someone with the registration link, to
+        be removed at once.  Players the desk registered meanwhile are not among them."""
+        first = self.player(name)
+        if not first.is_self_registered:
+            raise TournamentError(f"{self.name}: {first.name} did not register themselves "
+                                  f"(the desk did)")
+        names = list(self.players)
+        return [p for p in (self.players[n] for n in names[names.index(first.name):])
+                if p.is_self_registered]
+
     def player_with_token(self, digest: str) -> Player | None:
         """The self-registered player whose link's token hashes to ``digest``; every
         player's hash is compared (``hmac.compare_digest``), whichever matched."""
@@ -378,7 +397,8 @@ def _folded(state: Tournament | None, event: dict[str, Any]) -> Tournament:
             event["player"], event.get("deck_text", ""), dict(event.get("cards", {})),
             dict(event.get("archive", {})), _dbs(event.get("dbs", 0)), event.get("preset"),
             int(event.get("round", 0)), token_hash=event.get("token_hash"),
-            self_registered=event.get("token_hash") is not None)
+            self_registered=event.get("token_hash") is not None,
+            registered_at=_when(event.get("at")))
     elif kind == "PlayerLinkReissued":
         _relinked(state.players[event["player"]], event["token_hash"])
     elif kind == "DecklistReplaced":
@@ -457,6 +477,15 @@ def _at(value: Any) -> str:
     return value
 
 
+def _when(value: Any) -> str:
+    """A registration's ``at`` as shown: a time in UTC, or ``''`` (a log written by hand
+    without one, or with something else: only what the console shows of it, not refused)."""
+    try:
+        return _at(value) if isinstance(value, str) else ""
+    except ValueError:
+        return ""
+
+
 def _replace_deck(player: Player, event: dict[str, Any]) -> None:
     """A player's new list; a pool deck they were registered with no longer stands for it (a
     player registered at the desk with a preset who was given a link, then replaced it: the
@@ -467,6 +496,7 @@ def _replace_deck(player: Player, event: dict[str, Any]) -> None:
     player.archive = dict(event.get("archive", {}))
     player.dbs = _dbs(event.get("dbs", 0))
     player.replaced += 1
+    player.replaced_with_link += 1
 
 
 def _relinked(player: Player, token_hash: Any) -> None:
@@ -475,6 +505,7 @@ def _relinked(player: Player, token_hash: Any) -> None:
         raise ValueError(f"token_hash {token_hash!r:.80} is not a SHA-256 (64 hex digits)")
     player.token_hash = token_hash
     player.links_reissued += 1
+    player.replaced_with_link = 0
 
 
 def _dbs(value: Any) -> int | None:
@@ -869,10 +900,13 @@ class FileTournamentBook(TournamentBook):
                              fileversion.version(found, read_at))
         if version == known:
             return version, None  # the same text: the fold kept stands
-        # a torn last line (a writer killed mid-append) was never acknowledged: not an event
-        # lines end at "\n" only: a name may hold U+0085 or U+2028, which splitlines() splits at
-        return version, [_parsed(line, f"{path}:{n}") for n, line in
-                         enumerate(text.split("\n"), start=1)
+        # lines end at "\n" only: a name may hold U+0085 or U+2028, which splitlines() splits at.
+        # The last piece is "" after the final newline, else a torn line -- a writer stopped
+        # mid-append, or a write still landing as this reads -- never acknowledged, whatever
+        # it ends with: not an event.  (A piece an older program's
+        # append ended with a newline of its own is skipped unless it ends in "}".)
+        whole = text.split("\n")[:-1]
+        return version, [_parsed(line, f"{path}:{n}") for n, line in enumerate(whole, start=1)
                          if line.strip() and line.endswith("}")]
 
     def ids(self) -> list[str]:
@@ -886,9 +920,7 @@ class FileTournamentBook(TournamentBook):
                 raise ConflictError(f"tournament {tournament_id}: {len(have)} events, not "
                                     f"{expected} (someone wrote first); nothing was written")
             lines = "".join(_line(expected + i, e) + "\n" for i, e in enumerate(events))
-            if have and not path.read_text(encoding="utf-8").endswith("\n"):
-                lines = "\n" + lines  # after a torn line
-            size = path.stat().st_size if have else None
+            size = _cut_torn_tail(path) or None
             try:
                 with open(path, "a", encoding="utf-8") as handle:
                     handle.write(lines)
@@ -907,6 +939,21 @@ def _parsed(line: str, where: str) -> Any:
         return json.loads(line)
     except ValueError as exc:
         raise TournamentError(f"{where}: a tournament log line is not JSON ({exc})") from None
+
+
+def _cut_torn_tail(path: Path) -> int:
+    """Cut the log's torn last line off, if it has one, and return its size (0: no log, or
+    nothing whole in it).  Called under the log's lock, where no writer is writing: a line
+    without its newline was left by one that died and was never acknowledged (appended after,
+    it would become a line of the log for good, and one ending in "}" is no JSON)."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return 0
+    whole = data.rfind(b"\n") + 1
+    if whole < len(data):
+        os.truncate(path, whole)
+    return whole
 
 
 def _take_back(path: Path, size: int | None) -> None:

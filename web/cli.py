@@ -266,7 +266,9 @@ def _verify_jobs(paths: tuple[str, ...], against_current: bool) -> list:
             jobs += [partial(verify_file, file, None, against_current=against_current,
                              match_id=file.name[:-len(SUFFIX)])
                      for file in FileStore(path).files()]
-        elif path.is_file():  # a file by itself may be named anything
+        elif path.is_file() or path.exists() or path.is_symlink():
+            # a file by itself may be named anything; one that is no regular file (a FIFO,
+            # a device, a dangling link) is a FAIL line saying what it is, never opened
             jobs.append(partial(verify_file, path, None, against_current=against_current))
         else:
             raise click.BadParameter(f"{raw}: no such file or directory", param_hint="PATH")

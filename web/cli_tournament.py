@@ -18,9 +18,17 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ledger.errors import LedgerError
+from ledger.entries import open_regular
+from ledger.errors import LedgerError, NotAMatchFileError
 from ledger.roundclock import MAX_ROUND_MINUTES, round_clock
-from ledger.tournament import SAFE_ID, TournamentError, UnknownTournamentError, player_name
+from ledger.tournament import (
+    MAX_DECKLIST,
+    MAX_POOL_FILE,
+    SAFE_ID,
+    TournamentError,
+    UnknownTournamentError,
+    player_name,
+)
 from ledger.tournament import standings as standings_of
 from replay.counted import counted
 
@@ -159,10 +167,9 @@ def register(tournament_id: str, player: str, decklist: str, preset: str | None,
     """Register PLAYER with the decklist in the file DECKLIST ('count name' lines: a Wonders
     of The First deck's 50 cards and archive, or a State of Wonder deck's State, Wonder or
     Hero and 15 cards)."""
-    try:  # utf-8-sig: a byte order mark (Windows' Notepad) is no part of the first line
-        text = Path(decklist).read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        raise click.ClickException(f"{decklist}: not UTF-8 text") from None
+    # utf-8-sig: a byte order mark (Windows' Notepad) is no part of the first line
+    text = _small_text(decklist, "decklist file", MAX_DECKLIST, "utf-8-sig",
+                       "a decklist is 'count name' lines")
     t = _organizer(store).register(tournament_id, player, text, preset)
     p = t.player(player_name(player))
     about = [f"DBS {p.dbs}"] if p.dbs is not None else []  # a game without DBS: none shown
@@ -185,16 +192,31 @@ def drop(tournament_id: str, player: str, store: str | None) -> None:
 
 @tournament.command()
 @click.argument("tournament_id")
-@click.argument("player")
+@click.argument("players", nargs=-1)
+@click.option("--self-registered-from", "first", metavar="NAME",
+              help="also every player who registered themselves from NAME on, in the order "
+                   "they registered (a flood of junk; the desk's players are left alone)")
 @STORE
 @_says_which_exist
-def remove(tournament_id: str, player: str, store: str | None) -> None:
-    """Remove PLAYER's registration before round 1 is paired (junk, say; later: drop)."""
+def remove(tournament_id: str, players: tuple[str, ...], first: str | None,
+           store: str | None) -> None:
+    """Remove PLAYERS' registrations before round 1 is paired (junk, say; later: drop): all
+    of them in one change, or none if one is refused."""
+    if not players and first is None:
+        raise click.UsageError("name a player, or --self-registered-from NAME")
     org = _organizer(store)
-    known = org.load(tournament_id).same_player(player)  # shown as registered, not as typed
-    t = org.remove(tournament_id, player)
-    name = known.name if known is not None else player_name(player)
-    click.echo(f"{t.name}: {name} removed; {_count(len(t.players), 'player')}")
+    if len(players) == 1 and first is None:
+        player = players[0]
+        known = org.load(tournament_id).same_player(player)  # shown as registered
+        t = org.remove(tournament_id, player)
+        name = known.name if known is not None else player_name(player)
+        click.echo(f"{t.name}: {name} removed; {_count(len(t.players), 'player')}")
+        return
+    t, removed = org.remove_many(tournament_id, players, first)
+    for name in removed:
+        click.echo(f"{t.name}: {name} removed")
+    click.echo(f"{t.name}: {_count(len(removed), 'player')} removed; "
+               f"{_count(len(t.players), 'player')}")
 
 
 @tournament.command("open-registration")
@@ -286,6 +308,31 @@ def pair(tournament_id: str, base: str, store: str | None) -> None:
         click.echo(f"bye: {t.current.bye}")
 
 
+def _small_text(path: str, kind: str, limit: int, encoding: str, about: str) -> str:
+    """The text of the file ``path`` (a ``kind``: a decklist file, a pool file), read no
+    further than ``limit`` bytes: opened without waiting and refused in one line if it is no
+    regular file (a FIFO nothing writes to blocked the command forever, ``/dev/zero`` was read
+    until memory ran out), or larger (``about``: what such a file holds)."""
+    try:
+        with open_regular(path, kind=kind) as handle:
+            data = handle.read(limit + 1)
+    except NotAMatchFileError as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if len(data) > limit:
+        raise click.ClickException(f"{path}: larger than {_size(limit)}; {about}")
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError:
+        raise click.ClickException(f"{path}: not UTF-8 text") from None
+
+
+def _size(limit: int) -> str:
+    """``20 kB``, ``1 MB``."""
+    return f"{limit // 1_000_000} MB" if limit >= 1_000_000 else f"{limit // 1000} kB"
+
+
 def _count(n: int, thing: str) -> str:
     """``1 table``, ``3 tables``."""
     return f"{n} {thing}{'' if n == 1 else 's'}"
@@ -343,10 +390,8 @@ def import_cards(tournament_id: str, pool_file: str, store: str | None) -> None:
     in the pool for registration and round start.  A bad file imports nothing and prints one
     line per bad row (file, line, field).  Wonders of The First tournaments only."""
     path = Path(pool_file)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise click.ClickException(f"{path}: not UTF-8 text") from None
+    text = _small_text(pool_file, "pool file", MAX_POOL_FILE, "utf-8",
+                       "a pool file is CSV or TOML rows of cards")
     t, names = _organizer(store).import_cards(tournament_id, text, str(path))
     click.echo(f"{t.name}: imported {counted(len(names), 'card')} from {path.name}: "
                f"{', '.join(names[:10])}{' …' if len(names) > 10 else ''}")

@@ -10,12 +10,13 @@ Pages: the tournaments (each with its game) and a create form (a name and the ga
 The First or State of Wonder); one tournament's page, naming its game -- open registration for
 the players to register themselves (a page with the link and its QR code, :mod:`web.selfreg`),
 close it, register a player (decklist pasted as ``count name`` lines), each player's latest
-list, remove a registration before round 1 (junk, say), give a player a new player link (a
-lost one: a second tap confirms it; a page with the link and its QR code, shown once), drop (a
-second tap confirms it) and reinstate, start
-the next round, the round board (each table's players by name, live / ended and the result, a
-link to its viewer), reissue or revoke a table's token (a revoke is confirmed on a page naming
-the table and the token), the standings and the CSV downloads.  Starting a round and reissuing
+list, remove a registration before round 1 (junk, say; a flood of junk at once: the
+self-registrations from one player on, listed and ticked before *Yes* removes them), give a
+player a new player link (a lost one: a second tap confirms it; a page with the link and its
+QR code, shown once), drop (a second tap confirms it) and reinstate, start the next round,
+the round board (each table's players by name, live / ended and the result, a link to its
+viewer), reissue or revoke a table's token (a revoke is confirmed on a page naming the table
+and the token), the standings and the CSV downloads.  Starting a round and reissuing
 answer with a page of seat and judge links, each as a URL and a QR code (SVG drawn here by
 ``segno``; nothing is fetched at run time).  Tokens are shown once, on that page: a lost one is
 reissued.  The operations are :class:`web.tournaments.Organizer`'s, as in the JSON API.
@@ -37,7 +38,16 @@ from werkzeug.wrappers import Response as BaseResponse
 from ledger.catalogue import DecklistError
 from ledger.errors import ConflictError
 from ledger.roundclock import round_clock
-from ledger.tournament import Tournament, TournamentError, UnknownTournamentError, standings
+from ledger.tournament import (
+    MAX_PLAYERS,
+    MAX_POOL_FILE,
+    Tournament,
+    TournamentError,
+    UnknownTournamentError,
+    parse_at,
+    standings,
+)
+from replay.counted import counted
 from replay.errors import CardDataError
 from web.api.common import services
 from web.api.tournaments import links, organizer, player_link, registration_link, table_out
@@ -53,7 +63,6 @@ bp = Blueprint("organize", __name__)
 SESSION_KEY = "organizer"
 SESSION_CSRF = "organize_csrf"
 MAX_TOKEN = 200
-MAX_POOL_FILE = 1_000_000  # bytes of a pool file uploaded here (web.bodylimits: the form's limit)
 Page = tuple[str, int]  # a rendered page and its status
 
 
@@ -167,8 +176,8 @@ SHOWN_ONCE = {
 
 #: The console's other post-only addresses: opened again (a refused form's page reloaded),
 #: they go to the tournament's page.
-POSTS_ONLY = ("players", "cards", "registration/close", "removals", "drops", "reinstatements",
-              "clock", "revoke")
+POSTS_ONLY = ("players", "cards", "registration/close", "removals", "bulk-removals", "drops",
+              "reinstatements", "clock", "revoke")
 
 
 def _reopened(tournament_id: str, action: str) -> Page | BaseResponse:
@@ -320,6 +329,43 @@ def close_registration(tournament_id: str) -> Page | BaseResponse:
 def remove(tournament_id: str) -> Page | BaseResponse:
     return _act(tournament_id, lambda: _no_page(organizer().remove(
         tournament_id, request.form.get("player", "")[:120])))
+
+
+@bp.route("/organize/t/<tournament_id>/bulk-removals", methods=["POST"])
+def remove_many(tournament_id: str) -> Page | BaseResponse:
+    """Junk from the registration link, removed at once: the self-registrations from one
+    player on are listed first, each ticked (untick a real player); only *Yes* removes the
+    ticked ones -- those named on the page, never one who registered after it was shown."""
+    def run() -> Page | None:
+        if request.form.get("confirm") == "yes":
+            chosen = [name[:120] for name in request.form.getlist("player")[:MAX_PLAYERS]]
+            if not chosen:
+                raise IllegalError("no player was ticked: nothing removed")
+            organizer().remove_many(tournament_id, chosen)
+            return None
+        t = organizer().load(tournament_id)
+        if t.rounds:
+            raise TournamentError(f"{t.name}: round 1 is paired; players can be dropped, not "
+                                  f"removed")
+        first = request.form.get("from", "")[:120]
+        junk = t.self_registered_from(first)
+        confirm = {"question": f"Remove {counted(len(junk), 'player')} who registered "
+                               f"themselves, from {junk[0].name} on?",
+                   "detail": "Untick anyone who is a real player. The ticked ones are removed "
+                             "as if never registered: their player links stop working and "
+                             "their names are free again. Players the desk registered are "
+                             "not listed.",
+                   "button": "Yes, remove the ticked players", "fields": {},
+                   "players": [(p.name, _clock_time(p.registered_at)) for p in junk],
+                   "action": url_for("organize.remove_many", tournament_id=tournament_id)}
+        return _tournament(tournament_id, confirm=confirm)
+    return _act(tournament_id, run)
+
+
+@bp.app_template_filter("clock_time")
+def _clock_time(at: str) -> str:
+    """A log line's ``at`` as the console shows it: ``14:32:05 UTC`` (``''``: none)."""
+    return f"{parse_at(at):%H:%M:%S} UTC" if at else ""
 
 
 @bp.route("/organize/t/<tournament_id>/player-links", methods=["POST"])

@@ -52,7 +52,7 @@ import secrets
 import threading
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -76,6 +76,7 @@ from ledger.tournament import (
     MAX_DECKLIST,
     MAX_NAME,
     MAX_PLAYERS,
+    MAX_REPLACEMENTS,
     Player,
     RegistrationRefusedError,
     Result,
@@ -504,8 +505,9 @@ class Organizer:
     def replace_decklist(self, tournament_id: str, digest: str, decklist: str) -> Tournament:
         """A player's new list through their link (``DecklistReplaced``), checked as a
         registration is (the same :meth:`_registered`, the player set aside), while
-        registration is open and round 1 not paired; ``digest``: the hash of the player's
-        link token."""
+        registration is open and round 1 not paired, at most :data:`MAX_REPLACEMENTS` times
+        a link (each list is in the log for good); ``digest``: the hash of the player's link
+        token."""
         def build(t: Tournament) -> list[dict[str, Any]]:
             p = self.player_of(t, digest)
             if not t.is_registration_open:
@@ -513,6 +515,11 @@ class Organizer:
                     f"{t.name}: " + ("round 1 is paired" if t.rounds else
                                      "registration is closed") +
                     "; your decklist can no longer be replaced (ask the organizer)")
+            if p.replaced_with_link >= MAX_REPLACEMENTS:
+                raise TournamentError(
+                    f"{t.name}: {p.name} has replaced their list {MAX_REPLACEMENTS} times with "
+                    f"this link, the most a link may; ask the organizer (a new link from "
+                    f"them replaces it {MAX_REPLACEMENTS} times more)")
             others = dataclasses.replace(t, players={n: q for n, q in t.players.items()
                                                      if n != p.name})
             checked = self._registered(others, p.name, decklist, None, new_name=False)
@@ -594,6 +601,30 @@ class Organizer:
                                       f"dropped, not removed")
             return [{"type": "PlayerRemoved", "player": found.name}]
         return self._change(tournament_id, build)
+
+    def remove_many(self, tournament_id: str, players: Sequence[str] = (),
+                    self_registered_from: str | None = None) -> tuple[Tournament, list[str]]:
+        """Take back many registrations at once before round 1 (a flood of junk from someone
+        with the registration link): the named ``players`` and, with
+        ``self_registered_from``, every player who registered themselves from that one on
+        (:meth:`ledger.tournament.Tournament.self_registered_from`).  One ``PlayerRemoved``
+        a player, in one append: all of them or, if any is refused (no such player, round 1
+        paired), none.  Returns the tournament and the names removed, as registered."""
+        removed: list[str] = []
+
+        def build(t: Tournament) -> list[dict[str, Any]]:
+            if t.rounds:
+                raise TournamentError(f"{t.name}: round 1 is paired; players can be dropped, "
+                                      f"not removed")
+            chosen = dict.fromkeys(t.player(name).name for name in players)
+            if self_registered_from is not None:
+                chosen.update(dict.fromkeys(
+                    p.name for p in t.self_registered_from(self_registered_from)))
+            if not chosen:
+                raise TournamentError(f"{t.name}: no player to remove was named")
+            removed[:] = list(chosen)
+            return [{"type": "PlayerRemoved", "player": name} for name in chosen]
+        return self._change(tournament_id, build), removed
 
     def reinstate(self, tournament_id: str, player: str) -> Tournament:
         """Undo a drop: ``player`` is paired again from the next round paired

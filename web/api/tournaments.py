@@ -89,6 +89,14 @@ class DropPlayer(Body):
     player: Name
 
 
+class RemovePlayers(Body):
+    players: Annotated[list[Name], Field(max_length=1024)] = Field(
+        default_factory=list, description="players to remove, by name")
+    self_registered_from: Name | None = Field(
+        None, description="also every player who registered themselves from this one on, "
+                          "in the order they registered (the desk's players left alone)")
+
+
 class NewPlayerLink(Body):
     player: Name
 
@@ -115,6 +123,7 @@ class PlayerOut(BaseModel):
                                               "was given one (POST …/player-links)")
     links_reissued: int = Field(0, description="how often the organizer gave them a new "
                                                "player link")
+    registered_at: str | None = Field(None, description="when they registered (UTC)")
 
 
 class RegistrationOut(BaseModel):
@@ -172,6 +181,11 @@ class TournamentOut(BaseModel):
                                                        "(opened, not closed, round 1 not paired)")
     imported_cards: list[str] = Field([], description="names of the cards imported with pool "
                                                       "files (POST …/cards), sorted")
+
+
+class RemovedOut(BaseModel):
+    removed: list[str] = Field(description="the players removed, as registered")
+    tournament: TournamentOut
 
 
 class TournamentBrief(BaseModel):
@@ -303,7 +317,8 @@ def tournament_out(org: Organizer, t: Tournament) -> TournamentOut:
         players=[PlayerOut(name=p.name, dbs=p.dbs, entered=p.entered, dropped=p.dropped,
                            preset=p.preset, cards=p.cards, archive=p.archive,
                            self_registered=p.is_self_registered, replaced=p.replaced,
-                           has_link=p.has_link, links_reissued=p.links_reissued)
+                           has_link=p.has_link, links_reissued=p.links_reissued,
+                           registered_at=p.registered_at or None)
                  for p in t.players.values()],
         round_minutes=t.round_minutes,
         rounds=[round_out(t, r, results, problems) for r in t.rounds],
@@ -460,6 +475,19 @@ def remove_player(tournament_id: str) -> tuple[dict[str, Any], int]:
     body = parse_body(DropPlayer)
     org = organizer()
     return tournament_out(org, org.remove(tournament_id, body.player)).model_dump(), 201
+
+
+@route(bp, "/tournaments/<tournament_id>/bulk-removals", "POST",
+       "Remove many registrations at once before round 1 is paired (a flood of junk from "
+       "the registration link): all of them, or none if one is refused",
+       body=RemovePlayers, response=RemovedOut, status=201, auth="organizer", errors=ERRORS)
+@answers
+def remove_players(tournament_id: str) -> tuple[dict[str, Any], int]:
+    require_organizer()
+    body = parse_body(RemovePlayers)
+    org = organizer()
+    t, removed = org.remove_many(tournament_id, body.players, body.self_registered_from)
+    return RemovedOut(removed=removed, tournament=tournament_out(org, t)).model_dump(), 201
 
 
 @route(bp, "/tournaments/<tournament_id>/drops", "POST",
