@@ -46,14 +46,15 @@ def open_regular(path: str | os.PathLike, name: str | None = None,
         raise
 
 
-def not_regular(path: str | os.PathLike, name: str | None = None) -> NotAMatchFileError | None:
+def not_regular(path: str | os.PathLike, name: str | None = None,
+                kind: str = "match file") -> NotAMatchFileError | None:
     """The error :func:`open_regular` would raise for what ``path`` is (``stat`` only, nothing
     opened), or ``None``: a regular file, or no entry at all."""
     try:
         what = _kind(os.stat(path).st_mode)
     except OSError as exc:
         what = _unopenable(path, exc)
-    return None if what is None else _error(name or os.fspath(path), what)
+    return None if what is None else _error(name or os.fspath(path), what, kind)
 
 
 def _kind(mode: int) -> str | None:

@@ -44,6 +44,7 @@ def conformance(paths: tuple[str, ...], quiet: bool, game_name: str) -> None:
     """
     from replay.games import game
 
+    _files_only(paths, "conformance case")
     passed = failed = 0
     for result in game(game_name).conformance(list(paths)):
         if result.passed:
@@ -76,6 +77,7 @@ def cards_validate(paths: tuple[str, ...], game_name: str) -> None:
     """Validate card files and deck files (default: the card pool in use and the shipped decks)."""
     from replay.games import game
 
+    _files_only(paths, "card or deck file")
     played = game(game_name)
     files = [Path(p) for p in paths]
     card_files = [p for p in files if "decks" not in p.parts] or None
@@ -543,6 +545,18 @@ def _expand(paths: list[Path] | None) -> list[Path]:
         p = Path(p)
         out += sorted(p.rglob("*.toml")) if p.is_dir() else [p]
     return out
+
+
+def _files_only(paths: tuple[str, ...], kind: str) -> None:
+    """Refuse in one line a path given (or a ``*.toml`` in a directory given) that is no
+    regular file: a FIFO nothing writes to would block the command forever, a device be read
+    without end (``kind``: what the files are to be, for the message)."""
+    from ledger.entries import not_regular
+
+    for path in _expand([Path(p) for p in paths]):
+        error = not_regular(path, kind=kind)
+        if error is not None:
+            raise click.ClickException(str(error))
 
 
 from web.cli_serve import serve as _serve  # noqa: E402 - issue 7: the recording service

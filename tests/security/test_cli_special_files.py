@@ -98,3 +98,20 @@ def test_verify_names_a_fifo_or_a_device_for_what_it_is(cup):
         "was read from it)",
         "0 passed, 2 failed"]
     assert "no such file" not in done.stderr
+
+
+@pytest.mark.parametrize(("command", "kind"), [
+    (("cards", "validate"), "card or deck file"),
+    (("conformance",), "conformance case"),
+])
+def test_cards_validate_and_conformance_refuse_a_fifo(tmp_path, command, kind):
+    """``wonders cards validate`` and ``wonders conformance`` given a FIFO (by itself, or as a
+    ``*.toml`` in a directory given) blocked forever in the game's loader; now one line."""
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    fifo = cases / "pipe.toml"
+    os.mkfifo(fifo)
+    for given in (fifo, cases):
+        done = _wonders(*command, str(given))
+        assert _one_line(done) == (f"error: {fifo}: not a {kind}: a FIFO, not a regular file "
+                                   f"(nothing was read from it)")
