@@ -447,7 +447,7 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
     from replay.replayer import Cursor, Divergence, Replay
     from replay.timeline import Timeline, open_timeline
     from web.api.tables import final_state, reading_cards
-    from web.narration import players_of
+    from web.narration import Narrator, players_of
 
     _check_position(at, round_, turn, battle)
     events = list(FileStore.read_file(file))
@@ -489,17 +489,29 @@ def replay(file: str, at: int | None, perspective: str, round_: int | None, turn
     shown = getattr(played, "board_seq", None)  # R46: not a bury's order mid-way
     picture = played.board(rep.state_at(shown(rep.events, seq, perspective) if shown else seq),
                            cards, perspective)
-    event = played.redact(rep.events[seq], perspective, played.hidden_ids(final),
-                          rep.events, seq)
+    # names and hidden cards as the line the event is on had them (an undone event's too)
+    narrator = Narrator(_Reading(rep, played, final, cards), perspective)
+    event = narrator.redact(rep.events[seq], seq)
     if as_json:
         import msgspec
         picture["seq"] = seq
         picture["event"] = msgspec.to_builtins(event)
         click.echo(json.dumps(picture, indent=2, default=str))
         return
-    names = played.card_names(final, perspective, rep.events)
-    what = played.narrate(event, None, names, players_of(rep.events[0]), cards)
+    what = narrator.words(event, seq)
     click.echo(played.board_text(rep.match_id, seq, what, picture, players_of(rep.events[0])))
+
+
+class _Reading:
+    """What :class:`web.narration.Narrator` reads of a match, for a file's reading (a
+    ``Timeline``, or a ``Replay`` of a schema ≤ 2 file)."""
+
+    def __init__(self, rep: Any, game: Any, final: Any, cards: Any):
+        self.rep, self.game, self.state, self.cards = rep, game, final, cards
+        self.events, self.length = rep.events, len(rep)
+
+    def state_at(self, seq: int) -> Any:
+        return self.state if seq == self.length - 1 else self.rep.state_at(seq)
 
 
 def _check_position(at: int | None, round_: int | None, turn: int | None,

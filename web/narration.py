@@ -58,24 +58,50 @@ class Narrator:
         # the events of its batch (a bury's order, docs/rulings.md R46), and a batch is
         # written whole even where a delayed reader's view stops inside it.
         self.log: Sequence[Event] = table.events
+        self.table, self.events = table, events
         # Hidden as of ``last``: a card face down then and turned face up since stays hidden.
-        self.hidden = game.hidden_ids(table.state_at(last))
-        self.names: Mapping[str, str] = game.card_names(table.state, perspective, events)
+        # Cards are named from the same state, never from a later one: past ``last`` a
+        # take-back to the set-up can have shuffled again, and each id (a place in the setup
+        # shuffle) then names another card (tests/security/test_takeback_reshuffle_names.py).
+        standing = table.state_at(last) if last >= 0 else table.state
+        self.hidden: frozenset[str] = frozenset(game.hidden_ids(standing))
+        self.names: Mapping[str, str] = game.card_names(standing, perspective, events)
         self.players = players_of(events[0]) if events else {}
         self.cards = getattr(table, "cards", None)  # the match's own (a Table's), if known
         self.undone = undone_by(events)
+        self._lines: dict[int, tuple[frozenset[str], Mapping[str, str]]] = {}
 
     def redact(self, event: Event, seq: int) -> Event:
         """``event`` (the one at ``seq``, as recorded) as this reader may see it."""
-        return self.game.redact(event, self.perspective, self.hidden, self.log, seq)
+        return self.game.redact(event, self.perspective, self._hidden_at(seq), self.log, seq)
 
     def text(self, event: Event, seq: int) -> str:
         """The sentence of the event at ``seq`` (``event`` as recorded: it is redacted here)."""
-        return self.words(self.redact(event, seq))
+        return self.words(self.redact(event, seq), seq)
 
-    def words(self, redacted: Event) -> str:
-        """The sentence of an event already redacted for this perspective."""
-        return self.game.narrate(redacted, None, self.names, self.players, self.cards)
+    def words(self, redacted: Event, seq: int | None = None) -> str:
+        """The sentence of an event already redacted for this perspective (the one at
+        ``seq``: an event a take-back undid names its cards as the line it was on did)."""
+        names = self.names if seq is None or seq not in self.undone else self._line(seq)[1]
+        return self.game.narrate(redacted, None, names, self.players, self.cards)
+
+    def _hidden_at(self, seq: int) -> frozenset[str]:
+        """The cards hidden in the event at ``seq``: those face down as of ``last`` and, for
+        an event a take-back undid, those face down where its line ended too."""
+        return self.hidden if seq not in self.undone else self._line(seq)[0]
+
+    def _line(self, seq: int) -> tuple[frozenset[str], Mapping[str, str]]:
+        """(hidden, names) for the line the undone event ``seq`` was recorded on: the state
+        just before the take-back that undid it (each id named as that line had it; a later
+        setup shuffle gives the id another card)."""
+        back = self.undone[seq]
+        found = self._lines.get(back)
+        if found is None:
+            ended = self.table.state_at(back - 1)
+            hidden = self.hidden | frozenset(self.game.hidden_ids(ended))
+            names = self.game.card_names(ended, self.perspective, self.events)
+            found = self._lines[back] = (hidden, names)
+        return found
 
     def undone_by(self, seq: int) -> int | None:
         """The seq of the take-back that undid event ``seq``, if one did."""

@@ -293,7 +293,7 @@ def _step(table: Table, seq: int, perspective: str, last: int) -> bytes:
         data = msgspec.json.encode({
             "match_id": table.match_id, "seq": seq, "last": last, "length": last + 1,
             "live": not table.state.over, "perspective": perspective, "game": game.name,
-            "text": narrator.words(event), "undone_by": narrator.undone_by(seq),
+            "text": narrator.words(event, seq), "undone_by": narrator.undone_by(seq),
             "kind": type(event).__name__,
             "board": board_at(table, seq, perspective),
             "divergence": _divergence(table, perspective)})

@@ -232,7 +232,7 @@ def event_fields(narrator: Narrator, stored: Stored) -> dict[str, Any]:
     # delayed spectator's last events would otherwise tell how far past the delay their
     # batch -- the live match -- has gone (a reader who sees everything sees whole batches).
     return {"seq": stored.seq, "at": stored.at, "batch": min(stored.batch, narrator.last),
-            "text": narrator.words(event), "event": msgspec.to_builtins(event),
+            "text": narrator.words(event, stored.seq), "event": msgspec.to_builtins(event),
             "undone_by": narrator.undone_by(stored.seq)}
 
 

@@ -155,7 +155,17 @@ def submit_as_seen(table: Table, seat: str, decision: Event, expected_seq: int) 
     """Record the seat's decision as the game takes it from a seat (``seat_decision``: cards
     named by the handles its prompt offered turned into ids, what only a judge may enter
     refused).  A refused answer to a prompt whose options name cards the seat may not see is
-    refused without the engine's words, which would list them."""
+    refused without the engine's words, which would list them.
+
+    A stale ``expected_seq`` is a 409 before anything else is checked: the answer is to a
+    prompt that is gone (a second tap, the other seat's phone), and checked against the one
+    pending now it read as a wrong answer (tests/security/test_stale_answer_is_a_conflict.py)."""
+    if expected_seq < table.length:
+        raise StaleSeqError(
+            f"match {table.match_id}: expected seq {expected_seq} but the match has "
+            f"{table.length} events: seq {expected_seq}..{table.length - 1} were recorded since "
+            f"the prompt this answers (a second tap, or the other seat); nothing was written; "
+            f"reload and decide again")
     engine = table.recorder.engine
     prepare = getattr(table.game, "seat_decision", None)
     conceal = False
