@@ -61,6 +61,13 @@ def why_not_manual(engine: Table, effect: ManualEffect) -> str | None:
 DECK_PLACE = re.compile(r"^deck:([AB]):([1-9][0-9]{0,2})$")
 
 
+#: How deep into a deck a seat's own answer may look (its n-th card from the top, n at most
+#: this): the cards that say "look at the top N cards" look near the top; a seat that could
+#: look anywhere read the other seat's whole deck order in one answer (40 looks), and its
+#: own -- hidden from both seats alike (docs/rulings.md R48).
+SEAT_LOOK_DEPTH = 5
+
+
 def at_positions(state: GameState, ops: list[ManualOp]) -> list[ManualOp]:
     """``ops`` with every card named by its place in a deck (:data:`DECK_PLACE`) named by its
     id, as of ``state`` (before any of them applies); a place with no card stays as it is, for
@@ -204,7 +211,13 @@ def why_not_seat_ops(state: GameState, seat: str, ops: list[ManualOp]) -> str | 
                 continue  # no such card: why_not_ops says so
             own = card.owner == seat and (card.zone != "world" or card.controller == seat)
             if op.op == "look" and card.zone == "deck":
-                continue  # "look at the top three cards of any deck": shown to itself only
+                # "look at the top three cards of any deck": shown to itself only, and only
+                # near the top -- deeper is a ruling (docs/rulings.md R48)
+                if state.players[card.owner].deck.index(card.id) >= SEAT_LOOK_DEPTH:
+                    return (f"{where} looks at a deck card below the top {SEAT_LOOK_DEPTH}: "
+                            f"a seat's answer looks at the top of a deck only; deeper is a "
+                            f"ruling for the judge")
+                continue
             if not own:
                 return f"{where} names a card that is not seat {seat}'s own"
             if op.op == "move" and op.seat not in (None, seat):
