@@ -181,7 +181,10 @@ class Replay:
                 raise Divergence(self.match_id, seq,
                                  f"take-back to seq {to_seq} is not the end of an earlier batch")
             return self.engine_after(to_seq), [fed]
-        if not _is_decided(fed):  # a game's own administrative event (a judge's ruling)
+        decided = _DECIDED.get(kind)  # (_is_decided, without its call for a known type)
+        if decided is None:
+            decided = _is_decided(fed)
+        if not decided:  # a game's own administrative event (a judge's ruling)
             try:
                 return engine, self.game.apply_admin(engine, fed, self.opened)
             except ReplayError as exc:
@@ -199,21 +202,28 @@ class Replay:
         A file of schema ≤ 2 recorded only the outcome types and fields of its time
         (:mod:`replay.wotf.legacy`): the engine's other outcomes are not looked for in it.
         """
-        describe, events = self.game.describe, self.events
-        recorded = events[first_seq:first_seq + len(outcomes)]
+        events = self.events
+        nxt = first_seq + len(outcomes)
+        recorded = events[first_seq:nxt]
         if outcomes != recorded:  # equal events are the same outcome: most batches end here
-            opened, same = self.recorded, self.game.same_outcome
-            for offset, (mine, theirs) in enumerate(zip(outcomes, recorded, strict=False)):
-                if mine != theirs and not same(mine, theirs, opened):  # the log may end early
-                    raise Divergence(self.match_id, first_seq + offset,
-                                     f"recorded {describe(theirs)}, engine derives {describe(mine)}")
+            self._check_differing(outcomes, recorded, first_seq)
+        if nxt < len(events) and not self.game.is_fed(events[nxt]):
+            raise Divergence(self.match_id, nxt, f"recorded {self.game.describe(events[nxt])}, "
+                             f"engine derives nothing more here")
+
+    def _check_differing(self, outcomes: list[Event], recorded: list[Event],
+                         first_seq: int) -> None:
+        """:meth:`_check_outcomes` of outcomes not all equal to the events recorded: each pair
+        must be the same outcome (:meth:`Game.same_outcome <replay.game.Game.same_outcome>`),
+        and the log must not end before them."""
+        describe, opened, same = self.game.describe, self.recorded, self.game.same_outcome
+        for offset, (mine, theirs) in enumerate(zip(outcomes, recorded, strict=False)):
+            if mine != theirs and not same(mine, theirs, opened):  # the log may end early
+                raise Divergence(self.match_id, first_seq + offset,
+                                 f"recorded {describe(theirs)}, engine derives {describe(mine)}")
         if len(recorded) < len(outcomes):
             raise Divergence(self.match_id, first_seq + len(recorded),
                              f"the log ends; engine derives {describe(outcomes[len(recorded)])}")
-        nxt = first_seq + len(outcomes)
-        if nxt < len(events) and not self.game.is_fed(events[nxt]):
-            raise Divergence(self.match_id, nxt, f"recorded {describe(events[nxt])}, "
-                             f"engine derives nothing more here")
 
     @property
     def index(self) -> Index:
