@@ -23,7 +23,9 @@ class Reading(Protocol):
     opened: MatchOpened
     match_id: str
     game: Game
-    index: Index
+
+    @property
+    def index(self) -> Index: ...
 
     def __len__(self) -> int: ...
 

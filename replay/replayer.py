@@ -11,7 +11,10 @@ events, not turns, bounds a seek's cost by the work it re-does, and takes few of
 is a freeze of the whole state, a cost every re-derivation (``wonders verify``) pays whether
 or not anyone seeks.  A snapshot is the frozen state as bytes (msgpack, ~17 KB for a Wonders
 match): nothing the garbage collector walks, and no compression to pay for when it is taken
-or expanded -- ~3 per Wonders match, ~56 KB (``snapshot_kb_per_match``, target ≤ 300).
+or expanded -- ~3 per Wonders match, ~45 KB (``snapshot_kb_per_match``, target ≤ 300).  Set-up
+(seq 0) is where a seek starts below the first snapshot, but it is not frozen: such a seek starts
+a new engine from ``MatchOpened``, as the re-derivation did.  The index of rounds, turns and
+battles is worked out when first read (:attr:`Replay.index`), not while re-deriving.
 
 The state *at seq n* is the state once event n has happened: for an outcome inside a batch,
 as it was when the engine recorded it; at the end of a segment, as it is at the next prompt.
@@ -20,6 +23,7 @@ as it was when the engine recorded it; at the end of a segment, as it is at the 
 from __future__ import annotations
 
 import bisect
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
@@ -58,6 +62,12 @@ SNAPSHOT_EVERY = 120
 #: resuming a match): set-up's snapshot alone, no freeze on the way (a seek still works, from
 #: set-up).
 NO_SNAPSHOTS = 2**62
+
+
+#: fed events that change nothing, even after the end (:meth:`Replay._feed`): by exact type (the
+#: event classes are leaves; an ``isinstance`` that fails costs several times more, through
+#: the struct classes' metaclass, and this is asked of every fed event)
+_NOTES = frozenset({JudgeNote, JudgeCalled, Annotated})
 
 
 def _is_decided(fed: Event) -> bool:
@@ -113,19 +123,23 @@ class Replay:
         self._fewer = self.legacy or recorded is not None
         self.snapshot_every = max(1, snapshot_every)  # events between two snapshots, at least
         self.segments: list[Segment] = []
-        self.snapshots: dict[int, bytes] = {}  # seq -> frozen state at a quiet point
-        self._snapshot_keys: list[int] = []
-        self.index = Index(self.game)
+        # seq -> frozen state at a quiet point; set-up (seq 0) is a key of _snapshot_keys with
+        # no frozen state: a seek from it starts a new engine from MatchOpened (_engine_from)
+        self.snapshots: dict[int, bytes] = {}
+        self._snapshot_keys: list[int] = [0]
+        # the index is built when first read, from the segments (:attr:`index`)
+        self._index = Index(self.game)
+        self._indexed = 0  # segments the index has seen
+        self._index_lock = threading.Lock()
         pool = db if db is not None else self.game.default_cards()
         self.engine: Rules = self.game.rules(self.opened, pool)
         self.db = self.game.cards_of(self.engine)  # the match's own cards (recorded, or a copy)
-        self._snapshot(0)
         derived = self.game.as_recorded(self.engine.start(), self.recorded)
         self._check_outcomes(derived, 1)
         self._consumed = 1 + len(derived)
         if derived:
             self.segments.append(Segment(1, len(derived), fed=False))
-        self.extend(self.events[self._consumed:], already_listed=True)
+        self.extend((), already_listed=True)  # (the events are listed: no slice of them)
 
     # -- folding -------------------------------------------------------------------------
 
@@ -134,7 +148,9 @@ class Replay:
         """Feed more events (a live match growing); raises :class:`Divergence` on mismatch."""
         if not already_listed:
             self.events.extend(e.event if isinstance(e, Stored) else e for e in new_events)
-        game, events = self.game, self.events
+        game, events, recorded = self.game, self.events, self.recorded
+        as_recorded, check, segments = game.as_recorded, self._check_outcomes, self.segments
+        every, keys = self.snapshot_every, self._snapshot_keys
         i = self._consumed
         # whether events[i] is known to be fed: _check_outcomes checks the event after a batch
         follows_outcomes = False
@@ -144,29 +160,31 @@ class Replay:
                 raise Divergence(self.match_id, i, f"unexpected {game.describe(fed)}: the "
                                  f"engine derived no such outcome here")
             self.engine, derived = self._feed(self.engine, fed, i)
-            outcomes = game.as_recorded(derived[1:], self.recorded)
-            self._check_outcomes(outcomes, i + 1)
+            outcomes = as_recorded(derived[1:], recorded)
+            check(outcomes, i + 1)
             follows_outcomes = True
             end = i + len(outcomes)
-            self.segments.append(Segment(i, end))
-            if isinstance(fed, TakenBack):
-                self.index.take_back(i, fed.to_seq)
-            self._index(i, end)
-            if end - self._snapshot_keys[-1] >= self.snapshot_every and self._is_quiet():
+            segments.append(Segment(i, end))
+            if end - keys[-1] >= every and self._is_quiet():
                 self._snapshot(end)
             i = end + 1
             self._consumed = i
 
     def _feed(self, engine: Rules, fed: Event, seq: int) -> tuple[Rules, list[Event]]:
         """Apply one fed event; returns the engine to go on with and ``[fed, *outcomes]``."""
-        if isinstance(fed, (JudgeNote, JudgeCalled, Annotated)):  # change nothing, even after the end
+        kind = type(fed)
+        if kind in _NOTES:  # change nothing, even after the end
             return engine, [fed]
-        if isinstance(fed, TakenBack):
-            if not 0 <= fed.to_seq < seq or not self.is_batch_end(fed.to_seq):
+        if kind is TakenBack:
+            to_seq = cast(TakenBack, fed).to_seq
+            if not 0 <= to_seq < seq or not self.is_batch_end(to_seq):
                 raise Divergence(self.match_id, seq,
-                                 f"take-back to seq {fed.to_seq} is not the end of an earlier batch")
-            return self.engine_after(fed.to_seq), [fed]
-        if not _is_decided(fed):  # a game's own administrative event (a judge's ruling)
+                                 f"take-back to seq {to_seq} is not the end of an earlier batch")
+            return self.engine_after(to_seq), [fed]
+        decided = _DECIDED.get(kind)  # (_is_decided, without its call for a known type)
+        if decided is None:
+            decided = _is_decided(fed)
+        if not decided:  # a game's own administrative event (a judge's ruling)
             try:
                 return engine, self.game.apply_admin(engine, fed, self.opened)
             except ReplayError as exc:
@@ -184,26 +202,54 @@ class Replay:
         A file of schema ≤ 2 recorded only the outcome types and fields of its time
         (:mod:`replay.wotf.legacy`): the engine's other outcomes are not looked for in it.
         """
-        describe, events = self.game.describe, self.events
-        recorded = events[first_seq:first_seq + len(outcomes)]
+        events = self.events
+        nxt = first_seq + len(outcomes)
+        recorded = events[first_seq:nxt]
         if outcomes != recorded:  # equal events are the same outcome: most batches end here
-            opened, same = self.recorded, self.game.same_outcome
-            for offset, (mine, theirs) in enumerate(zip(outcomes, recorded, strict=False)):
-                if mine != theirs and not same(mine, theirs, opened):  # the log may end early
-                    raise Divergence(self.match_id, first_seq + offset,
-                                     f"recorded {describe(theirs)}, engine derives {describe(mine)}")
+            self._check_differing(outcomes, recorded, first_seq)
+        if nxt < len(events) and not self.game.is_fed(events[nxt]):
+            raise Divergence(self.match_id, nxt, f"recorded {self.game.describe(events[nxt])}, "
+                             f"engine derives nothing more here")
+
+    def _check_differing(self, outcomes: list[Event], recorded: list[Event],
+                         first_seq: int) -> None:
+        """:meth:`_check_outcomes` of outcomes not all equal to the events recorded: each pair
+        must be the same outcome (:meth:`Game.same_outcome <replay.game.Game.same_outcome>`),
+        and the log must not end before them."""
+        describe, opened, same = self.game.describe, self.recorded, self.game.same_outcome
+        for offset, (mine, theirs) in enumerate(zip(outcomes, recorded, strict=False)):
+            if mine != theirs and not same(mine, theirs, opened):  # the log may end early
+                raise Divergence(self.match_id, first_seq + offset,
+                                 f"recorded {describe(theirs)}, engine derives {describe(mine)}")
         if len(recorded) < len(outcomes):
             raise Divergence(self.match_id, first_seq + len(recorded),
                              f"the log ends; engine derives {describe(outcomes[len(recorded)])}")
-        nxt = first_seq + len(outcomes)
-        if nxt < len(events) and not self.game.is_fed(events[nxt]):
-            raise Divergence(self.match_id, nxt, f"recorded {describe(events[nxt])}, "
-                             f"engine derives nothing more here")
 
-    def _index(self, start: int, end: int) -> None:
+    @property
+    def index(self) -> Index:
+        """The match's addresses (rounds, turns, the game's places): worked out of the
+        segments when first read, and of those added since at each later read -- not while
+        the match is re-derived, which most re-derivations (``wonders verify``) never read
+        (~2.5% of a Wonders re-derivation).  The events of ``engine.start()`` are not indexed
+        (set-up: no round has begun)."""
+        with self._index_lock:  # reading adds to it: two readers must not add twice
+            segments = self.segments
+            if self._indexed < len(segments):
+                for segment in segments[self._indexed:]:
+                    if segment.fed:
+                        self._index_segment(segment)
+                self._indexed = len(segments)
+            return self._index
+
+    def _index_segment(self, segment: Segment) -> None:
+        index, events, start = self._index, self.events, segment.start
+        fed = events[start]
+        if type(fed) is TakenBack:
+            index.take_back(start, fed.to_seq)
         # only the events the game may address (Game.address_types): most start nothing
-        see, types = self.index.see, self.game.address_types
-        for seq, event in enumerate(self.events[start:end + 1], start):
+        see, types = index.see, self.game.address_types
+        for seq in range(start, segment.end + 1):
+            event = events[seq]
             if type(event) in types:
                 see(seq, event)
 
@@ -214,6 +260,7 @@ class Replay:
         return prompt is not None and prompt.kind == "turn"
 
     def _snapshot(self, seq: int) -> None:
+        """Freeze the state at ``seq`` (not set-up's: a seek from it starts from MatchOpened)."""
         self.snapshots[seq] = self.game.freeze(self.engine.state)
         self._snapshot_keys.append(seq)
 
@@ -262,7 +309,7 @@ class Replay:
             k = self._snapshot_keys[bisect.bisect_right(self._snapshot_keys, upto) - 1]
             first, back = bisect.bisect_right(starts, k), None
             for pos in range(bisect.bisect_right(starts, upto) - 1, first - 1, -1):
-                if isinstance(self.events[starts[pos]], TakenBack):
+                if type(self.events[starts[pos]]) is TakenBack:
                     back = pos
                     break
             if back is None:

@@ -8,6 +8,7 @@ the ``_do_*`` methods trust their input.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import cast
 
 from ledger.events import Event
 from replay.prompts import Choose, Prompt
@@ -328,17 +329,18 @@ class TurnActions(Component):
     def _do_turn(self, seat: Seat, decision: Event) -> Flow:
         # The decision itself counted the pass, or reset the pass counts (replay.wotf.evolve).
         p = self.state.players[seat]
-        if isinstance(decision, Passed):
+        kind = type(decision)  # (the turn actions are leaf classes: no isinstance chain)
+        if kind is Passed:
             return  # 404.5: passing uses no resource
-        if isinstance(decision, DrawDeclared):
+        if kind is DrawDeclared:
             self.emit(ResourcesChanged(seat, "draw", actions=p.actions - 1))  # 404.1
             self.g.draw(seat)
-        elif isinstance(decision, PlayDeclared):
-            yield from self._do_play(seat, decision)
-        elif isinstance(decision, ActivationDeclared):
-            yield from self._do_activate(seat, decision)
-        elif isinstance(decision, HarvestDeclared):
-            yield from self._do_harvest(seat, decision)
+        elif kind is PlayDeclared:
+            yield from self._do_play(seat, cast(PlayDeclared, decision))
+        elif kind is ActivationDeclared:
+            yield from self._do_activate(seat, cast(ActivationDeclared, decision))
+        elif kind is HarvestDeclared:
+            yield from self._do_harvest(seat, cast(HarvestDeclared, decision))
         elif isinstance(decision, AttackDeclared):
             # Free Attack: spent automatically, before actions.
             free = p.free_attacks > 0

@@ -18,7 +18,7 @@ decisions (``ask``), and hands each word of the rules' vocabulary to the compone
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from ledger.events import Conceded, DrawGiven, Event, GameLossGiven, MatchOpened, as_seat
 from replay.errors import IllegalDecisionError
@@ -61,6 +61,8 @@ from replay.wotf.trigger import Trigger
 ENGINE_VERSION = "0.2.0"
 
 _STACK = frozenset(STACK_EVENTS)
+#: decisions any seat (a concession) or the judge may make at any prompt
+_JUDGED = frozenset({Conceded, GameLossGiven, DrawGiven})
 #: events after which the view's kept facts stand (the stack changes no fact it derives)
 _KEEPS_VIEW = _STACK | VIEW_UNCHANGED
 #: structural events that change only a card's effects or equipment (View.effects_changed)
@@ -149,10 +151,12 @@ class Engine:
         prompt = self.prompt
         if self.state.over or prompt is None:
             return "the match is over"
-        if isinstance(decision, (Conceded, GameLossGiven)):
-            return None if decision.seat in SEATS else f"unknown seat {decision.seat!r}"
-        if isinstance(decision, DrawGiven):  # R45: the judge's call, at any prompt
-            return None
+        kind = type(decision)
+        if kind in _JUDGED:  # (by exact type: leaf classes, and a failing isinstance costs more)
+            if kind is DrawGiven:  # R45: the judge's call, at any prompt
+                return None
+            who = cast(Conceded, decision).seat
+            return None if who in SEATS else f"unknown seat {who!r}"
         seat = getattr(decision, "seat", None)
         if prompt.kind == "chance":
             return _check_chance(prompt, decision)
@@ -182,20 +186,20 @@ class Engine:
                                        f"{_by(decision)}: {reason}")
         self.out = [decision]
         evolve(self.state, decision)
-        if type(decision) not in _KEEPS_VIEW:
-            self.view.changed(type(decision))
+        kind = type(decision)
+        if kind not in _KEEPS_VIEW:
+            self.view.changed(kind)
         if self.on_emit is not None:
             self.on_emit(decision)
-        if isinstance(decision, (Conceded, GameLossGiven)):  # 405: a match can end by these too
-            reason = "game_loss" if isinstance(decision, GameLossGiven) else "concession"
-            self.end_match(other(decision.seat), reason)
+        if kind in _JUDGED:
+            if kind is DrawGiven:  # R45: a judge's draw, agreed or at time
+                self.end_match(None, cast(DrawGiven, decision).kind)
+            else:  # 405: a match can end by these too
+                reason = "game_loss" if kind is GameLossGiven else "concession"
+                self.end_match(other(cast(Conceded, decision).seat), reason)
             self.stop()
             return self.out
-        if isinstance(decision, DrawGiven):  # R45: a judge's draw, agreed or at time
-            self.end_match(None, decision.kind)
-            self.stop()
-            return self.out
-        if isinstance(decision, CardStatsEntered):
+        if kind is CardStatsEntered:
             self.prompt = entry_prompt(self.state, self.db) or self._held  # R34
             return self.out
         self._advance(decision)
@@ -256,7 +260,7 @@ class Engine:
     def _apply_structural(self, event: Event, kind: type) -> None:
         """Apply an event that may change a card's area, control, face, copied abilities or
         effects, and tell the view what it may have changed."""
-        moved = event if isinstance(event, CardMoved) else None
+        moved = cast(CardMoved, event) if kind is CardMoved else None
         in_world = moved is not None and "world" in (moved.from_zone, moved.to_zone)
         # a card that may have no static ability moving into, out of or within The World
         # leaves the static sources as they were (View.touch): asked before the move

@@ -91,3 +91,36 @@ def test_many_take_backs_in_a_row_read_in_linear_work_and_every_board_is_the_fol
         # a seek re-derives or folds the match at most once, whatever the take-backs before it
         assert work["folds"] - folded <= len(stored), seq
         assert work["feeds"] - fed <= 2 * len(stored), seq
+
+
+def _marks(index):
+    return index.rounds, index.turns, index.places, index.round_starts
+
+
+def test_the_index_is_worked_out_when_read_and_is_the_fold_s(tmp_path, work, monkeypatch):
+    """Re-deriving a match builds no index (``wonders verify`` never reads one): it is worked
+    out of the segments when first read, take-backs included, and is then the index the fold
+    keeps (:class:`Timeline`); a live match's later events join it at the next read."""
+    stored = _chained(tmp_path, work)
+    game = type(Replay([opened()], DB).game)
+    addressed = {"events": 0}
+    address = game.address
+
+    def counted_address(self, event):
+        addressed["events"] += 1
+        return address(self, event)
+
+    monkeypatch.setattr(game, "address", counted_address)
+    replay = Replay(stored, DB)
+    cut = next(s.end for s in replay.segments if s.end >= len(stored) // 2) + 1  # a batch's end
+    live = Replay(stored[:cut], DB)
+    assert addressed["events"] == 0  # re-derived, not indexed
+    timeline = Timeline(stored)
+    assert _marks(replay.index) == _marks(timeline.index) and replay.index.turns
+    halfway = _marks(live.index)
+    assert halfway != _marks(timeline.index)
+    live.extend(stored[cut:])
+    assert _marks(live.index) == _marks(timeline.index)
+    counted = addressed["events"]
+    assert _marks(replay.index) == _marks(timeline.index)
+    assert addressed["events"] == counted  # read again: nothing new to index
