@@ -61,11 +61,18 @@ def why_not_manual(engine: Table, effect: ManualEffect) -> str | None:
 DECK_PLACE = re.compile(r"^deck:([AB]):([1-9][0-9]{0,2})$")
 
 
-#: How deep into a deck a seat's own answer may look (its n-th card from the top, n at most
-#: this): the cards that say "look at the top N cards" look near the top; a seat that could
-#: look anywhere read the other seat's whole deck order in one answer (40 looks), and its
-#: own -- hidden from both seats alike (docs/rulings.md R48).
+#: How far into a deck a seat's own answer may look: its top or its bottom this many cards
+#: (the texts that let a player look into a deck look at "the top three cards", "the bottom
+#: card"); a seat that could look anywhere read the other seat's whole deck order in one
+#: answer (40 looks), and its own -- hidden from both seats alike (docs/rulings.md R48).
 SEAT_LOOK_DEPTH = 5
+
+
+def is_near_an_end(deck: list[str], card_id: str) -> bool:
+    """Whether ``card_id`` is among the top or the bottom :data:`SEAT_LOOK_DEPTH` cards of
+    ``deck`` (top card first)."""
+    place = deck.index(card_id)
+    return place < SEAT_LOOK_DEPTH or place >= len(deck) - SEAT_LOOK_DEPTH
 
 
 def at_positions(state: GameState, ops: list[ManualOp]) -> list[ManualOp]:
@@ -212,11 +219,12 @@ def why_not_seat_ops(state: GameState, seat: str, ops: list[ManualOp]) -> str | 
             own = card.owner == seat and (card.zone != "world" or card.controller == seat)
             if op.op == "look" and card.zone == "deck":
                 # "look at the top three cards of any deck": shown to itself only, and only
-                # near the top -- deeper is a ruling (docs/rulings.md R48)
-                if state.players[card.owner].deck.index(card.id) >= SEAT_LOOK_DEPTH:
-                    return (f"{where} looks at a deck card below the top {SEAT_LOOK_DEPTH}: "
-                            f"a seat's answer looks at the top of a deck only; deeper is a "
-                            f"ruling for the judge")
+                # near the top or the bottom -- the middle is a ruling (docs/rulings.md R48)
+                if not is_near_an_end(state.players[card.owner].deck, card.id):
+                    return (f"{where} looks at a deck card more than {SEAT_LOOK_DEPTH} from "
+                            f"its top and its bottom: a seat's answer looks at a deck's top or "
+                            f"bottom {SEAT_LOOK_DEPTH} cards only; the rest is a ruling for the "
+                            f"judge")
                 continue
             if not own:
                 return f"{where} names a card that is not seat {seat}'s own"

@@ -86,9 +86,10 @@ def test_a_judge_puts_a_card_on_top_and_reveals_one_with_the_form(server):
 
 
 def test_a_seat_looks_deep_into_a_deck_and_shuffles_its_own_with_the_form(server):
-    """A seat answering its own card's manual prompt on /play: it looks at the 15th card of
-    B's deck (a place beyond the top ten, entered in the place field) and shuffles its own
-    deck (rules revision 8); the record names the card, and the shuffle is a chance event."""
+    """A seat answering its own card's manual prompt on /play: it looks at the bottom card of
+    B's deck (a place beyond the top ten, entered in the place field; a seat looks at a deck's
+    top or bottom five, R48) and shuffles its own deck (rules revision 8); the record names
+    the card, and the shuffle is a chance event."""
     from tests.web.test_api_judge_public import _deck_with
 
     base = server
@@ -123,7 +124,7 @@ def test_a_seat_looks_deep_into_a_deck_and_shuffles_its_own_with_the_form(server
         form.locator("select[name=op]").select_option(value="look")
         form.locator("select[name=card]").select_option(value="deck:B:")
         assert form.locator("input[name=place]").is_visible()
-        form.locator("input[name=place]").fill("15")
+        form.locator("input[name=place]").fill(str(len(deck_b)))
         form.locator("select[name=seat]").select_option(value="A")
         form.locator("button[data-action=add]").click()
         form.locator("select[name=op]").select_option(value="shuffle")
@@ -131,7 +132,8 @@ def test_a_seat_looks_deep_into_a_deck_and_shuffles_its_own_with_the_form(server
         form.locator("select[name=seat]").select_option(value="A")
         form.locator("button[data-action=add]").click()
         listed = form.locator("ol.manual-ops li").all_inner_texts()
-        assert listed[0].startswith("Ann looks at card 15 from the top of Bob's deck"), listed
+        assert listed[0].startswith(f"Ann looks at card {len(deck_b)} from the top of Bob's "
+                                    f"deck"), listed
         assert listed[1].startswith("shuffle Ann's deck"), listed
         form.locator("button[data-action=record]").click()
         page.wait_for_function(f"document.querySelector('#play').dataset.length !== '{since}'")
@@ -139,5 +141,5 @@ def test_a_seat_looks_deep_into_a_deck_and_shuffles_its_own_with_the_form(server
         browser.close()
     events = api_call(base, "GET", f"/api/matches/{mid}/events?from={since}", tokens["judge"])["events"]
     answered = next(e["event"] for e in events if e["event"]["type"] == "ManualResolved")
-    assert answered["ops"][0] == {**answered["ops"][0], "op": "look", "card": deck_b[14], "seat": "A"}
+    assert answered["ops"][0] == {**answered["ops"][0], "op": "look", "card": deck_b[-1], "seat": "A"}
     assert any(e["event"]["type"] == "DeckShuffled" and e["event"]["seat"] == "A" for e in events)

@@ -5,9 +5,9 @@ its side, and a ``look`` at a deck card was let through anywhere in any deck ("l
 three cards of any deck"): one answer of forty looks, ``deck:B:1`` to ``deck:B:40``, was
 recorded (201), and seat A's board then listed all of Bob's deck cards under ``known`` with
 their places -- the judge's deck order -- while Bob read only "Ann looks at a hidden card".
-Now a seat's answer looks at the top :data:`~replay.wotf.manual.SEAT_LOOK_DEPTH` cards of a
-deck only (docs/rulings.md R48): a deeper look is refused (403, nothing recorded); the judge
-may still rule it.
+Now a seat's answer looks at the top and the bottom :data:`~replay.wotf.manual.SEAT_LOOK_DEPTH`
+cards of a deck only (docs/rulings.md R48): a look further in is refused (403, nothing
+recorded); the judge may still rule it.
 """
 
 from __future__ import annotations
@@ -24,16 +24,18 @@ def _looks(cid: str, places) -> dict:
 
 
 @pytest.mark.parametrize("seat", ["B", "A"])  # the other seat's deck, and its own
-def test_a_seat_can_not_read_a_deck_below_its_top(tmp_path, seat):
+def test_a_seat_can_not_read_a_deck_beyond_its_ends(tmp_path, seat):
     api, mid, tokens, cid, prompt = _oracle_prompt(tmp_path)
     size = len(api.state(mid, tokens["judge"])["board"]["players"][seat]["deck"])
     whole = _looks(cid, [f"deck:{seat}:{n}" for n in range(1, size + 1)])
     status, data = api.decide(mid, tokens["A"], whole, prompt["length"])
     assert status == 403, data
-    assert f"below the top {SEAT_LOOK_DEPTH}" in data["message"] and "judge" in data["message"]
+    assert f"more than {SEAT_LOOK_DEPTH} from its top and its bottom" in data["message"]
+    assert "judge" in data["message"]
     assert "known" not in api.state(mid, tokens["A"])["board"]  # nothing was shown
     deep = _looks(cid, [f"deck:{seat}:{SEAT_LOOK_DEPTH + 1}"])
     assert api.decide(mid, tokens["A"], deep, prompt["length"])[0] == 403
-    top = _looks(cid, [f"deck:{seat}:{n}" for n in range(1, SEAT_LOOK_DEPTH + 1)])
-    status, data = api.decide(mid, tokens["A"], top, prompt["length"])
+    ends = _looks(cid, [f"deck:{seat}:{n}" for n in (*range(1, SEAT_LOOK_DEPTH + 1),
+                                                     *range(size - SEAT_LOOK_DEPTH + 1, size + 1))])
+    status, data = api.decide(mid, tokens["A"], ends, prompt["length"])
     assert status == 201, data
