@@ -6,7 +6,8 @@ through the table's guard; what the store remembers of a file's end after it tru
 torn tail is the file's real end (so the next append needs no read of the file); a
 one-event batch and a longer batch give the lines and stored events a read gives; what a
 store read of a file's end under the lock (after another writer appended) is what its next
-append chains onto; the usual one-event append makes one ``statx`` and no read.
+append chains onto; the usual one-event append makes one ``statx`` and no read (none
+while the store holds the match's lease).
 (``now_iso``, which now makes a millisecond's text once, is pinned by test_now_iso.py.)
 """
 
@@ -17,12 +18,14 @@ import sys
 import threading
 import warnings
 
+import pytest
+
 from ledger import FileStore
 from ledger.errors import ConflictError
 from ledger.events import JudgeNote, MatchOpened, SeatInfo
 from ledger.filestore import TornTailWarning
 from ledger.integrity import INTACT, check_file
-from ledger.openfiles import OpenFiles
+from ledger.openfiles import LEASE, OpenFiles
 
 
 def opened(match_id: str = "m-1") -> MatchOpened:
@@ -142,11 +145,13 @@ def test_after_a_conflict_the_next_append_chains_onto_the_real_end(tmp_path):
     assert check_file(tmp_path / "m-1.jsonl").status == INTACT
 
 
-def test_a_one_event_append_to_a_file_as_left_reads_nothing_else(tmp_path):
+@pytest.mark.parametrize("lease", [LEASE, 0])
+def test_a_one_event_append_to_a_file_as_left_reads_nothing_else(tmp_path, lease):
     # Counting work, not time: the usual append (the file as this store last left it) makes
-    # one statx of the path and takes the general steps (the file's end read under the lock)
-    # only when another writer changed the file.
-    mine, other = FileStore(tmp_path), FileStore(tmp_path)
+    # one statx of the path -- none while the store holds the match's lease (its lock kept
+    # since its last append: ledger/openfiles.py) -- and takes the general steps (the file's
+    # end read under the lock) only when another writer changed the file.
+    mine, other = FileStore(tmp_path, lease=lease), FileStore(tmp_path, lease=lease)
     mine.create(opened())
     mine.append("m-1", [note("one")], 1)
     calls: list[str] = []
@@ -161,7 +166,7 @@ def test_a_one_event_append_to_a_file_as_left_reads_nothing_else(tmp_path):
     finally:
         sys.setprofile(None)
     assert "_end_locked" not in calls and "_tail_locked" not in calls
-    assert calls.count("key") == 1
+    assert calls.count("key") == (0 if lease else 1)
     other.append("m-1", [note("three")], 3)
     calls.clear()
     sys.setprofile(profile)
