@@ -65,8 +65,10 @@ from ledger.codec import (
     Envelope,
     Stored,
     _envelope_decoder,
+    appended_event,
     check_canonical,
     decode_line,
+    encode_appended,
     encode_line,
     now_iso,
 )
@@ -97,7 +99,6 @@ from ledger.store import (
     listed,
     misnamed,
     stored_batch,
-    stored_line,
 )
 
 __all__ = ["SUFFIX", "FileStore", "TornTailWarning", "fsync_dir"]
@@ -281,8 +282,7 @@ class FileStore(Store):
             size, length, last_hash = known  # type: ignore[misc]  # (set once locked)
             if expected_seq != length:
                 raise conflict(match_id, expected_seq, length)
-            line, last = encode_line(event, length, stamp, length, last_hash)
-            data = line + b"\n"
+            data, last, body = encode_appended(event, length, stamp, last_hash)
             fd = entry.fd
             try:
                 _write_all(fd, data)  # O_SYNC: durable when it returns (_write_locked)
@@ -299,7 +299,7 @@ class FileStore(Store):
             if not kept or not entry.leased:
                 self._keep_or_unlock(entry, kept)
             entry.lock.release()  # OpenFiles.give
-        return stored_line(line, length, stamp, last_hash, last)
+        return Stored(length, stamp, length, last_hash, last, appended_event(body, type(event)))
 
     def _append_held(self, entry: OpenMatch, events: Sequence[Event], expected_seq: int,
                      stamp: str) -> tuple[list[bytes], int, str]:

@@ -177,3 +177,55 @@ def test_a_one_event_append_to_a_file_as_left_reads_nothing_else(tmp_path, lease
     assert calls.count("_end_locked") == 1 and calls.count("_tail_locked") == 1
     assert [s.event.text for s in list(FileStore(tmp_path).read("m-1"))[1:]] == [
         "one", "two", "three", "four"]
+
+
+def _odd_events() -> list:
+    """Events of several shapes, some with values a read gives back in another form: an
+    integer in a number field (read as a float), a tuple in a list field (read as a list),
+    an infinite number (recorded as "inf")."""
+    from replay.wotf.events import BattleResolved, CardMoved, PlayDeclared, ResourcesChanged
+    return [CardMoved("A1", "Granite Warden", "A", "deck", "hand", "draw"),
+            CardMoved("A2", "Granite Warden", "A", "deck", "hand", "draw", to_realm=2),
+            ResourcesChanged("B", "play", energy=3, actions=2),
+            ResourcesChanged("B", "play", energy=float("inf")),
+            BattleResolved(3, "A", 7, 5, "attacker"), PlayDeclared("A", "A3", 2),
+            JudgeNote("judge", "ünïcode \"quoted\" \\ text"),
+            MatchOpened(match_id="m-1", ruleset="1.3.2",
+                        seats=(SeatInfo("A", "Ann"), SeatInfo("B", "Bob")))]  # type: ignore[arg-type]
+
+
+def _shape(value: object) -> object:
+    """A value with the type of every part of it (equal values of other types differ)."""
+    import msgspec
+    if isinstance(value, msgspec.Struct):
+        return (type(value), tuple(_shape(v) for v in msgspec.structs.astuple(value)))
+    if isinstance(value, (list, tuple)):
+        return (type(value), tuple(_shape(v) for v in value))
+    return (type(value), value)
+
+
+def test_a_one_event_append_returns_what_a_read_gives_without_decoding_the_line(tmp_path):
+    # The returned event is its own encoding decoded as its class (ledger.codec.
+    # appended_event), not the line through the union decoder a read uses: counted, and
+    # equal -- type for type, at every depth -- to what a read gives.
+    from ledger.registry import decoder
+    store = FileStore(tmp_path)
+    store.create(opened())
+    union = decoder()
+    decoded_lines = []
+
+    def profile(_frame, event, arg):
+        if event == "c_call" and getattr(arg, "__self__", None) is union:
+            decoded_lines.append(arg)
+
+    returned = []
+    for n, event in enumerate(_odd_events()):
+        sys.setprofile(profile)
+        try:
+            returned += store.append("m-1", [event], n + 1)
+        finally:
+            sys.setprofile(None)
+    assert decoded_lines == []
+    read = list(FileStore(tmp_path).read("m-1"))[1:]
+    assert returned == read
+    assert [_shape(s) for s in returned] == [_shape(s) for s in read]
