@@ -20,7 +20,8 @@ What it does (``ledger/filestore.py`` relies on it):
   path again.  A releaser thread (one per table, running only while a lease is held) lets go
   of a lease once its match had no append for a whole tick of ``lease`` seconds (so 1-2
   ticks after its last append), and of any lease held for :data:`LEASE_TICKS` ticks however
-  busy its match (another process waiting for the lock gets it then); closing or evicting an
+  busy its match (then it holds back this process's next append to it for a fifth of a tick,
+  so a process waiting for the lock gets it); closing or evicting an
   entry lets go of it too.  ``lease=0`` keeps no lease: the lock is dropped after each
   append, as before leases;
 * a ``flock`` belongs to the open file description, which every thread of a process using one
@@ -168,6 +169,8 @@ class OpenFiles:
                 continue
             try:
                 drop_lease(entry)
+                if busy:  # held too long by a busy match: a process woken from waiting
+                    time.sleep(self.lease / 5)  # for the lock takes it before our next append
             finally:
                 entry.lock.release()
         if still:
