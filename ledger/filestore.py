@@ -9,11 +9,22 @@ Durability contract (DESIGN.md section 5):
   twice) and the directory is fsynced; :meth:`FileStore.create_many` (a tournament round's
   tables) writes each file whole with its first batch, syncs them all, links them and
   fsyncs the directory once for all of them;
-* writers to one match are serialised by an exclusive ``flock`` on the match file, taken and
-  released per append, and the ``expected_seq`` check happens under that lock; the store
-  appends through a descriptor it keeps open per match (:mod:`ledger.openfiles`: bounded, one
-  thread at a time per descriptor, never shared with a forked child) and, under the lock,
-  checks that the match's path still names that file (else it opens the path again);
+* writers to one match are serialised by an exclusive ``flock`` on the match file, and the
+  ``expected_seq`` check happens under that lock; the store appends through a descriptor it
+  keeps open per match (:mod:`ledger.openfiles`: bounded, one thread at a time per
+  descriptor, never shared with a forked child) and, when it takes the lock, checks that the
+  match's path still names that file (else it opens the path again) and where the file ends;
+* the store keeps the lock after an append as the match's **lease** (:mod:`ledger.openfiles`):
+  its next append, while the lease lasts, neither takes the lock nor looks at the path -- no
+  other writer can have touched the file.  It lets go of the lease once the match had no
+  append for a whole tick (``lease``, :data:`ledger.openfiles.LEASE`: 5 ms), after 20 ticks
+  however busy the match, and on :meth:`close` or eviction: a writer in another process waits
+  at most that long, and this store looks at the file again when it next takes the lock.  A
+  process that removes or moves a match file takes its lock first (:meth:`discard` does), so
+  it waits for the lease; a file removed or moved by one that does not (an operator's ``rm``
+  or ``mv`` by hand) is noticed at the first append after the lease ends -- appends made
+  meanwhile went to the file as it was moved (or, removed, to no file).  ``lease=0`` takes
+  and releases the lock per append, as before;
 * a torn tail (a partial line, or the complete lines of a batch whose last line never made
   it to disk) is dropped only by a **writer**: :meth:`FileStore.append`, holding the lock,
   truncates it away with a :class:`TornTailWarning` (the first time this process appends to
@@ -37,13 +48,17 @@ within :data:`ledger.fileversion.GRANULARITY_NS` of the file's last change (a co
 system clock could hide a same-size edit in that tick) is never trusted by a later look: it
 is read again, and the file's version is ``None``, until the file is older ("racy clean",
 :mod:`ledger.fileversion`); the wall clock is read only when a file is read, never on a hit.
-:meth:`FileStore.append` costs a ``statx`` of the path under the lock while the file ends
-where this store last left it (no read of the file; the lock and the ``statx`` keep the GIL,
-:mod:`ledger.gilcalls`: an append lets go of it once, in its synced write), and
-:meth:`FileStore.close` closes the descriptors it keeps.  A one-event append -- the usual
-one -- runs in one function (:meth:`FileStore._append_one`) that calls no other Python
-function in that case but the line's encoding and decoding: the same steps, the same
-contract, fewer instructions holding the GIL (issue 19).
+:meth:`FileStore.append` costs no system call but its synced write while this store holds
+the match's lease, and a ``statx`` of the path under the lock when it takes the lock and the
+file ends where this store last left it (no read of the file; the lock and the ``statx`` keep
+the GIL, :mod:`ledger.gilcalls`: an append lets go of it once, in its synced write), and
+:meth:`FileStore.close` closes the descriptors it keeps (and lets go of their leases).  A
+one-event append -- the usual one -- runs in one function (:meth:`FileStore._append_one`)
+that calls no other Python function in that case but the line's encoding
+(:func:`ledger.codec.encode_appended`) and the returned event's
+(:func:`ledger.codec.appended_event`: the event's own encoding decoded as its class, what a
+read gives, without decoding the line): the same steps, the same contract, fewer
+instructions holding the GIL (issue 19).
 """
 
 from __future__ import annotations
@@ -260,11 +275,12 @@ class FileStore(Store):
                     stamp: str) -> Stored:
         """:meth:`append` of one event, in one function: among 20 writer threads every
         instruction an append runs holding the GIL delays the others (issue 19), so the usual
-        case -- the file as this store last left it, its lock free -- calls no Python
-        function but the line's encoding and decoding and the bench's seam
-        (:func:`_write_all`); the foreign ``flock`` and ``statx`` calls are made directly.
-        Every other case goes through the general steps (:meth:`_end_locked`,
-        :func:`ledger.gilcalls.lock`, :func:`_take_back`)."""
+        case -- the match's lease held, or the file as this store last left it and its lock
+        free -- calls no Python function but the line's encoding, the returned event's
+        decoding and the bench's seam (:func:`_write_all`); the foreign ``flock`` and
+        ``statx`` calls are made directly, and not at all under a lease.  Every other case
+        goes through the general steps (:meth:`_end_locked`, :func:`ledger.gilcalls.lock`,
+        :func:`_take_back`, :meth:`_keep_or_unlock`)."""
         try:
             entry = self._files.take(match_id)
         except FileNotFoundError:
