@@ -148,6 +148,35 @@ def encode_line(event: Event, seq: int, at: str, batch: int, prev: str) -> tuple
     return unhashed + b',"hash":"' + digest.encode() + b'"}', digest
 
 
+def encode_appended(event: Event, seq: int, at: str, prev: str) -> tuple[bytes, str, bytes]:
+    """:func:`encode_line` of a batch of one event (``batch`` is ``seq``), the usual append:
+    the line *with* its newline (the bytes written), its hash, and the event's own encoding
+    (the line's event fields, for :func:`appended_event`) -- one function, fewer copies."""
+    body = _encoder.encode(event)
+    unhashed = b'{"seq":%d,%s,"v":%d,"at":%s,"batch":%d,"prev":"%s"' % (
+        seq, body[1:-1], SCHEMA[type(event).__name__], _encoder.encode(at), seq, prev.encode())
+    digest = hashlib.sha256(unhashed + b"}").hexdigest()
+    return b'%s,"hash":"%s"}\n' % (unhashed, digest.encode()), digest, body
+
+
+def appended_event(body: bytes, cls: type) -> Event:
+    """The event a read gives of a line whose event fields are ``body`` (its own encoding,
+    :func:`encode_appended`), of class ``cls``: ``body`` decoded as that registered class --
+    what :func:`decode_line` decodes from the line's same fields, without parsing the
+    envelope (a read's union decoder picks the class by the same tag).  A class that is not
+    the one registered under its name is decoded as a read would: through the union."""
+    found = _appended_decoders.get(cls)
+    if found is None:
+        if EVENT_TYPES.get(cls.__name__) is not cls:
+            return decoder().decode(body)
+        found = _appended_decoders[cls] = msgspec.json.Decoder(cls)
+    return found.decode(body)
+
+
+#: One decoder per registered event class (:func:`appended_event`).
+_appended_decoders: dict[type, msgspec.json.Decoder] = {}
+
+
 def _unhashed(event: Event, seq: int, at: str, batch: int, prev: str) -> bytes:
     """The canonical line up to (not including) ``,"hash":``."""
     body = _encoder.encode(event)

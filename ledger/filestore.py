@@ -9,11 +9,22 @@ Durability contract (DESIGN.md section 5):
   twice) and the directory is fsynced; :meth:`FileStore.create_many` (a tournament round's
   tables) writes each file whole with its first batch, syncs them all, links them and
   fsyncs the directory once for all of them;
-* writers to one match are serialised by an exclusive ``flock`` on the match file, taken and
-  released per append, and the ``expected_seq`` check happens under that lock; the store
-  appends through a descriptor it keeps open per match (:mod:`ledger.openfiles`: bounded, one
-  thread at a time per descriptor, never shared with a forked child) and, under the lock,
-  checks that the match's path still names that file (else it opens the path again);
+* writers to one match are serialised by an exclusive ``flock`` on the match file, and the
+  ``expected_seq`` check happens under that lock; the store appends through a descriptor it
+  keeps open per match (:mod:`ledger.openfiles`: bounded, one thread at a time per
+  descriptor, never shared with a forked child) and, when it takes the lock, checks that the
+  match's path still names that file (else it opens the path again) and where the file ends;
+* the store keeps the lock after an append as the match's **lease** (:mod:`ledger.openfiles`):
+  its next append, while the lease lasts, neither takes the lock nor looks at the path -- no
+  other writer can have touched the file.  It lets go of the lease once the match had no
+  append for a whole tick (``lease``, :data:`ledger.openfiles.LEASE`: 5 ms), after 20 ticks
+  however busy the match, and on :meth:`close` or eviction: a writer in another process waits
+  at most that long, and this store looks at the file again when it next takes the lock.  A
+  process that removes or moves a match file takes its lock first (:meth:`discard` does), so
+  it waits for the lease; a file removed or moved by one that does not (an operator's ``rm``
+  or ``mv`` by hand) is noticed at the first append after the lease ends -- appends made
+  meanwhile went to the file as it was moved (or, removed, to no file).  ``lease=0`` takes
+  and releases the lock per append, as before;
 * a torn tail (a partial line, or the complete lines of a batch whose last line never made
   it to disk) is dropped only by a **writer**: :meth:`FileStore.append`, holding the lock,
   truncates it away with a :class:`TornTailWarning` (the first time this process appends to
@@ -37,13 +48,17 @@ within :data:`ledger.fileversion.GRANULARITY_NS` of the file's last change (a co
 system clock could hide a same-size edit in that tick) is never trusted by a later look: it
 is read again, and the file's version is ``None``, until the file is older ("racy clean",
 :mod:`ledger.fileversion`); the wall clock is read only when a file is read, never on a hit.
-:meth:`FileStore.append` costs a ``statx`` of the path under the lock while the file ends
-where this store last left it (no read of the file; the lock and the ``statx`` keep the GIL,
-:mod:`ledger.gilcalls`: an append lets go of it once, in its synced write), and
-:meth:`FileStore.close` closes the descriptors it keeps.  A one-event append -- the usual
-one -- runs in one function (:meth:`FileStore._append_one`) that calls no other Python
-function in that case but the line's encoding and decoding: the same steps, the same
-contract, fewer instructions holding the GIL (issue 19).
+:meth:`FileStore.append` costs no system call but its synced write while this store holds
+the match's lease, and a ``statx`` of the path under the lock when it takes the lock and the
+file ends where this store last left it (no read of the file; the lock and the ``statx`` keep
+the GIL, :mod:`ledger.gilcalls`: an append lets go of it once, in its synced write), and
+:meth:`FileStore.close` closes the descriptors it keeps (and lets go of their leases).  A
+one-event append -- the usual one -- runs in one function (:meth:`FileStore._append_one`)
+that calls no other Python function in that case but the line's encoding
+(:func:`ledger.codec.encode_appended`) and the returned event's
+(:func:`ledger.codec.appended_event`: the event's own encoding decoded as its class, what a
+read gives, without decoding the line): the same steps, the same contract, fewer
+instructions holding the GIL (issue 19).
 """
 
 from __future__ import annotations
@@ -65,8 +80,10 @@ from ledger.codec import (
     Envelope,
     Stored,
     _envelope_decoder,
+    appended_event,
     check_canonical,
     decode_line,
+    encode_appended,
     encode_line,
     now_iso,
 )
@@ -82,7 +99,7 @@ from ledger.errors import (
 )
 from ledger.events import SCHEMA, Event, MatchEnded, MatchOpened
 from ledger.integrity import INTACT, NEWER, NON_CANONICAL, FileCheck, check_bytes
-from ledger.openfiles import OpenFiles, OpenMatch
+from ledger.openfiles import LEASE, OpenFiles, OpenMatch
 from ledger.registry import decoder
 from ledger.store import (
     SUFFIX,
@@ -97,7 +114,6 @@ from ledger.store import (
     listed,
     misnamed,
     stored_batch,
-    stored_line,
 )
 
 __all__ = ["SUFFIX", "FileStore", "TornTailWarning", "fsync_dir"]
@@ -138,7 +154,7 @@ class FileStore(Store):
 
     def __init__(self, root: str | os.PathLike, clock: Callable[[], str] = now_iso,
                  open_files: int = 256, verified_files: int = VERIFIED_FILES,
-                 now_ns: Callable[[], int] = time.time_ns):
+                 now_ns: Callable[[], int] = time.time_ns, lease: float = LEASE):
         self.root = Path(root)
         #: The wall clock (ns) a read is dated by, to tell a settled file
         #: (:mod:`ledger.fileversion`); a seam: a test looks from past a coarse file-system
@@ -164,7 +180,8 @@ class FileStore(Store):
         # torn tail's verdict depends on its writer's lock, so such a file is read each time).
         self._infos: dict[Path, tuple[Hashable, MatchInfo]] = {}
         # The files this store appends to, kept open (each knows where the last append left it).
-        self._files = OpenFiles(functools.partial(_path_in, self.url), open_files)
+        # (``lease``: the releaser's tick, :data:`ledger.openfiles.LEASE`; 0 keeps no lease.)
+        self._files = OpenFiles(functools.partial(_path_in, self.url), open_files, lease)
 
     def __repr__(self) -> str:
         return f"FileStore({self.url!r})"
@@ -258,52 +275,61 @@ class FileStore(Store):
                     stamp: str) -> Stored:
         """:meth:`append` of one event, in one function: among 20 writer threads every
         instruction an append runs holding the GIL delays the others (issue 19), so the usual
-        case -- the file as this store last left it, its lock free -- calls no Python
-        function but the line's encoding and decoding and the bench's seam
-        (:func:`_write_all`); the foreign ``flock`` and ``statx`` calls are made directly.
-        Every other case goes through the general steps (:meth:`_end_locked`,
-        :func:`ledger.gilcalls.lock`, :func:`_take_back`)."""
+        case -- the match's lease held, or the file as this store last left it and its lock
+        free -- calls no Python function but the line's encoding, the returned event's
+        decoding and the bench's seam (:func:`_write_all`); the foreign ``flock`` and
+        ``statx`` calls are made directly, and not at all under a lease.  Every other case
+        goes through the general steps (:meth:`_end_locked`, :func:`ledger.gilcalls.lock`,
+        :func:`_take_back`, :meth:`_keep_or_unlock`)."""
         try:
             entry = self._files.take(match_id)
         except FileNotFoundError:
             raise MatchNotFoundError(f"no match {match_id!r} in this store") from None
+        kept = False
         try:
-            fd = entry.fd
-            if gilcalls.flock_now(fd, gilcalls.LOCK_NOW):
-                gilcalls.lock(fd)  # another process holds it: wait (GIL let go)
-            try:
+            if entry.leased:  # this process has held the file's lock since its last append
+                known = entry.tail
+            else:
+                if gilcalls.flock_now(entry.fd, gilcalls.LOCK_NOW):
+                    gilcalls.lock(entry.fd)  # another process holds it: wait (GIL let go)
                 known = entry.tail
                 if known is None or entry.probe.key() != entry.expected:
-                    known = self._end_locked(entry)
-                size, length, last_hash = known
-                if expected_seq != length:
-                    raise conflict(match_id, expected_seq, length)
-                line, last = encode_line(event, length, stamp, length, last_hash)
-                data = line + b"\n"
-                try:
-                    _write_all(fd, data)  # O_SYNC: durable when it returns (_write_locked)
-                except OSError as exc:
-                    _take_back(fd, size)
-                    raise OSError(exc.errno, exc.strerror, entry.path) from None
-                end = size + len(data)
-                entry.tail = (end, length + 1, last)
-                found = entry.expected
-                if found is not None:  # (the key found under the lock: _end_locked sets it)
-                    entry.expected = (found[0], end, found[2], found[3])
-            finally:
-                if not entry.closed and gilcalls.flock_now(fd, gilcalls.LOCK_UN):
-                    gilcalls.unlock(fd)  # (raises the error the foreign call met)
+                    known = self._end_locked(entry)  # (may open the path again: a new fd)
+            size, length, last_hash = known  # type: ignore[misc]  # (set once locked)
+            if expected_seq != length:
+                raise conflict(match_id, expected_seq, length)
+            data, last, body = encode_appended(event, length, stamp, last_hash)
+            fd = entry.fd
+            try:
+                _write_all(fd, data)  # O_SYNC: durable when it returns (_write_locked)
+            except OSError as exc:
+                _take_back(fd, size)
+                raise OSError(exc.errno, exc.strerror, entry.path) from None
+            end = size + len(data)
+            entry.tail = (end, length + 1, last)
+            found = entry.expected
+            if found is not None:  # (the key found under the lock: _end_locked sets it)
+                entry.expected = (found[0], end, found[2], found[3])
+            kept = True
         finally:
+            if not kept or not entry.leased:
+                self._keep_or_unlock(entry, kept)
             entry.lock.release()  # OpenFiles.give
-        return stored_line(line, length, stamp, last_hash, last)
+        return Stored(length, stamp, length, last_hash, last, appended_event(body, type(event)))
 
     def _append_held(self, entry: OpenMatch, events: Sequence[Event], expected_seq: int,
                      stamp: str) -> tuple[list[bytes], int, str]:
-        """Lock the file, find its end, write and ``fsync`` the batch: its lines, and the
-        length and last hash it was chained onto (the caller holds ``entry``)."""
-        gilcalls.lock(entry.fd)
+        """Lock the file (unless this store holds its lease), find its end, write and
+        ``fsync`` the batch: its lines, and the length and last hash it was chained onto (the
+        caller holds ``entry``)."""
+        kept = False
         try:
-            size, length, last_hash = self._end_locked(entry)
+            if entry.leased:
+                known = entry.tail
+            else:
+                gilcalls.lock(entry.fd)
+                known = self._end_locked(entry)
+            size, length, last_hash = known  # type: ignore[misc]  # (set once locked)
             lines, last = encode_batch(entry.match_id, events, expected_seq, length, last_hash,
                                        stamp)
             data = b"\n".join(lines) + b"\n"
@@ -314,10 +340,25 @@ class FileStore(Store):
             found = entry.expected
             if found is not None:  # (set by _end_locked)
                 entry.expected = (found[0], end, found[2], found[3])
+            kept = True
         finally:
-            if not entry.closed:  # closed: its file was gone when opened again (nothing held)
-                gilcalls.unlock(entry.fd)
+            if not kept or not entry.leased:
+                self._keep_or_unlock(entry, kept)
         return lines, length, last_hash
+
+    def _keep_or_unlock(self, entry: OpenMatch, appended: bool) -> None:
+        """After an append through a held entry whose file is locked: keep the lock as the
+        match's lease once the batch is written (:meth:`ledger.openfiles.OpenFiles.keep_lease`;
+        not with ``lease=0``), else let go of it -- after a failed append (a conflict, a
+        full disk, a damaged file) the next one takes the lock and looks at the file again."""
+        if entry.closed:  # its file was gone when opened again: nothing held
+            return
+        if appended and self._files.lease:
+            self._files.keep_lease(entry)
+            return
+        entry.leased = False
+        if gilcalls.flock_now(entry.fd, gilcalls.LOCK_UN):
+            gilcalls.unlock(entry.fd)  # (raises the error the foreign call met)
 
     def _end_locked(self, entry: OpenMatch) -> tuple[int, int, str]:
         """Size, length and last hash of a held entry's file, its lock taken, once the match's
@@ -635,14 +676,26 @@ class FileStore(Store):
         return self.head(opened.match_id)
 
     def discard(self, match_id: str) -> None:
+        """Remove a match's file, under its lock: a writer in another process that holds
+        the match's lease lets go of it first (its next append finds the path gone)."""
         path = self.path(match_id)
-        path.unlink(missing_ok=True)
+        self._files.forget(match_id)  # this store's descriptor, and its lease, first
+        try:  # (non-blocking: never waits on a FIFO in the file's place)
+            fd: int | None = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            fd = None  # nothing there (or nothing a writer could lock)
+        try:
+            if fd is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            path.unlink(missing_ok=True)
+        finally:
+            if fd is not None:
+                os.close(fd)
         fsync_dir(self.root)
         self._opened.discard(match_id)
         self._verified.pop(path, None)
         self._heads.pop(path, None)
         self._infos.pop(path, None)
-        self._files.forget(match_id)
 
     def close(self) -> None:
         """Close the match files this store keeps open for appending (it can append again:

@@ -6,7 +6,8 @@ through the table's guard; what the store remembers of a file's end after it tru
 torn tail is the file's real end (so the next append needs no read of the file); a
 one-event batch and a longer batch give the lines and stored events a read gives; what a
 store read of a file's end under the lock (after another writer appended) is what its next
-append chains onto; the usual one-event append makes one ``statx`` and no read.
+append chains onto; the usual one-event append makes one ``statx`` and no read (none
+while the store holds the match's lease).
 (``now_iso``, which now makes a millisecond's text once, is pinned by test_now_iso.py.)
 """
 
@@ -17,12 +18,14 @@ import sys
 import threading
 import warnings
 
+import pytest
+
 from ledger import FileStore
 from ledger.errors import ConflictError
 from ledger.events import JudgeNote, MatchOpened, SeatInfo
 from ledger.filestore import TornTailWarning
 from ledger.integrity import INTACT, check_file
-from ledger.openfiles import OpenFiles
+from ledger.openfiles import LEASE, OpenFiles
 
 
 def opened(match_id: str = "m-1") -> MatchOpened:
@@ -142,11 +145,13 @@ def test_after_a_conflict_the_next_append_chains_onto_the_real_end(tmp_path):
     assert check_file(tmp_path / "m-1.jsonl").status == INTACT
 
 
-def test_a_one_event_append_to_a_file_as_left_reads_nothing_else(tmp_path):
+@pytest.mark.parametrize("lease", [LEASE, 0])
+def test_a_one_event_append_to_a_file_as_left_reads_nothing_else(tmp_path, lease):
     # Counting work, not time: the usual append (the file as this store last left it) makes
-    # one statx of the path and takes the general steps (the file's end read under the lock)
-    # only when another writer changed the file.
-    mine, other = FileStore(tmp_path), FileStore(tmp_path)
+    # one statx of the path -- none while the store holds the match's lease (its lock kept
+    # since its last append: ledger/openfiles.py) -- and takes the general steps (the file's
+    # end read under the lock) only when another writer changed the file.
+    mine, other = FileStore(tmp_path, lease=lease), FileStore(tmp_path, lease=lease)
     mine.create(opened())
     mine.append("m-1", [note("one")], 1)
     calls: list[str] = []
@@ -161,7 +166,7 @@ def test_a_one_event_append_to_a_file_as_left_reads_nothing_else(tmp_path):
     finally:
         sys.setprofile(None)
     assert "_end_locked" not in calls and "_tail_locked" not in calls
-    assert calls.count("key") == 1
+    assert calls.count("key") == (0 if lease else 1)
     other.append("m-1", [note("three")], 3)
     calls.clear()
     sys.setprofile(profile)
@@ -172,3 +177,55 @@ def test_a_one_event_append_to_a_file_as_left_reads_nothing_else(tmp_path):
     assert calls.count("_end_locked") == 1 and calls.count("_tail_locked") == 1
     assert [s.event.text for s in list(FileStore(tmp_path).read("m-1"))[1:]] == [
         "one", "two", "three", "four"]
+
+
+def _odd_events() -> list:
+    """Events of several shapes, some with values a read gives back in another form: an
+    integer in a number field (read as a float), a tuple in a list field (read as a list),
+    an infinite number (recorded as "inf")."""
+    from replay.wotf.events import BattleResolved, CardMoved, PlayDeclared, ResourcesChanged
+    return [CardMoved("A1", "Granite Warden", "A", "deck", "hand", "draw"),
+            CardMoved("A2", "Granite Warden", "A", "deck", "hand", "draw", to_realm=2),
+            ResourcesChanged("B", "play", energy=3, actions=2),
+            ResourcesChanged("B", "play", energy=float("inf")),
+            BattleResolved(3, "A", 7, 5, "attacker"), PlayDeclared("A", "A3", 2),
+            JudgeNote("judge", "ünïcode \"quoted\" \\ text"),
+            MatchOpened(match_id="m-1", ruleset="1.3.2",
+                        seats=(SeatInfo("A", "Ann"), SeatInfo("B", "Bob")))]  # type: ignore[arg-type]
+
+
+def _shape(value: object) -> object:
+    """A value with the type of every part of it (equal values of other types differ)."""
+    import msgspec
+    if isinstance(value, msgspec.Struct):
+        return (type(value), tuple(_shape(v) for v in msgspec.structs.astuple(value)))
+    if isinstance(value, (list, tuple)):
+        return (type(value), tuple(_shape(v) for v in value))
+    return (type(value), value)
+
+
+def test_a_one_event_append_returns_what_a_read_gives_without_decoding_the_line(tmp_path):
+    # The returned event is its own encoding decoded as its class (ledger.codec.
+    # appended_event), not the line through the union decoder a read uses: counted, and
+    # equal -- type for type, at every depth -- to what a read gives.
+    from ledger.registry import decoder
+    store = FileStore(tmp_path)
+    store.create(opened())
+    union = decoder()
+    decoded_lines = []
+
+    def profile(_frame, event, arg):
+        if event == "c_call" and getattr(arg, "__self__", None) is union:
+            decoded_lines.append(arg)
+
+    returned = []
+    for n, event in enumerate(_odd_events()):
+        sys.setprofile(profile)
+        try:
+            returned += store.append("m-1", [event], n + 1)
+        finally:
+            sys.setprofile(None)
+    assert decoded_lines == []
+    read = list(FileStore(tmp_path).read("m-1"))[1:]
+    assert returned == read
+    assert [_shape(s) for s in returned] == [_shape(s) for s in read]

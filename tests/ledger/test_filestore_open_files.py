@@ -22,6 +22,8 @@ import pytest
 from ledger import ConflictError, FileStore, MatchNotFoundError
 from ledger.events import JudgeNote, MatchOpened, SeatInfo
 from ledger.integrity import INTACT, check_file
+from ledger.openfiles import LEASE
+from tests.ledger.file_locks import locked
 
 
 def opened(match_id: str = "m-1") -> MatchOpened:
@@ -79,15 +81,18 @@ def test_threads_sharing_one_store_never_fork_a_match(tmp_path):
     assert sum(len(batch) for _, batch in acknowledged) == len(events) - 1
 
 
-def test_a_match_moved_out_of_the_store_is_never_appended_to(tmp_path):
+@pytest.mark.parametrize("lease", [LEASE, 0])
+def test_a_match_moved_out_of_the_store_is_never_appended_to(tmp_path, lease):
     """As the orphan sweep does (``os.replace`` into ``.orphans/``): the moved file keeps its
-    links, so only the path says it is no longer the match's."""
-    store = FileStore(tmp_path / "store")
+    links, so only the path says it is no longer the match's.  The mover holds the file's
+    lock (so it waits for the store's lease, :mod:`ledger.openfiles`)."""
+    store = FileStore(tmp_path / "store", lease=lease)
     store.create(opened())
-    store.append("m-1", [note("one")], 1)  # the store now holds the file open
+    store.append("m-1", [note("one")], 1)  # the store now holds the file open (and leased)
     orphans = tmp_path / "orphans"
     orphans.mkdir()
-    os.replace(tmp_path / "store" / "m-1.jsonl", orphans / "m-1.jsonl")
+    with locked(tmp_path / "store" / "m-1.jsonl"):
+        os.replace(tmp_path / "store" / "m-1.jsonl", orphans / "m-1.jsonl")
     moved = (orphans / "m-1.jsonl").read_bytes()
     with pytest.raises(MatchNotFoundError, match="no match 'm-1'"):
         store.append("m-1", [note("two")], 2)

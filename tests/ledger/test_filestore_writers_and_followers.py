@@ -16,6 +16,7 @@ import pytest
 from ledger.errors import IntegrityError, MalformedEventError
 from ledger.filestore import FileStore, TornTailWarning
 from tests.ledger.contract.matches import notes, opened
+from tests.ledger.file_locks import locked
 
 
 def _match(tmp_path, batches: int) -> tuple[FileStore, list[bytes]]:
@@ -56,7 +57,8 @@ def test_follow_names_a_bad_line_after_the_lines_it_already_followed(tmp_path):
 def test_a_writer_refuses_a_file_left_without_a_whole_batch_naming_it(tmp_path):
     store, lines = _match(tmp_path, 1)  # this store has written to m-1
     path = store.path("m-1")
-    path.write_bytes(lines[0][:40])  # what another process left: half of a first line
+    with locked(path):  # what another process left (under the lock): half of a first line
+        path.write_bytes(lines[0][:40])
     with pytest.warns(TornTailWarning), pytest.raises(MalformedEventError) as raised:
         store.append("m-1", notes(1), 2)
     assert str(raised.value) == (f"{path}: the file ends inside a batch and there is no "

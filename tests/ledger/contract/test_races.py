@@ -181,6 +181,7 @@ def test_a_torn_tail_is_never_read_and_the_next_writer_drops_it(store, reopen):
         return
     store.append("m-1", notes(2), 1)
     head = store.head("m-1")
+    store.close()  # its writer dies (its lock, and any lease, go with it) mid-append:
     with open(store.path("m-1"), "ab") as handle:
         handle.write(b'{"seq":3,"type":"JudgeNote","judge":"j","te')
     again = reopen()
