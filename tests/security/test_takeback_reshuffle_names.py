@@ -13,9 +13,8 @@ words too.  Now an event is named from the state of the line it was recorded on.
 
 from __future__ import annotations
 
-import random
-
-from tests.web.test_api import ORGANIZER, SEATS, Api, choose, new_app
+from tests.web.restarted_match import restarted
+from tests.web.test_api import Api, new_app
 
 PERSPECTIVES = ("A", "B", "judge", "public")
 
@@ -29,31 +28,10 @@ def _texts(api, mid: str, tokens: dict, who: str) -> dict[int, str]:
     return {e["seq"]: e["text"] for e in data["events"]}
 
 
-def _decide(api, mid: str, tokens: dict, rng: random.Random) -> str:
-    """One decision by the seat asked; returns the kind of prompt it answered."""
-    pending = api.call("GET", f"/api/matches/{mid}/prompt", tokens["judge"])[1]["prompt"]
-    assert pending is not None, "the match ended"
-    status, prompt = api.call("GET", f"/api/matches/{mid}/prompt", tokens[pending["seat"]])
-    status, done = api.decide(mid, tokens[pending["seat"]], choose(prompt["prompt"], rng),
-                              prompt["length"])
-    assert status == 201, done
-    return prompt["prompt"]["kind"]
-
-
 def test_undone_events_keep_their_words_after_a_new_setup_shuffle(tmp_path, where):
     api = where or Api(new_app(tmp_path, spectator_delay=0))
-    status, created = api.call("POST", "/api/matches", ORGANIZER, {"seats": SEATS})
-    mid, tokens = created["match_id"], created["tokens"]
-    rng = random.Random(1)
-    for _ in range(40):
-        _decide(api, mid, tokens, rng)
-    before = {who: _texts(api, mid, tokens, who) for who in PERSPECTIVES}
-    status, back = api.call("POST", f"/api/matches/{mid}/takeback", tokens["judge"],
-                            {"to_seq": 0, "reason": "start again"})
-    assert status == 201, back
-    while api.call("GET", f"/api/matches/{mid}/prompt", tokens["judge"])[1]["prompt"]["kind"] \
-            != "mulligan":
-        _decide(api, mid, tokens, rng)
+    mid, tokens, _back, before = restarted(api, lambda mid, tokens: {
+        who: _texts(api, mid, tokens, who) for who in PERSPECTIVES})
     for who in PERSPECTIVES:
         after = _texts(api, mid, tokens, who)
         changed = {seq: (text, after[seq]) for seq, text in before[who].items()
@@ -63,18 +41,8 @@ def test_undone_events_keep_their_words_after_a_new_setup_shuffle(tmp_path, wher
 
 def test_a_delayed_spectator_reads_no_name_of_a_shuffle_past_its_delay(tmp_path):
     api = Api(new_app(tmp_path, spectator_delay=40))
-    status, created = api.call("POST", "/api/matches", ORGANIZER, {"seats": SEATS})
-    mid, tokens = created["match_id"], created["tokens"]
-    rng = random.Random(1)
-    for _ in range(40):
-        _decide(api, mid, tokens, rng)
-    before = _texts(api, mid, tokens, "public")
-    status, back = api.call("POST", f"/api/matches/{mid}/takeback", tokens["judge"],
-                            {"to_seq": 0, "reason": "start again"})
-    assert status == 201, back
-    while api.call("GET", f"/api/matches/{mid}/prompt", tokens["judge"])[1]["prompt"]["kind"] \
-            != "mulligan":
-        _decide(api, mid, tokens, rng)
+    mid, tokens, back, before = restarted(
+        api, lambda mid, tokens: _texts(api, mid, tokens, "public"))
     after = _texts(api, mid, tokens, "public")
     assert max(after) < back["events"][0]["seq"]  # the take-back is past the delay
     changed = {seq: (text, after[seq]) for seq, text in before.items() if after[seq] != text}

@@ -7,42 +7,29 @@ test_takeback_reshuffle_names.py).  ``wonders replay`` as a real subprocess."""
 
 from __future__ import annotations
 
-import random
 import shutil
 
-from tests.web.test_api import ORGANIZER, SEATS, Api, choose, new_app
+from tests.web.restarted_match import restarted
+from tests.web.test_api import Api, new_app
 from tests.web.test_cli_analytics import ok
 
 
-def _decide(api, mid: str, tokens: dict, rng: random.Random) -> str:
-    pending = api.call("GET", f"/api/matches/{mid}/prompt", tokens["judge"])[1]["prompt"]
-    status, prompt = api.call("GET", f"/api/matches/{mid}/prompt", tokens[pending["seat"]])
-    status, done = api.decide(mid, tokens[pending["seat"]], choose(prompt["prompt"], rng),
-                              prompt["length"])
-    assert status == 201, done
-    return prompt["prompt"]["kind"]
-
-
-def test_an_undone_event_keeps_its_card_names_after_a_new_setup_shuffle(tmp_path):
-    api = Api(new_app(tmp_path, spectator_delay=0))
-    status, created = api.call("POST", "/api/matches", ORGANIZER, {"seats": SEATS})
-    mid, tokens = created["match_id"], created["tokens"]
-    rng = random.Random(1)
-    for _ in range(40):
-        _decide(api, mid, tokens, rng)
+def _naming(api, mid: str, tokens: dict) -> tuple[list[int], object]:
+    """Some late events that name cards, and a copy of the file as it is now."""
     events = api.call("GET", f"/api/matches/{mid}/events?limit=2000", tokens["judge"])[1]
     naming = [e["seq"] for e in events["events"]
               if e["seq"] > 30 and any(w in e["text"] for w in ("harvests", "'s ability",
                                                                 "discards"))][:4]
+    path = api.app.extensions["wonders"].store.path(mid)
+    return naming, shutil.copy(path, path.parent.parent / "before.jsonl")
+
+
+def test_an_undone_event_keeps_its_card_names_after_a_new_setup_shuffle(tmp_path):
+    api = Api(new_app(tmp_path, spectator_delay=0))
+    mid, _tokens, _back, (naming, before) = restarted(
+        api, lambda mid, tokens: _naming(api, mid, tokens))
     assert naming
     path = api.app.extensions["wonders"].store.path(mid)
-    before = shutil.copy(path, tmp_path / "before.jsonl")
-    status, back = api.call("POST", f"/api/matches/{mid}/takeback", tokens["judge"],
-                            {"to_seq": 0, "reason": "start again"})
-    assert status == 201, back
-    while api.call("GET", f"/api/matches/{mid}/prompt", tokens["judge"])[1]["prompt"]["kind"] \
-            != "mulligan":
-        _decide(api, mid, tokens, rng)
     for seq in naming:
         for view in ("A", "omniscient"):
             was = ok("replay", before, "--at", seq, "--as", view).stdout
