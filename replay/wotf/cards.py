@@ -492,10 +492,36 @@ def _remember(digest: str, encoded: bytes, db: CardDB) -> CardDB:
     return db
 
 
+#: The recorded definition lists already checked, by the identity of the list object: the
+#: list itself (kept alive, so its id is not reused), the digest it was checked against and
+#: its database.  Re-deriving a match again from the same decoded events (a reader's second
+#: look, the bench's passes) then skips even the JSON encoding of the definitions (~¼ of an
+#: engine's construction).  Events are never modified once decoded (the log is the truth):
+#: a file altered on disk decodes to new lists, checked afresh.  Bounded like ``_RECORDED``.
+_CHECKED: dict[int, tuple[list[dict[str, Any]], str, CardDB]] = {}
+
+
 def _recorded_cards(opened: MatchOpened, where: str) -> CardDB:
     """The database of the definitions ``opened`` records, checked against their digest
     (:func:`definitions_digest` of exactly these bytes: one already checked is not hashed
-    again)."""
+    again, the very list already checked is not even encoded again)."""
+    definitions = opened.cards
+    checked = _CHECKED.get(id(definitions))
+    if checked is not None and checked[0] is definitions and checked[1] == opened.cards_digest:
+        return checked[2]
+    db = _checked_cards(opened, where)
+    while len(_CHECKED) >= _RECORDED_MAX:
+        try:
+            _CHECKED.pop(next(iter(_CHECKED)), None)
+        except (StopIteration, RuntimeError):  # another thread changed it meanwhile
+            break
+    _CHECKED[id(definitions)] = (definitions, opened.cards_digest, db)
+    return db
+
+
+def _checked_cards(opened: MatchOpened, where: str) -> CardDB:
+    """:func:`_recorded_cards` of a list not checked before: encoded, and hashed unless the
+    bytes are those of a kept set."""
     encoded = msgspec.json.encode(opened.cards)
     known = _RECORDED.get(opened.cards_digest)
     if known is not None and known[0] == encoded:
