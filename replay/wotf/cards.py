@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 import msgspec
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from replay.wotf.abilities import Ability
+from replay.wotf.abilities import Ability, Amount, Condition
 
 if TYPE_CHECKING:
     from ledger.events import MatchOpened
@@ -144,6 +144,13 @@ class Card(BaseModel):
         return self.base_power < 0 or bool(self.stat_defining)
 
     @cached_property
+    def reads_stones(self) -> bool:
+        """Whether an ability of it (a condition, of the ability or of an effect, or an
+        amount anywhere in it) reads what seizing a stone writes: the stones a seat controls
+        (Hoard, an amount per stone) or whether it seized one this round (Awaken)."""
+        return any(_reads_stones(ability) for ability in self.abilities)
+
+    @cached_property
     def links(self) -> frozenset[str]:
         """Orbital links this card gives (Link): a land links its own orbital by default."""
         links = {k.split(":", 1)[1] for k in self.keywords if k.startswith("link:")}
@@ -164,7 +171,22 @@ class Card(BaseModel):
 
 #: the facts of a definition :class:`Card` keeps once worked out (cached properties)
 _DEFINITION_FACTS = ("timings", "whenever_events", "stat_defining", "may_lower_power", "links",
-                     "has_unscripted_text", "attunement")
+                     "has_unscripted_text", "attunement", "reads_stones")
+
+
+def _reads_stones(value: object) -> bool:
+    """:attr:`Card.reads_stones` of one part of an ability, walked through all its fields."""
+    if isinstance(value, Condition) and (value.hoard is not None or value.awakened is not None):
+        return True
+    if isinstance(value, Amount) and value.per == "stones":
+        return True
+    if isinstance(value, BaseModel):
+        return any(_reads_stones(part) for _, part in value)
+    if isinstance(value, (list, tuple)):
+        return any(_reads_stones(part) for part in value)
+    if isinstance(value, dict):
+        return any(_reads_stones(part) for part in value.values())
+    return False
 
 
 def _has_text_beyond_keywords(data: dict[str, Any]) -> bool:
@@ -492,10 +514,36 @@ def _remember(digest: str, encoded: bytes, db: CardDB) -> CardDB:
     return db
 
 
+#: The recorded definition lists already checked, by the identity of the list object: the
+#: list itself (kept alive, so its id is not reused), the digest it was checked against and
+#: its database.  Re-deriving a match again from the same decoded events (a reader's second
+#: look, the bench's passes) then skips even the JSON encoding of the definitions (~¼ of an
+#: engine's construction).  Events are never modified once decoded (the log is the truth):
+#: a file altered on disk decodes to new lists, checked afresh.  Bounded like ``_RECORDED``.
+_CHECKED: dict[int, tuple[list[dict[str, Any]], str, CardDB]] = {}
+
+
 def _recorded_cards(opened: MatchOpened, where: str) -> CardDB:
     """The database of the definitions ``opened`` records, checked against their digest
     (:func:`definitions_digest` of exactly these bytes: one already checked is not hashed
-    again)."""
+    again, the very list already checked is not even encoded again)."""
+    definitions = opened.cards
+    checked = _CHECKED.get(id(definitions))
+    if checked is not None and checked[0] is definitions and checked[1] == opened.cards_digest:
+        return checked[2]
+    db = _checked_cards(opened, where)
+    while len(_CHECKED) >= _RECORDED_MAX:
+        try:
+            _CHECKED.pop(next(iter(_CHECKED)), None)
+        except (StopIteration, RuntimeError):  # another thread changed it meanwhile
+            break
+    _CHECKED[id(definitions)] = (definitions, opened.cards_digest, db)
+    return db
+
+
+def _checked_cards(opened: MatchOpened, where: str) -> CardDB:
+    """:func:`_recorded_cards` of a list not checked before: encoded, and hashed unless the
+    bytes are those of a kept set."""
     encoded = msgspec.json.encode(opened.cards)
     known = _RECORDED.get(opened.cards_digest)
     if known is not None and known[0] == encoded:

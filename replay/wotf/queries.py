@@ -32,6 +32,8 @@ _CANT_ATTACK = static_rules.cant_ops("attack")  # the table's "can't attack" par
 _POWER_EFFECTS = frozenset({"base", "power+", "power*"})
 #: keys of View._names_where (no ability timing is spelt so)
 _STAT_DEFINING, _MAY_LOWER = "fact:stat-defining", "fact:may-lower"
+#: a key of View._names_where: the names whose definition reads the stones (Card.reads_stones)
+_READS_STONES = "fact:reads-stones"
 
 
 class View:
@@ -176,7 +178,13 @@ class View:
         card's area, control, face, copied abilities or effects (those :meth:`touch`):
         then the facts it can't have changed stand (:meth:`_forget`)."""
         self.generation += 1
-        if kind not in TURN_ACTIONS or self._reads_last_turn():
+        if kind is wotf_events.StoneSeized:
+            # a seized stone changes the stones, who seized this round and last, and the event
+            # counts; of those the table reads only the first two, through a condition or an
+            # amount of a card's ability (Hoard, Awaken, per stone): none, the table stands
+            if self._names_where(_READS_STONES):
+                self._statics = None
+        elif kind not in TURN_ACTIONS or self._reads_last_turn():
             self._statics = None  # a turn action changes none of it but who took the last turn
         if kind is None or kind not in _KEEPS_CARDS or self._stable_power is not True:
             self.settled_generation += 1
@@ -562,7 +570,8 @@ class View:
         found = self._timing_names.get(fact)
         if found is None:
             names = self._names
-            holds = self._may_lower if fact == _MAY_LOWER else self._stat_defining
+            holds = self._may_lower if fact == _MAY_LOWER else \
+                self._reads_stones if fact == _READS_STONES else self._stat_defining
             found = self._timing_names[fact] = frozenset(n for n in names if holds(n))
         return found
 
@@ -797,6 +806,12 @@ class View:
         if cached is None or cached[0] != epoch:
             cached = self._lowering[name] = (epoch, self.db[name].may_lower_power)
         return cached[1]
+
+    def _reads_stones(self, name: str) -> bool:
+        """Whether a card's definition reads the stones (``Card.reads_stones``, worked out
+        once per definition), by name for this match."""
+        fixed = self._fixed.get(name)
+        return (fixed if fixed is not None else self.db[name]).reads_stones
 
     def can_have_negative_power(self, cid: str) -> bool:
         """Whether :meth:`power` may be below 0.  False only when nothing of rule 101.6's

@@ -185,6 +185,37 @@ def test_a_kept_card_set_is_not_hashed_again_but_other_bytes_are(monkeypatch):
     assert len(hashed) == 1
 
 
+def test_the_very_list_already_checked_is_not_encoded_again_but_a_new_one_is(monkeypatch):
+    """The same decoded definitions list (the same match re-derived again) is not even
+    encoded again; a new list -- a file read afresh, or one altered on disk -- is encoded and
+    checked, and one that does not encode to its digest refused, as before; so is the very
+    list checked once when it comes with another claimed digest."""
+    import msgspec
+
+    from replay.wotf import cards as cards_module
+    from replay.wotf.game import GAME
+
+    pool = default_cards()
+    opened = _opened(pool, 2, "i-1")
+    first = GAME.match_cards(opened, pool)
+    encoded, encode = [], msgspec.json.encode
+
+    def counting(obj, *args, **kwargs):
+        encoded.append(obj)
+        return encode(obj, *args, **kwargs)
+    monkeypatch.setattr(cards_module.msgspec.json, "encode", counting)
+    assert GAME.match_cards(msgspec.structs.replace(opened, match_id="i-2"), pool) is first
+    assert encoded == []
+    fresh = msgspec.json.decode(encode(opened.cards))  # the same set read again: new objects
+    assert GAME.match_cards(msgspec.structs.replace(opened, cards=fresh), pool) is first
+    assert len(encoded) == 1
+    altered = [{**fresh[0], "cost": fresh[0].get("cost", 0) + 1}, *fresh[1:]]
+    with pytest.raises(CardDataError, match="do not match their digest"):
+        GAME.match_cards(msgspec.structs.replace(opened, cards=altered), pool)
+    with pytest.raises(CardDataError, match="do not match their digest"):
+        GAME.match_cards(msgspec.structs.replace(opened, cards_digest="0" * 64), pool)
+
+
 def _opened(pool, deck_index: int, match_id: str):
     """A completed ``MatchOpened`` of two seats playing the ``deck_index``-th sample deck."""
     from ledger.events import MatchOpened, SeatInfo

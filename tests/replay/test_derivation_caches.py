@@ -757,3 +757,78 @@ def test_the_world_kept_across_moves_is_checked_and_a_stale_one_caught(monkeypat
     monkeypatch.setattr(View, "_world_after", lambda self, cid: self._world[0])
     with pytest.raises(AssertionError, match="stale cards in The World"):
         _play_checked(0, 2, 0, "1.3.2")
+
+
+#: Wonders whose static abilities read the stones (Hoard, an amount per stone) or whether
+#: their controller seized one this round (Awaken): stand-ins of each way, as the ability's
+#: condition, an effect's condition and an effect's amount.
+STONE_CARDS = (
+    {"name": "Stone Hoarder", "type": "wonder", "cost": 1, "power": 2, "orbital": "Petraia",
+     "text": "Hoard 2: this gets +2.",
+     "abilities": [{"when": "static", "condition": {"hoard": 2},
+                    "effects": [{"do": "power", "amount": 2}]}]},
+    {"name": "Stone Waker", "type": "wonder", "cost": 1, "power": 2, "orbital": "Thalwind",
+     "text": "This gets +1 while you seized a stone this round.",
+     "abilities": [{"when": "static", "effects": [
+         {"do": "power", "amount": 1, "condition": {"awakened": True}}]}]},
+    {"name": "Stone Counter", "type": "wonder", "cost": 1, "power": 1, "orbital": "Petraia",
+     "text": "This gets +1 for each stone you control.",
+     "abilities": [{"when": "static", "effects": [
+         {"do": "power", "amount": {"per": "stones"}}]}]},
+)
+
+
+def _play_counting_seizes(seed: int, ruleset: str, extra: tuple = ()) -> tuple[int, int]:
+    """Random play (the sample decks, plus ``extra`` deck entries) with every shortcut checked
+    after every event and a static table kept into each next one; returns how many seized
+    stones kept the table, and how many found a card that reads the stones in The World."""
+    from ledger.events import DeckEntry
+    from replay.wotf.cards import parse_card
+    from replay.wotf.events import StoneSeized
+    db = DB.with_cards([parse_card(card, "test cards") for card in STONE_CARDS])
+    names = {card["name"] for card in STONE_CARDS}
+    seats = [SeatInfo(seat, seat, deck.name, [*(DeckEntry(n, c) for n, c in extra), *deck.entries()],
+                      deck.archive_entries())
+             for seat, deck in (("A", DECKS[seed % len(DECKS)]), ("B", DECKS[(seed + 3) % len(DECKS)]))]
+    engine = Engine.for_match(MatchOpened(match_id="stones", ruleset=ruleset, seats=seats), db)
+    check_settling(engine)
+    kept = with_reader = 0
+
+    def on_emit(event):
+        nonlocal kept, with_reader
+        view = engine.view
+        if type(event) is StoneSeized:
+            kept += view._statics is not None
+            with_reader += any(c.name in names for c in view.world())
+        check_shortcuts(engine, event)
+        view.statics()  # keep a table (and links) into the next event, as settling does
+        view.links("A"), view.links("B")
+
+    engine.on_emit = on_emit
+    engine.start()
+    play_out(engine, random.Random(seed))
+    return kept, with_reader
+
+
+@pytest.mark.parametrize("ruleset", ["1.3.2", "1.2"])
+def test_a_seized_stone_keeps_the_static_table_unless_a_card_of_the_match_reads_the_stones(ruleset):
+    # Seizing a stone (404.3.2 step 5) writes the stones, who seized this round and last and
+    # the event counts: the table is kept across it when no card of the match has an
+    # ability reading the first two (the check after every event compares it with a fresh
+    # view's), and worked out again when one does.
+    kept = sum(_play_counting_seizes(seed, ruleset)[0] for seed in range(8))
+    assert kept > 5  # the shortcut is taken (where a static table is kept), found right
+    extra = tuple((card["name"], 4) for card in STONE_CARDS)
+    with_reader = sum(_play_counting_seizes(seed, ruleset, extra)[1] for seed in range(4))
+    assert with_reader > 3  # seizes with such a card in The World, checked
+
+
+def test_a_seized_stone_keeping_a_table_that_reads_the_stones_is_caught(monkeypatch):
+    # Were the stone-reading abilities overlooked, the table kept across a seize would give
+    # Stone Hoarder, Stone Waker or Stone Counter the power of before it: the check sees it.
+    from replay.wotf.cards import Card
+    monkeypatch.setattr(Card, "reads_stones", property(lambda card: False))
+    extra = tuple((card["name"], 4) for card in STONE_CARDS)
+    with pytest.raises(AssertionError, match="stale"):
+        for seed in range(10):
+            _play_counting_seizes(seed, "1.3.2", extra)
