@@ -603,29 +603,29 @@ LAST_TURN_CARDS = (
 )
 
 
-def _play_counting_kept_tables(seed: int, ruleset: str, extra: tuple = ()) -> tuple[int, int]:
-    """Random play (the sample decks, plus ``extra`` deck entries) with every shortcut checked
-    after every event and a static table kept into each next one; returns how many turn
-    actions kept the table, and how many turn actions found a card with a last-turn
-    condition in The World."""
+def _play_counting_kept(seed: int, ruleset: str, cards: list, counted, extra: tuple = ()
+                        ) -> tuple[int, int]:
+    """Random play (the sample decks, plus ``extra`` deck entries, with ``cards`` added to the
+    pool) with every shortcut checked after every event and a static table kept into each
+    next one; returns how many events ``counted(event)`` picks kept the table, and how many
+    of them found one of ``cards`` in The World."""
     from ledger.events import DeckEntry
     from replay.wotf.cards import parse_card
-    from replay.wotf.evolve import TURN_ACTIONS
-    db = DB.with_cards([parse_card(card, "test cards") for card in LAST_TURN_CARDS])
-    names = {card["name"] for card in LAST_TURN_CARDS}
+    db = DB.with_cards([parse_card(card, "test cards") for card in cards])
+    names = {card["name"] for card in cards}
     seats = [SeatInfo(seat, seat, deck.name, [*(DeckEntry(n, c) for n, c in extra), *deck.entries()],
                       deck.archive_entries())
              for seat, deck in (("A", DECKS[seed % len(DECKS)]), ("B", DECKS[(seed + 3) % len(DECKS)]))]
-    engine = Engine.for_match(MatchOpened(match_id="last-turn", ruleset=ruleset, seats=seats), db)
+    engine = Engine.for_match(MatchOpened(match_id="kept", ruleset=ruleset, seats=seats), db)
     check_settling(engine)
-    kept = with_condition = 0
+    kept = with_card = 0
 
     def on_emit(event):
-        nonlocal kept, with_condition
+        nonlocal kept, with_card
         view = engine.view
-        if type(event) in TURN_ACTIONS:
+        if counted(event):
             kept += view._statics is not None
-            with_condition += any(c.name in names for c in view.world())
+            with_card += any(c.name in names for c in view.world())
         check_shortcuts(engine, event)
         view.statics()  # keep a table (and links) into the next event, as settling does
         view.links("A"), view.links("B")
@@ -633,7 +633,14 @@ def _play_counting_kept_tables(seed: int, ruleset: str, extra: tuple = ()) -> tu
     engine.on_emit = on_emit
     engine.start()
     play_out(engine, random.Random(seed))
-    return kept, with_condition
+    return kept, with_card
+
+
+def _play_counting_kept_tables(seed: int, ruleset: str, extra: tuple = ()) -> tuple[int, int]:
+    """:func:`_play_counting_kept` of the turn actions, with the last-turn condition cards."""
+    from replay.wotf.evolve import TURN_ACTIONS
+    return _play_counting_kept(seed, ruleset, LAST_TURN_CARDS,
+                               lambda event: type(event) in TURN_ACTIONS, extra)
 
 
 @pytest.mark.parametrize("ruleset", ["1.3.2", "1.2"])
@@ -779,35 +786,10 @@ STONE_CARDS = (
 
 
 def _play_counting_seizes(seed: int, ruleset: str, extra: tuple = ()) -> tuple[int, int]:
-    """Random play (the sample decks, plus ``extra`` deck entries) with every shortcut checked
-    after every event and a static table kept into each next one; returns how many seized
-    stones kept the table, and how many found a card that reads the stones in The World."""
-    from ledger.events import DeckEntry
-    from replay.wotf.cards import parse_card
+    """:func:`_play_counting_kept` of the seized stones, with the cards that read the stones."""
     from replay.wotf.events import StoneSeized
-    db = DB.with_cards([parse_card(card, "test cards") for card in STONE_CARDS])
-    names = {card["name"] for card in STONE_CARDS}
-    seats = [SeatInfo(seat, seat, deck.name, [*(DeckEntry(n, c) for n, c in extra), *deck.entries()],
-                      deck.archive_entries())
-             for seat, deck in (("A", DECKS[seed % len(DECKS)]), ("B", DECKS[(seed + 3) % len(DECKS)]))]
-    engine = Engine.for_match(MatchOpened(match_id="stones", ruleset=ruleset, seats=seats), db)
-    check_settling(engine)
-    kept = with_reader = 0
-
-    def on_emit(event):
-        nonlocal kept, with_reader
-        view = engine.view
-        if type(event) is StoneSeized:
-            kept += view._statics is not None
-            with_reader += any(c.name in names for c in view.world())
-        check_shortcuts(engine, event)
-        view.statics()  # keep a table (and links) into the next event, as settling does
-        view.links("A"), view.links("B")
-
-    engine.on_emit = on_emit
-    engine.start()
-    play_out(engine, random.Random(seed))
-    return kept, with_reader
+    return _play_counting_kept(seed, ruleset, STONE_CARDS,
+                               lambda event: type(event) is StoneSeized, extra)
 
 
 @pytest.mark.parametrize("ruleset", ["1.3.2", "1.2"])
