@@ -152,9 +152,7 @@ def encode_appended(event: Event, seq: int, at: str, prev: str) -> tuple[bytes, 
     """:func:`encode_line` of a batch of one event (``batch`` is ``seq``), the usual append:
     the line *with* its newline (the bytes written), its hash, and the event's own encoding
     (the line's event fields, for :func:`appended_event`) -- one function, fewer copies."""
-    body = _encoder.encode(event)
-    unhashed = b'{"seq":%d,%s,"v":%d,"at":%s,"batch":%d,"prev":"%s"' % (
-        seq, body[1:-1], SCHEMA[type(event).__name__], _encoder.encode(at), seq, prev.encode())
+    unhashed, body = _unhashed_and_body(event, seq, at, seq, prev)
     digest = hashlib.sha256(unhashed + b"}").hexdigest()
     return b'%s,"hash":"%s"}\n' % (unhashed, digest.encode()), digest, body
 
@@ -179,9 +177,16 @@ _appended_decoders: dict[type, msgspec.json.Decoder] = {}
 
 def _unhashed(event: Event, seq: int, at: str, batch: int, prev: str) -> bytes:
     """The canonical line up to (not including) ``,"hash":``."""
+    return _unhashed_and_body(event, seq, at, batch, prev)[0]
+
+
+def _unhashed_and_body(event: Event, seq: int, at: str, batch: int,
+                       prev: str) -> tuple[bytes, bytes]:
+    """:func:`_unhashed`, and the event's own encoding it holds (its fields)."""
     body = _encoder.encode(event)
     return b'{"seq":%d,%s,"v":%d,"at":%s,"batch":%d,"prev":"%s"' % (
-        seq, body[1:-1], SCHEMA[type(event).__name__], _encoder.encode(at), batch, prev.encode())
+        seq, body[1:-1], SCHEMA[type(event).__name__], _encoder.encode(at), batch,
+        prev.encode()), body
 
 
 def decode_line(line: bytes, where: Where | str = "", prev: str | None = None) -> Stored:
